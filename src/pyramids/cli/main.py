@@ -1,0 +1,63 @@
+"""The `pyramids` command. Each group of commands lives in its own module.
+
+A module in `COMMAND_MODULES` defines `register(app)` and adds its commands;
+the interfaces stay independent of each other and import only what they use.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+COMMAND_MODULES = (
+    "pyramids.cli.games",  # play, simulate, rules, replay
+    "pyramids.cli.arena",  # arena, balance
+    "pyramids.cli.layout",  # layout info/show/validate
+    "pyramids.cli.solve",  # solve
+    "pyramids.cli.serve",  # serve
+)
+
+app = typer.Typer(
+    name="pyramids",
+    help="Play, simulate and study Pacal, Temple of Inscriptions and Mahjongg Pyramids.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def root() -> None:
+    """Play, simulate and study Pacal, Temple of Inscriptions and Mahjongg Pyramids."""
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the registered games."""
+    from pyramids.core import game_entry, game_names
+
+    for name in game_names():
+        typer.echo(f"{name:12} {game_entry(name).summary}")
+
+
+def _register_commands() -> None:
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            continue
+        module.register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

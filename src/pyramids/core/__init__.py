@@ -1,0 +1,37 @@
+"""The game API, errors, seeding, records and the registry shared by every game."""
+
+from pyramids.core.api import TERMINAL, Game, RandomSource, State
+from pyramids.core.errors import (
+    IllegalActionError,
+    LayoutError,
+    OptionError,
+    PyramidsError,
+    RecordError,
+    UnknownGameError,
+)
+from pyramids.core.options import Option, resolve_options
+from pyramids.core.records import GameRecord
+from pyramids.core.registry import GameEntry, game_entry, game_names, load, register
+from pyramids.core.rng import Rng
+
+__all__ = [
+    "TERMINAL",
+    "Game",
+    "GameEntry",
+    "GameRecord",
+    "IllegalActionError",
+    "LayoutError",
+    "Option",
+    "OptionError",
+    "PyramidsError",
+    "RandomSource",
+    "RecordError",
+    "Rng",
+    "State",
+    "UnknownGameError",
+    "game_entry",
+    "game_names",
+    "load",
+    "register",
+    "resolve_options",
+]

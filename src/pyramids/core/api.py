@@ -1,0 +1,202 @@
+"""The game API every engine implements, modelled on OpenSpiel's names.
+
+A `Game` is a rules variant (a name plus validated options). It makes `State`s.
+A `State` is one position: whose turn it is, which actions are legal, and how an
+action changes it. Chance (shuffles, draws) comes from a seeded generator kept
+inside the state, so a game, its options, its seed and its list of actions
+replay a game exactly, and `to_json` saves everything, hidden parts included.
+
+What a player may see is `view(player)`, modelled on boardgame.io's
+`playerView`: a JSON-able dict with exactly that player's information
+(`view(None)` is a spectator's). Interfaces send views, never states.
+
+Conventions every engine follows:
+- actions are ints in `range(game.num_distinct_actions)`; `legal_actions()` is
+  sorted and empty exactly when the state is terminal;
+- `current_player` is a seat number, or `TERMINAL` (-1) once the game is over;
+- `apply_action` with an illegal action raises `IllegalActionError` saying
+  which action and why, and leaves the state exactly as it was;
+- `returns()` is one number per seat (for most games +1 win, -1 loss, 0 draw);
+- engines never read the clock, the network or the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Protocol
+
+from pyramids.core.errors import IllegalActionError, RecordError
+from pyramids.core.options import Option, resolve_options
+
+TERMINAL = -1
+STATE_FORMAT = "pyramids-state"
+
+
+class RandomSource(Protocol):
+    """What `resample_hidden` needs: `pyramids.core.rng.Rng` or `random.Random`."""
+
+    def randrange(self, n: int, /) -> int: ...
+
+    def random(self) -> float: ...
+
+
+class Game(ABC):
+    """A game with its options resolved. Subclasses set `name` and `option_specs`."""
+
+    name: ClassVar[str]
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: Any) -> None:
+        self._options = resolve_options(self.name, self.option_specs, options)
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Cross-option checks; raise `OptionError` with what is allowed."""
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self._options)
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def num_distinct_actions(self) -> int: ...
+
+    @abstractmethod
+    def new_initial_state(self, seed: int | str | None = None) -> State: ...
+
+    @abstractmethod
+    def _state_from_dict(self, data: dict[str, Any]) -> State:
+        """Rebuild a state from the `state` part of `to_json` (validated by the caller)."""
+
+    def state_from_json(self, text: str) -> State:
+        """The state that `State.to_json` saved. A malformed text raises `RecordError`."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise RecordError(f"not a saved state: invalid JSON ({error})") from None
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise RecordError(f"not a saved state: expected an object with format {STATE_FORMAT!r}")
+        if data.get("game") != self.name:
+            raise RecordError(
+                f"saved state is for game {data.get('game')!r}, not {self.name!r}"
+            )
+        if data.get("options") != self._options:
+            raise RecordError(
+                f"saved state has options {data.get('options')!r}, this game has {self._options!r}"
+            )
+        body = data.get("state")
+        if not isinstance(body, dict):
+            raise RecordError("not a saved state: missing the 'state' object")
+        try:
+            return self._state_from_dict(body)
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise RecordError(f"saved {self.name} state is malformed: {error!r}") from None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._options!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game) and other.name == self.name and other._options == self._options
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, json.dumps(self._options, sort_keys=True)))
+
+
+class State(ABC):
+    """One position of a game. See the module docstring for the contract."""
+
+    game: Game
+    seed: int | str | None
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int: ...
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]: ...
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None: ...
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str: ...
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """Parse an action string; an unknown text raises `IllegalActionError`."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]: ...
+
+    @abstractmethod
+    def view(self, player: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def history(self) -> list[int]: ...
+
+    @abstractmethod
+    def resample_hidden(self, player: int | None, rng: RandomSource) -> State:
+        """A copy that agrees with all `player` sees, the hidden rest filled at random."""
+
+    @abstractmethod
+    def _to_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild this state exactly, as JSON-able data."""
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": STATE_FORMAT,
+                "game": self.game.name,
+                "options": self.game.options,
+                "state": self._to_dict(),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    def apply_string(self, text: str) -> None:
+        """Parse and apply an action string (a convenience for interfaces and tests)."""
+        self.apply_action(self.string_to_action(text))
+
+    def history_strings(self) -> list[str]:
+        """The actions so far as action strings, replayable from the seed."""
+        replay = self.game.new_initial_state(self.seed)
+        strings = []
+        for action in self.history():
+            strings.append(replay.action_to_string(action))
+            replay.apply_action(action)
+        return strings
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def illegal(self, action: int, why: str) -> IllegalActionError:
+        """An `IllegalActionError` naming the action as a string when it has one."""
+        try:
+            label = f"{self.action_to_string(action)!r} ({action})"
+        except Exception:  # an out-of-range number has no string
+            label = repr(action)
+        return IllegalActionError(f"{self.game.name}: action {label} is illegal: {why}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and other.to_json() == self.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return json.dumps(self.view(None), sort_keys=True)

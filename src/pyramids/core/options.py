@@ -1,0 +1,114 @@
+"""Named game options with defaults, validated with errors that list what is allowed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pyramids.core.errors import OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named option of a game.
+
+    `kind` is `int`, `float`, `bool` or `str`; `choices` limits a value to a set;
+    `minimum`/`maximum` bound numbers. `doc` says what it means, and `ours` marks
+    a decision of this project rather than of the published rules.
+    """
+
+    name: str
+    default: Any
+    kind: type
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    ours: bool = False
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind is bool:
+            return "true or false"
+        bounds = []
+        if self.minimum is not None:
+            bounds.append(f">= {self.minimum:g}")
+        if self.maximum is not None:
+            bounds.append(f"<= {self.maximum:g}")
+        kind = {int: "an integer", float: "a number", str: "a string"}.get(self.kind, "a value")
+        return kind + (" " + " and ".join(bounds) if bounds else "")
+
+    def coerce(self, game: str, value: Any) -> Any:
+        """Validate `value` (a Python value or the text a user typed) and return it typed."""
+        try:
+            typed = self._convert(value)
+        except (TypeError, ValueError):
+            raise OptionError(
+                f"{game}: option {self.name}={value!r} is not valid; allowed: {self.allowed()}"
+            ) from None
+        if self.choices is not None and typed not in self.choices:
+            raise OptionError(
+                f"{game}: option {self.name}={value!r} is not valid; allowed: {self.allowed()}"
+            )
+        if self.minimum is not None and typed < self.minimum:
+            raise OptionError(
+                f"{game}: option {self.name}={value!r} is too small; allowed: {self.allowed()}"
+            )
+        if self.maximum is not None and typed > self.maximum:
+            raise OptionError(
+                f"{game}: option {self.name}={value!r} is too large; allowed: {self.allowed()}"
+            )
+        return typed
+
+    def _convert(self, value: Any) -> Any:
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
+                return True
+            if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
+                return False
+            raise ValueError(value)
+        if self.kind is int:
+            if isinstance(value, bool):
+                raise TypeError(value)
+            if isinstance(value, int):
+                return value
+            if isinstance(value, float) and value.is_integer():
+                return int(value)
+            if isinstance(value, str):
+                return int(value.strip())
+            raise TypeError(value)
+        if self.kind is float:
+            if isinstance(value, bool):
+                raise TypeError(value)
+            if isinstance(value, (int, float)):
+                return float(value)
+            if isinstance(value, str):
+                return float(value.strip())
+            raise TypeError(value)
+        if self.kind is str:
+            if not isinstance(value, str):
+                raise TypeError(value)
+            return value
+        raise TypeError(value)
+
+
+def resolve_options(
+    game: str, specs: Iterable[Option], given: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Defaults overlaid with `given`, each value validated; unknown names raise."""
+    by_name = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        allowed = ", ".join(sorted(by_name)) or "none"
+        raise OptionError(
+            f"{game}: unknown option{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(unknown)}; allowed options: {allowed}"
+        )
+    resolved = {name: spec.default for name, spec in by_name.items()}
+    for name, value in given.items():
+        resolved[name] = by_name[name].coerce(game, value)
+    return resolved

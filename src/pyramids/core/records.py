@@ -1,0 +1,133 @@
+"""Game records: a JSON file with game, options, seed, actions, players and result.
+
+A record replays exactly: load the game with its options, start from the seed,
+apply the action strings in order. Reading a record validates every field and
+every action, so a malformed or tampered file raises `RecordError` naming what
+is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pyramids.core.api import State
+from pyramids.core.errors import IllegalActionError, PyramidsError, RecordError
+from pyramids.core.registry import load
+
+RECORD_FORMAT = "pyramids-record"
+RECORD_VERSION = 1
+
+
+@dataclass
+class GameRecord:
+    game: str
+    options: dict[str, Any]
+    seed: int | str | None
+    actions: list[str]
+    players: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @classmethod
+    def from_state(cls, state: State, players: list[str] | None = None) -> GameRecord:
+        result = None
+        if state.is_terminal():
+            result = {"returns": state.returns()}
+        return cls(
+            game=state.game.name,
+            options=state.game.options,
+            seed=state.seed,
+            actions=state.history_strings(),
+            players=list(players or []),
+            result=result,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game,
+            "options": self.options,
+            "seed": self.seed,
+            "players": self.players,
+            "actions": self.actions,
+            "result": self.result,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise RecordError(f"not a game record: invalid JSON ({error})") from None
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a game record: expected an object with format {RECORD_FORMAT!r}")
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(
+                f"unsupported record version {data.get('version')!r}; supported: {RECORD_VERSION}"
+            )
+        game = data.get("game")
+        options = data.get("options", {})
+        seed = data.get("seed")
+        actions = data.get("actions")
+        players = data.get("players", [])
+        result = data.get("result")
+        if not isinstance(game, str):
+            raise RecordError("game record: 'game' must be a game name")
+        if not isinstance(options, dict):
+            raise RecordError("game record: 'options' must be an object")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise RecordError("game record: 'seed' must be an integer, a string or null")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("game record: 'actions' must be a list of action strings")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("game record: 'players' must be a list of names")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("game record: 'result' must be an object or null")
+        return cls(game, options, seed, actions, players, result)
+
+    @classmethod
+    def load_file(cls, path: str | Path) -> GameRecord:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise RecordError(f"cannot read game record {path}: {error.strerror}") from None
+        return cls.from_json(text)
+
+    def save_file(self, path: str | Path) -> None:
+        """Write atomically, so that a crash never leaves half a record behind."""
+        target = Path(path)
+        temporary = target.with_name(target.name + ".tmp")
+        temporary.write_text(self.to_json() + "\n", encoding="utf-8")
+        temporary.replace(target)
+
+    def replay(self) -> list[State]:
+        """Every state of the game, the initial one first. Raises `RecordError` on a bad step."""
+        try:
+            game = load(self.game, **self.options)
+        except PyramidsError as error:
+            raise RecordError(f"game record: {error}") from None
+        state = game.new_initial_state(self.seed)
+        states = [state.clone()]
+        for number, text in enumerate(self.actions, start=1):
+            try:
+                state.apply_action(state.string_to_action(text))
+            except IllegalActionError as error:
+                raise RecordError(f"game record: action {number} ({text!r}): {error}") from None
+            states.append(state.clone())
+        if self.result is not None and state.is_terminal():
+            recorded = self.result.get("returns")
+            if recorded is not None and [float(r) for r in recorded] != state.returns():
+                raise RecordError(
+                    f"game record: recorded returns {recorded} differ from the replay's "
+                    f"{state.returns()}"
+                )
+        return states
+
+    def final_state(self) -> State:
+        return self.replay()[-1]
