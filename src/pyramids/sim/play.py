@@ -1,0 +1,155 @@
+"""Playing games between agents: one game, or a series with a summary.
+
+The arena, the balance reports and `pyramids simulate` share this loop. Every
+random choice comes from the seed given: game `i` of a series uses seeds drawn
+from `Rng(seed)`, so the same seed replays the same series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyramids.agents import Agent, make_agent
+from pyramids.core import Game, OptionError, Rng, State
+
+DEFAULT_MAX_ACTIONS = 100_000
+
+Observer = Callable[[State, int, int], None]
+"""Called as `observer(state_before, seat, action)` before each action is applied."""
+
+
+def play_game(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int | str | None = 0,
+    *,
+    state: State | None = None,
+    observer: Observer | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+) -> State:
+    """Play `game` from `seed` (or from `state`, which is changed) to its end; the final state.
+
+    `agents[seat]` chooses for each seat. A game longer than `max_actions` is a
+    fault in an engine, not a result, so it raises.
+    """
+    if len(agents) != game.num_players:
+        raise OptionError(
+            f"{game.name} needs {game.num_players} agent(s), got {len(agents)}"
+        )
+    if state is None:
+        state = game.new_initial_state(seed)
+    for _ in range(max_actions):
+        if state.is_terminal():
+            return state
+        seat = state.current_player
+        action = agents[seat].step(state)
+        if observer is not None:
+            observer(state, seat, action)
+        state.apply_action(action)
+    if state.is_terminal():
+        return state
+    raise RuntimeError(f"{game.name}: no end after {max_actions} actions from seed {seed!r}")
+
+
+def winner_of(returns: Sequence[float]) -> int | None:
+    """The seat with the strictly highest return, or None when the top is shared (a draw).
+
+    A one-player game is won when its return is positive.
+    """
+    if len(returns) == 1:
+        return 0 if returns[0] > 0 else None
+    best = max(returns)
+    top = [seat for seat, value in enumerate(returns) if value == best]
+    return top[0] if len(top) == 1 else None
+
+
+@dataclass
+class SeriesSummary:
+    """What `play_series` counts. `draws` counts games with no single winner.
+
+    In a one-player game a game not won is a loss, not a draw.
+    """
+
+    game: str
+    options: dict[str, Any]
+    agents: list[str]
+    seed: int | str | None
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    losses: int = 0
+    total_actions: int = 0
+    returns_total: list[float] = field(default_factory=list)
+    final_views: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    @property
+    def mean_actions(self) -> float:
+        return self.total_actions / self.games if self.games else 0.0
+
+    @property
+    def mean_returns(self) -> list[float]:
+        return [total / self.games if self.games else 0.0 for total in self.returns_total]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": self.options,
+            "agents": self.agents,
+            "seed": self.seed,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "mean_actions": self.mean_actions,
+            "mean_returns": self.mean_returns,
+        }
+
+
+def play_series(
+    game: Game,
+    agent_names: Sequence[str],
+    games: int,
+    seed: int | str | None = 0,
+    *,
+    keep_views: bool = False,
+) -> SeriesSummary:
+    """Play `games` games with fresh agents each game; count wins, draws and length.
+
+    With `keep_views`, the spectator view of every final state is kept (for
+    game-specific statistics such as the solo draw count).
+    """
+    if len(agent_names) != game.num_players:
+        raise OptionError(
+            f"{game.name} is played by {game.num_players} seat(s); "
+            f"got {len(agent_names)} agent(s): {', '.join(agent_names)}"
+        )
+    seeds = Rng(seed)
+    summary = SeriesSummary(
+        game=game.name,
+        options=game.options,
+        agents=list(agent_names),
+        seed=seed,
+        wins=[0] * game.num_players,
+        returns_total=[0.0] * game.num_players,
+    )
+    for _ in range(games):
+        game_seed = seeds.next_u64() >> 1
+        agents = [make_agent(name, seed=seeds.next_u64() >> 1) for name in agent_names]
+        final = play_game(game, agents, game_seed)
+        returns = final.returns()
+        summary.games += 1
+        summary.total_actions += len(final.history())
+        for seat, value in enumerate(returns):
+            summary.returns_total[seat] += value
+        winner = winner_of(returns)
+        if winner is not None:
+            summary.wins[winner] += 1
+        elif game.num_players == 1:
+            summary.losses += 1
+        else:
+            summary.draws += 1
+        if keep_views:
+            summary.final_views.append(final.view(None))
+    return summary
