@@ -82,7 +82,7 @@ class SeriesSummary:
     losses: int = 0
     total_actions: int = 0
     returns_total: list[float] = field(default_factory=list)
-    final_views: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    finals: list[tuple[list[float], dict[str, Any]]] = field(default_factory=list, repr=False)
 
     @property
     def mean_actions(self) -> float:
@@ -113,12 +113,12 @@ def play_series(
     games: int,
     seed: int | str | None = 0,
     *,
-    keep_views: bool = False,
+    keep_finals: bool = False,
 ) -> SeriesSummary:
     """Play `games` games with fresh agents each game; count wins, draws and length.
 
-    With `keep_views`, the spectator view of every final state is kept (for
-    game-specific statistics such as the solo draw count).
+    With `keep_finals`, the returns and spectator view of every final state are
+    kept in `finals` (for game-specific statistics such as the solo draw count).
     """
     if len(agent_names) != game.num_players:
         raise OptionError(
@@ -150,6 +150,6 @@ def play_series(
             summary.losses += 1
         else:
             summary.draws += 1
-        if keep_views:
-            summary.final_views.append(final.view(None))
+        if keep_finals:
+            summary.finals.append((returns, final.view(None)))
     return summary

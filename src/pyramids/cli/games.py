@@ -1,0 +1,257 @@
+"""`pyramids play`, `simulate`, `rules` and `replay`.
+
+Every bad input (an unknown game, option, value or agent, a malformed record)
+ends in one line that says what was wrong and what is allowed, and exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from pyramids.cli.plain import play_plain, result_lines
+from pyramids.cli.render import render_view
+from pyramids.core import GameRecord, PyramidsError, State, game_entry
+from pyramids.sim.play import play_series
+from pyramids.sim.session import (
+    Session,
+    check_seat_names,
+    fresh_seed,
+    load_game,
+    new_session,
+    parse_options,
+    parse_seats,
+    resume_session,
+)
+
+USAGE_ERROR = 2
+PLAYERS_HELP = "Number of players, where the game has a players option."
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the package's errors into a one-line message and exit code 2."""
+    try:
+        yield
+    except PyramidsError as error:
+        fail(str(error))
+
+
+def _read_line() -> str | None:
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+def _write(text: str) -> None:
+    # A prompt ends with "> " and keeps the cursor on its line.
+    typer.echo(text, nl=not text.endswith("> "))
+
+
+def _rules_text(game: str) -> str:
+    page: object = game_entry(game).rules_page
+    if isinstance(page, str):
+        return page
+    if callable(page):
+        return str(page())
+    raise PyramidsError(f"{game} has no rules page yet")
+
+
+def play(
+    game: str | None = typer.Argument(None, help="The game: see `pyramids games`."),
+    vs: str | None = typer.Option(None, "--vs", help="Agent for the other seats."),
+    seats: str | None = typer.Option(
+        None, "--seats", help="Every seat, comma-separated: human or an agent name."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Seed (a fresh one is shown if omitted)."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
+    players: int | None = typer.Option(None, "--players", help=PLAYERS_HELP),
+    plain: bool = typer.Option(
+        False, "--plain", help="Line prompts instead of the full-screen app."
+    ),
+    save: Path | None = typer.Option(None, "--save", help="Save the game to this record file."),
+    resume: Path | None = typer.Option(None, "--resume", help="Go on with a saved record file."),
+) -> None:
+    """Play a game in the terminal, against agents or other people at the same keyboard."""
+    with user_errors():
+        session = _make_session(game, vs, seats, seed, option, players, save, resume)
+        name = session.game.name
+        if plain:
+            typer.echo(
+                f"{session.game.name} {session.game.options} seed {session.seed}; "
+                f"seats: {', '.join(session.seats)}. Type 'help' for commands."
+            )
+            play_plain(session, _read_line, _write, lambda: _rules_text(name))
+            return
+        try:
+            from pyramids.tui.app import run_play_app
+        except ModuleNotFoundError as error:
+            if error.name and error.name.split(".")[0] == "textual":
+                fail("the full-screen app needs Textual (pip install 'pyramids[tui]'); use --plain")
+            raise
+        run_play_app(session)
+
+
+def _make_session(
+    game: str | None,
+    vs: str | None,
+    seats: str | None,
+    seed: int | None,
+    option: list[str] | None,
+    players: int | None,
+    save: Path | None,
+    resume: Path | None,
+) -> Session:
+    if resume is not None:
+        if option or players is not None or seed is not None:
+            raise PyramidsError("--resume takes the game, options and seed from the record")
+        session = resume_session(resume, save_path=save or resume)
+        if game is not None and game != session.game.name:
+            raise PyramidsError(
+                f"{resume} is a {session.game.name} game, not {game}; leave out the game name"
+            )
+        if seats is not None or vs is not None:
+            session = resume_session(
+                resume, parse_seats(session.game, seats, vs), save_path=save or resume
+            )
+        return session
+    if game is None:
+        from pyramids.core import game_names
+
+        raise PyramidsError(
+            f"name a game (allowed: {', '.join(game_names())}) or give --resume FILE"
+        )
+    loaded = load_game(game, parse_options(option), players)
+    seat_names = parse_seats(loaded, seats, vs)
+    return new_session(loaded, seat_names, fresh_seed() if seed is None else seed, save)
+
+
+def simulate(
+    game: str = typer.Argument(..., help="The game: see `pyramids games`."),
+    agents: str = typer.Option(
+        "random", "--agents", help="Agents by seat, comma-separated (one name fills every seat)."
+    ),
+    games: int = typer.Option(100, "--games", "-n", min=1, help="How many games."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the whole series."),
+    players: int | None = typer.Option(None, "--players", help=PLAYERS_HELP),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Play agents against each other and count wins, draws and game length."""
+    with user_errors():
+        loaded = load_game(game, parse_options(option), players)
+        names = [name.strip() for name in agents.split(",") if name.strip()]
+        if len(names) == 1:
+            names *= loaded.num_players
+        if "human" in names:
+            raise PyramidsError("simulate plays agents only; 'human' is not an agent")
+        check_seat_names(names)
+        solo = loaded.num_players == 1
+        summary = play_series(loaded, names, games, seed, keep_finals=solo)
+        report: dict[str, Any] = summary.to_dict()
+        if solo:
+            report["win_rate"] = summary.wins[0] / summary.games
+            draws_won = [
+                count
+                for returns, view in summary.finals
+                if returns[0] > 0 and (count := solo_draw_count(view)) is not None
+            ]
+            report["mean_draws_won"] = sum(draws_won) / len(draws_won) if draws_won else None
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    typer.echo(
+        f"{report['game']} {report['options']}: {report['games']} games, seed {report['seed']}"
+    )
+    for seat, name in enumerate(names):
+        typer.echo(f"  seat {seat} ({name}): {report['wins'][seat]} wins")
+    if solo:
+        typer.echo(f"  losses: {report['losses']}")
+        typer.echo(f"  win rate: {report['win_rate']:.3f}")
+        if report["mean_draws_won"] is not None:
+            typer.echo(f"  mean draws in won games: {report['mean_draws_won']:.2f}")
+    else:
+        typer.echo(f"  draws: {report['draws']}")
+    typer.echo(f"  mean actions per game: {report['mean_actions']:.1f}")
+
+
+def solo_draw_count(view: dict[str, Any]) -> int | None:
+    """The number of cards drawn, as a solo view reports it."""
+    for key in ("draws", "drawn", "cards_drawn", "draw_count"):
+        value = view.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def rules(game: str = typer.Argument(..., help="The game: see `pyramids games`.")) -> None:
+    """Print a game's rules page."""
+    with user_errors():
+        typer.echo(_rules_text(game))
+
+
+def replay(
+    file: Path = typer.Argument(..., help="A game record (saved by play --save)."),
+    step: bool = typer.Option(False, "--step", help="Wait for Enter before each move."),
+    tui: bool = typer.Option(False, "--tui", help="Step through it in the full-screen app."),
+) -> None:
+    """Replay a saved game, move by move, and show the result."""
+    with user_errors():
+        record = GameRecord.load_file(file)
+        states = record.replay()
+    if tui:
+        try:
+            from pyramids.tui.app import run_replay_app
+        except ModuleNotFoundError as error:
+            if error.name and error.name.split(".")[0] == "textual":
+                fail("the full-screen replay needs Textual (pip install 'pyramids[tui]')")
+            raise
+        run_replay_app(record)
+        return
+    players = record.players or [f"seat {seat}" for seat in range(states[0].game.num_players)]
+    typer.echo(f"{record.game} {record.options} seed {record.seed}; players: {', '.join(players)}")
+    for number, (before, text) in enumerate(zip(states, record.actions, strict=False), start=1):
+        if step:
+            typer.echo(render_view(record.game, before.view(None)))
+            typer.echo("[Enter for the next move, q to stop] ", nl=False)
+            answer = _read_line()
+            if answer is None or answer.strip().lower() in ("q", "quit"):
+                typer.echo("")
+                return
+        seat = before.current_player
+        typer.echo(f"{number:4}. seat {seat} ({_player(players, seat)}): {text}")
+    final = states[-1]
+    typer.echo(render_view(record.game, final.view(None)))
+    _echo_outcome(final, players)
+
+
+def _player(players: list[str], seat: int) -> str:
+    return players[seat] if 0 <= seat < len(players) else "?"
+
+
+def _echo_outcome(final: State, players: list[str]) -> None:
+    if final.is_terminal():
+        for line in result_lines(final, players):
+            typer.echo(line)
+    else:
+        typer.echo(f"The record stops before the end ({len(final.history())} moves played).")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)
+    app.command("simulate")(simulate)
+    app.command("rules")(rules)
+    app.command("replay")(replay)
+
+
+__all__ = ["register", "solo_draw_count"]

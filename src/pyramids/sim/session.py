@@ -1,0 +1,170 @@
+"""A game between people and agents: the game, the seats, the state, saving.
+
+`pyramids play` builds one before any interface starts; the line-prompt player
+and the Textual app share it. Bad input raises a
+`PyramidsError` whose message says what is allowed; the commands turn it into
+a one-line error and exit code 2.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pyramids.agents import Agent, agent_names, make_agent
+from pyramids.core import Game, GameRecord, OptionError, PyramidsError, Rng, State, load
+
+HUMAN = "human"
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, str]:
+    """`["key=value", ...]` as a dict; the game's option specs validate the values."""
+    options: dict[str, str] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {pair!r} is not key=value (for example --option players=3)")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def load_game(name: str, options: dict[str, Any], players: int | None = None) -> Game:
+    """The game with `options`; `players` sets the game's `players` option where it has one."""
+    if players is not None:
+        defaults = load(name)
+        if "players" not in defaults.options:
+            raise OptionError(
+                f"{name} has no players option: it is played by {defaults.num_players} "
+                f"seat(s); games with a players option: temple, mahjongg"
+            )
+        options = {**options, "players": players}
+    return load(name, **options)
+
+
+def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
+    """One name per seat: `human` or an agent name.
+
+    `--seats` lists every seat; `--vs AGENT` makes seat 0 a person and the other
+    seats that agent; neither means a person against `random` (every seat a
+    person in a one-player game).
+    """
+    if seats is not None and vs is not None:
+        raise OptionError("give either --seats or --vs, not both")
+    if seats is not None:
+        names = [name.strip() for name in seats.split(",") if name.strip()]
+        if len(names) != game.num_players:
+            example = ",".join([HUMAN] + ["random"] * (game.num_players - 1))
+            raise OptionError(
+                f"{game.name} has {game.num_players} seat(s); --seats gave {len(names)}: "
+                f"{seats!r} (for example --seats {example})"
+            )
+    else:
+        names = [HUMAN] + [vs or "random"] * (game.num_players - 1)
+    check_seat_names(names)
+    return names
+
+
+def check_seat_names(names: list[str]) -> None:
+    allowed = agent_names()
+    for name in names:
+        if name != HUMAN and name not in allowed:
+            raise OptionError(
+                f"unknown seat {name!r}; allowed: {HUMAN}, {', '.join(allowed)}"
+            )
+
+
+def fresh_seed() -> int:
+    """A seed for a game the user gave none for; it is shown and saved, so it can be replayed."""
+    return secrets.randbits(31)
+
+
+@dataclass
+class Session:
+    """A game being played by people and agents."""
+
+    game: Game
+    seats: list[str]
+    seed: int | str | None
+    state: State
+    agents: dict[int, Agent] = field(default_factory=dict)
+    save_path: Path | None = None
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [seat for seat, name in enumerate(self.seats) if name == HUMAN]
+
+    def is_human_turn(self) -> bool:
+        return not self.state.is_terminal() and self.seats[self.state.current_player] == HUMAN
+
+    def agent_action(self) -> int:
+        return self.agents[self.state.current_player].step(self.state)
+
+    def record(self) -> GameRecord:
+        return GameRecord.from_state(self.state, players=self.seats)
+
+    def save(self, path: Path | None = None) -> Path | None:
+        """Save as a GameRecord (atomically) to `path` or `save_path`; the path saved to."""
+        target = path or self.save_path
+        if target is None:
+            return None
+        self.record().save_file(target)
+        return target
+
+
+def new_session(
+    game: Game,
+    seats: list[str],
+    seed: int | str | None,
+    save_path: Path | None = None,
+) -> Session:
+    state = game.new_initial_state(seed)
+    return Session(game, seats, seed, state, _make_agents(seats, seed), save_path)
+
+
+def resume_session(
+    path: Path,
+    seats: list[str] | None = None,
+    save_path: Path | None = None,
+) -> Session:
+    """The session a record file saved, replayed to its last position.
+
+    The seats are the record's players unless `seats` is given.
+    """
+    record = GameRecord.load_file(path)
+    state = record.final_state()
+    game = state.game
+    names = seats or record.players or [HUMAN] * game.num_players
+    if len(names) != game.num_players:
+        raise OptionError(
+            f"{path}: the record names {len(names)} player(s), the game has {game.num_players}"
+        )
+    check_seat_names(names)
+    return Session(game, names, record.seed, state, _make_agents(names, record.seed), save_path)
+
+
+def _make_agents(seats: list[str], seed: int | str | None) -> dict[int, Agent]:
+    # Each agent gets its own seed derived from the game's, so a replay of the same
+    # seed with the same seats plays the same agent moves.
+    seeds = Rng(f"agents:{seed}")
+    agents: dict[int, Agent] = {}
+    for seat, name in enumerate(seats):
+        agent_seed = seeds.next_u64() >> 1
+        if name != HUMAN:
+            agents[seat] = make_agent(name, seed=agent_seed)
+    return agents
+
+
+__all__ = [
+    "HUMAN",
+    "PyramidsError",
+    "Session",
+    "check_seat_names",
+    "fresh_seed",
+    "load_game",
+    "new_session",
+    "parse_options",
+    "parse_seats",
+    "resume_session",
+]

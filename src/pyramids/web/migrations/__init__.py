@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database, run at startup by `storage.migrate`."""

@@ -1,0 +1,384 @@
+"""Rooms and seats: who may do what, and what each client may see. Pure, no I/O.
+
+A `Room` holds one game: its options, its secret seed, its seats and the state.
+Seats are open, held by a person (who proves it with a secret seat token) or
+given to a named agent. The server checks every action here: the token names a
+seat, it is that seat's turn, and the action string is legal. Nothing else moves
+a game.
+
+What a client is sent is built here too, so that the rule "a seat gets only
+`view(seat)`, a spectator only `view(None)`" lives in one place: `message_for`.
+The seed never leaves a room before the game is over (seed plus actions would
+reveal every hidden card), and neither do records of unfinished games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyramids.core import (
+    GameRecord,
+    IllegalActionError,
+    PyramidsError,
+    State,
+    load,
+)
+
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+
+OPEN = "open"
+PERSON = "person"
+AGENT = "agent"
+
+MAX_NAME_LENGTH = 40
+MAX_TAKEOVER_SECONDS = 86_400.0
+
+
+class RoomError(PyramidsError):
+    """A request a room refuses. `code` is stable for clients, `status` is the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise RoomError("bad_name", "a player name is a non-empty string")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME_LENGTH:
+        raise RoomError("bad_name", f"a player name has at most {MAX_NAME_LENGTH} characters")
+    return name
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str = OPEN
+    name: str | None = None
+    agent: str | None = None
+    token_hash: str | None = None
+
+    def display_name(self) -> str:
+        if self.kind == AGENT:
+            return f"{self.agent} (bot)"
+        if self.kind == PERSON and self.name:
+            return self.name
+        return f"seat {self.index}"
+
+    def public(self) -> dict[str, Any]:
+        return {"seat": self.index, "kind": self.kind, "name": self.display_name()}
+
+
+@dataclass
+class RoomSettings:
+    """Options of the room itself (not of the game)."""
+
+    bot_takeover_seconds: float | None = None
+    takeover_agent: str = "random"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot_takeover_seconds": self.bot_takeover_seconds,
+            "takeover_agent": self.takeover_agent,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
+        return cls(
+            bot_takeover_seconds=data.get("bot_takeover_seconds"),
+            takeover_agent=data.get("takeover_agent", "random"),
+        )
+
+
+@dataclass
+class LastMove:
+    seat: int
+    action: str
+    by_bot: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "action": self.action, "by_bot": self.by_bot}
+
+
+@dataclass
+class Room:
+    id: str
+    game_name: str
+    options: dict[str, Any]
+    seed: int | str | None
+    host_token_hash: str
+    settings: RoomSettings
+    seats: list[Seat]
+    state: State
+    status: str = WAITING
+    actions: list[str] = field(default_factory=list)
+    last_move: LastMove | None = None
+
+    # -- making and rebuilding ------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        room_id: str,
+        game_name: str,
+        options: dict[str, Any],
+        seed: int | str | None,
+        host_token_hash: str,
+        settings: RoomSettings,
+    ) -> Room:
+        """A new room; an unknown game or a bad option raises with what is allowed."""
+        game = load(game_name, **options)
+        state = game.new_initial_state(seed)
+        seats = [Seat(index) for index in range(game.num_players)]
+        return cls(
+            id=room_id,
+            game_name=game_name,
+            options=game.options,
+            seed=seed,
+            host_token_hash=host_token_hash,
+            settings=settings,
+            seats=seats,
+            state=state,
+        )
+
+    @classmethod
+    def restore(
+        cls,
+        room_id: str,
+        game_name: str,
+        options: dict[str, Any],
+        seed: int | str | None,
+        host_token_hash: str,
+        settings: RoomSettings,
+        seats: list[Seat],
+        status: str,
+        actions: list[tuple[int, str, bool]],
+    ) -> Room:
+        """The room replayed from its seed and stored actions (seat, action string, by_bot)."""
+        room = cls.create(room_id, game_name, options, seed, host_token_hash, settings)
+        if len(seats) != len(room.seats):
+            raise RoomError(
+                "corrupt_room",
+                f"room {room_id}: stored {len(seats)} seats, the game has {len(room.seats)}",
+            )
+        room.seats = seats
+        room.status = status
+        for number, (seat, text, by_bot) in enumerate(actions, start=1):
+            try:
+                if room.state.current_player != seat:
+                    raise IllegalActionError(f"stored for seat {seat}, but it is not its turn")
+                room.state.apply_action(room.state.string_to_action(text))
+            except IllegalActionError as error:
+                raise RoomError(
+                    "corrupt_room", f"room {room_id}: stored action {number} ({text!r}): {error}"
+                ) from None
+            room.actions.append(text)
+            room.last_move = LastMove(seat, text, by_bot)
+        if room.state.is_terminal():
+            room.status = FINISHED
+        return room
+
+    # -- seats ----------------------------------------------------------------
+
+    def is_host(self, token: str | None) -> bool:
+        return token is not None and hmac.compare_digest(hash_token(token), self.host_token_hash)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat this token holds, or None."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
+                return seat.index
+        return None
+
+    def check_manager(self, token: str | None) -> None:
+        """The host and every seated person may fill seats with agents and start."""
+        if not token:
+            raise RoomError("missing_token", "this needs the room's host token or a seat token",
+                            403)
+        if not self.is_host(token) and self.seat_of(token) is None:
+            raise RoomError("bad_token", "that token is neither this room's host token nor "
+                            "one of its seat tokens", 403)
+
+    def _free_seat(self, seat: int | None) -> Seat:
+        if self.status != WAITING:
+            raise RoomError("already_started", f"room {self.id} has already started", 409)
+        if seat is None:
+            for candidate in self.seats:
+                if candidate.kind == OPEN:
+                    return candidate
+            raise RoomError(
+                "room_full", f"room {self.id} is full: all {len(self.seats)} seats are taken", 409
+            )
+        if isinstance(seat, bool) or not isinstance(seat, int) or not (
+            0 <= seat < len(self.seats)
+        ):
+            raise RoomError(
+                "bad_seat", f"no seat {seat!r}; seats are 0 to {len(self.seats) - 1}"
+            )
+        if self.seats[seat].kind != OPEN:
+            raise RoomError("seat_taken", f"seat {seat} of room {self.id} is already taken", 409)
+        return self.seats[seat]
+
+    def take_seat(self, name: Any, seat: int | None = None) -> tuple[Seat, str]:
+        """Seat a person; returns the seat and its secret token (only its hash is kept)."""
+        clean = clean_name(name)
+        chosen = self._free_seat(seat)
+        token = new_token()
+        chosen.kind, chosen.name, chosen.agent = PERSON, clean, None
+        chosen.token_hash = hash_token(token)
+        return chosen, token
+
+    def give_to_agent(self, seat: int, agent: str, known_agents: list[str]) -> Seat:
+        if agent not in known_agents:
+            raise RoomError(
+                "unknown_agent",
+                f"unknown agent {agent!r}; allowed agents: {', '.join(known_agents)}",
+            )
+        chosen = self._free_seat(seat)
+        chosen.kind, chosen.agent, chosen.name, chosen.token_hash = AGENT, agent, None, None
+        return chosen
+
+    def start(self) -> None:
+        if self.status != WAITING:
+            raise RoomError("already_started", f"room {self.id} has already started", 409)
+        empty = [seat.index for seat in self.seats if seat.kind == OPEN]
+        if empty:
+            raise RoomError(
+                "seats_open",
+                f"room {self.id} cannot start: seat{'s' if len(empty) > 1 else ''} "
+                f"{', '.join(map(str, empty))} still open; take them or give them to agents",
+                409,
+            )
+        self.status = FINISHED if self.state.is_terminal() else PLAYING
+
+    # -- moves ----------------------------------------------------------------
+
+    def check_action(self, seat: int | None, text: Any) -> int:
+        """The action `text` means for `seat`, or a RoomError saying why it is refused.
+
+        Nothing changes: the caller stores the action before applying it.
+        """
+        if seat is None:
+            raise RoomError("spectator", "spectators cannot move")
+        if self.status == WAITING:
+            raise RoomError("not_started", "the game has not started yet")
+        if self.status == FINISHED:
+            raise RoomError("game_over", "the game is over")
+        if not isinstance(text, str) or not text.strip():
+            raise RoomError("bad_action", "an action is a non-empty action string")
+        player = self.state.current_player
+        if player != seat:
+            raise RoomError("not_your_turn", f"it is not your turn; it is seat {player}'s turn")
+        try:
+            action = self.state.string_to_action(text)
+        except IllegalActionError as error:
+            raise RoomError("illegal_action", str(error)) from None
+        if action not in self.state.legal_actions():
+            raise RoomError(
+                "illegal_action",
+                f"{text!r} is not legal now; legal: {', '.join(self.state.legal_action_strings())}",
+            )
+        return action
+
+    def apply(self, seat: int, action: int, by_bot: bool = False) -> str:
+        """Apply an action `check_action` accepted (and the caller stored); its string."""
+        text = self.state.action_to_string(action)
+        self.state.apply_action(action)
+        self.actions.append(text)
+        self.last_move = LastMove(seat, text, by_bot)
+        if self.state.is_terminal():
+            self.status = FINISHED
+        return text
+
+    def result(self) -> dict[str, Any] | None:
+        if self.status != FINISHED:
+            return None
+        return {"returns": self.state.returns()}
+
+    # -- what clients see -----------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone may know about the room (no seed, no tokens, no hidden state)."""
+        return {
+            "id": self.id,
+            "game": self.game_name,
+            "options": self.options,
+            "status": self.status,
+            "seats": [seat.public() for seat in self.seats],
+            "open_seats": [seat.index for seat in self.seats if seat.kind == OPEN],
+            "move_number": len(self.actions),
+            "bot_takeover_seconds": self.settings.bot_takeover_seconds,
+            "takeover_agent": self.settings.takeover_agent,
+            "result": self.result(),
+        }
+
+    def message_for(self, seat: int | None, connected: dict[int, bool]) -> dict[str, Any]:
+        """The state message for one seat (or a spectator, `None`): only its own view."""
+        started = self.status != WAITING
+        player = self.state.current_player if self.status == PLAYING else None
+        your_turn = seat is not None and player == seat
+        seats = []
+        for entry in self.seats:
+            public = entry.public()
+            public["connected"] = entry.kind == AGENT or connected.get(entry.index, False)
+            seats.append(public)
+        return {
+            "type": "state",
+            "room": self.id,
+            "game": self.game_name,
+            "seat": seat,
+            "status": self.status,
+            "move_number": len(self.actions),
+            "seats": seats,
+            "current_player": player,
+            "your_turn": your_turn,
+            "view": self.state.view(seat) if started else None,
+            "legal_actions": self.state.legal_action_strings() if your_turn else [],
+            "last_move": self.last_move.to_dict() if self.last_move else None,
+            "result": self.result(),
+        }
+
+    def record(self) -> GameRecord:
+        """The game record, only once the game is over (it holds the seed)."""
+        if self.status != FINISHED:
+            raise RoomError(
+                "not_finished",
+                f"room {self.id} is not finished; its record is available when the game is over",
+                409,
+            )
+        return GameRecord(
+            game=self.game_name,
+            options=self.options,
+            seed=self.seed,
+            actions=list(self.actions),
+            players=[seat.display_name() for seat in self.seats],
+            result=self.result(),
+        )

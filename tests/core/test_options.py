@@ -1,0 +1,43 @@
+import pytest
+
+from pyramids.core.errors import OptionError
+from pyramids.core.options import Option, resolve_options
+
+SPECS = (
+    Option("players", 4, int, "number of players", minimum=2, maximum=5),
+    Option("direction", "descending", str, "pyramid direction",
+           choices=("descending", "ascending")),
+    Option("pantheon_pairs", True, bool, "deity partners match"),
+    Option("ratio", 0.5, float, "a ratio", minimum=0.0, maximum=1.0),
+)
+
+
+def test_defaults_and_typed_values_from_text() -> None:
+    assert resolve_options("g", SPECS, {}) == {
+        "players": 4, "direction": "descending", "pantheon_pairs": True, "ratio": 0.5,
+    }
+    got = resolve_options("g", SPECS, {"players": "3", "pantheon_pairs": "off", "ratio": "1"})
+    assert got["players"] == 3 and got["pantheon_pairs"] is False and got["ratio"] == 1.0
+
+
+def test_unknown_option_lists_the_allowed_ones() -> None:
+    with pytest.raises(OptionError, match="unknown option colour; allowed options: direction, "
+                                          "pantheon_pairs, players, ratio"):
+        resolve_options("g", SPECS, {"colour": "red"})
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"players": 6}, r"players=6 is too large; allowed: an integer >= 2 and <= 5"),
+        ({"players": 1}, r"players=1 is too small"),
+        ({"players": "four"}, r"players='four' is not valid; allowed: an integer"),
+        ({"players": True}, r"players=True is not valid"),
+        ({"direction": "up"}, r"direction='up' is not valid; allowed: one of 'descending', "),
+        ({"pantheon_pairs": "maybe"}, r"allowed: true or false"),
+        ({"ratio": 2}, r"ratio=2 is too large"),
+    ],
+)
+def test_bad_values_say_what_is_allowed(given: dict, message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        resolve_options("g", SPECS, given)

@@ -1,0 +1,59 @@
+import json
+from pathlib import Path
+
+import pytest
+
+import pyramids
+from pyramids.core import GameRecord, RecordError, UnknownGameError, game_names
+
+
+def test_unknown_game_lists_the_registered_ones() -> None:
+    with pytest.raises(UnknownGameError) as info:
+        pyramids.load("chess")
+    message = str(info.value)
+    assert "unknown game 'chess'" in message
+    for name in game_names():
+        assert name in message
+
+
+def test_every_registered_game_has_a_summary_and_rules_page() -> None:
+    for name in game_names():
+        entry = pyramids.core.game_entry(name)
+        assert entry.summary
+        assert entry.rules_page is not None and len(entry.rules_page()) > 200
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_record_file_round_trip_and_replay(tmp_path: Path, name: str) -> None:
+    game = pyramids.load(name)
+    state = game.new_initial_state(seed=11)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state.apply_action(state.legal_actions()[-1])
+    record = GameRecord.from_state(state, players=["a"] * game.num_players)
+    path = tmp_path / "game.json"
+    record.save_file(path)
+    loaded = GameRecord.load_file(path)
+    assert loaded == record
+    assert loaded.final_state().to_json() == state.to_json()
+
+
+def test_malformed_records_are_rejected_with_the_reason(tmp_path: Path) -> None:
+    good = {"format": "pyramids-record", "version": 1, "game": "pacal", "options": {},
+            "seed": 1, "players": [], "actions": [], "result": None}
+    cases = {
+        "not json": "invalid JSON",
+        json.dumps({**good, "format": "x"}): "format",
+        json.dumps({**good, "version": 9}): "unsupported record version 9",
+        json.dumps({**good, "actions": [1, 2]}): "'actions' must be a list of action strings",
+        json.dumps({**good, "seed": 1.5}): "'seed' must be",
+        json.dumps({**good, "game": "chess"}): "unknown game 'chess'",
+        json.dumps({**good, "actions": ["fly"]}): "action 1 ('fly')",
+        json.dumps({**good, "options": {"nope": 1}}): "unknown option nope",
+    }
+    for text, reason in cases.items():
+        with pytest.raises(RecordError, match=reason):
+            GameRecord.from_json(text).replay()
+    with pytest.raises(RecordError, match="cannot read game record"):
+        GameRecord.load_file(tmp_path / "missing.json")
