@@ -2,7 +2,11 @@
 
 A game joins by registering (with its `variants`); no test code is added here.
 `PYRAMIDS_CONFORMANCE_GAMES` (default 1000) sets the number of random games a
-variant plays; every property is checked at every step of every game.
+variant plays: every one must end, with legal actions never empty before. The
+first `PYRAMIDS_CONFORMANCE_CHECKED` (default 200) are checked at every step:
+the JSON round trip (play goes on from the restored copy), sampled illegal
+actions, and at sampled steps the action strings, views, `resample_hidden`
+and clones. The first 50 also replay from their game record.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from pyramids.core import (
 )
 
 GAMES = int(os.environ.get("PYRAMIDS_CONFORMANCE_GAMES", "1000"))
+# Games whose every step is checked (JSON round trip, illegal actions, views);
+# the rest must still end with legal actions never empty before the end.
+CHECKED_GAMES = int(os.environ.get("PYRAMIDS_CONFORMANCE_CHECKED", "200"))
 MAX_STEPS = 100_000
 
 VARIANTS = [
@@ -35,15 +42,14 @@ VARIANTS = [
 ]
 
 
-def check_step(state: State, rng: random.Random, deep: bool) -> None:
+def check_step(state: State, rng: random.Random, deep: bool) -> State:
+    """Check the API contract at `state`; return its JSON round-tripped copy."""
     game = state.game
     legal = state.legal_actions()
     assert legal, "legal actions must not be empty before the end"
     assert legal == sorted(set(legal)), "legal actions are sorted and unique"
     assert all(0 <= a < game.num_distinct_actions for a in legal)
     assert 0 <= state.current_player < game.num_players
-    for action in legal:
-        assert state.string_to_action(state.action_to_string(action)) == action
     before = state.to_json()
     # The JSON round trip gives an equal state.
     restored = game.state_from_json(before)
@@ -56,11 +62,13 @@ def check_step(state: State, rng: random.Random, deep: bool) -> None:
     candidates += [a for a in rng.sample(range(game.num_distinct_actions),
                                          min(8, game.num_distinct_actions))
                    if a not in legal_set]
-    for action in candidates[: 3 if not deep else len(candidates)]:
+    for action in candidates[: 1 if not deep else len(candidates)]:
         with pytest.raises(IllegalActionError):
             state.apply_action(action)
         assert state.to_json() == before, f"illegal action {action} changed the state"
     if deep:
+        for action in legal:
+            assert state.string_to_action(state.action_to_string(action)) == action
         for player in [None, *range(game.num_players)]:
             view = state.view(player)
             json.dumps(view)
@@ -68,10 +76,13 @@ def check_step(state: State, rng: random.Random, deep: bool) -> None:
                 sampled = state.resample_hidden(player, Rng(rng.randrange(1 << 30)))
                 assert sampled.view(player) == view, "resample_hidden changed what the player sees"
                 assert sampled.current_player == state.current_player
-                assert sampled.legal_actions() == legal
+                if player == state.current_player:
+                    # Another seat's legal actions depend on its hidden cards.
+                    assert sampled.legal_actions() == legal
         clone = state.clone()
         clone.apply_action(legal[0])
         assert state.to_json() == before, "playing on a clone changed the original"
+    return restored
 
 
 def play_random(game_name: str, options: dict, seed: int, agent_seed: int,
@@ -82,10 +93,11 @@ def play_random(game_name: str, options: dict, seed: int, agent_seed: int,
     steps = 0
     while not state.is_terminal():
         if check:
-            check_step(state, rng, deep=steps % deep_every == 0)
             # Continue from the restored copy, so that anything to_json forgot
             # (the chance generator, a counter) shows up later in the game.
-            state = game.state_from_json(state.to_json())
+            state = check_step(state, rng, deep=steps % deep_every == 0)
+        else:
+            assert state.legal_actions(), "legal actions must not be empty before the end"
         state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
         assert steps < MAX_STEPS, "game did not end"
@@ -101,7 +113,7 @@ def play_random(game_name: str, options: dict, seed: int, agent_seed: int,
 def test_random_games_obey_the_api(name: str, options: dict) -> None:
     for index in range(GAMES):
         final = play_random(name, options, seed=index, agent_seed=10_000 + index,
-                            deep_every=7 if index < 50 else 23)
+                            check=index < CHECKED_GAMES, deep_every=7 if index < 50 else 23)
         if index < 50:
             record = GameRecord.from_state(final, players=["random"] * final.game.num_players)
             replayed = GameRecord.from_json(record.to_json()).final_state()

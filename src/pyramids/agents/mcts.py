@@ -27,13 +27,16 @@ DEFAULT_TIME = 0.8
 ROLLOUT_POLICIES = ("random", "greedy")
 
 Policy = Callable[[State, Rng], int]
+Evaluator = Callable[[State], list[float]]
+Scorer = Callable[[State], dict[int, float]]
 
 
 class Node:
-    __slots__ = ("children", "visits", "available", "totals")
+    __slots__ = ("children", "visits", "available", "totals", "allowed")
 
     def __init__(self, players: int) -> None:
         self.children: dict[int, Node] = {}
+        self.allowed: set[int] | None = None
         self.visits = 0
         self.available = 0
         self.totals = [0.0] * players
@@ -49,7 +52,8 @@ class MctsAgent:
         time: float | None = None,
         rollout: str = "random",
         exploration: float = 0.7,
-        rollout_depth: int | None = None,
+        rollout_depth: int | str | None = "auto",
+        widen: int | str | None = "auto",
     ) -> None:
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(
@@ -59,16 +63,31 @@ class MctsAgent:
             raise ValueError(f"mcts: iterations must be at least 1, got {iterations}")
         if time is not None and time <= 0:
             raise ValueError(f"mcts: time must be a positive number of seconds, got {time}")
-        if rollout_depth is not None and rollout_depth < 0:
-            raise ValueError(f"mcts: rollout_depth must be 0 or more, got {rollout_depth}")
+        if rollout_depth == "end":
+            rollout_depth = None
+        if not (rollout_depth is None or rollout_depth == "auto"
+                or (isinstance(rollout_depth, int) and rollout_depth >= 0)):
+            raise ValueError(
+                f"mcts: rollout_depth={rollout_depth!r} is not valid; allowed: a number >= 0, "
+                "'end' (play rollouts to the end) or 'auto' (the game's own depth)"
+            )
         self.rng = Rng(seed)
         self.iterations = iterations
         self.time = DEFAULT_TIME if iterations is None and time is None else time
         self.rollout = rollout
         self.exploration = exploration
-        self.rollout_depth = rollout_depth
+        self.rollout_depth: int | str | None = rollout_depth
+        if not (widen is None or widen == "auto" or (isinstance(widen, int) and widen >= 1)):
+            raise ValueError(
+                f"mcts: widen={widen!r} is not valid; allowed: a number >= 1 (search only "
+                "that many of the greedy rule's best moves at each node), 'auto' or 'all'"
+            )
+        self.widen: int | str | None = None if widen == "all" else widen
+        self._scorers: dict[str, tuple[Scorer | None, int | None]] = {}
         self.last_iterations = 0
         self._policy: Policy | None = None
+        self._evaluators: dict[str, tuple[Evaluator | None, int | None]] = {}
+        self._stages: dict[str, Callable[[State], object]] = {}
 
     def _rollout_policy(self) -> Policy:
         if self._policy is None:
@@ -114,7 +133,7 @@ class MctsAgent:
         node = root
         path = [root]
         while not world.is_terminal():
-            legal = world.legal_actions()
+            legal = self._candidates(node, world, world.legal_actions())
             mover = world.current_player
             untried = []
             for action in legal:
@@ -145,6 +164,33 @@ class MctsAgent:
             for seat in range(players):
                 totals[seat] += outcome[seat]
 
+    def _scorer(self, game_name: str) -> tuple[Scorer | None, int | None]:
+        if game_name not in self._scorers:
+            from pyramids.agents.greedy import scorer_for, search_width
+
+            scorer = scorer_for(game_name)
+            width = search_width(game_name) if self.widen == "auto" else self.widen
+            self._scorers[game_name] = (scorer, width if scorer is not None else None)  # type: ignore[assignment]
+        return self._scorers[game_name]
+
+    def _candidates(self, node: Node, world: State, legal: list[int]) -> list[int]:
+        """The moves searched at a node: all, or the greedy rule's best `widen` ones.
+
+        The set is chosen in the first determinization that reaches the node and
+        grows whenever a later one offers none of its moves (another dealt hand).
+        """
+        scorer, width = self._scorer(world.game.name)
+        if scorer is None or width is None or len(legal) <= width:
+            return legal
+        if node.allowed is not None:
+            kept = [a for a in legal if a in node.allowed]
+            if kept:
+                return kept
+        scores = scorer(world)
+        ranked = sorted(legal, key=lambda a: (-scores.get(a, -math.inf), a))[:width]
+        node.allowed = (node.allowed or set()) | set(ranked)
+        return sorted(ranked)
+
     def _select(self, node: Node, legal: list[int], mover: int, bounds: list[float]) -> int:
         low, high = bounds
         span = high - low if high > low else 1.0
@@ -159,11 +205,32 @@ class MctsAgent:
                 best_action = action
         return best_action
 
+    def _evaluator(self, game_name: str) -> tuple[Evaluator | None, int | None]:
+        """The evaluator for cut rollouts and the depth of the cut (None: to the end)."""
+        if game_name not in self._evaluators:
+            from pyramids.agents.greedy import evaluator_for, stage_for
+
+            evaluate, depth = evaluator_for(game_name)
+            if self.rollout_depth != "auto":
+                depth = self.rollout_depth  # type: ignore[assignment]
+            else:
+                stage = stage_for(game_name)
+                if stage is not None:
+                    self._stages[game_name] = stage
+            self._evaluators[game_name] = (evaluate, depth)
+        return self._evaluators[game_name]
+
     def _play_out(self, world: State) -> list[float]:
         policy = self._rollout_policy()
+        evaluate, max_depth = self._evaluator(world.game.name)
+        stage = self._stages.get(world.game.name)
+        start = stage(world) if stage is not None and evaluate is not None else None
         depth = 0
         while not world.is_terminal():
-            if self.rollout_depth is not None and depth >= self.rollout_depth:
+            cut = max_depth is not None and depth >= max_depth
+            if evaluate is not None and (cut or (stage is not None and stage(world) != start)):
+                return evaluate(world)
+            if cut:
                 break
             world.apply_action(policy(world, self.rng))
             depth += 1

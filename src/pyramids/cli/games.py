@@ -153,9 +153,7 @@ def simulate(
         names = [name.strip() for name in agents.split(",") if name.strip()]
         if len(names) == 1:
             names *= loaded.num_players
-        if "human" in names:
-            raise PyramidsError("simulate plays agents only; 'human' is not an agent")
-        check_seat_names(names)
+        check_seat_names(names, allow_human=False)
         solo = loaded.num_players == 1
         summary = play_series(loaded, names, games, seed, keep_finals=solo)
         report: dict[str, Any] = summary.to_dict()

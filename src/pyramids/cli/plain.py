@@ -34,6 +34,21 @@ def format_moves(strings: list[str], width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+LONG_LIST = 40
+
+
+def summarize_moves(strings: list[str]) -> str:
+    """The legal moves, or for a long list of one kind of move a short summary."""
+    kinds = sorted({text.split(" ")[0] for text in strings})
+    if len(strings) <= LONG_LIST:
+        return format_moves(strings)
+    examples = ", ".join(repr(text) for text in strings[:3])
+    return (
+        f"{len(strings)} legal moves ({', '.join(kinds)}), for example {examples}; "
+        "type 'moves' to list them all with their numbers"
+    )
+
+
 def parse_move(state: State, text: str) -> int:
     """The action `text` names: an action string, else the number of a listed move.
 
@@ -144,7 +159,7 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
     write(f"=== {session.game.name}, move {len(state.history()) + 1}: seat {seat} to play ===")
     write(render_view(session.game.name, state.view(seat)))
     write("Legal moves:")
-    write(format_moves(state.legal_action_strings()))
+    write(summarize_moves(state.legal_action_strings()))
 
 
 def _stop(session: Session, write: Callable[[str], None]) -> None:

@@ -53,6 +53,7 @@ class Game(ABC):
 
     def _check_options(self) -> None:
         """Cross-option checks; raise `OptionError` with what is allowed."""
+        return None
 
     @property
     def options(self) -> dict[str, Any]:

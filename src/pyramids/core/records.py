@@ -66,7 +66,9 @@ class GameRecord:
         except (TypeError, ValueError) as error:
             raise RecordError(f"not a game record: invalid JSON ({error})") from None
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a game record: expected an object with format {RECORD_FORMAT!r}")
+            raise RecordError(
+                f"not a game record: expected an object with format {RECORD_FORMAT!r}"
+            )
         if data.get("version") != RECORD_VERSION:
             raise RecordError(
                 f"unsupported record version {data.get('version')!r}; supported: {RECORD_VERSION}"

@@ -66,13 +66,17 @@ def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
     return names
 
 
-def check_seat_names(names: list[str]) -> None:
+def check_seat_names(names: list[str], allow_human: bool = True) -> None:
     allowed = agent_names()
     for name in names:
-        if name != HUMAN and name not in allowed:
-            raise OptionError(
-                f"unknown seat {name!r}; allowed: {HUMAN}, {', '.join(allowed)}"
-            )
+        if name == HUMAN and allow_human:
+            continue
+        if name not in allowed:
+            if allow_human:
+                raise OptionError(
+                    f"unknown seat {name!r}; allowed: {HUMAN}, {', '.join(allowed)}"
+                )
+            raise OptionError(f"unknown agent {name!r}; allowed agents: {', '.join(allowed)}")
 
 
 def fresh_seed() -> int:

@@ -100,11 +100,13 @@ class RoomSettings:
 
     bot_takeover_seconds: float | None = None
     takeover_agent: str = "random"
+    bot_delay_seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "bot_takeover_seconds": self.bot_takeover_seconds,
             "takeover_agent": self.takeover_agent,
+            "bot_delay_seconds": self.bot_delay_seconds,
         }
 
     @classmethod
@@ -112,6 +114,7 @@ class RoomSettings:
         return cls(
             bot_takeover_seconds=data.get("bot_takeover_seconds"),
             takeover_agent=data.get("takeover_agent", "random"),
+            bot_delay_seconds=data.get("bot_delay_seconds", 0.0),
         )
 
 
@@ -337,6 +340,7 @@ class Room:
             "move_number": len(self.actions),
             "bot_takeover_seconds": self.settings.bot_takeover_seconds,
             "takeover_agent": self.settings.takeover_agent,
+            "bot_delay_seconds": self.settings.bot_delay_seconds,
             "result": self.result(),
         }
 

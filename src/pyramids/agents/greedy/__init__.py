@@ -30,11 +30,51 @@ _policies: dict[str, Policy] = {}
 def policy_for(game_name: str) -> Policy | None:
     """The greedy policy for a game, or None when it has none."""
     if game_name not in _policies:
-        module_name = POLICY_MODULES.get(game_name)
-        if module_name is None:
-            return None
-        _policies[game_name] = importlib.import_module(module_name).choose
+        module = _module_for(game_name)
+        if module is None:
+            return None  # no policy (yet): play at random
+        _policies[game_name] = module.choose  # type: ignore[attr-defined]
     return _policies[game_name]
+
+
+def _module_for(game_name: str) -> object | None:
+    module_name = POLICY_MODULES.get(game_name)
+    if module_name is None:
+        return None
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        return None
+
+
+def evaluator_for(game_name: str) -> tuple[Callable[[State], list[float]] | None, int | None]:
+    """A game's position evaluator for search, and the rollout depth it suits (or Nones)."""
+    module = _module_for(game_name)
+    if game_name not in getattr(module, "SEARCH_GAMES", ()):
+        return None, None
+    evaluate = getattr(module, "evaluate_state", None)
+    depth = getattr(module, "ROLLOUT_DEPTH", None)
+    return evaluate, depth if evaluate is not None else None
+
+
+def scorer_for(game_name: str) -> Callable[[State], dict[int, float]] | None:
+    """A game's `action_scores(state)`: each legal action's greedy score (or None)."""
+    return getattr(_module_for(game_name), "action_scores", None)
+
+
+def search_width(game_name: str) -> int | None:
+    """How many of the greedy rule's best moves a search should consider (None: all)."""
+    return getattr(_module_for(game_name), "SEARCH_WIDTH", None)
+
+
+def stage_for(game_name: str) -> Callable[[State], object] | None:
+    """A game's `rollout_stage(state)`: rollouts stop and evaluate when it changes."""
+    module = _module_for(game_name)
+    if game_name not in getattr(module, "SEARCH_GAMES", ()):
+        return None
+    return getattr(module, "rollout_stage", None)
 
 
 def random_action(state: State, rng: Rng) -> int:
@@ -62,12 +102,10 @@ class GreedyAgent:
 
 def best_by(actions: list[int], score: Callable[[int], float], rng: Rng) -> int:
     """The action with the highest score; ties broken at random with `rng`."""
-    best: list[int] = []
-    best_score = -float("inf")
-    for action in actions:
-        value = score(action)
-        if value > best_score + 1e-12:
-            best, best_score = [action], value
-        elif abs(value - best_score) <= 1e-12:
-            best.append(action)
+    scored = [(score(action), action) for action in actions]
+    top = max(value for value, _ in scored)
+    if top == -float("inf"):
+        best = [action for _, action in scored]  # all hopeless: any will do
+    else:
+        best = [action for value, action in scored if value >= top - 1e-9]
     return best[rng.randrange(len(best))]

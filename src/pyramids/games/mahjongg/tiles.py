@@ -5,10 +5,12 @@ Rules implemented (rules page, "Tiles"):
 | group | faces | copies | matches with | pair points |
 |---|---|---|---|---|
 | Scarab 1-9, Papyrus 1-9, Glyph 1-9 | 27 | 4 | the identical tile | 100 |
-| Deity: Ra, Horus, Anubis, Isis | 4 | 4 | identical, or its pantheon partner (Ra-Horus, Anubis-Isis) when `pantheon_pairs` | 250 |
+| Deity: Ra, Horus, Anubis, Isis | 4 | 4 | identical, or its partner (*) | 250 |
 | Season: Nile Inundation, Harvest, Oasis | 3 | 2 | any season | 300 |
 | Element: Sun, Wind, Sandstorm | 3 | 2 | any element | 300 |
 | Royal: Golden Pharaoh, Sacred Scepter | 2 | 4 | the identical tile | 500 |
+
+(*) the pantheon partner (Ra-Horus, Anubis-Isis) when `pantheon_pairs` is on.
 
 A face is an int 0..38. A match class is an int; two free tiles match when
 their classes are equal.

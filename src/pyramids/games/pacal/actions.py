@@ -14,6 +14,8 @@ and `place 3` for `place F3`; anything else raises `IllegalActionError`.
 
 from __future__ import annotations
 
+import operator
+
 from pyramids.core.errors import IllegalActionError
 from pyramids.games.pacal.pyramid import FIELD_COUNT, HIGHEST_CARD, LOWEST_CARD
 
@@ -58,17 +60,29 @@ def offer_action(first: int, second: int) -> int:
     return OFFER_IDS[first][second]
 
 
+def _as_index(action: object) -> int | None:
+    """The action as an int (numpy ints included), or None when it is not integral."""
+    if isinstance(action, bool):
+        return None
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def match_action_to_string(action: int) -> str:
-    if isinstance(action, int) and 0 <= action < NUM_ACTIONS:
-        return _MATCH_STRINGS[action]
+    index = _as_index(action)
+    if index is not None and 0 <= index < NUM_ACTIONS:
+        return _MATCH_STRINGS[index]
     raise IllegalActionError(
         f"pacal: {action!r} is not an action; actions are 0..{NUM_ACTIONS - 1}"
     )
 
 
 def solo_action_to_string(action: int) -> str:
-    if isinstance(action, int) and 0 <= action < SOLO_NUM_ACTIONS:
-        return _SOLO_STRINGS[action]
+    index = _as_index(action)
+    if index is not None and 0 <= index < SOLO_NUM_ACTIONS:
+        return _SOLO_STRINGS[index]
     raise IllegalActionError(
         f"pacal-solo: {action!r} is not an action; actions are 0..{SOLO_NUM_ACTIONS - 1}"
     )

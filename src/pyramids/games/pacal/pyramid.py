@@ -44,8 +44,11 @@ def field_name(index: int) -> str:
     return f"F{index + 1}"
 
 
-def legal_fields(visible: Sequence[int], covered: Sequence[int], card: int) -> list[int]:
-    """The field indices where `card` may be placed, ascending."""
+def legal_fields(
+    visible: Sequence[int], covered: Sequence[int], card: int, offset: int = 0
+) -> list[int]:
+    """The field indices where `card` may be placed, ascending, each plus `offset`
+    (so that an engine gets its action numbers without a second pass)."""
     above = -1  # last occupied field whose value is above the card
     below = FIELD_COUNT  # first occupied field whose value is below it
     for index in range(FIELD_COUNT):
@@ -56,11 +59,28 @@ def legal_fields(visible: Sequence[int], covered: Sequence[int], card: int) -> l
             else:
                 below = index
                 break
-    fields = [above] if above >= 0 and not covered[above] else []
-    fields.extend(range(above + 1, below))
+    fields = [above + offset] if above >= 0 and not covered[above] else []
+    fields.extend(range(above + 1 + offset, below + offset))
     if below < FIELD_COUNT and not covered[below]:
-        fields.append(below)
+        fields.append(below + offset)
     return fields
+
+
+def fits(visible: Sequence[int], covered: Sequence[int], index: int, card: int) -> bool:
+    """Whether `card` may be placed on field `index`."""
+    if covered[index]:
+        return False
+    for before in range(index - 1, -1, -1):
+        value = visible[before]
+        if value:
+            if value < card:
+                return False
+            break
+    for after in range(index + 1, FIELD_COUNT):
+        value = visible[after]
+        if value:
+            return value < card
+    return True
 
 
 def can_place(visible: Sequence[int], covered: Sequence[int], card: int) -> bool:
@@ -147,7 +167,7 @@ def fields_as_lists(visible: Sequence[int], covered: Sequence[int]) -> list[list
 
 
 def pyramid_from_lists(fields: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
-    """The (visible, covered) pair for fields given as card lists; raises ValueError if malformed."""
+    """(visible, covered) for fields given as card lists; ValueError when malformed."""
     if len(fields) != FIELD_COUNT:
         raise ValueError(f"a pyramid has {FIELD_COUNT} fields, got {len(fields)}")
     visible, covered = new_pyramid()

@@ -1,0 +1,265 @@
+"""Load benchmark of the multiplayer server (a measurement, not a test).
+
+Starts `pyramids serve` as a subprocess on loopback with a fresh SQLite file (or
+`--db URL`), opens `--games` rooms, each a person seat driven by this script
+against a `random` bot, and plays them concurrently over WebSockets for
+`--duration` seconds. A client "thinks" `--think` seconds (jittered) before each
+move, like a person. Reported: action round-trip latency (sending an action
+until the state message with that action applied arrives) as p50/p95/p99/max,
+actions per second, and how many games were held open at once. A finished game
+is replaced by a new one, so the number of games stays constant.
+
+    python benchmarks/server_load.py --games 500 --duration 60
+
+Bounded: at most `--games` (<= 2000) games and `--duration` (<= 600) seconds,
+loopback only. The target is 500 concurrent games with p95 under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+MAX_GAMES = 2000
+MAX_DURATION = 600.0
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    games_finished: int = 0
+    errors: list[str] = field(default_factory=list)
+    connected: int = 0
+    peak_connected: int = 0
+    measuring: bool = False
+    measured_seconds: float = 0.0
+    server_cpu_seconds: float | None = None
+    client_cpu_seconds: float = 0.0
+
+    def connect(self) -> None:
+        self.connected += 1
+        self.peak_connected = max(self.peak_connected, self.connected)
+
+    def disconnect(self) -> None:
+        self.connected -= 1
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU time of a process (Linux /proc), or None where unknown."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "pyramids.cli.main", "serve", "--host", "127.0.0.1",
+               "--port", str(port), "--db", db_url, "--log-level", "warning"]
+    process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited; see {log}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"the server did not start; see {log}")
+
+
+async def new_game(http: httpx.AsyncClient, game: str, agent: str) -> tuple[str, str]:
+    created = (await http.post("/api/rooms", json={"game": game})).json()
+    room_id, host = created["room"]["id"], created["host_token"]
+    seated = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "load", "seat": 0})
+    token = seated.json()["token"]
+    await http.post(f"/api/rooms/{room_id}/agents",
+                    json={"token": host, "seat": 1, "agent": agent})
+    started = await http.post(f"/api/rooms/{room_id}/start", json={"token": host})
+    if started.status_code != 200:
+        raise RuntimeError(f"could not start a room: {started.text}")
+    return room_id, token
+
+
+async def receive_state(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message["type"] == "state":
+            return message
+        if message["type"] == "error":
+            raise RuntimeError(f"{message['code']}: {message['message']}")
+
+
+async def play_one_game(
+    ws_base: str, room_id: str, token: str, think: float, rng: random.Random,
+    tally: Tally, stop_at: float,
+) -> bool:
+    """Play until the game ends (True) or time is up (False)."""
+    async with connect(f"{ws_base}/ws/rooms/{room_id}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "join", "token": token}))
+        tally.connect()
+        try:
+            state = await receive_state(ws)
+            while True:
+                while not (state["your_turn"] or state["status"] == "finished"):
+                    state = await receive_state(ws)
+                if state["status"] == "finished":
+                    return True
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                if time.monotonic() > stop_at:
+                    return False
+                number = state["move_number"]
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "action",
+                                          "action": rng.choice(state["legal_actions"])}))
+                state = await receive_state(ws)
+                while state["move_number"] <= number:
+                    state = await receive_state(ws)
+                if tally.measuring:
+                    tally.latencies.append(time.perf_counter() - sent)
+                tally.actions += 1
+        finally:
+            tally.disconnect()
+
+
+async def player(
+    index: int, http: httpx.AsyncClient, ws_base: str, args: argparse.Namespace,
+    tally: Tally, stop_at: float,
+) -> None:
+    rng = random.Random(index)
+    await asyncio.sleep(index / args.ramp)
+    while time.monotonic() < stop_at:
+        try:
+            room_id, token = await new_game(http, args.game, args.agent)
+            finished = await play_one_game(
+                ws_base, room_id, token, args.think, rng, tally, stop_at
+            )
+        except Exception as error:  # count, report and go on with a new game
+            tally.errors.append(f"{type(error).__name__}: {error}")
+            await asyncio.sleep(1)
+            continue
+        if finished:
+            tally.games_finished += 1
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def run(args: argparse.Namespace, port: int, server_pid: int | None) -> Tally:
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    tally = Tally()
+    limits = httpx.Limits(max_connections=100)
+    warmup = args.games / args.ramp + 2
+    started = time.monotonic()
+    stop_at = started + args.duration
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+        players = [
+            asyncio.create_task(player(i, http, ws_base, args, tally, stop_at))
+            for i in range(args.games)
+        ]
+        await asyncio.sleep(min(warmup, args.duration / 2))
+        tally.measuring = True
+        print(f"measuring: {tally.connected} games connected after {warmup:.0f} s of ramp-up")
+        server_before, client_before = cpu_seconds(server_pid), time.process_time()
+        while time.monotonic() < stop_at:
+            await asyncio.sleep(min(5, max(0.0, stop_at - time.monotonic())))
+            print(f"  t={time.monotonic() - started:5.0f}s  games={tally.connected}  "
+                  f"actions={tally.actions}  errors={len(tally.errors)}")
+        server_after = cpu_seconds(server_pid)
+        if server_before is not None and server_after is not None:
+            tally.server_cpu_seconds = server_after - server_before
+        tally.client_cpu_seconds = time.process_time() - client_before
+        await asyncio.wait(players, timeout=30)
+        for task in players:
+            task.cancel()
+    tally.measured_seconds = args.duration - min(warmup, args.duration / 2)
+    return tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--duration", type=float, default=60.0)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
+    parser.add_argument("--ramp", type=float, default=50.0, help="new games per second")
+    parser.add_argument("--game", default="pacal")
+    parser.add_argument("--agent", default="random")
+    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="use a server already running on this loopback port")
+    args = parser.parse_args()
+    args.games = max(1, min(args.games, MAX_GAMES))
+    args.duration = max(5.0, min(args.duration, MAX_DURATION))
+
+    server_log = ""
+    if args.port is not None:
+        tally = asyncio.run(run(args, args.port, None))
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            db_url = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
+            port = free_port()
+            server = start_server(db_url, port, Path(folder) / "server.log")
+            try:
+                tally = asyncio.run(run(args, port, server.pid))
+            finally:
+                server.kill()
+                server.wait(10)
+                server_log = (Path(folder) / "server.log").read_text(errors="replace")
+
+    latencies = [value * 1000 for value in tally.latencies]
+    print(f"\ngame {args.game} vs {args.agent}; {args.games} games requested, think {args.think}s,"
+          f" db {'sqlite (temp file)' if args.db is None else args.db.split('@')[-1]}")
+    print(f"peak concurrent games held: {tally.peak_connected}")
+    print(f"games finished (replaced by new ones): {tally.games_finished}")
+    print(f"client errors: {len(tally.errors)}" +
+          (f" (first: {tally.errors[0]})" if tally.errors else ""))
+    if latencies:
+        print(f"measured person actions: {len(latencies)} "
+              f"({len(latencies) / tally.measured_seconds:.0f}/s, bot moves come on top)")
+        print(f"round trip ms: p50 {statistics.median(latencies):.1f}  "
+              f"p95 {percentile(latencies, 0.95):.1f}  p99 {percentile(latencies, 0.99):.1f}  "
+              f"max {max(latencies):.1f}")
+        if tally.server_cpu_seconds is not None:
+            per_action = tally.server_cpu_seconds / len(latencies) * 1000
+            print(f"server CPU while measuring: {tally.server_cpu_seconds:.1f} s "
+                  f"({tally.server_cpu_seconds / tally.measured_seconds:.0%} of one core; "
+                  f"{per_action:.2f} ms per person action with its bot replies)")
+        print(f"client CPU while measuring: {tally.client_cpu_seconds:.1f} s")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {os.cpu_count()} CPUs, load average {load:.1f} at the end")
+    if "Traceback" in server_log:
+        print("server log has tracebacks:\n" + server_log[-3000:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""Greedy Pacal (match and solo), from the strategy notes: keep the value ranges of
+the open fields wide, and when offering, give a card the opponent will take
+beside the card you want back.
+
+The agent reads the pyramids from the view (each field the list of its cards,
+oldest first) and keeps its own small model of the building rule from the rules
+page: the visible values strictly decrease in field order, a card goes on an
+empty field or covers an open one, between the nearest occupied values above
+and below. Legal moves themselves always come from the engine.
+
+A pyramid is judged by `evaluate`: each filled field is worth `FILL_WEIGHT`;
+each run of empty fields between two visible values must later be filled with
+values from between them, so a run of `k` fields with only `n` such values
+still to come is cramped (`-k*k/(n+1)`) or dead (fewer values than fields);
+open fields keep a little flexibility (they can still be covered). "Values
+still to come" are the values not on either pyramid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pyramids.agents.greedy import best_by
+from pyramids.core import Rng, State
+
+FIELDS = 10
+HIGHEST = 50
+FILL_WEIGHT = 4.0
+OPEN_BONUS = 0.3
+DEAD_PENALTY = 25.0
+OPPONENT_WEIGHT = 0.6
+
+Pyramid = tuple[list[int], list[int]]  # (visible value per field, 0 if empty; covered value)
+
+
+def pyramid_from_view(fields: Sequence[Sequence[int]]) -> Pyramid:
+    visible = [cards[-1] if cards else 0 for cards in fields]
+    covered = [cards[0] if len(cards) > 1 else 0 for cards in fields]
+    return visible, covered
+
+
+def used_values(pyramids: Sequence[Sequence[Sequence[int]]]) -> set[int]:
+    return {card for fields in pyramids for cards in fields for card in cards}
+
+
+def legal_fields(pyramid: Pyramid, card: int) -> list[int]:
+    """Field indices (0..9) where `card` may go under the building rule."""
+    visible, covered = pyramid
+    above, below = -1, FIELDS
+    for index in range(FIELDS):
+        value = visible[index]
+        if value:
+            if value > card:
+                above = index
+            else:
+                below = index
+                break
+    if below < FIELDS and visible[below] == card:
+        return []  # a value already visible cannot come again (each card exists once)
+    fields = [above] if above >= 0 and not covered[above] else []
+    fields.extend(range(above + 1, below))
+    if below < FIELDS and not covered[below]:
+        fields.append(below)
+    return fields
+
+
+def placed(pyramid: Pyramid, field: int, card: int) -> Pyramid:
+    visible, covered = list(pyramid[0]), list(pyramid[1])
+    if visible[field]:
+        covered[field] = visible[field]
+    visible[field] = card
+    return visible, covered
+
+
+def availability(free: set[int]) -> list[int]:
+    """Prefix counts: `counts[v]` is how many free values are below `v`."""
+    counts = [0] * (HIGHEST + 2)
+    for value in range(1, HIGHEST + 2):
+        counts[value] = counts[value - 1] + (1 if value - 1 in free else 0)
+    return counts
+
+
+def evaluate(pyramid: Pyramid, counts: list[int]) -> float:
+    """How promising a pyramid is, with `counts` the prefix counts of values to come."""
+    visible, covered = pyramid
+    score = 0.0
+    high = HIGHEST + 1
+    run = 0
+    for index in range(FIELDS):
+        value = visible[index]
+        if not value:
+            run += 1
+            continue
+        score += FILL_WEIGHT + (0.0 if covered[index] else OPEN_BONUS)
+        if run:
+            score += _run_score(run, counts[high] - counts[value + 1])
+        high, run = value, 0
+    if run:
+        score += _run_score(run, counts[high] - counts[1])
+    return score
+
+
+def _run_score(fields: int, values: int) -> float:
+    if values < fields:
+        return -DEAD_PENALTY * (fields - values)
+    return -fields * fields / (values + 1.0)
+
+
+def best_placement(pyramid: Pyramid, card: int, counts: list[int]) -> tuple[float, int | None]:
+    """The best evaluation reachable by placing `card`, and the field (None: nowhere)."""
+    best: tuple[float, int | None] = (-float("inf"), None)
+    for field in legal_fields(pyramid, card):
+        value = evaluate(placed(pyramid, field, card), counts)
+        if value > best[0]:
+            best = (value, field)
+    return best
+
+
+def gain(pyramid: Pyramid, card: int, counts: list[int]) -> float:
+    """How much placing `card` as well as possible improves a pyramid (-inf: it cannot go)."""
+    return best_placement(pyramid, card, counts)[0] - evaluate(pyramid, counts)
+
+
+def field_of(name: str) -> int | None:
+    """The field index of `place F3`, None for other actions."""
+    return int(name.split()[1][1:]) - 1 if name.startswith("place ") else None
+
+
+ROUND_WIN = 1000.0
+Scores = dict[int, float]
+
+
+def choose(state: State, rng: Rng) -> int:
+    scores = action_scores(state)
+    return best_by(sorted(scores), scores.__getitem__, rng)
+
+
+def action_scores(state: State) -> Scores:
+    """Every legal action of the player to move with the greedy rule's score for it."""
+    me = state.current_player
+    view = state.view(me)
+    names = {action: state.action_to_string(action) for action in state.legal_actions()}
+    if view["game"] == "pacal-solo":
+        return solo_placement_scores(view, names)
+    pyramids = view["pyramids"]
+    mine = pyramid_from_view(pyramids[me])
+    theirs = pyramid_from_view(pyramids[1 - me])
+    counts = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
+    phase = view["phase"]
+    if phase == "offer":
+        return _offer(names, mine, theirs, counts)
+    if phase == "pick":
+        return _pick(names, mine, theirs, counts)
+    if phase == "place":
+        return _place(names, mine, view["card_to_place"], counts)
+    if phase == "last_card":
+        return _last_card(names, mine, view["card_to_place"])
+    return dict.fromkeys(names, 0.0)
+
+
+def solo_placement_scores(view: dict[str, Any], names: dict[int, str]) -> Scores:
+    fields = view["pyramid"]
+    pyramid = pyramid_from_view(fields)
+    counts = availability(set(range(1, HIGHEST + 1)) - used_values([fields]) - {view["card"]})
+    return _place(names, pyramid, view["card"], counts)
+
+
+def _place(names: dict[int, str], mine: Pyramid, card: int, counts: list[int]) -> Scores:
+    scores = {}
+    for action, name in names.items():
+        field = field_of(name)
+        scores[action] = (
+            -float("inf") if field is None else evaluate(placed(mine, field, card), counts)
+        )
+    return scores
+
+
+def _last_card(names: dict[int, str], mine: Pyramid, card: int) -> Scores:
+    # A filled field decides the round (more fields, then the smaller spread):
+    # place on an empty field if possible, cover only to narrow the spread.
+    scores = {}
+    for action, name in names.items():
+        field = field_of(name)
+        if field is None:
+            scores[action] = 0.0  # decline
+            continue
+        after = placed(mine, field, card)
+        filled = sum(1 for v in after[0] if v) - sum(1 for v in mine[0] if v)
+        scores[action] = 100.0 * filled + spread(mine[0]) - spread(after[0])
+    return scores
+
+
+def spread(visible: Sequence[int]) -> int:
+    values = [v for v in visible if v]
+    return max(values) - min(values) if values else 0
+
+
+def _pick(names: dict[int, str], mine: Pyramid, theirs: Pyramid, counts: list[int]) -> Scores:
+    # The picker places first: a card this player cannot place loses the round at
+    # once; a returned card the offerer cannot place wins it.
+    cards = {action: int(names[action].split()[1]) for action in names}
+    scores = {}
+    for action, card in cards.items():
+        other = next((c for a, c in cards.items() if a != action), None)
+        value = gain(mine, card, counts)
+        if value == -float("inf"):
+            scores[action] = -ROUND_WIN
+            continue
+        if other is not None:
+            their_gain = gain(theirs, other, counts)
+            value += ROUND_WIN if their_gain == -float("inf") else -OPPONENT_WEIGHT * their_gain
+        scores[action] = value
+    return scores
+
+
+def _offer(names: dict[int, str], mine: Pyramid, theirs: Pyramid, counts: list[int]) -> Scores:
+    # The opponent takes the card better for them and this player gets the other
+    # back: offer a card they will take beside the card wanted back. Two cards
+    # they cannot place win the round; a returned card this player cannot place
+    # loses it.
+    hand_cards = sorted({int(w) for name in names.values() for w in name.split()[1:]})
+    mine_gain = {c: gain(mine, c, counts) for c in hand_cards}
+    theirs_gain = {c: gain(theirs, c, counts) for c in hand_cards}
+    scores = {}
+    for action, name in names.items():
+        _, first, second = name.split()
+        a, b = int(first), int(second)
+        taken, returned = (a, b) if theirs_gain[a] >= theirs_gain[b] else (b, a)
+        if theirs_gain[taken] == -float("inf"):
+            scores[action] = ROUND_WIN
+        elif mine_gain[returned] == -float("inf"):
+            scores[action] = -ROUND_WIN
+        else:
+            scores[action] = mine_gain[returned] - OPPONENT_WEIGHT * theirs_gain[taken]
+    return scores
+
+
+# ----- a position's value for search (mcts cuts its rollouts short with it) -------------
+
+SEARCH_GAMES = ("pacal",)
+ROLLOUT_DEPTH = 60
+
+
+def rollout_stage(state: State) -> object:
+    """Rollouts play to the end of the round being played, then `evaluate_state`."""
+    return state.view(None)["round"]
+
+
+SEARCH_WIDTH = 6
+ROUND_SCALE = 6.0
+
+
+def match_win_chance(wins: int, their_wins: int, target: int, p: float = 0.5) -> float:
+    """The chance of reaching `target` round wins first when each round is won with `p`."""
+    need, their_need = target - wins, target - their_wins
+    if need <= 0:
+        return 1.0
+    if their_need <= 0:
+        return 0.0
+    # Win `need` rounds before losing `their_need`: sum over the losses k on the way.
+    total = 0.0
+    for k in range(their_need):
+        total += _choose(need - 1 + k, k) * p**need * (1 - p) ** k
+    return total
+
+
+def _choose(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k)
+
+
+def evaluate_state(state: State) -> list[float]:
+    """Estimated returns of a Pacal match from its public view: the round score plus
+    how far each pyramid is ahead in the round being played."""
+    view = state.view(None)
+    if view.get("returns") is not None:
+        return [float(r) for r in view["returns"]]
+    pyramids = view["pyramids"]
+    counts = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
+    scores = [evaluate(pyramid_from_view(fields), counts) for fields in pyramids]
+    from math import exp
+
+    p_round = 1.0 / (1.0 + exp(-(scores[0] - scores[1]) / ROUND_SCALE))
+    wins = view["round_wins"]
+    target = view["rounds_to_win"]
+    p_match = p_round * match_win_chance(wins[0] + 1, wins[1], target) + (
+        1 - p_round
+    ) * match_win_chance(wins[0], wins[1] + 1, target)
+    return [2 * p_match - 1, 1 - 2 * p_match]

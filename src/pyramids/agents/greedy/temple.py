@@ -1,0 +1,154 @@
+"""Greedy Temple of Inscriptions, from the strategy notes: summon when the units on
+the table make the level likely, set what earns points, swap toward the level
+being built.
+
+Everything comes from the player's view, the game's (public) options and the
+action strings:
+- **card counting**: the cards of each kind not yet seen by this player are the
+  deck minus the discard, the cards out of the game, the swap zone, the cards
+  set in a construction, this hand and the cards the table knows are in other
+  hands; each other player's unknown cards are that mix in proportion;
+- **summon** when this player can set a unit and the units it can set plus the
+  units the others are expected to hold reach the 5 a level needs (summoning is
+  free at 0 treasure, so then any unit is enough);
+- **set** all the level cards allowed; a jewel pair only where it earns more
+  than the 2 points the two jewels are worth at the end, or completes the level;
+- **swap** the card that adds least to this hand for the zone card that adds
+  most: cards of the level being built count most (up to the 3 a player may
+  set), later levels less the farther away they are, jewels a steady 1.5.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyramids.agents.greedy import best_by
+from pyramids.core import Rng, State
+
+LEVELS = 9
+UNITS_TO_BUILD = 5
+MAX_UNITS = 3
+JEWEL = "J"
+JEWEL_VALUE = 1.5
+DISTANCE_DECAY = 0.75
+SUMMON_MARGIN = 0.0
+
+
+def kind_name(level: int) -> str:
+    return f"L{level}"
+
+
+def hand_value(hand: dict[str, int], level: int) -> float:
+    """How much a hand is worth to a builder of `level` (see the module docstring)."""
+    value = JEWEL_VALUE * hand.get(JEWEL, 0)
+    for other in range(level, LEVELS + 1):
+        n = hand.get(kind_name(other), 0)
+        weight = other * DISTANCE_DECAY ** (other - level) + (2.0 if other == level else 0.0)
+        value += min(MAX_UNITS, n) * weight + 0.1 * max(0, n - MAX_UNITS)
+    return value
+
+
+def unseen_counts(view: dict[str, Any], options: dict[str, Any], me: int) -> dict[str, float]:
+    """Cards of each kind this player has not seen (in the pile or unknown in other hands)."""
+    totals = {kind_name(level): float(options["cards_per_level"]) for level in range(1, LEVELS + 1)}
+    totals[JEWEL] = float(options["jewels"])
+    seen: list[dict[str, int]] = [view["discard"], view["out_of_game"], view["hand"]]
+    seen += [known for seat, known in enumerate(view["known"]) if seat != me]
+    for counts in seen:
+        for kind, n in counts.items():
+            totals[kind] -= n
+    for kind in view["swap_zone"]:
+        if kind is not None:
+            totals[kind] -= 1
+    construction = view.get("construction")
+    if construction:
+        for entry in construction["sets"]:
+            totals[kind_name(construction["level"])] -= entry["cards"]
+            totals[JEWEL] -= 2 * entry["jewel_pairs"]
+    return {kind: max(0.0, n) for kind, n in totals.items()}
+
+
+def my_units(hand: dict[str, int], level: int, use_jewels: bool = True) -> int:
+    pairs = hand.get(JEWEL, 0) // 2 if use_jewels else 0
+    return min(MAX_UNITS, hand.get(kind_name(level), 0) + pairs)
+
+
+def expected_other_units(view: dict[str, Any], options: dict[str, Any], me: int) -> float:
+    level = view["level"]
+    unseen = unseen_counts(view, options, me)
+    pool = sum(unseen.values())
+    share_level = unseen[kind_name(level)] / pool if pool else 0.0
+    share_jewel = unseen[JEWEL] / pool if pool else 0.0
+    jewel_use = 1.0 if level >= 3 else 0.5
+    total = 0.0
+    for seat, known in enumerate(view["known"]):
+        if seat == me:
+            continue
+        unknown = max(0, view["hand_sizes"][seat] - sum(known.values()))
+        cards = known.get(kind_name(level), 0) + unknown * share_level
+        jewels = known.get(JEWEL, 0) + unknown * share_jewel
+        total += min(float(MAX_UNITS), cards + jewel_use * jewels / 2)
+    return total
+
+
+def choose(state: State, rng: Rng) -> int:
+    me = state.current_player
+    view = state.view(me)
+    legal = state.legal_actions()
+    names = {action: state.action_to_string(action) for action in legal}
+    phase = view["phase"]
+    if phase == "swap":
+        return _swap(view, names, rng)
+    if phase == "summon":
+        return _summon(view, state.game.options, me, names)
+    if phase == "set":
+        return _set(view, names, rng)
+    return legal[rng.randrange(len(legal))]
+
+
+def _swap(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
+    hand = dict(view["hand"])
+    level = view["level"]
+    before = hand_value(hand, level)
+
+    def gain(action: int) -> float:
+        words = names[action].split()
+        if words[1] == "pass":
+            return 0.0
+        given, taken = words[1].upper(), view["swap_zone"][int(words[2]) - 1]
+        after = dict(hand)
+        after[given] -= 1
+        after[taken] = after.get(taken, 0) + 1
+        return hand_value(after, level) - before
+
+    return best_by(sorted(names), gain, rng)
+
+
+def _summon(view: dict[str, Any], options: dict[str, Any], me: int,
+            names: dict[int, str]) -> int:
+    by_name = {name: action for action, name in names.items()}
+    if "summon" not in by_name:
+        return by_name["pass"]
+    level = view["level"]
+    mine = my_units(view["hand"], level, use_jewels=level >= 3)
+    if mine == 0:
+        return by_name["pass"]
+    free = view["treasure"][me] == 0
+    expected = mine + expected_other_units(view, options, me)
+    if free or expected >= UNITS_TO_BUILD + SUMMON_MARGIN:
+        return by_name["summon"]
+    return by_name["pass"]
+
+
+def _set(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
+    construction = view["construction"]
+    level = construction["level"]
+    missing = construction["missing"]
+
+    def worth(action: int) -> float:
+        _, cards, pairs = names[action].split()
+        c, j = int(cards), int(pairs)
+        completes = c + j >= missing
+        return c * level + j * (level - 2) + (5.0 if completes else 0.0) + 0.01 * (c + j)
+
+    return best_by(sorted(names), worth, rng)

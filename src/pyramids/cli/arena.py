@@ -1,0 +1,194 @@
+"""`pyramids arena` (agents against agents, with honest figures) and `pyramids balance`.
+
+Bad input ends in one line saying what was wrong and what is allowed, exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from pyramids.core import OptionError, PyramidsError
+
+USAGE_ERROR = 2
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    try:
+        yield
+    except (PyramidsError, ValueError) as error:
+        _fail(str(error))
+
+
+def _parse_options(pairs: list[str] | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {pair!r} is not key=value (for example --option players=3)")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@contextmanager
+def _progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], None]]:
+    if quiet:
+        yield lambda n: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _print_table(summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    options = ", ".join(f"{k}={v}" for k, v in sorted(summary["options"].items()))
+    console.print(
+        f"{summary['game']} ({options or 'defaults'}): {summary['games']} games, "
+        f"{summary['players']} seat(s), seed {summary['seed']}"
+    )
+    table = Table()
+    for column in ("agent", "seats played", "W", "D", "L", "win rate", "95% CI", "Elo",
+                   "ms/move"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    speeds = summary.get("seconds_per_move", {})
+    for label, row in sorted(summary["agents"].items(), key=lambda kv: -kv[1]["win_rate"]):
+        lo, hi = row["ci95"]
+        elo = row["elo"]
+        table.add_row(
+            label,
+            str(row["games"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            f"{100 * row['win_rate']:.1f}%",
+            f"{100 * lo:.1f}-{100 * hi:.1f}%",
+            "-" if elo is None or not math.isfinite(elo) else f"{elo:.0f}",
+            f"{1000 * speeds[label]:.2f}" if label in speeds else "-",
+        )
+    console.print(table)
+    if summary["players"] > 1:
+        seats = ", ".join(
+            f"seat {s['seat'] + 1}: {100 * s['win_rate']:.1f}%" for s in summary["seats"]
+        )
+        console.print(f"Win rate by seat (all agents): {seats}")
+    console.print(
+        "Elo: Bradley-Terry maximum likelihood on pairwise results, mean 1500, "
+        f"{summary['elo_prior_games']:g} virtual draw per pair."
+    )
+
+
+def arena(
+    game: str = typer.Argument(..., help="The game: see `pyramids games`."),
+    agents: str = typer.Option(
+        ..., "--agents", help="Agents, comma-separated; options as name:key=value "
+        "(e.g. mcts:iterations=300,greedy). Fewer agents than seats: the last fills the rest."
+    ),
+    games: int = typer.Option(100, "--games", "-n", help="Number of games."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
+    seed: int = typer.Option(0, "--seed", help="Arena seed: every game's seeds derive from it."),
+    players: int | None = typer.Option(None, "--players", help="Number of players."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """A round robin with seats rotated: win rates with 95% intervals and Elo ratings."""
+    from pyramids.sim.arena import parse_agents, run_arena
+
+    with _user_errors():
+        specs = parse_agents(agents)
+        if games < 1:
+            raise OptionError(f"--games must be at least 1, got {games}")
+        if workers < 1:
+            raise OptionError(f"--workers must be at least 1, got {workers}")
+        options = _parse_options(option)
+        # Validate the game and options before any game is played.
+        from pyramids.core import load
+        from pyramids.sim.arena import resolve_game
+
+        resolve_game(game, options, players, load)
+        with _progress(games, as_json, f"{game} arena") as advance:
+            summary = run_arena(game, specs, games, workers=workers, seed=seed,
+                                players=players, options=options, on_done=advance)
+    if as_json:
+        typer.echo(json.dumps(summary, sort_keys=True))
+    else:
+        _print_table(summary)
+
+
+def balance(
+    game: str = typer.Argument(..., help="The game: see `pyramids games`."),
+    games: int = typer.Option(200, "--games", "-n", help="Games per player count."),
+    players: str | None = typer.Option(
+        None, "--players", help="Player counts, comma-separated (e.g. 2,3,4,5); "
+        "default: the game's default count."
+    ),
+    agent: str = typer.Option("greedy", "--agent", help="The agent in every seat."),
+    out: Path = typer.Option(Path("balance-report"), "--out", help="Folder for the report."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
+    seed: int = typer.Option(0, "--seed", help="Seed: every game's seeds derive from it."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
+) -> None:
+    """A designer's report: seat win rates per player count, game length, round-cap stalls."""
+    from pyramids.agents import agent_names
+    from pyramids.sim.balance import run_balance, write_report
+
+    with _user_errors():
+        if agent not in agent_names():
+            raise OptionError(f"unknown agent {agent!r}; allowed agents: {', '.join(agent_names())}")
+        counts: list[int | None] = [None]
+        if players:
+            try:
+                counts = [int(p) for p in players.split(",") if p.strip()]
+            except ValueError:
+                raise OptionError(
+                    f"--players {players!r} is not a comma-separated list of numbers (e.g. 2,3,4)"
+                ) from None
+        if games < 1:
+            raise OptionError(f"--games must be at least 1, got {games}")
+        options = _parse_options(option)
+        from pyramids.core import load
+        from pyramids.sim.arena import resolve_game
+
+        for count in counts:
+            resolve_game(game, options, count, load)
+        with _progress(games * len(counts), False, f"{game} balance") as advance:
+            report = run_balance(game, games, counts, agent=agent, seed=seed, workers=workers,
+                                 options=options, on_done=advance)
+        path = write_report(report, out)
+    typer.echo(f"wrote {path}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("arena")(arena)
+    app.command("balance")(balance)

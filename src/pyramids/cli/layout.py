@@ -1,0 +1,289 @@
+"""`pyramids layout info | show | validate | convert`: look at and check board layouts.
+
+A layout is a shipped name (`pyramids layout info turtle`) or the path of a
+`.pyr` file (the project's format, docs/layout-format.md) or a KMahjongg
+`.layout` file. Every bad input ends in one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from pyramids.core.errors import LayoutError, PyramidsError
+from pyramids.core.rng import Rng
+from pyramids.games.mahjongg.blueprints import layout_names, load_layout
+from pyramids.games.mahjongg.deal import find_clearing_order
+from pyramids.games.mahjongg.geometry import mask_of
+from pyramids.games.mahjongg.kmahjongg import is_kmahjongg_text
+from pyramids.games.mahjongg.layout import Layout
+from pyramids.games.mahjongg.layout_format import (
+    ERROR,
+    NAME_PATTERN,
+    WARNING,
+    Problem,
+    dump_layout,
+    free_at_start,
+    name_from_path,
+    read_layout_text,
+    tile_markers,
+    validate_layout,
+)
+
+USAGE_ERROR = 2
+LAYOUT_HELP = "A shipped layout name or the path of a .pyr or KMahjongg .layout file."
+
+layout_app = typer.Typer(
+    help="Inspect, draw, check and convert Mahjongg board layouts.", no_args_is_help=True
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(layout_app, name="layout")
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    try:
+        yield
+    except PyramidsError as error:
+        _fail(str(error).replace("\n", " "))
+
+
+def layout_summary(layout: Layout) -> dict[str, Any]:
+    """The figures `layout info` prints."""
+    per_layer = [0] * layout.layers
+    for _, _, z in layout.positions:
+        per_layer[z] += 1
+    return {
+        "name": layout.name,
+        "title": layout.title,
+        "description": layout.description,
+        "tiles": layout.size,
+        "layers": layout.layers,
+        "width": layout.width,
+        "height": layout.height,
+        "tiles_per_layer": per_layer,
+        "free_at_start": free_at_start(layout),
+        "capstones": len(layout.capstones),
+        "vaults": len(layout.vaults),
+        "face_down": len(layout.face_down),
+    }
+
+
+@layout_app.command("list")
+def list_layouts() -> None:
+    """List the shipped layouts with their tiles and layers."""
+    with _user_errors():
+        for name in layout_names():
+            layout = load_layout(name)
+            typer.echo(f"{name:26} {layout.size:4} tiles {layout.layers} layers  {layout.title}")
+
+
+@layout_app.command("info")
+def info(
+    layout_name: str = typer.Argument(..., metavar="FILE_OR_NAME", help=LAYOUT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Print a layout's figures: tiles, layers, size, free tiles at start, markers."""
+    with _user_errors():
+        summary = layout_summary(load_layout(layout_name))
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    for key, value in summary.items():
+        if key == "tiles_per_layer":
+            value = " ".join(str(count) for count in value)
+        if value != "":
+            typer.echo(f"{key.replace('_', ' ')}: {value}")
+
+
+MARKER_STYLE = {
+    (): "black on wheat1",
+    ("capstone",): "bold black on gold1",
+    ("vault",): "bold white on blue",
+    ("face-down",): "white on grey35",
+}
+MARKER_LETTER = {(): "o", ("capstone",): "C", ("vault",): "V", ("face-down",): "D"}
+
+
+def draw_layer(layout: Layout, z: int) -> list[list[tuple[str, str]]]:
+    """One layer as rows of (text, style) runs: each cell 2 characters, a tile a box.
+
+    A tile covers 2 x 2 cells, so it is drawn 4 characters wide and 2 lines high,
+    its marker letter in its top-left corner; a half offset shows as a shift of 2
+    characters or 1 line.
+    """
+    width, height = layout.width, layout.height
+    grid: list[list[tuple[str, str]]] = [[("  ", "")] * width for _ in range(height)]
+    for tile, (x, y, tz) in enumerate(layout.positions):
+        if tz != z:
+            continue
+        markers = tile_markers(layout, tile)
+        style = MARKER_STYLE.get(markers, "bold black on orange1")
+        letter = MARKER_LETTER.get(markers, "*")
+        grid[y][x] = ("\u250c" + letter, style)
+        grid[y][x + 1] = ("\u2500\u2510", style)
+        if y + 1 < height:
+            grid[y + 1][x] = ("\u2514\u2500", style)
+            grid[y + 1][x + 1] = ("\u2500\u2518", style)
+    return grid
+
+
+@layout_app.command("show")
+def show(
+    layout_name: str = typer.Argument(..., metavar="FILE_OR_NAME", help=LAYOUT_HELP),
+    plain: bool = typer.Option(False, "--plain", help="No colours (for pipes and logs)."),
+    side_by_side: bool = typer.Option(
+        False, "--side-by-side", "-s", help="Layers side by side, as many as fit the width."
+    ),
+) -> None:
+    """Draw a layout layer by layer; o plain, C capstone, V vault, D face-down."""
+    from rich.columns import Columns
+    from rich.console import Console
+    from rich.text import Text
+
+    with _user_errors():
+        layout = load_layout(layout_name)
+    console = Console(no_color=plain, highlight=False, soft_wrap=not side_by_side)
+    title = layout.title or layout.name
+    console.print(
+        f"{title}: {layout.size} tiles, {layout.layers} layers, "
+        f"{layout.width} x {layout.height} half-tile cells"
+    )
+    blocks = []
+    for z in range(layout.layers):
+        count = sum(1 for _, _, tz in layout.positions if tz == z)
+        block = Text(f"layer {z} ({count} tiles)\n")
+        for row in draw_layer(layout, z):
+            line = Text()
+            for text, style in row:
+                line.append(text, style=None if plain else (style or None))
+            if not side_by_side:
+                line.rstrip()
+            block.append_text(line)
+            block.append("\n")
+        block.rstrip()
+        blocks.append(block)
+    if side_by_side:
+        console.print(Columns(blocks, padding=(1, 3)))
+    else:
+        for block in blocks:
+            console.print(block)
+    console.print("o plain  C capstone  V vault  D face-down  * several markers")
+
+
+@layout_app.command("validate")
+def validate(
+    layout_name: str = typer.Argument(..., metavar="FILE", help=LAYOUT_HELP),
+) -> None:
+    """Check a layout; list each problem with its place; exit 2 on an error.
+
+    In a .pyr file overlapping or floating tiles, an odd count, a mark on no tile
+    and misplaced markers are errors. A KMahjongg file that KMahjongg would load
+    is never an error here; its geometric oddities are warnings.
+    """
+    with _user_errors():
+        layout, problems = _read_with_problems(layout_name)
+    for problem in problems:
+        typer.echo(str(problem))
+    errors = sum(1 for problem in problems if problem.severity == ERROR)
+    warnings = len(problems) - errors
+    if errors:
+        typer.echo(f"{layout_name}: {errors} error(s), {warnings} warning(s)", err=True)
+        raise typer.Exit(USAGE_ERROR)
+    vaults = mask_of(layout.vaults)
+    geometry = layout.geometry
+    if find_clearing_order(geometry, geometry.all_mask, Rng(0), vaults) is not None:
+        clearable = "a complete clearing exists" + (
+            " that unlocks every vault" if vaults else ""
+        )
+    elif find_clearing_order(geometry, geometry.all_mask, Rng(0)) is not None:
+        clearable = "warning: a complete clearing exists, but none found that unlocks every vault"
+    else:
+        clearable = "warning: no complete clearing found, so deal=solvable will fail"
+    typer.echo(
+        f"ok: {layout.name}: {layout.size} tiles, {layout.layers} layers, "
+        f"{warnings} warning(s); {clearable}"
+    )
+
+
+def _read_with_problems(name_or_path: str) -> tuple[Layout, list[Problem]]:
+    path = Path(name_or_path)
+    if not path.is_file():
+        layout = load_layout(name_or_path)
+        return layout, validate_layout(layout)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise LayoutError(f"cannot read {name_or_path!r}: {error}") from None
+    if is_kmahjongg_text(text):
+        layout = load_layout(str(path))
+        warnings = [
+            Problem(WARNING, p.message, p.position, p.line, p.column)
+            for p in validate_layout(layout)
+        ]
+        return layout, warnings
+    return read_layout_text(text, default_name=name_from_path(path), source=str(path))
+
+
+@layout_app.command("convert")
+def convert(
+    source: str = typer.Argument(..., metavar="FILE", help=LAYOUT_HELP),
+    output: str = typer.Option(
+        "-", "--output", "-o", help="The .pyr file to write ('-' for standard output)."
+    ),
+    name: str | None = typer.Option(None, "--name", help="The layout's name in the new file."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+) -> None:
+    """Write a layout (e.g. a KMahjongg .layout) in the project's .pyr format."""
+    with _user_errors():
+        layout = load_layout(source)
+        if name is not None:
+            if not NAME_PATTERN.match(name):
+                raise LayoutError(
+                    f"a layout name is lower-case letters, digits, '-' and '_', not {name!r}"
+                )
+            layout = replace(layout, name=name)
+        elif not NAME_PATTERN.match(layout.name):
+            layout = replace(layout, name="layout")
+        text = dump_layout(layout)
+        if output == "-":
+            sys.stdout.write(text)
+            return
+        target = Path(output)
+        if target.exists() and not force:
+            raise LayoutError(f"{output} exists; give --force to replace it")
+        _write_atomically(target, text)
+    for problem in validate_layout(layout):
+        typer.echo(f"note: {problem}", err=True)
+    typer.echo(f"wrote {output}: {layout.size} tiles, {layout.layers} layers")
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+    except OSError as error:
+        raise LayoutError(f"cannot write {str(target)!r}: {error.strerror}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise LayoutError(f"cannot write {str(target)!r}: {error.strerror}") from None

@@ -1,0 +1,40 @@
+"""Mahjongg Pyramids: an Egyptian Mahjong solitaire for 1 to 4 players, with scarab
+tokens, capstones, burial vaults and three modes. Registers `mahjongg`. The rules
+as implemented are in `rules.md`.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from pyramids.core.registry import GameEntry, register
+from pyramids.games.mahjongg.game import MahjonggGame
+from pyramids.games.mahjongg.state import MahjonggState
+
+
+def rules_page() -> str:
+    return files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+SMALL = "giza-step-ramp"
+
+register(
+    GameEntry(
+        name="mahjongg",
+        factory=MahjonggGame,
+        summary="Egyptian Mahjong solitaire: clear pyramids of tiles, alone, against others "
+        "or as a team",
+        # The conformance suite plays 1000 random games of each: small boards, and a
+        # small solver budget for the hints and warnings, keep them fast.
+        variants=(
+            {"layout": SMALL, "solver_nodes": 300},
+            {"layout": SMALL, "players": 2},
+            {"layout": SMALL, "mode": "coop", "players": 3},
+            {"layout": "great-zenith", "mode": "time-attack", "time_limit_seconds": 60},
+            {"layout": SMALL, "deal": "random", "players": 4, "pantheon_pairs": False},
+        ),
+        rules_page=rules_page,
+    )
+)
+
+__all__ = ["MahjonggGame", "MahjonggState", "rules_page"]

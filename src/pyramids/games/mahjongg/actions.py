@@ -1,0 +1,113 @@
+"""The fixed, finite action set of one layout, and the action strings.
+
+Actions, for a layout of `n` tiles (ids 0..n-1):
+- `match A B` (A < B; `match B A` is read as the same action): one id per pair of
+  tiles, `n·(n−1)/2` in all, first;
+- `shift A`: Anubis Shift on tile A, `n` ids;
+- `pass`, `sight`, `reshuffle`, `undo`, `hint`, `finish`: one id each;
+- time attack only: `clock S` for S in 0..time_limit_seconds.
+"""
+
+from __future__ import annotations
+
+from pyramids.core.errors import IllegalActionError
+
+PASS = "pass"
+SIGHT = "sight"
+RESHUFFLE = "reshuffle"
+UNDO = "undo"
+HINT = "hint"
+FINISH = "finish"
+SIMPLE = (PASS, SIGHT, RESHUFFLE, UNDO, HINT, FINISH)
+
+
+class ActionSpace:
+    """Numbers <-> meanings for one layout size (and clock limit in time attack)."""
+
+    def __init__(self, tiles: int, clock_limit: int | None) -> None:
+        self.tiles = tiles
+        self.num_pairs = tiles * (tiles - 1) // 2
+        self.pairs: tuple[tuple[int, int], ...] = tuple(
+            (a, b) for a in range(tiles) for b in range(a + 1, tiles)
+        )
+        self.shift_base = self.num_pairs
+        self.simple_base = self.num_pairs + tiles
+        self.simple = {name: self.simple_base + i for i, name in enumerate(SIMPLE)}
+        self.clock_base = self.simple_base + len(SIMPLE)
+        self.clock_limit = clock_limit
+        self.size = self.clock_base + (clock_limit + 1 if clock_limit is not None else 0)
+
+    def match(self, a: int, b: int) -> int:
+        if a > b:
+            a, b = b, a
+        return a * (2 * self.tiles - a - 1) // 2 + (b - a - 1)
+
+    def shift(self, tile: int) -> int:
+        return self.shift_base + tile
+
+    def clock(self, seconds: int) -> int:
+        return self.clock_base + seconds
+
+    def kind(self, action: int) -> str:
+        """'match', 'shift', 'clock', one of SIMPLE, or '' when out of range."""
+        if action < 0 or action >= self.size:
+            return ""
+        if action < self.num_pairs:
+            return "match"
+        if action < self.simple_base:
+            return "shift"
+        if action < self.clock_base:
+            return SIMPLE[action - self.simple_base]
+        return "clock"
+
+    def to_string(self, action: int) -> str:
+        kind = self.kind(action)
+        if kind == "match":
+            a, b = self.pairs[action]
+            return f"match {a} {b}"
+        if kind == "shift":
+            return f"shift {action - self.shift_base}"
+        if kind == "clock":
+            return f"clock {action - self.clock_base}"
+        if kind:
+            return kind
+        raise ValueError(f"no action {action}; actions are 0..{self.size - 1}")
+
+    def parse(self, text: str) -> int:
+        words = text.strip().lower().split() if isinstance(text, str) else []
+        allowed = (
+            "allowed: 'match A B', 'shift A' (A, B tile ids 0.."
+            f"{self.tiles - 1}), " + ", ".join(repr(s) for s in SIMPLE)
+            + (f", 'clock S' (S 0..{self.clock_limit})" if self.clock_limit is not None else "")
+        )
+        if len(words) == 1 and words[0] in self.simple:
+            return self.simple[words[0]]
+        if words and words[0] == "match" and len(words) == 3:
+            a, b = self._tile(words[1], text), self._tile(words[2], text)
+            if a == b:
+                raise IllegalActionError(
+                    f"mahjongg: {text!r} names tile {a} twice; a match takes two different tiles"
+                )
+            return self.match(a, b)
+        if words and words[0] == "shift" and len(words) == 2:
+            return self.shift(self._tile(words[1], text))
+        if words and words[0] == "clock" and len(words) == 2 and self.clock_limit is not None:
+            seconds = _int(words[1])
+            if seconds is None or not 0 <= seconds <= self.clock_limit:
+                raise IllegalActionError(
+                    f"mahjongg: {text!r}: the clock takes whole seconds 0..{self.clock_limit}"
+                )
+            return self.clock(seconds)
+        raise IllegalActionError(f"mahjongg: unknown action {text!r}; {allowed}")
+
+    def _tile(self, word: str, text: str) -> int:
+        tile = _int(word)
+        if tile is None or not 0 <= tile < self.tiles:
+            raise IllegalActionError(
+                f"mahjongg: {text!r}: {word!r} is not a tile id; tile ids are 0..{self.tiles - 1}"
+            )
+        return tile
+
+
+def _int(word: str) -> int | None:
+    return int(word) if word.isascii() and word.isdigit() else None

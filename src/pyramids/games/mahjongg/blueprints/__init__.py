@@ -1,0 +1,110 @@
+"""The shipped blueprints and loading a layout by name or path.
+
+Blueprints are data files in this folder: the project's own `.pyr` format
+(`layout_format`) for the rules page's blueprints, and KMahjongg's Turtle as
+`turtle.layout` (GPL-2.0-or-later, see `turtle.NOTICE.txt`), read by the
+KMahjongg importer. A file's name, without its extension, is the layout's name.
+
+| name | layers | tiles | markers |
+|---|---|---|---|
+| giza-step-ramp | 3 | 72 | 1 capstone, 2 vaults |
+| sphinx-guard | 4 | 108 | 2 capstones (dual peaks), 1 vault in the corridor |
+| pharaohs-tomb | 5 | 144 | 2 capstones, 2 vaults in the central chamber |
+| great-zenith | 6 | 144 | 1 capstone, 4 vaults, 17 face-down |
+| twin-pyramids-of-dahshur | 4 | 144 | 2 capstones, 4 vaults (co-op) |
+| turtle | 5 | 144 | KMahjongg import: top tile the capstone |
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from pyramids.core.errors import LayoutError
+from pyramids.games.mahjongg.kmahjongg import (
+    is_kmahjongg_text,
+    parse_kmahjongg,
+    read_kmahjongg_file,
+)
+from pyramids.games.mahjongg.layout import Layout
+from pyramids.games.mahjongg.layout_format import name_from_path, parse_layout
+
+EXTENSIONS = (".pyr", ".layout")
+# KMahjongg files carry no title; these replace the `.desktop` entry it has upstream.
+TITLES = {
+    "turtle": (
+        "Turtle",
+        "KMahjongg's classic layout (GPL-2.0-or-later, see turtle.NOTICE.txt)",
+    )
+}
+
+
+def _files() -> dict[str, str]:
+    folder = resources.files(__name__)
+    found = {}
+    for entry in folder.iterdir():
+        name = entry.name
+        for extension in EXTENSIONS:
+            if name.endswith(extension):
+                found[name[: -len(extension)]] = name
+    return found
+
+
+def layout_names() -> list[str]:
+    """The names of the shipped layouts, sorted."""
+    return sorted(_files())
+
+
+def load_layout(name_or_path: str | Path) -> Layout:
+    """A shipped layout by name, or a `.pyr` / KMahjongg `.layout` file by path.
+
+    An unknown name raises `LayoutError` listing the shipped names.
+    """
+    text_name = str(name_or_path)
+    files = _files()
+    if isinstance(name_or_path, str) and text_name in files:
+        return _shipped(text_name)
+    path = Path(name_or_path)
+    if path.is_file():
+        return read_any_layout_file(path)
+    looks_like_path = path.suffix in EXTENSIONS or "/" in text_name or "\\" in text_name
+    if looks_like_path:
+        raise LayoutError(f"no layout file at {text_name!r}")
+    raise LayoutError(
+        f"unknown layout {text_name!r}: the shipped layouts are {', '.join(sorted(files))}; "
+        "or give the path of a .pyr or KMahjongg .layout file"
+    )
+
+
+@cache
+def _shipped(name: str) -> Layout:
+    filename = _files()[name]
+    text = resources.files(__name__).joinpath(filename).read_text(encoding="utf-8")
+    layout = parse_text(text, name, source=f"blueprint {name}")
+    if name in TITLES:
+        title, description = TITLES[name]
+        layout = replace(layout, title=title, description=description)
+    return layout
+
+
+def parse_text(text: str, name: str, source: str = "") -> Layout:
+    """A layout from the text of either format, told apart by its first line."""
+    if is_kmahjongg_text(text):
+        return parse_kmahjongg(text, name=name, source=source)
+    return parse_layout(text, default_name=name, source=source)
+
+
+def read_any_layout_file(path: str | Path) -> Layout:
+    """Read a `.pyr` or KMahjongg `.layout` file (told apart by content, not extension)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise LayoutError(f"cannot read layout file {str(path)!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise LayoutError(f"layout file {str(path)!r} is not UTF-8 text") from None
+    if is_kmahjongg_text(text):
+        return read_kmahjongg_file(path)
+    return parse_layout(text, default_name=name_from_path(path), source=str(path))

@@ -1,0 +1,251 @@
+"""The Mahjongg Pyramids game: options, the layout, dealing, hints and warnings.
+
+Options (rules page, "Options"): `layout`, `mode`, `players`, `deal`,
+`pantheon_pairs`, and every number the project decided (**[ours]**), each with
+the default of the rules page. Cross-option checks: time attack is for one
+player, co-op for 2 to 4, the bank must cover the starting tokens.
+
+Hints and the unsolvable warning use the full-information solver (`solver`) with
+a node budget (`solver_nodes`), so they stay deterministic. They look only at
+positions without face-down tiles: with tiles still face down, a hint is any
+valid pair and no warning is given, so nothing hidden leaks into a view.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from pyramids.core.api import Game
+from pyramids.core.errors import LayoutError, OptionError
+from pyramids.core.options import Option
+from pyramids.core.rng import Rng
+from pyramids.games.mahjongg import blueprints, favors, modes
+from pyramids.games.mahjongg import deal as dealing
+from pyramids.games.mahjongg.actions import ActionSpace
+from pyramids.games.mahjongg.geometry import Geometry
+from pyramids.games.mahjongg.layout import Layout
+from pyramids.games.mahjongg.scoring import ScoreRules
+from pyramids.games.mahjongg.solver import solve
+from pyramids.games.mahjongg.state import MahjonggState
+from pyramids.games.mahjongg.tiles import match_classes
+
+AUTO = "auto"
+# The blueprint each mode plays when `layout=auto` (the seed's pairings).
+MODE_LAYOUTS = {
+    modes.STANDARD: "pharaohs-tomb",
+    modes.TIME_ATTACK: "great-zenith",
+    modes.COOP: "twin-pyramids-of-dahshur",
+}
+
+OPTIONS: tuple[Option, ...] = (
+    Option("layout", AUTO, str,
+           "blueprint name or layout file path (.pyr or KMahjongg .layout); 'auto' plays the "
+           "mode's blueprint: standard pharaohs-tomb, time-attack great-zenith, "
+           "coop twin-pyramids-of-dahshur"),
+    Option("mode", modes.STANDARD, str, "standard, time-attack or coop", choices=modes.MODES),
+    Option("players", 1, int, "number of players (time-attack 1, coop 2-4)",
+           minimum=1, maximum=4),
+    Option("deal", "solvable", str, "solvable (at least one clearing exists) or random",
+           choices=("solvable", "random")),
+    Option("pantheon_pairs", True, bool, "Ra matches Horus and Anubis matches Isis",
+           ours=True),
+    Option("bank", 20, int, "scarab tokens in the game (the bank before dealing)",
+           minimum=0, maximum=1000),
+    Option("start_tokens", 2, int, "tokens each player starts with (co-op: into the pool)",
+           minimum=0, maximum=100),
+    Option("capstone_bonus", 1000, int, "points for removing a capstone", minimum=0,
+           maximum=1_000_000),
+    Option("capstone_double_pairs", 3, int,
+           "the remover's next pairs whose pair points a capstone doubles", minimum=0,
+           maximum=1000, ours=True),
+    Option("vault_bonus", 750, int, "points for unlocking a burial vault", minimum=0,
+           maximum=1_000_000),
+    Option("vault_tokens", 1, int, "tokens from the bank for unlocking a vault", minimum=0,
+           maximum=100, ours=True),
+    Option("token_end_bonus", 200, int, "points per unused token at the end", minimum=0,
+           maximum=1_000_000),
+    Option("streak_step", 20, int, "flawless streak: points per pair of streak",
+           minimum=0, maximum=1_000_000, ours=True),
+    Option("streak_cap", 10, int, "flawless streak: the most steps counted", minimum=0,
+           maximum=1000, ours=True),
+    Option("time_limit_seconds", 900, int, "time attack: the time limit", minimum=1,
+           maximum=7200),
+    Option("time_token_bonus_seconds", 30, int, "time attack: seconds per unused token",
+           minimum=0, maximum=86_400),
+    Option("sight_cost", 1, int, "tokens for Ra Sight", minimum=0, maximum=100),
+    Option("shift_cost", 1, int, "tokens for Anubis Shift", minimum=0, maximum=100,
+           ours=True),
+    Option("reshuffle_cost", 3, int, "tokens for a Sandstorm Reshuffle", minimum=1,
+           maximum=100),
+    Option("warn_unsolvable", True, bool,
+           "one-player modes: the view says when the solver proves the board lost",
+           ours=True),
+    Option("solver_nodes", 1000, int,
+           "the solver's node budget for hints and the unsolvable warning", minimum=1,
+           maximum=10_000_000, ours=True),
+)
+
+
+@lru_cache(maxsize=64)
+def _cached_layout(name: str, stamp: float) -> Layout:
+    return blueprints.load_layout(name)
+
+
+def load_layout(name: str) -> Layout:
+    """A blueprint by name or a layout file by path (files reread when changed)."""
+    stamp = os.path.getmtime(name) if os.path.isfile(name) else 0.0
+    return _cached_layout(name, stamp)
+
+
+class MahjonggGame(Game):
+    name: ClassVar[str] = "mahjongg"
+    option_specs = OPTIONS
+
+    def __init__(self, layout_object: Layout | None = None, **options: Any) -> None:
+        """`layout_object` plays a Layout built in code (tests, puzzles) under the name
+        given as the `layout` option; records of such games replay only with it."""
+        self._layout_object = layout_object
+        super().__init__(**options)
+
+    def _check_options(self) -> None:
+        options = self._options
+        mode = options["mode"]
+        problem = modes.players_problem(mode, options["players"])
+        if problem:
+            raise OptionError(f"mahjongg: {problem}")
+        needed = options["start_tokens"] * options["players"]
+        if needed > options["bank"]:
+            raise OptionError(
+                f"mahjongg: the bank of {options['bank']} tokens cannot give "
+                f"{options['players']} player(s) {options['start_tokens']} each; "
+                f"allowed: bank >= players × start_tokens = {needed}"
+            )
+        if self._layout_object is not None:
+            layout = self._layout_object
+        else:
+            name = options["layout"]
+            if name == AUTO:
+                name = MODE_LAYOUTS[mode]
+            try:
+                layout = load_layout(name)
+            except LayoutError as error:
+                raise OptionError(
+                    f"mahjongg: option layout={options['layout']!r}: {error}"
+                ) from None
+        if layout.size < 2 or layout.size % 2:
+            raise OptionError(
+                f"mahjongg: layout {layout.name!r} has {layout.size} tiles; "
+                "a layout needs a positive even number"
+            )
+        self.layout = layout
+        self.geometry: Geometry = layout.geometry
+        self.mode: str = mode
+        self.shared_pool = modes.shares_pool(mode)
+        self.solo = modes.is_solo(mode, options["players"])
+        self.can_finish = self.solo or self.shared_pool
+        self.capstone_ids: tuple[int, ...] = tuple(sorted(layout.capstones))
+        self.vault_ids: tuple[int, ...] = tuple(sorted(layout.vaults))
+        geometry = self.geometry
+        # The tiles whose freedom a removal can change: under it and beside it.
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            geometry.below[t] + geometry.left[t] + geometry.right[t] for t in range(layout.size)
+        )
+        self.classes = match_classes(options["pantheon_pairs"])
+        clock = options["time_limit_seconds"] if mode == modes.TIME_ATTACK else None
+        self.actions = ActionSpace(layout.size, clock)
+        self.score_rules = ScoreRules(
+            capstone_bonus=options["capstone_bonus"],
+            capstone_double_pairs=options["capstone_double_pairs"],
+            vault_bonus=options["vault_bonus"],
+            token_end_bonus=options["token_end_bonus"],
+            streak_step=options["streak_step"],
+            streak_cap=options["streak_cap"],
+        )
+        self._verdicts: dict[
+            tuple[tuple[int, ...], int], tuple[bool | None, tuple[int, int] | None]
+        ] = {}
+
+    @property
+    def num_players(self) -> int:
+        return int(self._options["players"])
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.actions.size
+
+    def deal(self, rng: Rng) -> list[int]:
+        if self._options["deal"] == "solvable":
+            return dealing.deal_solvable(self.layout, rng, self._options["pantheon_pairs"])
+        return dealing.deal_random(self.layout, rng)
+
+    def new_initial_state(self, seed: int | str | None = None) -> MahjonggState:
+        rng = Rng(seed)
+        state = MahjonggState(self, seed, self.deal(rng))
+        state.rng = rng
+        return state
+
+    def state_with_faces(
+        self, faces: Sequence[int], seed: int | str | None = None
+    ) -> MahjonggState:
+        """A state with the faces given (tests, puzzles); it does not replay from its seed."""
+        if len(faces) != self.layout.size:
+            raise ValueError(f"need {self.layout.size} faces, got {len(faces)}")
+        state = MahjonggState(self, seed, list(faces))
+        state.rng = Rng(seed)
+        return state
+
+    def _state_from_dict(self, data: dict[str, Any]) -> MahjonggState:
+        return MahjonggState.from_dict(self, data)
+
+    # -- favors and advice ---------------------------------------------------------
+
+    def reshuffle(self, faces: list[int], present: int, rng: Rng, locked_vaults: int) -> list[int]:
+        """The Sandstorm Reshuffle: with deal=solvable, an arrangement that clears (and
+        keeps the still-locked vaults unlockable) when one is found; else at random."""
+        if self._options["deal"] == "solvable":
+            found = dealing.reshuffle_solvable(
+                self.geometry, present, faces, rng, self._options["pantheon_pairs"], locked_vaults
+            )
+            if found is not None:
+                return found
+        return favors.reshuffle_random(faces, present, rng)
+
+    def _verdict(self, state: MahjonggState) -> tuple[bool | None, tuple[int, int] | None]:
+        """The solver's verdict on the board and its first move (cached per board)."""
+        key = (tuple(state.faces), state.present)
+        found = self._verdicts.get(key)
+        if found is None:
+            if len(self._verdicts) > 4096:
+                self._verdicts.clear()
+            result = solve(
+                self.geometry,
+                state.faces,
+                state.present,
+                pantheon_pairs=self._options["pantheon_pairs"],
+                node_limit=self._options["solver_nodes"],
+            )
+            first = result.moves[0] if result.solvable and result.moves else None
+            found = (result.solvable, first)
+            self._verdicts[key] = found
+        return found
+
+    def proven_unsolvable(self, state: MahjonggState) -> bool:
+        """Whether the solver proves that matching alone can no longer clear the board.
+
+        False when unknown (budget spent) and whenever tiles are still face down."""
+        if state.face_down & state.present or not state.present:
+            return False
+        return self._verdict(state)[0] is False
+
+    def hint_pair(self, state: MahjonggState) -> tuple[int, int]:
+        """A valid pair after which the board can still be cleared, when the solver
+        finds one within its budget (and no tile is face down); else the first valid pair."""
+        pairs = state.valid_pairs()
+        if not state.face_down & state.present:
+            move = self._verdict(state)[1]
+            if move is not None and move in pairs:
+                return move
+        return pairs[0]

@@ -1,0 +1,119 @@
+"""Import KMahjongg `.layout` files (format versions 1.0 and 1.1).
+
+What KMahjongg's reader accepts, and so what this importer accepts:
+- line 1 is `kmahjongg-layout-v1.1` or `kmahjongg-layout-v1.0`;
+- lines starting with `#` are comments;
+- v1.1 only: lines `w<N>`, `h<N>`, `d<N>` give the width and height in
+  half-tile cells and the number of layers; v1.0 is always 32 x 16 x 5;
+- every other line is board text; joined, it is exactly w*h*d characters in
+  the order layer, row, column;
+- a `1` cell is a tile's top-left corner, at that cell's `(x, y, z)`; every
+  other character is an empty cell (the `2`, `3`, `4` drawing the rest of a
+  tile are decoration); the number of tiles is even.
+
+Imported layouts carry the rules page's markers: the tiles of the highest layer
+become capstones, with no vaults and no face-down tiles. KMahjongg does not
+check that tiles rest on something or do not overlap, so neither does the
+importer: `layout_format.validate_layout` reports such things as warnings for
+the caller to show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from pyramids.core.errors import LayoutError
+from pyramids.games.mahjongg.geometry import Position
+from pyramids.games.mahjongg.layout import Layout
+from pyramids.games.mahjongg.layout_format import build_layout
+
+HEADER_V10 = "kmahjongg-layout-v1.0"
+HEADER_V11 = "kmahjongg-layout-v1.1"
+V10_SIZE = (32, 16, 5)
+TILE_CELL = "1"
+
+
+def is_kmahjongg_text(text: str) -> bool:
+    """Whether a text starts like a KMahjongg layout (to choose the reader)."""
+    return text.lstrip("\ufeff").startswith("kmahjongg-layout-v")
+
+
+def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Layout:
+    """The layout of a KMahjongg `.layout` text; `LayoutError` if KMahjongg would refuse it."""
+    where = f"{source}: " if source else ""
+    lines = text.lstrip("\ufeff").splitlines()
+    header = lines[0].rstrip("\r") if lines else ""
+    if header not in (HEADER_V10, HEADER_V11):
+        raise LayoutError(
+            f"{where}line 1: not a KMahjongg layout: it must be {HEADER_V11!r} or "
+            f"{HEADER_V10!r}, got {header[:40]!r}"
+        )
+    width, height, depth = V10_SIZE
+    given: dict[str, int] = {}
+    board: list[str] = []
+    for number, raw in enumerate(lines[1:], start=2):
+        line = raw.rstrip("\r")
+        if line.startswith("#"):
+            continue
+        if header == HEADER_V11 and line[:1] in ("w", "h", "d"):
+            digits = line[1:].strip()
+            if not digits.isdigit() or int(digits) <= 0:
+                raise LayoutError(
+                    f"{where}line {number}: {line[:1]!r} needs a positive whole number "
+                    f"(e.g. '{line[:1]}16'), got {line[:40]!r}"
+                )
+            given[line[:1]] = int(digits)
+            continue
+        board.append(line)
+    width = given.get("w", width)
+    height = given.get("h", height)
+    depth = given.get("d", depth)
+    cells = "".join(board)
+    expected = width * height * depth
+    if len(cells) != expected:
+        raise LayoutError(
+            f"{where}the board text has {len(cells)} characters but a {width} x {height} x "
+            f"{depth} board needs exactly {expected} (width x height x layers)"
+        )
+    positions: list[Position] = []
+    layer_size = width * height
+    for offset, char in enumerate(cells):
+        if char == TILE_CELL:
+            z, rest = divmod(offset, layer_size)
+            y, x = divmod(rest, width)
+            positions.append((x, y, z))
+    if not positions:
+        raise LayoutError(f"{where}the board has no tiles (no '1' cells)")
+    if len(positions) % 2:
+        raise LayoutError(
+            f"{where}the board has {len(positions)} tiles ('1' cells); "
+            "a layout needs an even number"
+        )
+    layout = build_layout(name, {position: () for position in positions}, source=source)
+    return replace(layout, capstones=layout.highest_tiles())
+
+
+def read_kmahjongg_file(path: str | Path) -> Layout:
+    """Read a `.layout` file, taking its title and description from the `.desktop` beside it."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise LayoutError(f"cannot read layout file {str(path)!r}: {error.strerror}") from None
+    layout = parse_kmahjongg(text, name=path.stem.lower(), source=str(path))
+    title, description = _desktop_entry(path.with_suffix(".desktop"))
+    return replace(layout, title=title or path.stem, description=description)
+
+
+def _desktop_entry(path: Path) -> tuple[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "", ""
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip() in ("Name", "Description"):
+            values.setdefault(key.strip(), value.strip())
+    return values.get("Name", ""), values.get("Description", "")

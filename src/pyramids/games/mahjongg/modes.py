@@ -1,0 +1,79 @@
+"""The three modes: who may play them, how a game ends, and who wins.
+
+Rules implemented (rules page, "Modes"):
+- **Standard Expedition** (`standard`), 1 to 4 players: turns go round; a player
+  may use favors, then removes one valid pair or passes. The game ends when the
+  monument is cleared, when every player has passed in one full round
+  **[ours]**, or at lockout (no valid pair and no token left with any player).
+  Highest score wins; ties go to the capstone remover, then more vaults, then
+  more deity pairs; players equal on all of these share the win.
+- **Pharaoh's Time Attack** (`time-attack`), 1 player: as Standard, against a
+  clock of `time_limit_seconds`; the caller reports the elapsed time with the
+  action `clock S`, and the game ends when `S` reaches the limit.
+- **Architect Co-op** (`coop`), 2 to 4 players: one shared token pool (2 per
+  player), one team score. **[ours]** The team wins if every vault is unlocked
+  when the game ends (with no vault on the layout: if the monument is cleared).
+
+Returns **[ours]**: one player: +1 if the monument is cleared, else -1. Standard
+with 2+ players: +1 for the winner(s), -1 for the others, 0 for everyone when all
+tie on every criterion. Co-op: +1 for all when the team wins, else -1 for all.
+"""
+
+from __future__ import annotations
+
+STANDARD = "standard"
+TIME_ATTACK = "time-attack"
+COOP = "coop"
+MODES = (STANDARD, TIME_ATTACK, COOP)
+
+# Why a game ended.
+CLEARED = "cleared"
+ALL_PASSED = "all-passed"
+LOCKOUT = "lockout"
+TIME_UP = "time-up"
+END_REASONS = (CLEARED, ALL_PASSED, LOCKOUT, TIME_UP)
+
+PLAYER_RANGE = {STANDARD: (1, 4), TIME_ATTACK: (1, 1), COOP: (2, 4)}
+
+
+def players_problem(mode: str, players: int) -> str | None:
+    """Why `players` does not suit `mode`, or None when it does."""
+    low, high = PLAYER_RANGE[mode]
+    if low <= players <= high:
+        return None
+    allowed = f"exactly {low}" if low == high else f"{low} to {high}"
+    return f"mode {mode!r} is for {allowed} player{'s' if high > 1 else ''}, not {players}"
+
+
+def is_solo(mode: str, players: int) -> bool:
+    """One-player modes have undo, hints and the unsolvable warning."""
+    return players == 1 and mode != COOP
+
+
+def shares_pool(mode: str) -> bool:
+    """Co-op keeps one token pool and one score for the team."""
+    return mode == COOP
+
+
+def coop_won(vault_states: list[str], cleared: bool) -> bool:
+    if not vault_states:
+        return cleared
+    return all(state == "unlocked" for state in vault_states)
+
+
+def returns(
+    mode: str,
+    players: int,
+    *,
+    cleared: bool,
+    winners: list[int],
+    team_won: bool,
+) -> list[float]:
+    """The returns of a finished game (see the module docstring)."""
+    if mode == COOP:
+        return [1.0 if team_won else -1.0] * players
+    if players == 1:
+        return [1.0 if cleared else -1.0]
+    if len(winners) == players:
+        return [0.0] * players
+    return [1.0 if seat in winners else -1.0 for seat in range(players)]

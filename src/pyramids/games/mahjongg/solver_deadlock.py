@@ -1,0 +1,166 @@
+"""Proofs that a Mahjongg position is lost, for pruning the solver's search.
+
+Every test here is sound: it answers True only when no clearing exists. It
+never claims a position can be won.
+
+The facts it combines, for a position (the set of present tiles):
+
+- a tile lying on another (overlapping it, one layer up) leaves strictly before it;
+- a tile can leave only when its left side or its right side is open. Its
+  **left chain** is the present tiles reached by stepping left, neighbour to
+  neighbour, through present tiles. If it leaves with its left side open, every
+  tile of its left chain left strictly before it: the nearest one needed its own
+  left side open then (its right side touched the tile), and so on down the chain;
+- when a match class has exactly two tiles left, they are **partners**: they
+  leave together, at the same moment.
+
+For a pair P = (c, d) that must leave together, `pair_deadlocked` grows two sets:
+`after`, tiles that cannot leave before P (P itself, what lies under it, their
+partners, a tile whose left and right chains both hold such a tile), and
+`before`, tiles that must leave strictly before P (what lies on it, their
+partners, and the chain on one side of a tile when the other side holds a tile
+that cannot leave before it). A tile in both sets, or a tile of either whose
+both sides are closed for good, is a contradiction: no clearing exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pyramids.games.mahjongg.geometry import Geometry, tiles_in
+
+
+class DeadlockFinder:
+    """The geometry's tables plus the deal's match classes, for repeated checks."""
+
+    def __init__(
+        self, geometry: Geometry, tile_class: Sequence[int], class_mask: Sequence[int]
+    ) -> None:
+        self.above = geometry.above_mask
+        self.below = geometry.below
+        self.left = geometry.left
+        self.right = geometry.right
+        self.left_mask = geometry.left_mask
+        self.right_mask = geometry.right_mask
+        self.tile_class = tile_class
+        self.class_mask = class_mask
+        # Tiles sharing a row (same layer, linked by side contacts) with a tile.
+        n = geometry.size
+        self.row_mates: list[tuple[int, ...]] = []
+        for tile in range(n):
+            seen = {tile}
+            frontier = [tile]
+            while frontier:
+                t = frontier.pop()
+                for u in geometry.left[t] + geometry.right[t]:
+                    if u not in seen:
+                        seen.add(u)
+                        frontier.append(u)
+            seen.discard(tile)
+            self.row_mates.append(tuple(sorted(seen)))
+
+    def chain(self, tile: int, present: int, side: Sequence[Sequence[int]]) -> int:
+        """The tiles reached from `tile` stepping to one side through present tiles."""
+        reached = 0
+        frontier = [u for u in side[tile] if present >> u & 1]
+        for u in frontier:
+            reached |= 1 << u
+        while frontier:
+            t = frontier.pop()
+            for u in side[t]:
+                bit = 1 << u
+                if present & bit and not reached & bit:
+                    reached |= bit
+                    frontier.append(u)
+        return reached
+
+    def partner(self, tile: int, present: int) -> int:
+        """The bit of the other tile of its class when exactly two are left, else 0."""
+        rest = present & self.class_mask[self.tile_class[tile]]
+        if rest.bit_count() == 2:
+            return rest ^ (1 << tile)
+        return 0
+
+    def pair_deadlocked(self, c: int, d: int, present: int) -> bool:
+        """Whether tiles c and d can never leave together (see the module docstring)."""
+        after = self._after_closure((1 << c) | (1 << d), present)
+        if after is None:
+            return True
+        pair = (1 << c) | (1 << d)
+        before = 0
+        # Each entry: a tile that must be free strictly before P (or P's own tiles,
+        # which must be free at P's moment), with the tiles that cannot precede it.
+        work: list[tuple[int, int]] = [(c, after), (d, after)]
+        above, left, right = self.above, self.left, self.right
+        while work:
+            tile, not_before_it = work.pop()
+            new = present & above[tile] & ~before
+            if present & self.left_mask[tile] and present & self.right_mask[tile]:
+                left_chain = self.chain(tile, present, left)
+                right_chain = self.chain(tile, present, right)
+                left_open = not left_chain & not_before_it
+                right_open = not right_chain & not_before_it
+                if not left_open and not right_open:
+                    return True
+                if not left_open:
+                    new |= right_chain & ~before
+                elif not right_open:
+                    new |= left_chain & ~before
+            while new:
+                low = new & -new
+                new ^= low
+                if before & low:
+                    continue
+                if after & low:
+                    return True
+                before |= low
+                t = low.bit_length() - 1
+                mate = self.partner(t, present)
+                # A tile leaving before P: P's tiles and everything after P, and
+                # its partner (leaving with it), cannot leave before it.
+                if mate and not before & mate:
+                    if after & mate:
+                        return True
+                    new |= mate
+                work.append((t, after | mate))
+            if before & pair:
+                return True
+        return False
+
+    def _after_closure(self, seed: int, present: int) -> int | None:
+        """Tiles that cannot leave before the seed tiles; None on a contradiction."""
+        after = seed
+        frontier = tiles_in(seed)
+        below = self.below
+        while frontier:
+            tile = frontier.pop()
+            grow = 0
+            for lower in below[tile]:
+                grow |= 1 << lower
+            grow |= self.partner(tile, present)
+            for mate in self.row_mates[tile]:
+                bit = 1 << mate
+                if not present & bit or after & bit or grow & bit:
+                    continue
+                if not (present & self.left_mask[mate] and present & self.right_mask[mate]):
+                    continue
+                if self.chain(mate, present, self.left) & after and self.chain(
+                    mate, present, self.right
+                ) & after:
+                    grow |= bit
+            grow &= present & ~after
+            after |= grow
+            frontier.extend(tiles_in(grow))
+        return after
+
+    def forced_pairs(self, present: int) -> list[tuple[int, int]]:
+        pairs = []
+        for cmask in self.class_mask:
+            rest = present & cmask
+            if rest and rest.bit_count() == 2:
+                low = rest & -rest
+                pairs.append((low.bit_length() - 1, (rest ^ low).bit_length() - 1))
+        return pairs
+
+    def any_pair_deadlocked(self, present: int) -> bool:
+        return any(self.pair_deadlocked(c, d, present) for c, d in self.forced_pairs(present))

@@ -1,0 +1,731 @@
+"""One position of Mahjongg Pyramids: the board, the scores, the tokens, the turn.
+
+Rules implemented here (the rules page has them all): removing a valid pair of
+free tiles, scoring it (`scoring`), unlocking and forfeiting vaults, turning up
+face-down tiles once nothing lies on them, the favors (`favors`), passing, the
+turn order and the end of the game (`modes`), undo and hints in the one-player
+modes, `finish` once every remaining tile is free, and the clock of the time
+attack.
+
+Sets of tiles are bit masks (bit i = tile i). Everything that undo restores is
+the "core" (`_core`): a JSON-able dict, which is also what `to_json` saves,
+together with the clock, the history and the undo stack.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.rng import Rng
+from pyramids.games.mahjongg import actions as act
+from pyramids.games.mahjongg import favors, modes, scoring
+from pyramids.games.mahjongg.geometry import tiles_in
+from pyramids.games.mahjongg.tiles import FACES
+
+if TYPE_CHECKING:
+    from pyramids.games.mahjongg.game import MahjonggGame
+
+LOCKED = "locked"
+UNLOCKED = "unlocked"
+FORFEITED = "forfeited"
+
+# The core fields that hold one list entry per seat, and per wallet (a wallet is
+# a seat, or the team in co-op).
+_PER_SEAT = ("streaks", "doubling", "capstones", "vaults_won", "deity_pairs", "pairs")
+_PER_WALLET = ("scores", "tokens", "token_bonus")
+
+
+class MahjonggState(State):
+    game: MahjonggGame
+
+    def __init__(self, game: MahjonggGame, seed: int | str | None, faces: list[int]) -> None:
+        """A fresh deal: `faces[i]` is the face of tile i."""
+        self.game = game
+        self.seed = seed
+        layout = game.layout
+        geometry = game.geometry
+        players = game.num_players
+        wallets = 1 if game.shared_pool else players
+        start = game.options["start_tokens"]
+        present = geometry.all_mask
+        face_down = 0
+        for tile in layout.face_down:
+            if not geometry.is_uncovered(tile, present):
+                face_down |= 1 << tile
+        self.faces = list(faces)
+        self.present = present
+        self.face_down = face_down
+        self.player = 0
+        self.scores = [0] * wallets
+        self.tokens = [start * (players if game.shared_pool else 1)] * wallets
+        self.token_bonus = [0] * wallets
+        self.bank = game.options["bank"] - start * players
+        self.streaks = [0] * players
+        self.doubling = [0] * players
+        self.capstones = [0] * players
+        self.vaults_won = [0] * players
+        self.deity_pairs = [0] * players
+        self.pairs = [0] * players
+        self.capstone_by: list[int | None] = [None] * len(game.capstone_ids)
+        self.vault_status = [LOCKED] * len(game.vault_ids)
+        self.vault_by: list[int | None] = [None] * len(game.vault_ids)
+        self.passes = 0
+        self.shift = -1
+        self.sight = False
+        self.hint = False  # the player asked for a hint this turn
+        self.last_move: dict[str, Any] | None = None
+        self.rng = Rng(0)
+        self.over = False
+        self.end_reason: str | None = None
+        self.elapsed = 0
+        self._history: list[int] = []
+        self._undo: list[dict[str, Any]] = []
+        self._reset_caches()
+        for k, tile in enumerate(game.vault_ids):
+            # A vault already exposed at the deal is open for nobody's credit.
+            if geometry.is_exposed(tile, present):
+                self.vault_status[k] = UNLOCKED
+        # A deal can be locked out from the start (no pair, no token).
+        self._check_end()
+
+    # -- caches ----------------------------------------------------------------
+
+    def _reset_caches(self) -> None:
+        classes = self.game.classes
+        self.tile_class = [classes[face] for face in self.faces]
+        self._natural: int | None = None  # the free tiles, kept up to date on removals
+        self._free: int | None = None
+        self._legal: list[int] | None = None
+        self._legal_set: frozenset[int] | None = None
+
+    def _changed(self) -> None:
+        self._free = None
+        self._legal = None
+        self._legal_set = None
+
+    def free_mask(self) -> int:
+        """Tiles that may be matched now: the free ones and the shifted one."""
+        if self._free is None:
+            if self._natural is None:
+                self._natural = favors.free_mask(self.game.geometry, self.present)
+            free = self._natural
+            if self.shift >= 0 and self.present >> self.shift & 1:
+                free |= 1 << self.shift
+            self._free = free
+        return self._free
+
+    def naturally_free(self) -> int:
+        """Tiles free under the free-tile rule alone."""
+        if self._natural is None:
+            self._natural = favors.free_mask(self.game.geometry, self.present)
+        return self._natural
+
+    def valid_pairs(self) -> list[tuple[int, int]]:
+        return favors.valid_pairs(self.free_mask(), self.tile_class)
+
+    def wallet(self, player: int) -> int:
+        return 0 if self.game.shared_pool else player
+
+    # -- the API -----------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.player
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+            self._legal_set = frozenset(self._legal)
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[int]:
+        if self.over:
+            return []
+        game = self.game
+        space = game.actions
+        free = self.free_mask()
+        pairs = favors.valid_pairs(free, self.tile_class)
+        legal = [space.match(a, b) for a, b in pairs]
+        tokens = self.tokens[self.wallet(self.player)]
+        options = game.options
+        if self.shift < 0 and tokens >= options["shift_cost"]:
+            legal += [space.shift(t) for t in tiles_in(favors.shift_targets(self.present, free))]
+        simple = space.simple
+        legal.append(simple[act.PASS])
+        if not self.sight and tokens >= options["sight_cost"]:
+            legal.append(simple[act.SIGHT])
+        if not pairs and self.present and tokens >= options["reshuffle_cost"]:
+            legal.append(simple[act.RESHUFFLE])
+        if game.solo:
+            if self._undo:
+                legal.append(simple[act.UNDO])
+            if pairs and not self.hint:
+                legal.append(simple[act.HINT])
+        if game.can_finish and self.present and self.naturally_free() == self.present:
+            legal.append(simple[act.FINISH])
+        if space.clock_limit is not None:
+            legal += [space.clock(s) for s in range(self.elapsed + 1, space.clock_limit + 1)]
+        legal.sort()
+        return legal
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.actions.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.game.actions.parse(text)
+
+    def apply_action(self, action: int) -> None:
+        self.legal_actions()
+        assert self._legal_set is not None
+        if action not in self._legal_set:
+            raise self.illegal(action, self._why_illegal(action))
+        space = self.game.actions
+        kind = space.kind(action)
+        player = self.player
+        if kind == "clock":
+            self._apply_clock(action - space.clock_base)
+        elif kind == act.HINT:
+            self._apply_hint(player)
+        elif kind == act.UNDO:
+            self._apply_undo(player)
+        else:
+            if self.game.solo and kind != act.PASS:
+                self._undo.append(self._core())
+            if kind == "match":
+                a, b = space.pairs[action]
+                gained = self._remove_pair(a, b, player)
+                self.last_move = {"player": player, "action": f"match {a} {b}", **gained}
+                self._end_turn(matched=True)
+            elif kind == "shift":
+                self._apply_shift(player, action - space.shift_base)
+            elif kind == act.PASS:
+                self.last_move = {"player": player, "action": act.PASS}
+                self.passes += 1
+                self._end_turn(matched=False)
+            elif kind == act.SIGHT:
+                self._spend(player, self.game.options["sight_cost"])
+                self.sight = True
+                self.last_move = {"player": player, "action": act.SIGHT}
+            elif kind == act.RESHUFFLE:
+                self._apply_reshuffle(player)
+            elif kind == act.FINISH:
+                self._apply_finish(player)
+        self._history.append(action)
+        self._changed()
+        if not self.over:
+            self._check_end()
+
+    def _why_illegal(self, action: int) -> str:
+        space = self.game.actions
+        kind = space.kind(action)
+        if not kind:
+            return f"not an action of this game; actions are 0..{space.size - 1}"
+        if self.over:
+            return "the game is over"
+        options = self.game.options
+        tokens = self.tokens[self.wallet(self.player)]
+        owner = "the team has" if self.game.shared_pool else f"player {self.player} has"
+        if kind == "match":
+            a, b = space.pairs[action]
+            for tile in (a, b):
+                if not self.present >> tile & 1:
+                    return f"tile {tile} is no longer on the board"
+            free = self.free_mask()
+            for tile in (a, b):
+                if not free >> tile & 1:
+                    return f"tile {tile} is not free (covered, or blocked on both sides)"
+            return (
+                f"tiles {a} ({FACES[self.faces[a]].name}) and {b} "
+                f"({FACES[self.faces[b]].name}) do not match"
+            )
+        if kind == "shift":
+            tile = action - space.shift_base
+            if self.shift >= 0:
+                return f"tile {self.shift} is already shifted this turn"
+            if tokens < options["shift_cost"]:
+                return f"Anubis Shift costs {options['shift_cost']} token(s); {owner} {tokens}"
+            if not self.present >> tile & 1:
+                return f"tile {tile} is no longer on the board"
+            return f"tile {tile} is already free; Anubis Shift lifts a tile that is not free"
+        if kind == act.SIGHT:
+            if self.sight:
+                return "Ra Sight is already showing this turn's pairs"
+            return f"Ra Sight costs {options['sight_cost']} token(s); {owner} {tokens}"
+        if kind == act.RESHUFFLE:
+            if self.valid_pairs():
+                return "a Sandstorm Reshuffle is allowed only when no valid pair exists"
+            return (
+                f"a Sandstorm Reshuffle costs {options['reshuffle_cost']} tokens; "
+                f"{owner} {tokens}"
+            )
+        if kind in (act.UNDO, act.HINT):
+            if not self.game.solo:
+                return f"{kind} exists only in the one-player modes"
+            if kind == act.UNDO:
+                return "there is nothing to undo"
+            if self.hint:
+                return "a hint is already showing"
+            return "there is no valid pair to hint at"
+        if kind == act.FINISH:
+            if not self.game.can_finish:
+                return "finish exists only in the one-player modes and co-op"
+            return "finish needs every remaining tile to be free"
+        if kind == "clock":
+            if space.clock_limit is None:
+                return "the clock exists only in time attack"
+            return (
+                f"the clock reports the total elapsed seconds, which only grow: "
+                f"now {self.elapsed}, allowed {self.elapsed + 1}..{space.clock_limit}"
+            )
+        return "not legal now"
+
+    # -- moves -------------------------------------------------------------------
+
+    def _remove_pair(self, a: int, b: int, player: int) -> dict[str, Any]:
+        """Remove tiles a and b for `player`; returns what the pair scored."""
+        game = self.game
+        options = game.options
+        rules = game.score_rules
+        geometry = game.geometry
+        positions = geometry.positions
+        face = FACES[self.faces[a]]
+        doubled = self.doubling[player] > 0
+        if doubled:
+            self.doubling[player] -= 1
+        self.streaks[player] += 1
+        capstones_removed = 0
+        for k, tile in enumerate(game.capstone_ids):
+            if tile in (a, b):
+                self.capstone_by[k] = player
+                capstones_removed += 1
+        gained = scoring.score_pair(
+            face.points,
+            positions[a][2],
+            positions[b][2],
+            doubled=doubled,
+            streak=self.streaks[player],
+            capstones_removed=capstones_removed,
+            rules=rules,
+        )
+        if capstones_removed:
+            self.capstones[player] += capstones_removed
+            self.doubling[player] = options["capstone_double_pairs"]
+        if face.group == "deity":
+            self.deity_pairs[player] += 1
+        self.pairs[player] += 1
+        wallet = self.wallet(player)
+        self.scores[wallet] += gained.total
+        present = self.present & ~((1 << a) | (1 << b))
+        self.present = present
+        if self._natural is not None:
+            # A removal only frees tiles: the ones it lay on and its row neighbours.
+            natural = self._natural & present
+            for tile in game.neighbours[a] + game.neighbours[b]:
+                if present >> tile & 1 and geometry.is_free(tile, present):
+                    natural |= 1 << tile
+            self._natural = natural
+        if self.face_down:
+            for tile in geometry.below[a] + geometry.below[b]:
+                if self.face_down >> tile & 1 and geometry.is_uncovered(tile, present):
+                    self.face_down &= ~(1 << tile)
+        vaults: list[int] = []
+        for k, tile in enumerate(game.vault_ids):
+            if self.vault_status[k] != LOCKED:
+                continue
+            if not present >> tile & 1:
+                self.vault_status[k] = FORFEITED
+            elif geometry.is_exposed(tile, present):
+                self.vault_status[k] = UNLOCKED
+                self.vault_by[k] = player
+                self.vaults_won[player] += 1
+                self.scores[wallet] += rules.vault_bonus
+                gift = min(options["vault_tokens"], self.bank)
+                self.bank -= gift
+                self.tokens[wallet] += gift
+                vaults.append(tile)
+        self._changed()
+        return {
+            "pair_points": gained.base,
+            "doubled": doubled,
+            "streak_bonus": gained.streak,
+            "capstone_bonus": gained.capstones,
+            "vaults_unlocked": vaults,
+            "vault_bonus": rules.vault_bonus * len(vaults),
+            "points": gained.total + rules.vault_bonus * len(vaults),
+        }
+
+    def _end_turn(self, matched: bool) -> None:
+        if matched:
+            self.passes = 0
+        self.shift = -1
+        self.sight = False
+        self.hint = False
+        self.player = (self.player + 1) % self.game.num_players
+        self._changed()
+
+    def _spend(self, player: int, cost: int) -> None:
+        self.tokens[self.wallet(player)] -= cost
+        self.bank += cost
+        self.streaks[player] = 0
+
+    def _apply_shift(self, player: int, tile: int) -> None:
+        self._spend(player, self.game.options["shift_cost"])
+        self.shift = tile
+        self.face_down &= ~(1 << tile)
+        self.last_move = {"player": player, "action": f"shift {tile}"}
+
+    def _apply_reshuffle(self, player: int) -> None:
+        self._spend(player, self.game.options["reshuffle_cost"])
+        locked = 0
+        for k, tile in enumerate(self.game.vault_ids):
+            if self.vault_status[k] == LOCKED:
+                locked |= 1 << tile
+        self.faces = self.game.reshuffle(self.faces, self.present, self.rng, locked)
+        self._reset_caches()
+        self.passes = 0
+        self.hint = False
+        self.last_move = {"player": player, "action": act.RESHUFFLE}
+
+    def _apply_finish(self, player: int) -> None:
+        positions = self.game.geometry.positions
+        vault_tiles = set(self.game.vault_ids)
+        by_class: dict[int, list[int]] = {}
+        for tile in tiles_in(self.present):
+            by_class.setdefault(self.tile_class[tile], []).append(tile)
+        # Pair high tiles with low ones (the most elevation points any pairing
+        # gets), and take pairs holding a vault last so that its neighbours go first.
+        pairs: list[tuple[int, int]] = []
+        for group in by_class.values():
+            group.sort(key=lambda t: (-positions[t][2], t))
+            half = len(group) // 2
+            for high, low in zip(group[:half], reversed(group[half:]), strict=True):
+                pairs.append((min(high, low), max(high, low)))
+        pairs.sort(key=lambda p: (p[0] in vault_tiles or p[1] in vault_tiles, p))
+        total = 0
+        for a, b in pairs:
+            total += self._remove_pair(a, b, player)["points"]
+        self.last_move = {
+            "player": player,
+            "action": act.FINISH,
+            "pairs": [list(p) for p in pairs],
+            "points": total,
+        }
+        self._end_turn(matched=True)
+
+    def _apply_hint(self, player: int) -> None:
+        # The pair itself is worked out when a view shows it, so that asking
+        # stays cheap for agents that search through hints.
+        self.hint = True
+        self.streaks[player] = 0
+        self.last_move = {"player": player, "action": act.HINT}
+
+    def _apply_undo(self, player: int) -> None:
+        snapshot = self._undo.pop()
+        self._load_core(snapshot)
+        self.streaks[player] = 0
+        self.last_move = {"player": player, "action": act.UNDO}
+
+    def _apply_clock(self, seconds: int) -> None:
+        self.elapsed = seconds
+        if seconds >= self.game.options["time_limit_seconds"]:
+            self._finish_game(modes.TIME_UP)
+
+    def _check_end(self) -> None:
+        if not self.present:
+            self._finish_game(modes.CLEARED)
+        elif self.passes >= self.game.num_players:
+            self._finish_game(modes.ALL_PASSED)
+        elif not any(self.tokens) and not favors.has_valid_pair(
+            self.free_mask(), self.tile_class
+        ):
+            self._finish_game(modes.LOCKOUT)
+
+    def _finish_game(self, reason: str) -> None:
+        self.over = True
+        self.end_reason = reason
+        self.shift = -1
+        self.sight = False
+        self.hint = False
+        rules = self.game.score_rules
+        for wallet, tokens in enumerate(self.tokens):
+            self.token_bonus[wallet] = scoring.token_bonus(tokens, rules)
+            self.scores[wallet] += self.token_bonus[wallet]
+        self._changed()
+
+    # -- results -------------------------------------------------------------------
+
+    def time_left(self) -> int:
+        return max(0, self.game.options["time_limit_seconds"] - self.elapsed)
+
+    def winners(self) -> list[int]:
+        game = self.game
+        if game.shared_pool:
+            return list(range(game.num_players)) if self.team_won() else []
+        standings = [
+            scoring.Standing(
+                self.scores[p], self.capstones[p], self.vaults_won[p], self.deity_pairs[p]
+            )
+            for p in range(game.num_players)
+        ]
+        if game.num_players == 1:
+            return [0] if not self.present else []
+        return scoring.winners(standings)
+
+    def team_won(self) -> bool:
+        return modes.coop_won(self.vault_status, cleared=not self.present)
+
+    def returns(self) -> list[float]:
+        game = self.game
+        if not self.over:
+            return [0.0] * game.num_players
+        return modes.returns(
+            game.mode,
+            game.num_players,
+            cleared=not self.present,
+            winners=self.winners(),
+            team_won=self.team_won(),
+        )
+
+    def result(self) -> dict[str, Any]:
+        game = self.game
+        result: dict[str, Any] = {
+            "reason": self.end_reason,
+            "cleared": not self.present,
+            "winners": self.winners(),
+            "returns": self.returns(),
+            "scores": list(self.scores),
+            "token_bonus": list(self.token_bonus),
+        }
+        if game.shared_pool:
+            result["team_won"] = self.team_won()
+        if game.mode == modes.TIME_ATTACK:
+            result["time_left"] = self.time_left()
+            result["time_score"] = (
+                self.time_left() + self.tokens[0] * game.options["time_token_bonus_seconds"]
+            )
+        return result
+
+    # -- views ------------------------------------------------------------------
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        game = self.game
+        geometry = game.geometry
+        free = self.free_mask()
+        capstones = set(game.capstone_ids)
+        vaults = set(game.vault_ids)
+        tiles = []
+        for tile in tiles_in(self.present):
+            x, y, z = geometry.positions[tile]
+            entry: dict[str, Any] = {"id": tile, "x": x, "y": y, "z": z}
+            if self.face_down >> tile & 1:
+                entry.update(face=None, face_index=None, group=None, short=None)
+            else:
+                face = FACES[self.faces[tile]]
+                entry.update(
+                    face=face.name, face_index=face.index, group=face.group, short=face.short
+                )
+            entry["free"] = bool(free >> tile & 1)
+            if tile == self.shift:
+                entry["shifted"] = True
+            if tile in capstones:
+                entry["capstone"] = True
+            if tile in vaults:
+                entry["vault"] = True
+            tiles.append(entry)
+        shared = game.shared_pool
+        view: dict[str, Any] = {
+            "game": game.name,
+            "mode": game.mode,
+            "layout": game.layout.name,
+            "players": game.num_players,
+            "phase": "over" if self.over else "play",
+            "current_player": self.current_player,
+            "tiles": tiles,
+            "tiles_left": len(tiles),
+            "tiles_total": geometry.size,
+            "scores": [self.scores[self.wallet(p)] for p in range(game.num_players)],
+            "tokens": self.tokens[0] if shared else list(self.tokens),
+            "bank": self.bank,
+            "streaks": list(self.streaks),
+            "doubling": list(self.doubling),
+            "capstones": [
+                {"id": tile, "removed_by": by, "on_board": bool(self.present >> tile & 1)}
+                for tile, by in zip(game.capstone_ids, self.capstone_by, strict=True)
+            ],
+            "vaults": [
+                {"id": tile, "state": status, "by": by}
+                for tile, status, by in zip(
+                    game.vault_ids, self.vault_status, self.vault_by, strict=True
+                )
+            ],
+            "passes": self.passes,
+            "shifted": self.shift if self.shift >= 0 else None,
+            "last_move": self.last_move,
+        }
+        if shared:
+            view["team_score"] = self.scores[0]
+        if game.mode == modes.TIME_ATTACK:
+            view["time_left"] = self.time_left()
+            view["elapsed"] = self.elapsed
+        if player is not None and player == self.player and not self.over:
+            if self.sight:
+                view["sight_pairs"] = [list(p) for p in self.valid_pairs()]
+            if self.hint and self.valid_pairs():
+                view["hint"] = list(game.hint_pair(self))
+        if game.solo and game.options["warn_unsolvable"] and not self.over:
+            view["unsolvable"] = game.proven_unsolvable(self)
+        if self.over:
+            view["result"] = self.result()
+        return view
+
+    # -- saving, copying, hidden information -----------------------------------
+
+    def _core(self) -> dict[str, Any]:
+        core: dict[str, Any] = {
+            "faces": list(self.faces),
+            "present": self.present,
+            "face_down": self.face_down,
+            "player": self.player,
+            "bank": self.bank,
+            "capstone_by": list(self.capstone_by),
+            "vault_status": list(self.vault_status),
+            "vault_by": list(self.vault_by),
+            "passes": self.passes,
+            "shift": self.shift,
+            "sight": self.sight,
+            "hint": self.hint,
+            "last_move": _copy_json(self.last_move),
+            "rng": self.rng.state,
+            "over": self.over,
+            "end_reason": self.end_reason,
+        }
+        for name in _PER_SEAT + _PER_WALLET:
+            core[name] = list(getattr(self, name))
+        return core
+
+    def _load_core(self, core: dict[str, Any]) -> None:
+        self.faces = [int(f) for f in core["faces"]]
+        self.present = int(core["present"])
+        self.face_down = int(core["face_down"])
+        self.player = int(core["player"])
+        self.bank = int(core["bank"])
+        self.capstone_by = list(core["capstone_by"])
+        self.vault_status = [str(s) for s in core["vault_status"]]
+        self.vault_by = list(core["vault_by"])
+        self.passes = int(core["passes"])
+        self.shift = int(core["shift"])
+        self.sight = bool(core["sight"])
+        self.hint = bool(core["hint"])
+        self.last_move = _copy_json(core["last_move"])
+        self.rng = Rng(int(core["rng"]))
+        self.over = bool(core["over"])
+        self.end_reason = core["end_reason"]
+        for name in _PER_SEAT + _PER_WALLET:
+            setattr(self, name, [int(v) for v in core[name]])
+        self._reset_caches()
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "core": self._core(),
+            "elapsed": self.elapsed,
+            "history": list(self._history),
+            "undo": self._undo,
+        }
+
+    @classmethod
+    def from_dict(cls, game: MahjonggGame, data: dict[str, Any]) -> MahjonggState:
+        seed = data["seed"]
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise ValueError(f"seed {seed!r} is not an integer, a string or null")
+        core = data["core"]
+        state = cls(game, seed, list(core["faces"]))
+        state._load_core(core)
+        state._check_core()
+        state.elapsed = int(data["elapsed"])
+        state._history = [int(a) for a in data["history"]]
+        state._undo = [dict(snapshot) for snapshot in data["undo"]]
+        return state
+
+    def _check_core(self) -> None:
+        game = self.game
+        n = game.geometry.size
+        if len(self.faces) != n or not all(0 <= f < len(FACES) for f in self.faces):
+            raise ValueError(f"faces must be {n} face numbers 0..{len(FACES) - 1}")
+        if not 0 <= self.present <= game.geometry.all_mask:
+            raise ValueError("present has bits beyond the layout's tiles")
+        if not 0 <= self.player < game.num_players:
+            raise ValueError(f"player {self.player} is not a seat")
+        wallets = 1 if game.shared_pool else game.num_players
+        for name in _PER_WALLET:
+            if len(getattr(self, name)) != wallets:
+                raise ValueError(f"{name} needs {wallets} entries")
+        for name in _PER_SEAT:
+            if len(getattr(self, name)) != game.num_players:
+                raise ValueError(f"{name} needs {game.num_players} entries")
+        if len(self.vault_status) != len(game.vault_ids) or len(self.capstone_by) != len(
+            game.capstone_ids
+        ):
+            raise ValueError("vault or capstone entries do not fit the layout")
+        if not set(self.vault_status) <= {LOCKED, UNLOCKED, FORFEITED}:
+            raise ValueError(f"vault states must be {LOCKED}, {UNLOCKED} or {FORFEITED}")
+        if not -1 <= self.shift < n:
+            raise ValueError(f"shift {self.shift} is not a tile id or -1")
+        if self.end_reason is not None and self.end_reason not in modes.END_REASONS:
+            raise ValueError(f"end reason {self.end_reason!r} is not one of {modes.END_REASONS}")
+
+    def clone(self) -> MahjonggState:
+        copy = MahjonggState.__new__(MahjonggState)
+        copy.game = self.game
+        copy.seed = self.seed
+        copy._load_core(self._core())
+        copy.elapsed = self.elapsed
+        copy._history = list(self._history)
+        copy._undo = list(self._undo)  # snapshots are never changed once taken
+        return copy
+
+    def resample_hidden(self, player: int | None, rng: RandomSource) -> MahjonggState:
+        """Shuffle the faces of the face-down tiles among themselves and reseed.
+
+        The undo snapshots get the same exchange where they still hold these
+        faces on these tiles (no reshuffle since), so an undo tells nothing more,
+        and fresh generators.
+        """
+        copy = self.clone()
+        hidden = tiles_in(self.face_down & self.present)
+        old = [self.faces[t] for t in hidden]
+        new = list(old)
+        for i in range(len(new) - 1, 0, -1):
+            j = rng.randrange(i + 1)
+            new[i], new[j] = new[j], new[i]
+        for tile, face in zip(hidden, new, strict=True):
+            copy.faces[tile] = face
+        copy._reset_caches()
+        copy.rng = Rng(rng.randrange(1 << 62) * 4 + rng.randrange(4))
+        undo = []
+        for snapshot in copy._undo:
+            # The chance to come after an undo is resampled too.
+            snapshot = dict(snapshot, rng=rng.randrange(1 << 62))
+            faces = snapshot["faces"]
+            if hidden and [faces[t] for t in hidden] == old:
+                snapshot["faces"] = list(faces)
+                for tile, face in zip(hidden, new, strict=True):
+                    snapshot["faces"][tile] = face
+            undo.append(snapshot)
+        copy._undo = undo
+        return copy
+
+
+def _copy_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value

@@ -1,0 +1,43 @@
+"""Pacal (Günter Burkhardt, Klee 1999): build a pyramid of cards in strictly
+decreasing order, trading cards by offer and pick. Registers `pacal` (the
+two-player match) and `pacal-solo`. The rules as implemented are in `rules.md`.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from pyramids.core.registry import GameEntry, register
+from pyramids.games.pacal.game import PacalGame, PacalSoloGame
+from pyramids.games.pacal.match import PacalState
+from pyramids.games.pacal.solo import PacalSoloState
+
+
+def rules_page() -> str:
+    return files(__name__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+register(
+    GameEntry(
+        name="pacal",
+        factory=PacalGame,
+        summary="Two players build card pyramids by offering and picking; first to 3 rounds",
+        variants=(
+            {},
+            {"direction": "ascending"},
+            {"rounds_to_win": 1, "max_rounds": 2},
+        ),
+        rules_page=rules_page,
+    )
+)
+register(
+    GameEntry(
+        name="pacal-solo",
+        factory=PacalSoloGame,
+        summary="Build one card pyramid from a draw pile in as few draws as possible",
+        variants=({}, {"direction": "ascending"}),
+        rules_page=rules_page,
+    )
+)
+
+__all__ = ["PacalGame", "PacalSoloGame", "PacalSoloState", "PacalState", "rules_page"]

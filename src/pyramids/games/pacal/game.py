@@ -1,0 +1,97 @@
+"""The Pacal games and their options: `pacal` (the two-player match) and `pacal-solo`.
+
+Every decision of this project that the published rules leave open is an option
+marked `ours`, with the rules page's default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pyramids.core.api import Game
+from pyramids.core.errors import OptionError
+from pyramids.core.options import Option
+from pyramids.games.pacal.actions import NUM_ACTIONS, SOLO_NUM_ACTIONS
+from pyramids.games.pacal.match import PacalState
+from pyramids.games.pacal.pyramid import DIRECTIONS
+from pyramids.games.pacal.solo import PacalSoloState
+
+DIRECTION = Option(
+    "direction",
+    "descending",
+    str,
+    "where field numbers are drawn: 'descending' puts the lowest card at the bottom "
+    "right, 'ascending' (the Jaguar edition) mirrors it to the bottom left; the rules "
+    "are the same",
+    choices=DIRECTIONS,
+    ours=True,
+)
+ROUNDS_TO_WIN = Option(
+    "rounds_to_win",
+    3,
+    int,
+    "round wins that take the match",
+    minimum=1,
+    maximum=99,
+    ours=True,
+)
+MAX_ROUNDS = Option(
+    "max_rounds",
+    15,
+    int,
+    "after this many rounds the player with more round wins takes the match, else a draw",
+    minimum=1,
+    maximum=999,
+    ours=True,
+)
+
+
+class PacalGame(Game):
+    """The two-player match."""
+
+    name: ClassVar[str] = "pacal"
+    option_specs: ClassVar[tuple[Option, ...]] = (DIRECTION, ROUNDS_TO_WIN, MAX_ROUNDS)
+
+    def _check_options(self) -> None:
+        rounds_to_win = self._options["rounds_to_win"]
+        max_rounds = self._options["max_rounds"]
+        if max_rounds < rounds_to_win:
+            raise OptionError(
+                f"pacal: option max_rounds={max_rounds} is below rounds_to_win={rounds_to_win}, "
+                f"so no one could reach it; allowed: max_rounds >= rounds_to_win"
+            )
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def new_initial_state(self, seed: int | str | None = None) -> PacalState:
+        return PacalState(self, seed)
+
+    def _state_from_dict(self, data: dict[str, Any]) -> PacalState:
+        return PacalState.from_dict(self, data)
+
+
+class PacalSoloGame(Game):
+    """Solo Pacal: one pyramid from a draw pile, in as few draws as possible."""
+
+    name: ClassVar[str] = "pacal-solo"
+    option_specs: ClassVar[tuple[Option, ...]] = (DIRECTION,)
+
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return SOLO_NUM_ACTIONS
+
+    def new_initial_state(self, seed: int | str | None = None) -> PacalSoloState:
+        return PacalSoloState(self, seed)
+
+    def _state_from_dict(self, data: dict[str, Any]) -> PacalSoloState:
+        return PacalSoloState.from_dict(self, data)

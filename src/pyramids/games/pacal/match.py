@@ -1,0 +1,648 @@
+"""The two-player Pacal match: rounds of offer, pick and place, first to three round wins.
+
+A round: all 50 cards are shuffled; each player gets 10 hidden base cards (out
+of play) and 15 hand cards. Round 1 is started by the player whose apex base
+card (revealed, public for that round) is higher; later rounds by the loser of
+the previous round, after a drawn round by the player who did not start it.
+
+A turn of the active player A against B: A offers two hand cards (`offer A B`);
+B picks one (`pick V`); B places it (`place Fn`), then A places the other. A
+player who must place a card with no legal field loses the round at once (B is
+checked first; then A does not place). After 14 turns each player holds one
+card: the round's starting player first, each places it or declines; not being
+able to place it is no loss.
+
+Round end, checked after each turn's placements and after the last cards:
+a player who could not place loses; else exactly one complete pyramid wins;
+both complete: the smaller spread (highest minus lowest visible value) wins,
+equal spreads draw. After the last cards with neither complete: more occupied
+fields wins, then the smaller spread, then a draw.
+
+The match: the first to `rounds_to_win` round wins; after `max_rounds` rounds
+the one with more round wins, else a draw. Chance (the deal of each round)
+comes from the `Rng` kept in the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.rng import Rng
+from pyramids.games.pacal import pyramid as pyr
+from pyramids.games.pacal.actions import (
+    DECLINE,
+    NUM_ACTIONS,
+    OFFER_COUNT,
+    OFFER_IDS,
+    OFFER_PAIRS,
+    PICK_BASE,
+    PLACE_BASE,
+    match_action_to_string,
+    match_string_to_action,
+)
+from pyramids.games.pacal.deck import DECK, shuffled_deck
+from pyramids.games.pacal.validate import checked_cards, checked_int, checked_seed
+
+if TYPE_CHECKING:
+    from pyramids.games.pacal.game import PacalGame
+
+OFFER, PICK, PLACE, LAST_CARD, OVER = range(5)
+PHASE_NAMES = ("offer", "pick", "place", "last_card", "over")
+TURNS_PER_ROUND = 14
+BASE_CARDS = 10
+HAND_CARDS = 15
+
+
+class PacalState(State):
+    """A position of a Pacal match. Seats are 0 and 1."""
+
+    __slots__ = (
+        "game", "seed", "_rng", "_direction", "_rounds_to_win", "_max_rounds",
+        "_phase", "_current", "_active", "_starter", "_turn", "_round", "_round_wins",
+        "_hands", "_bases", "_reveal", "_visible", "_covered", "_offer", "_pending",
+        "_declined", "_last_round", "_winner", "_history",
+    )
+
+    def __init__(self, game: PacalGame, seed: int | str | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self._rng = Rng(seed)
+        options = game.options
+        self._direction: str = options["direction"]
+        self._rounds_to_win: int = options["rounds_to_win"]
+        self._max_rounds: int = options["max_rounds"]
+        self._round = 1
+        self._round_wins = [0, 0]
+        self._last_round: dict[str, Any] | None = None
+        self._winner: int | None = None
+        self._history: list[int] = []
+        self._deal(starter=None)
+
+    # ----- the deal and the round's end -------------------------------------------------
+
+    def _deal(self, starter: int | None) -> None:
+        """Shuffle and deal a round; `starter` None means round 1's apex reveal decides."""
+        deck = shuffled_deck(self._rng)
+        self._bases = [deck[0:BASE_CARDS], deck[BASE_CARDS : 2 * BASE_CARDS]]
+        hands_from = 2 * BASE_CARDS
+        self._hands = [
+            sorted(deck[hands_from : hands_from + HAND_CARDS]),
+            sorted(deck[hands_from + HAND_CARDS :]),
+        ]
+        if starter is None:
+            self._reveal: list[int] | None = [self._bases[0][0], self._bases[1][0]]
+            starter = 0 if self._reveal[0] > self._reveal[1] else 1
+        else:
+            self._reveal = None
+        self._start_round(starter)
+
+    def _start_round(self, starter: int) -> None:
+        self._visible = [[0] * pyr.FIELD_COUNT, [0] * pyr.FIELD_COUNT]
+        self._covered = [[0] * pyr.FIELD_COUNT, [0] * pyr.FIELD_COUNT]
+        self._offer: tuple[int, int] | None = None
+        self._pending = [0, 0]
+        self._declined = [False, False]
+        self._turn = 0
+        self._starter = starter
+        self._active = starter
+        self._current = starter
+        self._phase = OFFER
+
+    def _end_round(self, winner: int | None, reason: str) -> None:
+        visible, covered = self._visible, self._covered
+        self._last_round = {
+            "round": self._round,
+            "winner": winner,
+            "reason": reason,
+            "pyramids": [pyr.fields_as_lists(visible[p], covered[p]) for p in (0, 1)],
+            "spreads": [pyr.spread(visible[p]) for p in (0, 1)],
+            "occupied": [pyr.occupied(visible[p]) for p in (0, 1)],
+        }
+        wins = self._round_wins
+        if winner is not None:
+            wins[winner] += 1
+        if winner is not None and wins[winner] >= self._rounds_to_win:
+            self._finish(winner)
+        elif self._round >= self._max_rounds:
+            self._finish(None if wins[0] == wins[1] else (0 if wins[0] > wins[1] else 1))
+        else:
+            self._round += 1
+            self._deal(starter=1 - self._starter if winner is None else 1 - winner)
+
+    def _finish(self, winner: int | None) -> None:
+        self._winner = winner
+        self._phase = OVER
+        self._current = TERMINAL
+        self._offer = None
+
+    def _after_turn(self) -> None:
+        """The round-end check after both placements of a turn."""
+        self._turn += 1
+        complete0 = all(self._visible[0])
+        complete1 = all(self._visible[1])
+        if complete0 or complete1:
+            self._decide_complete(complete0, complete1)
+        elif self._turn >= TURNS_PER_ROUND:
+            self._phase = LAST_CARD
+            self._current = self._starter
+            self._offer = None
+        else:
+            active = 1 - self._active
+            self._active = active
+            self._current = active
+            self._phase = OFFER
+            self._offer = None
+
+    def _decide_complete(self, complete0: bool, complete1: bool) -> None:
+        if complete0 and complete1:
+            spread0 = pyr.spread(self._visible[0])
+            spread1 = pyr.spread(self._visible[1])
+            if spread0 == spread1:
+                self._end_round(None, f"both pyramids complete with equal spreads ({spread0})")
+            else:
+                winner = 0 if spread0 < spread1 else 1
+                self._end_round(
+                    winner,
+                    f"both pyramids complete; player {winner} has the smaller spread "
+                    f"({min(spread0, spread1)} against {max(spread0, spread1)})",
+                )
+        else:
+            winner = 0 if complete0 else 1
+            self._end_round(winner, f"player {winner} completed the pyramid")
+
+    def _after_last_cards(self) -> None:
+        complete0 = all(self._visible[0])
+        complete1 = all(self._visible[1])
+        if complete0 or complete1:
+            self._decide_complete(complete0, complete1)
+            return
+        fields = [pyr.occupied(self._visible[p]) for p in (0, 1)]
+        if fields[0] != fields[1]:
+            winner = 0 if fields[0] > fields[1] else 1
+            self._end_round(
+                winner,
+                f"no pyramid complete; player {winner} occupied more fields "
+                f"({fields[winner]} against {fields[1 - winner]})",
+            )
+            return
+        spreads = [pyr.spread(self._visible[p]) for p in (0, 1)]
+        if spreads[0] != spreads[1]:
+            winner = 0 if spreads[0] < spreads[1] else 1
+            self._end_round(
+                winner,
+                f"no pyramid complete, both with {fields[0]} fields; player {winner} has the "
+                f"smaller spread ({spreads[winner]} against {spreads[1 - winner]})",
+            )
+            return
+        self._end_round(
+            None,
+            f"no pyramid complete, both with {fields[0]} fields and spread {spreads[0]}: drawn",
+        )
+
+    # ----- the API ----------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return self._current
+
+    def is_terminal(self) -> bool:
+        return self._phase == OVER
+
+    def returns(self) -> list[float]:
+        winner = self._winner
+        if self._phase != OVER or winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+    def legal_actions(self) -> list[int]:
+        phase = self._phase
+        if phase == OFFER:
+            ids = OFFER_IDS
+            return [ids[low][high] for low, high in combinations(self._hands[self._current], 2)]
+        if phase == PICK:
+            offer = self._offer
+            assert offer is not None
+            return [PICK_BASE + offer[0], PICK_BASE + offer[1]]
+        if phase == PLACE:
+            player = self._current
+            return pyr.legal_fields(
+                self._visible[player], self._covered[player], self._pending[player], PLACE_BASE
+            )
+        if phase == LAST_CARD:
+            player = self._current
+            actions = pyr.legal_fields(
+                self._visible[player], self._covered[player], self._hands[player][0], PLACE_BASE
+            )
+            actions.append(DECLINE)
+            return actions
+        return []
+
+    def apply_action(self, action: int) -> None:
+        phase = self._phase
+        player = self._current
+        if phase == OFFER:
+            if 0 <= action < OFFER_COUNT:
+                low, high = OFFER_PAIRS[action]
+                hand = self._hands[player]
+                if low in hand and high in hand:
+                    hand.remove(low)
+                    hand.remove(high)
+                    self._offer = (low, high)
+                    self._current = 1 - player
+                    self._phase = PICK
+                    self._history.append(int(action))
+                    return
+                missing = low if low not in hand else high
+                raise self.illegal(action, f"card {missing} is not in player {player}'s hand")
+        elif phase == PICK:
+            offer = self._offer
+            assert offer is not None
+            value = action - PICK_BASE
+            if value == offer[0] or value == offer[1]:
+                offerer = 1 - player
+                self._pending[player] = value
+                self._pending[offerer] = offer[1] if value == offer[0] else offer[0]
+                self._phase = PLACE
+                self._history.append(int(action))
+                if not pyr.can_place(self._visible[player], self._covered[player], value):
+                    self._end_round(
+                        offerer, f"player {player} could not place the picked card {value}"
+                    )
+                return
+            if PICK_BASE < action < PLACE_BASE:
+                raise self.illegal(
+                    action, f"only {offer[0]} or {offer[1]} was offered; pick one of them"
+                )
+        elif phase == PLACE:
+            if PLACE_BASE <= action < DECLINE:
+                index = action - PLACE_BASE
+                visible, covered = self._visible[player], self._covered[player]
+                card = self._pending[player]
+                if not pyr.fits(visible, covered, index, card):
+                    raise self.illegal(action, pyr.why_not(visible, covered, index, card) or "")
+                pyr.place(visible, covered, index, card)
+                self._pending[player] = 0
+                self._history.append(int(action))
+                offerer = self._active
+                if player != offerer:
+                    returned = self._pending[offerer]
+                    if pyr.can_place(self._visible[offerer], self._covered[offerer], returned):
+                        self._current = offerer
+                    else:
+                        self._end_round(
+                            player,
+                            f"player {offerer} could not place the returned card {returned}",
+                        )
+                else:
+                    self._after_turn()
+                return
+        elif phase == LAST_CARD:
+            hand = self._hands[player]
+            if action == DECLINE:
+                self._declined[player] = True
+            elif PLACE_BASE <= action < DECLINE:
+                index = action - PLACE_BASE
+                visible, covered = self._visible[player], self._covered[player]
+                why = pyr.why_not(visible, covered, index, hand[0])
+                if why is not None:
+                    raise self.illegal(action, f"{why} (or 'decline' the last card)")
+                pyr.place(visible, covered, index, hand.pop())
+            else:
+                raise self.illegal(action, self._expected())
+            self._history.append(int(action))
+            if player == self._starter:
+                self._current = 1 - player
+            else:
+                self._after_last_cards()
+            return
+        else:
+            raise self.illegal(action, "the match is over")
+        raise self.illegal(action, self._expected())
+
+    def _expected(self) -> str:
+        """What the current phase allows, for error messages."""
+        player = self._current
+        if self._phase == OFFER:
+            return f"player {player} must offer two of their hand cards ('offer A B')"
+        if self._phase == PICK:
+            assert self._offer is not None
+            low, high = self._offer
+            return f"player {player} must pick an offered card: 'pick {low}' or 'pick {high}'"
+        if self._phase == PLACE:
+            return f"player {player} must place card {self._pending[player]} ('place Fn')"
+        return f"player {player} must place the last card ('place Fn') or 'decline'"
+
+    def action_to_string(self, action: int) -> str:
+        return match_action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return match_string_to_action(text)
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    # ----- views ------------------------------------------------------------------------
+
+    def card_to_place(self, player: int) -> int | None:
+        """The card `player` has yet to place this turn (or the undecided last card)."""
+        if self._phase == PLACE and self._pending[player]:
+            return self._pending[player]
+        if self._phase == LAST_CARD and self._hands[player] and not self._declined[player]:
+            return self._hands[player][0]
+        return None
+
+    def _picked(self) -> int | None:
+        """The card the opponent picked this turn (the offerer's returned card is the other)."""
+        offer = self._offer
+        if offer is None:
+            return None
+        return offer[0] if offer[1] == self._pending[self._active] else offer[1]
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        if player is not None and player not in (0, 1):
+            raise ValueError(f"pacal: no player {player!r}; players are 0 and 1 (None: spectator)")
+        phase = self._phase
+        in_turn = phase in (PICK, PLACE)
+        view: dict[str, Any] = {
+            "game": "pacal",
+            "viewer": player,
+            "phase": PHASE_NAMES[phase],
+            "current_player": self._current,
+            "direction": self._direction,
+            "layout": pyr.layout(self._direction),
+            "round": self._round,
+            "rounds_to_win": self._rounds_to_win,
+            "max_rounds": self._max_rounds,
+            "round_wins": list(self._round_wins),
+            "starting_player": self._starter,
+            "active_player": self._active,
+            "turns_played": self._turn,
+            "revealed_apex_bases": list(self._reveal) if self._reveal is not None else None,
+            "pyramids": [pyr.fields_as_lists(self._visible[p], self._covered[p]) for p in (0, 1)],
+            "spreads": [pyr.spread(self._visible[p]) for p in (0, 1)],
+            "hand_sizes": [len(self._hands[0]), len(self._hands[1])],
+            "offer": list(self._offer) if in_turn and self._offer is not None else None,
+            "picked": self._picked() if phase == PLACE else None,
+            "to_place": [c or None for c in self._pending] if phase == PLACE else [None, None],
+            "declined": list(self._declined),
+            "last_round": _copy_round(self._last_round),
+            "winner": self._winner if phase == OVER else None,
+            "returns": self.returns() if phase == OVER else None,
+        }
+        if player is not None:
+            view["hand"] = list(self._hands[player])
+            card = self.card_to_place(player)
+            view["card_to_place"] = card
+            view["legal_fields"] = (
+                []
+                if card is None
+                else [
+                    index + 1
+                    for index in pyr.legal_fields(
+                        self._visible[player], self._covered[player], card
+                    )
+                ]
+            )
+        return view
+
+    # ----- copies, hidden information and saving ---------------------------------------
+
+    def clone(self) -> PacalState:
+        other = PacalState.__new__(PacalState)
+        other.game = self.game
+        other.seed = self.seed
+        other._rng = Rng(0)
+        other._rng.state = self._rng.state
+        other._direction = self._direction
+        other._rounds_to_win = self._rounds_to_win
+        other._max_rounds = self._max_rounds
+        other._phase = self._phase
+        other._current = self._current
+        other._active = self._active
+        other._starter = self._starter
+        other._turn = self._turn
+        other._round = self._round
+        other._round_wins = list(self._round_wins)
+        other._hands = [list(self._hands[0]), list(self._hands[1])]
+        other._bases = [list(self._bases[0]), list(self._bases[1])]
+        other._reveal = None if self._reveal is None else list(self._reveal)
+        other._visible = [list(self._visible[0]), list(self._visible[1])]
+        other._covered = [list(self._covered[0]), list(self._covered[1])]
+        other._offer = self._offer
+        other._pending = list(self._pending)
+        other._declined = list(self._declined)
+        other._last_round = self._last_round  # never mutated, only replaced
+        other._winner = self._winner
+        other._history = list(self._history)
+        return other
+
+    def resample_hidden(self, player: int | None, rng: RandomSource) -> PacalState:
+        """A copy agreeing with all `player` sees: the opponent's hand and the unrevealed
+        base cards are redealt at random among themselves, and the deal generator is
+        reseeded from `rng` so later rounds differ from the real ones."""
+        if player is not None and player not in (0, 1):
+            raise ValueError(f"pacal: no player {player!r}; players are 0 and 1 (None: spectator)")
+        other = self.clone()
+        hidden_hands = [p for p in (0, 1) if p != player]
+        first_hidden_base = 1 if self._reveal is not None else 0
+        pool = [card for p in hidden_hands for card in other._hands[p]]
+        for p in (0, 1):
+            pool.extend(other._bases[p][first_hidden_base:])
+        for i in range(len(pool) - 1, 0, -1):
+            j = rng.randrange(i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        taken = 0
+        for p in hidden_hands:
+            size = len(other._hands[p])
+            other._hands[p] = sorted(pool[taken : taken + size])
+            taken += size
+        for p in (0, 1):
+            size = len(other._bases[p]) - first_hidden_base
+            other._bases[p][first_hidden_base:] = pool[taken : taken + size]
+            taken += size
+        other._rng = Rng(rng.randrange(1 << 64))
+        return other
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "rng": self._rng.state,
+            "phase": PHASE_NAMES[self._phase],
+            "current": self._current,
+            "active": self._active,
+            "starter": self._starter,
+            "turn": self._turn,
+            "round": self._round,
+            "round_wins": list(self._round_wins),
+            "hands": [list(hand) for hand in self._hands],
+            "bases": [list(base) for base in self._bases],
+            "reveal": None if self._reveal is None else list(self._reveal),
+            "pyramids": [pyr.fields_as_lists(self._visible[p], self._covered[p]) for p in (0, 1)],
+            "offer": None if self._offer is None else list(self._offer),
+            "pending": list(self._pending),
+            "declined": list(self._declined),
+            "last_round": _copy_round(self._last_round),
+            "winner": self._winner,
+            "history": list(self._history),
+        }
+
+    @classmethod
+    def from_dict(cls, game: PacalGame, data: dict[str, Any]) -> PacalState:
+        """The state `_to_dict` saved; raises ValueError/KeyError/TypeError when malformed."""
+        state = cls.__new__(cls)
+        state.game = game
+        state.seed = checked_seed(data["seed"])
+        options = game.options
+        state._direction = options["direction"]
+        state._rounds_to_win = options["rounds_to_win"]
+        state._max_rounds = options["max_rounds"]
+        state._rng = Rng(0)
+        state._rng.state = checked_int(data["rng"], 0, (1 << 64) - 1, "rng")
+        state._phase = PHASE_NAMES.index(data["phase"])
+        over = state._phase == OVER
+        state._current = checked_int(
+            data["current"], -1 if over else 0, -1 if over else 1, "current"
+        )
+        state._active = checked_int(data["active"], 0, 1, "active")
+        state._starter = checked_int(data["starter"], 0, 1, "starter")
+        state._turn = checked_int(data["turn"], 0, TURNS_PER_ROUND, "turn")
+        state._round = checked_int(data["round"], 1, state._max_rounds, "round")
+        state._round_wins = [
+            checked_int(wins, 0, state._rounds_to_win, "round_wins") for wins in data["round_wins"]
+        ]
+        state._hands = [sorted(checked_cards(hand, "hand")) for hand in data["hands"]]
+        state._bases = [checked_cards(base, "base") for base in data["bases"]]
+        reveal = data["reveal"]
+        state._reveal = None if reveal is None else checked_cards(reveal, "reveal")
+        pyramids = [pyr.pyramid_from_lists(fields) for fields in data["pyramids"]]
+        state._visible = [pyramids[0][0], pyramids[1][0]]
+        state._covered = [pyramids[0][1], pyramids[1][1]]
+        offer = data["offer"]
+        if offer is not None:
+            low, high = checked_cards(offer, "offer")
+            state._offer = (low, high)
+        else:
+            state._offer = None
+        state._pending = [
+            checked_int(card, 0, pyr.HIGHEST_CARD, "pending") for card in data["pending"]
+        ]
+        state._declined = [bool(flag) for flag in data["declined"]]
+        last_round = data["last_round"]
+        if last_round is not None and not isinstance(last_round, dict):
+            raise ValueError("last_round must be an object or null")
+        state._last_round = last_round
+        winner = data["winner"]
+        state._winner = None if winner is None else checked_int(winner, 0, 1, "winner")
+        history = data["history"]
+        if not isinstance(history, list):
+            raise ValueError("history must be a list")
+        state._history = [checked_int(action, 0, NUM_ACTIONS - 1, "history") for action in history]
+        state.check_consistent()
+        return state
+
+    def check_consistent(self) -> None:
+        """Raise ValueError unless the state is one a real match could reach."""
+        if len(self._hands) != 2 or len(self._bases) != 2 or len(self._pending) != 2:
+            raise ValueError("hands, bases and pending need one entry per player")
+        if len(self._round_wins) != 2 or len(self._declined) != 2:
+            raise ValueError("round_wins and declined need one entry per player")
+        cards: list[int] = []
+        for p in (0, 1):
+            cards += self._hands[p] + self._bases[p]
+            cards += [c for c in self._visible[p] + self._covered[p] if c]
+            if self._pending[p]:
+                cards.append(self._pending[p])
+        if self._phase == PICK:
+            if self._offer is None:
+                raise ValueError("the pick phase needs an offer")
+            cards += list(self._offer)
+        if sorted(cards) != list(DECK):
+            raise ValueError("the cards in play are not exactly 1..50 once each")
+        if self._reveal is not None and self._reveal != [self._bases[0][0], self._bases[1][0]]:
+            raise ValueError("the revealed apex base cards differ from the bases")
+        if self._phase == PLACE and not self._pending[self._current]:
+            raise ValueError("the place phase needs a card for the current player")
+        if self._phase == LAST_CARD and len(self._hands[self._current]) != 1:
+            raise ValueError("the last-card phase needs one card in the current player's hand")
+
+    @classmethod
+    def from_position(
+        cls,
+        game: PacalGame,
+        hands: Sequence[Sequence[int]],
+        pyramids: Sequence[Sequence[Sequence[int]]] = ((), ()),
+        *,
+        starter: int = 0,
+        active: int | None = None,
+        turn: int = 0,
+        round_number: int = 1,
+        round_wins: Sequence[int] = (0, 0),
+        seed: int | str | None = 0,
+    ) -> PacalState:
+        """A position built by hand (for tests, puzzles and analysis).
+
+        `hands` are each player's cards; `pyramids` each player's ten fields as card
+        lists (oldest first; empty sequences mean empty pyramids). `active` (default
+        `starter`) is to offer, or, when `turn` is 14, the starting player places the
+        last card first. The cards used nowhere become the base cards (round 1 reveals
+        their first ones). Later rounds are dealt from `seed`. The history starts
+        empty here, so `history_strings` and game records do not replay such a state.
+        Raises ValueError for a card used twice or a pyramid that breaks the rule.
+        """
+        state = cls(game, seed)
+        all_cards = [c for hand in hands for c in hand] + [
+            c for fields_ in pyramids for field in fields_ for c in field
+        ]
+        if len(set(all_cards)) != len(all_cards):
+            raise ValueError("a card appears twice in the hands and pyramids")
+        fields: list[list[Sequence[int]]] = [
+            list(p) if p else [[] for _ in range(pyr.FIELD_COUNT)] for p in pyramids
+        ]
+        built = [pyr.pyramid_from_lists(f) for f in fields]
+        state._visible = [built[0][0], built[1][0]]
+        state._covered = [built[0][1], built[1][1]]
+        state._hands = [sorted(hands[0]), sorted(hands[1])]
+        used = set(state._hands[0]) | set(state._hands[1])
+        for p in (0, 1):
+            used.update(c for c in state._visible[p] + state._covered[p] if c)
+        rest = [card for card in DECK if card not in used]
+        half = len(rest) // 2
+        state._bases = [rest[:half], rest[half:]]
+        state._round = round_number
+        state._round_wins = list(round_wins)
+        state._reveal = (
+            [state._bases[0][0], state._bases[1][0]]
+            if round_number == 1 and state._bases[0] and state._bases[1]
+            else None
+        )
+        state._starter = starter
+        state._active = starter if active is None else active
+        state._turn = turn
+        state._offer = None
+        state._pending = [0, 0]
+        state._declined = [False, False]
+        if turn >= TURNS_PER_ROUND:
+            state._phase = LAST_CARD
+            state._current = starter
+        else:
+            state._phase = OFFER
+            state._current = state._active
+        return state
+
+
+def _copy_round(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    copy = dict(result)
+    for key in ("pyramids", "spreads", "occupied"):
+        if key in copy:
+            copy[key] = _deep_list(copy[key])
+    return copy
+
+
+def _deep_list(value: Any) -> Any:
+    return [_deep_list(item) for item in value] if isinstance(value, list) else value
+

@@ -1,0 +1,231 @@
+"""Solo Pacal (this project's rules; the sources give none).
+
+Shuffle the 50 cards; 10 face-down base cards are out of play, the other 40 form
+the draw pile. Each turn the top card is drawn and must be placed on a legal
+field (`place Fn`); a drawn card with no legal field loses the game. When all ten
+fields are occupied the game is won, and the score is the number of cards drawn
+(10 is perfect, fewer is better). A field takes two cards, so a game ends
+within 20 draws. The first card is drawn when the game starts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.rng import Rng
+from pyramids.games.pacal import pyramid as pyr
+from pyramids.games.pacal.actions import (
+    SOLO_NUM_ACTIONS,
+    solo_action_to_string,
+    solo_string_to_action,
+)
+from pyramids.games.pacal.deck import DECK, shuffled_deck
+from pyramids.games.pacal.validate import checked_cards, checked_int, checked_seed
+
+if TYPE_CHECKING:
+    from pyramids.games.pacal.game import PacalSoloGame
+
+BASE_CARDS = 10
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+class PacalSoloState(State):
+    """A position of solo Pacal: one pyramid, the drawn card, the hidden pile."""
+
+    __slots__ = (
+        "game", "seed", "_rng", "_direction", "_bases", "_pile", "_draws", "_card",
+        "_visible", "_covered", "_result", "_history",
+    )
+
+    def __init__(self, game: PacalSoloGame, seed: int | str | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self._rng = Rng(seed)
+        self._direction: str = game.options["direction"]
+        deck = shuffled_deck(self._rng)
+        self._bases = deck[:BASE_CARDS]
+        # The pile's top is its last element, so a draw is a pop.
+        self._pile = deck[BASE_CARDS:][::-1]
+        self._visible, self._covered = pyr.new_pyramid()
+        self._draws = 0
+        self._card = 0
+        self._result = PLAYING
+        self._history: list[int] = []
+        self._draw()
+
+    def _draw(self) -> None:
+        self._card = self._pile.pop()
+        self._draws += 1
+        if not pyr.can_place(self._visible, self._covered, self._card):
+            self._result = LOST
+
+    @property
+    def current_player(self) -> int:
+        return 0 if self._result == PLAYING else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self._result != PLAYING
+
+    def returns(self) -> list[float]:
+        if self._result == WON:
+            return [1.0]
+        return [-1.0] if self._result == LOST else [0.0]
+
+    @property
+    def draws(self) -> int:
+        return self._draws
+
+    def legal_actions(self) -> list[int]:
+        if self._result != PLAYING:
+            return []
+        return pyr.legal_fields(self._visible, self._covered, self._card)
+
+    def apply_action(self, action: int) -> None:
+        if self._result != PLAYING:
+            raise self.illegal(action, f"the game is over ({self._result})")
+        if not 0 <= action < SOLO_NUM_ACTIONS:
+            raise self.illegal(action, "place the drawn card with 'place F1'..'place F10'")
+        if not pyr.fits(self._visible, self._covered, action, self._card):
+            why = pyr.why_not(self._visible, self._covered, action, self._card)
+            raise self.illegal(action, why or "")
+        pyr.place(self._visible, self._covered, action, self._card)
+        self._history.append(int(action))
+        if all(self._visible):
+            self._card = 0
+            self._result = WON
+        else:
+            self._draw()
+
+    def action_to_string(self, action: int) -> str:
+        return solo_action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return solo_string_to_action(text)
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        if player not in (None, 0):
+            raise ValueError(f"pacal-solo: no player {player!r}; the player is 0 (None: spectator)")
+        playing = self._result == PLAYING
+        return {
+            "game": "pacal-solo",
+            "viewer": player,
+            "phase": "place" if playing else "over",
+            "current_player": self.current_player,
+            "direction": self._direction,
+            "layout": pyr.layout(self._direction),
+            "pyramid": pyr.fields_as_lists(self._visible, self._covered),
+            "card": self._card or None,
+            "legal_fields": [i + 1 for i in self.legal_actions()],
+            "draws": self._draws,
+            "pile_size": len(self._pile),
+            "result": self._result,
+            "won": self._result == WON,
+            "score": self._draws if self._result == WON else None,
+            "spread": pyr.spread(self._visible),
+        }
+
+    def clone(self) -> PacalSoloState:
+        other = PacalSoloState.__new__(PacalSoloState)
+        other.game = self.game
+        other.seed = self.seed
+        other._rng = Rng(0)
+        other._rng.state = self._rng.state
+        other._direction = self._direction
+        other._bases = list(self._bases)
+        other._pile = list(self._pile)
+        other._draws = self._draws
+        other._card = self._card
+        other._visible = list(self._visible)
+        other._covered = list(self._covered)
+        other._result = self._result
+        other._history = list(self._history)
+        return other
+
+    def resample_hidden(self, player: int | None, rng: RandomSource) -> PacalSoloState:
+        """A copy with the unseen cards (pile and bases) reshuffled among themselves."""
+        other = self.clone()
+        pool = other._pile + other._bases
+        for i in range(len(pool) - 1, 0, -1):
+            j = rng.randrange(i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        other._pile = pool[: len(self._pile)]
+        other._bases = pool[len(self._pile) :]
+        other._rng = Rng(rng.randrange(1 << 64))
+        return other
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "rng": self._rng.state,
+            "bases": list(self._bases),
+            "pile": list(self._pile),
+            "draws": self._draws,
+            "card": self._card,
+            "pyramid": pyr.fields_as_lists(self._visible, self._covered),
+            "result": self._result,
+            "history": list(self._history),
+        }
+
+    @classmethod
+    def from_dict(cls, game: PacalSoloGame, data: dict[str, Any]) -> PacalSoloState:
+        """The state `_to_dict` saved; raises ValueError/KeyError/TypeError when malformed."""
+        state = cls.__new__(cls)
+        state.game = game
+        state.seed = checked_seed(data["seed"])
+        state._direction = game.options["direction"]
+        state._rng = Rng(0)
+        state._rng.state = checked_int(data["rng"], 0, (1 << 64) - 1, "rng")
+        state._bases = checked_cards(data["bases"], "bases")
+        state._pile = checked_cards(data["pile"], "pile")
+        state._draws = checked_int(data["draws"], 1, 40, "draws")
+        state._result = data["result"]
+        if state._result not in (PLAYING, WON, LOST):
+            raise ValueError(f"result {state._result!r} is not playing, won or lost")
+        lowest_card = 0 if state._result == WON else 1
+        state._card = checked_int(data["card"], lowest_card, pyr.HIGHEST_CARD, "card")
+        state._visible, state._covered = pyr.pyramid_from_lists(data["pyramid"])
+        history = data["history"]
+        if not isinstance(history, list):
+            raise ValueError("history must be a list")
+        state._history = [checked_int(a, 0, SOLO_NUM_ACTIONS - 1, "history") for a in history]
+        placed = [c for c in state._visible + state._covered if c]
+        cards = state._bases + state._pile + placed + ([state._card] if state._card else [])
+        if sorted(cards) != list(DECK):
+            raise ValueError("the cards are not exactly 1..50 once each")
+        if len(state._bases) != BASE_CARDS or state._draws != len(placed) + (state._card > 0):
+            raise ValueError("the draw count does not match the cards drawn")
+        return state
+
+    @classmethod
+    def from_position(
+        cls,
+        game: PacalSoloGame,
+        pyramid: list[list[int]],
+        card: int,
+        pile: list[int] | None = None,
+        seed: int | str | None = 0,
+    ) -> PacalSoloState:
+        """A position built by hand: `pyramid` as ten card lists, the drawn `card`, and
+        the rest of the `pile` top first (default: the unused cards ascending). The
+        draw count is the cards placed plus the drawn one; the bases are what is left."""
+        state = cls(game, seed)
+        state._visible, state._covered = pyr.pyramid_from_lists(pyramid)
+        placed = {c for c in state._visible + state._covered if c}
+        if len(placed) != sum(len(f) for f in pyramid) or card in placed:
+            raise ValueError("a card appears twice in the pyramid and the drawn card")
+        unused = [c for c in DECK if c not in placed and c != card]
+        if pile is None:
+            pile = unused[: len(unused) - BASE_CARDS]
+        state._bases = [c for c in unused if c not in pile]
+        state._pile = list(reversed(pile))
+        state._card = card
+        state._draws = len(placed) + 1
+        state._result = PLAYING
+        state._history = []
+        if not pyr.can_place(state._visible, state._covered, card):
+            state._result = LOST
+        return state

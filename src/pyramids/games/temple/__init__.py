@@ -1,0 +1,42 @@
+"""Temple of Inscriptions: 2 to 5 players build a nine-level pyramid together
+and each tries to end with the largest treasure.
+
+The rules implemented are on `rules.md` in this package (`pyramids rules temple`).
+Modules: `cards` (kinds and the deck), `pile` (draws, discards, reshuffles),
+`construction` (units, caps, earnings), `actions` (the action set and its
+strings), `scoring` (scores, winners, returns), `state` (a position and how
+actions change it), `game` (options).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from pyramids.core.registry import GameEntry, register
+from pyramids.games.temple.game import TempleGame
+from pyramids.games.temple.state import TempleState
+
+__all__ = ["TempleGame", "TempleState"]
+
+
+def rules_page() -> str:
+    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+register(
+    GameEntry(
+        name="temple",
+        factory=TempleGame,
+        summary="Temple of Inscriptions: build a nine-level pyramid together, "
+        "collect the largest treasure (2-5 players)",
+        variants=(
+            {},
+            {"players": 2},
+            {"players": 3},
+            {"players": 5},
+            {"players": 3, "cards_per_level": 5, "jewels": 6, "swap_size": 2,
+             "start_hand": 2, "max_rounds": 60},
+        ),
+        rules_page=rules_page,
+    )
+)

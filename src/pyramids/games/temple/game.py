@@ -1,0 +1,73 @@
+"""Temple of Inscriptions as a `Game`: its options and their cross-checks.
+
+Every number the seed leaves open is an option marked `ours` with the default of
+the rules page: players, cards per level, jewels, starting treasure, starting
+hand, swap-zone size and the `max_rounds` safety cap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyramids.core.api import Game
+from pyramids.core.errors import OptionError
+from pyramids.core.options import Option
+from pyramids.games.temple.actions import ActionCodec
+from pyramids.games.temple.cards import LEVELS
+from pyramids.games.temple.construction import UNITS_TO_BUILD
+from pyramids.games.temple.state import TempleState
+
+
+class TempleGame(Game):
+    name = "temple"
+    option_specs = (
+        Option("players", 4, int, "number of players", minimum=2, maximum=5, ours=True),
+        Option("cards_per_level", 7, int, "construction cards of each level 1..9",
+               minimum=1, maximum=50, ours=True),
+        Option("jewels", 18, int, "jewel cards in the deck", minimum=0, maximum=100, ours=True),
+        Option("start_treasure", 3, int, "treasure points each player starts with",
+               minimum=0, maximum=1000, ours=True),
+        Option("start_hand", 3, int, "cards dealt to each player at the start",
+               minimum=0, maximum=30, ours=True),
+        Option("swap_size", 4, int, "face-up cards in the swap zone", minimum=0, maximum=10,
+               ours=True),
+        Option("max_rounds", 200, int, "rounds after which a stalled game ends and is scored",
+               minimum=1, maximum=100_000, ours=True),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.codec = ActionCodec(self._options["swap_size"])
+
+    def _check_options(self) -> None:
+        o = self._options
+        deck = LEVELS * o["cards_per_level"] + o["jewels"]
+        dealt = o["swap_size"] + o["players"] * o["start_hand"]
+        if dealt > deck:
+            raise OptionError(
+                f"temple: the deck has {deck} cards (9 x cards_per_level={o['cards_per_level']}"
+                f" + jewels={o['jewels']}), too few to deal swap_size={o['swap_size']} + "
+                f"players={o['players']} x start_hand={o['start_hand']} = {dealt}; "
+                "allowed: a deck at least that large"
+            )
+        units = o["cards_per_level"] + o["jewels"] // 2
+        if units < UNITS_TO_BUILD:
+            raise OptionError(
+                f"temple: a level needs {UNITS_TO_BUILD} units but cards_per_level="
+                f"{o['cards_per_level']} and jewels={o['jewels']} make at most {units}; "
+                f"allowed: cards_per_level + jewels // 2 >= {UNITS_TO_BUILD}"
+            )
+
+    @property
+    def num_players(self) -> int:
+        return int(self._options["players"])
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.codec.size
+
+    def new_initial_state(self, seed: int | str | None = None) -> TempleState:
+        return TempleState(self, seed)
+
+    def _state_from_dict(self, data: dict[str, Any]) -> TempleState:
+        return TempleState.from_dict(self, data)

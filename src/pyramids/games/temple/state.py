@@ -1,0 +1,516 @@
+"""One position of Temple of Inscriptions, and how actions change it.
+
+A round (rules page, "A round: three phases"):
+1. draw: each player, from the round's start player on, draws 2 cards; this is
+   chance, done by the engine with the `Rng` kept in the state;
+2. swap: each player, from the start player on, plays `swap K S` or `swap pass`;
+3. construction: players, from the start player on, play `summon` or `pass`;
+   after `summon` (1 treasure point, free at 0 points) the summoner and then each
+   other player in seat order play `set C J` once. Success builds the level and
+   the player after the summoner decides next; failure ends the round; so do
+   passes by every player in a row. The start player moves one seat a round.
+The game ends when level 9 is built or when round `max_rounds` ends.
+
+Besides the cards, the state tracks `known`: per player, how many cards of each
+kind the table has seen go into that hand and not come out (a swap-zone card
+taken, cards taken back after a failed construction). It is public, so it is in
+every view, and `resample_hidden` keeps those cards where they are.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.rng import Rng
+from pyramids.games.temple.actions import PASS, SET, SUMMON, SWAP, SWAP_PASS, Decoded
+from pyramids.games.temple.cards import (
+    JEWEL,
+    KIND_NAMES,
+    LEVELS,
+    NUM_KINDS,
+    counts_from_dict,
+    counts_to_dict,
+    empty_counts,
+    level_kind,
+    new_deck,
+    parse_kind,
+)
+from pyramids.games.temple.construction import (
+    SET_CHOICES,
+    Construction,
+    earnings,
+    why_set_is_illegal,
+)
+from pyramids.games.temple.pile import draw_card
+from pyramids.games.temple.scoring import returns_for, scores, winners
+
+if TYPE_CHECKING:
+    from pyramids.games.temple.game import TempleGame
+
+DRAWS_PER_ROUND = 2
+PHASE_SWAP, PHASE_SUMMON, PHASE_SET, PHASE_OVER = "swap", "summon", "set", "over"
+PHASES = (PHASE_SWAP, PHASE_SUMMON, PHASE_SET, PHASE_OVER)
+EMPTY_SLOT = -1
+
+
+class TempleState(State):
+    game: TempleGame
+
+    def __init__(self, game: TempleGame, seed: int | str | None = None) -> None:
+        options = game.options
+        self.game = game
+        self.seed = seed
+        self.num_players = options["players"]
+        self.rng = Rng(seed)
+        self.pile = new_deck(options["cards_per_level"], options["jewels"])
+        self.rng.shuffle(self.pile)
+        self.discard = empty_counts()
+        self.removed = empty_counts()
+        self.built = 0
+        self.zone = [self._draw() for _ in range(options["swap_size"])]
+        self.hands = [empty_counts() for _ in range(self.num_players)]
+        for hand in self.hands:
+            for _ in range(options["start_hand"]):
+                hand[self._draw()] += 1  # the game's options guarantee a card here
+        self.known = [empty_counts() for _ in range(self.num_players)]
+        self.treasure = [options["start_treasure"]] * self.num_players
+        self.round = 1
+        self.start_player = 0
+        self.construction: Construction | None = None
+        self.actions: list[int] = []
+        self._begin_round()
+
+    # -- chance ---------------------------------------------------------------
+
+    def _draw(self) -> int:
+        """The next usable card, or EMPTY_SLOT when no card is left at all."""
+        kind = draw_card(self.pile, self.discard, self.removed, self.built, self.rng)
+        return EMPTY_SLOT if kind is None else kind
+
+    def _begin_round(self) -> None:
+        for offset in range(self.num_players):
+            hand = self.hands[(self.start_player + offset) % self.num_players]
+            for _ in range(DRAWS_PER_ROUND):
+                kind = self._draw()
+                if kind != EMPTY_SLOT:
+                    hand[kind] += 1
+        self.phase = PHASE_SWAP
+        self.current = self.start_player
+        self.acted = 0  # swap phase: players who have acted; summon phase: passes in a row
+
+    def _end_round(self) -> None:
+        self.construction = None
+        if self.round >= self.game.options["max_rounds"]:
+            self._finish()
+            return
+        self.round += 1
+        self.start_player = (self.start_player + 1) % self.num_players
+        self._begin_round()
+
+    def _finish(self) -> None:
+        self.phase = PHASE_OVER
+        self.current = TERMINAL
+        self.construction = None
+
+    # -- the API ----------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return self.current
+
+    @property
+    def level(self) -> int:
+        """The level under construction (10 once all nine are built)."""
+        return self.built + 1
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def history(self) -> list[int]:
+        return list(self.actions)
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.codec.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.game.codec.parse(text)
+
+    def legal_actions(self) -> list[int]:
+        codec = self.game.codec
+        if self.phase == PHASE_SWAP:
+            hand = self.hands[self.current]
+            open_slots = [slot for slot, kind in enumerate(self.zone) if kind != EMPTY_SLOT]
+            legal = [codec.swap(kind, slot)
+                     for kind in range(NUM_KINDS) if hand[kind] for slot in open_slots]
+            legal.append(codec.swap_pass)
+            return legal
+        if self.phase == PHASE_SUMMON:
+            return [codec.summon, codec.pass_]
+        if self.phase == PHASE_SET:
+            assert self.construction is not None
+            hand = self.hands[self.current]
+            held_cards, held_jewels = hand[level_kind(self.level)], hand[JEWEL]
+            missing = self.construction.missing
+            return [codec.set(cards, pairs) for cards, pairs in SET_CHOICES
+                    if cards + pairs <= missing and cards <= held_cards
+                    and 2 * pairs <= held_jewels]
+        return []
+
+    def _why_illegal(self, move: Decoded) -> str | None:
+        if self.phase == PHASE_OVER:
+            return "the game is over"
+        if self.phase == PHASE_SWAP:
+            if move.what == SWAP:
+                if not self.hands[self.current][move.a]:
+                    return f"you hold no {KIND_NAMES[move.a]} card"
+                if self.zone[move.b] == EMPTY_SLOT:
+                    return f"swap-zone slot {move.b + 1} is empty"
+                return None
+            if move.what == SWAP_PASS:
+                return None
+            return "it is phase 2 (swap); allowed: 'swap K S' or 'swap pass'"
+        if self.phase == PHASE_SUMMON:
+            if move.what in (SUMMON, PASS):
+                return None
+            return f"it is phase 3: summon the construction of level {self.level} or pass; " \
+                   "allowed: 'summon' or 'pass'"
+        assert self.construction is not None
+        if move.what != SET:
+            return f"a construction of level {self.level} is under way; allowed: 'set C J'"
+        hand = self.hands[self.current]
+        return why_set_is_illegal(move.a, move.b, self.level, hand[level_kind(self.level)],
+                                  hand[JEWEL], self.construction.missing)
+
+    def apply_action(self, action: int) -> None:
+        move = self.game.codec.decode(action)
+        if move is None:
+            raise self.illegal(action, f"not an action number; allowed: 0.."
+                                       f"{self.game.codec.size - 1}")
+        why = self._why_illegal(move)
+        if why is not None:
+            raise self.illegal(action, why)
+        self.actions.append(action)
+        if move.what == SWAP:
+            self._swap(move.a, move.b)
+        elif move.what == SWAP_PASS:
+            self._after_swap()
+        elif move.what == SUMMON:
+            self._summon()
+        elif move.what == PASS:
+            self._pass()
+        else:
+            self._set(move.a, move.b)
+
+    # -- phase 2 --------------------------------------------------------------
+
+    def _swap(self, given: int, slot: int) -> None:
+        player = self.current
+        taken = self.zone[slot]
+        self.hands[player][given] -= 1
+        self.hands[player][taken] += 1
+        self.zone[slot] = given
+        known = self.known[player]
+        known[given] = max(0, known[given] - 1)
+        known[taken] += 1
+        self._after_swap()
+
+    def _after_swap(self) -> None:
+        self.acted += 1
+        if self.acted == self.num_players:
+            self.phase = PHASE_SUMMON
+            self.current = self.start_player
+            self.acted = 0
+        else:
+            self.current = (self.current + 1) % self.num_players
+
+    # -- phase 3 --------------------------------------------------------------
+
+    def _pass(self) -> None:
+        self.acted += 1
+        if self.acted == self.num_players:
+            self._end_round()
+        else:
+            self.current = (self.current + 1) % self.num_players
+
+    def _summon(self) -> None:
+        player = self.current
+        paid = self.treasure[player] > 0
+        if paid:
+            self.treasure[player] -= 1
+        self.construction = Construction(player, paid, self.num_players)
+        self.phase = PHASE_SET
+
+    def _set(self, cards: int, pairs: int) -> None:
+        construction = self.construction
+        assert construction is not None
+        player, kind = self.current, level_kind(self.level)
+        hand, known = self.hands[player], self.known[player]
+        hand[kind] -= cards
+        hand[JEWEL] -= 2 * pairs
+        known[kind] = max(0, known[kind] - cards)
+        known[JEWEL] = max(0, known[JEWEL] - 2 * pairs)
+        construction.record(player, cards, pairs)
+        if construction.complete:
+            self._succeed(construction)
+        elif construction.everyone_has_set:
+            self._fail(construction)
+        else:
+            self.current = construction.next_setter
+
+    def _fail(self, construction: Construction) -> None:
+        kind = level_kind(self.level)
+        for player, cards, pairs in construction.sets:
+            self.hands[player][kind] += cards
+            self.hands[player][JEWEL] += 2 * pairs
+            # The table saw these cards go back into that hand.
+            self.known[player][kind] += cards
+            self.known[player][JEWEL] += 2 * pairs
+        self._end_round()
+
+    def _succeed(self, construction: Construction) -> None:
+        level, kind = self.level, level_kind(self.level)
+        for player, units in enumerate(construction.units_by_player(self.num_players)):
+            self.treasure[player] += earnings(level, units)
+        for _, cards, pairs in construction.sets:
+            self.discard[kind] += cards
+            self.discard[JEWEL] += 2 * pairs
+        self.built += 1
+        for hand, known in zip(self.hands, self.known, strict=True):
+            self.discard[kind] += hand[kind]
+            hand[kind] = 0
+            known[kind] = 0
+        stale = [slot for slot, card in enumerate(self.zone) if card == kind]
+        self.discard[kind] += len(stale)
+        for slot in stale[1:]:
+            self.zone[slot] = self._draw()
+        self.construction = None
+        if self.built == LEVELS:
+            self._finish()
+            return
+        self.phase = PHASE_SUMMON
+        self.acted = 0
+        self.current = (construction.summoner + 1) % self.num_players
+
+    # -- the end ------------------------------------------------------------------
+
+    def jewels_in_hand(self) -> list[int]:
+        return [hand[JEWEL] for hand in self.hands]
+
+    def scores(self) -> list[int]:
+        return scores(self.treasure, self.jewels_in_hand())
+
+    def winners(self) -> list[int]:
+        return winners(self.treasure, self.jewels_in_hand())
+
+    def returns(self) -> list[float]:
+        if self.phase != PHASE_OVER:
+            return [0.0] * self.num_players
+        return returns_for(self.num_players, self.winners())
+
+    # -- information ------------------------------------------------------------
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        if player is not None and not 0 <= player < self.num_players:
+            raise ValueError(f"temple: no seat {player!r}; seats are 0..{self.num_players - 1}")
+        construction = None
+        if self.construction is not None:
+            c = self.construction
+            construction = {
+                "level": self.level,
+                "summoner": c.summoner,
+                "paid": c.paid,
+                "sets": [{"player": p, "cards": cards, "jewel_pairs": pairs}
+                         for p, cards, pairs in c.sets],
+                "units_by_player": c.units_by_player(self.num_players),
+                "units": c.units,
+                "missing": c.missing,
+                "next": c.next_setter,
+            }
+        view: dict[str, Any] = {
+            "game": self.game.name,
+            "viewer": player,
+            "players": self.num_players,
+            "phase": self.phase,
+            "current_player": self.current,
+            "round": self.round,
+            "max_rounds": self.game.options["max_rounds"],
+            "start_player": self.start_player,
+            "level": self.level if self.built < LEVELS else None,
+            "built": self.built,
+            "treasure": list(self.treasure),
+            "hand_sizes": [sum(hand) for hand in self.hands],
+            "known": [counts_to_dict(known) for known in self.known],
+            "swap_zone": [None if kind == EMPTY_SLOT else KIND_NAMES[kind] for kind in self.zone],
+            "discard": counts_to_dict(self.discard),
+            "out_of_game": counts_to_dict(self.removed),
+            "pile_size": len(self.pile),
+            "passes": self.acted if self.phase == PHASE_SUMMON else 0,
+            "construction": construction,
+        }
+        if player is not None:
+            view["hand"] = counts_to_dict(self.hands[player])
+        if self.phase == PHASE_OVER:
+            best = self.winners()
+            view["jewels"] = self.jewels_in_hand()
+            view["scores"] = self.scores()
+            view["winners"] = best
+            view["winner"] = best[0] if len(best) == 1 else None
+        return view
+
+    def clone(self) -> TempleState:
+        twin = TempleState.__new__(TempleState)
+        twin.game = self.game
+        twin.seed = self.seed
+        twin.num_players = self.num_players
+        twin.rng = Rng(0)
+        twin.rng.state = self.rng.state
+        twin.pile = self.pile[:]
+        twin.discard = self.discard[:]
+        twin.removed = self.removed[:]
+        twin.built = self.built
+        twin.zone = self.zone[:]
+        twin.hands = [hand[:] for hand in self.hands]
+        twin.known = [known[:] for known in self.known]
+        twin.treasure = self.treasure[:]
+        twin.round = self.round
+        twin.start_player = self.start_player
+        twin.phase = self.phase
+        twin.current = self.current
+        twin.acted = self.acted
+        twin.construction = None if self.construction is None else self.construction.copy()
+        twin.actions = self.actions[:]
+        return twin
+
+    def resample_hidden(self, player: int | None, rng: RandomSource) -> TempleState:
+        """A copy with the cards `player` cannot see dealt again at random.
+
+        Kept: everything public, `player`'s hand, the hand sizes, the pile size and
+        the cards the table knows to be in a hand (`known`). Dealt again: the other
+        cards of the other hands and the pile. A hand never holds a card of a built
+        level, so those stay in the pile. The state's `Rng` is reseeded from `rng`.
+        The legal actions stay the same when `player` is the player to move; another
+        seat's legal actions depend on its hidden cards.
+        """
+        twin = self.clone()
+        redealt = [seat for seat in range(self.num_players) if seat != player]
+        usable: list[int] = []
+        stale: list[int] = []
+        for kind in twin.pile:
+            (stale if kind != JEWEL and kind < self.built else usable).append(kind)
+        for seat in redealt:
+            hand, known = twin.hands[seat], twin.known[seat]
+            for kind in range(NUM_KINDS):
+                usable.extend([kind] * (hand[kind] - known[kind]))
+                hand[kind] = known[kind]
+        _shuffle(usable, rng)
+        for seat in redealt:
+            hand = twin.hands[seat]
+            for _ in range(sum(self.hands[seat]) - sum(hand)):
+                hand[usable.pop()] += 1
+        twin.pile = usable + stale
+        _shuffle(twin.pile, rng)
+        twin.rng = Rng(rng.randrange(1 << 62))
+        return twin
+
+    # -- saving -----------------------------------------------------------------
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "pile": [KIND_NAMES[kind] for kind in self.pile],
+            "discard": counts_to_dict(self.discard),
+            "removed": counts_to_dict(self.removed),
+            "built": self.built,
+            "zone": [None if kind == EMPTY_SLOT else KIND_NAMES[kind] for kind in self.zone],
+            "hands": [counts_to_dict(hand) for hand in self.hands],
+            "known": [counts_to_dict(known) for known in self.known],
+            "treasure": list(self.treasure),
+            "round": self.round,
+            "start_player": self.start_player,
+            "phase": self.phase,
+            "current": self.current,
+            "acted": self.acted,
+            "construction": None if self.construction is None else self.construction.to_dict(),
+            "actions": list(self.actions),
+        }
+
+    @classmethod
+    def from_dict(cls, game: TempleGame, data: dict[str, Any]) -> TempleState:
+        """Rebuild a saved state; anything inconsistent raises ValueError."""
+        options = game.options
+        state = cls.__new__(cls)
+        state.game = game
+        seed = data["seed"]
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise ValueError(f"seed must be an integer, a string or null, not {seed!r}")
+        state.seed = seed
+        state.num_players = n = options["players"]
+        state.rng = Rng(0)
+        state.rng.state = _int(data["rng"], "rng", 0, (1 << 64) - 1)
+        state.pile = [_kind(name) for name in data["pile"]]
+        state.discard = counts_from_dict(data["discard"])
+        state.removed = counts_from_dict(data["removed"])
+        state.built = _int(data["built"], "built", 0, LEVELS)
+        state.zone = [EMPTY_SLOT if name is None else _kind(name) for name in data["zone"]]
+        if len(state.zone) != options["swap_size"]:
+            raise ValueError(f"swap zone has {len(state.zone)} slots, not {options['swap_size']}")
+        state.hands = [counts_from_dict(hand) for hand in data["hands"]]
+        state.known = [counts_from_dict(known) for known in data["known"]]
+        state.treasure = [_int(t, "treasure", 0, None) for t in data["treasure"]]
+        if not len(state.hands) == len(state.known) == len(state.treasure) == n:
+            raise ValueError(f"hands, known and treasure need one entry per player ({n})")
+        for hand, known in zip(state.hands, state.known, strict=True):
+            if any(k > h for k, h in zip(known, hand, strict=True)):
+                raise ValueError("a hand holds fewer cards than are known to be in it")
+        state.round = _int(data["round"], "round", 1, options["max_rounds"])
+        state.start_player = _int(data["start_player"], "start_player", 0, n - 1)
+        state.phase = data["phase"]
+        if state.phase not in PHASES:
+            raise ValueError(f"unknown phase {state.phase!r}; allowed: {', '.join(PHASES)}")
+        state.current = _int(data["current"], "current", TERMINAL, n - 1)
+        state.acted = _int(data["acted"], "acted", 0, n - 1)
+        raw = data["construction"]
+        state.construction = None if raw is None else Construction.from_dict(raw, n)
+        if (state.construction is None) != (state.phase != PHASE_SET):
+            raise ValueError("a construction is under way exactly in the 'set' phase")
+        if (state.current == TERMINAL) != (state.phase == PHASE_OVER):
+            raise ValueError("the current player is -1 exactly when the game is over")
+        state.actions = [_int(a, "action", 0, game.codec.size - 1) for a in data["actions"]]
+        total = empty_counts()
+        for counts in (state.discard, state.removed, *state.hands):
+            total = [a + b for a, b in zip(total, counts, strict=True)]
+        for kind in state.pile + [k for k in state.zone if k != EMPTY_SLOT]:
+            total[kind] += 1
+        if state.construction is not None:
+            for _, cards, pairs in state.construction.sets:
+                total[level_kind(state.level)] += cards
+                total[JEWEL] += 2 * pairs
+        expected = empty_counts()
+        for kind in new_deck(options["cards_per_level"], options["jewels"]):
+            expected[kind] += 1
+        if total != expected:
+            raise ValueError(f"the cards do not add up to the deck: {counts_to_dict(total)}")
+        return state
+
+
+def _kind(name: Any) -> int:
+    kind = parse_kind(name) if isinstance(name, str) else None
+    if kind is None:
+        raise ValueError(f"unknown card kind {name!r}; allowed: {', '.join(KIND_NAMES)}")
+    return kind
+
+
+def _int(value: Any, what: str, low: int, high: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be an integer, not {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{what} {value} is out of range")
+    return value
+
+
+def _shuffle(items: list[int], rng: RandomSource) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        items[i], items[j] = items[j], items[i]

@@ -1,0 +1,377 @@
+"""The arena: agents play many games against each other; honest figures come out.
+
+Schedule. With P seats and K named agents:
+- K >= P: every group of P agents (in the order named) is a table, and each
+  table is played in all P cyclic seat rotations;
+- K < P: one table, the named agents then the last one repeated to fill the
+  seats (`mcts,greedy` at 4 players is mcts against three greedy), again in all
+  P rotations;
+- one-player games: each agent plays the same deals alone.
+Game `g` plays lineup `g % L` (L lineups) on deal `g // L`, so each deal is
+played by every lineup (seat rotation and pairing remove the luck of the deal
+from the comparison). Every seed of game `g`, the deal's and each agent's, is
+derived from (seed, g) alone: the results do not depend on how many worker
+processes run the games, nor in which order they finish.
+
+Outcomes are counted per seat. A seat wins when its return is the single
+highest, draws when it shares the highest, and loses otherwise; alone, a
+positive return is a win, zero a draw. Pairwise results for Elo compare the
+returns of seats held by different agents in the same game (alone: of
+different agents on the same deal).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pyramids.agents import Agent, make_agent
+from pyramids.core import Game, OptionError, Rng, State, load
+from pyramids.sim.play import play_game
+from pyramids.sim.stats import bradley_terry_elo, wilson_interval
+
+GameLoader = Callable[..., Game]
+PLAYER_OPTION_NAMES = ("players", "num_players")
+ELO_PRIOR_GAMES = 1.0
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One participant: a unique label, the agent's registered name and its options."""
+
+    label: str
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def make(self, seed: int) -> Agent:
+        return make_agent(self.name, seed=seed, **self.options)
+
+
+def _parse_value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    return text
+
+
+def parse_agents(text: str) -> list[AgentSpec]:
+    """Agents from `name[:key=value...]` separated by commas, e.g. `mcts:iterations=200,greedy`.
+
+    A name given twice gets labels `name`, `name#2`, ...; options make the label
+    `name:key=value` so that two settings of one agent can meet.
+    """
+    from pyramids.agents import agent_names
+
+    specs: list[AgentSpec] = []
+    seen: dict[str, int] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            raise OptionError(f"--agents {text!r} has an empty entry; give names separated by commas")
+        name, *settings = item.split(":")
+        if name not in agent_names():
+            raise OptionError(
+                f"unknown agent {name!r}; allowed agents: {', '.join(agent_names())}"
+            )
+        options: dict[str, Any] = {}
+        for setting in settings:
+            key, sep, value = setting.partition("=")
+            if not sep or not key:
+                raise OptionError(
+                    f"agent option {setting!r} in {item!r} is not key=value "
+                    "(e.g. mcts:iterations=200)"
+                )
+            options[key] = _parse_value(value)
+        base = item
+        seen[base] = seen.get(base, 0) + 1
+        label = base if seen[base] == 1 else f"{base}#{seen[base]}"
+        specs.append(AgentSpec(label, name, options))
+    if not specs:
+        raise OptionError("--agents needs at least one agent")
+    return specs
+
+
+def lineups(labels: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The seatings of one cycle of the schedule (see the module docstring)."""
+    if players < 1:
+        raise ValueError("a game has at least one player")
+    if not labels:
+        raise ValueError("the arena needs at least one agent")
+    if players == 1:
+        return [(label,) for label in labels]
+    if len(labels) >= players:
+        tables = [tuple(group) for group in itertools.combinations(labels, players)]
+    else:
+        tables = [tuple(labels) + (labels[-1],) * (players - len(labels))]
+    return [table[r:] + table[:r] for table in tables for r in range(players)]
+
+
+def derived_seed(*parts: object) -> int:
+    """A 62-bit seed from the arena seed and a game's coordinates."""
+    return Rng(":".join(str(p) for p in ("arena", *parts))).next_u64() >> 2
+
+
+def resolve_game(
+    game_name: str,
+    options: dict[str, Any] | None,
+    players: int | None,
+    loader: GameLoader = load,
+) -> tuple[Game, dict[str, Any]]:
+    """The game with `players` put into whichever player-count option it has."""
+    chosen = dict(options or {})
+    if players is not None:
+        probe = loader(game_name, **chosen)
+        names = [o.name for o in probe.option_specs]
+        option = next((n for n in PLAYER_OPTION_NAMES if n in names), None)
+        if option is not None:
+            chosen[option] = players
+        elif probe.num_players != players:
+            raise OptionError(
+                f"{game_name} is played by {probe.num_players} player(s) only; "
+                f"--players {players} is not possible"
+            )
+    game = loader(game_name, **chosen)
+    return game, chosen
+
+
+@dataclass
+class GameResult:
+    index: int
+    deal: int
+    seats: list[str]
+    returns: list[float]
+    length: int
+    metrics: dict[str, float]
+    seconds: dict[str, float]
+    moves: dict[str, int]
+
+
+def terminal_metrics(state: State) -> dict[str, float]:
+    """The numbers a spectator's final view shows at the top level (rounds, draws...)."""
+    metrics: dict[str, float] = {}
+    for key, value in state.view(None).items():
+        if isinstance(value, bool):
+            metrics[key] = float(value)
+        elif isinstance(value, int | float):
+            metrics[key] = float(value)
+    return metrics
+
+
+class TimedAgent:
+    """An agent that adds up the seconds it spends choosing (for the arena's timings)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.seconds = 0.0
+        self.moves = 0
+
+    def step(self, state: State) -> int:
+        started = time.perf_counter()
+        action = self.agent.step(state)
+        self.seconds += time.perf_counter() - started
+        self.moves += 1
+        return action
+
+
+@dataclass(frozen=True)
+class ArenaJob:
+    game_name: str
+    options: dict[str, Any]
+    specs: tuple[AgentSpec, ...]
+    seed: int
+    loader: GameLoader
+
+
+def play_indexed_game(job: ArenaJob, index: int) -> GameResult:
+    """Game number `index` of the arena, which depends on nothing but the job and index."""
+    game = job.loader(job.game_name, **job.options)
+    by_label = {spec.label: spec for spec in job.specs}
+    table = lineups([s.label for s in job.specs], game.num_players)
+    seating = table[index % len(table)]
+    deal = index // len(table)
+    agents = [TimedAgent(by_label[label].make(derived_seed(job.seed, "agent", index, seat)))
+              for seat, label in enumerate(seating)]
+    state = play_game(game, agents, derived_seed(job.seed, "deal", deal))
+    seconds: dict[str, float] = {}
+    moves: dict[str, int] = {}
+    for label, agent in zip(seating, agents, strict=True):
+        seconds[label] = seconds.get(label, 0.0) + agent.seconds
+        moves[label] = moves.get(label, 0) + agent.moves
+    return GameResult(
+        index=index,
+        deal=deal,
+        seats=list(seating),
+        returns=[float(r) for r in state.returns()],
+        length=len(state.history()),
+        metrics=terminal_metrics(state),
+        seconds=seconds,
+        moves=moves,
+    )
+
+
+def _play_chunk(job: ArenaJob, indices: list[int]) -> list[GameResult]:
+    return [play_indexed_game(job, i) for i in indices]
+
+
+def run_games(
+    job: ArenaJob,
+    games: int,
+    workers: int = 1,
+    on_done: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play games 0..games-1, in `workers` processes; the results sorted by index."""
+    if games < 1:
+        raise OptionError(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        raise OptionError(f"--workers must be at least 1, got {workers}")
+    results: list[GameResult] = []
+    if workers == 1:
+        for index in range(games):
+            results.append(play_indexed_game(job, index))
+            if on_done:
+                on_done(1)
+        return results
+    chunk = max(1, min(8, games // (workers * 4)))
+    chunks = [list(range(start, min(games, start + chunk))) for start in range(0, games, chunk)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_play_chunk, job, c) for c in chunks]
+        for future in as_completed(futures):
+            done = future.result()
+            results.extend(done)
+            if on_done:
+                on_done(len(done))
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def seat_outcome(returns: Sequence[float], seat: int) -> str:
+    """'win', 'draw' or 'loss' for one seat (see the module docstring)."""
+    mine = returns[seat]
+    if len(returns) == 1:
+        return "win" if mine > 0 else "draw" if mine == 0 else "loss"
+    top = max(returns)
+    if mine < top:
+        return "loss"
+    return "win" if sum(1 for r in returns if r == top) == 1 else "draw"
+
+
+def pairwise_scores(results: Iterable[GameResult]) -> dict[tuple[str, str], float]:
+    """What each agent scored against each other (1 a win, 0.5 a draw), for Elo."""
+    scores: dict[tuple[str, str], float] = {}
+
+    def add(a: str, ra: float, b: str, rb: float) -> None:
+        if a == b:
+            return
+        sa = 1.0 if ra > rb else 0.5 if ra == rb else 0.0
+        scores[(a, b)] = scores.get((a, b), 0.0) + sa
+        scores[(b, a)] = scores.get((b, a), 0.0) + 1.0 - sa
+
+    solo: dict[int, list[GameResult]] = {}
+    for result in results:
+        if len(result.seats) == 1:
+            solo.setdefault(result.deal, []).append(result)
+            continue
+        for i, j in itertools.combinations(range(len(result.seats)), 2):
+            add(result.seats[i], result.returns[i], result.seats[j], result.returns[j])
+    for same_deal in solo.values():
+        for x, y in itertools.combinations(same_deal, 2):
+            add(x.seats[0], x.returns[0], y.seats[0], y.returns[0])
+    return scores
+
+
+def summarize(
+    results: Sequence[GameResult],
+    labels: Sequence[str],
+    elo_prior_games: float = ELO_PRIOR_GAMES,
+) -> dict[str, Any]:
+    """The arena's figures as JSON-able data (no timings: those vary run to run)."""
+    counts = {label: {"wins": 0, "draws": 0, "losses": 0} for label in labels}
+    players = len(results[0].seats) if results else 0
+    seats = [{"wins": 0, "draws": 0, "losses": 0} for _ in range(players)]
+    for result in results:
+        for seat, label in enumerate(result.seats):
+            outcome = seat_outcome(result.returns, seat)
+            key = {"win": "wins", "draw": "draws", "loss": "losses"}[outcome]
+            counts[label][key] += 1
+            seats[seat][key] += 1
+    elo = bradley_terry_elo(labels, pairwise_scores(results), prior_games=elo_prior_games)
+    agents: dict[str, Any] = {}
+    for label in labels:
+        c = counts[label]
+        played = c["wins"] + c["draws"] + c["losses"]
+        lo, hi = wilson_interval(c["wins"], played)
+        returns = [r.returns[s] for r in results for s, lab in enumerate(r.seats) if lab == label]
+        agents[label] = {
+            "games": played,
+            **c,
+            "win_rate": c["wins"] / played if played else 0.0,
+            "ci95": [lo, hi],
+            "mean_return": sum(returns) / len(returns) if returns else 0.0,
+            "elo": round(elo[label], 1) if math.isfinite(elo[label]) else None,
+        }
+    seat_rows = []
+    for seat, c in enumerate(seats):
+        played = c["wins"] + c["draws"] + c["losses"]
+        lo, hi = wilson_interval(c["wins"], played)
+        seat_rows.append({"seat": seat, "games": played, **c,
+                          "win_rate": c["wins"] / played if played else 0.0, "ci95": [lo, hi]})
+    lengths = [r.length for r in results]
+    return {
+        "games": len(results),
+        "players": players,
+        "agents": agents,
+        "seats": seat_rows,
+        "mean_length": sum(lengths) / len(lengths) if lengths else 0.0,
+        "elo_prior_games": elo_prior_games,
+    }
+
+
+def seconds_per_move(results: Iterable[GameResult]) -> dict[str, float]:
+    spent: dict[str, float] = {}
+    moves: dict[str, int] = {}
+    for result in results:
+        for label, seconds in result.seconds.items():
+            spent[label] = spent.get(label, 0.0) + seconds
+            moves[label] = moves.get(label, 0) + result.moves.get(label, 0)
+    return {label: spent[label] / moves[label] for label in spent if moves[label]}
+
+
+def run_arena(
+    game_name: str,
+    agents: Sequence[AgentSpec] | str,
+    games: int,
+    workers: int = 1,
+    seed: int = 0,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    loader: GameLoader = load,
+    on_done: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Run an arena and return its summary with `game`, `options`, `seed` added."""
+    specs = parse_agents(agents) if isinstance(agents, str) else list(agents)
+    game, chosen = resolve_game(game_name, options, players, loader)
+    job = ArenaJob(game_name, chosen, tuple(specs), seed, loader)
+    results = run_games(job, games, workers, on_done)
+    summary = summarize(results, [s.label for s in specs])
+    summary.update(
+        game=game_name,
+        options=game.options,
+        seed=seed,
+        lineups=[list(x) for x in lineups([s.label for s in specs], game.num_players)],
+        seconds_per_move=seconds_per_move(results),
+    )
+    return summary
+
+
+def result_rows(results: Iterable[GameResult]) -> list[dict[str, Any]]:
+    return [asdict(r) for r in results]

@@ -1,0 +1,252 @@
+"""Pacal and Pacal solo on screen: the pyramids drawn as pyramids, the hand, the offer.
+
+A field shows its number (in its border) and visible card; a closed field has
+a heavy border and also shows the card it covers, dimmed, after a slash. The
+fields where the card in play may go are highlighted, and a click on one places
+it. In the offer phase a click selects a
+hand card; the second selected card makes the offer. In the pick phase a click
+on an offered card picks it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, Static
+
+from pyramids.tui.board import Board
+
+
+class FieldCell(Static):
+    """One pyramid field; a click on a legal field places the card in play."""
+
+    def __init__(self, number: int, cards: list[int], legal: bool, mine: bool, **kwargs: Any):
+        classes = "field " + ("closed" if len(cards) == 2 else "open" if cards else "empty")
+        if legal:
+            classes += " legal"
+        super().__init__(self.label(cards), classes=classes, **kwargs)
+        self.border_title = f"F{number}"
+        self.number = number
+        self.legal = legal and mine
+
+    @staticmethod
+    def label(cards: list[int]) -> str:
+        """The visible card; a closed field adds the card it covers after a slash."""
+        if not cards:
+            return ""
+        if len(cards) == 1:
+            return f"[b]{cards[0]}[/]"
+        return f"[b]{cards[1]}[/] [dim]/{cards[0]}[/]"
+
+    def on_click(self) -> None:
+        board = self._board()
+        if board is not None and self.legal:
+            board.choose(f"place F{self.number}")
+
+    def _board(self) -> PacalBoard | None:
+        for ancestor in self.ancestors:
+            if isinstance(ancestor, PacalBoard):
+                return ancestor
+        return None
+
+
+class CardCell(Static):
+    """A card in the hand or the offer; what a click does depends on the phase."""
+
+    def __init__(self, value: int, role: str, selected: bool = False, **kwargs: Any):
+        classes = f"card {role}" + (" selected" if selected else "")
+        super().__init__(f"[b]{value}[/]", classes=classes, **kwargs)
+        self.value = value
+        self.role = role
+
+    def on_click(self) -> None:
+        for ancestor in self.ancestors:
+            if isinstance(ancestor, PacalBoard):
+                ancestor.card_clicked(self.value, self.role)
+                return
+
+
+def pyramid_rows(
+    fields: list[list[int]],
+    layout: list[list[int]],
+    legal: list[int],
+    mine: bool,
+    prefix: str,
+) -> ComposeResult:
+    rows: dict[int, list[tuple[int, int]]] = {}
+    for index, (row, column) in enumerate(layout):
+        rows.setdefault(row, []).append((column, index))
+    for row in sorted(rows):
+        with Horizontal(classes="pyramid-row"):
+            for _, index in sorted(rows[row]):
+                number = index + 1
+                yield FieldCell(
+                    number,
+                    fields[index],
+                    number in legal,
+                    mine,
+                    id=f"{prefix}-f{number}",
+                )
+
+
+class PacalBoard(Board):
+    DEFAULT_CSS = """
+    PacalBoard .pyramid-row { height: 3; align: center top; width: 100%; }
+    PacalBoard .field { width: 11; height: 3; border: round $panel-lighten-2;
+                        border-title-align: left; content-align: center middle;
+                        text-align: center; margin: 0 1; }
+    PacalBoard .field.open { border: round $secondary; }
+    PacalBoard .field.closed { border: heavy $primary; background: $boost; }
+    PacalBoard .field.legal { border: double $success; background: $success 20%; }
+    PacalBoard .title { height: 1; width: 100%; text-align: center; text-style: bold; }
+    PacalBoard .info { height: auto; width: 100%; text-align: center; }
+    PacalBoard .cards { height: 3; align: center top; width: 100%; }
+    PacalBoard .card { width: 6; height: 3; border: round $secondary; text-align: center;
+                       content-align: center middle; }
+    PacalBoard .card.offer { border: round $warning; }
+    PacalBoard .card.pickable { border: double $success; }
+    PacalBoard .card.selected { border: double $success; background: $success 30%; }
+    PacalBoard .card.to-place { border: double $warning; background: $warning 20%; }
+    PacalBoard #decline { margin: 0 2; }
+    """
+
+    def on_new_view(self) -> None:
+        self.selected: list[int] = []
+
+    @property
+    def solo(self) -> bool:
+        return "pyramid" in self.view
+
+    def compose_view(self) -> ComposeResult:
+        if self.solo:
+            yield from self._compose_solo()
+        else:
+            yield from self._compose_match()
+
+    # ----- the match -----
+
+    def _compose_match(self) -> ComposeResult:
+        view = self.view
+        viewer = view["viewer"]
+        wins = view["round_wins"]
+        legal_fields = view.get("legal_fields") or [] if self.interactive else []
+        yield Static(
+            f"Round {view['round']} · first to {view['rounds_to_win']} · "
+            f"round wins: seat 0 [b]{wins[0]}[/] – seat 1 [b]{wins[1]}[/] · "
+            f"phase: {view['phase'].replace('_', ' ')}",
+            classes="info",
+            id="score",
+        )
+        order = [1, 0] if viewer is None else [1 - viewer, viewer]
+        for seat in order:
+            mine = seat == viewer
+            who = "you" if mine else ("opponent" if viewer is not None else "")
+            title = f"Seat {seat}" + (f" ({who})" if who else "")
+            yield Static(
+                f"{title} · spread {view['spreads'][seat]} · "
+                f"{view['hand_sizes'][seat]} in hand",
+                classes="title",
+            )
+            yield from pyramid_rows(
+                view["pyramids"][seat],
+                view["layout"],
+                legal_fields if mine else [],
+                mine and self.interactive,
+                f"p{seat}",
+            )
+            if seat == order[0]:
+                yield from self._compose_offer()
+        if viewer is not None:
+            yield from self._compose_hand()
+        last = view.get("last_round")
+        if isinstance(last, dict) and last.get("winner") is not None:
+            yield Static(f"Last round won by seat {last['winner']}", classes="info")
+
+    def _compose_offer(self) -> ComposeResult:
+        offer = self.view.get("offer")
+        if not offer:
+            yield Static("", classes="info")
+            return
+        can_pick = any(text.startswith("pick ") for text in self.legal)
+        yield Static(
+            "Offer" + (": click the card you take" if can_pick else ""), classes="title"
+        )
+        with Horizontal(classes="cards"):
+            for value in offer:
+                role = "offer pickable" if can_pick else "offer"
+                yield CardCell(value, role, id=f"offer-{value}")
+
+    def _compose_hand(self) -> ComposeResult:
+        view = self.view
+        hand = view.get("hand") or []
+        offering = any(text.startswith("offer ") for text in self.legal)
+        card = view.get("card_to_place")
+        if card is not None and self.interactive:
+            hint = f"Place {card}: click a highlighted field"
+            if "decline" in self.legal:
+                hint += " or decline"
+        elif offering:
+            hint = "Your hand: click two cards to offer them"
+        else:
+            hint = "Your hand"
+        yield Static(hint, classes="title", id="hand-title")
+        with Horizontal(classes="cards", id="hand"):
+            if card is not None and self.interactive:
+                yield CardCell(card, "to-place", id="to-place")
+            for value in hand:
+                yield CardCell(value, "hand", value in self.selected, id=f"hand-{value}")
+            if "decline" in self.legal:
+                yield Button("Decline", id="decline", variant="warning")
+
+    def card_clicked(self, value: int, role: str) -> None:
+        if not self.interactive:
+            return
+        if "offer" in role.split():
+            if f"pick {value}" in self.legal:
+                self.choose(f"pick {value}")
+            return
+        if role != "hand" or not any(text.startswith("offer ") for text in self.legal):
+            return
+        if value in self.selected:
+            self.selected.remove(value)
+        else:
+            self.selected.append(value)
+        if len(self.selected) == 2:
+            low, high = sorted(self.selected)
+            self.selected = []
+            self.choose(f"offer {low} {high}")
+        self.refresh(recompose=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "decline":
+            event.stop()
+            self.choose("decline")
+
+    # ----- solo -----
+
+    def _compose_solo(self) -> ComposeResult:
+        view = self.view
+        legal_fields = view.get("legal_fields") or [] if self.interactive else []
+        result = view.get("result")
+        status = (
+            f"Draws: [b]{view['draws']}[/] · pile: {view['pile_size']} · "
+            f"spread {view['spread']}"
+        )
+        if result == "won":
+            status += f" · [b]won in {view['draws']} draws[/]"
+        elif result == "lost":
+            status += " · [b]lost[/]: the card fits nowhere"
+        yield Static(status, classes="info", id="score")
+        yield from pyramid_rows(
+            view["pyramid"], view["layout"], legal_fields, self.interactive, "p0"
+        )
+        card = view.get("card")
+        if card is not None:
+            yield Static("Card drawn: click a highlighted field", classes="title")
+            with Horizontal(classes="cards"):
+                yield CardCell(card, "to-place", id="to-place")
+
+
+BOARD = PacalBoard

@@ -1,0 +1,238 @@
+"""Temple of Inscriptions on screen: the nine levels, treasure, hands, swap zone, construction.
+
+The temple is drawn as a stepped pyramid, level 9 on top: built levels are
+filled, the level under construction is highlighted with its units set so far.
+The table lists every player's treasure, hand size and the cards the table knows
+are in that hand. Your hand is shown by kind with counts.
+
+Mouse: in the swap phase click a kind in your hand and a swap-zone slot (either
+order) to swap them; every other decision (summon, pass, swap pass, set C J) is a
+button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal
+from textual.widgets import Button, Static
+
+from pyramids.tui.board import Board
+
+LEVELS = 9
+KINDS = tuple(f"L{level}" for level in range(1, LEVELS + 1)) + ("J",)
+
+
+class KindCell(Static):
+    """A kind of card in your hand (with its count) or a swap-zone slot."""
+
+    def __init__(self, text: str, kind: str | None, slot: int | None, classes: str, **kw: Any):
+        super().__init__(text, classes=classes, **kw)
+        self.kind = kind
+        self.slot = slot
+
+    def on_click(self) -> None:
+        for ancestor in self.ancestors:
+            if isinstance(ancestor, TempleBoard):
+                ancestor.cell_clicked(self.kind, self.slot)
+                return
+
+
+def describe_set(entry: dict[str, Any]) -> str:
+    parts = []
+    if entry.get("cards"):
+        parts.append(f"{entry['cards']} card(s)")
+    if entry.get("jewel_pairs"):
+        parts.append(f"{entry['jewel_pairs']} jewel pair(s)")
+    return f"seat {entry['player']} set " + (" and ".join(parts) or "nothing")
+
+
+def button_label(text: str) -> str:
+    words = text.split()
+    if words[0] == "set":
+        cards, pairs = int(words[1]), int(words[2])
+        if cards == 0 and pairs == 0:
+            return "Set nothing"
+        parts = []
+        if cards:
+            parts.append(f"{cards} card{'s' if cards > 1 else ''}")
+        if pairs:
+            parts.append(f"{pairs} jewel pair{'s' if pairs > 1 else ''}")
+        return "Set " + " + ".join(parts)
+    return {"summon": "Summon", "pass": "Pass", "swap pass": "Keep my hand"}.get(text, text)
+
+
+class TempleBoard(Board):
+    DEFAULT_CSS = """
+    TempleBoard .info { height: auto; width: 100%; text-align: center; }
+    TempleBoard .title { height: 1; width: 100%; text-align: center; text-style: bold;
+                         margin-top: 1; }
+    TempleBoard .level-row { height: 1; width: 100%; align: center top; }
+    TempleBoard .level { height: 1; text-align: center; background: $panel; color: $text-muted; }
+    TempleBoard .level.built { background: $primary; color: $text; text-style: bold; }
+    TempleBoard .level.current { background: $warning 60%; color: $text; text-style: bold; }
+    TempleBoard .cards { height: 3; width: 100%; align: center top; }
+    TempleBoard .kind { width: 9; height: 3; border: round $secondary; text-align: center;
+                        content-align: center middle; }
+    TempleBoard .kind.jewel { border: round $accent; }
+    TempleBoard .kind.selectable { border: double $success; }
+    TempleBoard .kind.selected { background: $success 30%; }
+    TempleBoard .kind.empty { color: $text-muted; }
+    TempleBoard .table { height: auto; width: 100%; }
+    TempleBoard .buttons { height: auto; width: 100%; layout: grid; grid-size: 3;
+                           grid-gutter: 0 1; padding: 0 2; }
+    TempleBoard Button { width: 100%; }
+    """
+
+    def on_new_view(self) -> None:
+        self.selected_kind: str | None = None
+        self.selected_slot: int | None = None
+
+    def compose_view(self) -> ComposeResult:
+        view = self.view
+        construction = view.get("construction")
+        level = view.get("level")
+        yield Static(
+            f"Round {view['round']} · phase: {view['phase']} · start player: seat "
+            f"{view['start_player']} · levels built: {view['built']}/{LEVELS} · "
+            f"pile: {view['pile_size']}",
+            classes="info",
+            id="round",
+        )
+        yield from self._compose_temple(view["built"], level, construction)
+        yield from self._compose_construction(construction)
+        yield from self._compose_table()
+        yield from self._compose_swap_zone()
+        if view.get("viewer") is not None:
+            yield from self._compose_hand()
+        yield from self._compose_buttons()
+        if view.get("phase") == "over":
+            scores = view.get("scores") or []
+            winners = ", ".join(f"seat {seat}" for seat in view.get("winners") or [])
+            yield Static(
+                f"Final scores (treasure + jewels): {scores} · winner(s): {winners}",
+                classes="title",
+            )
+
+    def _compose_temple(
+        self, built: int, level: int | None, construction: dict[str, Any] | None
+    ) -> ComposeResult:
+        yield Static("The temple", classes="title")
+        for number in range(LEVELS, 0, -1):
+            width = 14 + 4 * (LEVELS - number)
+            if number <= built:
+                state, label = "built", f"L{number} built"
+            elif number == level and construction is not None:
+                state = "current"
+                label = f"L{number} building {construction['units']}/5"
+            elif number == level:
+                state, label = "current", f"L{number} next"
+            else:
+                state, label = "", f"L{number}"
+            with Horizontal(classes="level-row"):
+                cell = Static(label, classes=f"level {state}", id=f"level-{number}")
+                cell.styles.width = width
+                yield cell
+
+    def _compose_construction(self, construction: dict[str, Any] | None) -> ComposeResult:
+        if construction is None:
+            return
+        sets = "; ".join(describe_set(entry) for entry in construction.get("sets", []))
+        yield Static(
+            f"Construction of level {construction['level']}, summoned by seat "
+            f"{construction['summoner']}: {construction['units']} of 5 units set, "
+            f"{construction['missing']} missing" + (f" · {sets}" if sets else ""),
+            classes="info",
+            id="construction",
+        )
+
+    def _compose_table(self) -> ComposeResult:
+        view = self.view
+        lines = []
+        for seat in range(view["players"]):
+            known = view["known"][seat]
+            known_text = " ".join(
+                f"{kind}×{count}" for kind, count in sorted(known.items())
+            ) or "-"
+            marker = "▶" if seat == view.get("current_player") else " "
+            you = " (you)" if seat == view.get("viewer") else ""
+            lines.append(
+                f"{marker} seat {seat}{you}: treasure {view['treasure'][seat]:>3} · "
+                f"{view['hand_sizes'][seat]:>2} cards · known in hand: {known_text}"
+            )
+        discard = " ".join(f"{kind}×{count}" for kind, count in view["discard"].items())
+        lines.append(f"  discard pile: {discard or '-'}")
+        yield Static("\n".join(lines), classes="table", id="players")
+
+    def _swapping(self) -> bool:
+        return any(text.startswith("swap ") and text != "swap pass" for text in self.legal)
+
+    def _compose_swap_zone(self) -> ComposeResult:
+        swapping = self._swapping()
+        yield Static(
+            "Swap zone" + (": click a slot and a kind of your hand" if swapping else ""),
+            classes="title",
+        )
+        with Horizontal(classes="cards"):
+            for index, kind in enumerate(self.view["swap_zone"], start=1):
+                classes = "kind"
+                if kind is None:
+                    classes += " empty"
+                if kind == "J":
+                    classes += " jewel"
+                if swapping and kind is not None:
+                    classes += " selectable"
+                if self.selected_slot == index:
+                    classes += " selected"
+                yield KindCell(
+                    f"{index}: {kind or '—'}", None, index, classes, id=f"slot-{index}"
+                )
+
+    def _compose_hand(self) -> ComposeResult:
+        hand: dict[str, int] = self.view.get("hand") or {}
+        swapping = self._swapping()
+        total = sum(hand.values())
+        yield Static(f"Your hand ({total} cards)", classes="title")
+        with Horizontal(classes="cards", id="hand"):
+            for kind in KINDS:
+                count = hand.get(kind, 0)
+                if not count:
+                    continue
+                classes = "kind" + (" jewel" if kind == "J" else "")
+                if swapping:
+                    classes += " selectable"
+                if self.selected_kind == kind:
+                    classes += " selected"
+                yield KindCell(f"{kind} ×{count}", kind, None, classes, id=f"hand-{kind}")
+
+    def _compose_buttons(self) -> ComposeResult:
+        choices = [text for text in self.legal if not text.startswith("swap ")]
+        if "swap pass" in self.legal:
+            choices.append("swap pass")
+        if not choices:
+            return
+        with Grid(classes="buttons"):
+            for text in choices:
+                yield Button(button_label(text), id="do-" + text.replace(" ", "-"), name=text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.name:
+            event.stop()
+            self.choose(event.button.name)
+
+    def cell_clicked(self, kind: str | None, slot: int | None) -> None:
+        if not self.interactive or not self._swapping():
+            return
+        if kind is not None:
+            self.selected_kind = None if self.selected_kind == kind else kind
+        if slot is not None:
+            self.selected_slot = None if self.selected_slot == slot else slot
+        if self.selected_kind is not None and self.selected_slot is not None:
+            text = f"swap {self.selected_kind} {self.selected_slot}"
+            self.selected_kind = self.selected_slot = None
+            self.choose(text)
+        self.refresh(recompose=True)
+
+
+BOARD = TempleBoard

@@ -1,0 +1,98 @@
+"""Bots on the server: one asyncio task a room plays its agent seats.
+
+The task wakes whenever the room changes. When the seat to move belongs to an
+agent, or to a person who has been away longer than the room's
+`bot_takeover_seconds`, it asks the agent for a move in a thread (so a slow
+agent never blocks other rooms) on a copy of the state, then submits the move
+through the same checks, commit and broadcast as a person's move. A person who
+comes back gets the seat back at once: the bot only moves while they are away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from pyramids.agents import Agent, make_agent
+from pyramids.web.rooms import AGENT, FINISHED, PERSON, WAITING, RoomError
+
+if TYPE_CHECKING:
+    from pyramids.web.hub import Hub, LiveRoom
+
+log = logging.getLogger("pyramids.web.bots")
+
+FAILURE_BACKOFF_SECONDS = 5.0
+
+
+def agent_seed(room_id: str, seat: int) -> int:
+    digest = hashlib.sha256(f"{room_id}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _agent_for(live: LiveRoom, seat: int, name: str) -> Agent:
+    agent = live.agents.get(seat)
+    if agent is None or agent.name != name:
+        agent = make_agent(name, seed=agent_seed(live.room.id, seat))
+        live.agents[seat] = agent
+    return agent
+
+
+async def _wait_for_change(live: LiveRoom, timeout: float | None) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(live.changed.wait(), timeout)
+
+
+async def drive(hub: Hub, live: LiveRoom) -> None:
+    """Play the room's bot moves until the game is over."""
+    room = live.room
+    loop = asyncio.get_running_loop()
+    while room.status != FINISHED:
+        live.changed.clear()
+        if room.status == WAITING:
+            await _wait_for_change(live, None)
+            continue
+        seat = room.state.current_player
+        entry = room.seats[seat]
+        agent_name: str | None = None
+        if entry.kind == AGENT:
+            agent_name = entry.agent
+        elif entry.kind == PERSON and room.settings.bot_takeover_seconds is not None:
+            away = live.away_since.get(seat)
+            if away is not None:
+                due = away + room.settings.bot_takeover_seconds - time.monotonic()
+                if due > 0:
+                    await _wait_for_change(live, due)
+                    continue
+                agent_name = room.settings.takeover_agent
+        if agent_name is None:
+            await _wait_for_change(live, None)
+            continue
+        if room.settings.bot_delay_seconds > 0:
+            await asyncio.sleep(room.settings.bot_delay_seconds)
+        number = len(room.actions)
+        if room.state.current_player != seat or room.status == FINISHED:
+            continue
+        snapshot = room.state.clone()
+        try:
+            agent = _agent_for(live, seat, agent_name)
+            action = await loop.run_in_executor(hub.bot_pool, agent.step, snapshot)
+            text = snapshot.action_to_string(action)
+        except Exception:
+            log.exception("room %s: agent %s failed at seat %d", room.id, agent_name, seat)
+            await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+            continue
+        if len(room.actions) != number:
+            continue  # the person came back and moved meanwhile
+        try:
+            await hub.submit(live, seat, text, by_bot=True, move_number=number)
+        except RoomError as error:
+            if error.code != "stale":
+                log.error("room %s: agent %s move refused: %s", room.id, agent_name, error)
+                await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+        except Exception:
+            log.exception("room %s: could not store a bot move", room.id)
+            await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)

@@ -1,0 +1,81 @@
+"""The browser pages: the lobby at `/`, a room's page at `/play/{room_id}`, files at `/static`.
+
+Plain HTML, CSS and JavaScript modules from `pyramids/web/static/` (no build step).
+The pages talk to the server only through its public protocol (docs/server.md):
+the JSON API under `/api` and the room WebSocket. `mount_pages(app)` adds them to
+an app made by `pyramids.web.app.create_app`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from pyramids.web.rooms import FINISHED, RoomError
+
+STATIC_DIR = Path(__file__).with_name("static")
+NO_CACHE = {"Cache-Control": "no-cache"}
+MAX_REMATCHES = 10_000
+
+
+class RematchNotice(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(max_length=200)
+    room: str = Field(max_length=64)
+
+
+def mount_pages(app: FastAPI) -> FastAPI:
+    """Serve the lobby and game pages on `app` (once; a second call changes nothing)."""
+    if getattr(app.state, "pages_mounted", False):
+        return app
+    app.state.pages_mounted = True
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC_DIR / "lobby.html", headers=NO_CACHE)
+
+    @app.get("/play/{room_id}", include_in_schema=False)
+    async def room_page(room_id: str) -> FileResponse:
+        # The page reads the room id from its own address; an unknown room is
+        # reported by the page, from the API's answer.
+        return FileResponse(STATIC_DIR / "room.html", headers=NO_CACHE)
+
+    @app.get("/play", include_in_schema=False)
+    async def no_room() -> RedirectResponse:
+        return RedirectResponse("/")
+
+    # Where the rematch of a finished room is, so that every player of it finds the
+    # new room. Kept in memory only: after a restart players share the link instead.
+    rematches: dict[str, str] = {}
+
+    @app.post("/api/pages/rematch/{room_id}", include_in_schema=False)
+    async def announce_rematch(
+        room_id: str, body: RematchNotice, request: Request
+    ) -> dict[str, Any]:
+        hub = request.app.state.hub
+        live = await hub.get(room_id)
+        live.room.check_manager(body.token)
+        if live.room.status != FINISHED:
+            raise RoomError("not_finished", f"room {room_id} is not finished; no rematch yet", 409)
+        await hub.get(body.room)  # the new room must exist
+        if room_id not in rematches and len(rematches) >= MAX_REMATCHES:
+            rematches.pop(next(iter(rematches)))
+        rematches.setdefault(room_id, body.room)
+        return {"room": rematches[room_id]}
+
+    @app.get("/api/pages/rematch/{room_id}", include_in_schema=False)
+    async def find_rematch(room_id: str) -> dict[str, Any]:
+        return {"room": rematches.get(room_id)}
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+__all__ = ["STATIC_DIR", "mount_pages"]

@@ -1,0 +1,219 @@
+// The lobby: create a room (game, options, seats), list open rooms and games in play.
+
+import { api, gameTitle, h, store } from "./common.js";
+import { createRoom, seatCount } from "./setup.js";
+
+const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds"]);
+const REFRESH_MS = 4000;
+
+let catalogue = { games: [], agents: [] };
+
+function currentGame() {
+  const name = document.getElementById("game").value;
+  return catalogue.games.find((game) => game.name === name);
+}
+
+function optionInput(spec) {
+  const id = `option-${spec.name}`;
+  let input;
+  if (spec.kind === "bool") {
+    input = h("input", { id, type: "checkbox", name: spec.name });
+    input.checked = Boolean(spec.default);
+  } else if (spec.choices) {
+    input = h(
+      "select",
+      { id, name: spec.name },
+      spec.choices.map((choice) =>
+        h("option", { value: String(choice), selected: choice === spec.default }, String(choice)),
+      ),
+    );
+  } else if (spec.kind === "int" || spec.kind === "float") {
+    input = h("input", {
+      id, name: spec.name, type: "number", value: spec.default,
+      step: spec.kind === "int" ? 1 : "any",
+    });
+  } else if (spec.name === "layout") {
+    // A layout is a blueprint name or a file on the server; offer the blueprints.
+    input = h("input", { id, name: spec.name, value: spec.default ?? "", list: "layouts" });
+  } else {
+    input = h("input", { id, name: spec.name, value: spec.default ?? "" });
+  }
+  input.dataset.kind = spec.kind;
+  input.dataset.default = JSON.stringify(spec.default);
+  input.addEventListener("change", renderSeats);
+  return h(
+    "label",
+    { class: "field option", title: spec.allowed || "" },
+    h("span", { class: "option-name" }, spec.name.replaceAll("_", " ")),
+    input,
+    h("small", { class: "hint" }, spec.doc || ""),
+  );
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of document.querySelectorAll("#options [name]")) {
+    let value;
+    const kind = input.dataset.kind;
+    if (kind === "bool") value = input.checked;
+    else if (kind === "int") value = input.value === "" ? null : Number.parseInt(input.value, 10);
+    else if (kind === "float") value = input.value === "" ? null : Number(input.value);
+    else value = input.value;
+    if (value === null) continue;
+    if (JSON.stringify(value) !== input.dataset.default) options[input.name] = value;
+  }
+  return options;
+}
+
+function renderOptions() {
+  const game = currentGame();
+  const box = document.getElementById("options");
+  box.replaceChildren(h("legend", {}, "Options"));
+  document.getElementById("game-summary").textContent = game ? game.summary : "";
+  if (!game) return;
+  const main = game.options.filter((spec) => MAIN_OPTIONS.has(spec.name));
+  const more = game.options.filter((spec) => !MAIN_OPTIONS.has(spec.name));
+  box.append(...main.map(optionInput));
+  if (more.length) {
+    box.append(h("details", {}, h("summary", {}, "More options"), ...more.map(optionInput)));
+  }
+  if (!game.options.length) box.append(h("p", { class: "hint" }, "This game has no options."));
+  renderSeats();
+}
+
+function renderSeats() {
+  const game = currentGame();
+  const box = document.getElementById("seats");
+  const previous = [...box.querySelectorAll("select")].map((select) => select.value);
+  box.replaceChildren(h("legend", {}, "Seats"));
+  const count = seatCount(game, readOptions());
+  for (let index = 0; index < count; index += 1) {
+    const choices = [
+      ["me", "Me"],
+      ["open", "A friend (open seat, share the link)"],
+      ...catalogue.agents.map((agent) => [`bot:${agent}`, `Bot: ${agent}`]),
+    ];
+    const fallback = index === 0 ? "me" : catalogue.agents.includes("greedy") ? "bot:greedy" : "bot:random";
+    const chosen = previous[index] || fallback;
+    box.append(
+      h(
+        "label",
+        { class: "field seat" },
+        `Seat ${index + 1}`,
+        h(
+          "select",
+          { name: `seat-${index}`, "data-seat": index },
+          choices.map(([value, label]) => h("option", { value, selected: value === chosen }, label)),
+        ),
+      ),
+    );
+  }
+}
+
+function readSeats() {
+  return [...document.querySelectorAll("#seats select")].map((select) => {
+    const value = select.value;
+    if (value.startsWith("bot:")) return { kind: "bot", agent: value.slice(4) };
+    return { kind: value };
+  });
+}
+
+async function onCreate(event) {
+  event.preventDefault();
+  const error = document.getElementById("create-error");
+  error.hidden = true;
+  const name = document.getElementById("name").value.trim();
+  const seats = readSeats();
+  if (seats.some((seat) => seat.kind === "me") && !name) {
+    error.textContent = "Give your name to take a seat.";
+    error.hidden = false;
+    return;
+  }
+  if (seats.filter((seat) => seat.kind === "me").length > 1) {
+    error.textContent = "You can take only one seat; choose a friend or a bot for the others.";
+    error.hidden = false;
+    return;
+  }
+  store.setName(name);
+  const button = document.getElementById("create-button");
+  button.disabled = true;
+  try {
+    const roomId = await createRoom({
+      game: document.getElementById("game").value,
+      options: readOptions(),
+      seats,
+      bot_delay_seconds: Number(document.getElementById("bot-delay").value) || 0,
+      name,
+    });
+    window.location.assign(`/play/${roomId}`);
+  } catch (problem) {
+    error.textContent = problem.message;
+    error.hidden = false;
+    button.disabled = false;
+  }
+}
+
+function roomItem(room, verb) {
+  const seats = room.seats.map((seat) => (seat.kind === "open" ? "open" : seat.name)).join(", ");
+  return h(
+    "li",
+    { class: "room", "data-room": room.id },
+    h("a", { href: `/play/${room.id}` }, h("strong", {}, gameTitle(room.game)), ` · ${room.id}`),
+    h("span", { class: "hint" }, ` seats: ${seats}`),
+    " ",
+    h("a", { class: "button", href: `/play/${room.id}` }, verb),
+  );
+}
+
+async function refreshRooms() {
+  try {
+    const open = await api("GET", "/api/rooms?status=open");
+    const playing = await api("GET", "/api/rooms?status=playing");
+    const openList = document.getElementById("open-rooms");
+    openList.replaceChildren(
+      ...(open.rooms.length ? open.rooms.map((room) => roomItem(room, "Join")) : [h("li", { class: "hint" }, "No open rooms yet.")]),
+    );
+    const playingList = document.getElementById("playing-rooms");
+    playingList.replaceChildren(
+      ...(playing.rooms.length ? playing.rooms.map((room) => roomItem(room, "Watch")) : [h("li", { class: "hint" }, "None right now.")]),
+    );
+  } catch (problem) {
+    document.getElementById("open-rooms").replaceChildren(h("li", { class: "error" }, problem.message));
+  }
+}
+
+function onGoto(event) {
+  event.preventDefault();
+  const text = document.getElementById("goto-room").value.trim();
+  const code = text.split("/").filter(Boolean).pop();
+  if (code) window.location.assign(`/play/${encodeURIComponent(code)}`);
+}
+
+async function main() {
+  document.getElementById("name").value = store.name();
+  try {
+    catalogue = await api("GET", "/api/games");
+  } catch (problem) {
+    document.getElementById("create-error").textContent = problem.message;
+    document.getElementById("create-error").hidden = false;
+    return;
+  }
+  const select = document.getElementById("game");
+  const order = ["pacal", "temple", "mahjongg", "pacal-solo"];
+  const rank = (name) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const known = [...catalogue.games].sort((a, b) => rank(a.name) - rank(b.name));
+  select.replaceChildren(
+    ...known.map((game) => h("option", { value: game.name }, gameTitle(game.name))),
+  );
+  const wanted = new URLSearchParams(window.location.search).get("game");
+  if (wanted && known.some((game) => game.name === wanted)) select.value = wanted;
+  select.addEventListener("change", renderOptions);
+  renderOptions();
+  document.getElementById("create").addEventListener("submit", onCreate);
+  document.getElementById("goto").addEventListener("submit", onGoto);
+  document.body.dataset.ready = "true";
+  refreshRooms();
+  setInterval(refreshRooms, REFRESH_MS);
+}
+
+main();

@@ -1,0 +1,1 @@
+export function render(box, ctx) { box.textContent = JSON.stringify(ctx.view); }

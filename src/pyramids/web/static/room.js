@@ -1,0 +1,446 @@
+// A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
+// A reload or a lost connection joins again with the seat token kept in this browser.
+
+import { api, arrowNavigation, gameTitle, h, seatName, store } from "./common.js";
+import { createRoom } from "./setup.js";
+import * as mahjongg from "./mahjongg.js";
+import * as pacal from "./pacal.js";
+import * as temple from "./temple.js";
+
+const RENDERERS = { pacal, "pacal-solo": pacal, temple, mahjongg };
+const CLOSE_BAD_TOKEN = 4403;
+const CLOSE_UNKNOWN_ROOM = 4404;
+const MAX_BACKOFF_MS = 10000;
+const REMATCH_POLL_MS = 3000;
+
+const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
+
+let socket = null;
+let attempt = 0;
+let reconnectTimer = null;
+let lastState = null;
+let shownMove = -1;
+let rematchTimer = null;
+// Selections and other page-only state of the game drawing, kept across messages.
+const ui = {};
+
+// -- messages to the player ------------------------------------------------------
+
+function showMessage(text, kind = "error") {
+  const box = document.getElementById("message");
+  box.textContent = text;
+  box.className = `message ${kind}`;
+  box.hidden = !text;
+}
+
+function setConnection(text, kind = "ok") {
+  const line = document.getElementById("connection");
+  line.textContent = text;
+  line.className = `connection ${kind}`;
+  document.body.dataset.connection = kind;
+}
+
+// -- the connection --------------------------------------------------------------
+
+function socketUrl() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${window.location.host}/ws/rooms/${encodeURIComponent(roomId)}`;
+}
+
+function connect() {
+  clearTimeout(reconnectTimer);
+  reconnectTimer = null;
+  const seat = store.seat(roomId);
+  const ws = new WebSocket(socketUrl());
+  socket = ws;
+  setConnection("Connecting…", "pending");
+  ws.addEventListener("open", () => {
+    if (socket !== ws) return;
+    attempt = 0;
+    ws.send(JSON.stringify(seat ? { type: "join", token: seat.token } : { type: "join" }));
+    setConnection(seat ? "Connected" : "Connected: watching", "ok");
+  });
+  ws.addEventListener("message", (event) => {
+    if (socket !== ws) return;
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch (error) {
+      return;
+    }
+    if (message.type === "state") onState(message);
+    else if (message.type === "error") showMessage(message.message, "error");
+  });
+  ws.addEventListener("close", (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    if (event.code === CLOSE_UNKNOWN_ROOM) {
+      setConnection("No such room", "bad");
+      showMessage(`There is no room ${roomId}. Check the link, or create a room in the lobby.`);
+      return;
+    }
+    if (event.code === CLOSE_BAD_TOKEN) {
+      store.dropSeat(roomId);
+      showMessage("The seat kept in this browser is not valid in this room; you are watching.");
+      connect();
+      return;
+    }
+    if (lastState && lastState.status === "finished") {
+      setConnection("Game over", "ok");
+      return;
+    }
+    scheduleReconnect();
+  });
+}
+
+function scheduleReconnect() {
+  if (reconnectTimer) return;
+  const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt) + Math.floor(Math.random() * 250);
+  attempt += 1;
+  setConnection(`Connection lost; reconnecting in ${Math.ceil(delay / 1000)} s…`, "bad");
+  reconnectTimer = setTimeout(connect, delay);
+}
+
+function reconnectNow() {
+  if (socket && socket.readyState <= WebSocket.OPEN) return;
+  attempt = 0;
+  connect();
+}
+
+/** Join again (after taking a seat): drop the current socket quietly and open a new one. */
+function rejoin() {
+  const old = socket;
+  socket = null;
+  if (old) old.close(1000, "rejoin");
+  connect();
+}
+
+function send(actions) {
+  const list = Array.isArray(actions) ? actions : [actions];
+  if (!socket || socket.readyState !== WebSocket.OPEN || !lastState) {
+    showMessage("Not connected: your move was not sent. Reconnecting…");
+    reconnectNow();
+    return false;
+  }
+  showMessage("");
+  let number = lastState.move_number;
+  for (const action of list) {
+    socket.send(JSON.stringify({ type: "action", action, move_number: number }));
+    number += 1;
+  }
+  return true;
+}
+
+// -- drawing ------------------------------------------------------------------------
+
+function onState(message) {
+  lastState = message;
+  if (message.move_number !== shownMove) {
+    shownMove = message.move_number;
+    if (document.getElementById("message").classList.contains("error")) showMessage("");
+  }
+  render();
+}
+
+function manageToken() {
+  const seat = store.seat(roomId);
+  return store.host(roomId) || (seat && seat.token) || null;
+}
+
+function renderStatus(message) {
+  const box = document.getElementById("status");
+  const mine = message.seat;
+  const items = message.seats.map((seat) => {
+    const toMove = message.current_player === seat.seat;
+    const label = [
+      toMove ? "▶ " : "",
+      seat.name,
+      seat.seat === mine ? " (you)" : "",
+      seat.kind === "open" ? "" : seat.connected ? "" : " · away",
+    ].join("");
+    return h(
+      "li",
+      {
+        class: `seat-chip${toMove ? " to-move" : ""}${seat.seat === mine ? " mine" : ""}`,
+        "data-seat": seat.seat,
+        title: seat.connected ? "connected" : "not connected",
+      },
+      h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+      label,
+    );
+  });
+  let turn = "";
+  if (message.status === "waiting") turn = "Waiting for the game to start";
+  else if (message.status === "finished") turn = "Game over";
+  else if (message.your_turn) turn = "Your turn";
+  else turn = `${seatName(message.seats, message.current_player)} to move`;
+  const last = message.last_move
+    ? `Last move: ${seatName(message.seats, message.last_move.seat)}: ${message.last_move.action}${message.last_move.by_bot && message.seats[message.last_move.seat].kind === "person" ? " (by a bot while away)" : ""}`
+    : "";
+  box.replaceChildren(
+    h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn" }, turn),
+    h("ul", { class: "seats" }, items),
+    h("p", { class: "last-move", id: "last-move" }, last),
+    ...(mine === null ? [h("p", { class: "hint", id: "spectating" }, "You are watching this game.")] : []),
+  );
+}
+
+function renderWaiting(message) {
+  const box = document.getElementById("waiting");
+  const mySeat = store.seat(roomId);
+  const token = manageToken();
+  const link = `${window.location.origin}/play/${roomId}`;
+  const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: "Your name" });
+  const agents = (ui.catalogue && ui.catalogue.agents) || ["random"];
+  const rows = message.seats.map((seat) => {
+    const actions = [];
+    if (seat.kind === "open") {
+      if (!mySeat) {
+        actions.push(
+          h("button", { class: "primary", "data-take-seat": seat.seat, onclick: () => takeSeat(seat.seat) }, "Take this seat"),
+        );
+      }
+      if (token) {
+        const select = h("select", { "aria-label": `bot for seat ${seat.seat + 1}` },
+          agents.map((agent) => h("option", { value: agent, selected: agent === "greedy" }, agent)));
+        actions.push(select, h("button", { onclick: () => giveToBot(seat.seat, select.value) }, "Give to a bot"));
+      }
+    }
+    return h("li", { class: "waiting-seat" },
+      h("strong", {}, `Seat ${seat.seat + 1}: `),
+      seat.kind === "open" ? "open" : seat.name,
+      seat.seat === message.seat ? " (you)" : "",
+      " ", ...actions);
+  });
+  const open = message.seats.filter((seat) => seat.kind === "open").length;
+  box.replaceChildren(
+    h("h2", {}, "Waiting for players"),
+    h("p", {}, "Share this link with your friends: "),
+    h("div", { class: "share" },
+      h("input", { id: "share-link", readonly: true, value: link, "aria-label": "room link" }),
+      h("button", { onclick: () => copyLink(link) }, "Copy link")),
+    mySeat ? null : h("label", { class: "field" }, "Your name ", nameInput),
+    h("ul", { class: "waiting-seats" }, rows),
+    token
+      ? h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
+          open > 0 ? `Start (${open} seat${open > 1 ? "s" : ""} still open)` : "Start the game")
+      : h("p", { class: "hint" }, "The game starts when the host starts it."),
+  );
+}
+
+async function copyLink(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    showMessage("Link copied.", "info");
+  } catch (error) {
+    document.getElementById("share-link").select();
+    showMessage("Select the link and copy it.", "info");
+  }
+}
+
+async function takeSeat(index) {
+  const input = document.getElementById("seat-name");
+  const name = (input && input.value.trim()) || store.name();
+  if (!name) {
+    showMessage("Give your name to take a seat.");
+    if (input) input.focus();
+    return;
+  }
+  store.setName(name);
+  try {
+    const taken = await api("POST", `/api/rooms/${roomId}/seats`, { name, seat: index });
+    store.setSeat(roomId, { token: taken.token, seat: taken.seat, name });
+    showMessage("");
+    rejoin();
+  } catch (problem) {
+    showMessage(problem.message);
+  }
+}
+
+async function giveToBot(index, agent) {
+  try {
+    await api("POST", `/api/rooms/${roomId}/agents`, { token: manageToken(), seat: index, agent });
+  } catch (problem) {
+    showMessage(problem.message);
+  }
+}
+
+async function startGame() {
+  try {
+    await api("POST", `/api/rooms/${roomId}/start`, { token: manageToken() });
+  } catch (problem) {
+    showMessage(problem.message);
+  }
+}
+
+function renderGame(message) {
+  const box = document.getElementById("game");
+  const renderer = RENDERERS[message.game];
+  const focusedKey = document.activeElement && box.contains(document.activeElement)
+    ? document.activeElement.dataset.key : null;
+  box.dataset.legal = JSON.stringify(message.legal_actions);
+  box.dataset.game = message.game;
+  if (!renderer) {
+    box.replaceChildren(
+      h("pre", { class: "raw-view" }, JSON.stringify(message.view, null, 2)),
+      h("div", { class: "actions" }, message.legal_actions.map((action) =>
+        h("button", { "data-action": action, onclick: () => send(action) }, action))),
+    );
+    return;
+  }
+  const ctx = {
+    view: message.view,
+    message,
+    seat: message.seat,
+    seats: message.seats,
+    legal: message.legal_actions,
+    yourTurn: message.your_turn,
+    finished: message.status === "finished",
+    send,
+    ui,
+    rerender: render,
+    showMessage,
+  };
+  renderer.render(box, ctx);
+  if (focusedKey) {
+    const again = box.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
+    if (again) again.focus();
+  }
+}
+
+function rematchSetup(message) {
+  const saved = store.setup(roomId);
+  const seats = message.seats.map((seat) => {
+    if (seat.seat === message.seat) return { kind: "me" };
+    if (seat.kind === "agent") {
+      const fromSetup = saved && saved.seats[seat.seat] && saved.seats[seat.seat].agent;
+      const fromName = /^(.*) \(bot\)$/.exec(seat.name);
+      return { kind: "bot", agent: fromSetup || (fromName ? fromName[1] : "random") };
+    }
+    return { kind: "open" };
+  });
+  return {
+    game: message.game,
+    options: (ui.summary && ui.summary.options) || (saved && saved.options) || {},
+    seats,
+    bot_delay_seconds: (ui.summary && ui.summary.bot_delay_seconds) || 0,
+    name: (store.seat(roomId) && store.seat(roomId).name) || store.name() || "Player",
+  };
+}
+
+async function rematch() {
+  const button = document.getElementById("rematch");
+  if (button) button.disabled = true;
+  try {
+    const newRoom = await createRoom(rematchSetup(lastState));
+    const token = manageToken();
+    if (token) {
+      // Tell the others where the rematch is (they see a link to it on this page).
+      await api("POST", `/api/pages/rematch/${roomId}`, { token, room: newRoom }).catch(() => null);
+    }
+    window.location.assign(`/play/${newRoom}`);
+  } catch (problem) {
+    showMessage(problem.message);
+    if (button) button.disabled = false;
+  }
+}
+
+async function pollRematch() {
+  try {
+    const found = await api("GET", `/api/pages/rematch/${roomId}`);
+    if (found.room) {
+      const box = document.getElementById("rematch-offer");
+      if (box && !box.dataset.room) {
+        box.dataset.room = found.room;
+        box.replaceChildren(
+          "A rematch is waiting: ",
+          h("a", { href: `/play/${found.room}`, class: "button primary", id: "rematch-link" }, "Go to the rematch"),
+        );
+      }
+    }
+  } catch (problem) {
+    // No rematch yet, or the page hook is not installed: nothing to show.
+  }
+}
+
+function renderOver(message) {
+  const box = document.getElementById("over");
+  const renderer = RENDERERS[message.game];
+  const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
+  const returns = message.result ? message.result.returns : [];
+  box.replaceChildren(
+    h("h2", {}, "Game over"),
+    ...lines.map((line) => h("p", { class: "outcome" }, line)),
+    returns && returns.length
+      ? h("p", { class: "hint" }, "Returns: ",
+          returns.map((value, index) => `${seatName(message.seats, index)} ${value > 0 ? "+" : ""}${Math.round(value * 100) / 100}`).join(", "))
+      : null,
+    h("div", { class: "actions" },
+      message.seat !== null || store.host(roomId)
+        ? h("button", { id: "rematch", class: "primary", onclick: rematch }, "Rematch")
+        : null,
+      h("a", { class: "button", href: `/api/rooms/${roomId}/record`, target: "_blank" }, "Game record"),
+      h("a", { class: "button", href: "/" }, "Lobby")),
+    h("p", { id: "rematch-offer", class: "rematch-offer", "aria-live": "polite" }),
+  );
+  if (!rematchTimer) {
+    pollRematch();
+    rematchTimer = setInterval(pollRematch, REMATCH_POLL_MS);
+  }
+}
+
+function render() {
+  const message = lastState;
+  if (!message) return;
+  document.body.dataset.status = message.status;
+  document.body.dataset.moveNumber = message.move_number;
+  document.body.dataset.yourTurn = String(message.your_turn);
+  document.body.dataset.seat = message.seat === null ? "spectator" : String(message.seat);
+  document.getElementById("game-title").textContent = `· ${gameTitle(message.game)}`;
+  document.title = `${message.your_turn ? "(Your turn) " : ""}Pyramids: ${gameTitle(message.game)}`;
+  renderStatus(message);
+  const waiting = message.status === "waiting";
+  document.getElementById("waiting").hidden = !waiting;
+  document.getElementById("game").hidden = waiting;
+  document.getElementById("over").hidden = message.status !== "finished";
+  if (waiting) renderWaiting(message);
+  else renderGame(message);
+  if (message.status === "finished") renderOver(message);
+}
+
+// For the console and the browser tests: drop the connection as a network failure would.
+window.pyramidsPage = {
+  dropConnection() {
+    if (socket) socket.close(4000, "dropped on purpose");
+  },
+};
+
+async function main() {
+  if (!roomId) {
+    window.location.assign("/");
+    return;
+  }
+  arrowNavigation(document.getElementById("game"));
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  });
+  try {
+    const [catalogue, summary] = await Promise.all([
+      api("GET", "/api/games"),
+      api("GET", `/api/rooms/${encodeURIComponent(roomId)}`),
+    ]);
+    ui.catalogue = catalogue;
+    ui.summary = summary.room;
+  } catch (problem) {
+    if (problem.status === 404) {
+      setConnection("No such room", "bad");
+      showMessage(`There is no room ${roomId}. Check the link, or create a room in the lobby.`);
+      return;
+    }
+    showMessage(problem.message);
+  }
+  connect();
+}
+
+main();

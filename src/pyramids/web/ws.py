@@ -1,0 +1,128 @@
+"""The WebSocket of a room: join as a seat (with its token) or as a spectator, then play.
+
+Protocol (see docs/server.md): the client's first message is
+`{"type": "join", "token": "..."}` (no token: a spectator). The server answers
+with a `state` message and sends one after every change; a seat sends
+`{"type": "action", "action": "<action string>"}` on its turn. Every refusal is
+an `error` message to that client only; the connection stays open, except after
+a bad token or an unknown room, which close it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from pyramids.web.hub import Connection, Hub, LiveRoom
+from pyramids.web.rooms import RoomError
+
+log = logging.getLogger("pyramids.web.ws")
+
+MAX_MESSAGE_BYTES = 4096
+MESSAGE_TYPES = ("join", "action", "ping")
+
+CLOSE_BAD_TOKEN = 4403
+CLOSE_UNKNOWN_ROOM = 4404
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """The client's message as an object with a known `type`, or a RoomError saying why not."""
+    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise RoomError(
+            "too_large", f"message too large: {len(text.encode('utf-8'))} bytes; "
+            f"the limit is {MAX_MESSAGE_BYTES}",
+        )
+    try:
+        message = json.loads(text)
+    except ValueError as error:
+        raise RoomError("bad_json", f"not valid JSON: {error}") from None
+    if not isinstance(message, dict):
+        raise RoomError("bad_message", "a message is a JSON object with a 'type'")
+    kind = message.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise RoomError(
+            "unknown_type",
+            f"unknown message type {kind!r}; allowed: {', '.join(MESSAGE_TYPES)}",
+        )
+    return message
+
+
+async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
+    await websocket.accept()
+
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code, reason)
+
+    conn = Connection(websocket.send_text, close)
+    pump = asyncio.create_task(conn.pump())
+    live: LiveRoom | None = None
+    try:
+        while not pump.done():
+            received = asyncio.create_task(websocket.receive())
+            done, _ = await asyncio.wait({received, pump}, return_when=asyncio.FIRST_COMPLETED)
+            if received not in done:
+                received.cancel()
+                break
+            frame = received.result()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                size = len(frame.get("bytes") or b"")
+                if size > MAX_MESSAGE_BYTES:
+                    conn.error("too_large", f"message too large: {size} bytes; "
+                               f"the limit is {MAX_MESSAGE_BYTES}")
+                else:
+                    conn.error("bad_message", "send text frames holding JSON, not binary")
+                continue
+            try:
+                message = _parse(text)
+                if message["type"] == "ping":
+                    conn.offer(json.dumps({"type": "pong"}))
+                elif message["type"] == "join":
+                    if conn.joined:
+                        raise RoomError("already_joined", "this connection has already joined")
+                    token = message.get("token")
+                    if token is not None and not isinstance(token, str):
+                        raise RoomError("bad_token", "'token' is a string")
+                    try:
+                        live = await hub.get(room_id)
+                        await hub.join(live, conn, token)
+                    except RoomError as error:
+                        # A bad token or an unknown room ends the connection, after saying why.
+                        live = None
+                        conn.error(error.code, error.message)
+                        conn.close(
+                            CLOSE_UNKNOWN_ROOM if error.status == 404 else CLOSE_BAD_TOKEN,
+                            error.code,
+                        )
+                        with contextlib.suppress(BaseException):
+                            await asyncio.wait_for(asyncio.shield(pump), 5)
+                        return
+                else:
+                    if live is None or not conn.joined:
+                        raise RoomError("not_joined", "send a join message first")
+                    await hub.submit(
+                        live, conn.seat, message.get("action"),
+                        move_number=message.get("move_number"),
+                    )
+            except RoomError as error:
+                conn.error(error.code, error.message)
+            except Exception:
+                log.exception("room %s: error handling a message", room_id)
+                conn.error("server_error", "the server could not handle that message; "
+                           "nothing changed, try again")
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if live is not None:
+            hub.leave(live, conn)
+        if not pump.done():
+            pump.cancel()
+        with contextlib.suppress(BaseException):
+            await pump

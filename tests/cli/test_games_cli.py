@@ -1,0 +1,207 @@
+"""`pyramids play --plain`, `simulate`, `rules` and `replay`, driven as a user would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+from pyramids.core import GameRecord, load
+
+runner = CliRunner()
+SHORT_MATCH = ["--option", "rounds_to_win=1", "--option", "max_rounds=2"]
+
+
+def invoke(*args: str, stdin: str | None = None):
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def test_play_pacal_plain_full_game_with_bad_moves(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    # A mistyped move and an illegal one first, then always the first listed move.
+    stdin = "plase F3\ndecline\n0\n" + "1\n" * 400
+    result = invoke(
+        "play", "pacal", "--vs", "random", "--seed", "11", "--plain", "--save", str(save),
+        *SHORT_MATCH, stdin=stdin,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Not a legal move: pacal: unknown action 'plase F3'" in result.output
+    assert "'decline' (1285) is illegal" in result.output
+    assert "there is no move number 0" in result.output
+    assert "Game over." in result.output
+    record = GameRecord.load_file(save)
+    assert record.players == ["human", "random"]
+    states = record.replay()
+    final = states[-1]
+    assert final.is_terminal()
+    assert record.result == {"returns": final.returns()}
+    # The bad inputs changed nothing: every move of seat 0 is the first legal move.
+    human_moves = 0
+    for before, text in zip(states, record.actions, strict=False):
+        if before.current_player == 0:
+            assert text == before.legal_action_strings()[0]
+            human_moves += 1
+    assert human_moves > 0
+
+
+def test_play_shows_only_the_players_own_hand() -> None:
+    game = load("pacal")
+    state = game.new_initial_state(5)
+    opponent_hand = state.view(1)["hand"]
+    result = invoke("play", "pacal", "--seed", "5", "--plain", stdin="quit\n")
+    assert result.exit_code == 0
+    own = " ".join(str(card) for card in state.view(0)["hand"])
+    assert f"Your hand: {own}" in result.output
+    assert " ".join(str(card) for card in opponent_hand) not in result.output
+    assert "not saved" in result.output
+
+
+def test_play_pacal_solo_plain_to_the_end() -> None:
+    result = invoke("play", "pacal-solo", "--seed", "3", "--plain", stdin="1\n" * 30)
+    assert result.exit_code == 0, result.output
+    assert "Game over." in result.output
+    assert "Card to place:" in result.output
+
+
+def test_quit_saves_and_resume_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "half.json"
+    first = invoke(
+        "play", "pacal", "--seed", "4", "--plain", "--save", str(save), *SHORT_MATCH,
+        stdin="1\n1\n1\nquit\n",
+    )
+    assert first.exit_code == 0, first.output
+    assert "pyramids play --resume" in first.output
+    saved = GameRecord.load_file(save)
+    assert saved.result is None and saved.actions
+    before = saved.final_state()
+    # End of input also stops and saves; the game goes on from the saved position.
+    second = invoke("play", "--resume", str(save), "--plain", stdin="1\n")
+    assert second.exit_code == 0, second.output
+    resumed = GameRecord.load_file(save)
+    assert resumed.actions[: len(saved.actions)] == saved.actions
+    assert len(resumed.actions) > len(saved.actions)
+    assert not before.is_terminal()
+
+
+def test_simulate_json_is_consistent() -> None:
+    result = invoke("simulate", "pacal", "--agents", "random,random", "--games", "6", "--seed",
+                    "2", "--json", *SHORT_MATCH)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["games"] == 6
+    assert len(report["wins"]) == 2
+    assert sum(report["wins"]) + report["draws"] == 6
+    assert report["mean_actions"] > 0
+    again = invoke("simulate", "pacal", "--agents", "random", "--games", "6", "--seed", "2",
+                   "--json", *SHORT_MATCH)
+    assert json.loads(again.output) == report
+
+
+def test_simulate_solo_reports_win_rate_and_draws() -> None:
+    result = invoke("simulate", "pacal-solo", "--agents", "greedy", "--games", "30", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["wins"][0] + report["losses"] == 30
+    assert report["win_rate"] == pytest.approx(report["wins"][0] / 30)
+    assert report["wins"][0] > 0
+    # A won solo game takes between 10 and 20 draws.
+    assert 10 <= report["mean_draws_won"] <= 20
+
+
+def test_simulate_players_option() -> None:
+    result = invoke("simulate", "temple", "--players", "3", "--games", "2", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["options"]["players"] == 3
+    assert len(report["wins"]) == 3
+    assert sum(report["wins"]) + report["draws"] == 2
+
+
+def test_simulate_text_output() -> None:
+    result = invoke("simulate", "pacal", "--games", "2", *SHORT_MATCH)
+    assert result.exit_code == 0
+    assert "seat 0 (random):" in result.output and "draws:" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["simulate", "chess"], "allowed games: mahjongg, pacal, pacal-solo, temple"),
+        (["simulate", "pacal", "--option", "colour=red"], "allowed options: direction"),
+        (["simulate", "pacal", "--option", "direction=up"], "'ascending'"),
+        (["simulate", "pacal", "--option", "direction"], "not key=value"),
+        (["simulate", "pacal", "--agents", "genius"], "allowed agents: greedy"),
+        (["simulate", "pacal", "--agents", "random,random,random"], "got 3 agent(s)"),
+        (["simulate", "pacal", "--players", "3"], "has no players option"),
+        (["play", "pacal", "--vs", "genius", "--plain"], "allowed: human, greedy"),
+        (["play", "pacal", "--seats", "human", "--plain"], "has 2 seat(s)"),
+        (["play", "chess", "--plain"], "allowed games:"),
+        (["rules", "chess"], "allowed games:"),
+    ],
+)
+def test_bad_input_is_one_clear_line(args: list[str], expected: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert expected in lines[0]
+
+
+def test_rules_prints_the_rules_page() -> None:
+    result = invoke("rules", "pacal")
+    assert result.exit_code == 0
+    from pyramids.core import game_entry
+
+    page = game_entry("pacal").rules_page
+    assert page is not None
+    assert result.output.strip() == page().strip()
+
+
+def test_replay_round_trip(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    invoke("play", "pacal-solo", "--seed", "8", "--plain", "--save", str(save), stdin="1\n" * 30)
+    record = GameRecord.load_file(save)
+    result = invoke("replay", str(save))
+    assert result.exit_code == 0, result.output
+    moves = [line for line in result.output.splitlines() if ". seat 0 (human): " in line]
+    assert [line.split(": ", 1)[1] for line in moves] == record.actions
+    assert "Game over." in result.output
+
+
+def test_replay_step_stops_on_q(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    invoke("play", "pacal-solo", "--seed", "8", "--plain", "--save", str(save), stdin="1\n" * 30)
+    result = invoke("replay", str(save), "--step", stdin="\nq\n")
+    assert result.exit_code == 0
+    assert result.output.count("[Enter for the next move") == 2
+    assert "   1. seat 0" in result.output and "   2. seat 0" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("{not json", "invalid JSON"),
+        ('{"format": "something"}', "not a game record"),
+        (
+            json.dumps({"format": "pyramids-record", "version": 1, "game": "pacal-solo",
+                        "options": {}, "seed": 1, "actions": ["place F11"]}),
+            "action 1 ('place F11')",
+        ),
+    ],
+)
+def test_replay_malformed_file(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    result = invoke("replay", str(path))
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert result.output.startswith("error: ") and expected in result.output
+
+
+def test_replay_missing_file(tmp_path: Path) -> None:
+    result = invoke("replay", str(tmp_path / "nothing.json"))
+    assert result.exit_code == 2
+    assert "cannot read game record" in result.output

@@ -1,0 +1,132 @@
+"""`pyramids layout info | show | validate | convert`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+from pyramids.games.mahjongg.blueprints import load_layout
+from pyramids.games.mahjongg.layout_format import read_layout_file
+
+runner = CliRunner()
+DATA = Path(__file__).parents[1] / "games/mahjongg/data/kmahjongg"
+
+
+def invoke(*args: str):
+    return runner.invoke(app, ["layout", *args])
+
+
+def test_info_prints_the_figures() -> None:
+    result = invoke("info", "turtle")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    for expected in ("tiles: 144", "layers: 5", "width: 31", "height: 16", "free at start: 35",
+                     "capstones: 1", "vaults: 0", "face down: 0", "name: turtle"):
+        assert expected in lines
+
+
+def test_info_json_of_a_file() -> None:
+    result = invoke("info", str(DATA / "castle.layout"), "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["tiles"] == 156 and figures["layers"] == 4
+    assert figures["title"] == "Castle"
+    assert sum(figures["tiles_per_layer"]) == 156
+
+
+def test_list() -> None:
+    result = invoke("list")
+    assert result.exit_code == 0
+    assert "pharaohs-tomb" in result.output and "144 tiles 5 layers" in result.output
+
+
+def test_show_draws_tiles_with_half_offsets_and_markers() -> None:
+    result = invoke("show", "giza-step-ramp", "--plain")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    base = lines.index("layer 0 (50 tiles)")
+    assert lines[base + 1].startswith("\u250co\u2500\u2510\u250co\u2500\u2510")
+    assert "\u250cV\u2500\u2510" in lines[base + 1]
+    upper = lines.index("layer 1 (21 tiles)")
+    # Layer 1 starts 3 cells in (x=3): 6 characters, half a tile off the base.
+    row = lines[upper + 3]
+    assert row.startswith(" " * 6 + "\u250co") and not row.startswith(" " * 7)
+    assert any("\u250cC\u2500\u2510" in line for line in lines)
+
+
+def test_show_side_by_side_puts_layers_on_one_line() -> None:
+    result = runner.invoke(
+        app, ["layout", "show", "sphinx-guard", "-s", "--plain"], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    assert any("layer 0 (56 tiles)" in line and "layer 1 (32 tiles)" in line
+               for line in result.output.splitlines())
+
+
+def test_validate_a_sound_blueprint_and_a_kmahjongg_file() -> None:
+    result = invoke("validate", "pharaohs-tomb")
+    assert result.exit_code == 0
+    assert "ok: pharaohs-tomb: 144 tiles, 5 layers, 0 warning(s)" in result.output
+    assert "unlocks every vault" in result.output
+    result = invoke("validate", str(DATA / "castle.layout"))
+    assert result.exit_code == 0 and "ok: castle: 156 tiles" in result.output
+
+
+def test_validate_lists_each_problem_with_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pyr"
+    path.write_text("pyramids-layout 1\nmark: capstone 9 9 0\nlayer 0\noo\nlayer 1\n...o\n")
+    result = invoke("validate", str(path))
+    assert result.exit_code == 2
+    out = result.output
+    assert "error: line 4, column 1, tile at x=0 y=0 layer 0: overlaps the tile at x=1" in out
+    assert "error: line 6, column 4, tile at x=3 y=0 layer 1: floats" in out
+    assert "error: line 2, tile at x=9 y=9 layer 0: 'mark: capstone' names no tile" in out
+    assert "error: 3 tiles: a layout needs an even number of tiles" in out
+
+
+def test_validate_kmahjongg_oddities_are_warnings(tmp_path: Path) -> None:
+    path = tmp_path / "odd.layout"
+    path.write_text("kmahjongg-layout-v1.1\nw6\nh2\nd2\n1.1...\n......\n....1.\n1.....\n")
+    result = invoke("validate", str(path))
+    assert result.exit_code == 0, result.output
+    assert "warning: tile at x=4 y=0 layer 1: floats" in result.output
+
+
+def test_syntax_error_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pyr"
+    path.write_text("pyramids-layout 1\nlayer 0\no?\n")
+    result = invoke("validate", str(path))
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "line 3, column 2: unknown character '?'" in result.output
+    result = invoke("info", "cheops")
+    assert result.exit_code == 2 and "unknown layout 'cheops'" in result.output
+
+
+def test_convert_kmahjongg_to_pyr(tmp_path: Path) -> None:
+    out = tmp_path / "castle.pyr"
+    result = invoke("convert", str(DATA / "castle.layout"), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    converted = read_layout_file(out)
+    original = load_layout(str(DATA / "castle.layout"))
+    assert converted.positions == original.positions
+    assert converted.capstones == original.capstones
+    assert converted.title == "Castle"
+    # The file is not replaced without --force.
+    out.write_text("mine")
+    result = invoke("convert", str(DATA / "castle.layout"), "-o", str(out))
+    assert result.exit_code == 2 and "exists" in result.output
+    assert out.read_text() == "mine"
+    result = invoke("convert", "turtle", "-o", str(out), "--force", "--name", "turtle-copy")
+    assert result.exit_code == 0
+    assert read_layout_file(out).name == "turtle-copy"
+
+
+def test_convert_to_stdout() -> None:
+    result = invoke("convert", "giza-step-ramp")
+    assert result.exit_code == 0
+    assert result.output.startswith("pyramids-layout 1\n#")
+    assert "\nname: giza-step-ramp\n" in result.output

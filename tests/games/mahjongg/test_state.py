@@ -1,0 +1,266 @@
+"""The state: legal actions, bad input, saving, undo, hints, face-down tiles."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pyramids.core import IllegalActionError, Rng
+from pyramids.games.mahjongg.solver import solve
+
+from .conftest import (
+    MINI_FACES,
+    STACKS_FACES,
+    TRAP_FACES,
+    mini_game,
+    stacks_game,
+    trap_game,
+)
+
+
+def test_opening_legal_actions_on_the_mini_layout() -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    # Free: 0, 4, 5, 6, 7, 8, 9. Pairs among them: Pharaohs 0-9, Glyphs 7-8
+    # (5 is Horus and 6 Scarab 1, whose partners are covered or blocked).
+    # Shift: the tiles not free (1, 2 under the capstone, 3 between 2 and 4).
+    assert state.legal_action_strings() == [
+        "match 0 9", "match 7 8", "shift 1", "shift 2", "shift 3", "pass", "sight", "hint",
+    ]
+    assert state.current_player == 0
+
+
+def test_action_strings_round_trip_and_normalise() -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    for action in range(state.game.num_distinct_actions):
+        assert state.string_to_action(state.action_to_string(action)) == action
+    assert state.string_to_action("match 9 0") == state.string_to_action("match 0 9")
+    assert state.string_to_action("  MATCH 0   9 ") == state.string_to_action("match 0 9")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("match 1 1", "names tile 1 twice"),
+        ("match 1 10", "tile ids are 0..9"),
+        ("match -1 2", "tile ids are 0..9"),
+        ("shift x", "not a tile id"),
+        ("clock 5", "unknown action"),  # no clock outside time attack
+        ("dance", "allowed: 'match A B'"),
+        ("", "unknown action"),
+    ],
+)
+def test_malformed_action_strings_say_what_is_allowed(text: str, message: str) -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    with pytest.raises(IllegalActionError, match=message):
+        state.string_to_action(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("match 1 2", "tile 1 is not free"),
+        ("match 0 3", "tile 3 is not free"),
+        ("match 0 7", r"tiles 0 \(Golden Pharaoh\) and 7 \(Glyph 5\) do not match"),
+        ("shift 0", "already free"),
+        ("reshuffle", "only when no valid pair exists"),
+        ("undo", "nothing to undo"),
+        ("finish", "every remaining tile to be free"),
+    ],
+)
+def test_illegal_actions_explain_and_change_nothing(text: str, message: str) -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match=message):
+        state.apply_string(text)
+    assert state.to_json() == before
+
+
+def test_removed_tiles_and_out_of_range_numbers() -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    state.apply_string("match 7 8")
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="tile 7 is no longer on the board"):
+        state.apply_string("match 7 8")
+    for number in (-1, state.game.num_distinct_actions, 10**9):
+        with pytest.raises(IllegalActionError, match="not an action of this game"):
+            state.apply_action(number)
+    assert state.to_json() == before
+
+
+def test_no_moves_after_the_end() -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    state.apply_string("pass")  # one player: a pass is a full round of passes
+    assert state.is_terminal() and state.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.apply_string("match 0 9")
+
+
+def test_json_round_trip_mid_game_keeps_everything() -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=3)
+    for move in ("match 0 9", "sight", "shift 3"):
+        state.apply_string(move)
+    text = state.to_json()
+    restored = state.game.state_from_json(text)
+    assert restored.to_json() == text
+    assert restored.legal_actions() == state.legal_actions()
+    assert restored.view(0) == state.view(0)
+    restored.apply_string("undo")
+    state.apply_string("undo")
+    assert restored.to_json() == state.to_json()
+
+
+def test_seeded_deals_replay() -> None:
+    game = stacks_game(deal="random")
+    first = game.new_initial_state(7)
+    assert first.to_json() == game.new_initial_state(7).to_json()
+    deals = {tuple(game.new_initial_state(seed).faces) for seed in range(30)}
+    assert len(deals) > 1
+
+
+def test_undo_restores_the_exact_state_and_ends_the_streak() -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    state.apply_string("match 0 9")
+    state.apply_string("match 1 6")  # unlocks the vault: +750 and a token
+    saved = state.to_json()
+    assert state.streaks == [2]
+    state.apply_string("sight")
+    state.apply_string("match 2 5")
+    assert state.tokens == [2]
+    state.apply_string("undo")  # takes back match 2 5
+    state.apply_string("undo")  # takes back the sight
+    restored = json.loads(state.to_json())["state"]["core"]
+    expected = json.loads(saved)["state"]["core"]
+    assert restored.pop("streaks") == [0]
+    assert expected.pop("streaks") == [2]
+    assert restored.pop("last_move") == {"player": 0, "action": "undo"}
+    expected.pop("last_move")
+    assert restored == expected  # board, score, tokens, bank, vaults, doubling...
+    assert state.scores == [2000 + 970]
+    assert state.tokens == [3]
+    # Undo again, back past the vault.
+    state.apply_string("undo")
+    assert state.view(0)["vaults"][0]["state"] == "locked"
+    assert state.tokens == [2] and state.bank == 18
+    # The history keeps the undos, so that a record replays exactly.
+    assert [state.action_to_string(a) for a in state.history()[-3:]] == ["undo"] * 3
+
+
+def test_undo_history_replays_from_the_seed() -> None:
+    game = stacks_game(deal="random", start_tokens=3)
+    state = game.new_initial_state(11)
+    rng = Rng(5)
+    while not state.is_terminal():
+        legal = state.legal_action_strings()
+        choice = "undo" if "undo" in legal and rng.randrange(3) == 0 else rng.choice(legal)
+        state.apply_string(choice)
+    replay = game.new_initial_state(11)
+    for text in state.history_strings():
+        replay.apply_string(text)
+    assert replay.to_json() == state.to_json()
+
+
+def test_no_undo_or_hint_with_two_players() -> None:
+    state = mini_game(players=2).state_with_faces(MINI_FACES, seed=1)
+    state.apply_string("match 7 8")
+    assert "undo" not in state.legal_action_strings()
+    assert "hint" not in state.legal_action_strings()
+    with pytest.raises(IllegalActionError, match="only in the one-player modes"):
+        state.apply_string("undo")
+    with pytest.raises(IllegalActionError, match="only in the one-player modes"):
+        state.apply_string("hint")
+
+
+def test_hint_avoids_the_losing_pair_and_ends_the_streak() -> None:
+    state = trap_game().state_with_faces(TRAP_FACES, seed=1)
+    assert state.valid_pairs()[0] == (0, 1)  # the losing pair comes first
+    state.apply_string("hint")
+    hint = state.view(0)["hint"]
+    assert hint != [0, 1] and tuple(hint) in state.valid_pairs()
+    after = state.present & ~((1 << hint[0]) | (1 << hint[1]))
+    assert solve(state.game.geometry, state.faces, after).solvable is True
+    assert state.streaks == [0]
+    assert "hint" not in state.legal_action_strings()  # one showing at a time
+    assert "hint" not in state.view(None)  # only the player who asked sees it
+    state.apply_string(f"match {hint[0]} {hint[1]}")
+    assert "hint" not in state.view(0)
+
+
+def test_unsolvable_warning() -> None:
+    crossed = stacks_game(start_tokens=0).state_with_faces(STACKS_FACES, seed=1)
+    assert crossed.view(0)["unsolvable"] is True
+    fine = trap_game().state_with_faces(TRAP_FACES, seed=1)
+    assert fine.view(0)["unsolvable"] is False
+    fine.apply_string("match 0 1")
+    assert fine.view(0)["unsolvable"] is True
+    quiet = trap_game(warn_unsolvable=False).state_with_faces(TRAP_FACES, seed=1)
+    assert "unsolvable" not in quiet.view(0)
+    two = mini_game(players=2).state_with_faces(MINI_FACES, seed=1)
+    assert "unsolvable" not in two.view(0)
+
+
+def test_face_down_tiles_are_hidden_until_uncovered() -> None:
+    game = mini_game(face_down=frozenset({1, 2, 7}))
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    view = state.view(0)
+    faces = {tile["id"]: tile["face"] for tile in view["tiles"]}
+    assert faces[1] is None and faces[2] is None
+    assert faces[7] == "Glyph 5"  # nothing lies on 7, so it starts face up
+    hidden_names = {"Scarab 1", "Ra"}
+    text = json.dumps(view)
+    assert all(
+        (tile["face"] not in hidden_names) for tile in view["tiles"] if tile["id"] in (1, 2)
+    )
+    assert "unsolvable" not in text or view["unsolvable"] is False
+    # Resampling exchanges the hidden faces only and shows nothing new.
+    seen = set()
+    for seed in range(20):
+        sampled = state.resample_hidden(0, Rng(seed))
+        assert sampled.view(0) == view
+        assert sampled.legal_actions() == state.legal_actions()
+        seen.add((sampled.faces[1], sampled.faces[2]))
+        assert [sampled.faces[t] for t in (0, 3, 4, 5, 6, 7, 8, 9)] == [
+            MINI_FACES[t] for t in (0, 3, 4, 5, 6, 7, 8, 9)
+        ]
+    assert seen == {(MINI_FACES[1], MINI_FACES[2]), (MINI_FACES[2], MINI_FACES[1])}
+    # Removing the capstone uncovers 1 and 2: they turn face up.
+    state.apply_string("match 0 9")
+    faces = {tile["id"]: tile["face"] for tile in state.view(None)["tiles"]}
+    assert faces[1] == "Scarab 1" and faces[2] == "Ra"
+    assert state.face_down == 0
+
+
+def test_clone_is_independent() -> None:
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    copy = state.clone()
+    copy.apply_string("match 0 9")
+    assert state.present == state.game.geometry.all_mask
+    assert copy.to_json() != state.to_json()
+    assert state.clone().to_json() == state.to_json()
+
+
+def test_resampling_reaches_the_undo_snapshots() -> None:
+    game = mini_game(face_down=frozenset({1, 2}))
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    state.apply_string("match 7 8")  # a snapshot with 1 and 2 still face down
+    for seed in range(10):
+        sampled = state.resample_hidden(0, Rng(seed))
+        swapped = (sampled.faces[1], sampled.faces[2])
+        sampled.apply_string("undo")
+        assert (sampled.faces[1], sampled.faces[2]) == swapped
+        restored = state.clone()
+        restored.apply_string("undo")
+        assert sampled.view(0) == restored.view(0)
+
+
+def test_tampered_saved_state_is_rejected() -> None:
+    from pyramids.core import RecordError
+
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    data = json.loads(state.to_json())
+    for key, value in [("vault_status", ["open"]), ("faces", [0] * 3), ("player", 4),
+                       ("shift", 99), ("scores", [1, 2])]:
+        broken = json.loads(json.dumps(data))
+        broken["state"]["core"][key] = value
+        with pytest.raises(RecordError):
+            state.game.state_from_json(json.dumps(broken))

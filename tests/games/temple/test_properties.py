@@ -1,0 +1,192 @@
+"""Temple invariants over many random games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pyramids.core import Rng, load
+from pyramids.games.temple.cards import JEWEL, LEVELS, NUM_KINDS, new_deck
+from pyramids.games.temple.construction import UNITS_TO_BUILD
+from pyramids.games.temple.state import EMPTY_SLOT, TempleState
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"players": 2},
+    {"players": 3},
+    {"players": 5},
+    {"players": 3, "cards_per_level": 5, "jewels": 6, "swap_size": 2, "start_hand": 2,
+     "max_rounds": 60},
+    {"players": 5, "cards_per_level": 3, "jewels": 4, "swap_size": 1, "start_hand": 0,
+     "start_treasure": 0, "max_rounds": 40},
+]
+
+
+def card_totals(state: TempleState) -> list[int]:
+    """Every card's place counted once: pile, discard, out of game, zone, hands, construction."""
+    totals = [0] * NUM_KINDS
+    for kind in state.pile:
+        totals[kind] += 1
+    for kind in state.zone:
+        if kind != EMPTY_SLOT:
+            totals[kind] += 1
+    for counts in (state.discard, state.removed, *state.hands):
+        for kind, n in enumerate(counts):
+            assert n >= 0
+            totals[kind] += n
+    if state.construction is not None:
+        for _, cards, pairs in state.construction.sets:
+            totals[state.built] += cards
+            totals[JEWEL] += 2 * pairs
+    return totals
+
+
+def expected_treasure_after(before: TempleState, action: int) -> list[int]:
+    """Treasure after `action`, from the summoning point and the earnings alone."""
+    treasure = list(before.treasure)
+    text = before.action_to_string(action)
+    player = before.current_player
+    if text == "summon" and treasure[player] > 0:
+        treasure[player] -= 1
+    elif text.startswith("set ") and before.construction is not None:
+        cards, pairs = (int(word) for word in text.split()[1:])
+        if before.construction.units + cards + pairs >= UNITS_TO_BUILD:
+            units = before.construction.units_by_player(before.num_players)
+            units[player] += cards + pairs
+            for seat, n in enumerate(units):
+                treasure[seat] += before.level * n
+    return treasure
+
+
+def play_checked(options: dict[str, Any], seed: int, agent_seed: int) -> TempleState:
+    game = load("temple", **options)
+    deck = [0] * NUM_KINDS
+    for kind in new_deck(game.options["cards_per_level"], game.options["jewels"]):
+        deck[kind] += 1
+    state = game.new_initial_state(seed)
+    rng = random.Random(agent_seed)
+    while not state.is_terminal():
+        assert card_totals(state) == deck, "a card was lost or duplicated"
+        for hand in state.hands:
+            assert not any(hand[:state.built]), "a hand holds a card of a built level"
+        assert all(kind == EMPTY_SLOT or kind >= state.built for kind in state.zone)
+        assert state.round <= game.options["max_rounds"]
+        action = rng.choice(state.legal_actions())
+        before = state.clone()
+        state.apply_action(action)
+        assert state.treasure == expected_treasure_after(before, action)
+        assert state.built in (before.built, before.built + 1), "levels are built one at a time"
+        assert min(state.treasure) >= 0
+    assert card_totals(state) == deck
+    assert state.built == LEVELS or state.round == game.options["max_rounds"]
+    return state
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), agent_seed=st.integers(0, 2**32),
+       options=st.sampled_from(OPTION_SETS))
+def test_cards_are_conserved_and_treasure_moves_only_by_the_rules(
+    seed: int, agent_seed: int, options: dict[str, Any]
+) -> None:
+    play_checked(options, seed, agent_seed)
+
+
+def test_thousands_of_random_games_end_and_score() -> None:
+    ended_by_cap = 0
+    games = 0
+    for options in OPTION_SETS[:4]:
+        game = load("temple", **options)
+        for index in range(500):
+            state = game.new_initial_state(index)
+            rng = random.Random(index)
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            games += 1
+            ended_by_cap += state.built < LEVELS
+            returns = state.returns()
+            assert abs(sum(returns)) < 1e-9, "returns are zero-sum"
+            view = state.view(None)
+            best = max(view["scores"])
+            assert all(view["scores"][seat] == best for seat in view["winners"])
+            assert max(returns) == returns[view["winners"][0]]
+    # With the default deck random play builds the whole pyramid long before the cap.
+    assert ended_by_cap < games * 0.01
+
+
+def hidden_twin(state: TempleState, viewer: int, rng: random.Random) -> TempleState | None:
+    """A copy where one card unseen by `viewer` is swapped with a card of the pile."""
+    twin = state.clone()
+    others = [seat for seat in range(state.num_players)
+              if seat != viewer and sum(state.hands[seat]) > sum(state.known[seat])]
+    if not others or not twin.pile:
+        return None
+    seat = rng.choice(others)
+    hand, known = twin.hands[seat], twin.known[seat]
+    free = [kind for kind in range(NUM_KINDS) if hand[kind] > known[kind]]
+    given = rng.choice(free)
+    candidates = [i for i, kind in enumerate(twin.pile)
+                  if kind != given and (kind == JEWEL or kind >= twin.built)]
+    if not candidates:
+        return None
+    index = rng.choice(candidates)
+    taken = twin.pile[index]
+    hand[given] -= 1
+    hand[taken] += 1
+    twin.pile[index] = given
+    return twin
+
+
+def test_views_never_carry_other_hands() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for options in OPTION_SETS[:4]:
+        game = load("temple", **options)
+        for index in range(20):
+            state = game.new_initial_state(1000 + index)
+            while not state.is_terminal():
+                viewer = rng.randrange(state.num_players)
+                twin = hidden_twin(state, viewer, rng)
+                if twin is not None:
+                    assert twin.to_json() != state.to_json()
+                    assert twin.view(viewer) == state.view(viewer)
+                    assert twin.view(None) == state.view(None)
+                    checked += 1
+                view = state.view(viewer)
+                assert view["hand"] == {k: v for k, v in view["hand"].items() if v}
+                assert "hands" not in view and "pile" not in view
+                assert "hand" not in state.view(None)
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 1000
+
+
+def test_resample_hidden_keeps_the_view_and_redeals_the_rest() -> None:
+    game = load("temple", players=4)
+    rng = random.Random(11)
+    changed = mover_redealt = 0
+    for index in range(40):
+        state = game.new_initial_state(index)
+        while not state.is_terminal():
+            player = state.current_player
+            sampled = state.resample_hidden(player, Rng(rng.randrange(1 << 30)))
+            assert sampled.view(player) == state.view(player)
+            assert sampled.legal_actions() == state.legal_actions()
+            assert card_totals(sampled) == card_totals(state)
+            for seat in range(4):
+                assert all(h >= k for h, k in zip(sampled.hands[seat], state.known[seat],
+                                                  strict=True))
+                assert not any(sampled.hands[seat][:state.built])
+            changed += sampled.hands != state.hands
+            # From another seat's side the mover's hand is hidden too.
+            other = (player + 1) % 4
+            seen = state.resample_hidden(other, Rng(rng.randrange(1 << 30)))
+            assert seen.view(other) == state.view(other)
+            assert seen.hands[other] == state.hands[other]
+            mover_redealt += seen.hands[player] != state.hands[player]
+            # Playing on from a sample must be a legal game.
+            sampled.apply_action(rng.choice(sampled.legal_actions()))
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert changed > 1000, "resampling should deal the other hands differently"
+    assert mover_redealt > 1000, "another seat must not learn the mover's hand"

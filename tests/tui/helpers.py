@@ -1,0 +1,28 @@
+"""Driving the Textual app in tests: wait for the bots, click what a person would click."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+
+from pyramids.tui.app import PlayApp
+
+SIZE = (130, 48)
+
+
+async def settle(pilot: Pilot[Any], app: PlayApp, rounds: int = 400) -> None:
+    """Let the agents move until a person is to play or the game is over."""
+    for _ in range(rounds):
+        await pilot.pause()
+        state = app.session.state
+        if state.is_terminal() or app.session.is_human_turn():
+            await pilot.pause()
+            return
+    raise AssertionError("the agents did not hand the turn back")
+
+
+async def play_first_move_by_list(pilot: Pilot[Any], app: PlayApp) -> None:
+    """Choose the highlighted (first) legal move in the move list with the keyboard."""
+    app.query_one("#moves").focus()
+    await pilot.press("enter")

@@ -1,0 +1,186 @@
+"""The Pacal screens, played with Textual's pilot: clicks on cards and fields, keys, saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from pyramids.core import GameRecord, load  # noqa: E402
+from pyramids.sim.session import new_session, resume_session  # noqa: E402
+from pyramids.tui.app import HelpScreen, PassScreen, PlayApp, ReplayApp  # noqa: E402
+from pyramids.tui.board import Board  # noqa: E402
+from tests.tui.helpers import SIZE, play_first_move_by_list, settle  # noqa: E402
+
+SHORT = {"rounds_to_win": 1, "max_rounds": 2}
+
+
+async def click_a_legal_move(pilot, app: PlayApp) -> str:
+    """Play the first legal move the way a person would, by clicking the board."""
+    state = app.session.state
+    first = state.legal_action_strings()[0]
+    kind, *rest = first.split()
+    if kind == "offer":
+        await pilot.click(f"#hand-{rest[0]}")
+        await pilot.pause()
+        await pilot.click(f"#hand-{rest[1]}")
+    elif kind == "pick":
+        await pilot.click(f"#offer-{rest[0]}")
+    elif kind == "place":
+        await pilot.click(f"#p{state.current_player}-{rest[0].lower()}")
+    else:
+        await pilot.click("#decline")
+    await pilot.pause()
+    return first
+
+
+async def test_full_match_against_a_bot_by_mouse() -> None:
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 21)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(200):
+            await settle(pilot, app)
+            if session.state.is_terminal():
+                break
+            before = len(session.state.history())
+            expected = session.state.legal_action_strings()[0]
+            await click_a_legal_move(pilot, app)
+            replay = session.game.new_initial_state(21)
+            for action in session.state.history()[:before]:
+                replay.apply_action(action)
+            assert replay.action_to_string(session.state.history()[before]) == expected
+        assert session.state.is_terminal()
+        status = str(app.query_one("#status").render())
+        assert status.startswith("Game over")
+
+
+async def test_solo_game_by_keyboard() -> None:
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        while not session.state.is_terminal():
+            await play_first_move_by_list(pilot, app)
+            await pilot.pause()
+        assert session.state.is_terminal()
+        assert "Game over" in str(app.query_one("#status").render())
+
+
+async def test_illegal_input_shows_a_message_and_changes_nothing() -> None:
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        before = session.state.to_json()
+        app.query_one("#command").focus()
+        await pilot.press(*"decline", "enter")
+        await pilot.pause()
+        assert "Not a legal move" in app.message and "decline" in app.message
+        assert session.state.to_json() == before
+        # A click on a field that is not legal now does nothing either.
+        await pilot.click("#p0-f1")
+        await pilot.pause()
+        assert session.state.to_json() == before
+
+
+async def test_typed_move_is_played() -> None:
+    session = new_session(load("pacal-solo"), ["human"], 9)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        target = session.state.legal_action_strings()[-1]
+        app.query_one("#command").focus()
+        await pilot.press(*target, "enter")
+        await pilot.pause()
+        assert session.state.history_strings() == [target]
+        assert app.query_one("#command").value == ""
+
+
+async def test_only_the_own_hand_is_shown() -> None:
+    session = new_session(load("pacal"), ["human", "random"], 8)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        board = app.query_one("#board", Board)
+        assert board.view == session.state.view(0)
+        shown = {cell.id for cell in app.query(".card.hand")}
+        assert shown == {f"hand-{card}" for card in session.state.view(0)["hand"]}
+
+
+async def test_hotseat_hides_the_table_between_people() -> None:
+    session = new_session(load("pacal", **SHORT), ["human", "human"], 8)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first = session.state.current_player
+        if isinstance(app.screen, PassScreen):
+            await pilot.press("enter")
+            await pilot.pause()
+        assert app.query_one("#board", Board).view["viewer"] == first
+        await play_first_move_by_list(pilot, app)  # an offer: the other person picks next
+        await pilot.pause()
+        assert session.state.current_player != first
+        assert isinstance(app.screen, PassScreen)
+        assert not app.query_one("#board", Board).display
+        await pilot.press("enter")
+        await pilot.pause()
+        board = app.query_one("#board", Board)
+        assert board.display and board.view["viewer"] == session.state.current_player
+
+
+async def test_save_and_resume(tmp_path: Path) -> None:
+    path = tmp_path / "pacal.json"
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 13)
+    app = PlayApp(session, agent_delay=0, default_save=path)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            await settle(pilot, app)
+            await play_first_move_by_list(pilot, app)
+        await settle(pilot, app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Saved to" in app.message
+        saved_json = session.state.to_json()
+    resumed = resume_session(path)
+    assert resumed.seats == ["human", "random"]
+    assert resumed.state.to_json() == saved_json
+    app2 = PlayApp(resumed, agent_delay=0)
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot, app2)
+        await play_first_move_by_list(pilot, app2)
+        await settle(pilot, app2)
+        assert len(resumed.state.history()) > len(GameRecord.load_file(path).actions) - 1
+
+
+async def test_help_panel_shows_the_rules() -> None:
+    session = new_session(load("pacal-solo"), ["human"], 1)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_replay_steps_through_a_record() -> None:
+    state = load("pacal-solo").new_initial_state(4)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    record = GameRecord.from_state(state, ["human"])
+    app = ReplayApp(record)
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.query_one("#board", Board)
+        assert board.view == record.replay()[0].view(None)
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert app.index == 2
+        assert board.view == record.replay()[2].view(None)
+        await pilot.press("end")
+        await pilot.pause()
+        assert "Game over" in str(app.query_one("#status").render())
+        await pilot.press("left")
+        await pilot.pause()
+        assert app.index == len(record.actions) - 1

@@ -1,0 +1,174 @@
+"""Fixtures for the server tests: a real server on loopback, against SQLite and PostgreSQL.
+
+Every test that takes `db_url` runs once on a fresh SQLite file and once on
+PostgreSQL when PYRAMIDS_TEST_POSTGRES_URL is set (scripts/start-postgres.sh
+prints one); PostgreSQL is emptied before each test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from pyramids.web.app import create_app
+from pyramids.web.storage import normalize_url
+from pyramids.web.ws import MAX_MESSAGE_BYTES
+from tests.web.toy import register_toy
+
+POSTGRES_ENV = "PYRAMIDS_TEST_POSTGRES_URL"
+TIMEOUT = 10.0
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _toy_game() -> None:
+    register_toy()
+
+
+def empty_postgres(url: str) -> None:
+    engine = sa.create_engine(normalize_url(url))
+    with engine.begin() as connection:
+        for table in ("actions", "seats", "rooms", "alembic_version"):
+            connection.execute(sa.text(f"DROP TABLE IF EXISTS {table} CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("postgresql", marks=pytest.mark.postgres),
+    ]
+)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rooms.db'}"
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
+    empty_postgres(url)
+    return url
+
+
+class ServerThread:
+    """The app under uvicorn in a thread, on a free loopback port."""
+
+    def __init__(self, db_url: str) -> None:
+        config = uvicorn.Config(
+            create_app(db_url),
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            ws_max_size=MAX_MESSAGE_BYTES * 16,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + TIMEOUT
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        self.ws_base = f"ws://127.0.0.1:{port}"
+        self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT)
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(TIMEOUT)
+
+
+@pytest.fixture
+def start_server() -> Iterator[Callable[[str], ServerThread]]:
+    started: list[ServerThread] = []
+
+    def start(url: str) -> ServerThread:
+        server = ServerThread(url)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def server(db_url: str, start_server: Callable[[str], ServerThread]) -> ServerThread:
+    return start_server(db_url)
+
+
+class Client:
+    """A WebSocket client of one room that keeps every message it received."""
+
+    def __init__(self, ws_base: str, room_id: str, token: str | None = None,
+                 join: bool = True) -> None:
+        self._stack = ExitStack()
+        self.ws: ClientConnection = self._stack.enter_context(
+            connect(f"{ws_base}/ws/rooms/{room_id}", open_timeout=TIMEOUT, max_size=2**24)
+        )
+        self.received: list[str] = []
+        self.last_state: dict[str, Any] | None = None
+        if join:
+            self.send({"type": "join", "token": token} if token else {"type": "join"})
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.received.append(text)
+        message: dict[str, Any] = json.loads(text)
+        if message.get("type") == "state":
+            self.last_state = message
+        return message
+
+    def until(self, predicate: Callable[[dict[str, Any]], bool],
+              timeout: float = TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, deadline - time.monotonic()))
+            if predicate(message):
+                return message
+
+    def state_at_least(self, move_number: int) -> dict[str, Any]:
+        """The latest state message of a started game at `move_number` or later."""
+
+        def reached(message: dict[str, Any] | None) -> bool:
+            return (
+                message is not None
+                and message.get("type") == "state"
+                and message["status"] != "waiting"
+                and message["move_number"] >= move_number
+            )
+
+        if reached(self.last_state):
+            assert self.last_state is not None
+            return self.last_state
+        return self.until(reached)
+
+    def error(self) -> dict[str, Any]:
+        return self.until(lambda m: m.get("type") == "error")
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+@pytest.fixture
+def clients() -> Iterator[list[Client]]:
+    opened: list[Client] = []
+    yield opened
+    for client in opened:
+        client.close()

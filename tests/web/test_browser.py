@@ -1,0 +1,334 @@
+"""The browser pages in a real Chromium: lobby, Pacal, Temple and Mahjongg played by clicks.
+
+Runs the real server (uvicorn in a thread, a temporary SQLite file) with the pages
+mounted, and drives Debian's Chromium through Playwright. Skipped when
+/usr/bin/chromium is missing (CI installs it: `apt-get install chromium`).
+Screenshots of each page are written to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 15_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+
+playwright_sync = pytest.importorskip(
+    "playwright.sync_api", reason="needs the playwright package (pip install playwright)"
+)
+uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra (pip install '.[web]')")
+
+from pyramids.web.app import create_app  # noqa: E402
+from pyramids.web.pages import mount_pages  # noqa: E402
+from pyramids.web.ws import MAX_MESSAGE_BYTES  # noqa: E402
+
+# A Mahjongg layout of ten tiles, so that a whole game is a few clicks.
+SMALL_LAYOUT = """\
+pyramids-layout 1
+name: browser-test
+layer 0
+o.o.o.o.
+........
+o.V.o.o.
+layer 1
+.C...o
+"""
+
+
+class PageServer:
+    """The app with its pages, under uvicorn in a thread on a free loopback port."""
+
+    def __init__(self, db_url: str) -> None:
+        app = mount_pages(create_app(db_url))
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=0, log_level="warning",
+            ws_max_size=MAX_MESSAGE_BYTES * 16,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PageServer]:
+    folder = tmp_path_factory.mktemp("browser")
+    running = PageServer(f"sqlite:///{folder / 'rooms.db'}")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    opened = context.new_page()
+    opened.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+# -- driving the pages ---------------------------------------------------------------
+
+
+def create_from_lobby(
+    page: Any, server: PageServer, game: str, options: dict[str, Any], seats: list[str],
+    name: str = "Ada",
+) -> str:
+    """Fill the lobby form and create the room; returns the room id from the new address."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#name", name)
+    page.select_option("#game", game)
+    for option, value in options.items():
+        field = page.locator(f"#option-{option}")
+        if field.evaluate("node => node.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+            field.dispatch_event("change")
+    for index, seat in enumerate(seats):
+        page.select_option(f"#seats select[data-seat='{index}']", seat)
+    page.fill("#bot-delay", "0")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def move_number(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.moveNumber || '-1'"))
+
+
+def legal_actions(page: Any) -> list[str]:
+    text = page.evaluate("document.getElementById('game').dataset.legal || '[]'")
+    actions: list[str] = json.loads(text)
+    return actions
+
+
+def wait_turn_or_end(page: Any, after: int) -> None:
+    """Wait until it is this page's turn at a move after `after`, or the game is over."""
+    page.wait_for_function(
+        """(after) => {
+            const body = document.body.dataset;
+            return body.status === 'finished'
+                || (body.yourTurn === 'true' && Number(body.moveNumber) > after);
+        }""",
+        arg=after,
+    )
+
+
+def finished(page: Any) -> bool:
+    return bool(page.evaluate("document.body.dataset.status === 'finished'"))
+
+
+def pacal_move(page: Any) -> None:
+    """Make one legal move by clicking what the page offers."""
+    legal = legal_actions(page)
+    assert legal, "the page shows no legal action on our turn"
+    offers = [action for action in legal if action.startswith("offer ")]
+    if offers:
+        _, low, high = offers[len(offers) // 2].split()
+        page.click(f".hand [data-card='{low}']")
+        page.click(f".hand [data-card='{high}']")
+        page.click("#offer-button")
+        return
+    picks = [action for action in legal if action.startswith("pick ")]
+    if picks:
+        page.click(f"[data-action='{picks[0]}']")
+        return
+    places = [action for action in legal if action.startswith("place ")]
+    if places:
+        lit = page.locator(".field.legal")
+        assert lit.count() == len(places), "every legal field is lit, and only those"
+        card = int(page.get_attribute(".to-place", "data-card") or "0")
+        # Values fall from F1 to F10: put the card where its value fits best.
+        best = min(places, key=lambda action: abs(card - (52.5 - 5 * int(action[7:]))))
+        page.click(f".field.legal[data-action='{best}']")
+        return
+    assert legal == ["decline"] or "decline" in legal
+    page.click("[data-action='decline']")
+
+
+def play_pacal_until(page: Any, stop_after_moves: int | None = None) -> None:
+    while not finished(page):
+        before = move_number(page)
+        if stop_after_moves is not None and before >= stop_after_moves:
+            return
+        pacal_move(page)
+        wait_turn_or_end(page, before)
+
+
+# -- the tests ---------------------------------------------------------------------------
+
+
+def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    games = page.eval_on_selector_all("#game option", "nodes => nodes.map(n => n.value)")
+    assert {"pacal", "temple", "mahjongg"} <= set(games)
+    room = create_from_lobby(page, server, "pacal", {}, ["me", "open"], name="Host")
+    page.wait_for_selector("#waiting:not([hidden])")
+    assert page.input_value("#share-link").endswith(f"/play/{room}")
+    start = page.locator("#start")
+    assert start.is_disabled(), "a room with an open seat cannot start"
+    page.goto(server.base + "/")
+    page.wait_for_selector(f"#open-rooms [data-room='{room}']")
+    screenshot(page, "lobby")
+
+
+def test_a_person_plays_a_whole_pacal_match_against_a_bot(
+    page: Any, server: PageServer
+) -> None:
+    create_from_lobby(page, server, "pacal", {"rounds_to_win": 1, "max_rounds": 2},
+                      ["me", "bot:greedy"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    wait_turn_or_end(page, -1)
+    # A pick shows the offer; take the screenshot when our own pyramid has cards.
+    play_pacal_until(page, stop_after_moves=12)
+    screenshot(page, "pacal")
+    play_pacal_until(page)
+    page.wait_for_selector("#over:not([hidden])")
+    outcome = page.inner_text("#over")
+    assert "wins the match" in outcome or "drawn" in outcome
+    assert page.locator("#rematch").is_visible()
+
+
+def temple_move(page: Any, swapped: list[bool]) -> None:
+    legal = legal_actions(page)
+    assert legal, "the page shows no legal action on our turn"
+    swaps = [action for action in legal if action.startswith("swap ") and action != "swap pass"]
+    if swaps and not swapped[0]:
+        # Once per player, a real swap by clicks: a kind in the hand, then a slot.
+        _, kind, slot = swaps[0].split()
+        page.click(f".hand [data-kind='{kind}']")
+        page.click(f".swap-zone [data-action='swap {kind} {slot}']")
+        swapped[0] = True
+        return
+    if "swap pass" in legal:
+        page.click("[data-action='swap pass']")
+        return
+    if "summon" in legal:
+        page.click("[data-action='summon']")
+        return
+    sets = [action for action in legal if action.startswith("set ")]
+    if sets:
+        best = max(sets, key=lambda action: sum(int(n) for n in action.split()[1:]))
+        page.click(f"[data-action='{best}']")
+        return
+    page.click(f"[data-action='{legal[0]}']")
+
+
+def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
+    browser: Any, page: Any, server: PageServer
+) -> None:
+    room = create_from_lobby(page, server, "temple", {"players": 4, "max_rounds": 2},
+                             ["me", "open", "bot:greedy", "bot:random"], name="Ada")
+    page.wait_for_selector("#waiting:not([hidden])")
+    friend_context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    friend = friend_context.new_page()
+    friend.set_default_timeout(TIMEOUT_MS)
+    friend_errors: list[str] = []
+    friend.on("pageerror", lambda error: friend_errors.append(str(error)))
+    friend.goto(f"{server.base}/play/{room}")
+    friend.wait_for_selector("[data-take-seat='1']")
+    friend.fill("#seat-name", "Bea")
+    friend.click("[data-take-seat='1']")
+    friend.wait_for_selector("body[data-seat='1']")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    friend.wait_for_selector("#game:not([hidden]) svg.board")
+
+    watcher_context = browser.new_context()
+    watcher = watcher_context.new_page()
+    watcher.set_default_timeout(TIMEOUT_MS)
+    watcher.goto(f"{server.base}/play/{room}")
+    watcher.wait_for_selector("body[data-seat='spectator'] #game:not([hidden]) svg.board")
+    assert watcher.locator("#game .hand").count() == 0
+    assert "hidden from spectators" in watcher.inner_text("#game")
+    assert watcher.locator("[data-action]").count() == 0, "a spectator is offered no move"
+
+    swapped = {"ada": [False], "bea": [False]}
+    moves = 0
+    shot = False
+    deadline = time.monotonic() + 120
+    while not (finished(page) and finished(friend)):
+        assert time.monotonic() < deadline, "the Temple game did not end"
+        moved = False
+        for who, player in (("ada", page), ("bea", friend)):
+            if finished(player) or player.evaluate("document.body.dataset.yourTurn") != "true":
+                continue
+            before = move_number(player)
+            temple_move(player, swapped[who])
+            player.wait_for_function(
+                "(n) => Number(document.body.dataset.moveNumber) > n", arg=before
+            )
+            moves += 1
+            moved = True
+            if moves == 6 and not shot:
+                screenshot(page, "temple")
+                screenshot(friend, "temple-phone")
+                shot = True
+        if not moved:
+            page.wait_for_timeout(50)
+    assert moves >= 4 and swapped["ada"][0] and swapped["bea"][0]
+    for player in (page, friend, watcher):
+        player.wait_for_selector("#over:not([hidden])")
+        assert "Scores (treasure + jewels)" in player.inner_text("#over")
+    friend_context.close()
+    watcher_context.close()
+    assert not friend_errors, friend_errors

@@ -1,0 +1,369 @@
+"""The server over real HTTP and WebSocket connections, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from pyramids.core import GameRecord
+from pyramids.web.app import MAX_BODY_BYTES
+from pyramids.web.ws import CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_ROOM, MAX_MESSAGE_BYTES
+from tests.web.conftest import Client, ServerThread
+from tests.web.toy import CARDS, NAME, ToyState
+
+
+def create_room(server: ServerThread, game: str = NAME, **body: Any) -> tuple[str, str]:
+    response = server.http.post("/api/rooms", json={"game": game, **body})
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["room"]["id"], data["host_token"]
+
+
+def take_seat(server: ServerThread, room_id: str, name: str, seat: int | None = None) -> str:
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    response = server.http.post(f"/api/rooms/{room_id}/seats", json=body)
+    assert response.status_code == 201, response.text
+    token: str = response.json()["token"]
+    return token
+
+
+def start(server: ServerThread, room_id: str, token: str) -> None:
+    response = server.http.post(f"/api/rooms/{room_id}/start", json={"token": token})
+    assert response.status_code == 200, response.text
+
+
+def error_of(response: Any) -> dict[str, str]:
+    error: dict[str, str] = response.json()["error"]
+    return error
+
+
+def replayed(server: ServerThread, room_id: str) -> list[ToyState]:
+    response = server.http.get(f"/api/rooms/{room_id}/record")
+    assert response.status_code == 200, response.text
+    states = GameRecord.from_json(response.text).replay()
+    return [state for state in states if isinstance(state, ToyState)]
+
+
+def test_catalogue_lists_games_options_and_agents(server: ServerThread) -> None:
+    data = server.http.get("/api/games").json()
+    toy = next(game for game in data["games"] if game["name"] == NAME)
+    assert toy["num_players"] == 2
+    assert "random" in data["agents"]
+
+
+def test_room_creation_is_validated(server: ServerThread) -> None:
+    response = server.http.post("/api/rooms", json={"game": "no-such-game"})
+    assert response.status_code == 400
+    assert error_of(response)["code"] == "unknown_game"
+    assert NAME in error_of(response)["message"]  # lists the allowed games
+
+    response = server.http.post("/api/rooms", json={"game": NAME, "options": {"colour": 3}})
+    assert response.status_code == 400
+    assert "unknown option colour" in error_of(response)["message"]
+
+    response = server.http.post("/api/rooms", json={"game": NAME, "players": 3})
+    assert response.status_code == 400
+    assert "unknown field 'players'" in error_of(response)["message"]
+
+    response = server.http.post("/api/rooms", json={"game": NAME, "takeover_agent": "oracle"})
+    assert response.status_code == 400
+    assert "allowed agents: " in error_of(response)["message"]
+
+    response = server.http.post(
+        "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert "not valid JSON" in error_of(response)["message"]
+
+    response = server.http.post(
+        "/api/rooms",
+        content=json.dumps({"game": NAME, "seed": "x" * MAX_BODY_BYTES}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 413
+    assert str(MAX_BODY_BYTES) in error_of(response)["message"]
+
+    # None of it made a room.
+    assert server.http.get("/api/rooms").json()["rooms"] == []
+
+
+def test_seats_agents_and_start(server: ServerThread) -> None:
+    room_id, host = create_room(server)
+    listed = server.http.get("/api/rooms").json()["rooms"]
+    assert [room["id"] for room in listed] == [room_id]
+    assert "seed" not in listed[0]
+
+    ana = take_seat(server, room_id, "Ana", seat=1)
+    response = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo", "seat": 1})
+    assert response.status_code == 409 and error_of(response)["code"] == "seat_taken"
+    response = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo", "seat": 5})
+    assert response.status_code == 400 and "seats are 0 to 1" in error_of(response)["message"]
+    response = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "  "})
+    assert response.status_code == 400 and error_of(response)["code"] == "bad_name"
+
+    response = server.http.post(f"/api/rooms/{room_id}/start", json={"token": host})
+    assert response.status_code == 409
+    assert "seat 0 still open" in error_of(response)["message"]
+
+    wrong = server.http.post(
+        f"/api/rooms/{room_id}/agents", json={"token": "guess", "seat": 0}
+    )
+    assert wrong.status_code == 403 and error_of(wrong)["code"] == "bad_token"
+    unknown = server.http.post(
+        f"/api/rooms/{room_id}/agents", json={"token": ana, "seat": 0, "agent": "oracle"}
+    )
+    assert unknown.status_code == 400 and "allowed agents: " in error_of(unknown)["message"]
+    given = server.http.post(
+        f"/api/rooms/{room_id}/agents", json={"token": ana, "seat": 0, "agent": "random"}
+    )
+    assert given.status_code == 200
+    assert given.json()["room"]["seats"][0] == {"seat": 0, "kind": "agent", "name": "random (bot)"}
+
+    full = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Cy"})
+    assert full.status_code == 409 and "full" in error_of(full)["message"]
+    assert server.http.get("/api/rooms").json()["rooms"] == []
+
+    start(server, room_id, host)
+    again = server.http.post(f"/api/rooms/{room_id}/start", json={"token": host})
+    assert again.status_code == 409 and error_of(again)["code"] == "already_started"
+
+    missing = server.http.get("/api/rooms/nope")
+    assert missing.status_code == 404 and error_of(missing)["code"] == "unknown_room"
+    weird = server.http.get("/api/rooms/" + "%2e" * 40)
+    assert weird.status_code == 404
+    bad_status = server.http.get("/api/rooms", params={"status": "lost"})
+    assert bad_status.status_code == 400 and "allowed: open" in error_of(bad_status)["message"]
+
+
+def secrets_seen(message: str, state: ToyState, seat: int | None) -> set[str]:
+    """Names in `message` that `seat` (None: a spectator) must not know in `state`."""
+    hidden = set(CARDS) - {c for played in state.view(None)["played"] for c in played}
+    if seat is not None:
+        hidden -= set(state.view(seat)["hand"])
+    return {name for name in hidden if name in message}
+
+
+def test_whole_game_sends_each_client_only_what_it_may_see(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    spectator = Client(server.ws_base, room_id)
+    clients.extend([*seats, spectator])
+    start(server, room_id, host)
+
+    response = server.http.get(f"/api/rooms/{room_id}/record")
+    assert response.status_code == 409 and error_of(response)["code"] == "not_finished"
+
+    moves = 0
+    while True:
+        state = seats[0].state_at_least(moves)
+        if state["status"] == "finished":
+            break
+        mover = seats[state["current_player"]]
+        other = seats[1 - state["current_player"]]
+        mine = mover.state_at_least(moves)
+        assert mine["your_turn"] and mine["legal_actions"]
+        assert other.state_at_least(moves)["legal_actions"] == []
+
+        other.send({"type": "action", "action": mine["legal_actions"][0]})
+        assert other.error()["code"] == "not_your_turn"
+        spectator.send({"type": "action", "action": mine["legal_actions"][0]})
+        assert spectator.error()["code"] == "spectator"
+        foreign = next(
+            f"play {c}" for c in CARDS if f"play {c}" not in mine["legal_actions"]
+        )
+        mover.send({"type": "action", "action": foreign})
+        refused = mover.error()
+        assert refused["code"] == "illegal_action" and "legal: " in refused["message"]
+        mover.send({"type": "action", "action": "dance"})
+        assert "unknown action" in mover.error()["message"]
+
+        mover.send({"type": "action", "action": mine["legal_actions"][-1], "move_number": moves})
+        moves += 1
+        for client in [*seats, spectator]:
+            assert client.state_at_least(moves)["last_move"]["action"] == mine["legal_actions"][-1]
+
+    assert moves == 4
+    final = spectator.state_at_least(moves)
+    assert final["result"] is not None and final["status"] == "finished"
+    seats[0].send({"type": "action", "action": "play amber"})
+    assert seats[0].error()["code"] == "game_over"
+
+    states = replayed(server, room_id)
+    assert len(states) == moves + 1
+    assert final["result"]["returns"] == states[-1].returns()
+    assert states[-1].never_shown(0) and states[-1].never_shown(1)
+
+    # Every message, judged by the state of the game when it was sent.
+    for seat, client in [(0, seats[0]), (1, seats[1]), (None, spectator)]:
+        kinds = set()
+        for text in client.received:
+            message = json.loads(text)
+            kinds.add(message["type"])
+            if message["type"] == "error":
+                # An error echoes the client's own action; judge the rest by the first
+                # state, when the most was hidden.
+                text = re.sub(r"'play \w+' is not legal now", "", text)
+                number = 0
+            else:
+                number = message["move_number"]
+            leaked = secrets_seen(text, states[number], seat)
+            assert not leaked, f"seat {seat} was sent {leaked} in {text}"
+            if message["type"] == "state":
+                assert message["seat"] == seat
+                if message["status"] != "waiting":
+                    assert message["view"] == states[number].view(seat)
+        assert kinds == {"state", "error"}
+
+
+def test_person_against_a_bot(server: ServerThread, clients: list[Client]) -> None:
+    room_id, host = create_room(server)
+    token = take_seat(server, room_id, "Ana", seat=1)
+    server.http.post(f"/api/rooms/{room_id}/agents", json={"token": host, "seat": 0})
+    ana = Client(server.ws_base, room_id, token)
+    clients.append(ana)
+    start(server, room_id, host)
+    while True:
+        state = ana.until(lambda m: m["type"] == "state" and (
+            m["your_turn"] or m["status"] == "finished"))
+        if state["status"] == "finished":
+            break
+        assert state["last_move"]["seat"] == 0 and state["last_move"]["by_bot"]
+        ana.send({"type": "action", "action": state["legal_actions"][0]})
+    states = replayed(server, room_id)
+    assert len(states) == 5
+    record = server.http.get(f"/api/rooms/{room_id}/record").json()
+    assert record["players"] == ["random (bot)", "Ana"]
+
+
+def test_bad_messages_get_errors_and_change_nothing(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    ana = Client(server.ws_base, room_id, join=False)
+    clients.append(ana)
+    ana.send({"type": "action", "action": "play amber"})
+    assert ana.error()["code"] == "not_joined"
+    ana.send({"type": "join", "token": tokens[0]})
+    assert ana.recv()["type"] == "state"
+
+    bad: list[tuple[Any, str]] = [
+        ("{oops", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ({"type": "teleport"}, "unknown_type"),
+        ({"type": "action"}, "bad_action"),
+        ({"type": "action", "action": 7}, "bad_action"),
+        ({"type": "action", "action": "play amber", "move_number": 3}, "stale"),
+        ({"type": "action", "action": "play amber", "move_number": "x"}, "bad_message"),
+        ({"type": "join", "token": tokens[0]}, "already_joined"),
+        ("x" * (MAX_MESSAGE_BYTES + 1), "too_large"),
+        (b"\x00\x01", "bad_message"),
+        (b"\x00" * (MAX_MESSAGE_BYTES + 1), "too_large"),
+    ]
+    for message, code in bad:
+        ana.send(message)
+        error = ana.error()
+        assert error["code"] == code, (message, error)
+        assert error["message"]
+    ana.send({"type": "ping"})
+    assert ana.until(lambda m: m["type"] != "state") == {"type": "pong"}
+
+    # Far over the protocol limit: the connection is cut, the server lives on.
+    huge = Client(server.ws_base, room_id, tokens[1])
+    huge.send("y" * (MAX_MESSAGE_BYTES * 64))
+    with pytest.raises(ConnectionClosed):
+        huge.until(lambda m: False)
+
+    for token, code in [("guess", CLOSE_BAD_TOKEN), (tokens[0] + "x", CLOSE_BAD_TOKEN)]:
+        stranger = Client(server.ws_base, room_id, token)
+        assert stranger.error()["code"] == "bad_token"
+        with pytest.raises(ConnectionClosed) as closed:
+            stranger.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+    lost = Client(server.ws_base, "no-such-room")
+    assert lost.error()["code"] == "unknown_room"
+    with pytest.raises(ConnectionClosed) as closed:
+        lost.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_UNKNOWN_ROOM
+
+    room = server.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert room["move_number"] == 0 and room["status"] == "playing"
+    # The game still plays.
+    state = ana.state_at_least(0)
+    ana.send({"type": "action", "action": state["legal_actions"][0]})
+    assert ana.state_at_least(1)["move_number"] == 1
+
+
+def test_reconnect_and_bot_takeover(server: ServerThread, clients: list[Client]) -> None:
+    room_id, host = create_room(server, bot_takeover_seconds=0.5)
+    ana_token = take_seat(server, room_id, "Ana")
+    bo_token = take_seat(server, room_id, "Bo")
+    ana = Client(server.ws_base, room_id, ana_token)
+    bo = Client(server.ws_base, room_id, bo_token)
+    clients.extend([ana, bo])
+    start(server, room_id, host)
+    first = ana.until(lambda m: m["type"] == "state" and m["your_turn"])
+    ana.send({"type": "action", "action": first["legal_actions"][0]})
+    bo.state_at_least(1)
+    bo.close()
+    began = time.monotonic()
+    # Bo is away; after half a second a bot moves for him, and Ana sees it.
+    after = ana.until(lambda m: m["type"] == "state" and m["move_number"] == 2)
+    assert time.monotonic() - began >= 0.4
+    assert after["last_move"] == {"seat": 1, "action": after["last_move"]["action"],
+                                  "by_bot": True}
+    assert after["seats"][1]["connected"] is False
+
+    back = Client(server.ws_base, room_id, bo_token)
+    clients.append(back)
+    current = back.recv()
+    assert current["type"] == "state" and current["seat"] == 1 and current["move_number"] == 2
+    hand = current["view"]["hand"]
+    assert len(hand) == 3
+    mine = ana.until(lambda m: m["type"] == "state" and m["your_turn"])
+    ana.send({"type": "action", "action": mine["legal_actions"][0]})
+    turn = back.until(lambda m: m["type"] == "state" and m["your_turn"])
+    # Bo is back: no bot moves for him, however long he thinks.
+    with pytest.raises(TimeoutError):
+        back.until(lambda m: m["type"] == "state" and m["move_number"] > 3, timeout=1.0)
+    back.send({"type": "action", "action": turn["legal_actions"][0]})
+    assert back.state_at_least(4)["status"] == "finished"
+
+
+def test_rooms_survive_a_server_restart(
+    db_url: str, start_server: Callable[[str], ServerThread], clients: list[Client]
+) -> None:
+    first = start_server(db_url)
+    room_id, host = create_room(first)
+    tokens = [take_seat(first, room_id, "Ana"), take_seat(first, room_id, "Bo")]
+    waiting_id, _ = create_room(first)
+    start(first, room_id, host)
+    ana = Client(first.ws_base, room_id, tokens[0])
+    state = ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+    ana.send({"type": "action", "action": state["legal_actions"][0]})
+    ana.state_at_least(1)
+    before = ana.last_state
+    ana.close()
+    first.stop()
+
+    second = start_server(db_url)
+    assert [room["id"] for room in second.http.get("/api/rooms").json()["rooms"]] == [waiting_id]
+    bo = Client(second.ws_base, room_id, tokens[1])
+    clients.append(bo)
+    state = bo.recv()
+    assert before is not None
+    assert state["move_number"] == 1 and state["last_move"] == before["last_move"]
+    bo.send({"type": "action", "action": state["legal_actions"][0]})
+    assert bo.state_at_least(2)["move_number"] == 2
