@@ -79,9 +79,10 @@ def free_port() -> int:
         return port
 
 
-def start_server(db_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, log: Path, sqlite_sync: str) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "pyramids.cli.main", "serve", "--host", "127.0.0.1",
-               "--port", str(port), "--db", db_url, "--log-level", "warning"]
+               "--port", str(port), "--db", db_url, "--sqlite-sync", sqlite_sync,
+               "--log-level", "warning"]
     process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -215,6 +216,7 @@ def main() -> None:
     parser.add_argument("--game", default="pacal")
     parser.add_argument("--agent", default="random")
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--sqlite-sync", default="full", choices=("full", "normal"))
     parser.add_argument("--port", type=int, default=None,
                         help="use a server already running on this loopback port")
     args = parser.parse_args()
@@ -228,7 +230,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             db_url = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
             port = free_port()
-            server = start_server(db_url, port, Path(folder) / "server.log")
+            server = start_server(db_url, port, Path(folder) / "server.log", args.sqlite_sync)
             try:
                 tally = asyncio.run(run(args, port, server.pid))
             finally:
@@ -238,7 +240,7 @@ def main() -> None:
 
     latencies = [value * 1000 for value in tally.latencies]
     print(f"\ngame {args.game} vs {args.agent}; {args.games} games requested, think {args.think}s,"
-          f" db {'sqlite (temp file)' if args.db is None else args.db.split('@')[-1]}")
+          f" db {'sqlite ' + args.sqlite_sync if args.db is None else args.db.split('@')[-1]}")
     print(f"peak concurrent games held: {tally.peak_connected}")
     print(f"games finished (replaced by new ones): {tally.games_finished}")
     print(f"client errors: {len(tally.errors)}" +

@@ -142,15 +142,20 @@ async def test_save_and_resume(tmp_path: Path) -> None:
         await pilot.pause()
         assert "Saved to" in app.message
         saved_json = session.state.to_json()
-    resumed = resume_session(path)
+    resumed = resume_session(path, save_path=path)
     assert resumed.seats == ["human", "random"]
     assert resumed.state.to_json() == saved_json
+    saved_history = resumed.state.history()
     app2 = PlayApp(resumed, agent_delay=0)
     async with app2.run_test(size=SIZE) as pilot:
         await settle(pilot, app2)
         await play_first_move_by_list(pilot, app2)
         await settle(pilot, app2)
-        assert len(resumed.state.history()) > len(GameRecord.load_file(path).actions) - 1
+        history = resumed.state.history()
+        assert history[: len(saved_history)] == saved_history
+        assert len(history) > len(saved_history)
+    # The resumed game keeps saving to the file it came from.
+    assert GameRecord.load_file(path).final_state().history() == resumed.state.history()
 
 
 async def test_help_panel_shows_the_rules() -> None:

@@ -134,6 +134,8 @@ def create_from_lobby(
     page.wait_for_selector("body[data-ready=true]")
     page.fill("#name", name)
     page.select_option("#game", game)
+    if page.locator("#options details").count():
+        page.click("#options details summary")
     for option, value in options.items():
         field = page.locator(f"#option-{option}")
         if field.evaluate("node => node.tagName") == "SELECT":
@@ -225,9 +227,37 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
     assert page.input_value("#share-link").endswith(f"/play/{room}")
     start = page.locator("#start")
     assert start.is_disabled(), "a room with an open seat cannot start"
+    screenshot(page, "waiting")
     page.goto(server.base + "/")
     page.wait_for_selector(f"#open-rooms [data-room='{room}']")
     screenshot(page, "lobby")
+    # Back in the room, the host gives the open seat to a bot and starts.
+    page.click(f"#open-rooms [data-room='{room}'] a.button")
+    page.wait_for_selector("#waiting:not([hidden])")
+    page.click("#waiting button:has-text('Give to a bot')")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert page.evaluate("document.body.dataset.status") == "playing"
+
+
+def test_pacal_solo_is_played_to_the_end_by_clicking_lit_fields(
+    page: Any, server: PageServer
+) -> None:
+    create_from_lobby(page, server, "pacal-solo", {}, ["me"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    while not finished(page):
+        before = move_number(page)
+        lit = page.locator(".field.legal")
+        assert lit.count() == len(legal_actions(page)) > 0
+        card = int(page.get_attribute(".to-place", "data-card") or "0")
+        places = legal_actions(page)
+        best = min(places, key=lambda action: abs(card - (52.5 - 5 * int(action[7:]))))
+        page.click(f".field.legal[data-action='{best}']")
+        wait_turn_or_end(page, before)
+    page.wait_for_selector("#over:not([hidden])")
+    outcome = page.inner_text("#over")
+    assert "Pyramid complete" in outcome or "no legal field" in outcome
 
 
 def test_a_person_plays_a_whole_pacal_match_against_a_bot(
@@ -244,7 +274,14 @@ def test_a_person_plays_a_whole_pacal_match_against_a_bot(
     page.wait_for_selector("#over:not([hidden])")
     outcome = page.inner_text("#over")
     assert "wins the match" in outcome or "drawn" in outcome
-    assert page.locator("#rematch").is_visible()
+    old_room = page.url.rsplit("/", 1)[1]
+    page.click("#rematch")
+    page.wait_for_url(lambda url: not url.endswith(f"/play/{old_room}"))
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    new_room = page.url.rsplit("/", 1)[1]
+    assert page.evaluate("document.body.dataset.seat") == "0"
+    notice = page.evaluate(f"fetch('/api/pages/rematch/{old_room}').then(r => r.json())")
+    assert notice == {"room": new_room}, "the old room points its players to the rematch"
 
 
 def temple_move(page: Any, swapped: list[bool]) -> None:
@@ -329,6 +366,186 @@ def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
     for player in (page, friend, watcher):
         player.wait_for_selector("#over:not([hidden])")
         assert "Scores (treasure + jewels)" in player.inner_text("#over")
+    # A rematch keeps the bots and leaves the friend's seat open; the friend's page
+    # shows where it is.
+    page.click("#rematch")
+    page.wait_for_url(lambda url: not url.endswith(f"/play/{room}"))
+    page.wait_for_selector("#waiting:not([hidden])")
+    friend.click("#rematch-link")
+    friend.wait_for_url(page.url)
+    friend.wait_for_selector("[data-take-seat='1']")
     friend_context.close()
     watcher_context.close()
     assert not friend_errors, friend_errors
+
+
+def tile_ids(page: Any, selector: str) -> list[int]:
+    ids: list[int] = page.eval_on_selector_all(
+        selector, "nodes => nodes.map(n => Number(n.dataset.id))"
+    )
+    return ids
+
+
+def test_a_mahjongg_solo_game_is_cleared_by_clicks_with_hint_and_undo(
+    page: Any, server: PageServer, tmp_path: Path
+) -> None:
+    layout = tmp_path / "small.pyr"
+    layout.write_text(SMALL_LAYOUT, encoding="utf-8")
+    create_from_lobby(page, server, "mahjongg", {"layout": str(layout)}, ["me"])
+    page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+    total = page.locator(".tile").count()
+    assert total == 10
+    undone = False
+    while not finished(page):
+        before = move_number(page)
+        if len(tile_ids(page, ".tile.hinted")) < 2:
+            page.click("[data-action='hint']")
+            page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                                   arg=before)
+            before = move_number(page)
+        first, second = tile_ids(page, ".tile.hinted")
+        page.click(f".tile[data-id='{first}']")
+        assert tile_ids(page, ".tile.selected") == [first]
+        page.click(f".tile[data-id='{second}']")
+        page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+        if not undone and not finished(page):
+            assert page.locator(".tile").count() == total - 2
+            before = move_number(page)
+            page.click("[data-action='undo']")
+            page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                                   arg=before)
+            assert page.locator(".tile").count() == total, "undo puts the pair back"
+            undone = True
+    page.wait_for_selector("#over:not([hidden])")
+    assert "The monument is cleared!" in page.inner_text("#over")
+    assert undone
+
+
+def mismatched_free_pair(page: Any) -> tuple[int, int] | None:
+    free: list[dict[str, Any]] = page.eval_on_selector_all(
+        ".tile[data-free='true']",
+        "nodes => nodes.map(n => ({id: Number(n.dataset.id), face: n.dataset.face}))",
+    )
+    suits = [tile for tile in free if tile["face"][:-2] in ("Scarab", "Papyrus", "Glyph")]
+    for index, first in enumerate(suits):
+        for second in suits[index + 1:]:
+            if first["face"] != second["face"]:
+                return first["id"], second["id"]
+    return None
+
+
+def test_time_attack_shows_a_clock_refuses_a_mismatch_and_ends_at_time_up(
+    page: Any, server: PageServer
+) -> None:
+    create_from_lobby(page, server, "mahjongg",
+                      {"mode": "time-attack", "time_limit_seconds": 6}, ["me"])
+    page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+    assert re.search(r"0:0[0-6] left", page.inner_text("#timer"))
+    screenshot(page, "mahjongg")
+    pair = mismatched_free_pair(page)
+    assert pair is not None, "the Great Zenith starts with two free suit tiles that differ"
+    page.click(f".tile[data-id='{pair[0]}']")
+    page.click(f".tile[data-id='{pair[1]}']")
+    page.wait_for_selector("#message.error:not([hidden])")
+    refusal = page.inner_text("#message")
+    assert f"match {min(pair)} {max(pair)}" in refusal and "not legal" in refusal
+    # Nobody moves: the page itself reports the time running out with the clock action.
+    page.wait_for_selector("#over:not([hidden])", timeout=15_000)
+    assert "Time is up." in page.inner_text("#over")
+    assert "Time score" in page.inner_text("#over")
+
+
+def test_reload_and_a_lost_connection_resume_the_game_and_the_keyboard_plays(
+    page: Any, server: PageServer
+) -> None:
+    room = create_from_lobby(page, server, "pacal", {}, ["me", "bot:greedy"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    wait_turn_or_end(page, -1)
+    play_pacal_until(page, stop_after_moves=5)
+    before = move_number(page)
+    hand = page.eval_on_selector_all(".hand [data-card]", "nodes => nodes.map(n => n.dataset.card)")
+
+    page.reload()
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) === n", arg=before)
+    assert page.evaluate("document.body.dataset.seat") == "0", "the reload kept the seat"
+    assert page.eval_on_selector_all(
+        ".hand [data-card]", "nodes => nodes.map(n => n.dataset.card)"
+    ) == hand
+    assert "(you)" in page.inner_text("#status")
+    assert page.url.endswith(f"/play/{room}")
+
+    page.evaluate("window.pyramidsPage.dropConnection()")
+    page.wait_for_selector("body[data-connection='bad']")
+    page.wait_for_selector("body[data-connection='ok']", timeout=10_000)
+    assert page.evaluate("document.body.dataset.seat") == "0"
+
+    # The keyboard alone: Tab/arrows reach the lit elements, Enter or Space activates.
+    wait_turn_or_end(page, before - 1)
+    for _ in range(6):
+        if finished(page):
+            break
+        current = move_number(page)
+        legal = legal_actions(page)
+        if any(action.startswith("offer ") for action in legal):
+            _, low, high = next(a for a in legal if a.startswith("offer ")).split()
+            page.focus(f".hand [data-card='{low}']")
+            page.keyboard.press("Enter")
+            page.focus(f".hand [data-card='{high}']")
+            page.keyboard.press("Space")
+            page.focus("#offer-button")
+            page.keyboard.press("Enter")
+        elif any(action.startswith("pick ") for action in legal):
+            page.focus("[data-action^='pick ']")
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.activeElement.dataset.action || ''").startswith(
+                "pick "
+            ), "the right arrow moves to the other offered card"
+            page.keyboard.press("Enter")
+        else:
+            page.focus(".field.legal, [data-action='decline']")
+            page.keyboard.press("Enter")
+        wait_turn_or_end(page, current)
+
+
+def test_a_phone_sized_pacal_page_fits_the_screen(browser: Any, server: PageServer) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    phone = context.new_page()
+    phone.set_default_timeout(TIMEOUT_MS)
+    create_from_lobby(phone, server, "pacal", {}, ["me", "bot:greedy"])
+    phone.wait_for_selector("#game:not([hidden]) svg.board")
+    wait_turn_or_end(phone, -1)
+    play_pacal_until(phone, stop_after_moves=8)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
+    board = phone.locator("svg.board").bounding_box()
+    assert board is not None and board["width"] <= 390
+    screenshot(phone, "pacal-phone")
+    context.close()
+
+
+@pytest.mark.parametrize("mode", ["standard", "coop"])
+def test_mahjongg_with_a_bot_is_played_to_the_end(
+    page: Any, server: PageServer, tmp_path: Path, mode: str
+) -> None:
+    layout = tmp_path / "small.pyr"
+    layout.write_text(SMALL_LAYOUT, encoding="utf-8")
+    create_from_lobby(page, server, "mahjongg",
+                      {"layout": str(layout), "mode": mode, "players": 2}, ["me", "bot:greedy"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert page.locator("[data-action='undo']").is_disabled(), "no undo with two players"
+    wait_turn_or_end(page, -1)
+    while not finished(page):
+        before = move_number(page)
+        matches = [action for action in legal_actions(page) if action.startswith("match ")]
+        if matches:
+            _, first, second = matches[0].split()
+            page.click(f".tile[data-id='{first}']")
+            page.click(f".tile[data-id='{second}']")
+        else:
+            page.click("[data-action='pass']")
+        wait_turn_or_end(page, before)
+    page.wait_for_selector("#over:not([hidden])")
+    outcome = page.inner_text("#over")
+    assert ("The team" in outcome) if mode == "coop" else ("Winner" in outcome)

@@ -7,6 +7,7 @@ reconnect with their tokens and the game goes on.
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pyramids.core import GameRecord
+from pyramids.core import GameRecord, game_names, load
 from tests.web.conftest import Client
 from tests.web.toy import NAME
 
@@ -79,12 +80,19 @@ def processes() -> Iterator[list[ServerProcess]]:
         process.kill()
 
 
+GAMES = [pytest.param(NAME, 2, 2, id=NAME)] + (
+    [pytest.param("pacal", 8, 8, id="pacal")] if "pacal" in game_names() else []
+)
+
+
+@pytest.mark.parametrize(("game", "moves_before", "moves_after"), GAMES)
 def test_game_goes_on_after_kill_9(
-    db_url: str, tmp_path: Path, processes: list[ServerProcess], clients: list[Client]
+    db_url: str, tmp_path: Path, processes: list[ServerProcess], clients: list[Client],
+    game: str, moves_before: int, moves_after: int,
 ) -> None:
     server = ServerProcess(db_url, tmp_path / "server.log")
     processes.append(server)
-    created = server.http.post("/api/rooms", json={"game": NAME}).json()
+    created = server.http.post("/api/rooms", json={"game": game, "seed": 21}).json()
     room_id, host = created["room"]["id"], created["host_token"]
     tokens = [
         server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name}).json()["token"]
@@ -93,16 +101,22 @@ def test_game_goes_on_after_kill_9(
     assert server.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
     seats = [Client(server.ws_base, room_id, token) for token in tokens]
     clients.extend(seats)
+    replica = load(game).new_initial_state(21)
 
-    played = []
-    for move in range(2):
-        state = seats[move % 2].state_at_least(move)
-        assert state["your_turn"]
-        played.append(state["legal_actions"][0])
-        seats[move % 2].send({"type": "action", "action": played[-1]})
-        seats[0].state_at_least(move + 1)
-    views_before = [seat.state_at_least(2)["view"] for seat in seats]
-    server.kill()
+    def play(count: int) -> None:
+        for _ in range(count):
+            moves = len(replica.history())
+            mover = seats[replica.current_player]
+            state = mover.state_at_least(moves)
+            assert state["your_turn"]
+            action = state["legal_actions"][-1]
+            mover.send({"type": "action", "action": action})
+            replica.apply_string(action)
+            for seat in seats:
+                seat.state_at_least(moves + 1)
+
+    play(moves_before)
+    server.kill()  # right after the last move was broadcast
     for seat in seats:
         seat.close()
 
@@ -110,22 +124,21 @@ def test_game_goes_on_after_kill_9(
     processes.append(again)
     seats = [Client(again.ws_base, room_id, token) for token in tokens]
     clients.extend(seats)
-    for seat, view in zip(seats, views_before, strict=True):
+    for number, seat in enumerate(seats):
         state = seat.recv()
-        assert state["move_number"] == 2 and state["status"] == "playing"
-        assert state["view"] == view
+        assert state["move_number"] == moves_before and state["status"] == "playing"
+        assert state["view"] == json.loads(json.dumps(replica.view(number)))
     wrong = Client(again.ws_base, room_id, "not-a-token")
     clients.append(wrong)
     assert wrong.error()["code"] == "bad_token"
 
-    for move in range(2, 4):
-        state = seats[move % 2].state_at_least(move)
-        played.append(state["legal_actions"][0])
-        seats[move % 2].send({"type": "action", "action": played[-1]})
-    final = seats[0].state_at_least(4)
+    play(moves_after)
+    final = seats[0].state_at_least(moves_before + moves_after)
+    assert final["view"] == json.loads(json.dumps(replica.view(0)))
+    if not replica.is_terminal():
+        assert final["status"] == "playing"
+        return
     assert final["status"] == "finished"
-
     record = GameRecord.from_json(again.http.get(f"/api/rooms/{room_id}/record").text)
-    assert record.actions == played
-    assert record.result == final["result"]
-    assert record.replay()[-1].returns() == final["result"]["returns"]
+    assert record.actions == replica.history_strings()
+    assert record.result == final["result"] == {"returns": replica.returns()}

@@ -9,11 +9,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
 from pyramids.core import GameRecord
+from pyramids.web import ws as ws_module
 from pyramids.web.app import MAX_BODY_BYTES
-from pyramids.web.ws import CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_ROOM, MAX_MESSAGE_BYTES
+from pyramids.web.ws import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_JOIN_TIMEOUT,
+    CLOSE_UNKNOWN_ROOM,
+    MAX_MESSAGE_BYTES,
+)
 from tests.web.conftest import Client, ServerThread
 from tests.web.toy import CARDS, NAME, ToyState
 
@@ -244,6 +252,12 @@ def test_person_against_a_bot(server: ServerThread, clients: list[Client]) -> No
     assert len(states) == 5
     record = server.http.get(f"/api/rooms/{room_id}/record").json()
     assert record["players"] == ["random (bot)", "Ana"]
+    ana.close()
+    summary = server.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert summary["status"] == "finished" and summary["move_number"] == 4
+    finished = server.http.get("/api/rooms", params={"status": "finished"}).json()["rooms"]
+    assert finished == [summary]
+    assert server.http.get("/api/rooms", params={"status": "playing"}).json()["rooms"] == []
 
 
 def test_bad_messages_get_errors_and_change_nothing(
@@ -367,3 +381,69 @@ def test_rooms_survive_a_server_restart(
     assert state["move_number"] == 1 and state["last_move"] == before["last_move"]
     bo.send({"type": "action", "action": state["legal_actions"][0]})
     assert bo.state_at_least(2)["move_number"] == 2
+
+
+def test_a_connection_that_never_joins_is_closed(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ws_module, "JOIN_TIMEOUT_SECONDS", 0.3)
+    room_id, _ = create_room(server)
+    idle = Client(server.ws_base, room_id, join=False)
+    clients.append(idle)
+    error = idle.error()
+    assert error["code"] == "join_timeout" and "0.3 seconds" in error["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        idle.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_JOIN_TIMEOUT
+    # A client that joins in time stays.
+    watcher = Client(server.ws_base, room_id)
+    clients.append(watcher)
+    assert watcher.recv()["type"] == "state"
+    with pytest.raises(TimeoutError):
+        watcher.recv(timeout=0.6)
+
+
+def test_random_messages_never_break_the_server(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    ana = Client(server.ws_base, room_id, tokens[0])
+    clients.append(ana)
+    ana.state_at_least(0)
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+        max_leaves=8,
+    )
+    messages = (
+        st.text(max_size=200)
+        | json_values.map(json.dumps)
+        | st.fixed_dictionaries(
+            {"type": st.sampled_from(["join", "action", "ping", "Action", ""])},
+            optional={"action": json_values, "token": json_values, "move_number": json_values},
+        ).map(json.dumps)
+    )
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(message=messages)
+    def answered(message: str) -> None:
+        before = server.http.get(f"/api/rooms/{room_id}").json()["room"]["move_number"]
+        try:
+            is_ping = json.loads(message).get("type") == "ping"
+        except (ValueError, AttributeError):
+            is_ping = False
+        ana.send(message)
+        ana.send({"type": "ping"})
+        replies = [ana.recv()]
+        while replies[-1]["type"] != "pong" or (is_ping and len(replies) == 1):
+            replies.append(ana.recv())
+        kinds = [reply["type"] for reply in replies[:-1]]
+        after = server.http.get(f"/api/rooms/{room_id}").json()["room"]["move_number"]
+        # One answer each: an error, a pong, or (a legal move) the new state.
+        assert after in (before, before + 1)
+        assert kinds == (["state"] if after > before else ["pong"] if is_ping else ["error"])
+
+    answered()
+    assert server.http.get("/api/games").status_code == 200

@@ -95,9 +95,9 @@ class PlannerAgent:
     # ----- Mahjongg solo ------------------------------------------------------------
 
     def _mahjongg_solo(self, state: State) -> int:
-        from pyramids.agents import mahjongg_planning
+        from pyramids.agents.mahjongg_planning import next_action
 
-        action = mahjongg_planning.next_action(self, state)
+        action = next_action(self, state)
         if action is None:
             return greedy_action(state, self.rng)
         return action

@@ -165,7 +165,8 @@ def balance(
 
     with _user_errors():
         if agent not in agent_names():
-            raise OptionError(f"unknown agent {agent!r}; allowed agents: {', '.join(agent_names())}")
+            allowed = ", ".join(agent_names())
+            raise OptionError(f"unknown agent {agent!r}; allowed agents: {allowed}")
         counts: list[int | None] = [None]
         if players:
             try:

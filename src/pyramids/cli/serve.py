@@ -35,8 +35,16 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(
                 f"{sqlite_sync!r}; allowed: {allowed}", param_hint="--sqlite-sync"
             )
+        app = create_app(db, sqlite_sync)
+        try:
+            from pyramids.web.pages import mount_pages
+        except ModuleNotFoundError as error:  # the browser pages are optional
+            if error.name != "pyramids.web.pages":
+                raise
+        else:
+            mount_pages(app)
         uvicorn.run(
-            create_app(db, sqlite_sync),
+            app,
             host=host,
             port=port,
             log_level=log_level,

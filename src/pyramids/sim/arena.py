@@ -76,7 +76,9 @@ def parse_agents(text: str) -> list[AgentSpec]:
     seen: dict[str, int] = {}
     for item in (part.strip() for part in text.split(",")):
         if not item:
-            raise OptionError(f"--agents {text!r} has an empty entry; give names separated by commas")
+            raise OptionError(
+                f"--agents {text!r} has an empty entry; give names separated by commas"
+            )
         name, *settings = item.split(":")
         if name not in agent_names():
             raise OptionError(
@@ -159,9 +161,7 @@ def terminal_metrics(state: State) -> dict[str, float]:
     """The numbers a spectator's final view shows at the top level (rounds, draws...)."""
     metrics: dict[str, float] = {}
     for key, value in state.view(None).items():
-        if isinstance(value, bool):
-            metrics[key] = float(value)
-        elif isinstance(value, int | float):
+        if isinstance(value, int | float):  # bools included, as 0 and 1
             metrics[key] = float(value)
     return metrics
 

@@ -4,6 +4,11 @@ The screen has the game's board (see `board.py`), a side panel with whose turn
 it is, the legal moves (click one, or arrow keys and Enter), a box to type a
 move, and a log. Keys: F1 or ? the rules, Ctrl+S or s save, q quit.
 
+A game whose legal moves include `clock S` (Mahjongg's Time Attack) is timed by
+the app, since engines never read the clock: before each move of a person, and
+once a second while they think, the app applies `clock S` with the whole seconds
+elapsed, so the record replays exactly. A person cannot choose `clock` moves.
+
 Each person sees only their own seat's view. With two or more people at one
 keyboard (hotseat) the board is hidden between their turns until the next
 person presses Enter. Agents move after a short pause so a person can follow.
@@ -11,6 +16,8 @@ person presses Enter. Agents move after a short pause so a person can follow.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App, ComposeResult
@@ -26,6 +33,11 @@ from pyramids.sim.session import Session
 from pyramids.tui.board import Board, board_class
 
 AGENT_DELAY = 0.4
+CLOCK_PREFIX = "clock "
+
+
+def is_clock_move(text: str) -> bool:
+    return text.startswith(CLOCK_PREFIX)
 
 
 def rules_text(game: str) -> str:
@@ -104,7 +116,7 @@ class PassScreen(ModalScreen[None]):
 GAME_CSS = """
 #main { height: 1fr; }
 #board-area { width: 1fr; padding: 0 1; }
-#side { width: 42; border-left: solid $accent; }
+#side { width: 40; border-left: solid $accent; }
 #status { height: auto; padding: 0 1; text-style: bold; }
 #message { height: auto; padding: 0 1; color: $warning; }
 #moves { height: 1fr; }
@@ -138,14 +150,19 @@ class PlayApp(App[None]):
         session: Session,
         agent_delay: float = AGENT_DELAY,
         default_save: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
         self.session = session
         self.agent_delay = agent_delay
         self.default_save = default_save
+        self.clock = clock
+        start_view = session.state.view(None)
+        self.clock_zero = clock() - float(start_view.get("elapsed") or 0)
         self.viewer: int | None = self._first_viewer()
         self.covered = False
         self.message = ""
+        self.shown_moves: list[str] = []
 
     # ----- layout -----
 
@@ -168,6 +185,7 @@ class PlayApp(App[None]):
         self.sub_title = f"seed {self.session.seed}; seats {', '.join(self.session.seats)}"
         self.query_one("#moves", OptionList).focus()
         self.log_line(f"{game.name} {game.options} seed {self.session.seed}")
+        self.set_interval(1.0, self.tick)
         self.advance()
 
     @property
@@ -220,6 +238,43 @@ class PlayApp(App[None]):
         else:
             self.call_later(self.agent_move)
 
+    # ----- the clock of timed games -----
+
+    def clock_moves(self) -> list[str]:
+        state = self.session.state
+        if state.is_terminal():
+            return []
+        return [text for text in state.legal_action_strings() if is_clock_move(text)]
+
+    def sync_clock(self) -> bool:
+        """Tell the engine the whole seconds elapsed; True when that ended the game."""
+        moves = self.clock_moves()
+        if not moves or not self.session.is_human_turn():
+            return False
+        seconds = int(self.clock() - self.clock_zero)
+        allowed = [int(text[len(CLOCK_PREFIX) :]) for text in moves]
+        if seconds < min(allowed):
+            return False
+        seconds = min(seconds, max(allowed))
+        state = self.session.state
+        state.apply_string(f"{CLOCK_PREFIX}{seconds}")
+        self.session.save()
+        if state.is_terminal():
+            self.log_line("Time is up.")
+            self.advance()
+            return True
+        return False
+
+    def tick(self) -> None:
+        if not self.clock_moves():
+            return
+        if self.sync_clock():
+            return
+        view = self.session.state.view(None)
+        limit = int(view.get("elapsed") or 0) + int(view.get("time_left") or 0)
+        left = max(0, limit - int(self.clock() - self.clock_zero))
+        self.query_one("#status", Static).update(self._status_text(True) + f"\nTime left: {left} s")
+
     def cover(self, seat: int) -> None:
         self.covered = True
         self.board.display = False
@@ -246,8 +301,12 @@ class PlayApp(App[None]):
     def redraw(self, interactive: bool) -> None:
         state = self.session.state
         seat = self.viewer
+        if state.is_terminal() and len(self.session.human_seats) > 1:
+            seat = None  # hotseat: at the end nobody's hand is left on the table
         view = state.view(seat)
         legal = state.legal_action_strings() if interactive else []
+        legal = [text for text in legal if not is_clock_move(text)]
+        self.shown_moves = legal
         self.board.show(view, legal, seat, interactive)
         moves = self.query_one("#moves", OptionList)
         moves.clear_options()
@@ -255,19 +314,30 @@ class PlayApp(App[None]):
         if legal:
             moves.highlighted = 0
         if not state.is_terminal():
-            player = state.current_player
-            who = self.session.seats[player]
-            label = "your move" if interactive else "thinking"
-            self.query_one("#status", Static).update(
-                f"Move {len(state.history()) + 1}: seat {player} ({who}), {label}"
-            )
+            self.query_one("#status", Static).update(self._status_text(interactive))
+
+    def _status_text(self, interactive: bool) -> str:
+        state = self.session.state
+        player = state.current_player
+        who = self.session.seats[player]
+        label = "your move" if interactive else "thinking"
+        return f"Move {len(state.history()) + 1}: seat {player} ({who}), {label}"
 
     def try_move(self, text: str) -> bool:
         """Play `text` for the person to move; an illegal one shows why and changes nothing."""
         if self.covered or not self.session.is_human_turn():
             self.set_message("It is not your turn.")
             return False
+        if self.sync_clock():
+            self.set_message("Time is up.")
+            return False
         state = self.session.state
+        if is_clock_move(text.strip().lower()):
+            self.set_message("The clock is kept by the app; play a move.")
+            return False
+        if text.strip().isdigit() and 1 <= int(text) <= len(self.shown_moves):
+            # A number picks from the list on screen, which leaves out clock moves.
+            text = self.shown_moves[int(text) - 1]
         try:
             action = parse_move(state, text)
             label = state.action_to_string(action)

@@ -103,7 +103,7 @@ class PacalBoard(Board):
     PacalBoard .title { height: 1; width: 100%; text-align: center; text-style: bold; }
     PacalBoard .info { height: auto; width: 100%; text-align: center; }
     PacalBoard .cards { height: 3; align: center top; width: 100%; }
-    PacalBoard .card { width: 6; height: 3; border: round $secondary; text-align: center;
+    PacalBoard .card { width: 5; height: 3; border: round $secondary; text-align: center;
                        content-align: center middle; }
     PacalBoard .card.offer { border: round $warning; }
     PacalBoard .card.pickable { border: double $success; }
@@ -244,7 +244,8 @@ class PacalBoard(Board):
         )
         card = view.get("card")
         if card is not None:
-            yield Static("Card drawn: click a highlighted field", classes="title")
+            hint = ": click a highlighted field" if self.interactive else ""
+            yield Static(f"Card drawn{hint}", classes="title")
             with Horizontal(classes="cards"):
                 yield CardCell(card, "to-place", id="to-place")
 

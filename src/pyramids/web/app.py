@@ -241,7 +241,7 @@ def create_app(db_url: str | None = None, sqlite_synchronous: str = "full") -> F
             )
         if status == "open":
             return {"rooms": hub.open_rooms()}
-        return {"rooms": hub.live_rooms(status)}
+        return {"rooms": await hub.rooms_with_status(status)}
 
     @app.get("/api/rooms/{room_id}")
     async def get_room(room_id: str, request: Request) -> dict[str, Any]:

@@ -46,6 +46,7 @@ T = TypeVar("T")
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 OUTBOX_LIMIT = 256
 WRITE_BATCH = 500
+FINISHED_LISTED = 100
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,8 @@ class Hub:
             if room is None:
                 raise RoomError("unknown_room", f"no room {room_id!r}", 404)
             live = LiveRoom(room)
+            if room.status == FINISHED:
+                return live  # nothing will change: not worth keeping in memory
             live.mark_away(time.monotonic())
             self.rooms[room_id] = live
             self._ensure_driver(live)
@@ -252,7 +255,9 @@ class Hub:
             if live.room.status == WAITING and any(s.kind == "open" for s in live.room.seats)
         ]
 
-    def live_rooms(self, status: str) -> list[dict[str, Any]]:
+    async def rooms_with_status(self, status: str) -> list[dict[str, Any]]:
+        if status == FINISHED:
+            return await self.run_db(self.storage.finished_summaries, FINISHED_LISTED)
         return [live.room.summary() for live in self.rooms.values() if live.room.status == status]
 
     # -- room set-up -------------------------------------------------------------
@@ -363,6 +368,7 @@ class Hub:
                     # The last action is committed, so a restart still finds the game over.
                     log.exception("room %s: could not mark the room finished", room.id)
             self._changed(live)
+            self._forget_if_done(live)
 
     # -- connections ----------------------------------------------------------------
 
@@ -385,6 +391,13 @@ class Hub:
             live.connections.discard(conn)
             live.mark_away(time.monotonic())
             self._changed(live)
+        self._forget_if_done(live)
+
+    def _forget_if_done(self, live: LiveRoom) -> None:
+        """Drop a finished room nobody watches from memory; the database still has it."""
+        finished = live.room.status == FINISHED and not live.connections
+        if finished and self.rooms.get(live.room.id) is live:
+            del self.rooms[live.room.id]
 
     def _changed(self, live: LiveRoom) -> None:
         """Broadcast the new state (each client its own view) and wake the room's bots."""

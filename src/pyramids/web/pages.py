@@ -9,7 +9,6 @@ an app made by `pyramids.web.app.create_app`.
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import Any
 
 from fastapi import FastAPI, Request

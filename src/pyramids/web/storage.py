@@ -239,6 +239,49 @@ class Storage:
             )
             return [row.id for row in rows]
 
+    def finished_summaries(self, limit: int) -> list[dict[str, Any]]:
+        """`Room.summary()` of the latest finished rooms, newest first, without replaying."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(rooms_table)
+                .where(rooms_table.c.status == FINISHED)
+                .order_by(rooms_table.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+            ids = [row.id for row in rows]
+            seat_rows = connection.execute(
+                sa.select(seats_table)
+                .where(seats_table.c.room_id.in_(ids))
+                .order_by(seats_table.c.seat)
+            ).all()
+            counts: dict[str, int] = dict(
+                connection.execute(
+                    sa.select(actions_table.c.room_id, sa.func.count())
+                    .where(actions_table.c.room_id.in_(ids))
+                    .group_by(actions_table.c.room_id)
+                ).all()
+            )
+        seats: dict[str, list[Seat]] = {room_id: [] for room_id in ids}
+        for s in seat_rows:
+            seats[s.room_id].append(Seat(s.seat, s.kind, s.name, s.agent, s.token_hash))
+        summaries = []
+        for row in rows:
+            settings = RoomSettings.from_dict(json.loads(row.settings))
+            summaries.append(
+                {
+                    "id": row.id,
+                    "game": row.game,
+                    "options": json.loads(row.options),
+                    "status": row.status,
+                    "seats": [seat.public() for seat in seats[row.id]],
+                    "open_seats": [],
+                    "move_number": counts.get(row.id, 0),
+                    **settings.to_dict(),
+                    "result": None if row.result is None else json.loads(row.result),
+                }
+            )
+        return summaries
+
     def load_room(self, room_id: str) -> Room | None:
         """The room replayed from its seed and actions, or None if there is no such room."""
         with self.engine.connect() as connection:

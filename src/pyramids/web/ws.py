@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -26,8 +27,11 @@ log = logging.getLogger("pyramids.web.ws")
 MAX_MESSAGE_BYTES = 4096
 MESSAGE_TYPES = ("join", "action", "ping")
 
+JOIN_TIMEOUT_SECONDS = 30.0
+
 CLOSE_BAD_TOKEN = 4403
 CLOSE_UNKNOWN_ROOM = 4404
+CLOSE_JOIN_TIMEOUT = 4408
 
 
 def _parse(text: str) -> dict[str, Any]:
@@ -61,12 +65,23 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     conn = Connection(websocket.send_text, close)
     pump = asyncio.create_task(conn.pump())
     live: LiveRoom | None = None
+    join_by = time.monotonic() + JOIN_TIMEOUT_SECONDS
     try:
         while not pump.done():
             received = asyncio.create_task(websocket.receive())
-            done, _ = await asyncio.wait({received, pump}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {received, pump},
+                timeout=None if conn.joined else max(0.0, join_by - time.monotonic()),
+                return_when=asyncio.FIRST_COMPLETED,
+            )
             if received not in done:
                 received.cancel()
+                if not done:  # no join in time
+                    conn.error("join_timeout", f"no join message within "
+                               f"{JOIN_TIMEOUT_SECONDS:g} seconds")
+                    conn.close(CLOSE_JOIN_TIMEOUT, "join_timeout")
+                    with contextlib.suppress(BaseException):
+                        await asyncio.wait_for(asyncio.shield(pump), 5)
                 break
             frame = received.result()
             if frame["type"] == "websocket.disconnect":

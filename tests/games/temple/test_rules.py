@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from pyramids.core import TERMINAL, IllegalActionError, OptionError, load
+from pyramids.core import TERMINAL, IllegalActionError, OptionError, RecordError, load
 from tests.games.temple.helpers import counts, position
 
 
@@ -302,3 +304,19 @@ def test_wrong_phase_action_is_refused_with_the_reason() -> None:
 def test_bad_options_are_refused(options: dict, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         load("temple", **options)
+
+
+def test_saved_state_round_trips_and_a_tampered_one_is_refused() -> None:
+    state = position(hands=[{"L1": 3}, {"L1": 1, "J": 2}, {}])
+    play(state, "summon", "set 2 0")
+    game = state.game
+    text = state.to_json()
+    assert game.state_from_json(text).to_json() == text
+    data = json.loads(text)
+    data["state"]["hands"][2] = {"L1": 1}  # a card out of nowhere
+    with pytest.raises(RecordError, match="do not add up"):
+        game.state_from_json(json.dumps(data))
+    data = json.loads(text)
+    data["state"]["current"] = 2  # seat 1 sets next, not seat 2
+    with pytest.raises(RecordError, match="next to set"):
+        game.state_from_json(json.dumps(data))

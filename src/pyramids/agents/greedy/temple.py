@@ -20,6 +20,7 @@ action strings:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pyramids.agents.greedy import best_by
@@ -152,3 +153,29 @@ def _set(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
         return c * level + j * (level - 2) + (5.0 if completes else 0.0) + 0.01 * (c + j)
 
     return best_by(sorted(names), worth, rng)
+
+
+# ----- a position's value for search (mcts cuts its rollouts short with it) -------------
+
+SEARCH_GAMES = ("temple",)
+ROLLOUT_DEPTH = 40
+SCORE_SCALE = 3.0
+
+
+def evaluate_state(state: State) -> list[float]:
+    """Expected returns from the score race: treasure plus jewels now, each player's
+    chance of finishing first a softmax of the scores (the engine's returns give
+    the winner +1 and share -1 among the others)."""
+    if state.is_terminal():
+        return [float(r) for r in state.returns()]
+    players = state.game.num_players
+    public = state.view(None)
+    scores = []
+    for seat in range(players):
+        jewels = state.view(seat)["hand"].get(JEWEL, 0)
+        scores.append(public["treasure"][seat] + jewels)
+    top = max(scores)
+    weights = [math.exp((s - top) / SCORE_SCALE) for s in scores]
+    total = sum(weights)
+    share = 1.0 / (players - 1)
+    return [w / total * (1 + share) - share for w in weights]

@@ -43,6 +43,10 @@ from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder
 from pyramids.games.mahjongg.tiles import match_class
 
 Pair = tuple[int, int]
+import os
+_FULL = os.environ.get('FULL', '1') == '1'
+_FULL2 = os.environ.get('FULL2', '0') == '1'
+_ORD = int(os.environ.get('ORD', '0'))
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,17 @@ class _Search:
                     free |= bit
         return free
 
+    def _burial(self, tiles: int, present: int) -> int:
+        """Roughly how many tiles must leave before these are free."""
+        total = 0
+        finder = self.finder
+        above = self.board.above
+        for t in tiles_in(tiles):
+            total += (present & above[t]).bit_count()
+            left_chain, right_chain = finder.chains(t, present)
+            total += min(left_chain.bit_count(), right_chain.bit_count())
+        return total
+
     # -- search ----------------------------------------------------------------
 
     def run(self, present: int) -> list[Pair] | None:
@@ -290,11 +305,19 @@ class _Search:
                     if self._search(after, self._free_after(after, free, a, b), moves):
                         return False
                     moves.pop()
-                    if options.dead_pair_pruning and not checked_all:
+                    if options.dead_pair_pruning and not checked_all and _FULL:
                         # A failure below may come from a lost pair here: check them all once.
                         checked_all = True
                         if finder.any_pair_deadlocked(present):
                             return True
+                        if _FULL2:
+                            lost_keys = finder.lost_pairings(present, free)
+                            if lost_keys is None:
+                                return True
+                            for k in lost_keys:
+                                if k not in forbidden:
+                                    forbidden.add(k)
+                                    added.append(k)
                 if options.sibling_exclusion:
                     # No clearing from here pairs a with b: a clearing that did could
                     # take that pair first. With four of the class left, the other
@@ -329,11 +352,29 @@ class _Search:
                     pairs.append((group[i], group[j]))
         if self.options.move_ordering and len(pairs) > 1:
             weight = board.weight
+            class_mask = board.class_mask
             scored = []
             for a, b in pairs:
-                after = present & ~((1 << a) | (1 << b))
-                opened = (self._free_after(after, free, a, b) & ~free).bit_count()
-                scored.append((-(opened * 100 + weight[a] + weight[b]), a, b))
+                key = (1 << a) | (1 << b)
+                after = present & ~key
+                new_free = self._free_after(after, free, a, b)
+                opened_mask = new_free & ~free
+                opened = opened_mask.bit_count()
+                if _ORD == 0:
+                    score = opened * 100 + weight[a] + weight[b]
+                elif _ORD == 1:
+                    score = weight[a] + weight[b]
+                else:
+                    new_matches = 0
+                    for t in tiles_in(opened_mask):
+                        if new_free & class_mask[tile_class[t]] & ~(1 << t):
+                            new_matches += 1
+                    score = new_matches * 1000 + opened * 100 + weight[a] + weight[b]
+                    if _ORD == 3:
+                        rest = after & class_mask[tile_class[a]]
+                        if rest.bit_count() == 2:
+                            score -= 20 * self._burial(rest, after)
+                scored.append((-score, a, b))
             scored.sort()
             pairs = [(a, b) for _, a, b in scored]
         return pairs

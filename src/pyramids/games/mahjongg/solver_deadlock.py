@@ -47,6 +47,7 @@ class DeadlockFinder:
         # Tiles sharing a row (same layer, linked by side contacts) with a tile.
         n = geometry.size
         self.row_mates: list[tuple[int, ...]] = []
+        self.row_mask: list[int] = []
         for tile in range(n):
             seen = {tile}
             frontier = [tile]
@@ -56,15 +57,26 @@ class DeadlockFinder:
                     if u not in seen:
                         seen.add(u)
                         frontier.append(u)
+            self.row_mask.append(sum(1 << t for t in seen))
             seen.discard(tile)
             self.row_mates.append(tuple(sorted(seen)))
+        self.chain_cache: dict[tuple[int, int], tuple[int, int]] = {}
+        # Partners assumed while testing one way to pair four tiles of a class.
+        self.assumed: dict[int, int] = {}
 
-    def chain(self, tile: int, present: int, side: Sequence[Sequence[int]]) -> int:
-        """The tiles reached from `tile` stepping to one side through present tiles."""
+    def chains(self, tile: int, present: int) -> tuple[int, int]:
+        """The tile's left and right chains among the present tiles (cached by row)."""
+        key = (present & self.row_mask[tile], tile)
+        found = self.chain_cache.get(key)
+        if found is None:
+            found = (self._walk(tile, present, self.left), self._walk(tile, present, self.right))
+            self.chain_cache[key] = found
+        return found
+
+    @staticmethod
+    def _walk(tile: int, present: int, side: Sequence[Sequence[int]]) -> int:
         reached = 0
-        frontier = [u for u in side[tile] if present >> u & 1]
-        for u in frontier:
-            reached |= 1 << u
+        frontier = [tile]
         while frontier:
             t = frontier.pop()
             for u in side[t]:
@@ -76,6 +88,10 @@ class DeadlockFinder:
 
     def partner(self, tile: int, present: int) -> int:
         """The bit of the other tile of its class when exactly two are left, else 0."""
+        if self.assumed:
+            mate = self.assumed.get(tile)
+            if mate is not None:
+                return 1 << mate
         rest = present & self.class_mask[self.tile_class[tile]]
         if rest.bit_count() == 2:
             return rest ^ (1 << tile)
@@ -91,13 +107,12 @@ class DeadlockFinder:
         # Each entry: a tile that must be free strictly before P (or P's own tiles,
         # which must be free at P's moment), with the tiles that cannot precede it.
         work: list[tuple[int, int]] = [(c, after), (d, after)]
-        above, left, right = self.above, self.left, self.right
+        above = self.above
         while work:
             tile, not_before_it = work.pop()
             new = present & above[tile] & ~before
             if present & self.left_mask[tile] and present & self.right_mask[tile]:
-                left_chain = self.chain(tile, present, left)
-                right_chain = self.chain(tile, present, right)
+                left_chain, right_chain = self.chains(tile, present)
                 left_open = not left_chain & not_before_it
                 right_open = not right_chain & not_before_it
                 if not left_open and not right_open:
@@ -138,16 +153,16 @@ class DeadlockFinder:
             for lower in below[tile]:
                 grow |= 1 << lower
             grow |= self.partner(tile, present)
-            for mate in self.row_mates[tile]:
-                bit = 1 << mate
-                if not present & bit or after & bit or grow & bit:
-                    continue
-                if not (present & self.left_mask[mate] and present & self.right_mask[mate]):
-                    continue
-                if self.chain(mate, present, self.left) & after and self.chain(
-                    mate, present, self.right
-                ) & after:
-                    grow |= bit
+            left_chain, right_chain = self.chains(tile, present)
+            # A tile between this one and another that cannot leave before P is
+            # walled in on both sides until after P.
+            for chain, far_side in ((left_chain, 0), (right_chain, 1)):
+                candidates = chain & ~after & ~grow
+                while candidates:
+                    low = candidates & -candidates
+                    candidates ^= low
+                    if after & self.chains(low.bit_length() - 1, present)[far_side]:
+                        grow |= low
             grow &= present & ~after
             after |= grow
             frontier.extend(tiles_in(grow))
@@ -164,3 +179,36 @@ class DeadlockFinder:
 
     def any_pair_deadlocked(self, present: int) -> bool:
         return any(self.pair_deadlocked(c, d, present) for c, d in self.forced_pairs(present))
+
+    def lost_pairings(self, present: int, free: int) -> list[int] | None:
+        """For each class with four tiles left, the pairings of it that deadlock.
+
+        Returns the pairs (as two-bit masks) that no clearing can use, or None
+        when some class has no usable pairing at all (the position is lost).
+        A class with all four tiles free is skipped: any pairing of it works.
+        """
+        lost: list[int] = []
+        assumed = self.assumed
+        for cmask in self.class_mask:
+            rest = present & cmask
+            if rest.bit_count() != 4 or not rest & ~free:
+                continue
+            a, b, c, d = tiles_in(rest)
+            usable = 0
+            for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+                assumed.clear()
+                assumed.update({p: q, q: p, r: t, t: r})
+                try:
+                    dead = self.pair_deadlocked(p, q, present) or self.pair_deadlocked(
+                        r, t, present
+                    )
+                finally:
+                    assumed.clear()
+                if dead:
+                    lost.append((1 << p) | (1 << q))
+                    lost.append((1 << r) | (1 << t))
+                else:
+                    usable += 1
+            if not usable:
+                return None
+        return lost

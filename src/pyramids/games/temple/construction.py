@@ -110,4 +110,11 @@ class Construction:
         if not 0 <= summoner < num_players:
             raise ValueError(f"summoner {summoner} is not a seat")
         sets = [(int(p), int(c), int(j)) for p, c, j in data["sets"]]
-        return cls(summoner, bool(data["paid"]), num_players, sets)
+        construction = cls(summoner, bool(data["paid"]), num_players, sets)
+        for (player, cards, pairs), expected in zip(sets, construction.order, strict=False):
+            if player != expected or (cards, pairs) not in SET_CHOICES:
+                raise ValueError(f"construction set {[player, cards, pairs]} is out of turn "
+                                 "or over the 3-unit cap")
+        if construction.complete or construction.everyone_has_set:
+            raise ValueError("a finished construction cannot be under way")
+        return construction

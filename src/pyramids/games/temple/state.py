@@ -282,7 +282,7 @@ class TempleState(State):
             known[kind] = 0
         stale = [slot for slot, card in enumerate(self.zone) if card == kind]
         self.discard[kind] += len(stale)
-        for slot in stale[1:]:
+        for slot in stale:
             self.zone[slot] = self._draw()
         self.construction = None
         if self.built == LEVELS:
@@ -475,6 +475,8 @@ class TempleState(State):
         state.construction = None if raw is None else Construction.from_dict(raw, n)
         if (state.construction is None) != (state.phase != PHASE_SET):
             raise ValueError("a construction is under way exactly in the 'set' phase")
+        if state.construction is not None and state.current != state.construction.next_setter:
+            raise ValueError("in the 'set' phase the current player is the next to set")
         if (state.current == TERMINAL) != (state.phase == PHASE_OVER):
             raise ValueError("the current player is -1 exactly when the game is over")
         state.actions = [_int(a, "action", 0, game.codec.size - 1) for a in data["actions"]]

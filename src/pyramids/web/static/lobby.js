@@ -3,7 +3,7 @@
 import { api, gameTitle, h, store } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 
-const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds"]);
+const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds", "time_limit_seconds"]);
 const REFRESH_MS = 4000;
 
 let catalogue = { games: [], agents: [] };

@@ -187,7 +187,11 @@ function scoreLine(ctx) {
   const wins = view.round_wins.map((count, seat) => `${seatName(ctx.seats, seat)} ${count}`).join(" – ");
   parts.push(`round wins: ${wins}`);
   parts.push(`spreads: ${view.spreads.join(" / ")}`);
-  parts.push(`turn ${view.turns_played + 1} of 15`);
+  parts.push(`turn ${Math.min(view.turns_played + 1, 15)} of 15`);
+  if (view.revealed_apex_bases) {
+    const bases = view.revealed_apex_bases.map((value, seat) => `${seatName(ctx.seats, seat)} ${value}`);
+    parts.push(`apex base cards (who starts): ${bases.join(", ")}`);
+  }
   return parts.join(" · ");
 }
 
@@ -231,7 +235,9 @@ function renderSolo(box, ctx) {
   svg.append(s("text", { class: "label", x, y: 60 }, `Draws: ${view.draws} · pile ${view.pile_size}`));
   if (view.card !== null && view.card !== undefined) {
     svg.append(s("text", { class: "label", x, y: 90 }, view.result === "lost" ? "No field for" : "Card to place"));
-    svg.append(cardShape(x + 40, 100, view.card, { class: "to-place" }));
+    const card = cardShape(x + 40, 100, view.card, { class: "to-place" });
+    card.dataset.card = view.card;
+    svg.append(card);
   }
   svg.append(s("text", { class: "label", x, y: 220 }, `Spread: ${view.spread}`));
   box.replaceChildren(svg);
@@ -272,10 +278,6 @@ export function render(box, ctx) {
   }
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", "Pacal table");
-  if (view.revealed_apex_bases) {
-    svg.append(s("text", { class: "label small", x: 10, y: 14 },
-      `Apex base cards (who starts): ${view.revealed_apex_bases.map((value, seat) => `${seatName(ctx.seats, seat)} ${value}`).join(", ")}`));
-  }
   box.replaceChildren(h("p", { class: "score", id: "score" }, scoreLine(ctx)), svg, controls(ctx));
 }
 

@@ -26,9 +26,13 @@ const ui = {};
 
 // -- messages to the player ------------------------------------------------------
 
+const MESSAGE_LIMIT = 220;
+
 function showMessage(text, kind = "error") {
   const box = document.getElementById("message");
-  box.textContent = text;
+  // A refusal may list every legal action; the first part says what was wrong.
+  box.textContent = text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text;
+  box.title = text;
   box.className = `message ${kind}`;
   box.hidden = !text;
 }
@@ -154,7 +158,7 @@ function renderStatus(message) {
     const toMove = message.current_player === seat.seat;
     const label = [
       toMove ? "▶ " : "",
-      seat.name,
+      seat.kind === "open" ? `seat ${seat.seat + 1}: open` : seat.name,
       seat.seat === mine ? " (you)" : "",
       seat.kind === "open" ? "" : seat.connected ? "" : " · away",
     ].join("");
@@ -174,7 +178,8 @@ function renderStatus(message) {
   else if (message.status === "finished") turn = "Game over";
   else if (message.your_turn) turn = "Your turn";
   else turn = `${seatName(message.seats, message.current_player)} to move`;
-  const last = message.last_move
+  const clockOnly = message.last_move && message.last_move.action.startsWith("clock ");
+  const last = message.last_move && !clockOnly
     ? `Last move: ${seatName(message.seats, message.last_move.seat)}: ${message.last_move.action}${message.last_move.by_bot && message.seats[message.last_move.seat].kind === "person" ? " (by a bot while away)" : ""}`
     : "";
   box.replaceChildren(
@@ -213,7 +218,7 @@ function renderWaiting(message) {
       " ", ...actions);
   });
   const open = message.seats.filter((seat) => seat.kind === "open").length;
-  box.replaceChildren(
+  const parts = [
     h("h2", {}, "Waiting for players"),
     h("p", {}, "Share this link with your friends: "),
     h("div", { class: "share" },
@@ -225,7 +230,8 @@ function renderWaiting(message) {
       ? h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
           open > 0 ? `Start (${open} seat${open > 1 ? "s" : ""} still open)` : "Start the game")
       : h("p", { class: "hint" }, "The game starts when the host starts it."),
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
 }
 
 async function copyLink(link) {
@@ -368,7 +374,7 @@ function renderOver(message) {
   const renderer = RENDERERS[message.game];
   const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
   const returns = message.result ? message.result.returns : [];
-  box.replaceChildren(
+  const parts = [
     h("h2", {}, "Game over"),
     ...lines.map((line) => h("p", { class: "outcome" }, line)),
     returns && returns.length
@@ -382,7 +388,8 @@ function renderOver(message) {
       h("a", { class: "button", href: `/api/rooms/${roomId}/record`, target: "_blank" }, "Game record"),
       h("a", { class: "button", href: "/" }, "Lobby")),
     h("p", { id: "rematch-offer", class: "rematch-offer", "aria-live": "polite" }),
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
   if (!rematchTimer) {
     pollRematch();
     rematchTimer = setInterval(pollRematch, REMATCH_POLL_MS);

@@ -1,0 +1,168 @@
+"""Greedy Mahjongg Pyramids, from the strategy notes: work top-down, open up the
+board, track the four tiles of a kind, and (with opponents) take points first.
+
+From the view's tile list (position, face when face up, free flag) the agent
+scores each legal `match A B`:
+- **top-down**: the higher the pair, the better (removing high tiles unblocks
+  the most tiles below);
+- **opening**: each tile the removal frees counts, found with the free-tile
+  rule of the rules page (nothing on top; left or right side open);
+- **quad tracking**: when the other tiles of the kind are buried, clearing the
+  free pair now is safe; when they are free too, any pairing is fine; a pair
+  that leaves the last two of a kind with one lying on the other is avoided
+  (they could never both be freed);
+- **points**: with opponents the pair's points (group value times elevation,
+  capstone bonus) come first; alone, clearing the board is all that counts and
+  points only break ties.
+`finish` (every tile free) is always taken. With no pair, it spends tokens on a
+reshuffle, then an Anubis shift that makes a match; otherwise it passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyramids.agents.greedy import best_by
+from pyramids.core import Rng, State
+
+GROUP_POINTS = {"suit": 100, "deity": 250, "season": 300, "element": 300, "royal": 500}
+PANTHEON = {"Ra": "Ra-Horus", "Horus": "Ra-Horus", "Anubis": "Anubis-Isis", "Isis": "Anubis-Isis"}
+CAPSTONE_POINTS = 1000
+Tile = dict[str, Any]
+
+
+def match_key(tile: Tile, pantheon_pairs: bool = True) -> str | None:
+    """The class a face matches within (None for a face-down tile)."""
+    face, group = tile.get("face"), tile.get("group")
+    if face is None:
+        return None
+    if group in ("season", "element"):
+        return str(group)
+    if group == "deity" and pantheon_pairs:
+        return PANTHEON.get(face, face)
+    return str(face)
+
+
+def _overlaps(a: Tile, b: Tile) -> bool:
+    return abs(a["x"] - b["x"]) <= 1 and abs(a["y"] - b["y"]) <= 1
+
+
+class Board:
+    """The present tiles of a view, with the free-tile rule."""
+
+    def __init__(self, tiles: list[Tile]) -> None:
+        self.tiles = {t["id"]: t for t in tiles}
+        self.layers: dict[int, list[Tile]] = {}
+        for tile in tiles:
+            self.layers.setdefault(tile["z"], []).append(tile)
+
+    def above(self, tile: Tile, gone: set[int]) -> list[Tile]:
+        return [t for t in self.layers.get(tile["z"] + 1, ())
+                if t["id"] not in gone and _overlaps(t, tile)]
+
+    def below(self, tile: Tile) -> list[Tile]:
+        return [t for t in self.layers.get(tile["z"] - 1, ()) if _overlaps(t, tile)]
+
+    def side(self, tile: Tile, dx: int, gone: set[int]) -> list[Tile]:
+        return [t for t in self.layers.get(tile["z"], ())
+                if t["id"] not in gone and t["x"] == tile["x"] + dx
+                and abs(t["y"] - tile["y"]) <= 1]
+
+    def is_free(self, tile: Tile, gone: set[int]) -> bool:
+        if self.above(tile, gone):
+            return False
+        return not self.side(tile, -2, gone) or not self.side(tile, 2, gone)
+
+    def freed_by(self, removed: set[int]) -> int:
+        """How many tiles not free now become free when `removed` leave the board."""
+        candidates: dict[int, Tile] = {}
+        for tile_id in removed:
+            tile = self.tiles[tile_id]
+            for near in self.below(tile) + self.side(tile, -2, set()) + self.side(tile, 2, set()):
+                if near["id"] not in removed:
+                    candidates[near["id"]] = near
+        return sum(1 for t in candidates.values()
+                   if not t.get("free") and self.is_free(t, removed))
+
+    def lies_on(self, upper: Tile, lower: Tile) -> bool:
+        """Whether `upper` is on top of `lower`, directly or through a column of tiles."""
+        frontier = [upper]
+        seen = set()
+        while frontier:
+            tile = frontier.pop()
+            for under in self.below(tile):
+                if under["id"] == lower["id"]:
+                    return True
+                if under["id"] not in seen:
+                    seen.add(under["id"])
+                    frontier.append(under)
+        return False
+
+
+def choose(state: State, rng: Rng) -> int:
+    scores = action_scores(state)
+    return best_by(sorted(scores), scores.__getitem__, rng)
+
+
+def action_scores(state: State) -> dict[int, float]:
+    me = state.current_player
+    view = state.view(me)
+    names = {action: state.action_to_string(action) for action in state.legal_actions()}
+    board = Board(view["tiles"])
+    pantheon = bool(state.game.options.get("pantheon_pairs", True))
+    alone = view.get("players", 1) == 1 or view.get("mode") == "coop"
+    by_key: dict[str, list[Tile]] = {}
+    for tile in view["tiles"]:
+        key = match_key(tile, pantheon)
+        if key is not None:
+            by_key.setdefault(key, []).append(tile)
+    matches = [a for a, n in names.items() if n.startswith("match ")]
+    scores: dict[int, float] = {}
+    for action, name in names.items():
+        if name == "finish":
+            scores[action] = 1e9
+        elif name.startswith("match "):
+            scores[action] = _pair_score(name, board, by_key, pantheon, alone)
+        elif name == "reshuffle" and not matches:
+            scores[action] = -10.0
+        elif name == "pass":
+            scores[action] = -20.0
+        elif name.startswith("shift ") and not matches:
+            scores[action] = _shift_score(name, board, by_key, pantheon)
+        else:
+            scores[action] = -1e6  # hints, sight and undo only end the streak
+    return scores
+
+
+def _pair_score(name: str, board: Board, by_key: dict[str, list[Tile]], pantheon: bool,
+                alone: bool) -> float:
+    _, first, second = name.split()
+    a, b = board.tiles[int(first)], board.tiles[int(second)]
+    removed = {a["id"], b["id"]}
+    height = max(a["z"], b["z"])
+    structure = 10.0 * height + 6.0 * board.freed_by(removed)
+    structure += 3.0 * (len(board.side(a, -2, set())) + len(board.side(a, 2, set()))
+                        + len(board.side(b, -2, set())) + len(board.side(b, 2, set())))
+    key = match_key(a, pantheon)
+    rest = [t for t in by_key.get(key or "", ()) if t["id"] not in removed]
+    if len(rest) == 2 and (board.lies_on(rest[0], rest[1]) or board.lies_on(rest[1], rest[0])):
+        structure -= 200.0  # the last two of the kind could never both be free
+    elif rest and all(not t.get("free") for t in rest):
+        structure += 8.0  # the others are buried: this free pair will not be needed later
+    elif len(rest) == 2 and all(t.get("free") for t in rest):
+        structure += 4.0  # all four free: any pairing works
+    points = GROUP_POINTS.get(str(a.get("group")), 100) * (height + 1)
+    if a.get("capstone") or b.get("capstone"):
+        points += CAPSTONE_POINTS
+    if alone:
+        return structure + points / 1000.0
+    return points / 10.0 + structure
+
+
+def _shift_score(name: str, board: Board, by_key: dict[str, list[Tile]], pantheon: bool) -> float:
+    tile = board.tiles.get(int(name.split()[1]))
+    if tile is None:
+        return -1e6
+    key = match_key(tile, pantheon)
+    partners = [t for t in by_key.get(key or "", ()) if t["id"] != tile["id"] and t.get("free")]
+    return -5.0 if partners else -1e6

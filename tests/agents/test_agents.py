@@ -1,0 +1,126 @@
+"""Every agent answers a legal action in every registered game and variant, never
+changes the state it is shown, and replays exactly from its seed."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from pyramids.agents import agent_names, make_agent
+from pyramids.core import OptionError, Rng, game_entry, game_names, load
+from pyramids.sim.play import play_game
+
+# Small budgets: these tests check legality and determinism, not strength.
+AGENT_SETTINGS: dict[str, dict[str, object]] = {
+    "random": {},
+    "greedy": {},
+    "mcts": {"iterations": 6, "rollout_depth": 3},
+    "planner": {"rollouts": 3, "iterations": 6, "rollout_depth": 3, "node_limit": 2000},
+}
+VARIANTS = [
+    pytest.param(name, options, id=f"{name}-{json.dumps(options, sort_keys=True)}")
+    for name in game_names()
+    for options in game_entry(name).variants
+]
+QUERIES_PER_GAME = 12
+
+
+def test_every_registered_agent_is_covered() -> None:
+    assert set(agent_names()) == set(AGENT_SETTINGS)
+
+
+@pytest.mark.parametrize(("game_name", "options"), VARIANTS)
+def test_agents_answer_legal_actions_and_leave_the_state_alone(
+    game_name: str, options: dict[str, object]
+) -> None:
+    game = load(game_name, **options)
+    rng = Rng(f"legal:{game_name}:{json.dumps(options, sort_keys=True)}")
+    agents = {name: make_agent(name, seed=7, **settings)
+              for name, settings in AGENT_SETTINGS.items()}
+    for _deal in range(2):
+        state = game.new_initial_state(rng.randrange(1 << 30))
+        queried = 0
+        steps = 0
+        while not state.is_terminal() and queried < QUERIES_PER_GAME and steps < 5000:
+            legal = state.legal_actions()
+            if rng.randrange(4) == 0:
+                queried += 1
+                before = state.to_json()
+                for name, agent in agents.items():
+                    action = agent.step(state)
+                    assert action in legal, f"{name} chose illegal {action} in {game_name}"
+                    assert state.to_json() == before, f"{name} changed the state it was shown"
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+
+
+def _play(game_name: str, agent: str, seed: int, **options: object) -> list[int]:
+    game = load(game_name)
+    seats = [make_agent(agent, seed=seed + seat, **options) for seat in range(game.num_players)]
+    state = game.new_initial_state(seed)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        state.apply_action(seats[state.current_player].step(state))
+    return state.history()
+
+
+@pytest.mark.parametrize(
+    ("game_name", "agent", "settings"),
+    [
+        ("pacal", "greedy", {}),
+        ("pacal", "mcts", {"iterations": 10, "rollout_depth": 4}),
+        ("pacal-solo", "planner", {"rollouts": 4}),
+        ("temple", "greedy", {}),
+        ("temple", "mcts", {"iterations": 8, "rollout_depth": 6}),
+    ],
+)
+def test_agents_replay_from_their_seed(game_name: str, agent: str,
+                                       settings: dict[str, object]) -> None:
+    if game_name not in game_names():
+        pytest.skip(f"{game_name} is not registered")
+    first = _play(game_name, agent, 3, **settings)
+    assert first == _play(game_name, agent, 3, **settings)
+    assert len(first) > 0
+
+
+def test_mcts_time_budget_answers_in_time() -> None:
+    game = load("pacal")
+    state = game.new_initial_state(5)
+    agent = make_agent("mcts", seed=1, time=0.2)
+    started = time.perf_counter()
+    action = agent.step(state)
+    assert time.perf_counter() - started < 1.0
+    assert action in state.legal_actions()
+
+
+def test_mcts_rejects_bad_options() -> None:
+    for bad in ({"rollout": "clever"}, {"iterations": 0}, {"time": -1.0},
+                {"rollout_depth": "soon"}, {"widen": 0}):
+        with pytest.raises(ValueError):
+            make_agent("mcts", **bad)  # type: ignore[arg-type]
+    with pytest.raises(OptionError):
+        make_agent("nobody")
+
+
+def test_greedy_falls_back_to_random_for_a_game_without_a_policy() -> None:
+    from tests.toy_games import load_toy
+
+    game = load_toy("toy-draw", players=2)
+    final = play_game(game, [make_agent("greedy", seed=1), make_agent("greedy", seed=2)], 4)
+    assert final.is_terminal()
+
+
+def test_pacal_solo_planner_wins_more_than_random() -> None:
+    # A small, fixed sample: random never completes a pyramid (it fills low
+    # fields first), the planner often does.
+    wins = {"random": 0, "planner": 0}
+    for seed in range(8):
+        for name in wins:
+            agent = make_agent(name, seed=seed, rollouts=6) if name == "planner" else \
+                make_agent(name, seed=seed)
+            final = play_game(load("pacal-solo"), [agent], seed)
+            wins[name] += final.returns()[0] > 0
+    assert wins["planner"] > wins["random"]

@@ -1,0 +1,79 @@
+"""`pyramids arena` and `pyramids balance` from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+
+runner = CliRunner()
+
+
+def test_arena_json_schema() -> None:
+    result = runner.invoke(
+        app, ["arena", "pacal", "--agents", "greedy,random", "--games", "4", "--seed", "3",
+              "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 4
+    assert summary["game"] == "pacal"
+    assert set(summary["agents"]) == {"greedy", "random"}
+    for row in summary["agents"].values():
+        assert {"wins", "draws", "losses", "win_rate", "ci95", "elo"} <= set(row)
+        assert row["wins"] + row["draws"] + row["losses"] == row["games"] == 4
+        lo, hi = row["ci95"]
+        assert 0.0 <= lo <= row["win_rate"] <= hi <= 1.0
+    assert summary["agents"]["greedy"]["elo"] > summary["agents"]["random"]["elo"]
+
+
+def test_arena_table_and_workers_agree() -> None:
+    args = ["arena", "temple", "--agents", "greedy,random", "--games", "4", "--players", "2",
+            "--json"]
+    one = json.loads(runner.invoke(app, [*args, "--workers", "1"]).stdout)
+    two = json.loads(runner.invoke(app, [*args, "--workers", "2"]).stdout)
+    one.pop("seconds_per_move")
+    two.pop("seconds_per_move")
+    assert one == two
+    table = runner.invoke(app, ["arena", "pacal-solo", "--agents", "greedy,random",
+                                "--games", "4"])
+    assert table.exit_code == 0, table.output
+    assert "win rate" in table.stdout and "greedy" in table.stdout
+
+
+def test_arena_bad_input_says_what_is_allowed() -> None:
+    unknown = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,nobody"])
+    assert unknown.exit_code == 2
+    assert "allowed agents" in unknown.stderr
+    seats = runner.invoke(app, ["arena", "pacal", "--agents", "random", "--players", "3"])
+    assert seats.exit_code == 2
+    assert "pacal" in seats.stderr
+    games = runner.invoke(app, ["arena", "pacal", "--agents", "random", "--games", "0"])
+    assert games.exit_code == 2
+
+
+def test_balance_writes_a_report_with_plots(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    result = runner.invoke(
+        app, ["balance", "temple", "--games", "6", "--players", "2,3", "--out", str(out),
+              "--option", "max_rounds=30"]
+    )
+    assert result.exit_code == 0, result.output
+    report = (out / "report.md").read_text()
+    assert "| 3 | 3 |" in report  # the third seat of the 3-player table
+    assert "max_rounds" in report
+    for plot in ("seat_win_rates.png", "game_length.png"):
+        assert (out / plot).read_bytes().startswith(b"\x89PNG")
+    figures = json.loads((out / "balance.json").read_text())
+    assert set(figures["by_players"]) == {"2", "3"}
+    assert figures["by_players"]["2"]["games"] == 6
+
+
+def test_balance_rejects_bad_player_counts(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["balance", "temple", "--players", "two", "--out",
+                                 str(tmp_path)])
+    assert result.exit_code == 2
+    assert "comma-separated" in result.stderr

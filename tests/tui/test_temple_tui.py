@@ -1,0 +1,66 @@
+"""The Temple screen, played with Textual's pilot: swaps by clicking, buttons for the rest."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from pyramids.core import load  # noqa: E402
+from pyramids.sim.session import new_session  # noqa: E402
+from pyramids.tui.app import PlayApp  # noqa: E402
+from pyramids.tui.board import Board  # noqa: E402
+from tests.tui.helpers import SIZE, settle  # noqa: E402
+
+SHORT = {"players": 2, "max_rounds": 4}
+
+
+async def click_move(pilot, text: str) -> None:
+    words = text.split()
+    if words[0] == "swap" and words[1] != "pass":
+        await pilot.click(f"#hand-{words[1]}")
+        await pilot.pause()
+        await pilot.click(f"#slot-{words[2]}")
+    else:
+        await pilot.click("#do-" + text.replace(" ", "-"))
+    await pilot.pause()
+
+
+async def test_full_game_against_a_bot_by_mouse() -> None:
+    session = new_session(load("temple", **SHORT), ["human", "greedy"], 7)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        swapped = False
+        for _ in range(300):
+            await settle(pilot, app)
+            state = session.state
+            if state.is_terminal():
+                break
+            legal = state.legal_action_strings()
+            # Swap once by clicking a hand kind and a slot, else take the last listed move.
+            swaps = [text for text in legal if text.startswith("swap ") and text != "swap pass"]
+            choice = swaps[0] if swaps and not swapped else legal[-1]
+            swapped = swapped or choice in swaps
+            before = len(state.history())
+            await click_move(pilot, choice)
+            assert state.history_strings()[before] == choice
+        assert session.state.is_terminal()
+        assert swapped
+        assert str(app.query_one("#status").render()).startswith("Game over")
+
+
+async def test_illegal_move_changes_nothing_and_hand_is_private() -> None:
+    session = new_session(load("temple", **SHORT), ["human", "random"], 2)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        board = app.query_one("#board", Board)
+        assert board.view == session.state.view(0)
+        assert "hands" not in board.view
+        before = session.state.to_json()
+        app.query_one("#command").focus()
+        await pilot.press(*"set 3 0", "enter")
+        await pilot.pause()
+        assert "Not a legal move" in app.message
+        assert session.state.to_json() == before
