@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install (if missing) and start a local PostgreSQL server, and make a user and a
-# database for the server tests. Progress goes to stderr; stdout is one line to eval:
-#   eval "$(scripts/start-postgres.sh)"   # sets PYRAMIDS_TEST_POSTGRES_URL
+# database for the server tests. Progress goes to stderr; stdout is the database URL:
+#   export PYRAMIDS_TEST_POSTGRES_URL="$(scripts/start-postgres.sh)"
 # Needs root (apt-get, and running the cluster as the postgres user).
 set -euo pipefail
 
@@ -10,6 +10,11 @@ DB_USER=${PYRAMIDS_PG_USER:-pyramids}
 DB_PASSWORD=${PYRAMIDS_PG_PASSWORD:-pyramids}
 
 say() { echo "start-postgres: $*" >&2; }
+
+if [ "$(id -u)" != "0" ]; then
+    say "needs root (to install PostgreSQL and run it as the postgres user)"
+    exit 1
+fi
 
 if ! command -v pg_lsclusters >/dev/null 2>&1; then
     say "installing PostgreSQL with apt-get"
@@ -44,4 +49,4 @@ if [ "$(as_postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")" 
     as_postgres -c "CREATE DATABASE $DB_NAME OWNER $DB_USER" >&2
 fi
 say "ready"
-echo "export PYRAMIDS_TEST_POSTGRES_URL=postgresql://$DB_USER:$DB_PASSWORD@127.0.0.1:$port/$DB_NAME"
+echo "postgresql://$DB_USER:$DB_PASSWORD@127.0.0.1:$port/$DB_NAME"

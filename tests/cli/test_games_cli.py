@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,36 @@ def test_replay_missing_file(tmp_path: Path) -> None:
     result = invoke("replay", str(tmp_path / "nothing.json"))
     assert result.exit_code == 2
     assert "cannot read game record" in result.output
+
+
+def test_long_move_lists_keep_the_numbers_a_person_types(tmp_path: Path) -> None:
+    save = tmp_path / "mahjongg.json"
+    first = invoke(
+        "play", "mahjongg", "--plain", "--seed", "3", "--option", "layout=giza-step-ramp",
+        stdin="quit\n",
+    )
+    assert "'shift' moves, for example" in first.output
+    found = re.search(r"(\d+)\) pass\b", first.output)
+    assert found is not None
+    number = found.group(1)
+    invoke(
+        "play", "mahjongg", "--plain", "--seed", "3", "--option", "layout=giza-step-ramp",
+        "--save", str(save), stdin=f"{number}\n",
+    )
+    record = GameRecord.load_file(save)
+    assert record.actions == ["pass"]
+    assert "|" in first.output  # the board is drawn as a grid of tiles
+
+
+def test_plain_hotseat_asks_before_showing_the_next_hand() -> None:
+    state = load("pacal").new_initial_state(6)
+    first = state.current_player
+    result = invoke("play", "pacal", "--seed", "6", "--plain", "--seats", "human,human",
+                    stdin="\n1\n\nquit\n")
+    assert result.exit_code == 0, result.output
+    prompts = result.output.count("take the keyboard and press Enter")
+    assert prompts == 2
+    # The second person's hand appears only after their prompt.
+    second_prompt = result.output.index(f"Seat {1 - first}: take the keyboard")
+    second_hand = " ".join(str(card) for card in state.view(1 - first)["hand"])
+    assert result.output.index(f"Your hand: {second_hand}") > second_prompt

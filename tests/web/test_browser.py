@@ -3,12 +3,13 @@
 Runs the real server (uvicorn in a thread, a temporary SQLite file) with the pages
 mounted, and drives Debian's Chromium through Playwright. Skipped when
 /usr/bin/chromium is missing (CI installs it: `apt-get install chromium`).
-Screenshots of each page are written to docs/screenshots/.
+With PYRAMIDS_SCREENSHOTS=1 the screenshots docs/screenshots/web-*.png are refreshed.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
@@ -118,8 +119,12 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def screenshot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    """Refresh docs/screenshots/web-NAME.png when PYRAMIDS_SCREENSHOTS is set (else draw only)."""
+    image = page.screenshot(full_page=True)
+    assert image[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("PYRAMIDS_SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / f"web-{name}.png").write_bytes(image)
 
 
 # -- driving the pages ---------------------------------------------------------------

@@ -23,9 +23,12 @@ Commands: moves (list the legal moves), view (show the position), save,
 rules (the rules page), help, quit."""
 
 
-def format_moves(strings: list[str], width: int = 100) -> str:
-    """The legal moves numbered from 1, packed into lines."""
-    items = [f"{number}) {text}" for number, text in enumerate(strings, start=1)]
+def format_moves(
+    strings: list[str], width: int = 100, numbers: list[int] | None = None
+) -> str:
+    """The legal moves with their numbers (from 1 unless given), packed into lines."""
+    numbers = numbers or list(range(1, len(strings) + 1))
+    items = [f"{number}) {text}" for number, text in zip(numbers, strings, strict=True)]
     column = max((len(item) for item in items), default=0) + 3
     per_line = max(1, width // column)
     lines = []
@@ -35,18 +38,36 @@ def format_moves(strings: list[str], width: int = 100) -> str:
 
 
 LONG_LIST = 40
+HOTSEAT_BLANK_LINES = 60
 
 
 def summarize_moves(strings: list[str]) -> str:
-    """The legal moves, or for a long list of one kind of move a short summary."""
-    kinds = sorted({text.split(" ")[0] for text in strings})
+    """The legal moves; in a long list, a kind of move with many entries is summarized."""
     if len(strings) <= LONG_LIST:
         return format_moves(strings)
-    examples = ", ".join(repr(text) for text in strings[:3])
-    return (
-        f"{len(strings)} legal moves ({', '.join(kinds)}), for example {examples}; "
-        "type 'moves' to list them all with their numbers"
-    )
+    by_kind: dict[str, list[str]] = {}
+    for text in strings:
+        by_kind.setdefault(text.split(" ")[0], []).append(text)
+    small_kinds = {kind for kind, texts in by_kind.items() if len(texts) <= LONG_LIST // 2}
+    # Numbers stay those of the full list, which is what a typed number means.
+    shown = [
+        (number, text)
+        for number, text in enumerate(strings, start=1)
+        if text.split(" ")[0] in small_kinds
+    ]
+    summaries = [
+        f"{len(texts)} '{kind}' moves, for example {', '.join(repr(t) for t in texts[:3])}"
+        for kind, texts in by_kind.items()
+        if kind not in small_kinds
+    ]
+    lines = []
+    if shown:
+        lines.append(
+            format_moves([text for _, text in shown], numbers=[number for number, _ in shown])
+        )
+    lines.extend(summaries)
+    lines.append("(type 'moves' to list every legal move with its number)")
+    return "\n".join(lines)
 
 
 def parse_move(state: State, text: str) -> int:
@@ -97,6 +118,7 @@ def play_plain(
     """Play until the end or until the person stops; True when the game ended."""
     state = session.state
     shown_for: tuple[int, int] | None = None
+    last_human: int | None = None
     while not state.is_terminal():
         seat = state.current_player
         if not session.is_human_turn():
@@ -106,6 +128,14 @@ def play_plain(
             session.save()
             continue
         position = (len(state.history()), seat)
+        if shown_for != position and seat != last_human and len(session.human_seats) > 1:
+            # Hotseat: scroll the last person's hand away before the next one looks.
+            write("\n" * HOTSEAT_BLANK_LINES + f"Seat {seat}: take the keyboard and press Enter> ")
+            if read_line() is None:
+                write("")
+                _stop(session, write)
+                return False
+        last_human = seat
         if shown_for != position:
             shown_for = position
             _show_turn(session, seat, write)

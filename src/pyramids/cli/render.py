@@ -154,3 +154,105 @@ def render_pacal_solo(view: dict[str, Any]) -> str:
 
 TEXT_RENDERERS["pacal"] = render_pacal
 TEXT_RENDERERS["pacal-solo"] = render_pacal_solo
+
+
+# ----- Temple of Inscriptions -----
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return " ".join(f"{kind}x{count}" for kind, count in counts.items()) or "-"
+
+
+def render_temple(view: dict[str, Any]) -> str:
+    built = view["built"]
+    lines = [
+        f"Round {view['round']}, phase {view['phase']}, start player seat {view['start_player']}; "
+        f"levels built {built}/9; pile {view['pile_size']} card(s)",
+        "Temple: " + " ".join(
+            f"[L{level}]" if level <= built else f" L{level} " for level in range(1, 10)
+        ),
+    ]
+    construction = view.get("construction")
+    if construction:
+        sets = "; ".join(
+            f"seat {entry['player']} set {entry['cards']} card(s) + "
+            f"{entry['jewel_pairs']} jewel pair(s)"
+            for entry in construction.get("sets", [])
+        )
+        lines.append(
+            f"Construction of L{construction['level']} by seat {construction['summoner']}: "
+            f"{construction['units']}/5 units, {construction['missing']} missing"
+            + (f" ({sets})" if sets else "")
+        )
+    for seat in range(view["players"]):
+        you = " (you)" if seat == view.get("viewer") else ""
+        lines.append(
+            f"  seat {seat}{you}: treasure {view['treasure'][seat]}, "
+            f"{view['hand_sizes'][seat]} card(s), known in hand: {_counts(view['known'][seat])}"
+        )
+    zone = " ".join(f"{slot}:{kind or '-'}" for slot, kind in enumerate(view["swap_zone"], 1))
+    lines.append(f"Swap zone: {zone}")
+    lines.append(f"Discard pile: {_counts(view['discard'])}")
+    if view.get("viewer") is not None:
+        lines.append(f"Your hand: {_counts(view.get('hand') or {})}")
+    if view.get("scores") is not None:
+        lines.append(f"Final scores: {view['scores']}; winner(s): {view.get('winners')}")
+    return "\n".join(lines)
+
+
+# ----- Mahjongg Pyramids -----
+
+
+def mahjongg_grid_lines(tiles: list[dict[str, Any]]) -> list[str]:
+    """The board from above: each tile 6 characters by 2 lines, higher layers painted last.
+
+    Line one: the face (`##` face down), `*` when free, the layer digit; line two
+    the tile id. A half step is 3 characters across or 1 line down.
+    """
+    if not tiles:
+        return ["(no tiles left)"]
+    width = (max(tile["x"] for tile in tiles) + 2) * 3 + 1
+    height = max(tile["y"] for tile in tiles) + 2
+    grid = [[" "] * width for _ in range(height)]
+    for tile in sorted(tiles, key=lambda t: (t["z"], t["y"], t["x"])):
+        face = str(tile.get("short") or "##")[:3] if tile.get("face") is not None else "##"
+        free = "*" if tile.get("free") or tile.get("shifted") else " "
+        top = f"{face:<3}{free}{tile['z']}|"
+        bottom = f"{tile['id']:<5}|"
+        left = tile["x"] * 3
+        for dy, row in enumerate((top, bottom)):
+            y = tile["y"] + dy
+            for dx, char in enumerate(row):
+                if y < height and left + dx < width:
+                    grid[y][left + dx] = char
+    return ["".join(row).rstrip() for row in grid]
+
+
+def render_mahjongg(view: dict[str, Any]) -> str:
+    lines = [
+        f"{view['mode']} on {view['layout']}: tiles {view['tiles_left']}/{view['tiles_total']}, "
+        f"bank {view['bank']} token(s), passes {view['passes']}",
+    ]
+    tokens = view["tokens"]
+    for seat in range(view["players"]):
+        seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
+        lines.append(
+            f"  seat {seat}: score {view['scores'][seat]}, tokens {seat_tokens}, "
+            f"streak {view['streaks'][seat]}, doubled pairs left {view['doubling'][seat]}"
+        )
+    if "time_left" in view:
+        lines.append(f"  time left {view['time_left']} s")
+    lines.append("Each tile: face, * if free, layer; its id below. ## is face down.")
+    lines.extend(mahjongg_grid_lines(view.get("tiles", [])))
+    if view.get("hint"):
+        lines.append(f"Hint: match {view['hint'][0]} {view['hint'][1]}")
+    if view.get("sight_pairs"):
+        lines.append("Ra Sight: " + ", ".join(f"{a}-{b}" for a, b in view["sight_pairs"]))
+    if view.get("result"):
+        result = view["result"]
+        lines.append(f"Result: {result.get('reason')}, scores {result.get('scores')}")
+    return "\n".join(lines)
+
+
+TEXT_RENDERERS["temple"] = render_temple
+TEXT_RENDERERS["mahjongg"] = render_mahjongg

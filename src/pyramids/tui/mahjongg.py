@@ -3,8 +3,9 @@
 The board is drawn on a character grid in which one half-tile step is one row
 down or a few columns across, so half offsets show as half offsets. Tiles are
 painted layer by layer, so a higher tile hides what lies under it, and each
-layer has its own background colour (darker below, lighter above) with its
-number `z` on the tile. Free tiles are bright and bold, blocked ones dim; a
+layer has its own background colour (darker below, lighter above; a legend
+names them). A tile shows its face on its first line and its id (what typed
+moves such as `match 12 40` name) on its second. Free tiles are bright and bold, blocked ones dim; a
 face-down tile shows `▒▒` and nothing of its face. The hint and Ra Sight pairs
 are underlined; `^` marks a capstone, `v` a burial vault.
 
@@ -112,7 +113,7 @@ class TileCanvas(Static):
         edge = Style(bgcolor=background, color="black")
         label = tile_label(tile, tile_width)
         markers = ("^" if tile.get("capstone") else "") + ("v" if tile.get("vault") else "")
-        lower = f"{z}{markers}".ljust(tile_width - 1)[: tile_width - 1]
+        lower = f"{tile_id}{markers}".ljust(tile_width - 1)[: tile_width - 1]
         rows = [label, lower]
         for dy, content in enumerate(rows):
             y = top + dy
@@ -175,6 +176,7 @@ class MahjonggBoard(Board):
                 "The board can no longer be cleared by matching alone (favors may help).",
                 classes="warning",
             )
+        yield Static(self._legend(), classes="info", id="legend")
         yield TileCanvas(self, id="tiles")
         yield from self._compose_buttons()
         last = view.get("last_move")
@@ -213,6 +215,16 @@ class MahjonggBoard(Board):
         if "time_left" in view:
             lines.append(f"  time left {view['time_left']} s (elapsed {view['elapsed']} s)")
         return "\n".join(lines)
+
+    def _legend(self) -> Text:
+        layers = max((tile["z"] for tile in self.view.get("tiles", [])), default=0) + 1
+        legend = Text("layers: ")
+        for z in range(layers):
+            colour = LAYER_COLOURS[min(z, len(LAYER_COLOURS) - 1)]
+            legend.append(f" {z} ", Style(bgcolor=colour, color="white", bold=True))
+            legend.append(" ")
+        legend.append("  bright = free, dim = blocked, ▒▒ face down, ^ capstone, v vault")
+        return legend
 
     @staticmethod
     def _last_move(last: dict[str, Any]) -> str:

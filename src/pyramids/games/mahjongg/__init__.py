@@ -27,6 +27,7 @@ register(
         # The conformance suite plays 1000 random games of each: small boards, and a
         # small solver budget for the hints and warnings, keep them fast.
         variants=(
+            {},
             {"layout": SMALL, "solver_nodes": 300},
             {"layout": SMALL, "players": 2},
             {"layout": SMALL, "mode": "coop", "players": 3},
