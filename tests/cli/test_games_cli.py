@@ -239,3 +239,32 @@ def test_plain_hotseat_asks_before_showing_the_next_hand() -> None:
     second_prompt = result.output.index(f"Seat {1 - first}: take the keyboard")
     second_hand = " ".join(str(card) for card in state.view(1 - first)["hand"])
     assert result.output.index(f"Your hand: {second_hand}") > second_prompt
+
+
+def test_play_without_plain_opens_the_app_with_the_seats(monkeypatch, tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    import pyramids.tui.app as tui_app
+
+    opened = []
+    monkeypatch.setattr(tui_app, "run_play_app", opened.append)
+    result = invoke("play", "temple", "--players", "3", "--seats", "human,greedy,human",
+                    "--seed", "4", "--save", str(tmp_path / "t.json"))
+    assert result.exit_code == 0, result.output
+    (session,) = opened
+    assert session.seats == ["human", "greedy", "human"]
+    assert session.game.num_players == 3 and session.seed == 4
+    assert session.human_seats == [0, 2]
+    assert session.save_path == tmp_path / "t.json"
+
+
+def test_replay_tui_opens_the_replay_screen(monkeypatch, tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    import pyramids.tui.app as tui_app
+
+    save = tmp_path / "game.json"
+    invoke("play", "pacal-solo", "--seed", "8", "--plain", "--save", str(save), stdin="1\n" * 30)
+    opened = []
+    monkeypatch.setattr(tui_app, "run_replay_app", opened.append)
+    result = invoke("replay", str(save), "--tui")
+    assert result.exit_code == 0, result.output
+    assert opened[0].actions == GameRecord.load_file(save).actions

@@ -61,8 +61,6 @@ class DeadlockFinder:
             seen.discard(tile)
             self.row_mates.append(tuple(sorted(seen)))
         self.chain_cache: dict[tuple[int, int], tuple[int, int]] = {}
-        # Partners assumed while testing one way to pair four tiles of a class.
-        self.assumed: dict[int, int] = {}
 
     def chains(self, tile: int, present: int) -> tuple[int, int]:
         """The tile's left and right chains among the present tiles (cached by row)."""
@@ -88,10 +86,6 @@ class DeadlockFinder:
 
     def partner(self, tile: int, present: int) -> int:
         """The bit of the other tile of its class when exactly two are left, else 0."""
-        if self.assumed:
-            mate = self.assumed.get(tile)
-            if mate is not None:
-                return 1 << mate
         rest = present & self.class_mask[self.tile_class[tile]]
         if rest.bit_count() == 2:
             return rest ^ (1 << tile)
@@ -179,36 +173,3 @@ class DeadlockFinder:
 
     def any_pair_deadlocked(self, present: int) -> bool:
         return any(self.pair_deadlocked(c, d, present) for c, d in self.forced_pairs(present))
-
-    def lost_pairings(self, present: int, free: int) -> list[int] | None:
-        """For each class with four tiles left, the pairings of it that deadlock.
-
-        Returns the pairs (as two-bit masks) that no clearing can use, or None
-        when some class has no usable pairing at all (the position is lost).
-        A class with all four tiles free is skipped: any pairing of it works.
-        """
-        lost: list[int] = []
-        assumed = self.assumed
-        for cmask in self.class_mask:
-            rest = present & cmask
-            if rest.bit_count() != 4 or not rest & ~free:
-                continue
-            a, b, c, d = tiles_in(rest)
-            usable = 0
-            for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
-                assumed.clear()
-                assumed.update({p: q, q: p, r: t, t: r})
-                try:
-                    dead = self.pair_deadlocked(p, q, present) or self.pair_deadlocked(
-                        r, t, present
-                    )
-                finally:
-                    assumed.clear()
-                if dead:
-                    lost.append((1 << p) | (1 << q))
-                    lost.append((1 << r) | (1 << t))
-                else:
-                    usable += 1
-            if not usable:
-                return None
-        return lost
