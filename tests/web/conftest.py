@@ -22,6 +22,8 @@ import sqlalchemy as sa
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from pyramids.agents import register_agent
+from pyramids.core import State
 from pyramids.web.app import create_app
 from pyramids.web.storage import normalize_url
 from pyramids.web.ws import MAX_MESSAGE_BYTES
@@ -31,9 +33,26 @@ POSTGRES_ENV = "PYRAMIDS_TEST_POSTGRES_URL"
 TIMEOUT = 10.0
 
 
+SLOW_AGENT_SECONDS = 1.5
+
+
+class SlowAgent:
+    """Thinks a long time, then plays the first legal action: blocks its thread, no more."""
+
+    name = "slow"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.seed = seed
+
+    def step(self, state: State) -> int:
+        time.sleep(SLOW_AGENT_SECONDS)
+        return state.legal_actions()[0]
+
+
 @pytest.fixture(autouse=True, scope="session")
-def _toy_game() -> None:
+def _test_game_and_agent() -> None:
     register_toy()
+    register_agent("slow", SlowAgent)
 
 
 def empty_postgres(url: str) -> None:

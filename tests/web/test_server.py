@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
-from pyramids.core import GameRecord
+from pyramids.core import GameRecord, game_names
 from pyramids.web import ws as ws_module
 from pyramids.web.app import MAX_BODY_BYTES
 from pyramids.web.ws import (
@@ -22,7 +23,7 @@ from pyramids.web.ws import (
     CLOSE_UNKNOWN_ROOM,
     MAX_MESSAGE_BYTES,
 )
-from tests.web.conftest import Client, ServerThread
+from tests.web.conftest import SLOW_AGENT_SECONDS, Client, ServerThread
 from tests.web.toy import CARDS, NAME, ToyState
 
 
@@ -77,6 +78,23 @@ def test_room_creation_is_validated(server: ServerThread) -> None:
     assert response.status_code == 400
     assert "unknown option colour" in error_of(response)["message"]
 
+    if "pacal" in game_names():
+        response = server.http.post("/api/rooms", json={"game": "pacal", "options": {"size": 3}})
+        assert response.status_code == 400 and error_of(response)["code"] == "bad_option"
+        assert "allowed options: direction, max_rounds, rounds_to_win" in (
+            error_of(response)["message"]
+        )
+        response = server.http.post(
+            "/api/rooms", json={"game": "pacal", "options": {"direction": "sideways"}}
+        )
+        assert response.status_code == 400
+        assert "allowed: one of 'descending', 'ascending'" in error_of(response)["message"]
+        response = server.http.post(
+            "/api/rooms", json={"game": "pacal", "options": {"direction": "ascending"}}
+        )
+        assert response.status_code == 201
+        assert response.json()["room"]["options"]["direction"] == "ascending"
+
     response = server.http.post("/api/rooms", json={"game": NAME, "players": 3})
     assert response.status_code == 400
     assert "unknown field 'players'" in error_of(response)["message"]
@@ -99,8 +117,9 @@ def test_room_creation_is_validated(server: ServerThread) -> None:
     assert response.status_code == 413
     assert str(MAX_BODY_BYTES) in error_of(response)["message"]
 
-    # None of it made a room.
-    assert server.http.get("/api/rooms").json()["rooms"] == []
+    # None of the refused requests made a room.
+    made = 1 if "pacal" in game_names() else 0
+    assert len(server.http.get("/api/rooms").json()["rooms"]) == made
 
 
 def test_seats_agents_and_start(server: ServerThread) -> None:
@@ -160,8 +179,10 @@ def secrets_seen(message: str, state: ToyState, seat: int | None) -> set[str]:
 
 
 def test_whole_game_sends_each_client_only_what_it_may_see(
-    server: ServerThread, clients: list[Client]
+    server: ServerThread, clients: list[Client], caplog: pytest.LogCaptureFixture
 ) -> None:
+    for logger in ("pyramids", "uvicorn"):
+        caplog.set_level(logging.DEBUG, logger=logger)
     room_id, host = create_room(server)
     tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
     seats = [Client(server.ws_base, room_id, token) for token in tokens]
@@ -211,6 +232,14 @@ def test_whole_game_sends_each_client_only_what_it_may_see(
     assert len(states) == moves + 1
     assert final["result"]["returns"] == states[-1].returns()
     assert states[-1].never_shown(0) and states[-1].never_shown(1)
+    never_public = states[-1].never_shown(0) | states[-1].never_shown(1)
+    # The server's own log (the test's websockets client logs what it receives).
+    logged = "\n".join(
+        record.getMessage() for record in caplog.records
+        if record.name.startswith(("pyramids", "uvicorn"))
+    )
+    assert f"room {room_id} finished" in logged  # the server's log was captured
+    assert not {card for card in never_public if card in logged}
 
     # Every message, judged by the state of the game when it was sent.
     for seat, client in [(0, seats[0]), (1, seats[1]), (None, spectator)]:
@@ -447,3 +476,34 @@ def test_random_messages_never_break_the_server(
 
     answered()
     assert server.http.get("/api/games").status_code == 200
+
+
+def test_a_thinking_bot_does_not_hold_up_other_rooms(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    clients.extend(seats)
+    start(server, room_id, host)
+
+    slow_room, slow_host = create_room(server)
+    for seat in (0, 1):
+        server.http.post(f"/api/rooms/{slow_room}/agents",
+                         json={"token": slow_host, "seat": seat, "agent": "slow"})
+    watcher = Client(server.ws_base, slow_room)
+    clients.append(watcher)
+    start(server, slow_room, slow_host)
+    began = time.monotonic()
+    for move in range(4):
+        mover = seats[move % 2]
+        state = mover.state_at_least(move)
+        mover.send({"type": "action", "action": state["legal_actions"][0]})
+        seats[0].state_at_least(move + 1)
+    # The four moves went through while the slow bot was still thinking.
+    assert time.monotonic() - began < SLOW_AGENT_SECONDS
+    assert watcher.state_at_least(0)["move_number"] == 0
+    moved = watcher.state_at_least(1)
+    assert moved["last_move"] == {"seat": 0, "action": moved["last_move"]["action"],
+                                  "by_bot": True}
+    assert time.monotonic() - began >= SLOW_AGENT_SECONDS * 0.9

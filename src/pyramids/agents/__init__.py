@@ -3,9 +3,11 @@
 - `random`: uniform over the legal actions;
 - `greedy`: a one-move heuristic per game from the strategy notes;
 - `mcts`: information-set Monte Carlo tree search (options `iterations`,
-  `time`, `rollout`, `exploration`, `rollout_depth`);
-- `planner`: searches one-player games (Pacal solo, Mahjongg solo) and falls
-  back to `mcts` elsewhere.
+  `time`, `rollout`, `exploration`, `rollout_depth`, `widen`);
+- `planner`: searches one-player games (Pacal solo: `rollouts`; Mahjongg solo:
+  the exact solver, `node_limit`) and plays `mcts` elsewhere.
+
+See docs/agents.md for how strong each is.
 """
 
 from pyramids.agents.base import Agent, agent_names, make_agent, register_agent

@@ -9,6 +9,17 @@ it was *available* rather than its parent's visits (Cowling, Powley and
 Whitehouse 2012). Returns are rescaled to [0, 1] with the smallest and
 largest seen so far, so scores of any size work with one exploration constant.
 
+Game knowledge, all optional and supplied by the game's greedy module
+(`pyramids.agents.greedy.<game>`), working from views only:
+- `rollout` (default `greedy`): the rollout policy, `greedy` or `random`;
+- `widen` (`auto`: the module's `SEARCH_WIDTH`): at a node with more moves than
+  that, search only the greedy rule's best ones (Pacal's 105 offers become 3);
+  `all` searches every move;
+- `rollout_depth` (`auto`: the module's `ROLLOUT_DEPTH`, or to the end): a
+  rollout stops after that many moves, or when the module's `rollout_stage`
+  changes (Pacal: at the end of the round), and the module's `evaluate_state`
+  estimates the returns there; `end` plays every rollout to the end.
+
 Budget: `iterations=N` is exact and, with a seed, deterministic; `time=S` stops
 after S seconds of thinking (the agent reads the clock; engines never do). When
 neither is given the agent thinks for `DEFAULT_TIME` seconds, which answers
@@ -50,7 +61,7 @@ class MctsAgent:
         seed: int | None = 0,
         iterations: int | None = None,
         time: float | None = None,
-        rollout: str = "random",
+        rollout: str = "greedy",
         exploration: float = 0.7,
         rollout_depth: int | str | None = "auto",
         widen: int | str | None = "auto",

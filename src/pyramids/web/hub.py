@@ -233,7 +233,9 @@ class Hub:
                 return live
             try:
                 room = await self.run_db(self.storage.load_room, room_id)
-            except (RoomError, PyramidsError, ValueError, KeyError) as error:
+            except (RoomError, PyramidsError, ValueError, KeyError, TypeError, IndexError) as error:
+                # A room that no longer replays (a tampered row, an engine whose rules
+                # changed) is refused on its own; the server and other rooms go on.
                 message = f"room {room_id} could not be restored: {error}"
                 log.error(message)
                 self.broken[room_id] = message

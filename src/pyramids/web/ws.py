@@ -77,11 +77,9 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             if received not in done:
                 received.cancel()
                 if not done:  # no join in time
-                    conn.error("join_timeout", f"no join message within "
-                               f"{JOIN_TIMEOUT_SECONDS:g} seconds")
-                    conn.close(CLOSE_JOIN_TIMEOUT, "join_timeout")
-                    with contextlib.suppress(BaseException):
-                        await asyncio.wait_for(asyncio.shield(pump), 5)
+                    await _refuse(conn, pump, RoomError(
+                        "join_timeout", f"no join message within {JOIN_TIMEOUT_SECONDS:g} seconds"
+                    ), CLOSE_JOIN_TIMEOUT)
                 break
             frame = received.result()
             if frame["type"] == "websocket.disconnect":
@@ -111,13 +109,8 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                     except RoomError as error:
                         # A bad token or an unknown room ends the connection, after saying why.
                         live = None
-                        conn.error(error.code, error.message)
-                        conn.close(
-                            CLOSE_UNKNOWN_ROOM if error.status == 404 else CLOSE_BAD_TOKEN,
-                            error.code,
-                        )
-                        with contextlib.suppress(BaseException):
-                            await asyncio.wait_for(asyncio.shield(pump), 5)
+                        close_code = {404: CLOSE_UNKNOWN_ROOM, 403: CLOSE_BAD_TOKEN}
+                        await _refuse(conn, pump, error, close_code.get(error.status, 1011))
                         return
                 else:
                     if live is None or not conn.joined:
@@ -141,3 +134,11 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
+
+
+async def _refuse(conn: Connection, pump: asyncio.Task[None], error: RoomError, code: int) -> None:
+    """Send the error, then close with `code` once it is out (or after five seconds)."""
+    conn.error(error.code, error.message)
+    conn.close(code, error.code)
+    with contextlib.suppress(Exception, asyncio.CancelledError):
+        await asyncio.wait_for(asyncio.shield(pump), 5)

@@ -247,7 +247,7 @@ def rollout_stage(state: State) -> object:
     return state.view(None)["round"]
 
 
-SEARCH_WIDTH = 6
+SEARCH_WIDTH = 3
 ROUND_SCALE = 6.0
 
 

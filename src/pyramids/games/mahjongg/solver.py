@@ -48,6 +48,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
 from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder
 from pyramids.games.mahjongg.tiles import NUM_FACES, match_class
@@ -65,6 +66,8 @@ class SolverOptions:
     deadlock_pruning: bool = True
     move_ordering: bool = True
     incremental_free: bool = True
+    restarts: bool = True
+    settle_pairings: bool = True
 
 
 @dataclass
@@ -84,6 +87,19 @@ class SolveResult:
 
 class _BudgetExhausted(Exception):
     pass
+
+
+class _RestartNow(Exception):
+    pass
+
+
+# Nodes of the first randomized attempt; each further attempt gets twice as many.
+RESTART_BASE = int(__import__("os").environ.get("RB", "64"))
+# Nodes a failed move's search must have taken before its position gets the
+# costlier pairing analysis (`DeadlockFinder.settle_pairings`).
+SETTLE_AFTER = int(__import__("os").environ.get("SETTLE_AFTER", "200"))
+# How far random noise can move a candidate pair's score (a freed tile is 100).
+RESTART_NOISE = int(__import__("os").environ.get("RN", "300"))
 
 
 class _Board:
@@ -192,15 +208,28 @@ class _Search:
         self.failed: set[int] = set()  # present masks proved not clearable
         self.forbidden: set[int] = set()  # pairs (two-bit masks) no clearing here uses
         self.finder = DeadlockFinder(board.geometry, board.tile_class, board.class_mask)
+        self.attempt_limit = float("inf")
+        self.noise: Rng | None = None
 
     def run(self, present: int) -> list[Pair] | None:
         if self.options.deadlock_pruning and self.finder.any_pair_deadlocked(present):
             self.nodes = 1
             return None
-        moves: list[Pair] = []
-        if self._search(present, self.board.free_mask(present), moves):
-            return moves
-        return None
+        free = self.board.free_mask(present)
+        attempt = 0
+        while True:
+            moves: list[Pair] = []
+            if self.options.restarts:
+                # Budget per attempt doubles: short randomized dives first, and in
+                # the end one search without a cap, so the verdict stays exact.
+                self.attempt_limit = self.nodes + RESTART_BASE * (1 << attempt)
+                self.noise = Rng(attempt) if attempt else None
+            try:
+                found = self._search(present, free, moves)
+            except _RestartNow:
+                attempt += 1
+                continue
+            return moves if found else None
 
     def _free_after(self, present: int, free: int, a: int, b: int) -> int:
         """The free tiles once a and b have left `present` (free: before they left)."""
@@ -211,18 +240,27 @@ class _Search:
         free &= present
         for tile in board.neighbours[a] + board.neighbours[b]:
             bit = 1 << tile
-            if present & bit and not free & bit and not present & above[tile]:
-                if not present & left[tile] or not present & right[tile]:
-                    free |= bit
+            if (
+                present & bit
+                and not free & bit
+                and not present & above[tile]
+                and (not present & left[tile] or not present & right[tile])
+            ):
+                free |= bit
         return free
 
     def _search(self, present: int, free: int, moves: list[Pair]) -> bool:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise _BudgetExhausted
-        if self.deadline is not None and not self.nodes & 255:
-            if time.perf_counter() > self.deadline:
-                raise _BudgetExhausted
+        if (
+            self.deadline is not None
+            and not self.nodes & 255
+            and time.perf_counter() > self.deadline
+        ):
+            raise _BudgetExhausted
+        if self.nodes > self.attempt_limit:
+            raise _RestartNow
         if not present:
             return True
         options = self.options
@@ -262,6 +300,7 @@ class _Search:
         class_mask = board.class_mask
         tile_class = board.tile_class
         forbidden = self.forbidden
+        partners = self.finder.partners
         while True:
             cleared = False
             seen_classes = 0
@@ -272,6 +311,14 @@ class _Search:
                 seen_classes |= 1 << klass
                 rest = present & class_mask[klass]
                 if rest & ~free:
+                    mate = partners.get(tile) if partners else None
+                    if mate is not None and free >> mate & 1:
+                        # Partners fixed by exclusions, both free: take them now.
+                        seen_classes &= ~(1 << klass)
+                        moves.append((min(tile, mate), max(tile, mate)))
+                        present &= ~((1 << tile) | (1 << mate))
+                        free = self._free_after(present, free, tile, mate)
+                        cleared = True
                     continue
                 group = tiles_in(rest)
                 if forbidden and _holds_forbidden_pair(group, forbidden):
@@ -294,6 +341,8 @@ class _Search:
         tile_class = board.tile_class
         finder = self.finder
         added: list[int] = []
+        saved_partners = None
+        settled = False
         try:
             for a, b in self._candidate_pairs(present, free):
                 key = (1 << a) | (1 << b)
@@ -305,21 +354,68 @@ class _Search:
                 if not (
                     options.deadlock_pruning
                     and last_two
-                    and finder.pair_deadlocked(*tiles_in(rest), after)
+                    and finder.pair_deadlocked(
+                        (rest & -rest).bit_length() - 1, rest.bit_length() - 1, after
+                    )
                 ):
                     moves.append((a, b))
+                    nodes_before = self.nodes
                     if self._search(after, self._free_after(after, free, a, b), moves):
                         return False
                     moves.pop()
+                    if (
+                        options.settle_pairings
+                        and not settled
+                        and self.nodes - nodes_before >= SETTLE_AFTER
+                    ):
+                        # The search below was long: spend a little more here to rule
+                        # out pairings (and maybe the whole position) for the rest.
+                        settled = True
+                        if saved_partners is None:
+                            saved_partners = dict(finder.partners)
+                        ruled_out = finder.settle_pairings(present, free)
+                        if ruled_out is None:
+                            return True
+                        for pair in ruled_out:
+                            if pair not in forbidden:
+                                forbidden.add(pair)
+                                added.append(pair)
                 if options.sibling_exclusion:
                     for pair in (key, rest) if last_two else (key,):
                         if pair not in forbidden:
                             forbidden.add(pair)
                             added.append(pair)
+                    if last_two and options.deadlock_pruning:
+                        if saved_partners is None:
+                            saved_partners = dict(finder.partners)
+                        if self._pairing_lost(present & class_mask[tile_class[a]], present):
+                            return True
             return True
         finally:
             for pair in added:
                 forbidden.discard(pair)
+            if saved_partners is not None:
+                finder.partners = saved_partners
+
+    def _pairing_lost(self, four: int, present: int) -> bool:
+        """With sibling exclusions on a class of four tiles left: True when none of
+        its three pairings is allowed, or the only one left deadlocks. The only
+        one left fixes the partners for the deadlock checks below this position."""
+        forbidden = self.forbidden
+        a, b, c, d = tiles_in(four)
+        allowed = [
+            (p, q, r, t)
+            for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
+            if (1 << p) | (1 << q) not in forbidden and (1 << r) | (1 << t) not in forbidden
+        ]
+        if len(allowed) != 1:
+            return not allowed
+        p, q, r, t = allowed[0]
+        finder = self.finder
+        if finder.partners.get(p) == q and finder.partners.get(r) == t:
+            return False
+        finder.partners.update({p: q, q: p, r: t, t: r})
+        return finder.pair_deadlocked(p, q, present) or finder.pair_deadlocked(r, t, present)
 
     def _candidate_pairs(self, present: int, free: int) -> list[Pair]:
         board = self.board
@@ -349,6 +445,8 @@ class _Search:
             rest = after & class_mask[tile_class[a]]
             if rest.bit_count() == 2:
                 score -= 20 * self._burial(rest, after)
+            if self.noise is not None:
+                score += self.noise.randrange(RESTART_NOISE)
             scored.append((-score, a, b))
         scored.sort()
         return [(a, b) for _, a, b in scored]

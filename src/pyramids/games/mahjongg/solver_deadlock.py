@@ -61,6 +61,7 @@ class DeadlockFinder:
             seen.discard(tile)
             self.row_mates.append(tuple(sorted(seen)))
         self.chain_cache: dict[tuple[int, int], tuple[int, int]] = {}
+        self.partners: dict[int, int] = {}
 
     def chains(self, tile: int, present: int) -> tuple[int, int]:
         """The tile's left and right chains among the present tiles (cached by row)."""
@@ -85,7 +86,14 @@ class DeadlockFinder:
         return reached
 
     def partner(self, tile: int, present: int) -> int:
-        """The bit of the other tile of its class when exactly two are left, else 0."""
+        """The bit of the tile it must pair with, when known, else 0.
+
+        Known: the other tile of its class when exactly two are left, or a
+        partner fixed by `settle_pairings` (or assumed while testing a pairing).
+        """
+        mate = self.partners.get(tile)
+        if mate is not None and present >> mate & 1:
+            return 1 << mate
         rest = present & self.class_mask[self.tile_class[tile]]
         if rest.bit_count() == 2:
             return rest ^ (1 << tile)
@@ -173,3 +181,56 @@ class DeadlockFinder:
 
     def any_pair_deadlocked(self, present: int) -> bool:
         return any(self.pair_deadlocked(c, d, present) for c, d in self.forced_pairs(present))
+
+    def settle_pairings(self, present: int, free: int) -> list[int] | None:
+        """Rule out the pairings of four-tile classes that deadlock, to a fixpoint.
+
+        For each class with exactly four tiles left (not all free), each of its
+        three pairings is tested by assuming its two pairs and checking both for
+        a deadlock. A pairing that deadlocks is in no clearing: its pairs are
+        returned (two-bit masks) as never to be matched. A class left with one
+        pairing gets its partners fixed (in `partners`, which later checks use),
+        and the classes are tested again. None: some class has no pairing left,
+        so the position is lost. The caller clears `partners` when the position
+        it was settled for is left.
+        """
+        ruled_out: list[int] = []
+        partners = self.partners
+        settled: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for klass, cmask in enumerate(self.class_mask):
+                rest = present & cmask
+                if klass in settled or rest.bit_count() != 4 or not rest & ~free:
+                    continue
+                a, b, c, d = tiles_in(rest)
+                usable = []
+                for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+                    keys = ((1 << p) | (1 << q), (1 << r) | (1 << t))
+                    if keys[0] in ruled_out:
+                        continue
+                    saved = {tile: partners.get(tile) for tile in (p, q, r, t)}
+                    partners.update({p: q, q: p, r: t, t: r})
+                    try:
+                        dead = self.pair_deadlocked(p, q, present) or self.pair_deadlocked(
+                            r, t, present
+                        )
+                    finally:
+                        for tile, old in saved.items():
+                            if old is None:
+                                partners.pop(tile, None)
+                            else:
+                                partners[tile] = old
+                    if dead:
+                        ruled_out.extend(keys)
+                    else:
+                        usable.append((p, q, r, t))
+                if not usable:
+                    return None
+                if len(usable) == 1:
+                    p, q, r, t = usable[0]
+                    partners.update({p: q, q: p, r: t, t: r})
+                    settled.add(klass)
+                    changed = True
+        return ruled_out

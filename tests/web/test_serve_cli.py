@@ -1,0 +1,20 @@
+"""`pyramids serve` on the command line (the restart test runs it for real)."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+
+
+def test_serve_lists_its_options() -> None:
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--db", "--sqlite-sync"):
+        assert option in result.output
+
+
+def test_serve_refuses_an_unknown_sqlite_mode_before_starting() -> None:
+    result = CliRunner().invoke(app, ["serve", "--sqlite-sync", "sometimes"])
+    assert result.exit_code != 0
+    assert "allowed: full, normal" in result.output
