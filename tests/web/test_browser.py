@@ -67,7 +67,7 @@ class PageServer:
     """The app with its pages, under uvicorn in a thread on a free loopback port."""
 
     def __init__(self, db_url: str) -> None:
-        app = mount_pages(create_app(db_url))
+        app = mount_pages(create_app(db_url, allow_file_options=True))
         config = uvicorn.Config(
             app, host="127.0.0.1", port=0, log_level="warning",
             ws_max_size=MAX_MESSAGE_BYTES * 16,

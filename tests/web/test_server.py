@@ -95,6 +95,14 @@ def test_room_creation_is_validated(server: ServerThread) -> None:
         assert response.status_code == 201
         assert response.json()["room"]["options"]["direction"] == "ascending"
 
+    if "mahjongg" in game_names():
+        for path in ["/etc/passwd", "../secret.pyr", "mine.layout"]:
+            response = server.http.post(
+                "/api/rooms", json={"game": "mahjongg", "options": {"layout": path}}
+            )
+            assert response.status_code == 400 and error_of(response)["code"] == "bad_option"
+            assert "names a file" in error_of(response)["message"]
+
     response = server.http.post("/api/rooms", json={"game": NAME, "players": 3})
     assert response.status_code == 400
     assert "unknown field 'players'" in error_of(response)["message"]

@@ -120,7 +120,7 @@ def play_out(pyramid: Pyramid, order: list[int]) -> tuple[bool, int]:
         if not options:
             return False, draws
         counts = availability(free)
-        best_field = max(options, key=lambda f: evaluate(placed(current, f, card), counts))
+        best_field = max(options, key=lambda f: evaluate(placed(current, f, card), counts, True))
         if not current[0][best_field]:
             empty -= 1
         current = placed(current, best_field, card)

@@ -23,6 +23,11 @@ def register(app: typer.Typer) -> None:
             "'normal' survives a crash of the server but not of the machine, and is faster.",
         ),
         log_level: str = typer.Option("info", help="critical, error, warning, info or debug."),
+        allow_file_options: bool = typer.Option(
+            False,
+            help="Let clients name files on this machine as option values (Mahjongg layout "
+            "files). Only for a server you alone use.",
+        ),
     ) -> None:
         """Serve multiplayer games: see docs/server.md for the HTTP and WebSocket protocol."""
         import uvicorn
@@ -35,7 +40,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(
                 f"{sqlite_sync!r}; allowed: {allowed}", param_hint="--sqlite-sync"
             )
-        app = create_app(db, sqlite_sync)
+        app = create_app(db, sqlite_sync, allow_file_options=allow_file_options)
         try:
             from pyramids.web.pages import mount_pages
         except ModuleNotFoundError as error:  # the browser pages are optional

@@ -17,6 +17,8 @@ Conventions every engine follows:
 - `apply_action` with an illegal action raises `IllegalActionError` saying
   which action and why, and leaves the state exactly as it was;
 - `returns()` is one number per seat (for most games +1 win, -1 loss, 0 draw);
+- action strings are public: every seat and spectator may learn each move as
+  its string, so an action string never names a hidden card or face;
 - engines never read the clock, the network or the terminal.
 """
 

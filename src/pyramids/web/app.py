@@ -165,8 +165,29 @@ def game_catalogue() -> list[dict[str, Any]]:
     return games
 
 
-def create_app(db_url: str | None = None, sqlite_synchronous: str = "full") -> FastAPI:
-    """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL)."""
+def refuse_file_options(options: dict[str, Any]) -> None:
+    """Refuse option values that name files: a client must not make the server read paths."""
+    for name, value in options.items():
+        if isinstance(value, str) and (
+            "/" in value or "\\" in value or value.endswith((".pyr", ".layout"))
+        ):
+            raise RoomError(
+                "bad_option",
+                f"option {name}={value!r} names a file; this server accepts only built-in "
+                "names (start it with --allow-file-options to play layout files)",
+            )
+
+
+def create_app(
+    db_url: str | None = None,
+    sqlite_synchronous: str = "full",
+    allow_file_options: bool = False,
+) -> FastAPI:
+    """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
+
+    `allow_file_options` lets clients name files on the server as option values
+    (a Mahjongg layout file); off by default, since clients are not trusted.
+    """
     storage = Storage(db_url or DEFAULT_DB_URL, sqlite_synchronous)
 
     @asynccontextmanager
@@ -222,6 +243,8 @@ def create_app(db_url: str | None = None, sqlite_synchronous: str = "full") -> F
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
+        if not allow_file_options:
+            refuse_file_options(body.options)
         settings = RoomSettings(
             bot_takeover_seconds=body.bot_takeover_seconds,
             takeover_agent=body.takeover_agent,
