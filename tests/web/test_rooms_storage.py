@@ -97,3 +97,22 @@ def test_a_tampered_room_is_refused_and_the_others_play_on(
     assert "stored action 1 ('play nothing')" in error_of(broken)["message"]
     fine = second.http.get(f"/api/rooms/{rooms[1]}")
     assert fine.status_code == 200 and fine.json()["room"]["status"] == "playing"
+
+
+def test_an_illegal_move_is_refused_with_the_engines_reason() -> None:
+    room = Room.create("r2", "pacal", {}, 5, hash_token("host"), RoomSettings())
+    room.take_seat("Ana")
+    room.take_seat("Bo")
+    room.start()
+    seat = room.state.current_player
+    before = room.state.to_json()
+    hand = room.state.view(seat)["hand"]
+    with pytest.raises(RoomError) as refused:
+        room.check_action(seat, "place F1")  # the offer comes first
+    assert refused.value.code == "illegal_action"
+    assert "place F1" in refused.value.message and "must offer" in refused.value.message
+    missing = next(v for v in range(1, 51) if v not in hand)
+    with pytest.raises(RoomError, match=f"card {missing} is not in"):
+        room.check_action(seat, f"offer {min(hand)} {missing}" if missing > min(hand)
+                          else f"offer {missing} {min(hand)}")
+    assert room.state.to_json() == before

@@ -305,10 +305,12 @@ class Room:
         except IllegalActionError as error:
             raise RoomError("illegal_action", str(error)) from None
         if action not in self.state.legal_actions():
-            raise RoomError(
-                "illegal_action",
-                f"{text!r} is not legal now; legal: {', '.join(self.state.legal_action_strings())}",
-            )
+            # The engine says why; trying the move on a copy leaves the room untouched.
+            try:
+                self.state.clone().apply_action(action)
+            except IllegalActionError as error:
+                raise RoomError("illegal_action", str(error)) from None
+            raise RoomError("illegal_action", f"{text!r} is not legal now")
         return action
 
     def apply(self, seat: int, action: int, by_bot: bool = False) -> str:
