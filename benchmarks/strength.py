@@ -34,7 +34,6 @@ from pyramids.sim.arena import (
 from pyramids.sim.stats import wilson_interval
 
 MCTS = "mcts:iterations=60"
-MCTS_TEMPLE = "mcts:iterations=60"
 
 
 def _rate(row: dict[str, Any]) -> str:
@@ -93,7 +92,7 @@ def solo(game: str, agents: str, games: int, workers: int, seed: int,
             "ms_per_move": {k: round(1000 * v, 2) for k, v in speeds.items()}}
 
 
-def checks(scale: float, games: int | None = None
+def checks(scale: float, games: int | None = None, mcts: str = MCTS
            ) -> dict[str, Callable[[int, int], dict[str, Any]]]:
     def n(base: int) -> int:
         return games if games else max(2, round(base * scale))
@@ -102,10 +101,10 @@ def checks(scale: float, games: int | None = None
         "pacal-greedy": lambda w, s: head_to_head(
             "pacal", "greedy,random", "greedy", n(100), w, s, target=0.90),
         "pacal-mcts": lambda w, s: head_to_head(
-            "pacal", f"{MCTS},greedy", MCTS, n(30), w, s, target=0.65),
+            "pacal", f"{mcts},greedy", mcts, n(30), w, s, target=0.65),
         "pacal-solo": lambda w, s: solo("pacal-solo", "random,greedy,planner", n(200), w, s),
         "temple-mcts": lambda w, s: head_to_head(
-            "temple", f"{MCTS_TEMPLE},greedy", MCTS_TEMPLE, n(16), w, s, target=0.50,
+            "temple", f"{mcts},greedy", mcts, n(16), w, s, target=0.50,
             players=4),
         "mahjongg-solo": lambda w, s: solo(
             "mahjongg", "greedy,planner", n(30), w, s, options={"layout": "turtle"},
@@ -141,9 +140,10 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the default samples")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--mcts", default=MCTS, help=f"the mcts agent (default {MCTS})")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    available = checks(args.scale, args.games)
+    available = checks(args.scale, args.games, args.mcts)
     chosen = args.only or list(available)
     unknown = [c for c in chosen if c not in available]
     if unknown:

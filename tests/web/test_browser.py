@@ -453,7 +453,7 @@ def test_time_attack_shows_a_clock_refuses_a_mismatch_and_ends_at_time_up(
     page.click(f".tile[data-id='{pair[1]}']")
     page.wait_for_selector("#message.error:not([hidden])")
     refusal = page.inner_text("#message")
-    assert f"match {min(pair)} {max(pair)}" in refusal and "not legal" in refusal
+    assert f"match {min(pair)} {max(pair)}" in refusal and "do not match" in refusal
     # Nobody moves: the page itself reports the time running out with the clock action.
     page.wait_for_selector("#over:not([hidden])", timeout=15_000)
     assert "Time is up." in page.inner_text("#over")

@@ -3,10 +3,12 @@
 - **Pacal solo**: the cards to come are a uniformly random order of the cards
   this player has not seen (the face-down base cards are as unknown as the
   pile). For each legal field the planner estimates the chance of completing the
-  pyramid, and then the expected number of draws, by playing `rollouts` sampled
-  orders of the unseen cards to the end with the greedy placement rule. Every
-  field is judged on the same sampled orders (common random numbers), so the
-  comparison between fields is sharp even with few samples.
+  pyramid, and then the expected number of draws, by playing sampled orders of
+  the unseen cards to the end with the greedy placement rule. It spends its
+  samples by successive halving: `rollouts` orders for every field, twice as
+  many more for the better half, and so on until one field is left. Fields are
+  judged on the same sampled orders (common random numbers), so the comparison
+  between them is sharp.
 - **Mahjongg, one player**: when every face on the board is visible, the exact
   solver (`pyramids.games.mahjongg.solver`, given a node budget) finds a
   complete clearing from the current position and the planner follows it; it
@@ -35,7 +37,7 @@ from pyramids.agents.mcts import MctsAgent
 from pyramids.core import Rng, State
 
 FIELDS = 10
-DEFAULT_ROLLOUTS = 48
+DEFAULT_ROLLOUTS = 24
 MAHJONGG_NODE_LIMIT = 200_000
 
 
@@ -72,25 +74,34 @@ class PlannerAgent:
         fields = {a: int(state.action_to_string(a).split()[1][1:]) - 1 for a in legal}
         pyramid = pyramid_from_view(view["pyramid"])
         unseen = sorted(set(range(1, HIGHEST + 1)) - used_values([view["pyramid"]]) - {card})
-        orders = []
-        for _ in range(self.rollouts):
-            order = list(unseen)
-            self.rng.shuffle(order)
-            orders.append(order)
         drawn = view["draws"]
-
-        def outlook(action: int) -> tuple[float, float]:
-            after = placed(pyramid, fields[action], card)
-            wins, draws = 0, 0
-            for order in orders:
-                won, used = play_out(after, order)
-                if won:
-                    wins += 1
-                    draws += used
-            mean_draws = draws / wins if wins else float(FIELDS * 2)
-            return (wins / len(orders), -(drawn + mean_draws))
-
-        return max(sorted(legal), key=outlook)
+        # Successive halving: every field gets `rollouts` sampled orders, the better
+        # half twice as many more, and so on until one field is left; all fields
+        # in a round share the same orders (common random numbers).
+        tallies = {a: [0, 0, 0] for a in legal}  # wins, draws when won, orders played
+        alive = sorted(legal)
+        orders: list[list[int]] = []
+        batch = self.rollouts
+        while True:
+            for _ in range(batch):
+                order = list(unseen)
+                self.rng.shuffle(order)
+                orders.append(order)
+            for action in alive:
+                after = placed(pyramid, fields[action], card)
+                tally = tallies[action]
+                for order in orders[tally[2]:]:
+                    won, used = play_out(after, order)
+                    if won:
+                        tally[0] += 1
+                        tally[1] += used
+                tally[2] = len(orders)
+            if len(alive) <= 1:
+                break
+            alive.sort(key=lambda a: _outlook(tallies[a], drawn), reverse=True)
+            alive = sorted(alive[: max(1, len(alive) // 2)])
+            batch *= 2
+        return max(sorted(legal), key=lambda a: (tallies[a][2], _outlook(tallies[a], drawn)))
 
     # ----- Mahjongg solo ------------------------------------------------------------
 
@@ -101,6 +112,13 @@ class PlannerAgent:
         if action is None:
             return greedy_action(state, self.rng)
         return action
+
+
+def _outlook(tally: list[int], drawn: int) -> tuple[float, float]:
+    """The chance of completing the pyramid, then the fewest expected draws."""
+    wins, draws, played = tally
+    mean_draws = draws / wins if wins else float(FIELDS * 2)
+    return (wins / played if played else 0.0, -(drawn + mean_draws))
 
 
 def play_out(pyramid: Pyramid, order: list[int]) -> tuple[bool, int]:

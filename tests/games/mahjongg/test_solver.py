@@ -93,6 +93,16 @@ def test_two_tiles_of_a_class_stacked_on_each_other_are_lost() -> None:
         assert solve(geo, faces, options=options).solvable is False
 
 
+def test_three_stacked_tiles_of_a_class_are_lost_at_the_root() -> None:
+    # X on X on X, the fourth X and a Y pair free beside: every pairing of the
+    # X class puts two stacked tiles together. The root pairing analysis sees it.
+    geo = geometry((0, 0, 0), (4, 0, 0), (8, 0, 0), (12, 0, 0), (4, 0, 1), (4, 0, 2))
+    faces = [X, X, Y, Y, X, X]
+    result = solve(geo, faces, options=SolverOptions(restarts=False))
+    assert result.solvable is False and result.nodes == 1
+    assert solve(geo, faces, options=SolverOptions(root_pairings=False)).solvable is False
+
+
 def test_crossed_towers_are_lost() -> None:
     # Two towers: Y on X and X on Y, beside a free Z pair. Each top tile's
     # partner lies under the other top tile.
@@ -275,6 +285,7 @@ def small_positions(draw: st.DrawFn) -> tuple[Geometry, list[int], int, bool]:
     SolverOptions(transposition=False, sibling_exclusion=False),
     SolverOptions(clear_free_classes=False, move_ordering=False),
     SolverOptions(deadlock_pruning=False, incremental_free=False),
+    SolverOptions(restarts=False),  # root pairings analysed up front
 ]))
 def test_agrees_with_brute_force(
     position: tuple[Geometry, list[int], int, bool], options: SolverOptions
@@ -342,10 +353,33 @@ def test_agrees_with_brute_force_on_crowded_boards() -> None:
     for seed in range(400):
         geo, faces = dense_position(seed)
         expected = brute_force(geo, faces, geo.all_mask, True)
-        result = solve(geo, faces)
+        result = solve(geo, faces, options=SolverOptions(restarts=seed % 2 == 0))
         assert result.solvable is expected, seed
         if expected:
             assert_clears(geo, faces, result.moves)
         verdicts.append(expected)
     # The sample holds both verdicts in numbers, or the comparison proves little.
     assert verdicts.count(False) >= 40 and verdicts.count(True) >= 40
+
+
+def test_a_deal_the_first_dive_misses_is_cleared_after_a_restart() -> None:
+    # Random Turtle deal 39: the first dive (FIRST_DIVE nodes) fails, a later
+    # randomized attempt clears it.
+    turtle = load_layout("turtle")
+    faces = deal_random(turtle, Rng(39))
+    result = solve(turtle.geometry, faces, node_limit=20_000)
+    assert result.solvable is True
+    assert result.nodes > 256
+    assert_clears(turtle.geometry, faces, result.moves)
+
+
+@pytest.mark.parametrize("seed", [101, 128])
+def test_lost_turtle_deals_are_proved_lost(seed: int) -> None:
+    # Every pairing of one class deadlocks. Deal 128: three Glyph 2 stacked in
+    # the middle column. Deal 101: three Papyrus 4 in one row of layer 1, the
+    # fourth under the middle one of them.
+    turtle = load_layout("turtle")
+    faces = deal_random(turtle, Rng(seed))
+    result = solve(turtle.geometry, faces, node_limit=20_000)
+    assert result.solvable is False
+    assert solve(turtle.geometry, faces, options=SolverOptions(restarts=False)).nodes == 1

@@ -20,6 +20,7 @@ reshuffle, then an Anubis shift that makes a match; otherwise it passes.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pyramids.agents.greedy import best_by
@@ -166,3 +167,28 @@ def _shift_score(name: str, board: Board, by_key: dict[str, list[Tile]], pantheo
     key = match_key(tile, pantheon)
     partners = [t for t in by_key.get(key or "", ()) if t["id"] != tile["id"] and t.get("free")]
     return -5.0 if partners else -1e6
+
+
+# ----- a position's value for search (mcts cuts its rollouts short with it) -------------
+
+SEARCH_GAMES = ("mahjongg",)
+SEARCH_WIDTH = 4
+ROLLOUT_DEPTH = 8
+SCORE_SCALE = 500.0
+
+
+def evaluate_state(state: State) -> list[float]:
+    """Estimated returns: alone or in co-op, the share of the board cleared; against
+    opponents, a softmax of the scores (the winner +1, the others -1)."""
+    if state.is_terminal():
+        return [float(r) for r in state.returns()]
+    view = state.view(None)
+    players = state.game.num_players
+    if players == 1 or view.get("mode") == "coop":
+        cleared = 1.0 - view["tiles_left"] / max(1, view["tiles_total"])
+        return [2.0 * cleared - 1.0] * players
+    scores = view["scores"]
+    top = max(scores)
+    weights = [math.exp((s - top) / SCORE_SCALE) for s in scores]
+    total = sum(weights)
+    return [2.0 * w / total - 1.0 for w in weights]

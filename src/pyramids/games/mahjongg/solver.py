@@ -35,7 +35,21 @@ measure it (the verdicts never depend on them):
   then pairs that free more tiles or hold up more of the board, and a move that
   leaves the class's last two tiles deeply buried comes late;
 - **incremental free tiles**: a removal can only free the tiles it lay on and its
-  side neighbours, so only those are re-tested.
+  side neighbours, so only those are re-tested;
+- **restarts**: a first dive that has not cleared the board in `FIRST_DIVE`
+  nodes is abandoned for fresh ones whose move order is mostly random (seeded
+  noise, `Rng(attempt)`, so results are reproducible), with budgets of
+  `RESTART_BASE` times the Luby sequence 1, 1, 2, 1, 1, 2, 4, ...; dead ends
+  proved on the way stay in the transposition table. Since the budgets grow
+  without end, some attempt is a complete search and the verdict stays exact.
+  Most solvable deals that the first dive misses are cleared by a later one
+  long before a complete search would get there (measured: the noise matters
+  more than the heuristic once the first dive has failed);
+- **root pairings**: before the second attempt (or at once without restarts),
+  `DeadlockFinder.settle_pairings` tests the three pairings of every class of
+  four: pairings that deadlock are ruled out for the whole search, and a class
+  with none left proves the deal lost (three tiles of a class stacked on one
+  another is the usual case). It costs about 15 ms, so easy deals skip it.
 
 Purity: nothing here reads the clock except `solve` when a caller passes
 `time_limit` (it reads `time.perf_counter`); the game engine passes only
@@ -67,7 +81,7 @@ class SolverOptions:
     move_ordering: bool = True
     incremental_free: bool = True
     restarts: bool = True
-    settle_pairings: bool = True
+    root_pairings: bool = True
 
 
 @dataclass
@@ -93,13 +107,12 @@ class _RestartNow(Exception):
     pass
 
 
-# Nodes of the first randomized attempt; each further attempt gets twice as many.
-RESTART_BASE = int(__import__("os").environ.get("RB", "64"))
-# Nodes a failed move's search must have taken before its position gets the
-# costlier pairing analysis (`DeadlockFinder.settle_pairings`).
-SETTLE_AFTER = int(__import__("os").environ.get("SETTLE_AFTER", "200"))
-# How far random noise can move a candidate pair's score (a freed tile is 100).
-RESTART_NOISE = int(__import__("os").environ.get("RN", "300"))
+# Nodes of the first dive, and the unit of the later (randomized) attempts.
+FIRST_DIVE = 256
+RESTART_BASE = 64
+# How far random noise can move a candidate pair's score (a freed tile is 100,
+# a newly possible pair 1000): enough to reorder nearly everything.
+RESTART_NOISE = 20000
 
 
 class _Board:
@@ -192,6 +205,24 @@ def _reach(side: Sequence[Sequence[int]], tile: int) -> int:
     return len(seen) - 1
 
 
+def _attempt_budget(attempt: int) -> int:
+    """Nodes for restart attempt 0, 1, ...: a long first dive, then the Luby
+    sequence (1, 1, 2, 1, 1, 2, 4, ...) of short ones, which grows without end."""
+    if not attempt:
+        return FIRST_DIVE
+    return RESTART_BASE * _luby(attempt)
+
+
+def _luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (its i-th term, from 1)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if i == (1 << k) - 1:
+        return 1 << (k - 1)
+    return _luby(i - (1 << (k - 1)) + 1)
+
+
 class _Search:
     def __init__(
         self,
@@ -217,19 +248,38 @@ class _Search:
             return None
         free = self.board.free_mask(present)
         attempt = 0
+        if self.options.root_pairings and not self.options.restarts and not self._settle(
+            present, free
+        ):
+            return None
         while True:
             moves: list[Pair] = []
             if self.options.restarts:
                 # Budget per attempt doubles: short randomized dives first, and in
                 # the end one search without a cap, so the verdict stays exact.
-                self.attempt_limit = self.nodes + RESTART_BASE * (1 << attempt)
+                self.attempt_limit = self.nodes + _attempt_budget(attempt)
                 self.noise = Rng(attempt) if attempt else None
             try:
                 found = self._search(present, free, moves)
             except _RestartNow:
+                # The first dive failed: this deal is worth a closer look at its
+                # pairings before the next (which often proves it lost at once).
+                if not attempt and self.options.root_pairings and not self._settle(
+                    present, free
+                ):
+                    return None
                 attempt += 1
                 continue
             return moves if found else None
+
+    def _settle(self, present: int, free: int) -> bool:
+        """Rule out the pairings that deadlock at the root; False if all of a class do."""
+        self.nodes += 1
+        ruled_out = self.finder.settle_pairings(present, free)
+        if ruled_out is None:
+            return False
+        self.forbidden.update(ruled_out)  # facts for the whole search
+        return True
 
     def _free_after(self, present: int, free: int, a: int, b: int) -> int:
         """The free tiles once a and b have left `present` (free: before they left)."""
@@ -300,7 +350,6 @@ class _Search:
         class_mask = board.class_mask
         tile_class = board.tile_class
         forbidden = self.forbidden
-        partners = self.finder.partners
         while True:
             cleared = False
             seen_classes = 0
@@ -311,14 +360,6 @@ class _Search:
                 seen_classes |= 1 << klass
                 rest = present & class_mask[klass]
                 if rest & ~free:
-                    mate = partners.get(tile) if partners else None
-                    if mate is not None and free >> mate & 1:
-                        # Partners fixed by exclusions, both free: take them now.
-                        seen_classes &= ~(1 << klass)
-                        moves.append((min(tile, mate), max(tile, mate)))
-                        present &= ~((1 << tile) | (1 << mate))
-                        free = self._free_after(present, free, tile, mate)
-                        cleared = True
                     continue
                 group = tiles_in(rest)
                 if forbidden and _holds_forbidden_pair(group, forbidden):
@@ -341,8 +382,6 @@ class _Search:
         tile_class = board.tile_class
         finder = self.finder
         added: list[int] = []
-        saved_partners = None
-        settled = False
         try:
             for a, b in self._candidate_pairs(present, free):
                 key = (1 << a) | (1 << b)
@@ -359,63 +398,18 @@ class _Search:
                     )
                 ):
                     moves.append((a, b))
-                    nodes_before = self.nodes
                     if self._search(after, self._free_after(after, free, a, b), moves):
                         return False
                     moves.pop()
-                    if (
-                        options.settle_pairings
-                        and not settled
-                        and self.nodes - nodes_before >= SETTLE_AFTER
-                    ):
-                        # The search below was long: spend a little more here to rule
-                        # out pairings (and maybe the whole position) for the rest.
-                        settled = True
-                        if saved_partners is None:
-                            saved_partners = dict(finder.partners)
-                        ruled_out = finder.settle_pairings(present, free)
-                        if ruled_out is None:
-                            return True
-                        for pair in ruled_out:
-                            if pair not in forbidden:
-                                forbidden.add(pair)
-                                added.append(pair)
                 if options.sibling_exclusion:
                     for pair in (key, rest) if last_two else (key,):
                         if pair not in forbidden:
                             forbidden.add(pair)
                             added.append(pair)
-                    if last_two and options.deadlock_pruning:
-                        if saved_partners is None:
-                            saved_partners = dict(finder.partners)
-                        if self._pairing_lost(present & class_mask[tile_class[a]], present):
-                            return True
             return True
         finally:
             for pair in added:
                 forbidden.discard(pair)
-            if saved_partners is not None:
-                finder.partners = saved_partners
-
-    def _pairing_lost(self, four: int, present: int) -> bool:
-        """With sibling exclusions on a class of four tiles left: True when none of
-        its three pairings is allowed, or the only one left deadlocks. The only
-        one left fixes the partners for the deadlock checks below this position."""
-        forbidden = self.forbidden
-        a, b, c, d = tiles_in(four)
-        allowed = [
-            (p, q, r, t)
-            for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
-            if (1 << p) | (1 << q) not in forbidden and (1 << r) | (1 << t) not in forbidden
-        ]
-        if len(allowed) != 1:
-            return not allowed
-        p, q, r, t = allowed[0]
-        finder = self.finder
-        if finder.partners.get(p) == q and finder.partners.get(r) == t:
-            return False
-        finder.partners.update({p: q, q: p, r: t, t: r})
-        return finder.pair_deadlocked(p, q, present) or finder.pair_deadlocked(r, t, present)
 
     def _candidate_pairs(self, present: int, free: int) -> list[Pair]:
         board = self.board

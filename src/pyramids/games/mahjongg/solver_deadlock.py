@@ -89,7 +89,8 @@ class DeadlockFinder:
         """The bit of the tile it must pair with, when known, else 0.
 
         Known: the other tile of its class when exactly two are left, or a
-        partner fixed by `settle_pairings` (or assumed while testing a pairing).
+        partner in `partners` (fixed by `settle_pairings`, or assumed while it
+        tests a pairing).
         """
         mate = self.partners.get(tile)
         if mate is not None and present >> mate & 1:
@@ -189,12 +190,13 @@ class DeadlockFinder:
         three pairings is tested by assuming its two pairs and checking both for
         a deadlock. A pairing that deadlocks is in no clearing: its pairs are
         returned (two-bit masks) as never to be matched. A class left with one
-        pairing gets its partners fixed (in `partners`, which later checks use),
+        pairing gets its partners fixed in `partners` (later checks use them),
         and the classes are tested again. None: some class has no pairing left,
-        so the position is lost. The caller clears `partners` when the position
-        it was settled for is left.
+        so the position is lost. (Three tiles of a class stacked one on another
+        are the common case: every pairing puts two of them together.)
+        The facts hold for every position reached from `present`.
         """
-        ruled_out: list[int] = []
+        ruled_out: set[int] = set()
         partners = self.partners
         settled: set[int] = set()
         changed = True
@@ -219,11 +221,11 @@ class DeadlockFinder:
                     finally:
                         for tile, old in saved.items():
                             if old is None:
-                                partners.pop(tile, None)
+                                del partners[tile]
                             else:
                                 partners[tile] = old
                     if dead:
-                        ruled_out.extend(keys)
+                        ruled_out.update(keys)
                     else:
                         usable.append((p, q, r, t))
                 if not usable:
@@ -233,4 +235,4 @@ class DeadlockFinder:
                     partners.update({p: q, q: p, r: t, t: r})
                     settled.add(klass)
                     changed = True
-        return ruled_out
+        return sorted(ruled_out)
