@@ -124,3 +124,22 @@ def test_pacal_solo_planner_wins_more_than_random() -> None:
             final = play_game(load("pacal-solo"), [agent], seed)
             wins[name] += final.returns()[0] > 0
     assert wins["planner"] > wins["random"]
+
+
+def test_mahjongg_planner_follows_the_solver_to_a_cleared_board() -> None:
+    game = load("mahjongg", layout="giza-step-ramp")  # deal=solvable by default
+    for seed in (1, 2):
+        planner = make_agent("planner", seed=seed)
+        final = play_game(game, [planner], seed)
+        assert final.returns() == [1.0]
+        assert final.view(0)["tiles_left"] == 0
+
+
+def test_mahjongg_planner_does_not_plan_with_hidden_faces() -> None:
+    from pyramids.agents.mahjongg_planning import next_action
+
+    state = load("mahjongg", layout="great-zenith", mode="time-attack").new_initial_state(3)
+    assert any(t["face"] is None for t in state.view(0)["tiles"])
+    planner = make_agent("planner", seed=1)
+    assert next_action(planner, state) is None  # type: ignore[arg-type]
+    assert planner.step(state) in state.legal_actions()
