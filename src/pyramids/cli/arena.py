@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 import typer
 
 from pyramids.core import OptionError, PyramidsError
+from pyramids.sim.session import parse_options
 
 USAGE_ERROR = 2
 
@@ -30,16 +31,6 @@ def _user_errors() -> Iterator[None]:
         yield
     except (PyramidsError, ValueError) as error:
         _fail(str(error))
-
-
-def _parse_options(pairs: list[str] | None) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} is not key=value (for example --option players=3)")
-        options[key.strip()] = value.strip()
-    return options
 
 
 @contextmanager
@@ -131,7 +122,7 @@ def arena(
             raise OptionError(f"--games must be at least 1, got {games}")
         if workers < 1:
             raise OptionError(f"--workers must be at least 1, got {workers}")
-        options = _parse_options(option)
+        options = parse_options(option)
         # Validate the game and options before any game is played.
         from pyramids.core import load
         from pyramids.sim.arena import resolve_game
@@ -177,7 +168,7 @@ def balance(
                 ) from None
         if games < 1:
             raise OptionError(f"--games must be at least 1, got {games}")
-        options = _parse_options(option)
+        options = parse_options(option)
         from pyramids.core import load
         from pyramids.sim.arena import resolve_game
 

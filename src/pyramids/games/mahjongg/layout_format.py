@@ -284,20 +284,24 @@ def build_layout(
     )
 
 
-def read_layout_file(path: str | Path) -> Layout:
-    """Read and check a `.pyr` file (strict: any error raises `LayoutError`)."""
-    path = Path(path)
+def read_layout_file_text(path: str | Path) -> str:
+    """A layout file's text; an unreadable or non-UTF-8 file raises `LayoutError`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise LayoutError(f"cannot read layout file {str(path)!r}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise LayoutError(f"layout file {str(path)!r} is not UTF-8 text") from None
+
+
+def read_layout_file(path: str | Path) -> Layout:
+    """Read and check a `.pyr` file (strict: any error raises `LayoutError`)."""
+    text = read_layout_file_text(path)
     return parse_layout(text, default_name=name_from_path(path), source=str(path))
 
 
-def name_from_path(path: Path) -> str:
-    stem = re.sub(r"[^a-z0-9_-]+", "-", path.stem.lower()).strip("-")
+def name_from_path(path: str | Path) -> str:
+    stem = re.sub(r"[^a-z0-9_-]+", "-", Path(path).stem.lower()).strip("-")
     return stem or "layout"
 
 

@@ -118,16 +118,13 @@ RESTART_NOISE = 20000
 class _Board:
     """Tables for one geometry and deal, shared by every node of a search."""
 
-    def __init__(
-        self, geometry: Geometry, faces: Sequence[int], present: int, pantheon_pairs: bool
-    ) -> None:
+    def __init__(self, geometry: Geometry, class_keys: Sequence[int], present: int) -> None:
         n = geometry.size
         self.geometry = geometry
         class_ids: dict[int, int] = {}
         self.tile_class: list[int] = [0] * n
         for tile in tiles_in(present):
-            key = match_class(faces[tile], pantheon_pairs)
-            self.tile_class[tile] = class_ids.setdefault(key, len(class_ids))
+            self.tile_class[tile] = class_ids.setdefault(class_keys[tile], len(class_ids))
         self.class_mask: list[int] = [0] * len(class_ids)
         for tile in tiles_in(present):
             self.class_mask[self.tile_class[tile]] |= 1 << tile
@@ -477,11 +474,10 @@ def _check_input(geometry: Geometry, faces: Sequence[int], present: int) -> None
             raise ValueError(f"tile {tile} has face {faces[tile]}, not one of 0..{NUM_FACES - 1}")
 
 
-def _odd_class(faces: Sequence[int], present: int, pantheon_pairs: bool) -> bool:
+def _odd_class(class_keys: Sequence[int], present: int) -> bool:
     counts: dict[int, int] = {}
     for tile in tiles_in(present):
-        key = match_class(faces[tile], pantheon_pairs)
-        counts[key] = counts.get(key, 0) + 1
+        counts[class_keys[tile]] = counts.get(class_keys[tile], 0) + 1
     return any(count % 2 for count in counts.values())
 
 
@@ -502,12 +498,35 @@ def solve(
     `solvable=None`. A class with an odd number of tiles left is answered
     unsolvable at once.
     """
-    started = time.perf_counter()
     present = geometry.all_mask if present_mask is None else present_mask
     _check_input(geometry, faces, present)
-    if _odd_class(faces, present, pantheon_pairs):
+    keys = [match_class(faces[t], pantheon_pairs) if present >> t & 1 else -1
+            for t in range(geometry.size)]
+    return solve_classes(geometry, keys, present, node_limit, time_limit, options)
+
+
+def solve_classes(
+    geometry: Geometry,
+    class_keys: Sequence[int],
+    present_mask: int | None = None,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    options: SolverOptions | None = None,
+) -> SolveResult:
+    """`solve` for tiles given by match class (equal keys match) rather than face.
+
+    For tile sets other than this game's, e.g. the standard 36 groups of four
+    that published solver figures use.
+    """
+    started = time.perf_counter()
+    present = geometry.all_mask if present_mask is None else present_mask
+    if len(class_keys) != geometry.size:
+        raise ValueError(f"{len(class_keys)} classes for {geometry.size} positions")
+    if present < 0 or present > geometry.all_mask:
+        raise ValueError(f"present_mask has bits beyond the layout's {geometry.size} tiles")
+    if _odd_class(class_keys, present):
         return SolveResult(False, [], 0, time.perf_counter() - started)
-    board = _Board(geometry, faces, present, pantheon_pairs)
+    board = _Board(geometry, class_keys, present)
     deadline = None if time_limit is None else started + time_limit
     search = _Search(board, options or SolverOptions(), node_limit, deadline)
     try:

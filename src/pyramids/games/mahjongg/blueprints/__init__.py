@@ -29,7 +29,11 @@ from pyramids.games.mahjongg.kmahjongg import (
     read_kmahjongg_file,
 )
 from pyramids.games.mahjongg.layout import Layout
-from pyramids.games.mahjongg.layout_format import name_from_path, parse_layout
+from pyramids.games.mahjongg.layout_format import (
+    name_from_path,
+    parse_layout,
+    read_layout_file_text,
+)
 
 EXTENSIONS = (".pyr", ".layout")
 # KMahjongg files carry no title; these replace the `.desktop` entry it has upstream.
@@ -99,12 +103,7 @@ def parse_text(text: str, name: str, source: str = "") -> Layout:
 def read_any_layout_file(path: str | Path) -> Layout:
     """Read a `.pyr` or KMahjongg `.layout` file (told apart by content, not extension)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise LayoutError(f"cannot read layout file {str(path)!r}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise LayoutError(f"layout file {str(path)!r} is not UTF-8 text") from None
+    text = read_layout_file_text(path)
     if is_kmahjongg_text(text):
         return read_kmahjongg_file(path)
     return parse_layout(text, default_name=name_from_path(path), source=str(path))
