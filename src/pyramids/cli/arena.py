@@ -10,27 +10,13 @@ import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 
-from pyramids.core import OptionError, PyramidsError
+from pyramids.cli.common import user_errors
+from pyramids.core import OptionError
 from pyramids.sim.session import parse_options
-
-USAGE_ERROR = 2
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
-
-
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    try:
-        yield
-    except (PyramidsError, ValueError) as error:
-        _fail(str(error))
 
 
 @contextmanager
@@ -116,7 +102,7 @@ def arena(
     """A round robin with seats rotated: win rates with 95% intervals and Elo ratings."""
     from pyramids.sim.arena import parse_agents, run_arena
 
-    with _user_errors():
+    with user_errors():
         specs = parse_agents(agents)
         if games < 1:
             raise OptionError(f"--games must be at least 1, got {games}")
@@ -154,7 +140,7 @@ def balance(
     from pyramids.agents import agent_names
     from pyramids.sim.balance import run_balance, write_report
 
-    with _user_errors():
+    with user_errors():
         if agent not in agent_names():
             allowed = ", ".join(agent_names())
             raise OptionError(f"unknown agent {agent!r}; allowed agents: {allowed}")

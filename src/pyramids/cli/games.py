@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 
+from pyramids.cli.common import fail, user_errors
 from pyramids.cli.plain import play_plain, result_lines
 from pyramids.cli.render import render_view
 from pyramids.core import GameRecord, PyramidsError, State, game_entry
@@ -30,22 +29,11 @@ from pyramids.sim.session import (
     resume_session,
 )
 
-USAGE_ERROR = 2
 PLAYERS_HELP = "Number of players, where the game has a players option."
 
 
-def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
 
 
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the package's errors into a one-line message and exit code 2."""
-    try:
-        yield
-    except PyramidsError as error:
-        fail(str(error))
 
 
 def _read_line() -> str | None:

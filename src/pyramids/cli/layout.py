@@ -11,15 +11,14 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 
-from pyramids.core.errors import LayoutError, PyramidsError
+from pyramids.cli.common import USAGE_ERROR, user_errors
+from pyramids.core.errors import LayoutError
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import layout_names, load_layout
 from pyramids.games.mahjongg.deal import find_clearing_order
@@ -39,7 +38,6 @@ from pyramids.games.mahjongg.layout_format import (
     validate_layout,
 )
 
-USAGE_ERROR = 2
 LAYOUT_HELP = "A shipped layout name or the path of a .pyr or KMahjongg .layout file."
 
 layout_app = typer.Typer(
@@ -51,17 +49,8 @@ def register(app: typer.Typer) -> None:
     app.add_typer(layout_app, name="layout")
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
 
 
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    try:
-        yield
-    except PyramidsError as error:
-        _fail(str(error).replace("\n", " "))
 
 
 def layout_summary(layout: Layout) -> dict[str, Any]:
@@ -88,7 +77,7 @@ def layout_summary(layout: Layout) -> dict[str, Any]:
 @layout_app.command("list")
 def list_layouts() -> None:
     """List the shipped layouts with their tiles and layers."""
-    with _user_errors():
+    with user_errors():
         for name in layout_names():
             layout = load_layout(name)
             typer.echo(f"{name:26} {layout.size:4} tiles {layout.layers} layers  {layout.title}")
@@ -100,7 +89,7 @@ def info(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
     """Print a layout's figures: tiles, layers, size, free tiles at start, markers."""
-    with _user_errors():
+    with user_errors():
         summary = layout_summary(load_layout(layout_name))
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
@@ -157,7 +146,7 @@ def show(
     from rich.console import Console
     from rich.text import Text
 
-    with _user_errors():
+    with user_errors():
         layout = load_layout(layout_name)
     console = Console(no_color=plain, highlight=False, soft_wrap=not side_by_side)
     title = layout.title or layout.name
@@ -197,7 +186,7 @@ def validate(
     and misplaced markers are errors. A KMahjongg file that KMahjongg would load
     is never an error here; its geometric oddities are warnings.
     """
-    with _user_errors():
+    with user_errors():
         layout, problems = _read_with_problems(layout_name)
     for problem in problems:
         typer.echo(str(problem))
@@ -251,7 +240,7 @@ def convert(
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
     """Write a layout (e.g. a KMahjongg .layout) in the project's .pyr format."""
-    with _user_errors():
+    with user_errors():
         layout = load_layout(source)
         if name is not None:
             if not NAME_PATTERN.match(name):

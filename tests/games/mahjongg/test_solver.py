@@ -19,6 +19,7 @@ from pyramids.games.mahjongg.solver import (
     finish_sequence,
     safe_pair,
     solve,
+    solve_classes,
 )
 from pyramids.games.mahjongg.tiles import FACE_BY_NAME, match_class
 
@@ -155,6 +156,17 @@ def test_seasons_match_each_other() -> None:
     geo = geometry((0, 0, 0), (4, 0, 0))
     result = solve(geo, [HARVEST, OASIS])
     assert result.solvable is True and result.moves == [(0, 1)]
+
+
+def test_classes_given_directly() -> None:
+    # The row X Y X Y again, as class numbers: lost; X Y Y X: cleared.
+    geo = geometry((0, 0, 0), (2, 0, 0), (4, 0, 0), (6, 0, 0))
+    assert solve_classes(geo, [7, 3, 7, 3]).solvable is False
+    result = solve_classes(geo, [7, 3, 3, 7])
+    assert result.solvable is True
+    assert_clears(geo, [X, Y, Y, X], result.moves)
+    with pytest.raises(ValueError, match="4 positions"):
+        solve_classes(geo, [1, 1])
 
 
 def test_an_odd_class_is_lost_at_once() -> None:

@@ -1,0 +1,27 @@
+"""What every command shares: a user's mistake is one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+import typer
+
+from pyramids.core import PyramidsError
+
+USAGE_ERROR = 2
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the package's errors (and bad values) into a one-line message and exit 2."""
+    try:
+        yield
+    except (PyramidsError, ValueError) as error:
+        fail(str(error).replace("\n", " "))
