@@ -32,10 +32,6 @@ from pyramids.sim.session import (
 PLAYERS_HELP = "Number of players, where the game has a players option."
 
 
-
-
-
-
 def _read_line() -> str | None:
     line = sys.stdin.readline()
     return line if line else None
