@@ -252,8 +252,8 @@ class _Search:
         while True:
             moves: list[Pair] = []
             if self.options.restarts:
-                # Budget per attempt doubles: short randomized dives first, and in
-                # the end one search without a cap, so the verdict stays exact.
+                # A long first dive, then short randomized ones whose budgets
+                # (Luby) grow without end, so some attempt is complete: exact.
                 self.attempt_limit = self.nodes + _attempt_budget(attempt)
                 self.noise = Rng(attempt) if attempt else None
             try:
