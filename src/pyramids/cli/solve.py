@@ -9,17 +9,16 @@ stderr and exit code 2.
 from __future__ import annotations
 
 import json
-from typing import NoReturn
 
 import typer
 
+from pyramids.cli.common import fail
 from pyramids.core.errors import PyramidsError
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import load_layout
 from pyramids.games.mahjongg.deal import deal_random, deal_solvable
 from pyramids.games.mahjongg.solver import solve
 
-USAGE_ERROR = 2
 DEALS = ("solvable", "random")
 
 solve_app = typer.Typer(
@@ -31,9 +30,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(solve_app, name="solve")
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
 
 
 @solve_app.command("mahjongg")
@@ -53,9 +49,9 @@ def solve_mahjongg(
 ) -> None:
     """Whether the deal can be cleared, and a clearing sequence when it can."""
     if deal not in DEALS:
-        _fail(f"--deal {deal!r}: allowed are {', '.join(DEALS)}")
+        fail(f"--deal {deal!r}: allowed are {', '.join(DEALS)}")
     if node_limit is not None and node_limit < 1:
-        _fail(f"--node-limit {node_limit}: give a positive number of positions")
+        fail(f"--node-limit {node_limit}: give a positive number of positions")
     try:
         board = load_layout(layout)
         rng = Rng(seed)
@@ -64,7 +60,7 @@ def solve_mahjongg(
         else:
             faces = deal_random(board, rng)
     except PyramidsError as error:
-        _fail(str(error))
+        fail(str(error))
     result = solve(board.geometry, faces, pantheon_pairs=pantheon_pairs, node_limit=node_limit)
     moves = [f"match {a} {b}" for a, b in result.moves]
     if as_json:
