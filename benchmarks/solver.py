@@ -10,7 +10,8 @@ deal `pyramids play mahjongg --seed S` starts from with `deal=random`). Each is
 solved on one core with `--node-limit` / `--time-limit` as budget (a deal that
 runs out counts as undecided). Printed: deals decided, the unsolvable share with
 a 95% Wilson interval (reference: 2.95% of 10,000,000 Turtle deals, de Bondt),
-median / p90 / p99 / max milliseconds per deal and nodes per deal.
+median / p90 / p99 / max milliseconds per deal, nodes per deal and microseconds
+per node.
 `--without NAME` turns off one speed-up of `SolverOptions` (repeatable);
 `--compare` runs the same deals once with all speed-ups and once without each.
 `--standard-tiles` deals the classic 36 groups of four identical tiles instead
@@ -113,6 +114,8 @@ def run(
         "median_nodes": statistics.median(nodes),
         "p99_nodes": percentile([float(n) for n in nodes], 0.99),
         "max_nodes": max(nodes),
+        # Time per node over all deals: the search's cost, apart from its luck.
+        "us_per_node": round(1000 * sum(times) / max(1, sum(nodes)), 1),
         "unsolvable_seeds": unsolvable,
         "undecided_seeds": undecided,
     }
@@ -127,7 +130,7 @@ def show(row: dict[str, object]) -> None:
         f"unsolvable {row['unsolvable']} ({share_text}, 95% CI {100 * low:.2f}-{100 * high:.2f}%)  "
         f"ms median {row['median_ms']} p90 {row['p90_ms']} p99 {row['p99_ms']} "
         f"max {row['max_ms']}  nodes median {row['median_nodes']} p99 {row['p99_nodes']} "
-        f"max {row['max_nodes']}  total {row['total_s']} s"
+        f"max {row['max_nodes']}  {row['us_per_node']} us/node  total {row['total_s']} s"
     )
     if row["undecided_seeds"]:
         print(f"{'':24} undecided seeds: {row['undecided_seeds']}")

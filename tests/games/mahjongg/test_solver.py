@@ -395,3 +395,18 @@ def test_lost_turtle_deals_are_proved_lost(seed: int) -> None:
     result = solve(turtle.geometry, faces, node_limit=20_000)
     assert result.solvable is False
     assert solve(turtle.geometry, faces, options=SolverOptions(restarts=False)).nodes == 1
+
+
+@pytest.mark.parametrize("seed", [39, 101])
+def test_shared_caches_leave_results_unchanged(seed: int) -> None:
+    # The chain and burial caches outlive a search (they depend on the geometry
+    # alone): a second solve of the same deal, or one after another deal, must
+    # search exactly as the first did.
+    turtle = load_layout("turtle")
+    faces = deal_random(turtle, Rng(seed))
+    first = solve(turtle.geometry, faces, node_limit=20_000)
+    solve(turtle.geometry, deal_random(turtle, Rng(seed + 1)), node_limit=2_000)
+    again = solve(turtle.geometry, faces, node_limit=20_000)
+    assert (again.solvable, again.moves, again.nodes) == (
+        first.solvable, first.moves, first.nodes
+    )

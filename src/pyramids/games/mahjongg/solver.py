@@ -37,19 +37,28 @@ measure it (the verdicts never depend on them):
 - **incremental free tiles**: a removal can only free the tiles it lay on and its
   side neighbours, so only those are re-tested;
 - **restarts**: a first dive that has not cleared the board in `FIRST_DIVE`
-  nodes is abandoned for fresh ones whose move order is mostly random (seeded
+  nodes is abandoned for fresh ones whose move order is largely random (seeded
   noise, `Rng(attempt)`, so results are reproducible), with budgets of
   `RESTART_BASE` times the Luby sequence 1, 1, 2, 1, 1, 2, 4, ...; dead ends
   proved on the way stay in the transposition table. Since the budgets grow
   without end, some attempt is a complete search and the verdict stays exact.
   Most solvable deals that the first dive misses are cleared by a later one
   long before a complete search would get there (measured: the noise matters
-  more than the heuristic once the first dive has failed);
+  more than the heuristic once the first dive has failed, but noise that
+  leaves the heuristic some say, `RESTART_NOISE`, decides a few more);
 - **root pairings**: before the second attempt (or at once without restarts),
   `DeadlockFinder.settle_pairings` tests the three pairings of every class of
   four: pairings that deadlock are ruled out for the whole search, and a class
   with none left proves the deal lost (three tiles of a class stacked on one
   another is the usual case). It costs about 15 ms, so easy deals skip it.
+
+Bookkeeping that never changes a verdict: pairs already ruled out at a node
+are dropped before they are scored; a tile's left and right chains and its
+burial (move ordering) depend on the geometry and the present tiles of its row
+(and above it) only, so they are cached per geometry across searches; a
+position whose forced pair passed the deadlock test is remembered, so that the
+restarts do not test it again, and one that failed it joins the transposition
+table.
 
 Purity: nothing here reads the clock except `solve` when a caller passes
 `time_limit` (it reads `time.perf_counter`); the game engine passes only
@@ -64,7 +73,7 @@ from dataclasses import dataclass, field
 
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
-from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder
+from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder, row_tables
 from pyramids.games.mahjongg.tiles import NUM_FACES, match_class
 
 Pair = tuple[int, int]
@@ -111,8 +120,15 @@ class _RestartNow(Exception):
 FIRST_DIVE = 256
 RESTART_BASE = 64
 # How far random noise can move a candidate pair's score (a freed tile is 100,
-# a newly possible pair 1000): enough to reorder nearly everything.
-RESTART_NOISE = 20000
+# a newly possible pair 1000): enough to reorder most moves, while the heuristic
+# still leans. Measured (random Turtle deals, 15,000 nodes each): of 110 slow
+# deals 1000 decided 68, 3000: 80, 6000: 84, 10000: 81, 20000: 77; of seeds
+# 2000-2999, 6000 decided 985 and 20000 983, in slightly fewer nodes.
+RESTART_NOISE = 6000
+# Entries a tile's burial cache may hold before it is emptied (bounds memory).
+BURIAL_CACHE_LIMIT = 1 << 14
+# Positions remembered as free of a deadlock before the memory is emptied.
+DEADLOCK_CACHE_LIMIT = 1 << 20
 
 
 class _Board:
@@ -133,6 +149,9 @@ class _Board:
         self.right = geometry.right_mask
         tables = _geometry_tables(geometry)
         self.neighbours = tables.neighbours
+        self.neighbour_mask = tables.neighbour_mask
+        self.burial_mask = tables.burial_mask
+        self.burial_cache = tables.burial_cache
         self.weight = tables.weight
 
     def free_mask(self, present: int) -> int:
@@ -149,7 +168,10 @@ class _Board:
 @dataclass(frozen=True)
 class _GeometryTables:
     neighbours: tuple[tuple[int, ...], ...]  # tiles whose freedom can change when it leaves
+    neighbour_mask: tuple[int, ...]  # the same, as masks
     weight: tuple[int, ...]  # how much of the board it holds up (move ordering)
+    burial_mask: tuple[int, ...]  # the tiles its burial depends on: its row and above it
+    burial_cache: list[dict[int, int]]  # per tile: its burial, keyed by those present
 
 
 _TABLES: dict[int, tuple[Geometry, _GeometryTables]] = {}
@@ -164,7 +186,14 @@ def _geometry_tables(geometry: Geometry) -> _GeometryTables:
         tuple(geometry.below[t]) + tuple(geometry.left[t]) + tuple(geometry.right[t])
         for t in range(n)
     )
-    tables = _GeometryTables(neighbours, _blocking_weights(geometry))
+    row_mask = row_tables(geometry)[0]
+    tables = _GeometryTables(
+        neighbours,
+        tuple(sum(1 << t for t in row) for row in neighbours),
+        _blocking_weights(geometry),
+        tuple(geometry.above_mask[t] | row_mask[t] for t in range(n)),
+        [{} for _ in range(n)],
+    )
     if len(_TABLES) >= 16:
         _TABLES.clear()
     _TABLES[id(geometry)] = (geometry, tables)
@@ -234,6 +263,10 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.failed: set[int] = set()  # present masks proved not clearable
+        # Positions (plus the class of their forced pair, shifted above the
+        # tiles' bits) whose pair `pair_deadlocked` has cleared, with the current
+        # `finder.partners`; emptied when they change.
+        self.deadlock_free: set[int] = set()
         self.forbidden: set[int] = set()  # pairs (two-bit masks) no clearing here uses
         self.finder = DeadlockFinder(board.geometry, board.tile_class, board.class_mask)
         self.attempt_limit = float("inf")
@@ -276,6 +309,7 @@ class _Search:
         if ruled_out is None:
             return False
         self.forbidden.update(ruled_out)  # facts for the whole search
+        self.deadlock_free.clear()  # fixed partners may prove more deadlocks now
         return True
 
     def _free_after(self, present: int, free: int, a: int, b: int) -> int:
@@ -285,13 +319,14 @@ class _Search:
             return board.free_mask(present)
         above, left, right = board.above, board.left, board.right
         free &= present
-        for tile in board.neighbours[a] + board.neighbours[b]:
-            bit = 1 << tile
-            if (
-                present & bit
-                and not free & bit
-                and not present & above[tile]
-                and (not present & left[tile] or not present & right[tile])
+        nmask = board.neighbour_mask
+        candidates = (nmask[a] | nmask[b]) & present & ~free
+        while candidates:
+            bit = candidates & -candidates
+            candidates ^= bit
+            tile = bit.bit_length() - 1
+            if not present & above[tile] and (
+                not present & left[tile] or not present & right[tile]
             ):
                 free |= bit
         return free
@@ -343,20 +378,13 @@ class _Search:
         None when such a class holds a pair known to be in no clearing: then no
         pairing of it works (all are interchangeable), so the position is lost.
         """
-        board = self.board
-        class_mask = board.class_mask
-        tile_class = board.tile_class
         forbidden = self.forbidden
+        class_mask = self.board.class_mask
         while True:
             cleared = False
-            seen_classes = 0
-            for tile in tiles_in(free):
-                klass = tile_class[tile]
-                if seen_classes >> klass & 1:
-                    continue
-                seen_classes |= 1 << klass
-                rest = present & class_mask[klass]
-                if rest & ~free:
+            for cmask in class_mask:
+                rest = present & cmask
+                if not rest or rest & ~free:
                     continue
                 group = tiles_in(rest)
                 if forbidden and _holds_forbidden_pair(group, forbidden):
@@ -378,6 +406,9 @@ class _Search:
         class_mask = board.class_mask
         tile_class = board.tile_class
         finder = self.finder
+        failed = self.failed
+        deadlock_free = self.deadlock_free
+        class_shift = board.geometry.size
         added: list[int] = []
         try:
             for a, b in self._candidate_pairs(present, free):
@@ -387,15 +418,31 @@ class _Search:
                 after = present & ~key
                 rest = after & class_mask[tile_class[a]]
                 last_two = rest.bit_count() == 2
-                if not (
+                after_free = self._free_after(after, free, a, b)
+                dead = False
+                if (
                     options.deadlock_pruning
                     and last_two
-                    and finder.pair_deadlocked(
-                        (rest & -rest).bit_length() - 1, rest.bit_length() - 1, after
-                    )
+                    and rest & ~after_free  # two free partners can leave at once
+                    and after not in failed  # (the search below answers at once)
                 ):
+                    # Restarts come back to the same positions: check each once
+                    # (keyed by the position and the pair's class).
+                    checked = after | tile_class[a] << class_shift
+                    if checked not in deadlock_free:
+                        if finder.pair_deadlocked(
+                            (rest & -rest).bit_length() - 1, rest.bit_length() - 1, after
+                        ):
+                            dead = True
+                            if options.transposition:
+                                failed.add(after)
+                        else:
+                            if len(deadlock_free) >= DEADLOCK_CACHE_LIMIT:
+                                deadlock_free.clear()
+                            deadlock_free.add(checked)
+                if not dead:
                     moves.append((a, b))
-                    if self._search(after, self._free_after(after, free, a, b), moves):
+                    if self._search(after, after_free, moves):
                         return False
                     moves.pop()
                 if options.sibling_exclusion:
@@ -411,14 +458,20 @@ class _Search:
     def _candidate_pairs(self, present: int, free: int) -> list[Pair]:
         board = self.board
         tile_class = board.tile_class
-        by_class: dict[int, list[int]] = {}
-        for tile in tiles_in(free):
-            by_class.setdefault(tile_class[tile], []).append(tile)
+        forbidden = self.forbidden
         pairs: list[Pair] = []
-        for group in by_class.values():
-            for i in range(len(group)):
-                for j in range(i + 1, len(group)):
-                    pairs.append((group[i], group[j]))
+        for cmask in board.class_mask:
+            group_mask = free & cmask
+            if group_mask & (group_mask - 1):  # two free tiles or more
+                group = tiles_in(group_mask)
+                for i in range(len(group) - 1):
+                    a = group[i]
+                    for j in range(i + 1, len(group)):
+                        b = group[j]
+                        # A pair ruled out now stays ruled out while this node
+                        # tries its moves: no need to score it.
+                        if (1 << a) | (1 << b) not in forbidden:
+                            pairs.append((a, b))
         if not self.options.move_ordering or len(pairs) < 2:
             return pairs
         weight = board.weight
@@ -429,8 +482,11 @@ class _Search:
             now_free = self._free_after(after, free, a, b)
             opened = now_free & ~free
             new_moves = 0
-            for t in tiles_in(opened):
-                if now_free & class_mask[tile_class[t]] & ~(1 << t):
+            unseen = opened
+            while unseen:
+                bit = unseen & -unseen
+                unseen ^= bit
+                if now_free & class_mask[tile_class[bit.bit_length() - 1]] & ~bit:
                     new_moves += 1
             score = 1000 * new_moves + 100 * opened.bit_count() + weight[a] + weight[b]
             rest = after & class_mask[tile_class[a]]
@@ -445,12 +501,24 @@ class _Search:
     def _burial(self, tiles: int, present: int) -> int:
         """Roughly how many tiles must leave before these are free."""
         total = 0
-        chains = self.finder.chains
-        above = self.board.above
-        for tile in tiles_in(tiles):
-            total += (present & above[tile]).bit_count()
-            left_chain, right_chain = chains(tile, present)
-            total += min(left_chain.bit_count(), right_chain.bit_count())
+        board = self.board
+        burial_mask = board.burial_mask
+        burial_cache = board.burial_cache
+        while tiles:
+            low = tiles & -tiles
+            tiles ^= low
+            tile = low.bit_length() - 1
+            key = present & burial_mask[tile]
+            cache = burial_cache[tile]
+            value = cache.get(key)
+            if value is None:
+                value = (present & board.above[tile]).bit_count()
+                left_chain, right_chain = self.finder.chains(tile, present)
+                value += min(left_chain.bit_count(), right_chain.bit_count())
+                if len(cache) >= BURIAL_CACHE_LIMIT:
+                    cache.clear()
+                cache[key] = value
+            total += value
         return total
 
 

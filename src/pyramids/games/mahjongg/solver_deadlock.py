@@ -29,6 +29,38 @@ from collections.abc import Sequence
 
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
 
+_RowTables = tuple[tuple[int, ...], tuple[int, ...], list[dict[int, tuple[int, int]]]]
+_ROW_TABLES: dict[int, tuple[Geometry, _RowTables]] = {}
+# Entries a tile's chain cache may hold before it is emptied (bounds memory).
+CHAIN_CACHE_LIMIT = 1 << 14
+
+
+def row_tables(geometry: Geometry) -> _RowTables:
+    """Per tile: the tiles sharing its row (same layer, linked by side contacts)
+    and the tiles it lies on, as masks, and a cache of its chains keyed by the
+    present tiles of its row (they depend on nothing else), all kept per geometry."""
+    cached = _ROW_TABLES.get(id(geometry))
+    if cached is not None and cached[0] is geometry:
+        return cached[1]
+    row_mask = []
+    for tile in range(geometry.size):
+        seen = {tile}
+        frontier = [tile]
+        while frontier:
+            t = frontier.pop()
+            for u in geometry.left[t] + geometry.right[t]:
+                if u not in seen:
+                    seen.add(u)
+                    frontier.append(u)
+        row_mask.append(sum(1 << t for t in seen))
+    below_mask = tuple(sum(1 << t for t in set(row)) for row in geometry.below)
+    chain_cache: list[dict[int, tuple[int, int]]] = [{} for _ in range(geometry.size)]
+    tables = (tuple(row_mask), below_mask, chain_cache)
+    if len(_ROW_TABLES) >= 16:
+        _ROW_TABLES.clear()
+    _ROW_TABLES[id(geometry)] = (geometry, tables)
+    return tables
+
 
 class DeadlockFinder:
     """The geometry's tables plus the deal's match classes, for repeated checks."""
@@ -44,32 +76,20 @@ class DeadlockFinder:
         self.right_mask = geometry.right_mask
         self.tile_class = tile_class
         self.class_mask = class_mask
-        # Tiles sharing a row (same layer, linked by side contacts) with a tile.
-        n = geometry.size
-        self.row_mates: list[tuple[int, ...]] = []
-        self.row_mask: list[int] = []
-        for tile in range(n):
-            seen = {tile}
-            frontier = [tile]
-            while frontier:
-                t = frontier.pop()
-                for u in geometry.left[t] + geometry.right[t]:
-                    if u not in seen:
-                        seen.add(u)
-                        frontier.append(u)
-            self.row_mask.append(sum(1 << t for t in seen))
-            seen.discard(tile)
-            self.row_mates.append(tuple(sorted(seen)))
-        self.chain_cache: dict[tuple[int, int], tuple[int, int]] = {}
+        self.row_mask, self.below_mask, self.chain_cache = row_tables(geometry)
         self.partners: dict[int, int] = {}
 
     def chains(self, tile: int, present: int) -> tuple[int, int]:
-        """The tile's left and right chains among the present tiles (cached by row)."""
-        key = (present & self.row_mask[tile], tile)
-        found = self.chain_cache.get(key)
+        """The tile's left and right chains among the present tiles (cached per
+        geometry, by the present tiles of its row)."""
+        key = present & self.row_mask[tile]
+        cache = self.chain_cache[tile]
+        found = cache.get(key)
         if found is None:
             found = (self._walk(tile, present, self.left), self._walk(tile, present, self.right))
-            self.chain_cache[key] = found
+            if len(cache) >= CHAIN_CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
         return found
 
     @staticmethod
@@ -148,27 +168,37 @@ class DeadlockFinder:
     def _after_closure(self, seed: int, present: int) -> int | None:
         """Tiles that cannot leave before the seed tiles; None on a contradiction."""
         after = seed
-        frontier = tiles_in(seed)
-        below = self.below
+        frontier = seed
+        below_mask = self.below_mask
+        chains = self.chains
+        partner = self.partner
         while frontier:
-            tile = frontier.pop()
-            grow = 0
-            for lower in below[tile]:
-                grow |= 1 << lower
-            grow |= self.partner(tile, present)
-            left_chain, right_chain = self.chains(tile, present)
+            bit = frontier & -frontier
+            frontier ^= bit
+            tile = bit.bit_length() - 1
+            grow = below_mask[tile] | partner(tile, present)
+            left_chain, right_chain = chains(tile, present)
             # A tile between this one and another that cannot leave before P is
-            # walled in on both sides until after P.
-            for chain, far_side in ((left_chain, 0), (right_chain, 1)):
-                candidates = chain & ~after & ~grow
+            # walled in on both sides until after P. (A chain tile's own chain on
+            # the far side lies within this tile's chain on that side, so a
+            # chain holding no such tile has none to test.)
+            if left_chain & after:
+                candidates = left_chain & ~after & ~grow
                 while candidates:
                     low = candidates & -candidates
                     candidates ^= low
-                    if after & self.chains(low.bit_length() - 1, present)[far_side]:
+                    if after & chains(low.bit_length() - 1, present)[0]:
+                        grow |= low
+            if right_chain & after:
+                candidates = right_chain & ~after & ~grow
+                while candidates:
+                    low = candidates & -candidates
+                    candidates ^= low
+                    if after & chains(low.bit_length() - 1, present)[1]:
                         grow |= low
             grow &= present & ~after
             after |= grow
-            frontier.extend(tiles_in(grow))
+            frontier |= grow
         return after
 
     def forced_pairs(self, present: int) -> list[tuple[int, int]]:
