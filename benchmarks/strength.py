@@ -86,10 +86,27 @@ def solo(game: str, agents: str, games: int, workers: int, seed: int,
             f"mean_{length_key}": statistics.fmean(every) if every else None,
             f"mean_{length_key}_when_won": statistics.fmean(lengths) if lengths else None,
         }
+    # Paired: on how many deals each agent won where the other lost.
+    won_deals = {spec.label: {r.deal for r in results
+                              if r.seats[0] == spec.label and r.returns[0] > 0}
+                 for spec in specs}
+    paired = {}
+    for i, first in enumerate(specs):
+        for second in specs[i + 1:]:
+            a, b = won_deals[first.label], won_deals[second.label]
+            paired[f"{first.label} vs {second.label}"] = {
+                f"only {first.label}": len(a - b), f"only {second.label}": len(b - a),
+                "sign_test_z": _sign_z(len(a - b), len(b - a))}
     speeds = seconds_per_move(results)
-    return {"game": game, "options": resolved.options, "agents": rows,
+    return {"game": game, "options": resolved.options, "agents": rows, "paired": paired,
             "elo": {k: v["elo"] for k, v in summary["agents"].items()},
             "ms_per_move": {k: round(1000 * v, 2) for k, v in speeds.items()}}
+
+
+def _sign_z(only_first: int, only_second: int) -> float:
+    """The sign test's z on the deals exactly one of two agents won (0 if none)."""
+    split = only_first + only_second
+    return round((only_first - only_second) / split**0.5, 2) if split else 0.0
 
 
 def checks(scale: float, games: int | None = None, mcts: str = MCTS
@@ -130,6 +147,8 @@ def print_check(name: str, figures: dict[str, Any], seconds: float) -> None:
             print(f"   {label:10} wins {row['wins']}/{row['games']} = "
                   f"{100 * row['win_rate']:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
                   f"{'; ' + extra if extra else ''}")
+    for pair, counts in figures.get("paired", {}).items():
+        print(f"   paired {pair}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     print(f"   ms/move: {figures['ms_per_move']}; Elo: {figures['elo']}")
 
 

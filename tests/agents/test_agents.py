@@ -143,3 +143,29 @@ def test_mahjongg_planner_does_not_plan_with_hidden_faces() -> None:
     planner = make_agent("planner", seed=1)
     assert next_action(planner, state) is None  # type: ignore[arg-type]
     assert planner.step(state) in state.legal_actions()
+
+
+def test_pacal_solo_evaluation_counts_dead_values() -> None:
+    from pyramids.agents.greedy.pacal import availability, dead_values, evaluate
+
+    counts = availability(set(range(1, 51)) - {45, 40, 30, 44, 20})
+    # Field 1 shows 45 over 40, field 2 shows 30 over 20: the 12 values to come
+    # between 30 and 45 fit nowhere, nor do the 5 above 45 (field 1 is covered).
+    pyramid = ([45, 30, 0, 0, 0, 0, 0, 0, 0, 0], [40, 20, 0, 0, 0, 0, 0, 0, 0, 0])
+    assert dead_values(pyramid, counts) == 12 + 5
+    open_top = ([45, 30, 0, 0, 0, 0, 0, 0, 0, 0], [0, 20, 0, 0, 0, 0, 0, 0, 0, 0])
+    assert dead_values(open_top, counts) == 0
+    # Only the solo evaluation charges for them.
+    assert evaluate(pyramid, counts, True) < evaluate(open_top, counts, True) - 0.3
+    assert evaluate(pyramid, counts) == pytest.approx(evaluate(open_top, counts) - 0.3)
+
+
+def test_pacal_solo_planner_switches_from_greedy_only_when_clearly_better() -> None:
+    from pyramids.agents.planner import LOST, _clearly_better, _outlook
+
+    # 0 draws is a completion (the placed card filled the pyramid), not a loss.
+    assert _outlook([0, LOST], drawn=9)[0] == 0.5
+    greedy = [LOST] * 20 + [12] * 20
+    assert _clearly_better([12] * 40, greedy)  # 20 orders to 0: z = 4.5
+    assert not _clearly_better([12] * 2 + [LOST] * 18 + [12] * 20, greedy)  # 2 to 0
+    assert not _clearly_better(list(greedy), greedy)

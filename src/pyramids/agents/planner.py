@@ -4,11 +4,16 @@
   this player has not seen (the face-down base cards are as unknown as the
   pile). For each legal field the planner estimates the chance of completing the
   pyramid, and then the expected number of draws, by playing sampled orders of
-  the unseen cards to the end with the greedy placement rule. It spends its
-  samples by successive halving: `rollouts` orders for every field, twice as
-  many more for the better half, and so on until one field is left. Fields are
-  judged on the same sampled orders (common random numbers), so the comparison
-  between them is sharp.
+  the unseen cards to the end with the greedy placement rule. It plays the
+  greedy field unless another completes clearly more pyramids: the other fields
+  compete by successive halving (`rollouts` orders for every field, twice as
+  many more for the better half, and so on until one is left), the greedy field
+  plays every order, and the survivor replaces it only when a sign test on the
+  orders where exactly one of the two completes favours the survivor by more
+  than `MARGIN` standard errors. All fields play the same sampled orders
+  (common random numbers), so the comparison between them is sharp; without
+  the greedy default the noise in choosing among nearly equal fields cost as
+  much as the search found.
 - **Mahjongg, one player**: when every face on the board is visible, the exact
   solver (`pyramids.games.mahjongg.solver`, given a node budget) finds a
   complete clearing from the current position and the planner follows it; it
@@ -20,6 +25,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pyramids.agents.greedy import greedy_action
@@ -38,6 +44,9 @@ from pyramids.core import Rng, State
 
 FIELDS = 10
 DEFAULT_ROLLOUTS = 24
+DUEL_ROLLOUTS = 8
+MARGIN = 1.5
+LOST = -1  # a sampled order on which the pyramid is not completed
 MAHJONGG_NODE_LIMIT = 200_000
 
 
@@ -75,10 +84,16 @@ class PlannerAgent:
         pyramid = pyramid_from_view(view["pyramid"])
         unseen = sorted(set(range(1, HIGHEST + 1)) - used_values([view["pyramid"]]) - {card})
         drawn = view["draws"]
-        # Successive halving: every field gets `rollouts` sampled orders, the better
-        # half twice as many more, and so on until one field is left; all fields
-        # in a round share the same orders (common random numbers).
-        tallies = {a: [0, 0, 0] for a in legal}  # wins, draws when won, orders played
+        # The greedy placement is the default; another field replaces it only when
+        # it completes clearly more pyramids on the same sampled orders.
+        counts = availability(set(unseen))
+        default = max(sorted(legal), key=lambda a: evaluate(
+            placed(pyramid, fields[a], card), counts, True))
+        # Successive halving among the other fields: each gets `rollouts` sampled
+        # orders, the better half twice as many more, and so on until one is left,
+        # which then plays at least `DUEL_ROLLOUTS` x `rollouts` orders. Every field
+        # plays the same orders (common random numbers); the default plays them all.
+        results: dict[int, list[int]] = {a: [] for a in legal}  # draws used, LOST
         alive = sorted(legal)
         orders: list[list[int]] = []
         batch = self.rollouts
@@ -89,19 +104,22 @@ class PlannerAgent:
                 orders.append(order)
             for action in alive:
                 after = placed(pyramid, fields[action], card)
-                tally = tallies[action]
-                for order in orders[tally[2]:]:
+                played = results[action]
+                for order in orders[len(played):]:
                     won, used = play_out(after, order)
-                    if won:
-                        tally[0] += 1
-                        tally[1] += used
-                tally[2] = len(orders)
-            if len(alive) <= 1:
+                    played.append(used if won else LOST)
+            challengers = [a for a in alive if a != default]
+            if len(challengers) > 1:
+                challengers.sort(key=lambda a: _outlook(results[a], drawn), reverse=True)
+                challengers = challengers[: max(1, len(challengers) // 2)]
+                alive = sorted([*challengers, default])
+            elif len(orders) >= DUEL_ROLLOUTS * self.rollouts:
                 break
-            alive.sort(key=lambda a: _outlook(tallies[a], drawn), reverse=True)
-            alive = sorted(alive[: max(1, len(alive) // 2)])
             batch *= 2
-        return max(sorted(legal), key=lambda a: (tallies[a][2], _outlook(tallies[a], drawn)))
+        if not challengers:
+            return default
+        return challengers[0] if _clearly_better(results[challengers[0]], results[default]) \
+            else default
 
     # ----- Mahjongg solo ------------------------------------------------------------
 
@@ -114,11 +132,22 @@ class PlannerAgent:
         return action
 
 
-def _outlook(tally: list[int], drawn: int) -> tuple[float, float]:
+def _outlook(results: list[int], drawn: int) -> tuple[float, float]:
     """The chance of completing the pyramid, then the fewest expected draws."""
-    wins, draws, played = tally
-    mean_draws = draws / wins if wins else float(FIELDS * 2)
-    return (wins / played if played else 0.0, -(drawn + mean_draws))
+    wins = [used for used in results if used != LOST]
+    mean_draws = sum(wins) / len(wins) if wins else float(FIELDS * 2)
+    return (len(wins) / len(results) if results else 0.0, -(drawn + mean_draws))
+
+
+def _clearly_better(challenger: list[int], default: list[int]) -> bool:
+    """Whether the challenger completes more pyramids than the default on the same
+    orders by more than `MARGIN` standard errors (a sign test on the orders where
+    exactly one of them completes)."""
+    pairs = list(zip(challenger, default, strict=True))
+    only_challenger = sum(1 for c, d in pairs if c != LOST and d == LOST)
+    only_default = sum(1 for c, d in pairs if d != LOST and c == LOST)
+    split = only_challenger + only_default
+    return split > 0 and only_challenger - only_default > MARGIN * math.sqrt(split)
 
 
 def play_out(pyramid: Pyramid, order: list[int]) -> tuple[bool, int]:

@@ -32,14 +32,7 @@ FAVORS = (SIGHT, SHIFT, RESHUFFLE)
 
 def free_mask(geometry: Geometry, present: int) -> int:
     """The tiles free under the free-tile rule, as a mask."""
-    above, left, right = geometry.above_mask, geometry.left_mask, geometry.right_mask
-    free = 0
-    for tile in tiles_in(present):
-        if present & above[tile]:
-            continue
-        if not present & left[tile] or not present & right[tile]:
-            free |= 1 << tile
-    return free
+    return geometry.free_mask(present)
 
 
 def valid_pairs(free: int, tile_class: Sequence[int]) -> list[Pair]:

@@ -155,14 +155,7 @@ class _Board:
         self.weight = tables.weight
 
     def free_mask(self, present: int) -> int:
-        above, left, right = self.above, self.left, self.right
-        free = 0
-        for tile in tiles_in(present):
-            if present & above[tile]:
-                continue
-            if not present & left[tile] or not present & right[tile]:
-                free |= 1 << tile
-        return free
+        return self.geometry.free_mask(present)
 
 
 @dataclass(frozen=True)
