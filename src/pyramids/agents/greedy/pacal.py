@@ -25,6 +25,7 @@ from typing import Any
 
 from pyramids.agents.greedy import best_by
 from pyramids.core import Rng, State
+from pyramids.games.pacal.pyramid import legal_fields as rule_legal_fields
 
 FIELDS = 10
 HIGHEST = 50
@@ -50,22 +51,9 @@ def used_values(pyramids: Sequence[Sequence[Sequence[int]]]) -> set[int]:
 def legal_fields(pyramid: Pyramid, card: int) -> list[int]:
     """Field indices (0..9) where `card` may go under the building rule."""
     visible, covered = pyramid
-    above, below = -1, FIELDS
-    for index in range(FIELDS):
-        value = visible[index]
-        if value:
-            if value > card:
-                above = index
-            else:
-                below = index
-                break
-    if below < FIELDS and visible[below] == card:
+    if card in visible:
         return []  # a value already visible cannot come again (each card exists once)
-    fields = [above] if above >= 0 and not covered[above] else []
-    fields.extend(range(above + 1, below))
-    if below < FIELDS and not covered[below]:
-        fields.append(below)
-    return fields
+    return rule_legal_fields(visible, covered, card)
 
 
 def placed(pyramid: Pyramid, field: int, card: int) -> Pyramid:
