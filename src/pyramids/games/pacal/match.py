@@ -44,7 +44,13 @@ from pyramids.games.pacal.actions import (
     match_string_to_action,
 )
 from pyramids.games.pacal.deck import DECK, shuffled_deck
-from pyramids.games.pacal.validate import checked_cards, checked_int, checked_seed
+from pyramids.games.pacal.validate import (
+    checked_cards,
+    checked_history,
+    checked_int,
+    checked_rng,
+    checked_seed,
+)
 
 if TYPE_CHECKING:
     from pyramids.games.pacal.game import PacalGame
@@ -499,8 +505,7 @@ class PacalState(State):
         state._direction = options["direction"]
         state._rounds_to_win = options["rounds_to_win"]
         state._max_rounds = options["max_rounds"]
-        state._rng = Rng(0)
-        state._rng.state = checked_int(data["rng"], 0, (1 << 64) - 1, "rng")
+        state._rng = checked_rng(data["rng"])
         state._phase = PHASE_NAMES.index(data["phase"])
         over = state._phase == OVER
         state._current = checked_int(
@@ -536,10 +541,7 @@ class PacalState(State):
         state._last_round = last_round
         winner = data["winner"]
         state._winner = None if winner is None else checked_int(winner, 0, 1, "winner")
-        history = data["history"]
-        if not isinstance(history, list):
-            raise ValueError("history must be a list")
-        state._history = [checked_int(action, 0, NUM_ACTIONS - 1, "history") for action in history]
+        state._history = checked_history(data["history"], NUM_ACTIONS)
         state.check_consistent()
         return state
 

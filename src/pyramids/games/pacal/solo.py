@@ -21,7 +21,13 @@ from pyramids.games.pacal.actions import (
     solo_string_to_action,
 )
 from pyramids.games.pacal.deck import DECK, shuffled_deck
-from pyramids.games.pacal.validate import checked_cards, checked_int, checked_seed
+from pyramids.games.pacal.validate import (
+    checked_cards,
+    checked_history,
+    checked_int,
+    checked_rng,
+    checked_seed,
+)
 
 if TYPE_CHECKING:
     from pyramids.games.pacal.game import PacalSoloGame
@@ -177,8 +183,7 @@ class PacalSoloState(State):
         state.game = game
         state.seed = checked_seed(data["seed"])
         state._direction = game.options["direction"]
-        state._rng = Rng(0)
-        state._rng.state = checked_int(data["rng"], 0, (1 << 64) - 1, "rng")
+        state._rng = checked_rng(data["rng"])
         state._bases = checked_cards(data["bases"], "bases")
         state._pile = checked_cards(data["pile"], "pile")
         state._draws = checked_int(data["draws"], 1, 40, "draws")
@@ -188,10 +193,7 @@ class PacalSoloState(State):
         lowest_card = 0 if state._result == WON else 1
         state._card = checked_int(data["card"], lowest_card, pyr.HIGHEST_CARD, "card")
         state._visible, state._covered = pyr.pyramid_from_lists(data["pyramid"])
-        history = data["history"]
-        if not isinstance(history, list):
-            raise ValueError("history must be a list")
-        state._history = [checked_int(a, 0, SOLO_NUM_ACTIONS - 1, "history") for a in history]
+        state._history = checked_history(data["history"], SOLO_NUM_ACTIONS)
         placed = [c for c in state._visible + state._covered if c]
         cards = state._bases + state._pile + placed + ([state._card] if state._card else [])
         if sorted(cards) != list(DECK):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramids.core import Rng
 from pyramids.games.pacal.pyramid import HIGHEST_CARD, LOWEST_CARD
 
 
@@ -23,3 +24,16 @@ def checked_seed(seed: Any) -> int | str | None:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise ValueError(f"seed {seed!r} is not an integer, a string or null")
     return seed
+
+
+def checked_rng(state: Any) -> Rng:
+    """The chance generator, resumed from its saved 64-bit state."""
+    rng = Rng(0)
+    rng.state = checked_int(state, 0, (1 << 64) - 1, "rng")
+    return rng
+
+
+def checked_history(values: Any, num_actions: int) -> list[int]:
+    if not isinstance(values, list):
+        raise ValueError("history must be a list")
+    return [checked_int(action, 0, num_actions - 1, "history") for action in values]
