@@ -44,21 +44,27 @@ def field_name(index: int) -> str:
     return f"F{index + 1}"
 
 
-def legal_fields(
-    visible: Sequence[int], covered: Sequence[int], card: int, offset: int = 0
-) -> list[int]:
-    """The field indices where `card` may be placed, ascending, each plus `offset`
-    (so that an engine gets its action numbers without a second pass)."""
-    above = -1  # last occupied field whose value is above the card
-    below = FIELD_COUNT  # first occupied field whose value is below it
+def enclosing_fields(visible: Sequence[int], card: int) -> tuple[int, int]:
+    """(above, below): the last occupied field whose value is above `card` (-1 if
+    none) and the first occupied field whose value is not (FIELD_COUNT if none).
+    `card` may go only on these two, if open, or on the empty fields between."""
+    above = -1
     for index in range(FIELD_COUNT):
         value = visible[index]
         if value:
             if value > card:
                 above = index
             else:
-                below = index
-                break
+                return above, index
+    return above, FIELD_COUNT
+
+
+def legal_fields(
+    visible: Sequence[int], covered: Sequence[int], card: int, offset: int = 0
+) -> list[int]:
+    """The field indices where `card` may be placed, ascending, each plus `offset`
+    (so that an engine gets its action numbers without a second pass)."""
+    above, below = enclosing_fields(visible, card)
     fields = [above + offset] if above >= 0 and not covered[above] else []
     fields.extend(range(above + 1 + offset, below + offset))
     if below < FIELD_COUNT and not covered[below]:
@@ -85,16 +91,7 @@ def fits(visible: Sequence[int], covered: Sequence[int], index: int, card: int) 
 
 def can_place(visible: Sequence[int], covered: Sequence[int], card: int) -> bool:
     """Whether `card` has any legal field."""
-    above = -1
-    below = FIELD_COUNT
-    for index in range(FIELD_COUNT):
-        value = visible[index]
-        if value:
-            if value > card:
-                above = index
-            else:
-                below = index
-                break
+    above, below = enclosing_fields(visible, card)
     if below - above > 1:  # an empty field lies between them
         return True
     return (above >= 0 and not covered[above]) or (below < FIELD_COUNT and not covered[below])
