@@ -554,3 +554,113 @@ def test_mahjongg_with_a_bot_is_played_to_the_end(
     page.wait_for_selector("#over:not([hidden])")
     outcome = page.inner_text("#over")
     assert ("The team" in outcome) if mode == "coop" else ("Winner" in outcome)
+
+
+def with_seed(page: Any, seed: int) -> None:
+    """Make the lobby's next room use `seed`, so that the test can follow the game itself."""
+
+    def add_seed(route: Any) -> None:
+        request = route.request
+        if request.method != "POST":
+            route.continue_()
+            return
+        body = json.loads(request.post_data or "{}")
+        body["seed"] = seed
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/rooms", add_seed)
+
+
+# Tile 0 lies half under the capstone: a player clicks the part of a tile that
+# shows, its left edge (tiles higher up are drawn up and to the left).
+VISIBLE_EDGE = {"x": 6, "y": 30}
+
+
+def click_and_wait(page: Any, selector: str, **click: Any) -> None:
+    before = move_number(page)
+    page.click(selector, **click)
+    page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+
+
+def test_the_favor_and_finish_buttons_do_what_the_engine_does(
+    page: Any, server: PageServer, tmp_path: Path
+) -> None:
+    """Sandstorm Reshuffle, Ra Sight, Anubis Shift and Finish, clicked, against the engine.
+
+    The deal (seed 0 on the small layout, faces at random) starts with no valid
+    pair; the same game is played beside the page on the engine, and the page
+    must offer and show what the engine says after every click.
+    """
+    from pyramids.core.registry import load
+
+    layout = tmp_path / "small.pyr"
+    layout.write_text(SMALL_LAYOUT, encoding="utf-8")
+    options = {"layout": str(layout), "deal": "random", "start_tokens": 5}
+    shadow = load("mahjongg", **options).new_initial_state(0)
+    with_seed(page, 0)
+    create_from_lobby(page, server, "mahjongg", options, ["me"])
+    page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+
+    def page_faces() -> dict[int, str]:
+        tiles: list[dict[str, Any]] = page.eval_on_selector_all(
+            ".tile", "nodes => nodes.map(n => ({id: Number(n.dataset.id), face: n.dataset.face}))"
+        )
+        return {tile["id"]: tile["face"] for tile in tiles}
+
+    def engine_faces() -> dict[int, str]:
+        return {tile["id"]: tile["face"] for tile in shadow.view(0)["tiles"]}
+
+    def same_as_engine() -> None:
+        assert sorted(legal_actions(page)) == sorted(shadow.legal_action_strings())
+        assert page_faces() == engine_faces()
+
+    same_as_engine()
+    legal = shadow.legal_action_strings()
+    assert "reshuffle" in legal and not any(action.startswith("match ") for action in legal)
+    assert page.locator("[data-action='reshuffle']").is_enabled()
+    assert page.locator("[data-action='finish']").is_disabled()
+
+    faces_before = page_faces()
+    click_and_wait(page, "[data-action='reshuffle']")
+    shadow.apply_string("reshuffle")
+    same_as_engine()
+    assert sorted(page_faces().values()) == sorted(faces_before.values()), "same faces, moved"
+    assert "tokens 2" in page.inner_text("#score-panel, .mahjongg-panel")
+
+    assert not tile_ids(page, ".tile.hinted")
+    click_and_wait(page, "[data-action='sight']")
+    shadow.apply_string("sight")
+    same_as_engine()
+    sighted = {tile for pair in shadow.view(0)["sight_pairs"] for tile in pair}
+    assert sighted and set(tile_ids(page, ".tile.hinted")) == sighted
+
+    lifted = 0
+    assert f"shift {lifted}" in shadow.legal_action_strings()
+    assert page.get_attribute(f".tile[data-id='{lifted}']", "data-free") == "false"
+    page.click("[data-key='button-shift']")
+    assert page.get_attribute("[data-key='button-shift']", "aria-pressed") == "true"
+    click_and_wait(page, f".tile[data-id='{lifted}']", position=VISIBLE_EDGE)
+    shadow.apply_string(f"shift {lifted}")
+    same_as_engine()
+    assert page.get_attribute(f".tile[data-id='{lifted}']", "data-free") == "true"
+    assert "lifted by Anubis Shift" in page.text_content(f".tile[data-id='{lifted}'] title")
+
+    # The lifted tile is matched at once; then pairs until every tile left is free.
+    while "finish" not in shadow.legal_action_strings():
+        matches = [action for action in shadow.legal_action_strings()
+                   if action.startswith("match ")]
+        assert matches, "seed 0 clears to a finish"
+        choice = next((action for action in matches if str(lifted) in action.split()[1:]),
+                      matches[0])
+        _, first, second = choice.split()
+        page.click(f".tile[data-id='{first}']", position=VISIBLE_EDGE)
+        click_and_wait(page, f".tile[data-id='{second}']", position=VISIBLE_EDGE)
+        shadow.apply_string(choice)
+        same_as_engine()
+    assert page.locator("[data-action='finish']").is_enabled()
+    click_and_wait(page, "[data-action='finish']")
+    shadow.apply_string("finish")
+    assert shadow.is_terminal()
+    page.wait_for_selector("#over:not([hidden])")
+    assert "The monument is cleared!" in page.inner_text("#over")
+    assert page.locator(".tile").count() == 0
