@@ -8,8 +8,9 @@
 Each check runs the arena (seats rotated, every seed derived from --seed and the
 game number, so a rerun gives the same games) and prints win rates with 95%
 Wilson intervals next to the target. The MCTS checks give mcts an iteration
-budget (`MCTS`), which makes them reproducible; on this machine it thinks about
-as long a move as the default time budget, and the printed ms/move says so.
+budget (`MCTS` for Pacal, `TEMPLE_MCTS` for Temple), which makes them
+reproducible; on this machine that thinks no longer a move than the default
+time budget, and the printed ms/move says so.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pyramids.sim.arena import (
 from pyramids.sim.stats import wilson_interval
 
 MCTS = "mcts:iterations=60"
+TEMPLE_MCTS = "mcts:iterations=300"
 
 
 def _rate(row: dict[str, Any]) -> str:
@@ -109,19 +111,22 @@ def _sign_z(only_first: int, only_second: int) -> float:
     return round((only_first - only_second) / split**0.5, 2) if split else 0.0
 
 
-def checks(scale: float, games: int | None = None, mcts: str = MCTS
+def checks(scale: float, games: int | None = None, mcts: str | None = None
            ) -> dict[str, Callable[[int, int], dict[str, Any]]]:
     def n(base: int) -> int:
         return games if games else max(2, round(base * scale))
+
+    pacal_mcts = mcts or MCTS
+    temple_mcts = mcts or TEMPLE_MCTS
 
     return {
         "pacal-greedy": lambda w, s: head_to_head(
             "pacal", "greedy,random", "greedy", n(100), w, s, target=0.90),
         "pacal-mcts": lambda w, s: head_to_head(
-            "pacal", f"{mcts},greedy", mcts, n(30), w, s, target=0.65),
+            "pacal", f"{pacal_mcts},greedy", pacal_mcts, n(30), w, s, target=0.65),
         "pacal-solo": lambda w, s: solo("pacal-solo", "random,greedy,planner", n(200), w, s),
         "temple-mcts": lambda w, s: head_to_head(
-            "temple", f"{mcts},greedy", mcts, n(16), w, s, target=0.50,
+            "temple", f"{temple_mcts},greedy", temple_mcts, n(16), w, s, target=0.50,
             players=4),
         "mahjongg-solo": lambda w, s: solo(
             "mahjongg", "greedy,planner", n(30), w, s, options={"layout": "turtle"},
@@ -159,7 +164,8 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the default samples")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--mcts", default=MCTS, help=f"the mcts agent (default {MCTS})")
+    parser.add_argument("--mcts", help=f"the mcts agent (default {MCTS} for Pacal, "
+                                       f"{TEMPLE_MCTS} for Temple)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     available = checks(args.scale, args.games, args.mcts)

@@ -75,6 +75,8 @@ def _play(game_name: str, agent: str, seed: int, **options: object) -> list[int]
         ("pacal-solo", "planner", {"rollouts": 4}),
         ("temple", "greedy", {}),
         ("temple", "mcts", {"iterations": 8, "rollout_depth": 6}),
+        ("temple", "mcts", {"iterations": 4}),
+        ("temple", "mcts", {"iterations": 8, "rollout_depth": 6, "opponents": "search"}),
     ],
 )
 def test_agents_replay_from_their_seed(game_name: str, agent: str,
@@ -86,8 +88,9 @@ def test_agents_replay_from_their_seed(game_name: str, agent: str,
     assert len(first) > 0
 
 
-def test_mcts_time_budget_answers_in_time() -> None:
-    game = load("pacal")
+@pytest.mark.parametrize("game_name", ["pacal", "temple"])
+def test_mcts_time_budget_answers_in_time(game_name: str) -> None:
+    game = load(game_name)
     state = game.new_initial_state(5)
     agent = make_agent("mcts", seed=1, time=0.2)
     started = time.perf_counter()
@@ -98,11 +101,49 @@ def test_mcts_time_budget_answers_in_time() -> None:
 
 def test_mcts_rejects_bad_options() -> None:
     for bad in ({"rollout": "clever"}, {"iterations": 0}, {"time": -1.0},
-                {"rollout_depth": "soon"}, {"widen": 0}):
+                {"rollout_depth": "soon"}, {"widen": 0}, {"opponents": "greedy"}):
         with pytest.raises(ValueError):
             make_agent("mcts", **bad)  # type: ignore[arg-type]
     with pytest.raises(OptionError):
         make_agent("nobody")
+
+
+@pytest.mark.parametrize("opponents", ["rollout", "search"])
+def test_mcts_opponent_model_decides_who_the_tree_searches(opponents: str) -> None:
+    """With `opponents=rollout` the other seats play the rollout policy inside the
+    tree (and only they, with rollouts cut at once); with `search` the tree
+    chooses every seat's moves and never asks the policy."""
+    from pyramids.agents.greedy import greedy_action
+    from pyramids.agents.mcts import MctsAgent
+
+    game = load("temple", players=4)
+    state = game.new_initial_state(11)
+    while len(state.legal_actions()) < 2 or state.current_player != 0:
+        state.apply_action(greedy_action(state, Rng(1)))
+    asked: list[int] = []
+
+    def policy(world: object, rng: Rng) -> int:
+        asked.append(world.current_player)  # type: ignore[attr-defined]
+        return greedy_action(world, rng)  # type: ignore[arg-type]
+
+    agent = MctsAgent(seed=2, iterations=30, rollout_depth=0, opponents=opponents)
+    agent._policy = policy
+    root = agent.search(state)
+    assert sum(child.visits for child in root.children.values()) == 30
+    if opponents == "rollout":
+        assert asked and set(asked) <= {1, 2, 3}
+    else:
+        assert asked == []
+
+
+def test_temple_mcts_models_greedy_opponents_and_plays_to_the_end_by_default() -> None:
+    from pyramids.agents.mcts import MctsAgent
+
+    agent = MctsAgent(seed=0, iterations=1)
+    assert agent._models_opponents("temple")
+    assert not agent._models_opponents("pacal")
+    assert agent._evaluator("temple")[1] is None  # rollouts to the end
+    assert not MctsAgent(opponents="search")._models_opponents("temple")
 
 
 def test_greedy_falls_back_to_random_for_a_game_without_a_policy() -> None:
@@ -169,3 +210,26 @@ def test_pacal_solo_planner_switches_from_greedy_only_when_clearly_better() -> N
     assert _clearly_better([12] * 40, greedy)  # 20 orders to 0: z = 4.5
     assert not _clearly_better([12] * 2 + [LOST] * 18 + [12] * 20, greedy)  # 2 to 0
     assert not _clearly_better(list(greedy), greedy)
+
+
+def test_temple_greedy_swap_gain_is_the_change_in_hand_value() -> None:
+    """The swap rule scores a swap by the two kinds it changes; that must equal the
+    whole hand's value after the swap minus before."""
+    from pyramids.agents.greedy.temple import hand_value, kind_value
+
+    rng = Rng("temple-swap-gain")
+    kinds = [f"L{level}" for level in range(1, 10)] + ["J"]
+    for _ in range(300):
+        level = 1 + rng.randrange(9)
+        hand = {kind: rng.randrange(5) for kind in kinds if rng.randrange(2)}
+        given = [kind for kind, n in hand.items() if n]
+        if not given:
+            continue
+        give, take = given[rng.randrange(len(given))], kinds[rng.randrange(len(kinds))]
+        after = dict(hand)
+        after[give] -= 1
+        after[take] = after.get(take, 0) + 1
+        delta = (kind_value(give, hand[give] - 1, level) - kind_value(give, hand[give], level)
+                 + kind_value(take, after[take], level)
+                 - kind_value(take, hand.get(take, 0), level)) if give != take else 0.0
+        assert abs(delta - (hand_value(after, level) - hand_value(hand, level))) < 1e-9

@@ -18,7 +18,13 @@ Game knowledge, all optional and supplied by the game's greedy module
 - `rollout_depth` (`auto`: the module's `ROLLOUT_DEPTH`, or to the end): a
   rollout stops after that many moves, or when the module's `rollout_stage`
   changes (Pacal: at the end of the round), and the module's `evaluate_state`
-  estimates the returns there; `end` plays every rollout to the end.
+  estimates the returns there; `end` plays every rollout to the end;
+- `opponents` (`auto`: the module's `OPPONENTS`, or `search`): `search` searches
+  every seat's moves in the tree (each seat maximising its own return);
+  `rollout` has the other seats play the rollout policy inside the tree as well,
+  so the tree branches on the searching player's moves only and is as deep in
+  them as the budget allows (Temple: the other seats are expected to play the
+  greedy rule).
 
 Budget: `iterations=N` is exact and, with a seed, deterministic; `time=S` stops
 after S seconds of thinking (the agent reads the clock; engines never do). When
@@ -36,6 +42,7 @@ from pyramids.core import Rng, State
 
 DEFAULT_TIME = 0.8
 ROLLOUT_POLICIES = ("random", "greedy")
+OPPONENT_MODELS = ("auto", "search", "rollout")
 
 Policy = Callable[[State, Rng], int]
 Evaluator = Callable[[State], list[float]]
@@ -65,6 +72,7 @@ class MctsAgent:
         exploration: float = 0.7,
         rollout_depth: int | str | None = "auto",
         widen: int | str | None = "auto",
+        opponents: str = "auto",
     ) -> None:
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(
@@ -94,6 +102,13 @@ class MctsAgent:
                 "that many of the greedy rule's best moves at each node), 'auto' or 'all'"
             )
         self.widen: int | str | None = None if widen == "all" else widen
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(
+                f"mcts: opponents={opponents!r} is not valid; allowed: "
+                f"{', '.join(OPPONENT_MODELS)}"
+            )
+        self.opponents = opponents
+        self._modelled: dict[str, bool] = {}
         self._scorers: dict[str, tuple[Scorer | None, int | None]] = {}
         self.last_iterations = 0
         self._policy: Policy | None = None
@@ -135,17 +150,23 @@ class MctsAgent:
                 break
             if deadline is not None and done > 0 and clock.perf_counter() >= deadline:
                 break
-            self._iterate(state.resample_hidden(me, self.rng), root, players, bounds)
+            self._iterate(state.resample_hidden(me, self.rng), root, players, bounds, me)
             done += 1
         self.last_iterations = done
         return root
 
-    def _iterate(self, world: State, root: Node, players: int, bounds: list[float]) -> None:
+    def _iterate(self, world: State, root: Node, players: int, bounds: list[float],
+                 me: int) -> None:
         node = root
         path = [root]
+        modelled = self._models_opponents(world.game.name)
+        policy = self._rollout_policy()
         while not world.is_terminal():
-            legal = self._candidates(node, world, world.legal_actions())
             mover = world.current_player
+            if modelled and mover != me:
+                world.apply_action(policy(world, self.rng))
+                continue
+            legal = self._candidates(node, world, world.legal_actions())
             untried = []
             for action in legal:
                 child = node.children.get(action)
@@ -174,6 +195,17 @@ class MctsAgent:
             totals = visited.totals
             for seat in range(players):
                 totals[seat] += outcome[seat]
+
+    def _models_opponents(self, game_name: str) -> bool:
+        """Whether the other seats play the rollout policy inside the tree too."""
+        if game_name not in self._modelled:
+            choice = self.opponents
+            if choice == "auto":
+                from pyramids.agents.greedy import opponent_model
+
+                choice = opponent_model(game_name) or "search"
+            self._modelled[game_name] = choice == "rollout"
+        return self._modelled[game_name]
 
     def _scorer(self, game_name: str) -> tuple[Scorer | None, int | None]:
         if game_name not in self._scorers:

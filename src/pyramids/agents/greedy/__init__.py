@@ -69,6 +69,14 @@ def search_width(game_name: str) -> int | None:
     return getattr(_module_for(game_name), "SEARCH_WIDTH", None)
 
 
+def opponent_model(game_name: str) -> str | None:
+    """How a search should model the other seats (`OPPONENTS`: "rollout" or "search")."""
+    module = _module_for(game_name)
+    if game_name not in getattr(module, "SEARCH_GAMES", ()):
+        return None
+    return getattr(module, "OPPONENTS", None)
+
+
 def stage_for(game_name: str) -> Callable[[State], object] | None:
     """A game's `rollout_stage(state)`: rollouts stop and evaluate when it changes."""
     module = _module_for(game_name)

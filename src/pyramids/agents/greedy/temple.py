@@ -21,6 +21,7 @@ action strings:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from pyramids.agents.greedy import best_by
@@ -41,12 +42,19 @@ def kind_name(level: int) -> str:
 
 def hand_value(hand: dict[str, int], level: int) -> float:
     """How much a hand is worth to a builder of `level` (see the module docstring)."""
-    value = JEWEL_VALUE * hand.get(JEWEL, 0)
-    for other in range(level, LEVELS + 1):
-        n = hand.get(kind_name(other), 0)
-        weight = other * DISTANCE_DECAY ** (other - level) + (2.0 if other == level else 0.0)
-        value += min(MAX_UNITS, n) * weight + 0.1 * max(0, n - MAX_UNITS)
-    return value
+    return sum(kind_value(kind, n, level) for kind, n in hand.items())
+
+
+@lru_cache(maxsize=4096)
+def kind_value(kind: str, n: int, level: int) -> float:
+    """What `n` cards of `kind` add to `hand_value` for a builder of `level`."""
+    if kind == JEWEL:
+        return JEWEL_VALUE * n
+    other = int(kind[1:])
+    if other < level:
+        return 0.0
+    weight = other * DISTANCE_DECAY ** (other - level) + (2.0 if other == level else 0.0)
+    return min(MAX_UNITS, n) * weight + 0.1 * max(0, n - MAX_UNITS)
 
 
 def unseen_counts(view: dict[str, Any], options: dict[str, Any], me: int) -> dict[str, float]:
@@ -108,19 +116,21 @@ def choose(state: State, rng: Rng) -> int:
 
 
 def _swap(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
-    hand = dict(view["hand"])
+    hand = view["hand"]
     level = view["level"]
-    before = hand_value(hand, level)
 
     def gain(action: int) -> float:
+        # hand_value(after) - hand_value(before): only the two kinds swapped change.
         words = names[action].split()
         if words[1] == "pass":
             return 0.0
         given, taken = words[1].upper(), view["swap_zone"][int(words[2]) - 1]
-        after = dict(hand)
-        after[given] -= 1
-        after[taken] = after.get(taken, 0) + 1
-        return hand_value(after, level) - before
+        if given == taken:
+            return 0.0
+        have_given, have_taken = hand.get(given, 0), hand.get(taken, 0)
+        return (kind_value(given, have_given - 1, level) - kind_value(given, have_given, level)
+                + kind_value(taken, have_taken + 1, level)
+                - kind_value(taken, have_taken, level))
 
     return best_by(sorted(names), gain, rng)
 
@@ -155,17 +165,22 @@ def _set(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
     return best_by(sorted(names), worth, rng)
 
 
-# ----- a position's value for search (mcts cuts its rollouts short with it) -------------
+# ----- search settings (mcts reads these) ------------------------------------------------
 
 SEARCH_GAMES = ("temple",)
-ROLLOUT_DEPTH = 40
+# The other seats play this greedy rule inside mcts' tree too (the tree branches on
+# the searching player's moves only), and rollouts go to the end of the game, so a
+# rollout's return is the engine's: who finishes with the single highest score.
+OPPONENTS = "rollout"
+ROLLOUT_DEPTH = None
 SCORE_SCALE = 3.0
 
 
 def evaluate_state(state: State) -> list[float]:
-    """Expected returns from the score race: treasure plus jewels now, each player's
-    chance of finishing first a softmax of the scores (the engine's returns give
-    the winner +1 and share -1 among the others)."""
+    """Expected returns from the score race, for rollouts cut short (`rollout_depth=N`):
+    treasure plus jewels now, each player's chance of finishing first a softmax of
+    the scores (the engine's returns give the winner +1 and share -1 among the
+    others)."""
     if state.is_terminal():
         return [float(r) for r in state.returns()]
     players = state.game.num_players
