@@ -14,6 +14,7 @@ from pyramids.games.mahjongg.blueprints import load_layout
 from pyramids.games.mahjongg.deal import deal_random, deal_solvable
 from pyramids.games.mahjongg.geometry import Geometry, Position, tiles_in
 from pyramids.games.mahjongg.solver import (
+    PAIRWISE_AFTER,
     SolverOptions,
     all_free,
     finish_sequence,
@@ -21,6 +22,7 @@ from pyramids.games.mahjongg.solver import (
     solve,
     solve_classes,
 )
+from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder, _pairings
 from pyramids.games.mahjongg.tiles import FACE_BY_NAME, match_class
 
 X = FACE_BY_NAME["scarab 1"].index
@@ -410,3 +412,105 @@ def test_shared_caches_leave_results_unchanged(seed: int) -> None:
     assert (again.solvable, again.moves, again.nodes) == (
         first.solvable, first.moves, first.nodes
     )
+
+
+# -- pairings of several classes -------------------------------------------------------
+
+
+def finder_for(geo: Geometry, faces: list[int], present: int, pantheon: bool = True
+               ) -> tuple[DeadlockFinder, int]:
+    keys = [match_class(face, pantheon) if present >> t & 1 else -1
+            for t, face in enumerate(faces)]
+    classes: dict[int, int] = {}
+    tile_class = [0] * geo.size
+    for tile in tiles_in(present):
+        tile_class[tile] = classes.setdefault(keys[tile], len(classes))
+    class_mask = [0] * len(classes)
+    for tile in tiles_in(present):
+        class_mask[tile_class[tile]] |= 1 << tile
+    return DeadlockFinder(geo, tile_class, class_mask), geo.free_mask(present)
+
+
+def test_every_pairing_of_a_class_is_listed_once() -> None:
+    assert _pairings([]) == [()]
+    assert _pairings([1, 2, 3, 4]) == [(1, 2, 3, 4), (1, 3, 2, 4), (1, 4, 2, 3)]
+    for size, count in ((6, 15), (8, 105)):
+        pairings = _pairings(list(range(size)))
+        assert len(pairings) == count == len(set(pairings))
+        assert all(sorted(pairing) == list(range(size)) for pairing in pairings)
+
+
+def test_two_crossed_classes_are_lost_though_each_alone_is_not() -> None:
+    # A crowded board (see `dense_position`) where every pairing of one class
+    # works alone but deadlocks with every pairing of another.
+    geo, faces = dense_position(83)
+    finder, free = finder_for(geo, faces, geo.all_mask)
+    assert finder.settle_pairings(geo.all_mask, free) is not None
+    finder.partners.clear()
+    assert finder.settle_pairings(geo.all_mask, free, pairwise=True) is None
+    assert not brute_force(geo, faces, geo.all_mask, True)
+    # Without restarts the pairings are settled up front: lost at the root.
+    result = solve(geo, faces, options=SolverOptions(restarts=False))
+    assert (result.solvable, result.nodes) == (False, 1)
+    without = solve(geo, faces, options=SolverOptions(restarts=False, pairwise_pairings=False))
+    assert without.solvable is False and without.nodes > 1
+
+
+def test_a_turtle_deal_lost_to_two_crossed_classes() -> None:
+    # Random Turtle deal 1364: no class is lost alone, two are together. The
+    # pairwise test runs once the search has spent PAIRWISE_AFTER nodes.
+    turtle = load_layout("turtle")
+    faces = deal_random(turtle, Rng(1364))
+    result = solve(turtle.geometry, faces, node_limit=20_000)
+    assert result.solvable is False
+    assert PAIRWISE_AFTER < result.nodes < PAIRWISE_AFTER + 1_000
+    without = SolverOptions(pairwise_pairings=False)
+    assert solve(turtle.geometry, faces, node_limit=20_000, options=without).solvable is None
+
+
+def test_a_budget_past_the_pairwise_test_still_answers_unknown() -> None:
+    turtle = load_layout("turtle")
+    faces = deal_random(turtle, Rng(6))
+    result = solve(turtle.geometry, faces, node_limit=PAIRWISE_AFTER + 500)
+    assert result.solvable is None
+    assert result.moves == []
+
+
+def brute_force_avoiding(
+    geo: Geometry, faces: list[int], present: int, pantheon: bool, avoid: set[int]
+) -> bool:
+    """`brute_force`, never removing a pair (two-bit mask) in `avoid`."""
+    classes = [match_class(face, pantheon) for face in faces]
+
+    @cache
+    def clears(board: int) -> bool:
+        if not board:
+            return True
+        free = geo.free_tiles(board)
+        return any(
+            clears(board & ~((1 << a) | (1 << b)))
+            for i, a in enumerate(free) for b in free[i + 1:]
+            if classes[a] == classes[b] and (1 << a) | (1 << b) not in avoid
+        )
+
+    return clears(present)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_positions(), st.sampled_from([False, True]))
+def test_settled_pairings_keep_a_clearing(
+    position: tuple[Geometry, list[int], int, bool], pairwise: bool
+) -> None:
+    # Classes of four, six and eight tiles: a position proved lost has no
+    # clearing, and one that has a clearing keeps one avoiding the ruled-out pairs.
+    geo, faces, present, pantheon = position
+    classes = [match_class(faces[t], pantheon) for t in tiles_in(present)]
+    if any(classes.count(c) % 2 for c in set(classes)):
+        return
+    finder, free = finder_for(geo, faces, present, pantheon)
+    ruled_out = finder.settle_pairings(present, free, pairwise=pairwise, largest=8)
+    solvable = brute_force(geo, faces, present, pantheon)
+    if ruled_out is None:
+        assert not solvable
+    elif solvable:
+        assert brute_force_avoiding(geo, faces, present, pantheon, set(ruled_out))
