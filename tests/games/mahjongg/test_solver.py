@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyramids.core.rng import Rng
+from pyramids.games.mahjongg import solver as solver_module
 from pyramids.games.mahjongg.blueprints import load_layout
 from pyramids.games.mahjongg.deal import deal_random, deal_solvable
 from pyramids.games.mahjongg.geometry import Geometry, Position, tiles_in
@@ -306,6 +307,30 @@ def test_agrees_with_brute_force(
 ) -> None:
     geo, faces, present, pantheon = position
     result = solve(geo, faces, present, pantheon_pairs=pantheon, options=options)
+    classes = [match_class(faces[t], pantheon) for t in tiles_in(present)]
+    even = all(classes.count(c) % 2 == 0 for c in set(classes))
+    expected = even and brute_force(geo, faces, present, pantheon)
+    assert result.solvable is expected
+    if expected:
+        assert_clears(geo, faces, result.moves, present, pantheon)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_positions(), st.sampled_from([0, 1, 3]), st.booleans(), st.booleans())
+def test_inner_pairing_tests_agree_with_brute_force(
+    position: tuple[Geometry, list[int], int, bool], after: int, pairwise: bool,
+    restarts: bool,
+) -> None:
+    # The pairings tested inside the search (normally only under big failed
+    # subtrees), here after every few nodes: the verdict must not change.
+    geo, faces, present, pantheon = position
+    options = SolverOptions(restarts=restarts)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver_module, "INNER_PAIRINGS_AFTER", after)
+        patch.setattr(solver_module, "INNER_PAIRWISE_AFTER", 0 if pairwise else 1 << 30)
+        patch.setattr(solver_module, "FIRST_DIVE", 4)
+        patch.setattr(solver_module, "RESTART_BASE", 2)
+        result = solve(geo, faces, present, pantheon_pairs=pantheon, options=options)
     classes = [match_class(faces[t], pantheon) for t in tiles_in(present)]
     even = all(classes.count(c) % 2 == 0 for c in set(classes))
     expected = even and brute_force(geo, faces, present, pantheon)

@@ -106,6 +106,7 @@ class SolverOptions:
     restarts: bool = True
     root_pairings: bool = True
     pairwise_pairings: bool = True
+    inner_pairings: bool = True
 
 
 @dataclass
@@ -143,6 +144,13 @@ RESTART_NOISE = 6000
 # Nodes after which the root pairings are also tested two classes at a time
 # (`pairwise_pairings`, tens of milliseconds): only deals this stubborn pay it.
 PAIRWISE_AFTER = 2048
+# Nodes a position's subtree must have cost (its moves failing) before the
+# pairings of its classes are tested there too (`inner_pairings`, some
+# milliseconds each), and nodes after which those tests are pairwise as well.
+INNER_PAIRINGS_AFTER = 1024
+INNER_PAIRWISE_AFTER = 1 << 30
+# Positions whose inner pairing test is remembered before the memory is emptied.
+INNER_CACHE_LIMIT = 1 << 16
 # Entries a tile's burial cache may hold before it is emptied (bounds memory).
 BURIAL_CACHE_LIMIT = 1 << 14
 # Positions remembered as free of a deadlock before the memory is emptied.
@@ -282,6 +290,10 @@ class _Search:
         self.finder = DeadlockFinder(board.geometry, board.tile_class, board.class_mask)
         self.attempt_limit = float("inf")
         self.noise: Rng | None = None
+        # Positions whose pairings were tested inside the search: the pairs
+        # ruled out there (facts for every position below them).
+        self.inner_settled: dict[int, list[int]] = {}
+        self.inner_count = 0
 
     def run(self, present: int) -> list[Pair] | None:
         if self.options.deadlock_pruning and self.finder.any_pair_deadlocked(present):
@@ -328,6 +340,25 @@ class _Search:
         self.forbidden.update(ruled_out)  # facts for the whole search
         self.deadlock_free.clear()  # fixed partners may prove more deadlocks now
         return True
+
+    def _settle_inner(self, present: int, free: int) -> list[int] | None:
+        """`settle_pairings` at a position inside the search: None if lost,
+        else the pairs it rules out (for the positions below it only)."""
+        finder = self.finder
+        saved = finder.partners
+        finder.partners = dict(saved)  # partners fixed here hold below here only
+        try:
+            ruled_out = finder.settle_pairings(
+                present, free, pairwise=self.nodes >= INNER_PAIRWISE_AFTER
+            )
+        finally:
+            finder.partners = saved
+        self.inner_count += 1
+        if ruled_out is not None:
+            if len(self.inner_settled) >= INNER_CACHE_LIMIT:
+                self.inner_settled.clear()
+            self.inner_settled[present] = ruled_out
+        return ruled_out
 
     def _free_after(self, present: int, free: int, a: int, b: int) -> int:
         """The free tiles once a and b have left `present` (free: before they left)."""
@@ -427,6 +458,19 @@ class _Search:
         deadlock_free = self.deadlock_free
         class_shift = board.geometry.size
         added: list[int] = []
+        # Test this position's pairings once its moves have cost enough nodes
+        # (or at once when an earlier attempt did): a big failed subtree is
+        # often a lost position that the test proves at once.
+        start = self.nodes
+        settled_here = not (options.inner_pairings and options.root_pairings)
+        if not settled_here:
+            known = self.inner_settled.get(present)
+            if known is not None:
+                settled_here = True
+                for pair in known:
+                    if pair not in forbidden:
+                        forbidden.add(pair)
+                        added.append(pair)
         try:
             for a, b, after, after_free in self._candidate_pairs(present, free):
                 key = (1 << a) | (1 << b)
@@ -462,6 +506,15 @@ class _Search:
                     moves.pop()
                 if options.sibling_exclusion:
                     for pair in (key, rest) if last_two else (key,):
+                        if pair not in forbidden:
+                            forbidden.add(pair)
+                            added.append(pair)
+                if not settled_here and self.nodes - start > INNER_PAIRINGS_AFTER:
+                    settled_here = True
+                    ruled_out = self._settle_inner(present, free)
+                    if ruled_out is None:
+                        return True
+                    for pair in ruled_out:
                         if pair not in forbidden:
                             forbidden.add(pair)
                             added.append(pair)
