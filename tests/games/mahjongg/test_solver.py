@@ -232,20 +232,7 @@ def test_all_free_and_finish_sequence() -> None:
 
 
 def brute_force(geo: Geometry, faces: list[int], present: int, pantheon_pairs: bool) -> bool:
-    classes = [match_class(face, pantheon_pairs) for face in faces]
-
-    @cache
-    def clears(board: int) -> bool:
-        if not board:
-            return True
-        free = geo.free_tiles(board)
-        return any(
-            clears(board & ~((1 << a) | (1 << b)))
-            for i, a in enumerate(free) for b in free[i + 1:]
-            if classes[a] == classes[b]
-        )
-
-    return clears(present)
+    return brute_force_avoiding(geo, faces, present, pantheon_pairs, set())
 
 
 @st.composite
