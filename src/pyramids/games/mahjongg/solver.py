@@ -94,7 +94,7 @@ Purity: nothing here reads the clock except `solve` when a caller passes
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pyramids.core.rng import Rng
@@ -472,6 +472,14 @@ class _Search:
         deadlock_free = self.deadlock_free
         class_shift = board.geometry.size
         added: list[int] = []
+
+        def forbid(pairs: Iterable[int]) -> None:
+            # Ruled out for this position and below it; `finally` lifts them.
+            for pair in pairs:
+                if pair not in forbidden:
+                    forbidden.add(pair)
+                    added.append(pair)
+
         # Test this position's pairings once its moves have cost enough nodes
         # (or at once when an earlier attempt did): a big failed subtree is
         # often a lost position that the test proves at once.
@@ -482,10 +490,7 @@ class _Search:
             known = self.inner_settled.get(present)
             if known is not None:
                 stage = known[0]
-                for pair in known[1]:
-                    if pair not in forbidden:
-                        forbidden.add(pair)
-                        added.append(pair)
+                forbid(known[1])
         try:
             for a, b, after, after_free in self._candidate_pairs(present, free):
                 key = (1 << a) | (1 << b)
@@ -520,10 +525,7 @@ class _Search:
                         return False
                     moves.pop()
                 if options.sibling_exclusion:
-                    for pair in (key, rest) if last_two else (key,):
-                        if pair not in forbidden:
-                            forbidden.add(pair)
-                            added.append(pair)
+                    forbid((key, rest) if last_two else (key,))
                 if stage < 2 and self.nodes - start > INNER_PAIRINGS_AFTER:
                     wanted = 2 if self.nodes - start > INNER_PAIRWISE_AFTER else 1
                     if wanted <= stage:
@@ -532,10 +534,7 @@ class _Search:
                     ruled_out = self._settle_inner(present, free, wanted == 2)
                     if ruled_out is None:
                         return True
-                    for pair in ruled_out:
-                        if pair not in forbidden:
-                            forbidden.add(pair)
-                            added.append(pair)
+                    forbid(ruled_out)
             return True
         finally:
             for pair in added:
