@@ -129,3 +129,31 @@ def test_node_budget_covers_the_walk(seed: int) -> None:
         assert first.moves == []
     else:
         assert_clears(turtle.geometry, faces, first.moves)
+
+
+def test_solve_with_the_walk_after_every_attempt_agrees_with_brute_force() -> None:
+    # The walk runs after every failed attempt from the first: the verdicts must
+    # not change, its clearings must replay, and it must be what finds some.
+    found_by_walk = 0
+    run = PartnerSearch.run
+
+    def counted(
+        walk: PartnerSearch, steps: int, forbidden: set[int]
+    ) -> list[tuple[int, int]] | None:
+        nonlocal found_by_walk
+        clearing = run(walk, steps, forbidden)
+        found_by_walk += clearing is not None
+        return clearing
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PartnerSearch, "run", counted)
+        patch.setattr(solver_module, "PARTNER_SEARCH_AFTER", 0)
+        patch.setattr(solver_module, "FIRST_DIVE", 2)
+        patch.setattr(solver_module, "RESTART_BASE", 1)
+        for seed in range(400):
+            geo, faces = dense_position(seed)
+            result = solve(geo, faces)
+            assert result.solvable is brute_force(geo, faces, geo.all_mask, True), seed
+            if result.solvable:
+                assert_clears(geo, faces, result.moves)
+    assert found_by_walk >= 100

@@ -85,7 +85,16 @@ measure it (the verdicts never depend on them):
   slice takes as many steps as the attempt took nodes, each step counted as
   a node (measured, random Turtle deals 0-1999 at 60 s: without it 3 deals
   stayed open and p99 was 536 ms; with it every deal is decided, the slowest
-  in 9.3 s, p99 678 ms).
+  in 9.3 s, p99 678 ms);
+- **pairing search**: once a deal has cost `PAIRING_SEARCH_AFTER` nodes (and
+  its root pairings have been tested two classes at a time), each failed
+  attempt is also followed by a slice of an exact search over the pairings
+  of the classes (`solver_pairings`), resumed where the last slice stopped.
+  It proves lost deals that the search over positions cannot exhaust,
+  because it never tries the same pairs in another order (measured, 2,000
+  classic-set Turtle deals at 10 s: 22 open without it, 11 with it, and 51
+  proven lost instead of 42; this game's deals 0-1999 at 60 s: all decided,
+  p99 771 ms).
 
 Bookkeeping that never changes a verdict: pairs already ruled out at a node
 are dropped before they are scored; scoring a pair computes the position it
@@ -111,6 +120,7 @@ from dataclasses import dataclass, field
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
 from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder, row_tables
+from pyramids.games.mahjongg.solver_pairings import PairingBudgetExhausted, PairingSearch
 from pyramids.games.mahjongg.solver_partners import PartnerSearch
 from pyramids.games.mahjongg.tiles import NUM_FACES, match_class
 
@@ -134,6 +144,7 @@ class SolverOptions:
     pairwise_pairings: bool = True
     inner_pairings: bool = True
     partner_search: bool = True
+    pairing_search: bool = True
 
 
 @dataclass
@@ -191,6 +202,18 @@ PARTNER_SEARCH_AFTER = 512
 PARTNER_SEARCH_SHARE = 1.0
 # Steps between two looks at the clock while the partner search runs.
 PARTNER_SEARCH_CHUNK = 1024
+# Nodes after which (and once the root pairings have been tested two classes
+# at a time) `solver_pairings.PairingSearch` goes on for PAIRING_SEARCH_SHARE
+# nodes' worth of removal tests per node of each failed attempt, a test
+# counted as PAIRING_TEST_NODES nodes (measured: 140-270 µs a test on Turtle,
+# against some 50 µs a node). Measured on random Turtle deals 0-1999 (60 s),
+# p99 678 ms without it: 1,432 ms from 2,048 nodes on, a test counted as one
+# node; 1,058 ms counted as four. Deals that cost this much are the slowest
+# 1% of this game's deals, and it rarely decides them: the search over
+# positions and the walk do; it is for the lost deals they cannot exhaust.
+PAIRING_SEARCH_AFTER = 16384
+PAIRING_SEARCH_SHARE = 1.0
+PAIRING_TEST_NODES = 4
 # Entries a tile's burial cache may hold before it is emptied (bounds memory).
 BURIAL_CACHE_LIMIT = 1 << 14
 # Positions remembered as free of a deadlock before the memory is emptied.
@@ -335,6 +358,7 @@ class _Search:
         # there (facts for every position below them).
         self.inner_settled: dict[int, tuple[int, list[int]]] = {}
         self.partner_search: PartnerSearch | None = None
+        self.pairing_search: PairingSearch | None = None
 
     def run(self, present: int) -> list[Pair] | None:
         if self.options.deadlock_pruning and self.finder.any_pair_deadlocked(present):
@@ -368,11 +392,21 @@ class _Search:
                     pairwise_done = True
                     if not self._settle(present, free, pairwise=True):
                         return None
-                if options.partner_search and self.nodes >= PARTNER_SEARCH_AFTER:
-                    steps = int(PARTNER_SEARCH_SHARE * _attempt_budget(attempt))
-                    clearing = self._search_partners(present, steps)
-                    if clearing is not None:
-                        return clearing
+                if self.nodes >= PARTNER_SEARCH_AFTER:
+                    spent = _attempt_budget(attempt)
+                    if options.partner_search:
+                        clearing = self._search_partners(present, int(PARTNER_SEARCH_SHARE * spent))
+                        if clearing is not None:
+                            return clearing
+                    if (
+                        options.pairing_search
+                        and pairwise_done
+                        and self.nodes >= PAIRING_SEARCH_AFTER
+                    ):
+                        tests = int(PAIRING_SEARCH_SHARE * spent) // PAIRING_TEST_NODES
+                        solvable, clearing = self._search_pairings(present, tests)
+                        if solvable is not None:
+                            return clearing if solvable else None
                 attempt += 1
                 continue
             return moves if found else None
@@ -399,6 +433,31 @@ class _Search:
             if clearing is not None:
                 return clearing
         return None
+
+    def _search_pairings(self, present: int, tests: int) -> tuple[bool | None, list[Pair]]:
+        """Go on with the search over pairings for about `tests` removal tests
+        (each counted as PAIRING_TEST_NODES nodes): its verdict once known (else
+        None) and its clearing."""
+        search = self.pairing_search
+        if search is None:
+            board = self.board
+            # Only the root's facts are in `forbidden` between attempts.
+            search = self.pairing_search = PairingSearch(
+                board.geometry, board.class_mask, present, board.neighbour_mask,
+                self.forbidden, self.deadline,
+            )
+        if self.node_limit is not None:
+            tests = min(tests, (self.node_limit - self.nodes) // PAIRING_TEST_NODES)
+        before = search.tests
+        try:
+            verdict = search.run(tests)
+        except PairingBudgetExhausted:
+            raise _BudgetExhausted from None
+        finally:
+            self.nodes += (search.tests - before) * PAIRING_TEST_NODES
+        if verdict is None and self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _BudgetExhausted
+        return verdict, search.clearing
 
     def _settle(self, present: int, free: int, pairwise: bool = False) -> bool:
         """Rule out the pairings that deadlock at the root; False if all of a class do."""

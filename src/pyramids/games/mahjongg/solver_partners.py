@@ -34,6 +34,7 @@ from collections.abc import Sequence, Set
 
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
+from pyramids.games.mahjongg.solver_pairings import take_pairs
 
 Pair = tuple[int, int]
 
@@ -69,6 +70,7 @@ class PartnerSearch:
             tile: group for group in self.groups for tile in group
         }
         self.partner: list[int] = [-1] * geometry.size
+        self.no_possible = [0] * geometry.size  # (every partner is fixed here)
         self.stuck = 0  # the tiles left when the current pairings' removals stuck
         self.changes = WALK_LENGTH  # forces a fresh start on the first step
 
@@ -117,35 +119,10 @@ class PartnerSearch:
     def remove_pairs(self, partner: Sequence[int]) -> tuple[int, list[Pair]]:
         """Take free pairs of partners until none is left: the tiles left, and
         the pairs taken in order (a clearing when no tile is left)."""
-        geometry = self.geometry
-        above, left, right = geometry.above_mask, geometry.left_mask, geometry.right_mask
-        neighbour_mask = self.neighbour_mask
-        present = self.present
-        free = self.free
-        order: list[Pair] = []
-        ready = [
-            tile for tile in tiles_in(free) if partner[tile] > tile and free >> partner[tile] & 1
-        ]
-        while ready:
-            a = ready.pop()
-            b = partner[a]
-            present &= ~((1 << a) | (1 << b))
-            order.append((a, b))
-            # Only the tiles they lay on or touched can have become free.
-            candidates = (neighbour_mask[a] | neighbour_mask[b]) & present & ~free
-            free &= present
-            while candidates:
-                bit = candidates & -candidates
-                candidates ^= bit
-                tile = bit.bit_length() - 1
-                if not present & above[tile] and (
-                    not present & left[tile] or not present & right[tile]
-                ):
-                    free |= bit
-                    mate = partner[tile]
-                    if free >> mate & 1:
-                        ready.append(min(tile, mate))
-        return present, order
+        return take_pairs(
+            self.geometry, self.neighbour_mask, self.present, self.free, partner,
+            self.no_possible,
+        )
 
     def _fresh_start(self, forbidden: Set[int]) -> None:
         rng = self.rng
