@@ -23,7 +23,7 @@ from pyramids.games.mahjongg.solver import (
     solve,
     solve_classes,
 )
-from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder, _pairings
+from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder, class_pairings
 from pyramids.games.mahjongg.tiles import FACE_BY_NAME, match_class
 
 X = FACE_BY_NAME["scarab 1"].index
@@ -452,10 +452,10 @@ def finder_for(geo: Geometry, faces: list[int], present: int, pantheon: bool = T
 
 
 def test_every_pairing_of_a_class_is_listed_once() -> None:
-    assert _pairings([]) == [()]
-    assert _pairings([1, 2, 3, 4]) == [(1, 2, 3, 4), (1, 3, 2, 4), (1, 4, 2, 3)]
+    assert class_pairings([]) == [()]
+    assert class_pairings([1, 2, 3, 4]) == [(1, 2, 3, 4), (1, 3, 2, 4), (1, 4, 2, 3)]
     for size, count in ((6, 15), (8, 105)):
-        pairings = _pairings(list(range(size)))
+        pairings = class_pairings(list(range(size)))
         assert len(pairings) == count == len(set(pairings))
         assert all(sorted(pairing) == list(range(size)) for pairing in pairings)
 

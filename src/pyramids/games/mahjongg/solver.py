@@ -120,7 +120,7 @@ from dataclasses import dataclass, field
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
 from pyramids.games.mahjongg.solver_deadlock import DeadlockFinder, row_tables
-from pyramids.games.mahjongg.solver_pairings import PairingBudgetExhausted, PairingSearch
+from pyramids.games.mahjongg.solver_pairings import PairingDeadlinePassed, PairingSearch
 from pyramids.games.mahjongg.solver_partners import PartnerSearch
 from pyramids.games.mahjongg.tiles import NUM_FACES, match_class
 
@@ -451,7 +451,7 @@ class _Search:
         before = search.tests
         try:
             verdict = search.run(tests)
-        except PairingBudgetExhausted:
+        except PairingDeadlinePassed:
             raise _BudgetExhausted from None
         finally:
             self.nodes += (search.tests - before) * PAIRING_TEST_NODES

@@ -30,7 +30,7 @@ one class at a time, then (`pairwise`) two at a time, to a fixpoint.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
 
@@ -266,13 +266,13 @@ class DeadlockFinder:
         milliseconds on Turtle, so the solver runs it only on stubborn deals.
         The facts hold for every position reached from `present`.
         """
-        domains: dict[int, list[_Pairing]] = {}
+        domains: dict[int, list[Pairing]] = {}
         for klass, cmask in enumerate(self.class_mask):
             rest = present & cmask
             if 4 <= rest.bit_count() <= largest and rest & ~free:
-                domains[klass] = _pairings(tiles_in(rest))
+                domains[klass] = class_pairings(tiles_in(rest))
         settled: set[int] = set()
-        reach: dict[_Pairing, int] = {}
+        reach: dict[Pairing, int] = {}
         while True:
             if not self._settle_singly(present, domains, settled, reach):
                 return None
@@ -291,9 +291,9 @@ class DeadlockFinder:
     def _settle_singly(
         self,
         present: int,
-        domains: dict[int, list[_Pairing]],
+        domains: dict[int, list[Pairing]],
         settled: set[int],
-        reach: dict[_Pairing, int],
+        reach: dict[Pairing, int],
     ) -> bool:
         """Drop each class's pairings that deadlock alone; False if a class has none.
 
@@ -323,9 +323,9 @@ class DeadlockFinder:
     def _settle_pairwise(
         self,
         present: int,
-        domains: dict[int, list[_Pairing]],
+        domains: dict[int, list[Pairing]],
         settled: set[int],
-        reach: dict[_Pairing, int],
+        reach: dict[Pairing, int],
     ) -> bool | None:
         """Drop pairings with no compatible pairing of some other open class.
 
@@ -364,7 +364,7 @@ class DeadlockFinder:
                         settled.add(klass)
         return narrowed
 
-    def _fix_common(self, usable: list[_Pairing]) -> bool:
+    def _fix_common(self, usable: list[Pairing]) -> bool:
         """Fix as partners the pairs every pairing left has; whether any is new."""
         common = set(_pairs_of(usable[0]))
         for pairing in usable[1:]:
@@ -377,7 +377,7 @@ class DeadlockFinder:
                 new = True
         return new
 
-    def _pairings_reach(self, pairings: Sequence[_Pairing], present: int) -> int | None:
+    def _pairings_reach(self, pairings: Sequence[Pairing], present: int) -> int | None:
         """Assuming these pairings (partners fixed), None if one of their pairs
         deadlocks, else the tiles the tests reached (see `pair_closure`)."""
         partners = self.partners
@@ -403,14 +403,22 @@ class DeadlockFinder:
 
 
 # A pairing of a class's tiles, as the tiles pair by pair: (p0, q0, p1, q1, ...).
-_Pairing = tuple[int, ...]
+Pairing = tuple[int, ...]
 
 
-def _pairs_of(pairing: _Pairing) -> list[tuple[int, int]]:
+def _pairs_of(pairing: Pairing) -> list[tuple[int, int]]:
     return list(zip(pairing[0::2], pairing[1::2], strict=True))
 
 
-def _pairings(tiles: list[int]) -> list[_Pairing]:
+def uses_a_pair_of(pairing: Sequence[int], pairs: Set[int]) -> bool:
+    """Whether a pairing (tiles listed pair by pair) pairs two tiles that form
+    one of `pairs` (two-bit masks), e.g. a pair ruled out."""
+    return any(
+        (1 << pairing[i]) | (1 << pairing[i + 1]) in pairs for i in range(0, len(pairing), 2)
+    )
+
+
+def class_pairings(tiles: list[int]) -> list[Pairing]:
     """Every way to split the tiles (an even number) into pairs."""
     if not tiles:
         return [()]
@@ -418,11 +426,11 @@ def _pairings(tiles: list[int]) -> list[_Pairing]:
     return [
         (first, mate, *others)
         for i, mate in enumerate(rest)
-        for others in _pairings(rest[:i] + rest[i + 1:])
+        for others in class_pairings(rest[:i] + rest[i + 1:])
     ]
 
 
-def _unused_pairs(tiles: int, usable: list[_Pairing]) -> set[int]:
+def _unused_pairs(tiles: int, usable: list[Pairing]) -> set[int]:
     """The pairs (two-bit masks) of these tiles that no pairing left uses."""
     group = tiles_in(tiles)
     every = {(1 << a) | (1 << b) for i, a in enumerate(group) for b in group[i + 1:]}

@@ -40,7 +40,7 @@ import time
 from collections.abc import Generator, Sequence, Set
 
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
-from pyramids.games.mahjongg.solver_deadlock import _Pairing, _pairings
+from pyramids.games.mahjongg.solver_deadlock import Pairing, class_pairings, uses_a_pair_of
 
 Pair = tuple[int, int]
 
@@ -50,7 +50,7 @@ PROPAGATE_LIMIT = 3
 CLOCK_EVERY = 64
 
 
-class PairingBudgetExhausted(Exception):
+class PairingDeadlinePassed(Exception):
     """The deadline passed before a verdict."""
 
 
@@ -138,13 +138,7 @@ class PairingSearch:
         self.verdict: bool | None = None
         self.clearing: list[Pair] = []
         domains = [
-            [
-                pairing for pairing in _pairings(group)
-                if not any(
-                    (1 << pairing[i]) | (1 << pairing[i + 1]) in forbidden
-                    for i in range(0, len(pairing), 2)
-                )
-            ]
+            [pairing for pairing in class_pairings(group) if not uses_a_pair_of(pairing, forbidden)]
             for group in self.groups
         ]
         self._steps = self._search(domains)
@@ -152,7 +146,7 @@ class PairingSearch:
     def run(self, tests: int) -> bool | None:
         """Go on for at most `tests` removal tests: the verdict once known
         (True: `clearing` holds a clearing), else None.
-        `PairingBudgetExhausted` when the deadline passes."""
+        `PairingDeadlinePassed` when the deadline passes."""
         limit = self.tests + tests
         while self.verdict is None and self.tests < limit:
             try:
@@ -163,7 +157,7 @@ class PairingSearch:
         return self.verdict
 
     def _search(
-        self, domains: list[list[_Pairing]]
+        self, domains: list[list[Pairing]]
     ) -> Generator[None, None, list[Pair] | None]:
         narrowed = yield from self._narrow(domains)
         if narrowed is None:
@@ -184,8 +178,8 @@ class PairingSearch:
         return None
 
     def _narrow(
-        self, domains: list[list[_Pairing]]
-    ) -> Generator[None, None, tuple[list[list[_Pairing]], list[int], list[int]] | None]:
+        self, domains: list[list[Pairing]]
+    ) -> Generator[None, None, tuple[list[list[Pairing]], list[int], list[int]] | None]:
         """Drop the pairings whose assumption alone makes the removal stick, to
         a fixpoint: the domains left and their partner tables, or None if lost.
         (It pauses before each removal test: `run` keeps to its budget.)"""
@@ -229,14 +223,14 @@ class PairingSearch:
             and not self.tests % CLOCK_EVERY
             and time.perf_counter() > self.deadline
         ):
-            raise PairingBudgetExhausted
+            raise PairingDeadlinePassed
         return take_pairs(
             self.geometry, self.neighbour_mask, self.present, self.free, partner, possible
         )
 
 
 def _set_class(
-    partner: list[int], possible: list[int], group: list[int], domain: list[_Pairing]
+    partner: list[int], possible: list[int], group: list[int], domain: list[Pairing]
 ) -> None:
     """Write a class's partners (one pairing left) or possible partners (several)."""
     for tile in group:

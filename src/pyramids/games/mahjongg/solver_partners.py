@@ -34,6 +34,7 @@ from collections.abc import Sequence, Set
 
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.geometry import Geometry, tiles_in
+from pyramids.games.mahjongg.solver_deadlock import uses_a_pair_of
 from pyramids.games.mahjongg.solver_pairings import take_pairs
 
 Pair = tuple[int, int]
@@ -130,10 +131,7 @@ class PartnerSearch:
             for _ in range(PAIRING_TRIES):
                 order = list(group)
                 rng.shuffle(order)
-                if not any(
-                    (1 << order[i]) | (1 << order[i + 1]) in forbidden
-                    for i in range(0, len(order), 2)
-                ):
+                if not uses_a_pair_of(order, forbidden):
                     break
             for i in range(0, len(order), 2):
                 _pair(self.partner, order[i], order[i + 1])
