@@ -25,3 +25,21 @@ def user_errors() -> Iterator[None]:
         yield
     except (PyramidsError, ValueError) as error:
         fail(str(error).replace("\n", " "))
+
+
+@contextmanager
+def require_extra(extra: str, feature: str) -> Iterator[None]:
+    """Imports inside this block need the optional extra `extra`; a missing one is one line.
+
+    The core install (`pip install pyramids`) has the engines, agents and plain
+    play; the terminal app, the server and the plots come with extras.
+    """
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if error.name and error.name.split(".")[0] == "pyramids":
+            raise
+        fail(
+            f"{feature} needs the '{extra}' extra (missing module {error.name!r}); "
+            f"install it with: pip install 'pyramids[{extra}]'"
+        )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pyramids.web.ws import MAX_MESSAGE_BYTES
+from pyramids.cli.common import require_extra
 
 
 def register(app: typer.Typer) -> None:
@@ -30,10 +30,12 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Serve multiplayer games: see docs/server.md for the HTTP and WebSocket protocol."""
-        import uvicorn
+        with require_extra("web", "pyramids serve"):
+            import uvicorn
 
-        from pyramids.web.app import create_app
-        from pyramids.web.storage import SQLITE_SYNC_MODES
+            from pyramids.web.app import create_app
+            from pyramids.web.storage import SQLITE_SYNC_MODES
+            from pyramids.web.ws import MAX_MESSAGE_BYTES
 
         if sqlite_sync not in SQLITE_SYNC_MODES:
             allowed = ", ".join(SQLITE_SYNC_MODES)
