@@ -10,7 +10,7 @@ pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
 from pyramids.core import GameRecord, load  # noqa: E402
-from pyramids.sim.session import new_session, resume_session  # noqa: E402
+from pyramids.play.session import new_session, resume_session  # noqa: E402
 from pyramids.tui.app import HelpScreen, PassScreen, PlayApp, ReplayApp  # noqa: E402
 from pyramids.tui.board import Board  # noqa: E402
 from tests.tui.helpers import SIZE, play_first_move_by_list, settle  # noqa: E402

@@ -8,7 +8,7 @@ pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
 from pyramids.core import load  # noqa: E402
-from pyramids.sim.session import new_session  # noqa: E402
+from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
 from pyramids.tui.board import Board  # noqa: E402
 from tests.tui.helpers import SIZE, settle  # noqa: E402

@@ -21,6 +21,10 @@
   faces, or when the solver gives no verdict within its budget, it plays the
   greedy move.
 - Any other game: `mcts` with the given budget.
+
+A game's manifest names its planner (`planner`: a function `(agent, state)`
+returning an action, or None where it does not apply, as for Mahjongg with
+several players); a game without one is played by `mcts`.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from pyramids.agents.greedy.pacal import (
     used_values,
 )
 from pyramids.agents.mcts import MctsAgent
-from pyramids.core import Rng, State
+from pyramids.core import Rng, State, companion_of
 
 FIELDS = 10
 DEFAULT_ROLLOUTS = 24
@@ -65,11 +69,11 @@ class PlannerAgent:
         self._plan_key: str | None = None
 
     def step(self, state: State) -> int:
-        name = state.game.name
-        if name == "pacal-solo":
-            return self._pacal_solo(state)
-        if name == "mahjongg" and state.game.num_players == 1:
-            return self._mahjongg_solo(state)
+        plan = companion_of(state.game.name, "planner")
+        if plan is not None:
+            action: int | None = plan(self, state)
+            if action is not None:
+                return action
         return self.fallback.step(state)
 
     # ----- Pacal solo ---------------------------------------------------------------
@@ -130,6 +134,18 @@ class PlannerAgent:
         if action is None:
             return greedy_action(state, self.rng)
         return action
+
+
+def plan_pacal_solo(agent: PlannerAgent, state: State) -> int:
+    """The planner's move in Pacal solo (the `planner` companion of `pacal-solo`)."""
+    return agent._pacal_solo(state)
+
+
+def plan_mahjongg_solo(agent: PlannerAgent, state: State) -> int | None:
+    """The planner's move in one-player Mahjongg; None with several players (mcts plays)."""
+    if state.game.num_players != 1:
+        return None
+    return agent._mahjongg_solo(state)
 
 
 def _outlook(results: list[int], drawn: int) -> tuple[float, float]:

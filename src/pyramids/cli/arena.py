@@ -16,7 +16,7 @@ import typer
 
 from pyramids.cli.common import user_errors
 from pyramids.core import OptionError
-from pyramids.sim.session import parse_options
+from pyramids.play.session import parse_options
 
 
 @contextmanager

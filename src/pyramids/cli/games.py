@@ -14,11 +14,12 @@ from typing import Any
 import typer
 
 from pyramids.cli.common import fail, user_errors
-from pyramids.cli.plain import play_plain, result_lines
-from pyramids.cli.render import render_view
-from pyramids.core import GameRecord, PyramidsError, State, game_entry
-from pyramids.sim.play import play_series
-from pyramids.sim.session import (
+from pyramids.cli.plain import play_plain
+from pyramids.core import GameRecord, PyramidsError, State
+from pyramids.play.render import render_view
+from pyramids.play.results import result_lines
+from pyramids.play.rules import rules_text
+from pyramids.play.session import (
     Session,
     check_seat_names,
     fresh_seed,
@@ -28,6 +29,7 @@ from pyramids.sim.session import (
     parse_seats,
     resume_session,
 )
+from pyramids.sim.play import play_series
 
 PLAYERS_HELP = "Number of players, where the game has a players option."
 
@@ -40,15 +42,6 @@ def _read_line() -> str | None:
 def _write(text: str) -> None:
     # A prompt ends with "> " and keeps the cursor on its line.
     typer.echo(text, nl=not text.endswith("> "))
-
-
-def _rules_text(game: str) -> str:
-    page: object = game_entry(game).rules_page
-    if isinstance(page, str):
-        return page
-    if callable(page):
-        return str(page())
-    raise PyramidsError(f"{game} has no rules page yet")
 
 
 def play(
@@ -75,7 +68,7 @@ def play(
                 f"{session.game.name} {session.game.options} seed {session.seed}; "
                 f"seats: {', '.join(session.seats)}. Type 'help' for commands."
             )
-            play_plain(session, _read_line, _write, lambda: _rules_text(name))
+            play_plain(session, _read_line, _write, lambda: rules_text(name))
             return
         try:
             from pyramids.tui.app import run_play_app
@@ -179,7 +172,7 @@ def solo_draw_count(view: dict[str, Any]) -> int | None:
 def rules(game: str = typer.Argument(..., help="The game: see `pyramids games`.")) -> None:
     """Print a game's rules page."""
     with user_errors():
-        typer.echo(_rules_text(game))
+        typer.echo(rules_text(game))
 
 
 def replay(

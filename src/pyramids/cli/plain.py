@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pyramids.cli.render import render_view
-from pyramids.core import IllegalActionError, PyramidsError, State
-from pyramids.sim.session import Session
+from pyramids.core import IllegalActionError, PyramidsError, game_manifest
+from pyramids.play.moves import format_moves, parse_move, summarize_moves
+from pyramids.play.render import render_view
+from pyramids.play.results import result_lines, seat_label
+from pyramids.play.session import Session
 
 QUIT_WORDS = frozenset({"quit", "q", "exit"})
 HELP_WORDS = frozenset({"help", "?", "h"})
@@ -22,91 +24,7 @@ HELP = """Type a move as listed (for example its text) or its number from the li
 Commands: moves (list the legal moves), view (show the position), save,
 rules (the rules page), help, quit."""
 
-
-def format_moves(
-    strings: list[str], width: int = 100, numbers: list[int] | None = None
-) -> str:
-    """The legal moves with their numbers (from 1 unless given), packed into lines."""
-    numbers = numbers or list(range(1, len(strings) + 1))
-    items = [f"{number}) {text}" for number, text in zip(numbers, strings, strict=True)]
-    column = max((len(item) for item in items), default=0) + 3
-    per_line = max(1, width // column)
-    lines = []
-    for start in range(0, len(items), per_line):
-        lines.append("".join(item.ljust(column) for item in items[start : start + per_line]))
-    return "\n".join(line.rstrip() for line in lines)
-
-
-LONG_LIST = 40
 HOTSEAT_BLANK_LINES = 60
-
-
-def summarize_moves(strings: list[str]) -> str:
-    """The legal moves; in a long list, a kind of move with many entries is summarized."""
-    if len(strings) <= LONG_LIST:
-        return format_moves(strings)
-    by_kind: dict[str, list[str]] = {}
-    for text in strings:
-        by_kind.setdefault(text.split(" ")[0], []).append(text)
-    small_kinds = {kind for kind, texts in by_kind.items() if len(texts) <= LONG_LIST // 2}
-    # Numbers stay those of the full list, which is what a typed number means.
-    shown = [
-        (number, text)
-        for number, text in enumerate(strings, start=1)
-        if text.split(" ")[0] in small_kinds
-    ]
-    summaries = [
-        f"{len(texts)} '{kind}' moves, for example {', '.join(repr(t) for t in texts[:3])}"
-        for kind, texts in by_kind.items()
-        if kind not in small_kinds
-    ]
-    lines = []
-    if shown:
-        lines.append(
-            format_moves([text for _, text in shown], numbers=[number for number, _ in shown])
-        )
-    lines.extend(summaries)
-    lines.append("(type 'moves' to list every legal move with its number)")
-    return "\n".join(lines)
-
-
-def parse_move(state: State, text: str) -> int:
-    """The action `text` names: an action string, else the number of a listed move.
-
-    Raises `IllegalActionError` saying what is allowed. An action string wins over
-    a number, so a game whose action strings are numbers still reads them.
-    """
-    legal = state.legal_actions()
-    try:
-        return state.string_to_action(text)
-    except IllegalActionError as parse_error:
-        if text.isdigit():
-            number = int(text)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            raise IllegalActionError(
-                f"there is no move number {number}; the moves are numbered 1 to {len(legal)}"
-            ) from None
-        raise IllegalActionError(
-            f"{parse_error} (type 'moves' to list the legal moves, 'help' for commands)"
-        ) from None
-
-
-def result_lines(state: State, seats: list[str]) -> list[str]:
-    returns = state.returns()
-    lines = ["Game over."]
-    for seat, value in enumerate(returns):
-        lines.append(f"  seat {seat} ({seats[seat]}): {value:+g}")
-    if len(returns) == 1:
-        lines.append("  You won!" if returns[0] > 0 else "  Not this time.")
-    else:
-        best = max(returns)
-        top = [seat for seat, value in enumerate(returns) if value == best]
-        if len(top) == 1:
-            lines.append(f"  Winner: seat {top[0]} ({seats[top[0]]})")
-        else:
-            lines.append("  A draw.")
-    return lines
 
 
 def play_plain(
@@ -123,14 +41,15 @@ def play_plain(
         seat = state.current_player
         if not session.is_human_turn():
             action = session.agent_action()
-            write(f"seat {seat} ({session.seats[seat]}) plays: {state.action_to_string(action)}")
+            write(f"{seat_label(seat, session.seats)} plays: {state.action_to_string(action)}")
             state.apply_action(action)
             session.save()
             continue
         position = (len(state.history()), seat)
         if shown_for != position and seat != last_human and len(session.human_seats) > 1:
             # Hotseat: scroll the last person's hand away before the next one looks.
-            write("\n" * HOTSEAT_BLANK_LINES + f"Seat {seat}: take the keyboard and press Enter> ")
+            handover = f"Seat {seat + 1}: take the keyboard and press Enter> "
+            write("\n" * HOTSEAT_BLANK_LINES + handover)
             if read_line() is None:
                 write("")
                 _stop(session, write)
@@ -139,7 +58,7 @@ def play_plain(
         if shown_for != position:
             shown_for = position
             _show_turn(session, seat, write)
-        write(f"seat {seat}, your move> ")
+        write(f"seat {seat + 1}, your move> ")
         line = read_line()
         if line is None:
             write("")
@@ -185,8 +104,9 @@ def play_plain(
 
 def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> None:
     state = session.state
+    title = game_manifest(session.game.name).display_title
     write("")
-    write(f"=== {session.game.name}, move {len(state.history()) + 1}: seat {seat} to play ===")
+    write(f"=== {title}, move {len(state.history()) + 1}: seat {seat + 1} to play ===")
     write(render_view(session.game.name, state.view(seat)))
     write("Legal moves:")
     write(summarize_moves(state.legal_action_strings()))

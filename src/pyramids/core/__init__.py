@@ -11,13 +11,25 @@ from pyramids.core.errors import (
 )
 from pyramids.core.options import Option, resolve_options
 from pyramids.core.records import GameRecord
-from pyramids.core.registry import GameEntry, game_entry, game_names, load, register
+from pyramids.core.registry import (
+    GameEntry,
+    GameManifest,
+    companion_of,
+    find_manifest,
+    game_entry,
+    game_manifest,
+    game_names,
+    load,
+    manifests,
+    register,
+)
 from pyramids.core.rng import Rng
 
 __all__ = [
     "TERMINAL",
     "Game",
     "GameEntry",
+    "GameManifest",
     "GameRecord",
     "IllegalActionError",
     "LayoutError",
@@ -29,9 +41,13 @@ __all__ = [
     "Rng",
     "State",
     "UnknownGameError",
+    "companion_of",
+    "find_manifest",
     "game_entry",
+    "game_manifest",
     "game_names",
     "load",
+    "manifests",
     "register",
     "resolve_options",
 ]

@@ -1,15 +1,31 @@
-"""The registry of games: `load(name, **options)` and what the conformance suite runs.
+"""The registry of games: one `GameManifest` per game, and `load(name, **options)`.
 
-A game module registers itself with `register(GameEntry(...))` when imported.
-The built-in games are imported on first use, so `pyramids.load("temple")`
-works without the caller importing the rules package.
+A manifest is everything the project knows about a game in one object: its
+name, title and summary, how to make it, the option that sets its number of
+players, its rules page, the option sets the conformance suite plays, and its
+*companions*: the greedy policy, the one-player planner, the text renderer,
+the terminal board and the browser renderer. Companions are named by dotted
+paths (`"package.module:attribute"`) and imported only when an interface asks
+for them, so a rules package never imports an interface, and a game whose
+terminal board needs Textual still loads without it.
+
+Games come from two places:
+- the built-in packages in `BUILTIN_MODULES`, which call `register` on import;
+- any installed distribution that declares an entry point in the group
+  `pyramids.games` (see docs/adding-a-game.md). The entry point names a
+  `GameManifest`, a list of them, or a function returning either.
+
+A plugin that fails to load, or that reuses a registered name, is skipped with
+a warning that names it: one broken package must not stop the others.
 """
 
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import metadata, resources
 from typing import Any
 
 from pyramids.core.api import Game
@@ -20,45 +36,148 @@ BUILTIN_MODULES = (
     "pyramids.games.temple",
     "pyramids.games.mahjongg",
 )
+ENTRY_POINT_GROUP = "pyramids.games"
+
+#: The companions a manifest may name, and what each must be.
+COMPANIONS = {
+    "greedy_policy": "a module with `choose(state, rng) -> action` (and optional search hooks)",
+    "planner": "a function `(agent, state) -> action | None` that plans a one-player game",
+    "text_renderer": "a function `(view) -> str` drawing a view as plain text",
+    "terminal_board": "a Textual `Board` subclass (pyramids.tui.board.Board)",
+    "web_renderer": "a JavaScript module file, as `package:file.js`",
+}
+
+
+class CompanionError(UnknownGameError):
+    """A manifest names a companion that cannot be imported or found."""
 
 
 @dataclass(frozen=True)
-class GameEntry:
-    """A registered game name.
+class GameManifest:
+    """One game, declared once.
 
-    `factory(**options)` makes the Game. `variants` are option sets the generic
-    conformance suite plays (the defaults first). `rules_page` is the project's
-    rules page as Markdown text, or a callable returning it.
+    `factory(**options)` makes the Game. `variants` are option sets the
+    conformance suite (`pyramids.testing.check_game`) plays, the defaults first.
+    `rules_page` returns the rules page as Markdown. `players_option` names the
+    option that sets the number of seats (None: fixed). `order` places the game
+    in lists for players (lower first; ties by name). `view_type` is the
+    TypedDict that `state.view()` returns. The companion fields are dotted paths
+    (see `COMPANIONS`); None means the interface falls back to its generic part
+    (random play, an outline of the view, the raw view with move buttons).
     """
 
     name: str
     factory: Callable[..., Game]
     summary: str
+    title: str = ""
     variants: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({},))
     rules_page: Callable[[], str] | None = None
+    players_option: str | None = None
+    order: int = 100
+    view_type: type | None = None
+    greedy_policy: str | None = None
+    planner: str | None = None
+    text_renderer: str | None = None
+    terminal_board: str | None = None
+    web_renderer: str | None = None
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.name
+
+    def companion(self, kind: str) -> Any:
+        """The companion `kind` imported (None when the manifest names none).
+
+        A missing third-party module (Textual for a terminal board, say) raises
+        `ModuleNotFoundError` as usual, so an interface can name the extra to
+        install; a path that names nothing raises `CompanionError`.
+        """
+        if kind not in COMPANIONS or kind == "web_renderer":
+            allowed = ", ".join(k for k in COMPANIONS if k != "web_renderer")
+            raise CompanionError(f"unknown companion {kind!r}; allowed: {allowed}")
+        path = getattr(self, kind)
+        if path is None:
+            return None
+        module_name, _, attribute = path.partition(":")
+        module = importlib.import_module(module_name)
+        if not attribute:
+            return module
+        try:
+            return getattr(module, attribute)
+        except AttributeError:
+            raise CompanionError(
+                f"game {self.name!r}: {kind} {path!r} names nothing: module {module_name!r} "
+                f"has no {attribute!r} ({COMPANIONS[kind]})"
+            ) from None
+
+    def web_renderer_source(self) -> str | None:
+        """The browser renderer's JavaScript text (None when the game has none)."""
+        if self.web_renderer is None:
+            return None
+        package, _, file_name = self.web_renderer.partition(":")
+        try:
+            return resources.files(package).joinpath(file_name).read_text(encoding="utf-8")
+        except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError) as error:
+            raise CompanionError(
+                f"game {self.name!r}: web_renderer {self.web_renderer!r} cannot be read: {error}"
+            ) from None
 
 
-_REGISTRY: dict[str, GameEntry] = {}
-_builtins_loaded = False
+#: The name older code and plugins use; the same class.
+GameEntry = GameManifest
+
+_REGISTRY: dict[str, GameManifest] = {}
+_loaded = False
 
 
-def register(entry: GameEntry) -> None:
-    _REGISTRY[entry.name] = entry
+def register(manifest: GameManifest) -> None:
+    """Add (or replace) a game. Built-in packages and tests call this on import."""
+    _REGISTRY[manifest.name] = manifest
 
 
 def _load_builtins() -> None:
-    global _builtins_loaded
-    if _builtins_loaded:
+    global _loaded
+    if _loaded:
         return
-    _builtins_loaded = True
+    _loaded = True
     for module in BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            # A game package not written yet is simply absent; any other missing
-            # module is a real fault.
-            if error.name != module:
-                raise
+        importlib.import_module(module)
+    for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        _load_plugin(entry_point)
+
+
+def _load_plugin(entry_point: metadata.EntryPoint) -> None:
+    where = f"plugin {entry_point.name!r} ({entry_point.value})"
+    try:
+        loaded = entry_point.load()
+        if callable(loaded) and not isinstance(loaded, GameManifest):
+            loaded = loaded()
+        manifests = [loaded] if isinstance(loaded, GameManifest) else list(loaded)
+    except Exception as error:  # a broken plugin is reported, never fatal
+        warnings.warn(f"{where} could not be loaded: {error!r}", stacklevel=3)
+        return
+    for manifest in manifests:
+        if not isinstance(manifest, GameManifest):
+            warnings.warn(f"{where} gave {type(manifest).__name__}, not a GameManifest",
+                          stacklevel=3)
+        elif manifest.name in _REGISTRY:
+            warnings.warn(f"{where}: the game name {manifest.name!r} is taken; skipped",
+                          stacklevel=3)
+        else:
+            register(manifest)
+
+
+def reload_plugins() -> None:
+    """Read the `pyramids.games` entry points again (after installing a plugin)."""
+    global _loaded
+    _loaded = False
+    _load_builtins()
+
+
+def manifests() -> list[GameManifest]:
+    """Every registered game, in the order players see them (`order`, then name)."""
+    _load_builtins()
+    return sorted(_REGISTRY.values(), key=lambda m: (m.order, m.name))
 
 
 def game_names() -> list[str]:
@@ -66,7 +185,7 @@ def game_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def game_entry(name: str) -> GameEntry:
+def game_manifest(name: str) -> GameManifest:
     _load_builtins()
     try:
         return _REGISTRY[name]
@@ -75,6 +194,21 @@ def game_entry(name: str) -> GameEntry:
         raise UnknownGameError(f"unknown game {name!r}; allowed games: {allowed}") from None
 
 
+game_entry = game_manifest
+
+
+def find_manifest(name: str) -> GameManifest | None:
+    """The manifest of `name`, or None for a game made without the registry (tests, tools)."""
+    _load_builtins()
+    return _REGISTRY.get(name)
+
+
+def companion_of(name: str, kind: str) -> Any:
+    """A registered game's companion `kind` (None for an unregistered game or none named)."""
+    manifest = find_manifest(name)
+    return None if manifest is None else manifest.companion(kind)
+
+
 def load(name: str, **options: Any) -> Game:
     """The game `name` with `options` validated (unknown names and values raise)."""
-    return game_entry(name).factory(**options)
+    return game_manifest(name).factory(**options)

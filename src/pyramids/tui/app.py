@@ -27,9 +27,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Markdown, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from pyramids.cli.plain import parse_move
-from pyramids.core import GameRecord, IllegalActionError, State, game_entry
-from pyramids.sim.session import Session
+from pyramids.core import GameRecord, IllegalActionError
+from pyramids.play.moves import parse_move
+from pyramids.play.results import result_text
+from pyramids.play.rules import rules_text
+from pyramids.play.session import Session
 from pyramids.tui.board import Board, board_class
 
 AGENT_DELAY = 0.4
@@ -38,28 +40,6 @@ CLOCK_PREFIX = "clock "
 
 def is_clock_move(text: str) -> bool:
     return text.startswith(CLOCK_PREFIX)
-
-
-def rules_text(game: str) -> str:
-    page: object = game_entry(game).rules_page
-    if isinstance(page, str):
-        return page
-    if callable(page):
-        return str(page())
-    return f"# {game}\n\nThis game has no rules page yet."
-
-
-def result_text(state: State, seats: list[str]) -> str:
-    returns = state.returns()
-    if len(returns) == 1:
-        verdict = "won" if returns[0] > 0 else "lost"
-        return f"Game over: {verdict} ({returns[0]:+g})."
-    best = max(returns)
-    top = [seat for seat, value in enumerate(returns) if value == best]
-    scores = ", ".join(f"seat {seat} {value:+g}" for seat, value in enumerate(returns))
-    if len(top) == 1:
-        return f"Game over: seat {top[0]} ({seats[top[0]]}) wins. {scores}"
-    return f"Game over: a draw. {scores}"
 
 
 class HelpScreen(ModalScreen[None]):

@@ -6,13 +6,13 @@ their own view. A click on a card, field or tile posts `Board.Chosen` with an
 action string; the app checks it against the rules, so a board never decides
 legality itself.
 
-A game gets its own drawing by adding a module to `BOARD_MODULES` whose `BOARD`
-is a `Board` subclass; any other game is drawn as an outline of its view.
+A game gets its own drawing by naming a `Board` subclass as the
+`terminal_board` of its manifest; any other game is drawn as an outline of its
+view.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from textual.app import ComposeResult
@@ -20,14 +20,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from pyramids.cli.render import outline
-
-BOARD_MODULES = {
-    "pacal": "pyramids.tui.pacal",
-    "pacal-solo": "pyramids.tui.pacal",
-    "temple": "pyramids.tui.temple",
-    "mahjongg": "pyramids.tui.mahjongg",
-}
+from pyramids.core import companion_of
+from pyramids.play.render import outline
 
 
 class Board(Vertical):
@@ -81,14 +75,5 @@ class Board(Vertical):
 
 
 def board_class(game: str) -> type[Board]:
-    module_name = BOARD_MODULES.get(game)
-    if module_name is None:
-        return Board
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        return Board
-    board: type[Board] = module.BOARD
-    return board
+    board: type[Board] | None = companion_of(game, "terminal_board")
+    return board or Board

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramids.agents import agent_names
-from pyramids.core import OptionError, PyramidsError, UnknownGameError, game_entry, game_names, load
+from pyramids.core import OptionError, PyramidsError, UnknownGameError, manifests
 from pyramids.web.hub import Hub
 from pyramids.web.rooms import FINISHED, PLAYING, WAITING, RoomError, RoomSettings
 from pyramids.web.storage import Storage
@@ -140,15 +140,22 @@ class BodyLimit:
 
 
 def game_catalogue() -> list[dict[str, Any]]:
+    """Every game as the lobby shows it, from the manifests (in their `order`)."""
     games = []
-    for name in game_names():
-        entry = game_entry(name)
-        game = load(name)
+    for manifest in manifests():
+        game = manifest.factory()
         games.append(
             {
-                "name": name,
-                "summary": entry.summary,
+                "name": manifest.name,
+                "title": manifest.display_title,
+                "summary": manifest.summary,
                 "num_players": game.num_players,
+                "players_option": manifest.players_option,
+                # The page imports this module to draw the game; without one it
+                # shows the view and a button per legal move.
+                "renderer": f"/games/{manifest.name}/renderer.js"
+                if manifest.web_renderer
+                else None,
                 "options": [
                     {
                         "name": spec.name,

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from pyramids.core import UnknownGameError, game_manifest
 from pyramids.web.rooms import FINISHED, RoomError
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -45,6 +46,18 @@ def mount_pages(app: FastAPI) -> FastAPI:
         # The page reads the room id from its own address; an unknown room is
         # reported by the page, from the API's answer.
         return FileResponse(STATIC_DIR / "room.html", headers=NO_CACHE)
+
+    @app.get("/games/{name}/renderer.js", include_in_schema=False)
+    async def game_renderer(name: str) -> Response:
+        # The drawing of a game comes from its manifest, so a plugin game ships its
+        # own; names that are not registered games answer 404 like any unknown file.
+        try:
+            source = game_manifest(name).web_renderer_source()
+        except UnknownGameError:
+            source = None
+        if source is None:
+            return Response(status_code=404)
+        return Response(source, media_type="text/javascript", headers=NO_CACHE)
 
     @app.get("/play", include_in_schema=False)
     async def no_room() -> RedirectResponse:

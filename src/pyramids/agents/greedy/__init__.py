@@ -1,6 +1,7 @@
 """`greedy`: a one-move-deep heuristic player per game, from the strategy notes.
 
-Each game has its own module here with `choose(state, rng) -> action`, working
+Each game has its own module (here for the built-in games; anywhere for a
+plugin, named by its manifest) with `choose(state, rng) -> action`, working
 from `state.view(player)` and `state.legal_actions()` only (plus trying an
 action on a clone of the state, which shows nothing hidden). `greedy_action`
 picks the module by the game's name; a game without one is played at random.
@@ -10,19 +11,11 @@ generator, so a seed replays a game exactly.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
-from pyramids.core import Rng, State
+from pyramids.core import Rng, State, companion_of
 
 Policy = Callable[[State, Rng], int]
-
-POLICY_MODULES = {
-    "pacal": "pyramids.agents.greedy.pacal",
-    "pacal-solo": "pyramids.agents.greedy.pacal",
-    "temple": "pyramids.agents.greedy.temple",
-    "mahjongg": "pyramids.agents.greedy.mahjongg",
-}
 
 _policies: dict[str, Policy] = {}
 
@@ -38,15 +31,8 @@ def policy_for(game_name: str) -> Policy | None:
 
 
 def _module_for(game_name: str) -> object | None:
-    module_name = POLICY_MODULES.get(game_name)
-    if module_name is None:
-        return None
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        return None
+    module: object | None = companion_of(game_name, "greedy_policy")
+    return module
 
 
 def evaluator_for(game_name: str) -> tuple[Callable[[State], list[float]] | None, int | None]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from pyramids.core.registry import GameEntry, register
+from pyramids.core.registry import GameManifest, register
 from pyramids.games.mahjongg.game import MahjonggGame
 from pyramids.games.mahjongg.state import MahjonggState
 
@@ -19,8 +19,16 @@ def rules_page() -> str:
 SMALL = "giza-step-ramp"
 
 register(
-    GameEntry(
+    GameManifest(
         name="mahjongg",
+        title="Mahjongg Pyramids",
+        order=30,
+        players_option="players",
+        greedy_policy="pyramids.agents.greedy.mahjongg",
+        planner="pyramids.agents.planner:plan_mahjongg_solo",
+        text_renderer="pyramids.play.text.mahjongg:render_mahjongg",
+        terminal_board="pyramids.tui.mahjongg:BOARD",
+        web_renderer="pyramids.web:static/mahjongg.js",
         factory=MahjonggGame,
         summary="Egyptian Mahjong solitaire: clear pyramids of tiles, alone, against others "
         "or as a team",

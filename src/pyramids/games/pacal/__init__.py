@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from pyramids.core.registry import GameEntry, register
+from pyramids.core.registry import GameManifest, register
 from pyramids.games.pacal.game import PacalGame, PacalSoloGame
 from pyramids.games.pacal.match import PacalState
 from pyramids.games.pacal.solo import PacalSoloState
@@ -18,10 +18,16 @@ def rules_page() -> str:
 
 
 register(
-    GameEntry(
+    GameManifest(
         name="pacal",
+        title="Pacal",
+        order=10,
         factory=PacalGame,
         summary="Two players build card pyramids by offering and picking; first to 3 rounds",
+        greedy_policy="pyramids.agents.greedy.pacal",
+        text_renderer="pyramids.play.text.pacal:render_pacal",
+        terminal_board="pyramids.tui.pacal:BOARD",
+        web_renderer="pyramids.web:static/pacal.js",
         variants=(
             {},
             {"direction": "ascending"},
@@ -31,10 +37,17 @@ register(
     )
 )
 register(
-    GameEntry(
+    GameManifest(
         name="pacal-solo",
+        title="Pacal solo",
+        order=40,
         factory=PacalSoloGame,
         summary="Build one card pyramid from a draw pile in as few draws as possible",
+        greedy_policy="pyramids.agents.greedy.pacal",
+        planner="pyramids.agents.planner:plan_pacal_solo",
+        text_renderer="pyramids.play.text.pacal:render_pacal_solo",
+        terminal_board="pyramids.tui.pacal:BOARD",
+        web_renderer="pyramids.web:static/pacal.js",
         variants=({}, {"direction": "ascending"}),
         rules_page=rules_page,
     )

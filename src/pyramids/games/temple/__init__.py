@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from pyramids.core.registry import GameEntry, register
+from pyramids.core.registry import GameManifest, register
 from pyramids.games.temple.game import TempleGame
 from pyramids.games.temple.state import TempleState
 
@@ -24,8 +24,15 @@ def rules_page() -> str:
 
 
 register(
-    GameEntry(
+    GameManifest(
         name="temple",
+        title="Temple of Inscriptions",
+        order=20,
+        players_option="players",
+        greedy_policy="pyramids.agents.greedy.temple",
+        text_renderer="pyramids.play.text.temple:render_temple",
+        terminal_board="pyramids.tui.temple:BOARD",
+        web_renderer="pyramids.web:static/temple.js",
         factory=TempleGame,
         summary="Temple of Inscriptions: build a nine-level pyramid together, "
         "collect the largest treasure (2-5 players)",

@@ -158,13 +158,31 @@ export function seatName(seats, index) {
   return seat ? seat.name : `seat ${index}`;
 }
 
-export const GAME_TITLES = {
-  pacal: "Pacal",
-  "pacal-solo": "Pacal solo",
-  temple: "Temple of Inscriptions",
-  mahjongg: "Mahjongg Pyramids",
-};
+// The games as the server's manifests describe them (`/api/games`): titles,
+// order and each game's drawing, so a new game needs no change to these pages.
+let catalogue = null;
+
+export async function loadCatalogue() {
+  if (!catalogue) catalogue = await api("GET", "/api/games");
+  return catalogue;
+}
+
+export function gameInfo(name) {
+  return (catalogue && catalogue.games.find((game) => game.name === name)) || null;
+}
 
 export function gameTitle(name) {
-  return GAME_TITLES[name] || name;
+  const info = gameInfo(name);
+  return info ? info.title : name;
+}
+
+const renderers = {};
+
+// The module that draws `name` (null: the page shows the view and move buttons).
+export async function gameRenderer(name) {
+  if (!(name in renderers)) {
+    const info = gameInfo(name);
+    renderers[name] = info && info.renderer ? await import(info.renderer) : null;
+  }
+  return renderers[name];
 }

@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { api, gameTitle, h, store } from "./common.js";
+import { api, gameTitle, h, loadCatalogue, store } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 
 const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds", "time_limit_seconds"]);
@@ -192,16 +192,15 @@ function onGoto(event) {
 async function main() {
   document.getElementById("name").value = store.name();
   try {
-    catalogue = await api("GET", "/api/games");
+    catalogue = await loadCatalogue();
   } catch (problem) {
     document.getElementById("create-error").textContent = problem.message;
     document.getElementById("create-error").hidden = false;
     return;
   }
   const select = document.getElementById("game");
-  const order = ["pacal", "temple", "mahjongg", "pacal-solo"];
-  const rank = (name) => (order.includes(name) ? order.indexOf(name) : order.length);
-  const known = [...catalogue.games].sort((a, b) => rank(a.name) - rank(b.name));
+  // The server lists the games in the order their manifests give.
+  const known = catalogue.games;
   select.replaceChildren(
     ...known.map((game) => h("option", { value: game.name }, gameTitle(game.name))),
   );

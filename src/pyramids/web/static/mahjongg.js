@@ -1,7 +1,7 @@
 // Mahjongg Pyramids: layered tiles with depth (each layer offset and lighter), free tiles
 // marked, click two tiles to match, favors, hint, undo, and the clock of time attack.
 
-import { clickable, h, s, seatName } from "./common.js";
+import { clickable, h, s, seatName } from "/static/common.js";
 
 const CELL_W = 22;
 const CELL_H = 28;

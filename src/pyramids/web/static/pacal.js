@@ -1,6 +1,6 @@
 // Pacal: two pyramids of ten fields (rows 1-2-3-4), the hands, the offer and the card to place.
 
-import { clickable, h, s, seatName } from "./common.js";
+import { clickable, h, s, seatName } from "/static/common.js";
 
 const W = 56;
 const H = 78;

@@ -1,13 +1,9 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { api, arrowNavigation, gameTitle, h, seatName, store } from "./common.js";
+import { arrowNavigation, api, gameRenderer, gameTitle, h, loadCatalogue, seatName, store } from "./common.js";
 import { createRoom } from "./setup.js";
-import * as mahjongg from "./mahjongg.js";
-import * as pacal from "./pacal.js";
-import * as temple from "./temple.js";
 
-const RENDERERS = { pacal, "pacal-solo": pacal, temple, mahjongg };
 const CLOSE_BAD_TOKEN = 4403;
 const CLOSE_UNKNOWN_ROOM = 4404;
 const MAX_BACKOFF_MS = 10000;
@@ -281,7 +277,7 @@ async function startGame() {
 
 function renderGame(message) {
   const box = document.getElementById("game");
-  const renderer = RENDERERS[message.game];
+  const renderer = ui.renderer;
   const focusedKey = document.activeElement && box.contains(document.activeElement)
     ? document.activeElement.dataset.key : null;
   box.dataset.legal = JSON.stringify(message.legal_actions);
@@ -371,7 +367,7 @@ async function pollRematch() {
 
 function renderOver(message) {
   const box = document.getElementById("over");
-  const renderer = RENDERERS[message.game];
+  const renderer = ui.renderer;
   const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
   const returns = message.result ? message.result.returns : [];
   const parts = [
@@ -434,11 +430,13 @@ async function main() {
   });
   try {
     const [catalogue, summary] = await Promise.all([
-      api("GET", "/api/games"),
+      loadCatalogue(),
       api("GET", `/api/rooms/${encodeURIComponent(roomId)}`),
     ]);
     ui.catalogue = catalogue;
     ui.summary = summary.room;
+    // The game's drawing, named by its manifest; loaded before the first message.
+    ui.renderer = await gameRenderer(summary.room.game);
   } catch (problem) {
     if (problem.status === 404) {
       setConnection("No such room", "bad");

@@ -1,7 +1,7 @@
 // Temple of Inscriptions: the nine levels (built ones marked), the swap zone, the
 // construction under way, the hand by kind, and every player's treasure.
 
-import { clickable, h, s, seatName } from "./common.js";
+import { clickable, h, s, seatName } from "/static/common.js";
 
 const KINDS = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "J"];
 const CW = 58;

@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.agents import Agent, agent_names, make_agent
-from pyramids.core import Game, GameRecord, OptionError, PyramidsError, Rng, State, load
+from pyramids.core import (
+    Game,
+    GameRecord,
+    OptionError,
+    PyramidsError,
+    Rng,
+    State,
+    game_manifest,
+    load,
+    manifests,
+)
 
 HUMAN = "human"
 
@@ -33,13 +43,14 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
 def load_game(name: str, options: dict[str, Any], players: int | None = None) -> Game:
     """The game with `options`; `players` sets the game's `players` option where it has one."""
     if players is not None:
-        defaults = load(name)
-        if "players" not in defaults.options:
+        option = game_manifest(name).players_option
+        if option is None:
+            with_option = ", ".join(m.name for m in manifests() if m.players_option) or "none"
             raise OptionError(
-                f"{name} has no players option: it is played by {defaults.num_players} "
-                f"seat(s); games with a players option: temple, mahjongg"
+                f"{name} has no players option: it is played by {load(name).num_players} "
+                f"seat(s); games with a players option: {with_option}"
             )
-        options = {**options, "players": players}
+        options = {**options, option: players}
     return load(name, **options)
 
 

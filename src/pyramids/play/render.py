@@ -1,0 +1,74 @@
+"""Views as plain text, for the line-prompt player, `pyramids replay` and the terminal app.
+
+A game draws itself with the `text_renderer` its manifest names; every other
+game gets the view's fields as an indented outline, which is readable for any
+JSON-able view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyramids.core import companion_of
+
+
+def render_view(game: str, view: dict[str, Any]) -> str:
+    renderer = companion_of(game, "text_renderer")
+    if renderer is not None:
+        try:
+            return renderer(view)
+        except (KeyError, TypeError, ValueError, IndexError):
+            # A view shape the drawing does not know yet still gets shown.
+            pass
+    return outline(view)
+
+
+def outline(value: Any, indent: int = 0) -> str:
+    return "\n".join(_outline_lines(value, indent))
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _outline_lines(value: Any, indent: int) -> list[str]:
+    pad = "  " * indent
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            label = str(key).replace("_", " ")
+            if _is_scalar(item):
+                lines.append(f"{pad}{label}: {_scalar(item)}")
+            elif isinstance(item, list) and all(_is_scalar(x) for x in item):
+                lines.append(f"{pad}{label}: [{' '.join(_scalar(x) for x in item)}]")
+            elif not item:
+                lines.append(f"{pad}{label}: -")
+            else:
+                lines.append(f"{pad}{label}:")
+                lines.extend(_outline_lines(item, indent + 1))
+        return lines
+    if isinstance(value, list):
+        lines = []
+        for number, item in enumerate(value):
+            if _is_scalar(item) or (isinstance(item, list) and all(_is_scalar(x) for x in item)):
+                text = (
+                    _scalar(item)
+                    if _is_scalar(item)
+                    else "[" + " ".join(_scalar(x) for x in item) + "]"
+                )
+                lines.append(f"{pad}{number}: {text}")
+            else:
+                lines.append(f"{pad}{number}:")
+                lines.extend(_outline_lines(item, indent + 1))
+        return lines
+    return [pad + _scalar(value)]

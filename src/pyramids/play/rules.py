@@ -1,0 +1,13 @@
+"""A game's rules page as text, for `pyramids rules`, `rules` at the prompt and F1."""
+
+from __future__ import annotations
+
+from pyramids.core import game_manifest
+
+
+def rules_text(game: str) -> str:
+    """The rules page in Markdown (a short note when the game has none)."""
+    manifest = game_manifest(game)
+    if manifest.rules_page is None:
+        return f"# {manifest.display_title}\n\nThis game has no rules page yet."
+    return manifest.rules_page()
