@@ -41,6 +41,25 @@ class Rng:
     def __init__(self, seed: int | str | None = 0) -> None:
         self.state = seed_to_int(seed)
 
+    @classmethod
+    def from_state(cls, state: object) -> Rng:
+        """The generator resumed from a saved `state` (an integer 0..2**64-1).
+
+        A seed is hashed or masked; a saved state must be taken as it is, so
+        anything else (a bool, a float, a string, an out-of-range number) is a
+        malformed save and raises ValueError."""
+        if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= _MASK:
+            raise ValueError(f"{state!r} is not a generator state (an integer 0..2**64-1)")
+        rng = cls.__new__(cls)
+        rng.state = state
+        return rng
+
+    def copy(self) -> Rng:
+        """An independent generator at the same point (search bots clone often)."""
+        twin = Rng.__new__(Rng)
+        twin.state = self.state
+        return twin
+
     def next_u64(self) -> int:
         self.state = (self.state + _GAMMA) & _MASK
         z = self.state

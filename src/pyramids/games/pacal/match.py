@@ -31,6 +31,23 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
 from pyramids.core.rng import Rng
+from pyramids.core.saving import (
+    BOOL,
+    JSON_OBJECT,
+    RNG,
+    SEED,
+    Computed,
+    Field,
+    Int,
+    Kept,
+    ListOf,
+    Malformed,
+    OneOf,
+    Optional,
+    SavedState,
+    Schema,
+    TupleOf,
+)
 from pyramids.games.pacal import pyramid as pyr
 from pyramids.games.pacal.actions import (
     DECLINE,
@@ -44,13 +61,7 @@ from pyramids.games.pacal.actions import (
     match_string_to_action,
 )
 from pyramids.games.pacal.deck import DECK, shuffled_deck
-from pyramids.games.pacal.validate import (
-    checked_cards,
-    checked_history,
-    checked_int,
-    checked_rng,
-    checked_seed,
-)
+from pyramids.games.pacal.validate import CARD, PYRAMID_HALVES, SEAT
 
 if TYPE_CHECKING:
     from pyramids.games.pacal.game import PacalGame
@@ -62,7 +73,32 @@ BASE_CARDS = 10
 HAND_CARDS = 15
 
 
-class PacalState(State):
+def _dump_pyramids(state: PacalState) -> list[list[list[int]]]:
+    return [pyr.fields_as_lists(state._visible[p], state._covered[p]) for p in (0, 1)]
+
+
+def _load_pyramids(state: PacalState, raw: Any) -> None:
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise Malformed(f"{raw!r} is not one list of ten fields per player")
+    built = []
+    for player, fields in enumerate(raw):
+        try:
+            built.append(pyr.pyramid_from_lists(fields))
+        except (ValueError, TypeError) as error:
+            raise Malformed(str(error), f"[{player}]") from None
+    state._visible = [built[0][0], built[1][0]]
+    state._covered = [built[0][1], built[1][1]]
+
+
+def _current_low(state: PacalState) -> int:
+    return TERMINAL if state._phase == OVER else 0
+
+
+def _current_high(state: PacalState) -> int:
+    return TERMINAL if state._phase == OVER else 1
+
+
+class PacalState(SavedState, State):
     """A position of a Pacal match. Seats are 0 and 1."""
 
     __slots__ = (
@@ -72,20 +108,56 @@ class PacalState(State):
         "_declined", "_last_round", "_winner", "_history",
     )
 
+    saved = Schema(
+        "pacal state",
+        Kept("game"),
+        Kept("_direction"),
+        Kept("_rounds_to_win"),
+        Kept("_max_rounds"),
+        Field("seed", "seed", SEED),
+        Field("rng", "_rng", RNG),
+        Field("phase", "_phase", OneOf(PHASE_NAMES, index=True)),
+        Field("current", "_current", Int(_current_low, _current_high)),
+        Field("active", "_active", SEAT),
+        Field("starter", "_starter", SEAT),
+        Field("turn", "_turn", Int(0, TURNS_PER_ROUND)),
+        Field("round", "_round", Int(1, lambda state: state._max_rounds)),
+        Field("round_wins", "_round_wins",
+              ListOf(Int(0, lambda state: state._rounds_to_win), length=2)),
+        Field("hands", "_hands", ListOf(ListOf(CARD, sort=True), length=2)),
+        Field("bases", "_bases", ListOf(ListOf(CARD), length=2)),
+        Field("reveal", "_reveal", Optional(ListOf(CARD))),
+        Computed("pyramids", _dump_pyramids, _load_pyramids),
+        Kept("_visible", PYRAMID_HALVES),
+        Kept("_covered", PYRAMID_HALVES),
+        # `offer` is kept after the pick (for the view's `picked`), so it is saved in
+        # every phase; only the pick phase counts its cards as in play.
+        Field("offer", "_offer", Optional(TupleOf(CARD, 2))),
+        Field("pending", "_pending", ListOf(Int(0, pyr.HIGHEST_CARD), length=2)),
+        Field("declined", "_declined", ListOf(BOOL, length=2)),
+        Field("last_round", "_last_round", Optional(JSON_OBJECT)),  # replaced, never changed
+        Field("winner", "_winner", Optional(SEAT)),
+        Field("history", "_history", ListOf(Int(0, NUM_ACTIONS - 1))),
+    )
+
     def __init__(self, game: PacalGame, seed: int | str | None = None) -> None:
-        self.game = game
+        self._attach(game)
         self.seed = seed
         self._rng = Rng(seed)
-        options = game.options
-        self._direction: str = options["direction"]
-        self._rounds_to_win: int = options["rounds_to_win"]
-        self._max_rounds: int = options["max_rounds"]
         self._round = 1
         self._round_wins = [0, 0]
         self._last_round: dict[str, Any] | None = None
         self._winner: int | None = None
         self._history: list[int] = []
         self._deal(starter=None)
+
+    def _attach(self, game: PacalGame) -> None:
+        """The game and its options: what a saved state takes from its game."""
+        self.game = game
+        options = game.options
+        self._direction: str = options["direction"]
+        self._rounds_to_win: int = options["rounds_to_win"]
+        self._max_rounds: int = options["max_rounds"]
 
     # ----- the deal and the round's end -------------------------------------------------
 
@@ -247,86 +319,93 @@ class PacalState(State):
         return []
 
     def apply_action(self, action: int) -> None:
-        phase = self._phase
+        _MOVE_BY_PHASE[self._phase](self, action)
+
+    def _apply_offer(self, action: int) -> None:
         player = self._current
-        if phase == OFFER:
-            if 0 <= action < OFFER_COUNT:
-                low, high = OFFER_PAIRS[action]
-                hand = self._hands[player]
-                if low in hand and high in hand:
-                    hand.remove(low)
-                    hand.remove(high)
-                    self._offer = (low, high)
-                    self._current = 1 - player
-                    self._phase = PICK
-                    self._history.append(int(action))
-                    return
-                missing = low if low not in hand else high
-                raise self.illegal(action, f"card {missing} is not in player {player}'s hand")
-        elif phase == PICK:
-            offer = self._offer
-            assert offer is not None
-            value = action - PICK_BASE
-            if value == offer[0] or value == offer[1]:
-                offerer = 1 - player
-                self._pending[player] = value
-                self._pending[offerer] = offer[1] if value == offer[0] else offer[0]
-                self._phase = PLACE
-                self._history.append(int(action))
-                if not pyr.can_place(self._visible[player], self._covered[player], value):
-                    self._end_round(
-                        offerer, f"player {player} could not place the picked card {value}"
-                    )
-                return
-            if PICK_BASE < action < PLACE_BASE:
-                raise self.illegal(
-                    action, f"only {offer[0]} or {offer[1]} was offered; pick one of them"
-                )
-        elif phase == PLACE:
-            if PLACE_BASE <= action < DECLINE:
-                index = action - PLACE_BASE
-                visible, covered = self._visible[player], self._covered[player]
-                card = self._pending[player]
-                if not pyr.fits(visible, covered, index, card):
-                    raise self.illegal(action, pyr.why_not(visible, covered, index, card) or "")
-                pyr.place(visible, covered, index, card)
-                self._pending[player] = 0
-                self._history.append(int(action))
-                offerer = self._active
-                if player != offerer:
-                    returned = self._pending[offerer]
-                    if pyr.can_place(self._visible[offerer], self._covered[offerer], returned):
-                        self._current = offerer
-                    else:
-                        self._end_round(
-                            player,
-                            f"player {offerer} could not place the returned card {returned}",
-                        )
-                else:
-                    self._after_turn()
-                return
-        elif phase == LAST_CARD:
+        if 0 <= action < OFFER_COUNT:
+            low, high = OFFER_PAIRS[action]
             hand = self._hands[player]
-            if action == DECLINE:
-                self._declined[player] = True
-            elif PLACE_BASE <= action < DECLINE:
-                index = action - PLACE_BASE
-                visible, covered = self._visible[player], self._covered[player]
-                why = pyr.why_not(visible, covered, index, hand[0])
-                if why is not None:
-                    raise self.illegal(action, f"{why} (or 'decline' the last card)")
-                pyr.place(visible, covered, index, hand.pop())
-            else:
-                raise self.illegal(action, self._expected())
-            self._history.append(int(action))
-            if player == self._starter:
+            if low in hand and high in hand:
+                hand.remove(low)
+                hand.remove(high)
+                self._offer = (low, high)
                 self._current = 1 - player
-            else:
-                self._after_last_cards()
-            return
-        else:
-            raise self.illegal(action, "the match is over")
+                self._phase = PICK
+                self._history.append(int(action))
+                return
+            missing = low if low not in hand else high
+            raise self.illegal(action, f"card {missing} is not in player {player}'s hand")
         raise self.illegal(action, self._expected())
+
+    def _apply_pick(self, action: int) -> None:
+        player = self._current
+        offer = self._offer
+        assert offer is not None
+        value = action - PICK_BASE
+        if value == offer[0] or value == offer[1]:
+            offerer = 1 - player
+            self._pending[player] = value
+            self._pending[offerer] = offer[1] if value == offer[0] else offer[0]
+            self._phase = PLACE
+            self._history.append(int(action))
+            if not pyr.can_place(self._visible[player], self._covered[player], value):
+                self._end_round(offerer, f"player {player} could not place the picked card {value}")
+            return
+        if PICK_BASE < action < PLACE_BASE:
+            raise self.illegal(
+                action, f"only {offer[0]} or {offer[1]} was offered; pick one of them"
+            )
+        raise self.illegal(action, self._expected())
+
+    def _apply_place(self, action: int) -> None:
+        """The picker places first, then the offerer; each is checked before placing."""
+        if not PLACE_BASE <= action < DECLINE:
+            raise self.illegal(action, self._expected())
+        player = self._current
+        index = action - PLACE_BASE
+        visible, covered = self._visible[player], self._covered[player]
+        card = self._pending[player]
+        if not pyr.fits(visible, covered, index, card):
+            raise self.illegal(action, pyr.why_not(visible, covered, index, card) or "")
+        pyr.place(visible, covered, index, card)
+        self._pending[player] = 0
+        self._history.append(int(action))
+        offerer = self._active
+        if player == offerer:
+            self._after_turn()
+            return
+        returned = self._pending[offerer]
+        if pyr.can_place(self._visible[offerer], self._covered[offerer], returned):
+            self._current = offerer
+        else:
+            self._end_round(
+                player, f"player {offerer} could not place the returned card {returned}"
+            )
+
+    def _apply_last_card(self, action: int) -> None:
+        """The starting player places or declines the last card first, then the other."""
+        player = self._current
+        hand = self._hands[player]
+        if action == DECLINE:
+            self._declined[player] = True
+        elif PLACE_BASE <= action < DECLINE:
+            index = action - PLACE_BASE
+            visible, covered = self._visible[player], self._covered[player]
+            why = pyr.why_not(visible, covered, index, hand[0])
+            if why is not None:
+                raise self.illegal(action, f"{why} (or 'decline' the last card)")
+            pyr.place(visible, covered, index, hand.pop())
+        else:
+            raise self.illegal(action, self._expected())
+        self._history.append(int(action))
+        if player == self._starter:
+            self._current = 1 - player
+        else:
+            self._after_last_cards()
+
+    def _apply_over(self, action: int) -> None:
+        raise self.illegal(action, "the match is over")
 
     def _expected(self) -> str:
         """What the current phase allows, for error messages."""
@@ -416,35 +495,6 @@ class PacalState(State):
 
     # ----- copies, hidden information and saving ---------------------------------------
 
-    def clone(self) -> PacalState:
-        other = PacalState.__new__(PacalState)
-        other.game = self.game
-        other.seed = self.seed
-        other._rng = Rng(0)
-        other._rng.state = self._rng.state
-        other._direction = self._direction
-        other._rounds_to_win = self._rounds_to_win
-        other._max_rounds = self._max_rounds
-        other._phase = self._phase
-        other._current = self._current
-        other._active = self._active
-        other._starter = self._starter
-        other._turn = self._turn
-        other._round = self._round
-        other._round_wins = list(self._round_wins)
-        other._hands = [list(self._hands[0]), list(self._hands[1])]
-        other._bases = [list(self._bases[0]), list(self._bases[1])]
-        other._reveal = None if self._reveal is None else list(self._reveal)
-        other._visible = [list(self._visible[0]), list(self._visible[1])]
-        other._covered = [list(self._covered[0]), list(self._covered[1])]
-        other._offer = self._offer
-        other._pending = list(self._pending)
-        other._declined = list(self._declined)
-        other._last_round = self._last_round  # never mutated, only replaced
-        other._winner = self._winner
-        other._history = list(self._history)
-        return other
-
     def resample_hidden(self, player: int | None, rng: RandomSource) -> PacalState:
         """A copy agreeing with all `player` sees: the opponent's hand and the unrevealed
         base cards are redealt at random among themselves, and the deal generator is
@@ -472,85 +522,18 @@ class PacalState(State):
         other._rng = Rng(rng.randrange(1 << 64))
         return other
 
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "rng": self._rng.state,
-            "phase": PHASE_NAMES[self._phase],
-            "current": self._current,
-            "active": self._active,
-            "starter": self._starter,
-            "turn": self._turn,
-            "round": self._round,
-            "round_wins": list(self._round_wins),
-            "hands": [list(hand) for hand in self._hands],
-            "bases": [list(base) for base in self._bases],
-            "reveal": None if self._reveal is None else list(self._reveal),
-            "pyramids": [pyr.fields_as_lists(self._visible[p], self._covered[p]) for p in (0, 1)],
-            "offer": None if self._offer is None else list(self._offer),
-            "pending": list(self._pending),
-            "declined": list(self._declined),
-            "last_round": _copy_round(self._last_round),
-            "winner": self._winner,
-            "history": list(self._history),
-        }
-
     @classmethod
     def from_dict(cls, game: PacalGame, data: dict[str, Any]) -> PacalState:
-        """The state `_to_dict` saved; raises ValueError/KeyError/TypeError when malformed."""
+        """The state `_to_dict` saved; raises RecordError/ValueError when malformed."""
         state = cls.__new__(cls)
-        state.game = game
-        state.seed = checked_seed(data["seed"])
-        options = game.options
-        state._direction = options["direction"]
-        state._rounds_to_win = options["rounds_to_win"]
-        state._max_rounds = options["max_rounds"]
-        state._rng = checked_rng(data["rng"])
-        state._phase = PHASE_NAMES.index(data["phase"])
-        over = state._phase == OVER
-        state._current = checked_int(
-            data["current"], -1 if over else 0, -1 if over else 1, "current"
-        )
-        state._active = checked_int(data["active"], 0, 1, "active")
-        state._starter = checked_int(data["starter"], 0, 1, "starter")
-        state._turn = checked_int(data["turn"], 0, TURNS_PER_ROUND, "turn")
-        state._round = checked_int(data["round"], 1, state._max_rounds, "round")
-        state._round_wins = [
-            checked_int(wins, 0, state._rounds_to_win, "round_wins") for wins in data["round_wins"]
-        ]
-        state._hands = [sorted(checked_cards(hand, "hand")) for hand in data["hands"]]
-        state._bases = [checked_cards(base, "base") for base in data["bases"]]
-        reveal = data["reveal"]
-        state._reveal = None if reveal is None else checked_cards(reveal, "reveal")
-        pyramids = [pyr.pyramid_from_lists(fields) for fields in data["pyramids"]]
-        state._visible = [pyramids[0][0], pyramids[1][0]]
-        state._covered = [pyramids[0][1], pyramids[1][1]]
-        offer = data["offer"]
-        if offer is not None:
-            low, high = checked_cards(offer, "offer")
-            state._offer = (low, high)
-        else:
-            state._offer = None
-        state._pending = [
-            checked_int(card, 0, pyr.HIGHEST_CARD, "pending") for card in data["pending"]
-        ]
-        state._declined = [bool(flag) for flag in data["declined"]]
-        last_round = data["last_round"]
-        if last_round is not None and not isinstance(last_round, dict):
-            raise ValueError("last_round must be an object or null")
-        state._last_round = last_round
-        winner = data["winner"]
-        state._winner = None if winner is None else checked_int(winner, 0, 1, "winner")
-        state._history = checked_history(data["history"], NUM_ACTIONS)
+        state._attach(game)
+        cls.saved.load(state, data)
         state.check_consistent()
         return state
 
     def check_consistent(self) -> None:
-        """Raise ValueError unless the state is one a real match could reach."""
-        if len(self._hands) != 2 or len(self._bases) != 2 or len(self._pending) != 2:
-            raise ValueError("hands, bases and pending need one entry per player")
-        if len(self._round_wins) != 2 or len(self._declined) != 2:
-            raise ValueError("round_wins and declined need one entry per player")
+        """Raise ValueError unless the state is one a real match could reach (the
+        saved fields' own checks, one entry per player included, are `saved`'s)."""
         cards: list[int] = []
         for p in (0, 1):
             cards += self._hands[p] + self._bases[p]
@@ -633,6 +616,15 @@ class PacalState(State):
             state._phase = OFFER
             state._current = state._active
         return state
+
+
+_MOVE_BY_PHASE = (
+    PacalState._apply_offer,
+    PacalState._apply_pick,
+    PacalState._apply_place,
+    PacalState._apply_last_card,
+    PacalState._apply_over,
+)
 
 
 def _copy_round(result: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -14,6 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
 from pyramids.core.rng import Rng
+from pyramids.core.saving import (
+    RNG,
+    SEED,
+    Computed,
+    Field,
+    Int,
+    Kept,
+    ListOf,
+    Malformed,
+    OneOf,
+    SavedState,
+    Schema,
+)
 from pyramids.games.pacal import pyramid as pyr
 from pyramids.games.pacal.actions import (
     SOLO_NUM_ACTIONS,
@@ -21,22 +34,27 @@ from pyramids.games.pacal.actions import (
     solo_string_to_action,
 )
 from pyramids.games.pacal.deck import DECK, shuffled_deck
-from pyramids.games.pacal.validate import (
-    checked_cards,
-    checked_history,
-    checked_int,
-    checked_rng,
-    checked_seed,
-)
+from pyramids.games.pacal.validate import CARD
 
 if TYPE_CHECKING:
     from pyramids.games.pacal.game import PacalSoloGame
 
 BASE_CARDS = 10
 PLAYING, WON, LOST = "playing", "won", "lost"
+MAX_DRAWS = 40
+PYRAMID_HALF = ListOf(Int(0, pyr.HIGHEST_CARD), length=pyr.FIELD_COUNT)
 
 
-class PacalSoloState(State):
+def _load_pyramid(state: PacalSoloState, raw: Any) -> None:
+    if not isinstance(raw, list):
+        raise Malformed(f"{raw!r} is not a list of ten fields")
+    try:
+        state._visible, state._covered = pyr.pyramid_from_lists(raw)
+    except TypeError as error:
+        raise Malformed(str(error)) from None
+
+
+class PacalSoloState(SavedState, State):
     """A position of solo Pacal: one pyramid, the drawn card, the hidden pile."""
 
     __slots__ = (
@@ -44,11 +62,30 @@ class PacalSoloState(State):
         "_visible", "_covered", "_result", "_history",
     )
 
+    saved = Schema(
+        "pacal-solo state",
+        Kept("game"),
+        Kept("_direction"),
+        Field("seed", "seed", SEED),
+        Field("rng", "_rng", RNG),
+        Field("bases", "_bases", ListOf(CARD)),
+        Field("pile", "_pile", ListOf(CARD)),  # the top card last
+        Field("draws", "_draws", Int(1, MAX_DRAWS)),
+        Field("result", "_result", OneOf((PLAYING, WON, LOST))),
+        # A won game has no drawn card left (0).
+        Field("card", "_card", Int(lambda state: 0 if state._result == WON else 1,
+                                   pyr.HIGHEST_CARD)),
+        Computed("pyramid", lambda state: pyr.fields_as_lists(state._visible, state._covered),
+                 _load_pyramid),
+        Kept("_visible", PYRAMID_HALF),
+        Kept("_covered", PYRAMID_HALF),
+        Field("history", "_history", ListOf(Int(0, SOLO_NUM_ACTIONS - 1))),
+    )
+
     def __init__(self, game: PacalSoloGame, seed: int | str | None = None) -> None:
-        self.game = game
+        self._attach(game)
         self.seed = seed
         self._rng = Rng(seed)
-        self._direction: str = game.options["direction"]
         deck = shuffled_deck(self._rng)
         self._bases = deck[:BASE_CARDS]
         # The pile's top is its last element, so a draw is a pop.
@@ -59,6 +96,11 @@ class PacalSoloState(State):
         self._result = PLAYING
         self._history: list[int] = []
         self._draw()
+
+    def _attach(self, game: PacalSoloGame) -> None:
+        """The game and its options: what a saved state takes from its game."""
+        self.game = game
+        self._direction: str = game.options["direction"]
 
     def _draw(self) -> None:
         self._card = self._pile.pop()
@@ -134,23 +176,6 @@ class PacalSoloState(State):
             "spread": pyr.spread(self._visible),
         }
 
-    def clone(self) -> PacalSoloState:
-        other = PacalSoloState.__new__(PacalSoloState)
-        other.game = self.game
-        other.seed = self.seed
-        other._rng = Rng(0)
-        other._rng.state = self._rng.state
-        other._direction = self._direction
-        other._bases = list(self._bases)
-        other._pile = list(self._pile)
-        other._draws = self._draws
-        other._card = self._card
-        other._visible = list(self._visible)
-        other._covered = list(self._covered)
-        other._result = self._result
-        other._history = list(self._history)
-        return other
-
     def resample_hidden(self, player: int | None, rng: RandomSource) -> PacalSoloState:
         """A copy with the unseen cards (pile and bases) reshuffled among themselves."""
         other = self.clone()
@@ -163,44 +188,23 @@ class PacalSoloState(State):
         other._rng = Rng(rng.randrange(1 << 64))
         return other
 
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "rng": self._rng.state,
-            "bases": list(self._bases),
-            "pile": list(self._pile),
-            "draws": self._draws,
-            "card": self._card,
-            "pyramid": pyr.fields_as_lists(self._visible, self._covered),
-            "result": self._result,
-            "history": list(self._history),
-        }
-
     @classmethod
     def from_dict(cls, game: PacalSoloGame, data: dict[str, Any]) -> PacalSoloState:
-        """The state `_to_dict` saved; raises ValueError/KeyError/TypeError when malformed."""
+        """The state `_to_dict` saved; raises RecordError/ValueError when malformed."""
         state = cls.__new__(cls)
-        state.game = game
-        state.seed = checked_seed(data["seed"])
-        state._direction = game.options["direction"]
-        state._rng = checked_rng(data["rng"])
-        state._bases = checked_cards(data["bases"], "bases")
-        state._pile = checked_cards(data["pile"], "pile")
-        state._draws = checked_int(data["draws"], 1, 40, "draws")
-        state._result = data["result"]
-        if state._result not in (PLAYING, WON, LOST):
-            raise ValueError(f"result {state._result!r} is not playing, won or lost")
-        lowest_card = 0 if state._result == WON else 1
-        state._card = checked_int(data["card"], lowest_card, pyr.HIGHEST_CARD, "card")
-        state._visible, state._covered = pyr.pyramid_from_lists(data["pyramid"])
-        state._history = checked_history(data["history"], SOLO_NUM_ACTIONS)
-        placed = [c for c in state._visible + state._covered if c]
-        cards = state._bases + state._pile + placed + ([state._card] if state._card else [])
+        state._attach(game)
+        cls.saved.load(state, data)
+        state.check_consistent()
+        return state
+
+    def check_consistent(self) -> None:
+        """Raise ValueError unless the cards add up to a game a real deal could reach."""
+        placed = [c for c in self._visible + self._covered if c]
+        cards = self._bases + self._pile + placed + ([self._card] if self._card else [])
         if sorted(cards) != list(DECK):
             raise ValueError("the cards are not exactly 1..50 once each")
-        if len(state._bases) != BASE_CARDS or state._draws != len(placed) + (state._card > 0):
+        if len(self._bases) != BASE_CARDS or self._draws != len(placed) + (self._card > 0):
             raise ValueError("the draw count does not match the cards drawn")
-        return state
 
     @classmethod
     def from_position(
