@@ -25,6 +25,8 @@ from websockets.sync.client import ClientConnection, connect
 from pyramids.agents import register_agent
 from pyramids.core import State
 from pyramids.web.app import create_app
+from pyramids.web.limits import ServerLimits
+from pyramids.web.rooms import new_seed
 from pyramids.web.storage import normalize_url
 from pyramids.web.ws import MAX_MESSAGE_BYTES
 from tests.web.toy import register_toy
@@ -80,11 +82,18 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 class ServerThread:
-    """The app under uvicorn in a thread, on a free loopback port."""
+    """The app under uvicorn in a thread, on a free loopback port.
 
-    def __init__(self, db_url: str) -> None:
+    Every client of a test comes from one address, so the limits are relaxed unless
+    a test gives its own; `seeds` fixes the seeds the server draws (for tests that
+    follow the hidden state themselves)."""
+
+    def __init__(self, db_url: str, limits: ServerLimits | None = None,
+                 seeds: Iterator[int] | None = None) -> None:
+        draw = (lambda: next(seeds)) if seeds is not None else new_seed
+        self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw)
         config = uvicorn.Config(
-            create_app(db_url),
+            self.app,
             host="127.0.0.1",
             port=0,
             log_level="warning",
@@ -110,11 +119,12 @@ class ServerThread:
 
 
 @pytest.fixture
-def start_server() -> Iterator[Callable[[str], ServerThread]]:
+def start_server() -> Iterator[Callable[..., ServerThread]]:
     started: list[ServerThread] = []
 
-    def start(url: str) -> ServerThread:
-        server = ServerThread(url)
+    def start(url: str, limits: ServerLimits | None = None,
+              seeds: Iterator[int] | None = None) -> ServerThread:
+        server = ServerThread(url, limits, seeds)
         started.append(server)
         return server
 
@@ -124,7 +134,7 @@ def start_server() -> Iterator[Callable[[str], ServerThread]]:
 
 
 @pytest.fixture
-def server(db_url: str, start_server: Callable[[str], ServerThread]) -> ServerThread:
+def server(db_url: str, start_server: Callable[..., ServerThread]) -> ServerThread:
     return start_server(db_url)
 
 

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from pyramids.web.rooms import FINISHED, PLAYING, Room, RoomError, RoomSettings, hash_token
 from pyramids.web.storage import Storage, StoredAction, normalize_url
-from tests.web.conftest import ServerThread
+from tests.web.conftest import Client, ServerThread
 from tests.web.test_server import create_room, error_of, start, take_seat
 from tests.web.toy import NAME
 
@@ -69,7 +69,7 @@ def test_restore_refuses_an_action_that_does_not_replay() -> None:
 
 
 def test_a_tampered_room_is_refused_and_the_others_play_on(
-    db_url: str, start_server: Callable[[str], ServerThread]
+    db_url: str, start_server: Callable[..., ServerThread]
 ) -> None:
     first = start_server(db_url)
     rooms = []
@@ -91,12 +91,19 @@ def test_a_tampered_room_is_refused_and_the_others_play_on(
     engine.dispose()
 
     second = start_server(db_url)
-    broken = second.http.get(f"/api/rooms/{rooms[0]}")
-    assert broken.status_code == 500
-    assert error_of(broken)["code"] == "broken_room"
-    assert "stored action 1 ('play nothing')" in error_of(broken)["message"]
+    # Its summary comes from the stored rows; playing it needs the replay, refused.
+    watcher = Client(second.ws_base, rooms[0])
+    error = watcher.error()
+    assert error["code"] == "broken_room"
+    assert "stored action 1 ('play nothing')" in error["message"]
+    watcher.close()
+    broken = second.http.post(f"/api/rooms/{rooms[0]}/seats", json={"name": "Cy"})
+    assert broken.status_code == 500 and error_of(broken)["code"] == "broken_room"
     fine = second.http.get(f"/api/rooms/{rooms[1]}")
     assert fine.status_code == 200 and fine.json()["room"]["status"] == "playing"
+    player = Client(second.ws_base, rooms[1])
+    assert player.state_at_least(0)["status"] == "playing"
+    player.close()
 
 
 def test_an_illegal_move_is_refused_with_the_engines_reason() -> None:

@@ -2,8 +2,8 @@
 
 Every registered game with two or more seats is played over WebSockets, every
 seat a person driven by the test with random legal moves, plus a spectator. The
-test knows the seed (it made the room with one) and keeps its own copy of the
-game, so each message can be judged by the state at its move number: its view
+test fixes the seeds its server draws (clients cannot choose one) and keeps its
+own copy of the game, so each message can be judged by the state at its move number: its view
 must be exactly `view(seat)` (`view(None)` for the spectator), legal actions go
 only to the seat to move, and everything else is the same for every audience.
 For Pacal it also searches every message's cards for the opponent's hand.
@@ -11,9 +11,11 @@ For Pacal it also searches every message's cards for the opponent's hand.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -40,7 +42,7 @@ def play_over_the_wire(
 ) -> tuple[list[State], dict[int | None, list[dict[str, Any]]]]:
     """Play up to MAX_MOVES random moves; the states by move number and each audience's
     state messages."""
-    room_id, host = create_room(server, game, options=options, seed=seed)
+    room_id, host = create_room(server, game, options=options)
     players = load(game, **options).num_players
     seats = [Client(server.ws_base, room_id, take_seat(server, room_id, f"P{i}"))
              for i in range(players)]
@@ -57,7 +59,7 @@ def play_over_the_wire(
         message = seats[mover].state_at_least(moves)
         assert message["your_turn"]
         action = choose.choice(message["legal_actions"])
-        seats[mover].send({"type": "action", "action": action})
+        seats[mover].send({"type": "action", "action": action, "move_number": moves})
         replica.apply_action(replica.string_to_action(action))
         states.append(replica.clone())
         for client in [*seats, spectator]:
@@ -72,11 +74,20 @@ def play_over_the_wire(
     return states, audiences
 
 
+@pytest.fixture
+def seeded(
+    db_url: str, start_server: Callable[..., ServerThread]
+) -> Callable[[int], ServerThread]:
+    """A server whose secret seeds are all `seed`, so that the test can follow the game."""
+    return lambda seed: start_server(db_url, seeds=itertools.repeat(seed))
+
+
 @pytest.mark.parametrize(("game", "options"), MULTIPLAYER)
 def test_each_client_gets_only_its_own_view(
-    server: ServerThread, clients: list[Client], game: str, options: dict[str, Any]
+    seeded: Callable[[int], ServerThread], clients: list[Client], game: str,
+    options: dict[str, Any],
 ) -> None:
-    states, audiences = play_over_the_wire(server, clients, game, options, seed=11)
+    states, audiences = play_over_the_wire(seeded(11), clients, game, options, seed=11)
     public: dict[int, dict[str, Any]] = {}
     for seat, messages in audiences.items():
         assert messages
@@ -125,9 +136,9 @@ def cards_in(message: dict[str, Any]) -> set[int]:
 
 @pytest.mark.skipif("pacal" not in game_names(), reason="pacal is not registered")
 def test_pacal_never_sends_the_opponents_hand(
-    server: ServerThread, clients: list[Client]
+    seeded: Callable[[int], ServerThread], clients: list[Client]
 ) -> None:
-    states, audiences = play_over_the_wire(server, clients, "pacal", {}, seed=5)
+    states, audiences = play_over_the_wire(seeded(5), clients, "pacal", {}, seed=5)
     assert len(states) > 20
     checked = 0
     for seat, messages in audiences.items():

@@ -148,16 +148,20 @@ def test_seats_agents_and_start(server: ServerThread) -> None:
     assert response.status_code == 409
     assert "seat 0 still open" in error_of(response)["message"]
 
-    wrong = server.http.post(
-        f"/api/rooms/{room_id}/agents", json={"token": "guess", "seat": 0}
-    )
-    assert wrong.status_code == 403 and error_of(wrong)["code"] == "bad_token"
+    # Only the host fills seats with bots and starts: a seat token is not enough.
+    for token in ("guess", ana):
+        wrong = server.http.post(
+            f"/api/rooms/{room_id}/agents", json={"token": token, "seat": 0}
+        )
+        assert wrong.status_code == 403 and error_of(wrong)["code"] == "not_host"
+    early = server.http.post(f"/api/rooms/{room_id}/start", json={"token": ana})
+    assert early.status_code == 403 and error_of(early)["code"] == "not_host"
     unknown = server.http.post(
-        f"/api/rooms/{room_id}/agents", json={"token": ana, "seat": 0, "agent": "oracle"}
+        f"/api/rooms/{room_id}/agents", json={"token": host, "seat": 0, "agent": "oracle"}
     )
     assert unknown.status_code == 400 and "allowed agents: " in error_of(unknown)["message"]
     given = server.http.post(
-        f"/api/rooms/{room_id}/agents", json={"token": ana, "seat": 0, "agent": "random"}
+        f"/api/rooms/{room_id}/agents", json={"token": host, "seat": 0, "agent": "random"}
     )
     assert given.status_code == 200
     assert given.json()["room"]["seats"][0] == {"seat": 0, "kind": "agent", "name": "random (bot)"}
@@ -212,17 +216,18 @@ def test_whole_game_sends_each_client_only_what_it_may_see(
         assert mine["your_turn"] and mine["legal_actions"]
         assert other.state_at_least(moves)["legal_actions"] == []
 
-        other.send({"type": "action", "action": mine["legal_actions"][0]})
+        other.send({"type": "action", "action": mine["legal_actions"][0], "move_number": moves})
         assert other.error()["code"] == "not_your_turn"
-        spectator.send({"type": "action", "action": mine["legal_actions"][0]})
+        spectator.send({"type": "action", "action": mine["legal_actions"][0],
+                        "move_number": moves})
         assert spectator.error()["code"] == "spectator"
         foreign = next(
             f"play {c}" for c in CARDS if f"play {c}" not in mine["legal_actions"]
         )
-        mover.send({"type": "action", "action": foreign})
+        mover.send({"type": "action", "action": foreign, "move_number": moves})
         refused = mover.error()
         assert refused["code"] == "illegal_action" and "legal: " in refused["message"]
-        mover.send({"type": "action", "action": "dance"})
+        mover.send({"type": "action", "action": "dance", "move_number": moves})
         assert "unknown action" in mover.error()["message"]
 
         mover.send({"type": "action", "action": mine["legal_actions"][-1], "move_number": moves})
@@ -233,7 +238,7 @@ def test_whole_game_sends_each_client_only_what_it_may_see(
     assert moves == 4
     final = spectator.state_at_least(moves)
     assert final["result"] is not None and final["status"] == "finished"
-    seats[0].send({"type": "action", "action": "play amber"})
+    seats[0].send({"type": "action", "action": "play amber", "move_number": moves})
     assert seats[0].error()["code"] == "game_over"
 
     states = replayed(server, room_id)
@@ -284,7 +289,8 @@ def test_person_against_a_bot(server: ServerThread, clients: list[Client]) -> No
         if state["status"] == "finished":
             break
         assert state["last_move"]["seat"] == 0 and state["last_move"]["by_bot"]
-        ana.send({"type": "action", "action": state["legal_actions"][0]})
+        ana.send({"type": "action", "action": state["legal_actions"][0],
+                  "move_number": state["move_number"]})
     states = replayed(server, room_id)
     assert len(states) == 5
     record = server.http.get(f"/api/rooms/{room_id}/record").json()
@@ -314,8 +320,9 @@ def test_bad_messages_get_errors_and_change_nothing(
         ("{oops", "bad_json"),
         ("[1, 2]", "bad_message"),
         ({"type": "teleport"}, "unknown_type"),
-        ({"type": "action"}, "bad_action"),
-        ({"type": "action", "action": 7}, "bad_action"),
+        ({"type": "action", "move_number": 0}, "bad_action"),
+        ({"type": "action", "action": 7, "move_number": 0}, "bad_action"),
+        ({"type": "action", "action": "play amber"}, "bad_message"),  # no move_number
         ({"type": "action", "action": "play amber", "move_number": 3}, "stale"),
         ({"type": "action", "action": "play amber", "move_number": "x"}, "bad_message"),
         ({"type": "join", "token": tokens[0]}, "already_joined"),
@@ -353,7 +360,8 @@ def test_bad_messages_get_errors_and_change_nothing(
     assert room["move_number"] == 0 and room["status"] == "playing"
     # The game still plays.
     state = ana.state_at_least(0)
-    ana.send({"type": "action", "action": state["legal_actions"][0]})
+    ana.send({"type": "action", "action": state["legal_actions"][0],
+                  "move_number": state["move_number"]})
     assert ana.state_at_least(1)["move_number"] == 1
 
 
@@ -366,7 +374,8 @@ def test_reconnect_and_bot_takeover(server: ServerThread, clients: list[Client])
     clients.extend([ana, bo])
     start(server, room_id, host)
     first = ana.until(lambda m: m["type"] == "state" and m["your_turn"])
-    ana.send({"type": "action", "action": first["legal_actions"][0]})
+    ana.send({"type": "action", "action": first["legal_actions"][0],
+              "move_number": first["move_number"]})
     bo.state_at_least(1)
     bo.close()
     began = time.monotonic()
@@ -384,17 +393,19 @@ def test_reconnect_and_bot_takeover(server: ServerThread, clients: list[Client])
     hand = current["view"]["hand"]
     assert len(hand) == 3
     mine = ana.until(lambda m: m["type"] == "state" and m["your_turn"])
-    ana.send({"type": "action", "action": mine["legal_actions"][0]})
+    ana.send({"type": "action", "action": mine["legal_actions"][0],
+              "move_number": mine["move_number"]})
     turn = back.until(lambda m: m["type"] == "state" and m["your_turn"])
     # Bo is back: no bot moves for him, however long he thinks.
     with pytest.raises(TimeoutError):
         back.until(lambda m: m["type"] == "state" and m["move_number"] > 3, timeout=1.0)
-    back.send({"type": "action", "action": turn["legal_actions"][0]})
+    back.send({"type": "action", "action": turn["legal_actions"][0],
+               "move_number": turn["move_number"]})
     assert back.state_at_least(4)["status"] == "finished"
 
 
 def test_rooms_survive_a_server_restart(
-    db_url: str, start_server: Callable[[str], ServerThread], clients: list[Client]
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
 ) -> None:
     first = start_server(db_url)
     room_id, host = create_room(first)
@@ -403,7 +414,8 @@ def test_rooms_survive_a_server_restart(
     start(first, room_id, host)
     ana = Client(first.ws_base, room_id, tokens[0])
     state = ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
-    ana.send({"type": "action", "action": state["legal_actions"][0]})
+    ana.send({"type": "action", "action": state["legal_actions"][0],
+                  "move_number": state["move_number"]})
     ana.state_at_least(1)
     before = ana.last_state
     ana.close()
@@ -416,7 +428,8 @@ def test_rooms_survive_a_server_restart(
     state = bo.recv()
     assert before is not None
     assert state["move_number"] == 1 and state["last_move"] == before["last_move"]
-    bo.send({"type": "action", "action": state["legal_actions"][0]})
+    bo.send({"type": "action", "action": state["legal_actions"][0],
+             "move_number": state["move_number"]})
     assert bo.state_at_least(2)["move_number"] == 2
 
 
@@ -506,7 +519,8 @@ def test_a_thinking_bot_does_not_hold_up_other_rooms(
     for move in range(4):
         mover = seats[move % 2]
         state = mover.state_at_least(move)
-        mover.send({"type": "action", "action": state["legal_actions"][0]})
+        mover.send({"type": "action", "action": state["legal_actions"][0],
+                    "move_number": move})
         seats[0].state_at_least(move + 1)
     # The four moves went through while the slow bot was still thinking.
     assert time.monotonic() - began < SLOW_AGENT_SECONDS

@@ -1,10 +1,34 @@
-"""`pyramids serve`: the multiplayer server (rooms, seats, bots) over HTTP and WebSockets."""
+"""`pyramids serve`: the multiplayer server (rooms, seats, bots) over HTTP and WebSockets.
+
+`pyramids verify-room RECORD.json` checks a finished room's record: that the
+revealed seed and salt open the commitment shown during the game, and that the
+game replays from that seed to the recorded result.
+"""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import typer
 
 from pyramids.cli.common import require_extra
+
+_D = {  # the defaults of ServerLimits, repeated so that --help needs no web extra
+    "rooms_per_client": 10,
+    "waiting_rooms": 1000,
+    "waiting_room_idle_seconds": 3600.0,
+    "adjourn_after_seconds": 600.0,
+    "http_per_second": 10.0,
+    "http_burst": 60,
+    "rooms_created_per_minute": 20,
+    "sockets_per_client": 20,
+    "messages_per_second": 10.0,
+    "message_burst": 30,
+    "max_json_depth": 16,
+    "keep_alive_seconds": 5.0,
+    "max_connections": 2000,
+}
 
 
 def register(app: typer.Typer) -> None:
@@ -14,8 +38,8 @@ def register(app: typer.Typer) -> None:
         port: int = typer.Option(8000, help="Port to listen on."),
         db: str = typer.Option(
             "sqlite:///pyramids.db",
-            help="Database URL: a SQLite file (sqlite:///path.db) or "
-            "postgresql://user:password@host/dbname.",
+            help="Database URL: a SQLite file (sqlite:///path.db, created readable by its "
+            "owner only) or postgresql://user:password@host/dbname.",
         ),
         sqlite_sync: str = typer.Option(
             "full",
@@ -28,12 +52,63 @@ def register(app: typer.Typer) -> None:
             help="Let clients name files on this machine as option values (Mahjongg layout "
             "files). Only for a server you alone use.",
         ),
+        rooms_per_client: int = typer.Option(
+            _D["rooms_per_client"], min=1, help="Rooms waiting to start one address may hold."
+        ),
+        waiting_rooms: int = typer.Option(
+            _D["waiting_rooms"], min=1, help="Rooms waiting to start on the whole server."
+        ),
+        waiting_room_idle_seconds: float = typer.Option(
+            _D["waiting_room_idle_seconds"], min=1,
+            help="A waiting room nobody changed or watched this long expires (archived).",
+        ),
+        adjourn_after_seconds: float = typer.Option(
+            _D["adjourn_after_seconds"], min=1,
+            help="A game nobody is connected to this long is put away from memory; it "
+            "resumes as it was when someone opens it.",
+        ),
+        http_per_second: float = typer.Option(
+            _D["http_per_second"], min=0.01,
+            help="HTTP requests a second per address (after a burst); past it: 429.",
+        ),
+        http_burst: int = typer.Option(_D["http_burst"], min=1,
+                                       help="HTTP requests one address may send at once."),
+        rooms_created_per_minute: int = typer.Option(
+            _D["rooms_created_per_minute"], min=1, help="New rooms a minute per address."
+        ),
+        sockets_per_client: int = typer.Option(
+            _D["sockets_per_client"], min=1, help="Open WebSockets per address."
+        ),
+        messages_per_second: float = typer.Option(
+            _D["messages_per_second"], min=0.01,
+            help="WebSocket messages a second per socket (after a burst); past it: "
+            "'rate_limited'.",
+        ),
+        message_burst: int = typer.Option(_D["message_burst"], min=1,
+                                          help="Messages one socket may send at once."),
+        max_json_depth: int = typer.Option(
+            _D["max_json_depth"], min=2, help="Deepest JSON nesting accepted."
+        ),
+        keep_alive_seconds: float = typer.Option(
+            _D["keep_alive_seconds"], min=0.1,
+            help="Idle HTTP connections are closed after this many seconds (slow clients).",
+        ),
+        max_connections: int = typer.Option(
+            _D["max_connections"], min=1,
+            help="Connections served at once; past it new ones get 503.",
+        ),
+        allowed_origin: list[str] = typer.Option(
+            [], help="A page origin (https://example.org) whose pages may open sockets, "
+            "besides this server's own; repeatable; '*' allows any.",
+        ),
     ) -> None:
-        """Serve multiplayer games: see docs/server.md for the HTTP and WebSocket protocol."""
+        """Serve multiplayer games: see docs/server.md for the HTTP and WebSocket protocol
+        and the limits (the body size is 16 KiB, a socket message 4 KiB)."""
         with require_extra("web", "pyramids serve"):
             import uvicorn
 
             from pyramids.web.app import create_app
+            from pyramids.web.limits import ServerLimits
             from pyramids.web.storage import SQLITE_SYNC_MODES
             from pyramids.web.ws import MAX_MESSAGE_BYTES
 
@@ -42,7 +117,23 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(
                 f"{sqlite_sync!r}; allowed: {allowed}", param_hint="--sqlite-sync"
             )
-        app = create_app(db, sqlite_sync, allow_file_options=allow_file_options)
+        limits = ServerLimits(
+            rooms_per_client=rooms_per_client,
+            waiting_rooms=waiting_rooms,
+            waiting_room_idle_seconds=waiting_room_idle_seconds,
+            adjourn_after_seconds=adjourn_after_seconds,
+            http_per_second=http_per_second,
+            http_burst=http_burst,
+            rooms_created_per_minute=rooms_created_per_minute,
+            sockets_per_client=sockets_per_client,
+            messages_per_second=messages_per_second,
+            message_burst=message_burst,
+            max_json_depth=max_json_depth,
+            keep_alive_seconds=keep_alive_seconds,
+            max_connections=max_connections,
+            allowed_origins=tuple(allowed_origin),
+        )
+        app = create_app(db, sqlite_sync, allow_file_options=allow_file_options, limits=limits)
         try:
             from pyramids.web.pages import mount_pages
         except ModuleNotFoundError as error:  # the browser pages are optional
@@ -60,4 +151,47 @@ def register(app: typer.Typer) -> None:
             ws_max_size=MAX_MESSAGE_BYTES * 16,
             # State messages are small; compressing each costs more CPU than it saves.
             ws_per_message_deflate=False,
+            # Slow or idle clients: idle keep-alive connections close, and past
+            # `max_connections` new connections are refused (503) instead of queued.
+            timeout_keep_alive=max(1, round(keep_alive_seconds)),
+            limit_concurrency=max_connections,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
         )
+
+    @app.command("verify-room")
+    def verify(
+        record: Path = typer.Argument(..., help="A room's record: GET /api/rooms/ID/record."),
+    ) -> None:
+        """Check a server game's fairness: the revealed seed and salt open the commitment
+        shown during the game, and the game replays from that seed."""
+        from pyramids.core import GameRecord, PyramidsError
+        from pyramids.web.rooms import commitment_of
+
+        try:
+            text = record.read_text(encoding="utf-8")
+            data = json.loads(text)
+        except (OSError, ValueError) as error:
+            raise typer.BadParameter(f"cannot read {record}: {error}") from None
+        fairness = data.get("fairness") if isinstance(data, dict) else None
+        if not isinstance(fairness, dict) or not fairness.get("commitment"):
+            typer.echo(f"{record}: no commitment in this record (it is not from a server "
+                       "room, or the room is older than commitments)")
+            raise typer.Exit(2)
+        seed, salt = data.get("seed"), fairness.get("salt")
+        if not isinstance(salt, str):
+            typer.echo(f"{record}: the salt is not revealed; the game is not over")
+            raise typer.Exit(2)
+        if commitment_of(seed, salt) != fairness["commitment"]:
+            typer.echo(f"{record}: MISMATCH: seed {seed!r} and the salt do not open the "
+                       f"commitment {fairness['commitment']}")
+            raise typer.Exit(1)
+        try:
+            states = GameRecord.from_json(text).replay()
+        except PyramidsError as error:
+            typer.echo(f"{record}: the commitment holds, but the game does not replay: {error}")
+            raise typer.Exit(1) from None
+        practice = " (practice: the seed was chosen by the player; unranked)" \
+            if fairness.get("practice") else ""
+        typer.echo(f"{record}: commitment verified{practice}: the deal was fixed before the "
+                   f"first move (seed {seed!r}); {len(states) - 1} moves replay")

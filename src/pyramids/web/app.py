@@ -8,7 +8,6 @@ wrong and what is allowed.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -22,9 +21,25 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramids.agents import agent_names
-from pyramids.core import OptionError, PyramidsError, UnknownGameError, manifests
+from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
 from pyramids.web.hub import Hub
-from pyramids.web.rooms import FINISHED, PLAYING, WAITING, RoomError, RoomSettings
+from pyramids.web.limits import (
+    SERVER_OPTION_MAXIMUM,
+    Buckets,
+    ServerLimits,
+    json_too_deep,
+    retry_after,
+)
+from pyramids.web.rooms import (
+    ABORTED,
+    EXPIRED,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    RoomError,
+    RoomSettings,
+    new_seed,
+)
 from pyramids.web.storage import Storage
 from pyramids.web.ws import MAX_MESSAGE_BYTES, room_socket
 
@@ -32,7 +47,18 @@ log = logging.getLogger("pyramids.web")
 
 DEFAULT_DB_URL = "sqlite:///pyramids.db"
 MAX_BODY_BYTES = 16_384
-ROOM_STATUSES = ("open", WAITING, PLAYING, FINISHED)
+ROOM_STATUSES = ("open", WAITING, PLAYING, FINISHED, ABORTED, EXPIRED)
+# The page's scripts, styles and sockets come from this server only; no framing.
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+     b"img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; "
+     b"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -51,10 +77,12 @@ class Strict(BaseModel):
 class CreateRoom(Strict):
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
+    # Only for one-player rooms, which are then unranked practice rooms.
     seed: int | str | None = None
     bot_takeover_seconds: float | None = Field(default=None, ge=0, le=86_400)
     takeover_agent: str = Field(default="random", max_length=64)
     bot_delay_seconds: float = Field(default=0.0, ge=0, le=10)
+    unlisted: bool = False
 
 
 class TakeSeat(Strict):
@@ -72,11 +100,42 @@ class Start(Strict):
     token: str = Field(max_length=200)
 
 
+class Kick(Strict):
+    token: str = Field(max_length=200)
+    seat: int
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorAnswer(BaseModel):
+    error: ErrorBody
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorAnswer, "description": description}
+    for status, description in (
+        (400, "bad input: the message says what was wrong and what is allowed"),
+        (403, "bad token"),
+        (404, "unknown room"),
+        (409, "not now"),
+        (413, "body too large"),
+        (429, "over a limit; see Retry-After"),
+    )
+}
+
+
 # -- errors ---------------------------------------------------------------------
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def _describe_validation(error: RequestValidationError) -> str:
@@ -95,9 +154,10 @@ def _describe_validation(error: RequestValidationError) -> str:
 class BodyLimit:
     """Refuse request bodies over `limit` bytes before anything reads them."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, max_depth: int = 16) -> None:
         self.app = app
         self.limit = limit
+        self.max_depth = max_depth
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -118,6 +178,13 @@ class BodyLimit:
                 await self._refuse(scope, receive, send)
                 return
             more = message.get("more_body", False)
+        if json_too_deep(bytes(body), self.max_depth):
+            response = error_response(
+                400, "bad_request", f"the body's JSON is nested too deeply; at most "
+                f"{self.max_depth} levels"
+            )
+            await response(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -134,6 +201,80 @@ class BodyLimit:
             413, "too_large", f"request body too large; the limit is {self.limit} bytes"
         )
         await response(scope, receive, send)
+
+
+class SecurityHeaders:
+    """Security headers on every HTTP answer (the pages and the API)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                present = {name.lower() for name, _ in headers}
+                headers += [(n, v) for n, v in SECURITY_HEADERS if n not in present]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def client_of(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
+class RateLimit:
+    """At most `rate` HTTP requests a second per client address (after a burst);
+    past it: 429 with Retry-After, and the request is not handled."""
+
+    def __init__(self, app: ASGIApp, rate: float, burst: int) -> None:
+        self.app = app
+        self.buckets = Buckets(rate, burst)
+        self.rate = rate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            wait = self.buckets.take(client_of(scope))
+            if wait > 0:
+                response = error_response(
+                    429, "rate_limited",
+                    f"too many requests: at most {self.rate:g} a second from one address; "
+                    f"try again in {retry_after(wait)} s",
+                    {"Retry-After": retry_after(wait)},
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def check_room_options(game_name: str, options: dict[str, Any], allow_file_options: bool) -> None:
+    """The options a client may give on this server: known names only, no file names
+    (whatever their form), and the ranges this server narrows (`SERVER_OPTION_MAXIMUM`)."""
+    specs = {spec.name: spec for spec in load(game_name).option_specs}
+    unknown = sorted(set(options) - set(specs))
+    if unknown:
+        raise RoomError(
+            "bad_option",
+            f"{game_name}: unknown option{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(unknown)}; allowed options: {', '.join(sorted(specs)) or 'none'}",
+        )
+    if not allow_file_options:
+        refuse_file_options(options)
+    for name, most in SERVER_OPTION_MAXIMUM.items():
+        value = options.get(name)
+        if name in specs and isinstance(value, int) and not isinstance(value, bool) \
+                and value > most:
+            raise RoomError(
+                "bad_option",
+                f"option {name}={value} is over this server's limit; allowed: at most {most}",
+            )
 
 
 # -- the app ------------------------------------------------------------------------
@@ -172,16 +313,25 @@ def game_catalogue() -> list[dict[str, Any]]:
     return games
 
 
+def names_a_file(value: str) -> bool:
+    """Whether a text option could make the server open a file: a path, a file name
+    that exists where the server runs, a hidden name, or a layout file's suffix."""
+    return (
+        "/" in value or "\\" in value or "\0" in value or value.startswith(".")
+        or value.lower().endswith((".pyr", ".layout")) or os.path.lexists(value)
+    )
+
+
 def refuse_file_options(options: dict[str, Any]) -> None:
-    """Refuse option values that name files: a client must not make the server read paths."""
+    """Refuse option values that name files: a client must not make the server read paths.
+
+    The message never shows what such a file holds: the file is not opened."""
     for name, value in options.items():
-        if isinstance(value, str) and (
-            "/" in value or "\\" in value or value.endswith((".pyr", ".layout"))
-        ):
+        if isinstance(value, str) and names_a_file(value):
             raise RoomError(
                 "bad_option",
-                f"option {name}={value!r} names a file; this server accepts only built-in "
-                "names (start it with --allow-file-options to play layout files)",
+                f"option {name} names a file; this server accepts only built-in names "
+                "(see GET /api/games), not files",
             )
 
 
@@ -189,17 +339,24 @@ def create_app(
     db_url: str | None = None,
     sqlite_synchronous: str = "full",
     allow_file_options: bool = False,
+    limits: ServerLimits | None = None,
+    draw_seed: Callable[[], int | str] = new_seed,
 ) -> FastAPI:
     """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
 
     `allow_file_options` lets clients name files on the server as option values
     (a Mahjongg layout file); off by default, since clients are not trusted.
+    `limits`: what each client may do (`ServerLimits()` by default). `draw_seed`:
+    the source of the server's secret seeds (a test may fix it; clients cannot).
     """
     storage = Storage(db_url or DEFAULT_DB_URL, sqlite_synchronous)
+    limits = limits or ServerLimits()
+    room_creations = Buckets(limits.rooms_created_per_minute / 60.0,
+                             limits.rooms_created_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(storage)
+        hub = Hub(storage, limits=limits, draw_seed=draw_seed)
         await hub.start()
         app.state.hub = hub
         try:
@@ -208,7 +365,10 @@ def create_app(
             await hub.stop()
 
     app = FastAPI(title="pyramids server", lifespan=lifespan)
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.state.limits = limits
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, max_depth=limits.max_json_depth)
+    app.add_middleware(RateLimit, rate=limits.http_per_second, burst=limits.http_burst)
+    app.add_middleware(SecurityHeaders)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -216,7 +376,10 @@ def create_app(
 
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, error: RoomError) -> JSONResponse:
-        return error_response(error.status, error.code, error.message)
+        headers = None
+        if error.status == 429:
+            headers = {"Retry-After": retry_after(error.retry_after or 60)}
+        return error_response(error.status, error.code, error.message, headers)
 
     @app.exception_handler(UnknownGameError)
     async def unknown_game(_request: Request, error: UnknownGameError) -> JSONResponse:
@@ -248,21 +411,29 @@ def create_app(
     async def list_games() -> dict[str, Any]:
         return {"games": game_catalogue(), "agents": agent_names()}
 
-    @app.post("/api/rooms", status_code=201)
+    @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
-        if not allow_file_options:
-            refuse_file_options(body.options)
+        wait = room_creations.take(client_of(request.scope))
+        if wait > 0:
+            raise RoomError(
+                "rate_limited",
+                f"too many new rooms: at most {limits.rooms_created_per_minute} a minute from "
+                f"one address; try again in {retry_after(wait)} s",
+                429, retry_after=wait,
+            )
+        check_room_options(body.game, body.options, allow_file_options)
         settings = RoomSettings(
             bot_takeover_seconds=body.bot_takeover_seconds,
             takeover_agent=body.takeover_agent,
             bot_delay_seconds=body.bot_delay_seconds,
         )
         live, host_token = await hub_of(request).create_room(
-            body.game, body.options, body.seed, settings
+            body.game, body.options, body.seed, settings, client_of(request.scope),
+            body.unlisted,
         )
         return {"room": live.room.summary(), "host_token": host_token}
 
-    @app.get("/api/rooms")
+    @app.get("/api/rooms", responses=ERRORS)
     async def list_rooms(request: Request, status: str = "open") -> dict[str, Any]:
         hub = hub_of(request)
         if status not in ROOM_STATUSES:
@@ -270,45 +441,89 @@ def create_app(
                 "bad_status", f"unknown status {status!r}; allowed: {', '.join(ROOM_STATUSES)}"
             )
         if status == "open":
-            return {"rooms": hub.open_rooms()}
+            return {"rooms": await hub.open_rooms()}
         return {"rooms": await hub.rooms_with_status(status)}
 
-    @app.get("/api/rooms/{room_id}")
+    @app.get("/api/rooms/{room_id}", responses=ERRORS)
     async def get_room(room_id: str, request: Request) -> dict[str, Any]:
-        live = await hub_of(request).get(room_id)
-        return {"room": live.room.summary()}
+        return {"room": await hub_of(request).summary(room_id)}
 
-    @app.post("/api/rooms/{room_id}/seats", status_code=201)
+    @app.post("/api/rooms/{room_id}/seats", status_code=201, responses=ERRORS)
     async def take_seat(room_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         live = await hub.get(room_id)
         seat, token = await hub.take_seat(live, body.name, body.seat)
         return {"room": live.room.summary(), "seat": seat.index, "token": token}
 
-    @app.post("/api/rooms/{room_id}/agents")
+    @app.post("/api/rooms/{room_id}/leave", responses=ERRORS)
+    async def leave_seat(room_id: str, body: Start, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        live = await hub.get(room_id)
+        await hub.free_seat(live, body.token, None, kick=False)
+        return {"room": live.room.summary()}
+
+    @app.post("/api/rooms/{room_id}/kick", responses=ERRORS)
+    async def kick_seat(room_id: str, body: Kick, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        live = await hub.get(room_id)
+        await hub.free_seat(live, body.token, body.seat, kick=True)
+        return {"room": live.room.summary()}
+
+    @app.post("/api/rooms/{room_id}/abort", responses=ERRORS)
+    async def abort_room(room_id: str, body: Start, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        live = await hub.get(room_id)
+        await hub.abort(live, body.token)
+        return {"room": live.room.summary()}
+
+    @app.post("/api/rooms/{room_id}/agents", responses=ERRORS)
     async def give_seat(room_id: str, body: GiveSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         live = await hub.get(room_id)
         await hub.give_to_agent(live, body.token, body.seat, body.agent)
         return {"room": live.room.summary()}
 
-    @app.post("/api/rooms/{room_id}/start")
+    @app.post("/api/rooms/{room_id}/start", responses=ERRORS)
     async def start(room_id: str, body: Start, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         live = await hub.get(room_id)
         await hub.start_room(live, body.token)
         return {"room": live.room.summary()}
 
-    @app.get("/api/rooms/{room_id}/record")
-    async def record(room_id: str, request: Request) -> JSONResponse:
-        live = await hub_of(request).get(room_id)
-        return JSONResponse(json.loads(live.room.record().to_json()))
+    @app.get("/api/rooms/{room_id}/record", responses=ERRORS)
+    async def record(room_id: str, request: Request) -> dict[str, Any]:
+        return await hub_of(request).record(room_id)
+
+    @app.get("/api/limits")
+    async def list_limits() -> dict[str, Any]:
+        return {"limits": limits.describe(), "option_maximum": SERVER_OPTION_MAXIMUM}
 
     @app.websocket("/ws/rooms/{room_id}")
     async def websocket(websocket: WebSocket, room_id: str) -> None:
         await room_socket(websocket, hub_of(websocket), room_id)
 
+    _errors_are_400(app)
     return app
+
+
+def _errors_are_400(app: FastAPI) -> None:
+    """The schema says what is sent: bad input is 400 with the error body, never 422."""
+    make_schema = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = make_schema()
+            for path in schema.get("paths", {}).values():
+                for operation in path.values():
+                    responses = operation.get("responses", {})
+                    responses.pop("422", None)
+            components = schema.get("components", {}).get("schemas", {})
+            components.pop("HTTPValidationError", None)
+            components.pop("ValidationError", None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def app_from_env() -> FastAPI:

@@ -6,19 +6,23 @@ agent, or to a person who has been away longer than the room's
 agent never blocks other rooms) on a copy of the state, then submits the move
 through the same checks, commit and broadcast as a person's move. A person who
 comes back gets the seat back at once: the bot only moves while they are away.
+
+A room only bots play waits while nobody watches it. Each agent's seed comes from
+the server's secrets, never from public data such as the room id. In a game with a
+clock the task also ends the game when the time is up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
+import secrets
 import time
 from typing import TYPE_CHECKING
 
 from pyramids.agents import Agent, make_agent
-from pyramids.web.rooms import AGENT, FINISHED, PERSON, WAITING, RoomError
+from pyramids.web.rooms import AGENT, OVER, PERSON, WAITING, RoomError
 
 if TYPE_CHECKING:
     from pyramids.web.hub import Hub, LiveRoom
@@ -28,15 +32,15 @@ log = logging.getLogger("pyramids.web.bots")
 FAILURE_BACKOFF_SECONDS = 5.0
 
 
-def agent_seed(room_id: str, seat: int) -> int:
-    digest = hashlib.sha256(f"{room_id}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+def agent_seed() -> int:
+    """A bot's seed: a server secret, so nobody can predict its choices."""
+    return secrets.randbits(63)
 
 
 def _agent_for(live: LiveRoom, seat: int, name: str) -> Agent:
     agent = live.agents.get(seat)
     if agent is None or agent.name != name:
-        agent = make_agent(name, seed=agent_seed(live.room.id, seat))
+        agent = make_agent(name, seed=agent_seed())
         live.agents[seat] = agent
     return agent
 
@@ -50,12 +54,23 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
     """Play the room's bot moves until the game is over."""
     room = live.room
     loop = asyncio.get_running_loop()
-    while room.status != FINISHED:
+    while room.status not in OVER:
         live.changed.clear()
-        if room.status == WAITING:
+        if room.status == WAITING or live.needs_people():
             await _wait_for_change(live, None)
             continue
-        seat = room.state.current_player
+        time_left = hub.clock_due(live)
+        if time_left is not None and time_left <= 0:
+            try:
+                await hub.tick_clock(live)
+            except Exception:
+                log.exception("room %s: could not end the game at time up", room.id)
+                await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+            continue
+        async with live.lock:  # not while a move is being applied
+            seat = room.state.current_player
+        if room.status in OVER or not 0 <= seat < len(room.seats):
+            continue
         entry = room.seats[seat]
         agent_name: str | None = None
         if entry.kind == AGENT:
@@ -65,18 +80,19 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
             if away is not None:
                 due = away + room.settings.bot_takeover_seconds - time.monotonic()
                 if due > 0:
-                    await _wait_for_change(live, due)
+                    await _wait_for_change(live, _sooner(due, time_left))
                     continue
                 agent_name = room.settings.takeover_agent
         if agent_name is None:
-            await _wait_for_change(live, None)
+            await _wait_for_change(live, time_left)
             continue
         if room.settings.bot_delay_seconds > 0:
             await asyncio.sleep(room.settings.bot_delay_seconds)
-        number = len(room.actions)
-        if room.state.current_player != seat or room.status == FINISHED:
-            continue
-        snapshot = room.state.clone()
+        async with live.lock:  # a move may be being applied in the engine pool
+            number = len(room.actions)
+            if room.state.current_player != seat or room.status in OVER:
+                continue
+            snapshot = room.state.clone()
         try:
             agent = _agent_for(live, seat, agent_name)
             action = await loop.run_in_executor(hub.bot_pool, agent.step, snapshot)
@@ -87,6 +103,9 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
             continue
         if len(room.actions) != number:
             continue  # the person came back and moved meanwhile
+        if live.clock_limit is not None and text.startswith("clock"):
+            await _wait_for_change(live, 1.0)  # the time is the server's to report
+            continue
         try:
             await hub.submit(live, seat, text, by_bot=True, move_number=number)
         except RoomError as error:
@@ -96,3 +115,7 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
         except Exception:
             log.exception("room %s: could not store a bot move", room.id)
             await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+
+
+def _sooner(first: float, second: float | None) -> float:
+    return first if second is None else min(first, max(0.0, second))

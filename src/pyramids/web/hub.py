@@ -5,6 +5,17 @@ applied and broadcast while the room's lock is held, so every client sees the
 moves in order and nothing is broadcast that a restart could lose. Database work
 runs on one thread (SQLite allows one writer) and actions from all rooms are
 committed together in batches (`ActionWriter`), so many rooms share a commit.
+
+Engine work (dealing, checking and applying a move, building each seat's view,
+which may run the Mahjongg solver) runs in a worker pool (`run_engine`), never
+on the event loop: one room's slow view does not hold up the others.
+
+Lifecycles: a waiting room untouched for `waiting_room_idle_seconds` expires (it
+stays in the database as `expired` and is not loaded again); a playing room nobody
+has been connected to for `adjourn_after_seconds` is put away from memory and comes
+back as it was when opened again; rooms are loaded only when someone asks for them.
+In a game with a clock (Mahjongg time attack) the server keeps the time: it adds
+the elapsed seconds before each move and ends the game when the time is up.
 """
 
 from __future__ import annotations
@@ -18,13 +29,17 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from pyramids.agents import Agent, agent_names
 from pyramids.core import PyramidsError
+from pyramids.web.limits import ServerLimits
 from pyramids.web.rooms import (
     AGENT,
+    EXPIRED,
     FINISHED,
+    OVER,
     PERSON,
     PLAYING,
     WAITING,
@@ -32,8 +47,10 @@ from pyramids.web.rooms import (
     RoomError,
     RoomSettings,
     Seat,
+    check_practice_seed,
     hash_token,
     new_room_id,
+    new_salt,
     new_seed,
     new_token,
 )
@@ -47,6 +64,8 @@ ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 OUTBOX_LIMIT = 256
 WRITE_BATCH = 500
 FINISHED_LISTED = 100
+LISTED = 100
+CLOCK_PREFIX = "clock "
 
 
 @dataclass(frozen=True)
@@ -116,6 +135,18 @@ class LiveRoom:
     away_since: dict[int, float] = field(default_factory=dict)
     agents: dict[int, Agent] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
+    # Since when nobody is connected (monotonic), for adjourning.
+    unwatched_since: float = field(default_factory=time.monotonic)
+    # A game with a clock: the time limit, and the monotonic time its clock read 0.
+    clock_limit: int | None = None
+    clock_origin: float | None = None
+    clock_elapsed: int = 0
+
+    def needs_people(self) -> bool:
+        """A room only bots play waits while nobody watches it."""
+        return not self.connections and not any(
+            seat.kind == PERSON for seat in self.room.seats
+        )
 
     def connected(self) -> dict[int, bool]:
         seats = {conn.seat for conn in self.connections if conn.seat is not None}
@@ -177,44 +208,137 @@ class ActionWriter:
 
 
 class Hub:
-    def __init__(self, storage: Storage, bot_threads: int = 4) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_threads: int = 4,
+        limits: ServerLimits | None = None,
+        draw_seed: Callable[[], int | str] = new_seed,
+        engine_threads: int = 4,
+    ) -> None:
+        """`draw_seed` is where the server's secret seeds come from (tests may fix it;
+        clients never choose it, except the seed of a one-player practice room)."""
         self.storage = storage
+        self.limits = limits or ServerLimits()
+        self.draw_seed = draw_seed
         self.rooms: dict[str, LiveRoom] = {}
         self.broken: dict[str, str] = {}
         self._db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramids-db")
         self.bot_pool = ThreadPoolExecutor(
             max_workers=bot_threads, thread_name_prefix="pyramids-bot"
         )
+        self.engine_pool = ThreadPoolExecutor(
+            max_workers=engine_threads, thread_name_prefix="pyramids-engine"
+        )
         self._load_lock = asyncio.Lock()
         self.writer = ActionWriter(storage, self.run_db)
         self._writer_task: asyncio.Task[None] | None = None
+        self._sweeper_task: asyncio.Task[None] | None = None
         self._known_agents = agent_names()
+        # Waiting rooms by the address that made them (for `rooms_per_client`).
+        self._waiting_by_client: dict[str, set[str]] = {}
+        self._client_of_room: dict[str, str] = {}
+        # Open sockets by address (for `sockets_per_client`).
+        self.sockets_by_client: dict[str, int] = {}
 
     # -- lifecycle --------------------------------------------------------------
 
     async def run_db(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, function, *args)
 
+    async def run_engine(self, function: Callable[..., T], *args: Any) -> T:
+        """Engine work (deals, moves, views) off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self.engine_pool, function, *args
+        )
+
     async def start(self) -> None:
         await self.run_db(self.storage.migrate)
         self._writer_task = asyncio.create_task(self.writer.run(), name="pyramids-writer")
-        for room_id in await self.run_db(self.storage.room_ids, (WAITING, PLAYING)):
-            with contextlib.suppress(RoomError):
-                await self.get(room_id)
-        log.info("server ready: %d rooms restored", len(self.rooms))
+        # Rooms are loaded when someone asks for them, not here: a server with many
+        # stored rooms answers at once. Waiting rooms idle too long are archived first.
+        expired = await self._expire_waiting()
+        self._sweeper_task = asyncio.create_task(self._sweep(), name="pyramids-sweeper")
+        log.info("server ready (%d idle waiting rooms archived)", len(expired))
 
     async def stop(self) -> None:
         tasks = [live.driver for live in self.rooms.values() if live.driver is not None]
-        if self._writer_task is not None:
-            tasks.append(self._writer_task)
+        for extra in (self._writer_task, self._sweeper_task):
+            if extra is not None:
+                tasks.append(extra)
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.engine_pool.shutdown(wait=False, cancel_futures=True)
         self._db_pool.shutdown(wait=True)
         self.storage.dispose()
+
+    # -- expiry and adjourning ---------------------------------------------------
+
+    def _sweep_interval(self) -> float:
+        shortest = min(self.limits.waiting_room_idle_seconds, self.limits.adjourn_after_seconds)
+        return max(0.05, min(30.0, shortest / 4))
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_interval())
+            try:
+                await self._expire_waiting()
+                self._adjourn_idle(time.monotonic())
+            except Exception:
+                log.exception("sweeping rooms failed; trying again later")
+
+    async def _expire_waiting(self) -> list[str]:
+        """Archive waiting rooms nobody touched or watched for the idle limit."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=self.limits.waiting_room_idle_seconds)
+        watched = [
+            room_id for room_id, live in self.rooms.items()
+            if live.room.status == WAITING and live.connections
+        ]
+        expired = await self.run_db(self.storage.expire_waiting, cutoff, watched)
+        for room_id in expired:
+            self._no_longer_waiting(room_id)
+            live = self.rooms.pop(room_id, None)
+            if live is None:
+                continue
+            live.room.status = EXPIRED
+            if live.driver is not None:
+                live.driver.cancel()
+            for conn in list(live.connections):
+                conn.error("room_expired", "this room expired: nobody started it in "
+                           f"{self.limits.waiting_room_idle_seconds:g} seconds")
+                conn.close(1000, "room_expired")
+        if expired:
+            log.info("%d idle waiting rooms expired", len(expired))
+        return list(expired)
+
+    def _adjourn_idle(self, now: float) -> None:
+        """Put away playing rooms nobody has been connected to for the adjourn time."""
+        limit = self.limits.adjourn_after_seconds
+        for room_id, live in list(self.rooms.items()):
+            if live.room.status != PLAYING or live.connections or live.lock.locked():
+                continue
+            if now - live.unwatched_since < limit:
+                continue
+            if live.driver is not None:
+                live.driver.cancel()
+            del self.rooms[room_id]
+            log.info("room %s adjourned: nobody connected for %g s", room_id, limit)
+
+    def _no_longer_waiting(self, room_id: str) -> None:
+        client = self._client_of_room.pop(room_id, None)
+        if client is not None:
+            held = self._waiting_by_client.get(client)
+            if held is not None:
+                held.discard(room_id)
+                if not held:
+                    del self._waiting_by_client[client]
+
+    def waiting_rooms_of(self, client: str) -> int:
+        return len(self._waiting_by_client.get(client, ()))
 
     # -- finding rooms ---------------------------------------------------------
 
@@ -243,24 +367,55 @@ class Hub:
             if room is None:
                 raise RoomError("unknown_room", f"no room {room_id!r}", 404)
             live = LiveRoom(room)
-            if room.status == FINISHED:
+            if room.status in OVER:
                 return live  # nothing will change: not worth keeping in memory
             live.mark_away(time.monotonic())
+            if room.status == PLAYING:
+                await self.run_engine(self._read_clock, live)
+                self._start_clock(live)
             self.rooms[room_id] = live
             self._ensure_driver(live)
             return live
 
-    def open_rooms(self) -> list[dict[str, Any]]:
-        return [
-            live.room.summary()
-            for live in self.rooms.values()
-            if live.room.status == WAITING and any(s.kind == "open" for s in live.room.seats)
-        ]
+    async def summary(self, room_id: str) -> dict[str, Any]:
+        """What anyone may know about a room; from the database when not in memory
+        (no replay)."""
+        live = self.rooms.get(room_id)
+        if live is not None:
+            return live.room.summary()
+        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
+            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+        found = await self.run_db(self.storage.summary, room_id)
+        if found is None:
+            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+        return found
+
+    async def record(self, room_id: str) -> dict[str, Any]:
+        """The game record (with the revealed seed and salt) of a finished or aborted
+        room, read from the database without replaying."""
+        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
+            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+        live = self.rooms.get(room_id)
+        if live is not None and live.room.status not in OVER:
+            live.room.record()  # raises not_finished
+        found = await self.run_db(self.storage.record, room_id)
+        if found is None:
+            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+        if "status" in found:
+            raise RoomError(
+                "not_finished",
+                f"room {room_id} is {found['status']}; its record is available when the "
+                "game is over",
+                409,
+            )
+        return found
+
+    async def open_rooms(self) -> list[dict[str, Any]]:
+        """Listed waiting rooms with a free seat, newest first (from the database)."""
+        return await self.run_db(self.storage.summaries, (WAITING,), LISTED, True, True)
 
     async def rooms_with_status(self, status: str) -> list[dict[str, Any]]:
-        if status == FINISHED:
-            return await self.run_db(self.storage.finished_summaries, FINISHED_LISTED)
-        return [live.room.summary() for live in self.rooms.values() if live.room.status == status]
+        return await self.run_db(self.storage.summaries, (status,), LISTED, True)
 
     # -- room set-up -------------------------------------------------------------
 
@@ -270,27 +425,56 @@ class Hub:
         options: dict[str, Any],
         seed: int | str | None,
         settings: RoomSettings,
+        client: str = "",
+        unlisted: bool = False,
     ) -> tuple[LiveRoom, str]:
+        """A new room with a secret seed the server draws. A seed the client chose is
+        allowed only for a one-player room, which is then an unranked practice room."""
         if settings.takeover_agent not in self._known_agents:
             raise RoomError(
                 "unknown_agent",
                 f"unknown takeover agent {settings.takeover_agent!r}; allowed agents: "
                 f"{', '.join(self._known_agents)}",
             )
+        limits = self.limits
+        if self.waiting_rooms_of(client) >= limits.rooms_per_client:
+            raise RoomError(
+                "too_many_rooms",
+                f"you already have {limits.rooms_per_client} rooms waiting to start, the "
+                "most one address may hold; start or abort one, or wait until one expires "
+                f"({limits.waiting_room_idle_seconds:g} s after its last change)",
+                429,
+            )
+        if await self.run_db(self.storage.count_status, WAITING) >= limits.waiting_rooms:
+            raise RoomError(
+                "server_full",
+                f"the server holds {limits.waiting_rooms} rooms waiting to start, its limit; "
+                "join an open room or try again later",
+                429,
+            )
+        practice = seed is not None
+        chosen = check_practice_seed(seed) if practice else self.draw_seed()
         host_token = new_token()
-        room = Room.create(
-            new_room_id(),
-            game,
-            options,
-            new_seed() if seed is None else seed,
-            hash_token(host_token),
-            settings,
+        room = await self.run_engine(
+            Room.create, new_room_id(), game, options, chosen, hash_token(host_token),
+            settings, new_salt(), practice, unlisted,
         )
+        if practice and len(room.seats) > 1:
+            raise RoomError(
+                "seed_not_allowed",
+                f"a chosen seed is allowed only in one-player practice rooms; {game} with "
+                f"these options has {len(room.seats)} seats, and the deal must stay secret "
+                "from every player. Leave 'seed' out: the server draws one and shows its "
+                "commitment",
+            )
         await self.run_db(self.storage.create_room, room)
         live = LiveRoom(room)
         self.rooms[room.id] = live
+        self._client_of_room[room.id] = client
+        self._waiting_by_client.setdefault(client, set()).add(room.id)
         self._ensure_driver(live)
-        log.info("room %s created: %s %s", room.id, game, room.options)
+        log.info("room %s created: %s %s%s", room.id, game, room.options,
+                 " (practice)" if practice else "")
         return live, host_token
 
     async def take_seat(self, live: LiveRoom, name: Any, seat: int | None) -> tuple[Seat, str]:
@@ -303,12 +487,12 @@ class Hub:
                 live.room.seats[chosen.index] = before or Seat(chosen.index)
                 raise
             live.mark_away(time.monotonic())
-            self._changed(live)
+            await self._broadcast(live)
             return chosen, token
 
     async def give_to_agent(self, live: LiveRoom, token: str | None, seat: int, agent: str) -> Seat:
         async with live.lock:
-            live.room.check_manager(token)
+            live.room.check_host(token)
             before = _copy_seat(live.room, seat)
             chosen = live.room.give_to_agent(seat, agent, self._known_agents)
             try:
@@ -316,23 +500,121 @@ class Hub:
             except Exception:
                 live.room.seats[chosen.index] = before or Seat(chosen.index)
                 raise
-            self._changed(live)
+            await self._broadcast(live)
             return chosen
+
+    async def free_seat(self, live: LiveRoom, token: str | None, seat: Any, kick: bool) -> Seat:
+        """A seated person leaves (`kick` False, their seat token) or the host opens a
+        seat (`kick` True): only before the start. The kicked seat's sockets are told."""
+        async with live.lock:
+            room = live.room
+            index = seat if kick else room.seat_of(token)
+            before = _copy_seat(room, index)
+            freed = room.kick(token, seat) if kick else room.leave(token)
+            try:
+                await self.run_db(self.storage.save_seat, room.id, freed)
+            except Exception:
+                room.seats[freed.index] = before or Seat(freed.index)
+                raise
+            for conn in list(live.connections):
+                if conn.seat == freed.index:
+                    conn.error("seat_freed", "you no longer hold this seat: "
+                               + ("the host opened it" if kick else "you left it")
+                               + "; you watch as a spectator")
+                    conn.seat = None
+            live.mark_away(time.monotonic())
+            await self._broadcast(live)
+            return freed
+
+    async def abort(self, live: LiveRoom, token: str | None) -> None:
+        """The host ends the room, waiting or playing: over, with no result; the seed
+        and salt are revealed like at the end of a game."""
+        async with live.lock:
+            room = live.room
+            before = room.status
+            room.abort(token)
+            try:
+                await self.run_db(self.storage.save_status, room.id, room.status, None)
+            except Exception:
+                room.status = before
+                raise
+            self._no_longer_waiting(room.id)
+            log.info("room %s aborted by its host", room.id)
+            live.changed.set()
+            await self._broadcast(live)
+            self._forget_if_done(live)
 
     async def start_room(self, live: LiveRoom, token: str | None) -> None:
         async with live.lock:
             room = live.room
-            room.check_manager(token)
+            room.check_host(token)
             room.start()
             try:
                 await self.run_db(self.storage.save_status, room.id, room.status, room.result())
             except Exception:
                 room.status = WAITING
                 raise
+            self._no_longer_waiting(room.id)
             live.away_since.clear()
             live.mark_away(time.monotonic())
+            await self.run_engine(self._read_clock, live)
+            self._start_clock(live)
             log.info("room %s started", room.id)
-            self._changed(live)
+            await self._broadcast(live)
+
+    # -- the server's clock ---------------------------------------------------------
+
+    @staticmethod
+    def _read_clock(live: LiveRoom) -> None:
+        """Whether the game has a clock (`clock S` actions) and where it stands.
+
+        Runs in the engine pool (it lists the legal actions)."""
+        clocks = [
+            int(text[len(CLOCK_PREFIX):])
+            for text in live.room.state.legal_action_strings()
+            if text.startswith(CLOCK_PREFIX) and text[len(CLOCK_PREFIX):].isdigit()
+        ]
+        if clocks:
+            live.clock_limit = max(clocks)
+            live.clock_elapsed = min(clocks) - 1
+        else:
+            live.clock_limit = None
+
+    @staticmethod
+    def _start_clock(live: LiveRoom) -> None:
+        if live.clock_limit is not None and live.room.status == PLAYING:
+            # Time while the server was down (or before the start) is not counted.
+            live.clock_origin = time.monotonic() - live.clock_elapsed
+
+    def clock_due(self, live: LiveRoom) -> float | None:
+        """Seconds until the clock runs out, or None when the game has no clock."""
+        if live.clock_limit is None or live.clock_origin is None:
+            return None
+        return live.clock_origin + live.clock_limit - time.monotonic()
+
+    async def _advance_clock(self, live: LiveRoom) -> None:
+        """With the room's lock held: the server's `clock S` for the seconds gone by."""
+        if live.clock_limit is None or live.clock_origin is None:
+            return
+        room = live.room
+        if room.status != PLAYING:
+            return
+        elapsed = min(live.clock_limit, int(time.monotonic() - live.clock_origin))
+        if elapsed <= live.clock_elapsed:
+            return
+        seat = room.state.current_player
+        text = f"{CLOCK_PREFIX}{elapsed}"
+        action = await self.run_engine(room.check_action, seat, text)
+        await self.writer.write(StoredAction(room.id, len(room.actions) + 1, seat, text, True))
+        await self.run_engine(room.apply, seat, action, True)
+        live.clock_elapsed = elapsed
+        await self._after_move(live)
+
+    async def tick_clock(self, live: LiveRoom) -> None:
+        """Apply the elapsed time now (the driver calls it when the time is up)."""
+        async with live.lock:
+            await self._advance_clock(live)
+
 
     # -- moves --------------------------------------------------------------------
 
@@ -344,33 +626,50 @@ class Hub:
         by_bot: bool = False,
         move_number: Any = None,
     ) -> None:
-        """Check, commit, apply and broadcast one action; a refusal raises `RoomError`."""
+        """Check, commit, apply and broadcast one action; a refusal raises `RoomError`.
+
+        `move_number` is the move number of the state the move answers: a move for
+        any other state is refused as `stale`, so a double submit applies once."""
+        if isinstance(move_number, bool) or not isinstance(move_number, int):
+            raise RoomError(
+                "bad_message",
+                "'move_number' is required: the integer move number of the state you answer"
+                if move_number is None else "'move_number' is an integer",
+            )
         async with live.lock:
             room = live.room
-            if move_number is not None and move_number != len(room.actions):
-                if isinstance(move_number, bool) or not isinstance(move_number, int):
-                    raise RoomError("bad_message", "'move_number' is an integer")
+            if live.clock_limit is not None and isinstance(text, str) and (
+                text.strip().lower().startswith(CLOCK_PREFIX.strip())
+            ):
+                raise RoomError("server_clock", "the server keeps the time in this game; "
+                                "send your moves only")
+            if move_number != len(room.actions) and room.status not in OVER:
                 raise RoomError(
                     "stale",
                     f"your move was for move number {move_number}, but the game is at "
                     f"move number {len(room.actions)}",
                 )
-            action = room.check_action(seat, text)
+            await self._advance_clock(live)  # the time is the server's, taken now
+            action = await self.run_engine(room.check_action, seat, text)
             assert seat is not None  # check_action refuses spectators
-            canonical = room.state.action_to_string(action)
+            canonical = await self.run_engine(room.state.action_to_string, action)
             await self.writer.write(
                 StoredAction(room.id, len(room.actions) + 1, seat, canonical, by_bot)
             )
-            room.apply(seat, action, by_bot)
-            if room.status == FINISHED:
-                log.info("room %s finished: %s", room.id, room.result())
-                try:
-                    await self.run_db(self.storage.save_status, room.id, FINISHED, room.result())
-                except Exception:
-                    # The last action is committed, so a restart still finds the game over.
-                    log.exception("room %s: could not mark the room finished", room.id)
-            self._changed(live)
-            self._forget_if_done(live)
+            await self.run_engine(room.apply, seat, action, by_bot)
+            await self._after_move(live)
+
+    async def _after_move(self, live: LiveRoom) -> None:
+        room = live.room
+        if room.status == FINISHED:
+            log.info("room %s finished: %s", room.id, room.result())
+            try:
+                await self.run_db(self.storage.save_status, room.id, FINISHED, room.result())
+            except Exception:
+                # The last action is committed, so a restart still finds the game over.
+                log.exception("room %s: could not mark the room finished", room.id)
+        await self._broadcast(live)
+        self._forget_if_done(live)
 
     # -- connections ----------------------------------------------------------------
 
@@ -385,41 +684,57 @@ class Hub:
             conn.joined = True
             live.connections.add(conn)
             live.mark_away(time.monotonic())
+            live.changed.set()  # a watcher wakes a room only bots play
             # Everyone sees the seat come back; the newcomer gets its current view.
-            self._changed(live)
+            await self._broadcast(live)
 
-    def leave(self, live: LiveRoom, conn: Connection) -> None:
-        if conn in live.connections:
-            live.connections.discard(conn)
-            live.mark_away(time.monotonic())
-            self._changed(live)
-        self._forget_if_done(live)
+    async def leave(self, live: LiveRoom, conn: Connection) -> None:
+        async with live.lock:
+            if conn in live.connections:
+                live.connections.discard(conn)
+                now = time.monotonic()
+                live.mark_away(now)
+                if not live.connections:
+                    live.unwatched_since = now
+                await self._broadcast(live)
+            self._forget_if_done(live)
 
     def _forget_if_done(self, live: LiveRoom) -> None:
         """Drop a finished room nobody watches from memory; the database still has it."""
-        finished = live.room.status == FINISHED and not live.connections
+        finished = live.room.status in OVER and not live.connections
         if finished and self.rooms.get(live.room.id) is live:
             del self.rooms[live.room.id]
 
-    def _changed(self, live: LiveRoom) -> None:
-        """Broadcast the new state (each client its own view) and wake the room's bots."""
+    async def _broadcast(self, live: LiveRoom) -> None:
+        """Send the new state (each client its own view) and wake the room's bots.
+
+        Called with the room's lock held; the views are built in the engine pool."""
         live.changed.set()
+        if not live.connections:
+            return
         room = live.room
         connected = live.connected()
-        messages: dict[int | None, str] = {}
+        seats = {conn.seat for conn in live.connections}
+
+        def build() -> dict[int | None, str]:
+            return {
+                seat: json.dumps(room.message_for(seat, connected), separators=(",", ":"))
+                for seat in seats
+            }
+
+        messages = await self.run_engine(build)
         for conn in list(live.connections):
-            if conn.seat not in messages:
-                messages[conn.seat] = json.dumps(
-                    room.message_for(conn.seat, connected), separators=(",", ":")
-                )
-            conn.offer(messages[conn.seat])
+            text = messages.get(conn.seat)
+            if text is None:  # joined while the views were built: its own comes next
+                continue
+            conn.offer(text)
             if conn.dropped:
                 live.connections.discard(conn)
 
     def _ensure_driver(self, live: LiveRoom) -> None:
         from pyramids.web.bots import drive
 
-        if live.room.status == FINISHED:
+        if live.room.status in OVER:
             return
         if live.driver is None or live.driver.done():
             live.driver = asyncio.create_task(drive(self, live), name=f"room-{live.room.id}")

@@ -9,13 +9,17 @@ a game.
 What a client is sent is built here too, so that the rule "a seat gets only
 `view(seat)`, a spectator only `view(None)`" lives in one place: `message_for`.
 The seed never leaves a room before the game is over (seed plus actions would
-reveal every hidden card), and neither do records of unfinished games.
+reveal every hidden card), and neither do records of unfinished games. Every room
+shows a commitment to its seed from the start (`commitment`: SHA-256 of a secret
+salt and the seed); when the game ends the seed and salt are revealed, so anyone
+can check that the deal was fixed before the first move (`verify_commitment`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +35,9 @@ from pyramids.core import (
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
+ABORTED = "aborted"  # the host ended it; over, without a result
+EXPIRED = "expired"  # a waiting room nobody touched for too long; archived
+OVER = (FINISHED, ABORTED, EXPIRED)
 
 OPEN = "open"
 PERSON = "person"
@@ -43,11 +50,14 @@ MAX_TAKEOVER_SECONDS = 86_400.0
 class RoomError(PyramidsError):
     """A request a room refuses. `code` is stable for clients, `status` is the HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after  # seconds, for status 429
 
 
 def new_token() -> str:
@@ -55,7 +65,8 @@ def new_token() -> str:
 
 
 def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    # surrogatepass: any string a client sends hashes (and simply matches no token).
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_room_id() -> str:
@@ -66,10 +77,72 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
+def new_salt() -> str:
+    return secrets.token_hex(16)
+
+
+def seed_text(seed: int | str | None) -> str:
+    """The seed as the commitment hashes it: its JSON text."""
+    return json.dumps(seed)
+
+
+def commitment_of(seed: int | str | None, salt: str) -> str:
+    """SHA-256 (hex) of `salt:seed-as-JSON`: shown at the start, checkable at the end."""
+    return hashlib.sha256(f"{salt}:{seed_text(seed)}".encode()).hexdigest()
+
+
+def verify_commitment(commitment: str, seed: int | str | None, salt: str) -> bool:
+    """Whether `seed` and `salt` are what `commitment` promised."""
+    return hmac.compare_digest(commitment_of(seed, salt), commitment)
+
+
+def fairness_info(
+    seed: int | str | None, salt: str | None, practice: bool, status: str
+) -> dict[str, Any]:
+    """The commitment to the seed; once the game is over, the seed and salt that open it.
+
+    A practice room (a one-player room whose creator chose the seed) is unranked."""
+    info: dict[str, Any] = {
+        "commitment": None if salt is None else commitment_of(seed, salt),
+        "practice": practice,
+        "ranked": not practice,
+    }
+    if status in (FINISHED, ABORTED):
+        info.update(seed=seed, salt=salt)
+    return info
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return True
+
+
+MAX_SEED_TEXT = 100
+MAX_SEED_INT = 2**63 - 1
+
+
+def check_practice_seed(seed: Any) -> int | str:
+    """A seed a client chose for a practice room: an integer or short text."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise RoomError("bad_seed", "a seed is an integer or a text")
+    if isinstance(seed, int) and not -MAX_SEED_INT <= seed <= MAX_SEED_INT:
+        raise RoomError("bad_seed", f"a seed is an integer from {-MAX_SEED_INT} to {MAX_SEED_INT}")
+    if isinstance(seed, str) and (len(seed) > MAX_SEED_TEXT or not _encodable(seed)):
+        raise RoomError("bad_seed", f"a seed text has at most {MAX_SEED_TEXT} characters "
+                        "of valid Unicode")
+    return seed
+
+
 def clean_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise RoomError("bad_name", "a player name is a non-empty string")
     name = " ".join(name.split())
+    if not name.isprintable() or not _encodable(name):
+        raise RoomError("bad_name", "a player name is printable text (letters, digits, "
+                        "spaces and punctuation)")
     if len(name) > MAX_NAME_LENGTH:
         raise RoomError("bad_name", f"a player name has at most {MAX_NAME_LENGTH} characters")
     return name
@@ -141,6 +214,12 @@ class Room:
     status: str = WAITING
     actions: list[str] = field(default_factory=list)
     last_move: LastMove | None = None
+    # The commitment's secret salt (None: a room stored before commitments existed).
+    salt: str | None = None
+    # A one-player room whose seed its creator chose: unranked, for practice.
+    practice: bool = False
+    # Not listed in the lobby: only people with its address find it.
+    unlisted: bool = False
 
     # -- making and rebuilding ------------------------------------------------
 
@@ -153,6 +232,9 @@ class Room:
         seed: int | str | None,
         host_token_hash: str,
         settings: RoomSettings,
+        salt: str | None = None,
+        practice: bool = False,
+        unlisted: bool = False,
     ) -> Room:
         """A new room; an unknown game or a bad option raises with what is allowed."""
         game = load(game_name, **options)
@@ -167,6 +249,9 @@ class Room:
             settings=settings,
             seats=seats,
             state=state,
+            salt=salt,
+            practice=practice,
+            unlisted=unlisted,
         )
 
     @classmethod
@@ -181,9 +266,13 @@ class Room:
         seats: list[Seat],
         status: str,
         actions: list[tuple[int, str, bool]],
+        salt: str | None = None,
+        practice: bool = False,
+        unlisted: bool = False,
     ) -> Room:
         """The room replayed from its seed and stored actions (seat, action string, by_bot)."""
-        room = cls.create(room_id, game_name, options, seed, host_token_hash, settings)
+        room = cls.create(room_id, game_name, options, seed, host_token_hash, settings,
+                          salt, practice, unlisted)
         if len(seats) != len(room.seats):
             raise RoomError(
                 "corrupt_room",
@@ -202,7 +291,7 @@ class Room:
                 ) from None
             room.actions.append(text)
             room.last_move = LastMove(seat, text, by_bot)
-        if room.state.is_terminal():
+        if room.state.is_terminal() and room.status not in OVER:
             room.status = FINISHED
         return room
 
@@ -230,9 +319,62 @@ class Room:
             raise RoomError("bad_token", "that token is neither this room's host token nor "
                             "one of its seat tokens", 403)
 
+    def check_host(self, token: str | None) -> None:
+        """Only the host fills seats with bots, starts, kicks and aborts."""
+        if not token:
+            raise RoomError("missing_token", "this needs the room's host token", 403)
+        if not self.is_host(token):
+            raise RoomError("not_host", "only the host of this room may do that; "
+                            "that token is not its host token", 403)
+
+    def _seat_number(self, seat: Any) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not (
+            0 <= seat < len(self.seats)
+        ):
+            raise RoomError(
+                "bad_seat", f"no seat {seat!r}; seats are 0 to {len(self.seats) - 1}"
+            )
+        return seat
+
+    def _waiting(self, doing: str) -> None:
+        if self.status == WAITING:
+            return
+        if self.status in (ABORTED, EXPIRED):
+            raise RoomError("room_closed", f"room {self.id} is {self.status}; "
+                            f"cannot {doing}", 409)
+        raise RoomError("already_started", f"room {self.id} has already started; "
+                        f"cannot {doing} now", 409)
+
+    def leave(self, token: str | None) -> Seat:
+        """A seated person gives their seat back before the game starts."""
+        index = self.seat_of(token)
+        if index is None:
+            raise RoomError("bad_token", "that token holds no seat in this room", 403)
+        self._waiting("leave a seat")
+        seat = self.seats[index]
+        seat.kind, seat.name, seat.agent, seat.token_hash = OPEN, None, None, None
+        return seat
+
+    def kick(self, token: str | None, seat: Any) -> Seat:
+        """The host opens a taken seat again (a person or a bot) before the start."""
+        self.check_host(token)
+        self._waiting("free a seat")
+        index = self._seat_number(seat)
+        entry = self.seats[index]
+        if entry.kind == OPEN:
+            raise RoomError("seat_open", f"seat {index} is already open", 409)
+        entry.kind, entry.name, entry.agent, entry.token_hash = OPEN, None, None, None
+        return entry
+
+    def abort(self, token: str | None) -> None:
+        """The host ends the room: waiting or playing, it is over without a result."""
+        self.check_host(token)
+        if self.status in OVER:
+            raise RoomError("game_over", f"room {self.id} is already over ({self.status})", 409)
+        self.status = ABORTED
+
     def _free_seat(self, seat: int | None) -> Seat:
-        if self.status != WAITING:
-            raise RoomError("already_started", f"room {self.id} has already started", 409)
+        self._waiting("take a seat")
         if seat is None:
             for candidate in self.seats:
                 if candidate.kind == OPEN:
@@ -240,12 +382,7 @@ class Room:
             raise RoomError(
                 "room_full", f"room {self.id} is full: all {len(self.seats)} seats are taken", 409
             )
-        if isinstance(seat, bool) or not isinstance(seat, int) or not (
-            0 <= seat < len(self.seats)
-        ):
-            raise RoomError(
-                "bad_seat", f"no seat {seat!r}; seats are 0 to {len(self.seats) - 1}"
-            )
+        seat = self._seat_number(seat)
         if self.seats[seat].kind != OPEN:
             raise RoomError("seat_taken", f"seat {seat} of room {self.id} is already taken", 409)
         return self.seats[seat]
@@ -270,8 +407,7 @@ class Room:
         return chosen
 
     def start(self) -> None:
-        if self.status != WAITING:
-            raise RoomError("already_started", f"room {self.id} has already started", 409)
+        self._waiting("start")
         empty = [seat.index for seat in self.seats if seat.kind == OPEN]
         if empty:
             raise RoomError(
@@ -293,8 +429,8 @@ class Room:
             raise RoomError("spectator", "spectators cannot move")
         if self.status == WAITING:
             raise RoomError("not_started", "the game has not started yet")
-        if self.status == FINISHED:
-            raise RoomError("game_over", "the game is over")
+        if self.status in OVER:
+            raise RoomError("game_over", f"the game is over ({self.status})")
         if not isinstance(text, str) or not text.strip():
             raise RoomError("bad_action", "an action is a non-empty action string")
         player = self.state.current_player
@@ -328,6 +464,13 @@ class Room:
             return None
         return {"returns": self.state.returns()}
 
+    @property
+    def commitment(self) -> str | None:
+        return None if self.salt is None else commitment_of(self.seed, self.salt)
+
+    def fairness(self) -> dict[str, Any]:
+        return fairness_info(self.seed, self.salt, self.practice, self.status)
+
     # -- what clients see -----------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
@@ -344,6 +487,8 @@ class Room:
             "takeover_agent": self.settings.takeover_agent,
             "bot_delay_seconds": self.settings.bot_delay_seconds,
             "result": self.result(),
+            "unlisted": self.unlisted,
+            "fairness": self.fairness(),
         }
 
     def message_for(self, seat: int | None, connected: dict[int, bool]) -> dict[str, Any]:
@@ -370,11 +515,12 @@ class Room:
             "legal_actions": self.state.legal_action_strings() if your_turn else [],
             "last_move": self.last_move.to_dict() if self.last_move else None,
             "result": self.result(),
+            "fairness": self.fairness(),
         }
 
     def record(self) -> GameRecord:
         """The game record, only once the game is over (it holds the seed)."""
-        if self.status != FINISHED:
+        if self.status not in (FINISHED, ABORTED):
             raise RoomError(
                 "not_finished",
                 f"room {self.id} is not finished; its record is available when the game is over",

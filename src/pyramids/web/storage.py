@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -25,7 +26,17 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from pyramids.web.rooms import FINISHED, Room, RoomSettings, Seat
+from pyramids.web.rooms import (
+    ABORTED,
+    EXPIRED,
+    FINISHED,
+    OPEN,
+    WAITING,
+    Room,
+    RoomSettings,
+    Seat,
+    fairness_info,
+)
 
 log = logging.getLogger("pyramids.web.storage")
 
@@ -44,7 +55,13 @@ rooms_table = sa.Table(
     sa.Column("result", sa.Text, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # Revision 0002: the commitment's salt, practice (chosen seed) and unlisted rooms.
+    sa.Column("salt", sa.String(64), nullable=True),
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("unlisted", sa.Boolean, nullable=False, server_default=sa.false()),
 )
+
+sa.Index("ix_rooms_status_updated", rooms_table.c.status, rooms_table.c.updated_at)
 
 seats_table = sa.Table(
     "seats",
@@ -99,6 +116,17 @@ def normalize_url(url: str) -> str:
 SQLITE_SYNC_MODES = ("full", "normal")
 
 
+def _private_sqlite_file(url: str) -> None:
+    """Create a SQLite database file readable by its owner only (0600): it holds the
+    secret seeds of games in play. SQLite gives its -wal and -shm files the same mode."""
+    path = sa.engine.make_url(url).database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    if not os.path.exists(path):
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
+
+
 def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
     url = normalize_url(url)
     if sqlite_synchronous not in SQLITE_SYNC_MODES:
@@ -107,6 +135,7 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
             f"allowed: {', '.join(SQLITE_SYNC_MODES)}"
         )
     if url.startswith("sqlite"):
+        _private_sqlite_file(url)
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @sa.event.listens_for(engine, "connect")
@@ -159,6 +188,9 @@ class Storage:
                     result=None,
                     created_at=now,
                     updated_at=now,
+                    salt=room.salt,
+                    practice=room.practice,
+                    unlisted=room.unlisted,
                 )
             )
             connection.execute(
@@ -183,6 +215,9 @@ class Storage:
                 .where(seats_table.c.room_id == room_id, seats_table.c.seat == seat.index)
                 .values(kind=seat.kind, name=seat.name, agent=seat.agent,
                         token_hash=seat.token_hash)
+            )
+            connection.execute(
+                rooms_table.update().where(rooms_table.c.id == room_id).values(updated_at=_now())
             )
 
     def save_status(self, room_id: str, status: str, result: dict[str, Any] | None) -> None:
@@ -241,26 +276,54 @@ class Storage:
 
     def finished_summaries(self, limit: int) -> list[dict[str, Any]]:
         """`Room.summary()` of the latest finished rooms, newest first, without replaying."""
+        return self.summaries((FINISHED,), limit)
+
+    def summaries(
+        self, statuses: Iterable[str], limit: int, listed_only: bool = False,
+        open_only: bool = False,
+    ) -> list[dict[str, Any]]:
+        """`Room.summary()` of the latest rooms with these statuses, newest first, from
+        the stored rows (no replay). `open_only`: with a free seat; `listed_only`: not
+        unlisted."""
+        query = sa.select(rooms_table).where(rooms_table.c.status.in_(list(statuses)))
+        if listed_only:
+            query = query.where(rooms_table.c.unlisted == sa.false())
+        if open_only:
+            query = query.where(
+                sa.exists().where(seats_table.c.room_id == rooms_table.c.id,
+                                  seats_table.c.kind == OPEN)
+            )
         with self.engine.connect() as connection:
             rows = connection.execute(
-                sa.select(rooms_table)
-                .where(rooms_table.c.status == FINISHED)
-                .order_by(rooms_table.c.updated_at.desc())
-                .limit(limit)
+                query.order_by(rooms_table.c.updated_at.desc()).limit(limit)
             ).all()
-            ids = [row.id for row in rows]
-            seat_rows = connection.execute(
-                sa.select(seats_table)
-                .where(seats_table.c.room_id.in_(ids))
-                .order_by(seats_table.c.seat)
+            return self._summaries(connection, rows)
+
+    def summary(self, room_id: str) -> dict[str, Any] | None:
+        """One room's summary from its row (no replay), or None."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(rooms_table).where(rooms_table.c.id == room_id)
             ).all()
-            counts: dict[str, int] = dict(
-                connection.execute(
-                    sa.select(actions_table.c.room_id, sa.func.count())
-                    .where(actions_table.c.room_id.in_(ids))
-                    .group_by(actions_table.c.room_id)
-                ).all()
-            )
+            found = self._summaries(connection, rows)
+        return found[0] if found else None
+
+    def _summaries(self, connection: Connection, rows: Sequence[Any]) -> list[dict[str, Any]]:
+        ids = [row.id for row in rows]
+        if not ids:
+            return []
+        seat_rows = connection.execute(
+            sa.select(seats_table)
+            .where(seats_table.c.room_id.in_(ids))
+            .order_by(seats_table.c.seat)
+        ).all()
+        counts: dict[str, int] = dict(
+            connection.execute(
+                sa.select(actions_table.c.room_id, sa.func.count())
+                .where(actions_table.c.room_id.in_(ids))
+                .group_by(actions_table.c.room_id)
+            ).all()
+        )
         seats: dict[str, list[Seat]] = {room_id: [] for room_id in ids}
         for s in seat_rows:
             seats[s.room_id].append(Seat(s.seat, s.kind, s.name, s.agent, s.token_hash))
@@ -274,13 +337,90 @@ class Storage:
                     "options": json.loads(row.options),
                     "status": row.status,
                     "seats": [seat.public() for seat in seats[row.id]],
-                    "open_seats": [],
+                    "open_seats": [
+                        seat.index for seat in seats[row.id]
+                        if seat.kind == OPEN and row.status == WAITING
+                    ],
                     "move_number": counts.get(row.id, 0),
                     **settings.to_dict(),
                     "result": None if row.result is None else json.loads(row.result),
+                    "unlisted": bool(row.unlisted),
+                    "fairness": fairness_info(
+                        json.loads(row.seed), row.salt, bool(row.practice), row.status
+                    ),
                 }
             )
         return summaries
+
+    def record(self, room_id: str) -> dict[str, Any] | None:
+        """The game record of a finished (or aborted) room from its rows, without
+        replaying: `GameRecord.to_dict()` plus `fairness`. None: no such room."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(rooms_table).where(rooms_table.c.id == room_id)
+            ).first()
+            if row is None:
+                return None
+            if row.status not in (FINISHED, ABORTED):
+                return {"status": row.status}
+            seat_rows = connection.execute(
+                sa.select(seats_table)
+                .where(seats_table.c.room_id == room_id)
+                .order_by(seats_table.c.seat)
+            ).all()
+            actions = connection.execute(
+                sa.select(actions_table.c.action)
+                .where(actions_table.c.room_id == room_id)
+                .order_by(actions_table.c.number)
+            ).scalars().all()
+        from pyramids.core import GameRecord
+
+        record = GameRecord(
+            game=row.game,
+            options=json.loads(row.options),
+            seed=json.loads(row.seed),
+            actions=list(actions),
+            players=[
+                Seat(s.seat, s.kind, s.name, s.agent, s.token_hash).display_name()
+                for s in seat_rows
+            ],
+            result=None if row.result is None else json.loads(row.result),
+        ).to_dict()
+        record["fairness"] = fairness_info(
+            json.loads(row.seed), row.salt, bool(row.practice), row.status
+        )
+        return record
+
+    def count_status(self, status: str) -> int:
+        with self.engine.connect() as connection:
+            return int(connection.execute(
+                sa.select(sa.func.count()).select_from(rooms_table)
+                .where(rooms_table.c.status == status)
+            ).scalar_one())
+
+    def expire_waiting(self, idle_since: datetime, keep: Iterable[str] = ()) -> list[str]:
+        """Archive waiting rooms untouched since `idle_since` (status `expired`), except
+        `keep` (rooms someone is connected to); their ids."""
+        keep = list(keep)
+        with self.engine.begin() as connection:
+            query = sa.select(rooms_table.c.id).where(
+                rooms_table.c.status == WAITING, rooms_table.c.updated_at < idle_since
+            )
+            if keep:
+                query = query.where(rooms_table.c.id.not_in(keep))
+            ids = list(connection.execute(query).scalars().all())
+            if ids:
+                connection.execute(
+                    rooms_table.update().where(rooms_table.c.id.in_(ids))
+                    .values(status=EXPIRED, updated_at=_now())
+                )
+            if keep:
+                connection.execute(
+                    rooms_table.update().where(rooms_table.c.id.in_(keep),
+                                               rooms_table.c.status == WAITING)
+                    .values(updated_at=_now())
+                )
+        return ids
 
     def load_room(self, room_id: str) -> Room | None:
         """The room replayed from its seed and actions, or None if there is no such room."""
@@ -314,4 +454,7 @@ class Storage:
             seats=seats,
             status=row.status,
             actions=[(a.seat, a.action, bool(a.by_bot)) for a in action_rows],
+            salt=row.salt,
+            practice=bool(row.practice),
+            unlisted=bool(row.unlisted),
         )

@@ -6,6 +6,12 @@ with a `state` message and sends one after every change; a seat sends
 `{"type": "action", "action": "<action string>"}` on its turn. Every refusal is
 an `error` message to that client only; the connection stays open, except after
 a bad token or an unknown room, which close it.
+
+Limits (`ServerLimits`): a browser's socket must come from the server's own page
+(its `Origin` the server's address) or an allowed origin; one address holds at most
+`sockets_per_client` sockets; messages past `messages_per_second` (after a burst)
+get `rate_limited` and change nothing, and a client that keeps sending past it is
+closed (4429); JSON nested deeper than `max_json_depth` is refused.
 """
 
 from __future__ import annotations
@@ -16,10 +22,12 @@ import json
 import logging
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from pyramids.web.hub import Connection, Hub, LiveRoom
+from pyramids.web.limits import TokenBucket, json_too_deep
 from pyramids.web.rooms import RoomError
 
 log = logging.getLogger("pyramids.web.ws")
@@ -32,15 +40,22 @@ JOIN_TIMEOUT_SECONDS = 30.0
 CLOSE_BAD_TOKEN = 4403
 CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_JOIN_TIMEOUT = 4408
+CLOSE_BAD_ORIGIN = 4401
+CLOSE_TOO_MANY = 4429
+# Refused messages in a row (past the rate) after which the socket is closed.
+RATE_STRIKES = 50
+DEFAULT_JSON_DEPTH = 16
 
 
-def _parse(text: str) -> dict[str, Any]:
+def _parse(text: str, max_depth: int = DEFAULT_JSON_DEPTH) -> dict[str, Any]:
     """The client's message as an object with a known `type`, or a RoomError saying why not."""
-    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
         raise RoomError(
-            "too_large", f"message too large: {len(text.encode('utf-8'))} bytes; "
-            f"the limit is {MAX_MESSAGE_BYTES}",
+            "too_large", f"message too large: {size} bytes; the limit is {MAX_MESSAGE_BYTES}",
         )
+    if json_too_deep(text, max_depth):
+        raise RoomError("bad_json", f"JSON nested too deeply; at most {max_depth} levels")
     try:
         message = json.loads(text)
     except ValueError as error:
@@ -56,8 +71,52 @@ def _parse(text: str) -> dict[str, Any]:
     return message
 
 
+def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """No Origin (not a browser), the server's own address, or one allowed."""
+    origin = websocket.headers.get("origin")
+    if origin is None or "*" in allowed or origin in allowed:
+        return True
+    host = websocket.headers.get("host")
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+def client_address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client is not None else ""
+
+
 async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
+    limits = hub.limits
+    if not origin_allowed(websocket, limits.allowed_origins):
+        # Closed before accepting: the browser sees the handshake refused (HTTP 403).
+        log.info("socket refused: origin %r", websocket.headers.get("origin"))
+        await websocket.close(CLOSE_BAD_ORIGIN, "origin not allowed")
+        return
+    address = client_address(websocket)
+    held = hub.sockets_by_client.get(address, 0)
     await websocket.accept()
+    if held >= limits.sockets_per_client:
+        reason = f"too many connections from your address; the limit is {limits.sockets_per_client}"
+        with contextlib.suppress(Exception):
+            await websocket.send_text(json.dumps(
+                {"type": "error", "code": "too_many_connections", "message": reason}
+            ))
+            await websocket.close(CLOSE_TOO_MANY, "too_many_connections")
+        return
+    hub.sockets_by_client[address] = held + 1
+    try:
+        await _serve(websocket, hub, room_id)
+    finally:
+        left = hub.sockets_by_client.get(address, 1) - 1
+        if left > 0:
+            hub.sockets_by_client[address] = left
+        else:
+            hub.sockets_by_client.pop(address, None)
+
+
+async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
+    limits = hub.limits
+    bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+    strikes = 0
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code, reason)
@@ -84,6 +143,18 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             frame = received.result()
             if frame["type"] == "websocket.disconnect":
                 break
+            wait = bucket.take()
+            if wait > 0:
+                strikes += 1
+                if strikes >= RATE_STRIKES:
+                    await _refuse(conn, pump, RoomError(
+                        "rate_limited", "too many messages; closing"), CLOSE_TOO_MANY)
+                    break
+                conn.error("rate_limited", f"too many messages: at most "
+                           f"{limits.messages_per_second:g} a second; this one was ignored, "
+                           f"send again in {wait:.1f} s")
+                continue
+            strikes = 0
             text = frame.get("text")
             if text is None:
                 size = len(frame.get("bytes") or b"")
@@ -94,7 +165,7 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                     conn.error("bad_message", "send text frames holding JSON, not binary")
                 continue
             try:
-                message = _parse(text)
+                message = _parse(text, limits.max_json_depth)
                 if message["type"] == "ping":
                     conn.offer(json.dumps({"type": "pong"}))
                 elif message["type"] == "join":
@@ -129,7 +200,8 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         pass
     finally:
         if live is not None:
-            hub.leave(live, conn)
+            with contextlib.suppress(Exception):
+                await hub.leave(live, conn)
         if not pump.done():
             pump.cancel()
         with contextlib.suppress(BaseException):
