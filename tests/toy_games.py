@@ -8,91 +8,25 @@ without depending on any real engine.
   The highest card wins (ties share the win, a draw). Alone, a card of 6 or more
   wins. Hidden hands, a hidden deck, chance inside the state.
 
+`toy-nim` is the example plugin package `examples/pyramids-nim` (the template of
+docs/adding-a-game.md), imported from the checkout when it is not installed.
 They are not registered: tests pass `load_toy` to the arena as its game loader.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pyramids.core import TERMINAL, Game, IllegalActionError, Option, RandomSource, Rng, State
 
-
-class NimGame(Game):
-    name: ClassVar[str] = "toy-nim"
-    option_specs = (Option("stones", 7, int, "stones in the pile", minimum=1, maximum=50),)
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def num_distinct_actions(self) -> int:
-        return 3
-
-    def new_initial_state(self, seed: int | str | None = None) -> NimState:
-        return NimState(self, seed, self.options["stones"], 0, [])
-
-    def _state_from_dict(self, data: dict[str, Any]) -> NimState:
-        return NimState(self, data["seed"], data["stones"], data["player"], data["history"])
-
-
-class NimState(State):
-    def __init__(self, game: NimGame, seed: int | str | None, stones: int, player: int,
-                 history: list[int]) -> None:
-        self.game = game
-        self.seed = seed
-        self.stones = stones
-        self.player = player
-        self._history = list(history)
-
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.stones == 0 else self.player
-
-    def legal_actions(self) -> list[int]:
-        return list(range(min(3, self.stones)))
-
-    def apply_action(self, action: int) -> None:
-        if action not in self.legal_actions():
-            raise self.illegal(action, f"take 1 to {min(3, self.stones)} stones")
-        self.stones -= action + 1
-        self._history.append(action)
-        if self.stones:
-            self.player = 1 - self.player
-
-    def action_to_string(self, action: int) -> str:
-        return f"take {action + 1}"
-
-    def string_to_action(self, text: str) -> int:
-        for action in range(3):
-            if text == self.action_to_string(action):
-                return action
-        raise IllegalActionError(f"unknown action {text!r}")
-
-    def is_terminal(self) -> bool:
-        return self.stones == 0
-
-    def returns(self) -> list[float]:
-        if self.stones:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.player == 0 else [-1.0, 1.0]
-
-    def view(self, player: int | None) -> dict[str, Any]:
-        return {"stones": self.stones, "to_move": self.current_player}
-
-    def clone(self) -> NimState:
-        return NimState(self.game, self.seed, self.stones, self.player, self._history)  # type: ignore[arg-type]
-
-    def history(self) -> list[int]:
-        return list(self._history)
-
-    def resample_hidden(self, player: int | None, rng: RandomSource) -> NimState:
-        return self.clone()
-
-    def _to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "stones": self.stones, "player": self.player,
-                "history": self._history}
+EXAMPLE_PLUGIN = Path(__file__).resolve().parents[1] / "examples" / "pyramids-nim"
+try:
+    from pyramids_nim import NimGame, NimState
+except ModuleNotFoundError:
+    sys.path.insert(0, str(EXAMPLE_PLUGIN / "src"))
+    from pyramids_nim import NimGame, NimState
 
 
 KEEP, SWAP = 0, 1
@@ -188,6 +122,7 @@ class DrawState(State):
             "hands": list(self.hands) if done else None,
             "deck_size": len(self.deck),
             "turn": self.turn,
+            "outcome": self.outcome(),
         }
 
     def clone(self) -> DrawState:
@@ -223,3 +158,5 @@ TOY_GAMES: dict[str, type[Game]] = {"toy-nim": NimGame, "toy-draw": DrawGame}
 def load_toy(name: str, **options: Any) -> Game:
     """A toy game by name, the same signature as `pyramids.core.load`."""
     return TOY_GAMES[name](**options)
+
+__all__ = ["DrawGame", "DrawState", "NimGame", "NimState", "load_toy"]

@@ -124,7 +124,7 @@ def test_simulate_players_option() -> None:
 def test_simulate_text_output() -> None:
     result = invoke("simulate", "pacal", "--games", "2", *SHORT_MATCH)
     assert result.exit_code == 0
-    assert "seat 0 (random):" in result.output and "draws:" in result.output
+    assert "seat 1 (random):" in result.output and "draws:" in result.output
 
 
 @pytest.mark.parametrize(
@@ -167,7 +167,7 @@ def test_replay_round_trip(tmp_path: Path) -> None:
     record = GameRecord.load_file(save)
     result = invoke("replay", str(save))
     assert result.exit_code == 0, result.output
-    moves = [line for line in result.output.splitlines() if ". seat 0 (human): " in line]
+    moves = [line for line in result.output.splitlines() if ". seat 1 (human): " in line]
     assert [line.split(": ", 1)[1] for line in moves] == record.actions
     assert "Game over." in result.output
 
@@ -178,7 +178,7 @@ def test_replay_step_stops_on_q(tmp_path: Path) -> None:
     result = invoke("replay", str(save), "--step", stdin="\nq\n")
     assert result.exit_code == 0
     assert result.output.count("[Enter for the next move") == 2
-    assert "   1. seat 0" in result.output and "   2. seat 0" not in result.output
+    assert "   1. seat 1" in result.output and "   2. seat 1" not in result.output
 
 
 @pytest.mark.parametrize(

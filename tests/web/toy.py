@@ -106,6 +106,7 @@ class ToyState(State):
             "played": [[CARDS[c] for c in played] for played in self.played],
             "hand_sizes": [len(hand) for hand in self.hands],
             "current_player": self.current_player,
+            "outcome": self.outcome(),
         }
         if player is not None:
             view["hand"] = [CARDS[c] for c in self.hands[player]]

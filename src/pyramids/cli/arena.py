@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from pyramids.cli.common import user_errors
+from pyramids.cli.common import require_extra, user_errors
 from pyramids.core import OptionError
 from pyramids.play.session import parse_options
 
@@ -140,6 +140,8 @@ def balance(
     from pyramids.agents import agent_names
     from pyramids.sim.balance import run_balance, write_report
 
+    with require_extra("sim", "pyramids balance (its plots)"):
+        import matplotlib  # noqa: F401  (checked before hours of games, not after)
     with user_errors():
         if agent not in agent_names():
             allowed = ", ".join(agent_names())

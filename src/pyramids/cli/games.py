@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from pyramids.cli.common import fail, user_errors
+from pyramids.cli.common import require_extra, user_errors
 from pyramids.cli.plain import play_plain
 from pyramids.core import GameRecord, PyramidsError, State
 from pyramids.play.render import render_view
@@ -70,12 +70,8 @@ def play(
             )
             play_plain(session, _read_line, _write, lambda: rules_text(name))
             return
-        try:
+        with require_extra("tui", "the full-screen app (or play with --plain)"):
             from pyramids.tui.app import run_play_app
-        except ModuleNotFoundError as error:
-            if error.name and error.name.split(".")[0] == "textual":
-                fail("the full-screen app needs Textual (pip install 'pyramids[tui]'); use --plain")
-            raise
         run_play_app(session)
 
 
@@ -149,7 +145,7 @@ def simulate(
         f"{report['game']} {report['options']}: {report['games']} games, seed {report['seed']}"
     )
     for seat, name in enumerate(names):
-        typer.echo(f"  seat {seat} ({name}): {report['wins'][seat]} wins")
+        typer.echo(f"  seat {seat + 1} ({name}): {report['wins'][seat]} wins")
     if solo:
         typer.echo(f"  losses: {report['losses']}")
         typer.echo(f"  win rate: {report['win_rate']:.3f}")
@@ -185,15 +181,11 @@ def replay(
         record = GameRecord.load_file(file)
         states = record.replay()
     if tui:
-        try:
+        with require_extra("tui", "the full-screen replay"):
             from pyramids.tui.app import run_replay_app
-        except ModuleNotFoundError as error:
-            if error.name and error.name.split(".")[0] == "textual":
-                fail("the full-screen replay needs Textual (pip install 'pyramids[tui]')")
-            raise
         run_replay_app(record)
         return
-    players = record.players or [f"seat {seat}" for seat in range(states[0].game.num_players)]
+    players = record.players or [f"seat {seat + 1}" for seat in range(states[0].game.num_players)]
     typer.echo(f"{record.game} {record.options} seed {record.seed}; players: {', '.join(players)}")
     for number, (before, text) in enumerate(zip(states, record.actions, strict=False), start=1):
         if step:
@@ -204,7 +196,7 @@ def replay(
                 typer.echo("")
                 return
         seat = before.current_player
-        typer.echo(f"{number:4}. seat {seat} ({_player(players, seat)}): {text}")
+        typer.echo(f"{number:4}. seat {seat + 1} ({_player(players, seat)}): {text}")
     final = states[-1]
     typer.echo(render_view(record.game, final.view(None)))
     _echo_outcome(final, players)

@@ -8,7 +8,9 @@ replay a game exactly, and `to_json` saves everything, hidden parts included.
 
 What a player may see is `view(player)`, modelled on boardgame.io's
 `playerView`: a JSON-able dict with exactly that player's information
-(`view(None)` is a spectator's). Interfaces send views, never states.
+(`view(None)` is a spectator's), shaped as the game's manifest declares
+(`view_type`, a TypedDict) and ending with the standard `outcome` block.
+Interfaces send views, never states.
 
 Conventions every engine follows:
 - actions are ints in `range(game.num_distinct_actions)`; `legal_actions()` is
@@ -30,6 +32,7 @@ from typing import Any, ClassVar, Protocol
 
 from pyramids.core.errors import IllegalActionError, RecordError
 from pyramids.core.options import Option, resolve_options
+from pyramids.core.views import Outcome, make_outcome
 
 TERMINAL = -1
 STATE_FORMAT = "pyramids-state"
@@ -144,7 +147,25 @@ class State(ABC):
     def returns(self) -> list[float]: ...
 
     @abstractmethod
-    def view(self, player: int | None) -> dict[str, Any]: ...
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What `player` may see (None: a spectator), ending with `"outcome": self.outcome()`."""
+
+    def outcome(self) -> Outcome | None:
+        """The standard end-of-game block (`pyramids.core.views.Outcome`); None while playing.
+
+        This default reads `returns()`: the seats with the best return win (in a
+        one-player game, a positive return wins), and the returns are the scores.
+        A game overrides it to give its own scores, reason and figures.
+        """
+        if not self.is_terminal():
+            return None
+        returns = self.returns()
+        if len(returns) == 1:
+            winners = [0] if returns[0] > 0 else []
+        else:
+            best = max(returns)
+            winners = [seat for seat, value in enumerate(returns) if value == best]
+        return make_outcome(winners, returns, reason="over")
 
     @abstractmethod
     def clone(self) -> State: ...

@@ -45,7 +45,7 @@ def describe_set(entry: dict[str, Any]) -> str:
         parts.append(f"{entry['cards']} card(s)")
     if entry.get("jewel_pairs"):
         parts.append(f"{entry['jewel_pairs']} jewel pair(s)")
-    return f"seat {entry['player']} set " + (" and ".join(parts) or "nothing")
+    return f"seat {entry['player'] + 1} set " + (" and ".join(parts) or "nothing")
 
 
 def button_label(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
 from pyramids.core.rng import Rng
+from pyramids.core.views import Outcome, make_outcome
 from pyramids.games.mahjongg import actions as act
 from pyramids.games.mahjongg import favors, modes, scoring
 from pyramids.games.mahjongg.geometry import tiles_in
@@ -427,8 +428,13 @@ class MahjonggState(State):
         self.last_move = {"player": player, "action": act.HINT}
 
     def _apply_undo(self, player: int) -> None:
+        # A face once shown stays shown: undoing a shift (or a match that uncovered
+        # a tile) must not turn it back down, or shift-then-undo would show every
+        # face-down tile for free.
+        shown = ~self.face_down
         snapshot = self._undo.pop()
         self._load_core(snapshot)
+        self.face_down &= shown
         self.streaks[player] = 0
         self.last_move = {"player": player, "action": act.UNDO}
 
@@ -583,7 +589,23 @@ class MahjonggState(State):
             view["unsolvable"] = game.proven_unsolvable(self)
         if self.over:
             view["result"] = self.result()
+        view["outcome"] = self.outcome()
         return view
+
+    def outcome(self) -> Outcome | None:
+        """The standard end block; Mahjongg's own details stay in `result`."""
+        if not self.over:
+            return None
+        game = self.game
+        figures = {"tiles_left": self.present.bit_count(), "cleared": not self.present}
+        if game.mode == modes.TIME_ATTACK:
+            figures["time_left"] = self.time_left()
+        return make_outcome(
+            winners=self.winners(),
+            scores=[self.scores[self.wallet(p)] for p in range(game.num_players)],
+            reason=self.end_reason or "over",
+            figures=figures,
+        )
 
     # -- saving, copying, hidden information -----------------------------------
 

@@ -11,6 +11,7 @@ from pyramids.core.registry import GameManifest, register
 from pyramids.games.pacal.game import PacalGame, PacalSoloGame
 from pyramids.games.pacal.match import PacalState
 from pyramids.games.pacal.solo import PacalSoloState
+from pyramids.games.pacal.views import PacalSoloView, PacalView
 
 
 def rules_page() -> str:
@@ -28,6 +29,7 @@ register(
         text_renderer="pyramids.play.text.pacal:render_pacal",
         terminal_board="pyramids.tui.pacal:BOARD",
         web_renderer="pyramids.web:static/pacal.js",
+        view_type=PacalView,
         variants=(
             {},
             {"direction": "ascending"},
@@ -48,6 +50,7 @@ register(
         text_renderer="pyramids.play.text.pacal:render_pacal_solo",
         terminal_board="pyramids.tui.pacal:BOARD",
         web_renderer="pyramids.web:static/pacal.js",
+        view_type=PacalSoloView,
         variants=({}, {"direction": "ascending"}),
         rules_page=rules_page,
     )

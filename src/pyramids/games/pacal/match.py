@@ -48,6 +48,7 @@ from pyramids.core.saving import (
     Schema,
     TupleOf,
 )
+from pyramids.core.views import Outcome, make_outcome
 from pyramids.games.pacal import pyramid as pyr
 from pyramids.games.pacal.actions import (
     DECLINE,
@@ -476,6 +477,7 @@ class PacalState(SavedState, State):
             "last_round": _copy_round(self._last_round),
             "winner": self._winner if phase == OVER else None,
             "returns": self.returns() if phase == OVER else None,
+            "outcome": self.outcome(),
         }
         if player is not None:
             view["hand"] = list(self._hands[player])
@@ -492,6 +494,20 @@ class PacalState(SavedState, State):
                 ]
             )
         return view
+
+    def outcome(self) -> Outcome | None:
+        """Who won the match, the rounds won, and whether the round cap ended it."""
+        if self._phase != OVER:
+            return None
+        wins = self._round_wins
+        capped = max(wins) < self._rounds_to_win
+        return make_outcome(
+            winners=[0, 1] if self._winner is None else [self._winner],
+            scores=[float(w) for w in wins],
+            reason="round-cap" if capped else "rounds-won",
+            capped=capped,
+            figures={"rounds": self._round},
+        )
 
     # ----- copies, hidden information and saving ---------------------------------------
 

@@ -27,6 +27,7 @@ from pyramids.core.saving import (
     SavedState,
     Schema,
 )
+from pyramids.core.views import Outcome, make_outcome
 from pyramids.games.pacal import pyramid as pyr
 from pyramids.games.pacal.actions import (
     SOLO_NUM_ACTIONS,
@@ -174,7 +175,19 @@ class PacalSoloState(SavedState, State):
             "won": self._result == WON,
             "score": self._draws if self._result == WON else None,
             "spread": pyr.spread(self._visible),
+            "outcome": self.outcome(),
         }
+
+    def outcome(self) -> Outcome | None:
+        """Won or lost; the score is the number of cards drawn (fewer is better)."""
+        if self._result not in (WON, LOST):
+            return None
+        return make_outcome(
+            winners=[0] if self._result == WON else [],
+            scores=[self._draws],
+            reason="pyramid-complete" if self._result == WON else "card-cannot-be-placed",
+            figures={"draws": self._draws, "spread": pyr.spread(self._visible)},
+        )
 
     def resample_hidden(self, player: int | None, rng: RandomSource) -> PacalSoloState:
         """A copy with the unseen cards (pile and bases) reshuffled among themselves."""

@@ -39,7 +39,7 @@ def render_mahjongg(view: dict[str, Any]) -> str:
     for seat in range(view["players"]):
         seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
         lines.append(
-            f"  seat {seat}: score {view['scores'][seat]}, tokens {seat_tokens}, "
+            f"  seat {seat + 1}: score {view['scores'][seat]}, tokens {seat_tokens}, "
             f"streak {view['streaks'][seat]}, doubled pairs left {view['doubling'][seat]}"
         )
     if "time_left" in view:

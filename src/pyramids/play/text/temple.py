@@ -21,7 +21,7 @@ def render_temple(view: dict[str, Any]) -> str:
     construction = view.get("construction")
     if construction:
         sets = "; ".join(
-            f"seat {entry['player']} set {entry['cards']} card(s) + "
+            f"seat {entry['player'] + 1} set {entry['cards']} card(s) + "
             f"{entry['jewel_pairs']} jewel pair(s)"
             for entry in construction.get("sets", [])
         )
@@ -33,7 +33,7 @@ def render_temple(view: dict[str, Any]) -> str:
     for seat in range(view["players"]):
         you = " (you)" if seat == view.get("viewer") else ""
         lines.append(
-            f"  seat {seat}{you}: treasure {view['treasure'][seat]}, "
+            f"  seat {seat + 1}{you}: treasure {view['treasure'][seat]}, "
             f"{view['hand_sizes'][seat]} card(s), known in hand: {_counts(view['known'][seat])}"
         )
     zone = " ".join(f"{slot}:{kind or '-'}" for slot, kind in enumerate(view["swap_zone"], 1))

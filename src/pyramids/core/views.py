@@ -1,0 +1,157 @@
+"""Typed views: what `state.view(player)` returns, declared as a `TypedDict` per game.
+
+A view stays a plain JSON-able dict (the server sends it as it is), but each
+game declares its shape once, in its package's `views` module, and names it in
+its manifest (`view_type`). `check_view` checks a view against that
+declaration at run time: the conformance suite does it at every checked step,
+so the documented shape and the real one cannot drift apart.
+
+Every view ends with the same block, `outcome`: None while the game is on, and
+at the end an `Outcome`, so that interfaces, the arena and the balance tools
+read who won, the scores and why the game ended from one place instead of
+guessing from each game's own keys.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin
+
+
+class Outcome(TypedDict):
+    """How a finished game ended, the same for every game.
+
+    - `winners`: the seats (from 0) that won; in a one-player game `[0]` for a
+      win and `[]` for a loss; on a draw, every seat that shares the best result.
+    - `scores`: one number per seat in the game's own unit (points, rounds
+      won, treasure, draws used).
+    - `reason`: why it ended, as a short fixed word (`pyramid-complete`,
+      `round-cap`, `board-cleared`, ...), which interfaces put into words.
+    - `capped`: True when a safety cap (a round limit) ended the game rather
+      than the rules' own end: balance studies count these.
+    - `figures`: the game's own end-of-game numbers (rounds played, cards drawn,
+      levels built), for tools that report them.
+    """
+
+    winners: list[int]
+    scores: list[float]
+    reason: str
+    capped: bool
+    figures: dict[str, float]
+
+
+def make_outcome(winners: Iterable[int], scores: Iterable[float], reason: str,
+                 capped: bool = False, figures: Mapping[str, float] | None = None) -> Outcome:
+    return Outcome(
+        winners=sorted(winners),
+        scores=[float(score) for score in scores],
+        reason=reason,
+        capped=capped,
+        figures={key: float(value) for key, value in (figures or {}).items()},
+    )
+
+
+class ViewTypeError(ValueError):
+    """A view that does not match its declared type; the message gives the path."""
+
+
+def check_view(view: Any, view_type: type) -> None:
+    """Raise `ViewTypeError` unless `view` matches the TypedDict `view_type` exactly."""
+    _check(view, view_type, "view")
+
+
+def check_outcome(outcome: Any, num_players: int) -> None:
+    """An `Outcome` with one score per seat and winners that are seats."""
+    _check(outcome, Outcome, "outcome")
+    if len(outcome["scores"]) != num_players:
+        raise ViewTypeError(f"outcome.scores has {len(outcome['scores'])} numbers, "
+                            f"expected one per seat ({num_players})")
+    bad = [seat for seat in outcome["winners"] if not 0 <= seat < num_players]
+    if bad or len(set(outcome["winners"])) != len(outcome["winners"]):
+        raise ViewTypeError(f"outcome.winners {outcome['winners']} are not distinct seats "
+                            f"0..{num_players - 1}")
+
+
+def _is_typed_dict(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, dict) and hasattr(kind, "__total__")
+
+
+def _check(value: Any, kind: Any, path: str) -> None:
+    if kind is Any:
+        return
+    if kind is None or kind is type(None):
+        if value is not None:
+            raise ViewTypeError(f"{path} is {value!r}, expected null")
+        return
+    if _is_typed_dict(kind):
+        _check_typed_dict(value, kind, path)
+        return
+    origin = get_origin(kind)
+    if origin is NotRequired:
+        _check(value, get_args(kind)[0], path)
+        return
+    if origin in (Union, types.UnionType):
+        errors = []
+        for option in get_args(kind):
+            try:
+                _check(value, option, path)
+                return
+            except ViewTypeError as error:
+                errors.append(str(error))
+        raise ViewTypeError(" or ".join(errors))
+    if origin is Literal:
+        if value not in get_args(kind):
+            raise ViewTypeError(f"{path} is {value!r}, expected one of {list(get_args(kind))}")
+        return
+    if origin is list:
+        if not isinstance(value, list):
+            raise ViewTypeError(f"{path} is {type(value).__name__}, expected a list")
+        (item,) = get_args(kind) or (Any,)
+        for index, element in enumerate(value):
+            _check(element, item, f"{path}[{index}]")
+        return
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ViewTypeError(f"{path} is {type(value).__name__}, expected an object")
+        key_kind, item_kind = get_args(kind) or (Any, Any)
+        for key, element in value.items():
+            _check(key, key_kind, f"{path} key")
+            _check(element, item_kind, f"{path}[{key!r}]")
+        return
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ViewTypeError(f"{path} is {value!r}, expected a number")
+        return
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ViewTypeError(f"{path} is {value!r}, expected an integer")
+        return
+    if kind in (str, bool):
+        if not isinstance(value, kind):
+            raise ViewTypeError(f"{path} is {value!r}, expected {kind.__name__}")
+        return
+    if kind in (list, dict):
+        if not isinstance(value, kind):
+            raise ViewTypeError(f"{path} is {type(value).__name__}, expected {kind.__name__}")
+        return
+    raise ViewTypeError(f"{path}: the declared type {kind!r} is not one a view may use")
+
+
+def _check_typed_dict(value: Any, kind: Any, path: str) -> None:
+    if not isinstance(value, dict):
+        raise ViewTypeError(f"{path} is {type(value).__name__}, expected an object")
+    hints = typing.get_type_hints(kind)
+    missing = [key for key in kind.__required_keys__ if key not in value]
+    if missing:
+        raise ViewTypeError(f"{path} lacks {', '.join(sorted(missing))}")
+    extra = [key for key in value if key not in hints]
+    if extra:
+        raise ViewTypeError(f"{path} has undeclared keys {', '.join(sorted(map(str, extra)))} "
+                            f"(declare them in {kind.__name__})")
+    for key, element in value.items():
+        _check(element, hints[key], f"{path}.{key}")
+
+
+__all__ = ["Outcome", "ViewTypeError", "check_outcome", "check_view", "make_outcome"]

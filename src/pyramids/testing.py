@@ -1,0 +1,328 @@
+"""`check_game`: the conformance suite, as a function a game's author runs.
+
+    >>> from pyramids.testing import check_game
+    >>> report = check_game("pacal", games=20)
+
+It plays random games of every variant the game's manifest lists (or of the one
+`Game` given) and checks the API contract that every interface relies on:
+
+- legal actions are sorted, unique, in range, and empty exactly at the end;
+  `current_player` is a seat until the end and `TERMINAL` after;
+- an illegal action (and an unknown action string) raises `IllegalActionError`
+  and leaves the state exactly as it was;
+- `to_json` round-trips, and play goes on from the restored copy, so anything
+  the save forgot (the chance generator, a counter) shows up later in the game;
+- action strings parse back to their actions;
+- every view is JSON-able, matches the manifest's `view_type`, and carries the
+  standard `outcome` block (None while playing; winners, scores and reason at
+  the end, with winners agreeing with `returns()`);
+- `resample_hidden(p)` keeps what seat `p` sees, and the current player's legal
+  actions; playing on a clone leaves the original alone;
+- the same seed and actions give the same game, different seeds deal
+  differently, and a game record replays exactly;
+- a malformed saved state raises `RecordError`.
+
+In one-player games a uniformly random player tends to stop or pass early and
+never sees late positions, so there it follows the game's greedy policy (its
+manifest's `greedy_policy`) for a share `steer` of its moves.
+
+A failed check raises `ConformanceError` (an `AssertionError`) that says which
+game, variant, deal and step, so the failure replays.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyramids.core import (
+    TERMINAL,
+    Game,
+    GameManifest,
+    GameRecord,
+    IllegalActionError,
+    RecordError,
+    Rng,
+    State,
+    find_manifest,
+    game_manifest,
+)
+from pyramids.core.views import ViewTypeError, check_outcome, check_view
+
+MAX_STEPS = 100_000
+UNKNOWN_ACTION_TEXTS = ("", "fly away", "\U0001f642", "9999999")
+
+
+class ConformanceError(AssertionError):
+    """A game broke the API contract; the message says where."""
+
+
+@dataclass
+class VariantReport:
+    """What one variant's games showed."""
+
+    options: dict[str, Any]
+    games: int = 0
+    checked_steps: int = 0
+    lengths: list[int] = field(default_factory=list)
+
+    @property
+    def mean_length(self) -> float:
+        return sum(self.lengths) / len(self.lengths) if self.lengths else 0.0
+
+
+@dataclass
+class ConformanceReport:
+    game: str
+    variants: list[VariantReport]
+
+    def summary(self) -> str:
+        parts = [
+            f"{json.dumps(v.options, sort_keys=True)}: {v.games} games, "
+            f"{v.checked_steps} steps checked, mean length {v.mean_length:.1f}"
+            for v in self.variants
+        ]
+        return f"{self.game}: " + "; ".join(parts)
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ConformanceError(message)
+
+
+def _steering_policy(game: Game, steer: float) -> Callable[[State, random.Random], int] | None:
+    if game.num_players != 1 or steer <= 0:
+        return None
+    from pyramids.agents.greedy import policy_for
+
+    policy = policy_for(game.name)
+    if policy is None:
+        return None
+    greedy_rng = Rng(0)
+
+    def steered(state: State, rng: random.Random) -> int:
+        if rng.random() < steer:
+            return policy(state, greedy_rng)
+        return rng.choice(state.legal_actions())
+
+    return steered
+
+
+def check_step(state: State, rng: random.Random, deep: bool,
+               view_type: type | None = None) -> State:
+    """Check the API contract at `state`; return its JSON round-tripped copy."""
+    game = state.game
+    legal = state.legal_actions()
+    _require(bool(legal), "legal actions must not be empty before the end")
+    _require(legal == sorted(set(legal)), "legal actions must be sorted and unique")
+    _require(all(0 <= a < game.num_distinct_actions for a in legal),
+             f"legal actions must lie in 0..{game.num_distinct_actions - 1}")
+    _require(0 <= state.current_player < game.num_players,
+             f"current_player {state.current_player} is not a seat before the end")
+    before = state.to_json()
+    restored = game.state_from_json(before)
+    _require(restored.to_json() == before, "to_json did not round-trip")
+    _require(restored.legal_actions() == legal, "the restored state has other legal actions")
+    _require(restored.history() == state.history(), "the restored state has another history")
+    legal_set = set(legal)
+    candidates = [-1, game.num_distinct_actions]
+    candidates += [a for a in rng.sample(range(game.num_distinct_actions),
+                                         min(8, game.num_distinct_actions))
+                   if a not in legal_set]
+    for action in candidates[: 1 if not deep else len(candidates)]:
+        try:
+            state.apply_action(action)
+        except IllegalActionError:
+            pass
+        else:
+            raise ConformanceError(f"illegal action {action} was accepted")
+        _require(state.to_json() == before, f"illegal action {action} changed the state")
+    if deep:
+        for action in legal:
+            _require(state.string_to_action(state.action_to_string(action)) == action,
+                     f"action {action} does not parse back from its string")
+        for player in [None, *range(game.num_players)]:
+            view = _checked_view(state, player, view_type)
+            _require(view.get("outcome") is None, "the outcome must be None while playing")
+            if player is not None:
+                sampled = state.resample_hidden(player, Rng(rng.randrange(1 << 30)))
+                _require(sampled.view(player) == view,
+                         f"resample_hidden({player}) changed what seat {player} sees")
+                _require(sampled.current_player == state.current_player,
+                         "resample_hidden changed the player to move")
+                if player == state.current_player:
+                    # Another seat's legal actions depend on its hidden cards.
+                    _require(sampled.legal_actions() == legal,
+                             "resample_hidden changed the mover's legal actions")
+        clone = state.clone()
+        clone.apply_action(legal[0])
+        _require(state.to_json() == before, "playing on a clone changed the original")
+    return restored
+
+
+def _checked_view(state: State, player: int | None, view_type: type | None) -> dict[str, Any]:
+    view = state.view(player)
+    try:
+        json.dumps(view)
+    except (TypeError, ValueError) as error:
+        raise ConformanceError(f"view({player}) is not JSON-able: {error}") from None
+    _require("outcome" in view, f"view({player}) has no 'outcome' block")
+    if view_type is not None:
+        try:
+            check_view(view, view_type)
+        except ViewTypeError as error:
+            raise ConformanceError(f"view({player}) does not match "
+                                   f"{view_type.__name__}: {error}") from None
+    return view
+
+
+def _check_end(state: State, view_type: type | None) -> None:
+    game = state.game
+    _require(state.legal_actions() == [], "a finished game must have no legal actions")
+    _require(state.current_player == TERMINAL, "current_player must be TERMINAL at the end")
+    returns = state.returns()
+    _require(len(returns) == game.num_players, "returns() needs one number per seat")
+    _require(all(isinstance(r, int | float) for r in returns), "returns() must be numbers")
+    for player in [None, *range(game.num_players)]:
+        view = _checked_view(state, player, view_type)
+        try:
+            check_outcome(view["outcome"], game.num_players)
+        except ViewTypeError as error:
+            raise ConformanceError(f"outcome at the end: {error}") from None
+        winners = view["outcome"]["winners"]
+        if game.num_players > 1:
+            best = max(returns)
+            expected = [s for s, r in enumerate(returns) if r == best]
+            if len(expected) < game.num_players:
+                _require(winners == expected,
+                         f"outcome winners {winners} disagree with returns {returns}")
+
+
+def play_random(game: Game, seed: int, agent_seed: int, check: bool = True,
+                deep_every: int = 7, steer: float = 0.9) -> tuple[State, int]:
+    """One game by a (steered) random player; the final state and the steps checked."""
+    view_type = _view_type(game)
+    state = game.new_initial_state(seed)
+    rng = random.Random(agent_seed)
+    policy = _steering_policy(game, steer)
+    steps = 0
+    checked = 0
+    while not state.is_terminal():
+        if check:
+            state = check_step(state, rng, deep=steps % deep_every == 0, view_type=view_type)
+            checked += 1
+        else:
+            _require(bool(state.legal_actions()), "legal actions must not be empty before the end")
+        action = policy(state, rng) if policy else rng.choice(state.legal_actions())
+        state.apply_action(action)
+        steps += 1
+        _require(steps < MAX_STEPS, f"the game did not end within {MAX_STEPS} actions")
+    _check_end(state, view_type if check else None)
+    return state, checked
+
+
+def _view_type(game: Game) -> type | None:
+    manifest = find_manifest(game.name)
+    return None if manifest is None else manifest.view_type
+
+
+def check_variant(game: Game, games: int = 200, checked: int = 50, seed: int = 0,
+                  steer: float = 0.9) -> VariantReport:
+    """Play `games` games of `game` (the first `checked` checked at every step)."""
+    report = VariantReport(options=game.options)
+    where = f"{game.name} {json.dumps(game.options, sort_keys=True)}"
+    for index in range(games):
+        deal = seed + index
+        try:
+            final, steps = play_random(game, seed=deal, agent_seed=10_000 + deal,
+                                       check=index < checked,
+                                       deep_every=7 if index < 50 else 23, steer=steer)
+            if index < min(50, checked):
+                _check_record(game, final)
+        except ConformanceError as error:
+            raise ConformanceError(f"{where}, deal {deal}: {error}") from None
+        report.games += 1
+        report.checked_steps += steps
+        report.lengths.append(len(final.history()))
+    try:
+        _check_seeds(game, steer)
+        _check_malformed_saves(game)
+        _check_unknown_strings(game)
+    except ConformanceError as error:
+        raise ConformanceError(f"{where}: {error}") from None
+    return report
+
+
+def _check_record(game: Game, final: State) -> None:
+    """The game record's seed and action strings replay the game exactly."""
+    record = GameRecord.from_json(
+        GameRecord.from_state(final, players=["random"] * game.num_players).to_json())
+    replay = game.new_initial_state(record.seed)
+    for text in record.actions:
+        replay.apply_string(text)
+    _require(replay.to_json() == final.to_json(), "the game record did not replay exactly")
+
+
+def _check_seeds(game: Game, steer: float) -> None:
+    first, _ = play_random(game, seed=42, agent_seed=7, check=False, steer=steer)
+    second, _ = play_random(game, seed=42, agent_seed=7, check=False, steer=steer)
+    _require(first.to_json() == second.to_json(), "the same seed and moves gave another game")
+    starts = {game.new_initial_state(seed).to_json() for seed in range(20)}
+    _require(len(starts) > 1, "different seeds should deal differently")
+
+
+def _check_malformed_saves(game: Game) -> None:
+    state = game.new_initial_state(3)
+    for bad in ["", "{", "[]", json.dumps({"format": "pyramids-state", "game": "nope"}),
+                state.to_json().replace('"state":', '"stat":')]:
+        try:
+            game.state_from_json(bad)
+        except RecordError:
+            continue
+        raise ConformanceError(f"the malformed save {bad[:40]!r} was accepted")
+
+
+def _check_unknown_strings(game: Game) -> None:
+    state = game.new_initial_state(5)
+    before = state.to_json()
+    for text in UNKNOWN_ACTION_TEXTS:
+        try:
+            state.apply_action(state.string_to_action(text))
+        except IllegalActionError:
+            continue
+        raise ConformanceError(f"the action string {text!r} was accepted")
+    _require(state.to_json() == before, "an unknown action string changed the state")
+
+
+def check_game(game: str | GameManifest | Game, games: int = 200, checked: int = 50,
+               seed: int = 0, steer: float = 0.9,
+               variants: Iterable[dict[str, Any]] | None = None) -> ConformanceReport:
+    """Check every variant of `game` (a name, a manifest, or one `Game`).
+
+    `games` random games per variant, the first `checked` checked at every step;
+    deal `seed + i` for game `i`, so a failure names the deal that replays it.
+    """
+    if isinstance(game, Game):
+        made = [game]
+        name = game.name
+    else:
+        manifest = game if isinstance(game, GameManifest) else game_manifest(game)
+        name = manifest.name
+        made = [manifest.factory(**options) for options in (variants or manifest.variants)]
+    reports = [check_variant(g, games=games, checked=checked, seed=seed, steer=steer)
+               for g in made]
+    return ConformanceReport(game=name, variants=reports)
+
+
+__all__ = [
+    "ConformanceError",
+    "ConformanceReport",
+    "VariantReport",
+    "check_game",
+    "check_step",
+    "check_variant",
+    "play_random",
+]
