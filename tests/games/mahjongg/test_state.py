@@ -264,3 +264,28 @@ def test_tampered_saved_state_is_rejected() -> None:
         broken["state"]["core"][key] = value
         with pytest.raises(RecordError):
             state.game.state_from_json(json.dumps(broken))
+
+
+def test_undo_after_a_shift_turns_no_face_back_down_and_shows_nothing_new() -> None:
+    game = mini_game(face_down=frozenset({1, 2}))
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    hidden = {tile["id"] for tile in state.view(0)["tiles"] if tile["face"] is None}
+    assert hidden == {1, 2}
+    state.apply_string("shift 1")  # paid: tile 1 turns face up
+    shown_by_shift = {t["id"] for t in state.view(0)["tiles"] if t["face"] is not None}
+    state.apply_string("undo")
+    after = state.view(0)
+    # Tile 1 stays face up (it was seen), tile 2 is still hidden: the undo itself
+    # reveals nothing that was hidden before the undone move.
+    assert {t["id"] for t in after["tiles"] if t["face"] is None} == {2}
+    assert {t["id"] for t in after["tiles"] if t["face"] is not None} == shown_by_shift
+    # Any number of shifts and undos never shows a tile no shift lifted.
+    for _ in range(3):
+        state.apply_string("shift 1")
+        state.apply_string("undo")
+    assert {t["id"] for t in state.view(0)["tiles"] if t["face"] is None} == {2}
+    # And the history still replays exactly.
+    replay = game.state_with_faces(MINI_FACES, seed=1)
+    for text in state.history_strings():
+        replay.apply_string(text)
+    assert replay.to_json() == state.to_json()

@@ -90,6 +90,13 @@ OPTIONS: tuple[Option, ...] = (
 
 
 @lru_cache(maxsize=64)
+def shared_action_space(tiles: int, clock_limit: int | None) -> ActionSpace:
+    """One ActionSpace per layout size and clock, shared by every game of that shape
+    (its table of pairs is large: 10,296 for 144 tiles); it never changes."""
+    return ActionSpace(tiles, clock_limit)
+
+
+@lru_cache(maxsize=64)
 def _cached_layout(name: str, stamp: float) -> Layout:
     return blueprints.load_layout(name)
 
@@ -155,7 +162,7 @@ class MahjonggGame(Game):
         )
         self.classes = match_classes(options["pantheon_pairs"])
         clock = options["time_limit_seconds"] if mode == modes.TIME_ATTACK else None
-        self.actions = ActionSpace(layout.size, clock)
+        self.actions = shared_action_space(layout.size, clock)
         self.score_rules = ScoreRules(
             capstone_bonus=options["capstone_bonus"],
             capstone_double_pairs=options["capstone_double_pairs"],

@@ -431,10 +431,10 @@ class MahjonggState(State):
         # A face once shown stays shown: undoing a shift (or a match that uncovered
         # a tile) must not turn it back down, or shift-then-undo would show every
         # face-down tile for free.
-        shown = ~self.face_down
+        still_hidden = self.face_down
         snapshot = self._undo.pop()
         self._load_core(snapshot)
-        self.face_down &= shown
+        self.face_down &= still_hidden
         self.streaks[player] = 0
         self.last_move = {"player": player, "action": act.UNDO}
 
