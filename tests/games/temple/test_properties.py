@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 from pyramids.core import Rng, load
 from pyramids.games.temple.cards import JEWEL, LEVELS, NUM_KINDS, new_deck
 from pyramids.games.temple.construction import UNITS_TO_BUILD
-from pyramids.games.temple.state import EMPTY_SLOT, TempleState
+from pyramids.games.temple.progress import IDLE_ROUNDS_PER_PLAYER, can_never_build
+from pyramids.games.temple.state import (
+    EMPTY_SLOT,
+    ENDED_BUILT,
+    ENDED_CAP,
+    ENDED_IDLE,
+    ENDED_STUCK,
+    TempleState,
+)
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -22,6 +30,9 @@ OPTION_SETS: list[dict[str, Any]] = [
      "max_rounds": 60},
     {"players": 5, "cards_per_level": 3, "jewels": 4, "swap_size": 1, "start_hand": 0,
      "start_treasure": 0, "max_rounds": 40},
+    {"players": 4, "start_rule": "lot"},
+    {"players": 3, "start_rule": "poorest", "cards_per_level": 4, "jewels": 8},
+    {"players": 2, "start_rule": "leader_last", "jewels": 0},
 ]
 
 
@@ -81,8 +92,22 @@ def play_checked(options: dict[str, Any], seed: int, agent_seed: int) -> TempleS
         assert state.built in (before.built, before.built + 1), "levels are built one at a time"
         assert min(state.treasure) >= 0
     assert card_totals(state) == deck
-    assert state.built == LEVELS or state.round == game.options["max_rounds"]
+    assert_ending_is_explained(state)
     return state
+
+
+def assert_ending_is_explained(state: TempleState) -> None:
+    """The reason a finished game gives is true of its final position."""
+    ended_by = state.view(None)["ended_by"]
+    assert (ended_by == ENDED_BUILT) == (state.built == LEVELS)
+    if ended_by == ENDED_STUCK:
+        assert can_never_build(state.built, state.hands, state.zone, state.pile, state.discard)
+    elif ended_by == ENDED_IDLE:
+        assert state.quiet_rounds == IDLE_ROUNDS_PER_PLAYER * state.num_players
+    elif ended_by == ENDED_CAP:
+        assert state.round == state.game.options["max_rounds"]
+    else:
+        assert ended_by == ENDED_BUILT
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,7 +130,7 @@ def test_thousands_of_random_games_end_and_score() -> None:
             while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
             games += 1
-            ended_by_cap += state.built < LEVELS
+            ended_by_cap += state.view(None)["ended_by"] == ENDED_CAP
             returns = state.returns()
             assert abs(sum(returns)) < 1e-9, "returns are zero-sum"
             view = state.view(None)

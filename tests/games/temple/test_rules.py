@@ -168,8 +168,9 @@ def test_reshuffle_leaves_built_levels_out() -> None:
 
 
 def test_nothing_is_drawn_when_no_card_is_left() -> None:
+    # Level 2 can still be built from the hands (3 + 2 cards), so the game goes on.
     state = position(
-        hands=[{"J": 1}, {}, {}],
+        hands=[{"J": 1, "L2": 3}, {"L2": 2}, {}],
         zone=["L5", "L6", "L7", "L8"],
         discard={"L1": 2},
         built=1,
@@ -177,10 +178,10 @@ def test_nothing_is_drawn_when_no_card_is_left() -> None:
     )
     play(state, "pass", "pass", "pass")
     view = state.view(None)
-    assert view["hand_sizes"] == [1, 0, 0]
+    assert view["hand_sizes"] == [4, 2, 0]
     assert view["pile_size"] == 0 and view["discard"] == {}
     assert view["out_of_game"]["L1"] == 7
-    assert view["phase"] == "swap"
+    assert view["phase"] == "swap" and view["round"] == 2
 
 
 def test_summon_is_free_at_zero_points() -> None:

@@ -2,7 +2,8 @@
 
 Every number the seed leaves open is an option marked `ours` with the default of
 the rules page: players, cards per level, jewels, starting treasure, starting
-hand, swap-zone size and the `max_rounds` safety cap.
+hand, swap-zone size, the rule that picks each round's start player
+(`start_rule`, see `progress`) and the `max_rounds` safety cap.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pyramids.core.options import Option
 from pyramids.games.temple.actions import ActionCodec
 from pyramids.games.temple.cards import LEVELS
 from pyramids.games.temple.construction import UNITS_TO_BUILD
+from pyramids.games.temple.progress import START_ROTATE, START_RULES
 from pyramids.games.temple.state import TempleState
 
 
@@ -31,6 +33,11 @@ class TempleGame(Game):
                minimum=0, maximum=30, ours=True),
         Option("swap_size", 4, int, "face-up cards in the swap zone", minimum=0, maximum=10,
                ours=True),
+        Option("start_rule", START_ROTATE, str, "who starts each round: rotate (seat 1 "
+               "first, then the next seat), lot (the first drawn by lot, then rotate), poorest "
+               "(the first by lot, then the player with the least treasure) or leader_last (the "
+               "first by lot, then the player after the one with the most treasure)",
+               choices=START_RULES, ours=True),
         Option("max_rounds", 200, int, "rounds after which a stalled game ends and is scored",
                minimum=1, maximum=100_000, ours=True),
     )

@@ -8,8 +8,13 @@ A round (rules page, "A round: three phases"):
    after `summon` (1 treasure point, free at 0 points) the summoner and then each
    other player in seat order play `set C J` once. Success builds the level and
    the player after the summoner decides next; failure ends the round; so do
-   passes by every player in a row. The start player moves one seat a round.
-The game ends when level 9 is built or when round `max_rounds` ends.
+   passes by every player in a row. The next round's start player follows the
+   `start_rule` option (`progress.next_start_player`).
+The game ends when level 9 is built, when the level under construction can never
+be built (`progress.can_never_build`, checked as each round ends), when
+`progress.IDLE_ROUNDS_PER_PLAYER x players` rounds in a row pass with no card
+drawn and no level built (`quiet_rounds`), or when round `max_rounds` ends;
+`ended_by` says which.
 
 Besides the cards, the state tracks `known`: per player, how many cards of each
 kind the table has seen go into that hand and not come out (a swap-zone card
@@ -43,6 +48,12 @@ from pyramids.games.temple.construction import (
     why_set_is_illegal,
 )
 from pyramids.games.temple.pile import draw_card
+from pyramids.games.temple.progress import (
+    IDLE_ROUNDS_PER_PLAYER,
+    can_never_build,
+    first_start_player,
+    next_start_player,
+)
 from pyramids.games.temple.scoring import returns_for, scores, winners
 
 if TYPE_CHECKING:
@@ -51,6 +62,11 @@ if TYPE_CHECKING:
 DRAWS_PER_ROUND = 2
 PHASE_SWAP, PHASE_SUMMON, PHASE_SET, PHASE_OVER = "swap", "summon", "set", "over"
 PHASES = (PHASE_SWAP, PHASE_SUMMON, PHASE_SET, PHASE_OVER)
+# Why a game ended: level 9 was built, the level under construction can never be
+# built, rounds passed with nothing to draw and no level built, or the safety cap.
+ENDED_BUILT, ENDED_STUCK, ENDED_IDLE, ENDED_CAP = (
+    "level 9 built", "level cannot be built", "no progress", "max_rounds")
+ENDINGS = (ENDED_BUILT, ENDED_STUCK, ENDED_IDLE, ENDED_CAP)
 EMPTY_SLOT = -1
 
 
@@ -76,7 +92,10 @@ class TempleState(State):
         self.known = [empty_counts() for _ in range(self.num_players)]
         self.treasure = [options["start_treasure"]] * self.num_players
         self.round = 1
-        self.start_player = 0
+        self.start_player = first_start_player(options["start_rule"], self.num_players,
+                                               self.rng)
+        self.ended_by: str | None = None
+        self.quiet_rounds = 0  # rounds in a row, before this one, with nothing drawn or built
         self.construction: Construction | None = None
         self.actions: list[int] = []
         self._begin_round()
@@ -89,26 +108,37 @@ class TempleState(State):
         return EMPTY_SLOT if kind is None else kind
 
     def _begin_round(self) -> None:
+        self.stirred = False  # a card drawn or a level built this round
         for offset in range(self.num_players):
             hand = self.hands[(self.start_player + offset) % self.num_players]
             for _ in range(DRAWS_PER_ROUND):
                 kind = self._draw()
                 if kind != EMPTY_SLOT:
                     hand[kind] += 1
+                    self.stirred = True
         self.phase = PHASE_SWAP
         self.current = self.start_player
         self.acted = 0  # swap phase: players who have acted; summon phase: passes in a row
 
     def _end_round(self) -> None:
         self.construction = None
+        if can_never_build(self.built, self.hands, self.zone, self.pile, self.discard):
+            self._finish(ENDED_STUCK)
+            return
+        self.quiet_rounds = 0 if self.stirred else self.quiet_rounds + 1
+        if self.quiet_rounds >= IDLE_ROUNDS_PER_PLAYER * self.num_players:
+            self._finish(ENDED_IDLE)
+            return
         if self.round >= self.game.options["max_rounds"]:
-            self._finish()
+            self._finish(ENDED_CAP)
             return
         self.round += 1
-        self.start_player = (self.start_player + 1) % self.num_players
+        self.start_player = next_start_player(self.game.options["start_rule"],
+                                              self.start_player, self.treasure)
         self._begin_round()
 
-    def _finish(self) -> None:
+    def _finish(self, why: str) -> None:
+        self.ended_by = why
         self.phase = PHASE_OVER
         self.current = TERMINAL
         self.construction = None
@@ -276,6 +306,7 @@ class TempleState(State):
             self.discard[kind] += cards
             self.discard[JEWEL] += 2 * pairs
         self.built += 1
+        self.stirred = True
         for hand, known in zip(self.hands, self.known, strict=True):
             self.discard[kind] += hand[kind]
             hand[kind] = 0
@@ -286,7 +317,7 @@ class TempleState(State):
             self.zone[slot] = self._draw()
         self.construction = None
         if self.built == LEVELS:
-            self._finish()
+            self._finish(ENDED_BUILT)
             return
         self.phase = PHASE_SUMMON
         self.acted = 0
@@ -336,6 +367,7 @@ class TempleState(State):
             "round": self.round,
             "max_rounds": self.game.options["max_rounds"],
             "start_player": self.start_player,
+            "quiet_rounds": self.quiet_rounds,
             "level": self.level if self.built < LEVELS else None,
             "built": self.built,
             "treasure": list(self.treasure),
@@ -356,6 +388,7 @@ class TempleState(State):
             view["scores"] = self.scores()
             view["winners"] = best
             view["winner"] = best[0] if len(best) == 1 else None
+            view["ended_by"] = self.ended_by
         return view
 
     def clone(self) -> TempleState:
@@ -375,6 +408,9 @@ class TempleState(State):
         twin.treasure = self.treasure[:]
         twin.round = self.round
         twin.start_player = self.start_player
+        twin.ended_by = self.ended_by
+        twin.quiet_rounds = self.quiet_rounds
+        twin.stirred = self.stirred
         twin.phase = self.phase
         twin.current = self.current
         twin.acted = self.acted
@@ -429,6 +465,9 @@ class TempleState(State):
             "treasure": list(self.treasure),
             "round": self.round,
             "start_player": self.start_player,
+            "ended_by": self.ended_by,
+            "quiet_rounds": self.quiet_rounds,
+            "stirred": self.stirred,
             "phase": self.phase,
             "current": self.current,
             "acted": self.acted,
@@ -469,6 +508,17 @@ class TempleState(State):
         state.phase = data["phase"]
         if state.phase not in PHASES:
             raise ValueError(f"unknown phase {state.phase!r}; allowed: {', '.join(PHASES)}")
+        state.quiet_rounds = _int(data.get("quiet_rounds", 0), "quiet_rounds", 0,
+                                  IDLE_ROUNDS_PER_PLAYER * n)
+        stirred = data.get("stirred", True)
+        if not isinstance(stirred, bool):
+            raise ValueError(f"stirred must be true or false, not {stirred!r}")
+        state.stirred = stirred
+        state.ended_by = data.get("ended_by", _old_ending(state))
+        if (state.ended_by is None) != (state.phase != PHASE_OVER) or (
+                state.ended_by is not None and state.ended_by not in ENDINGS):
+            raise ValueError(f"ended_by {state.ended_by!r} does not fit phase {state.phase!r};"
+                             f" a finished game gives one of: {', '.join(ENDINGS)}")
         state.current = _int(data["current"], "current", TERMINAL, n - 1)
         state.acted = _int(data["acted"], "acted", 0, n - 1)
         raw = data["construction"]
@@ -495,6 +545,13 @@ class TempleState(State):
         if total != expected:
             raise ValueError(f"the cards do not add up to the deck: {counts_to_dict(total)}")
         return state
+
+
+def _old_ending(state: TempleState) -> str | None:
+    """Why a game saved before `ended_by` existed ended (only two endings existed then)."""
+    if state.phase != PHASE_OVER:
+        return None
+    return ENDED_BUILT if state.built == LEVELS else ENDED_CAP
 
 
 def _kind(name: Any) -> int:
