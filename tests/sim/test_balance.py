@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
-from pyramids.sim.arena import GameResult
+import random
+
+from pyramids.core import State, load
+from pyramids.sim.arena import GameResult, terminal_metrics
 from pyramids.sim.balance import findings, hit_round_cap, player_count_figures, run_balance
 from tests.toy_games import load_toy
 
 
-def test_round_cap_is_hit_only_by_an_unfinished_game() -> None:
-    assert hit_round_cap({"round": 200, "max_rounds": 200, "built": 7})
-    assert not hit_round_cap({"round": 200, "max_rounds": 200, "built": 9})
-    assert not hit_round_cap({"round": 12, "max_rounds": 200, "built": 9})
-    assert hit_round_cap({"round": 15, "max_rounds": 15})
-    assert not hit_round_cap({"turn": 3})
+def _finished(game_name: str, seed: int, **options: object) -> State:
+    state = load(game_name, **options).new_initial_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_round_cap_is_read_from_the_outcome_block() -> None:
+    # Two rounds to win, two rounds at most: a match split 1-1 ends at the cap.
+    finals = [_finished("pacal", seed, rounds_to_win=2, max_rounds=2) for seed in range(40)]
+    capped = [s for s in finals if s.view(None)["round_wins"] == [1, 1]]
+    decided = [s for s in finals if max(s.view(None)["round_wins"]) == 2]
+    assert capped and decided and len(capped) + len(decided) == len(finals)
+    for state in capped:
+        assert state.view(None)["outcome"]["capped"] is True
+        assert hit_round_cap(terminal_metrics(state))
+        assert terminal_metrics(state)["rounds"] == 2
+    for state in decided:
+        assert not hit_round_cap(terminal_metrics(state))
+    assert not hit_round_cap({"rounds": 3})
 
 
 def _game(index: int, winner: int) -> GameResult:
     returns = [-1.0, -1.0]
     returns[winner] = 1.0
     return GameResult(index=index, deal=index, seats=["g", "g"], returns=returns, length=10,
-                      metrics={"round": 5, "max_rounds": 5}, seconds={}, moves={})
+                      metrics={"rounds": 5, "capped": 1.0}, seconds={}, moves={})
 
 
 def test_findings_name_a_seat_far_from_its_share_and_the_stalls() -> None:

@@ -157,12 +157,10 @@ def simulate(
 
 
 def solo_draw_count(view: dict[str, Any]) -> int | None:
-    """The number of cards drawn, as a solo view reports it."""
-    for key in ("draws", "drawn", "cards_drawn", "draw_count"):
-        value = view.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
+    """The number of cards drawn, from the view's standard outcome block (None: not a figure)."""
+    outcome = view.get("outcome") or {}
+    draws = outcome.get("figures", {}).get("draws")
+    return None if draws is None else int(draws)
 
 
 def rules(game: str = typer.Argument(..., help="The game: see `pyramids games`.")) -> None:

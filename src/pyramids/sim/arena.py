@@ -158,12 +158,14 @@ class GameResult:
 
 
 def terminal_metrics(state: State) -> dict[str, float]:
-    """The numbers a spectator's final view shows at the top level (rounds, draws...)."""
-    metrics: dict[str, float] = {}
-    for key, value in state.view(None).items():
-        if isinstance(value, int | float):  # bools included, as 0 and 1
-            metrics[key] = float(value)
-    return metrics
+    """A finished game's figures from its standard `outcome` block (rounds, draws...).
+
+    `capped` is 1 when a safety cap rather than the rules ended the game.
+    """
+    outcome = state.outcome()
+    if outcome is None:
+        return {}
+    return {**outcome["figures"], "capped": float(outcome["capped"])}
 
 
 class TimedAgent:

@@ -31,17 +31,10 @@ from pyramids.sim.arena import (
 )
 from pyramids.sim.stats import wilson_interval
 
-# The level count a Temple game must reach to finish; a game ended by the cap has fewer.
-FINISHED_BUILT = 9
-
 
 def hit_round_cap(metrics: dict[str, float]) -> bool:
-    """Did the game end at its `max_rounds` cap rather than by its own end?"""
-    if "max_rounds" not in metrics or "round" not in metrics:
-        return False
-    if "built" in metrics:
-        return metrics["built"] < FINISHED_BUILT
-    return metrics["round"] >= metrics["max_rounds"]
+    """Did the game end at its round cap rather than by its own end? (`outcome.capped`)"""
+    return bool(metrics.get("capped"))
 
 
 def _describe(values: Sequence[float]) -> dict[str, float]:
@@ -59,7 +52,7 @@ def _describe(values: Sequence[float]) -> dict[str, float]:
 
 def player_count_figures(results: Sequence[GameResult], labels: Sequence[str]) -> dict[str, Any]:
     summary = summarize(results, labels, elo_prior_games=1.0)
-    rounds = [r.metrics["round"] for r in results if "round" in r.metrics]
+    rounds = [r.metrics["rounds"] for r in results if "rounds" in r.metrics]
     capped = sum(1 for r in results if hit_round_cap(r.metrics))
     lo, hi = wilson_interval(capped, len(results))
     no_winner = sum(

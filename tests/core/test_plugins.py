@@ -1,0 +1,134 @@
+"""Third-party games: a package that declares a `pyramids.games` entry point shows up
+everywhere (games, simulate, arena, play --plain, the web lobby) with no edit to
+pyramids.
+
+The fixture installs the example plugin (`examples/pyramids-nim`) the way pip
+does, as far as discovery goes: a `.dist-info` folder with `entry_points.txt`
+on `sys.path`, so `importlib.metadata` finds it like any installed package.
+`.ci/run` also pip-installs the same package into a fresh venv and plays it.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+from pyramids.core import game_manifest, game_names, load, registry
+from pyramids.testing import check_game
+from tests.toy_games import EXAMPLE_PLUGIN
+
+ENTRY_POINTS = """[pyramids.games]
+toy-nim = pyramids_nim:MANIFEST
+"""
+
+
+def _install_metadata(site: Path, name: str, entry_points: str) -> None:
+    info = site / f"{name}-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(entry_points)
+
+
+@pytest.fixture
+def plugin_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    site = tmp_path / "site"
+    _install_metadata(site, "pyramids_nim", ENTRY_POINTS)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(EXAMPLE_PLUGIN / "src"))
+    before = dict(registry._REGISTRY)
+    registry.reload_plugins()
+    yield site
+    registry._REGISTRY.clear()
+    registry._REGISTRY.update(before)
+
+
+def invoke(*args: str, input: str | None = None) -> str:
+    result = CliRunner().invoke(app, list(args), input=input)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_the_plugin_is_listed_and_loads(plugin_site: Path) -> None:
+    assert "toy-nim" in game_names()
+    assert game_manifest("toy-nim").display_title == "Nim"
+    assert load("toy-nim", stones=5).new_initial_state().legal_actions() == [0, 1, 2]
+    assert "toy-nim" in invoke("games")
+
+
+def test_the_plugin_passes_check_game(plugin_site: Path) -> None:
+    report = check_game("toy-nim", games=40, checked=10)
+    assert [v.options for v in report.variants] == [{"stones": 7}, {"stones": 1}, {"stones": 21}]
+
+
+def test_simulate_uses_the_plugins_greedy_policy(plugin_site: Path) -> None:
+    # Greedy Nim leaves a multiple of four: from 7 stones the first player always wins.
+    output = invoke("simulate", "toy-nim", "--agents", "greedy,greedy", "--games", "20")
+    assert "seat 1 (greedy): 20 wins" in output
+
+
+def test_arena_plays_the_plugin(plugin_site: Path) -> None:
+    output = invoke("arena", "toy-nim", "--agents", "greedy,random", "--games", "40")
+    assert "greedy" in output and "Elo" in output
+
+
+def test_play_plain_draws_it_with_its_text_renderer(plugin_site: Path) -> None:
+    # Taking 1 of 5 leaves greedy a multiple of four; then the largest legal take wins
+    # (the larger ones are refused as illegal first, which changes nothing).
+    output = invoke("play", "toy-nim", "--plain", "--seats", "human,greedy", "--seed", "1",
+                    "--option", "stones=5", input="rules\ntake 1\ntake 3\ntake 2\ntake 1\n")
+    assert "Pile: ooooo (5 stones)" in output
+    assert "=== Nim, move 1: seat 1 to play ===" in output
+    assert "Strategy: leave your opponent a multiple of four stones." in output
+    assert "Winner: seat 1 (human)" in output
+
+
+def test_the_web_lobby_lists_it_and_serves_its_renderer(plugin_site: Path, tmp_path: Path) -> None:
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from fastapi.testclient import TestClient
+
+    from pyramids.web.app import create_app
+    from pyramids.web.pages import mount_pages
+
+    with TestClient(mount_pages(create_app(f"sqlite:///{tmp_path / 'rooms.db'}"))) as client:
+        games = {game["name"]: game for game in client.get("/api/games").json()["games"]}
+        assert games["toy-nim"]["title"] == "Nim"
+        assert games["toy-nim"]["renderer"] == "/games/toy-nim/renderer.js"
+        script = client.get("/games/toy-nim/renderer.js")
+        assert script.status_code == 200 and "export function render" in script.text
+        assert client.get("/games/no-such-game/renderer.js").status_code == 404
+        created = client.post("/api/rooms", json={"game": "toy-nim"})
+        assert created.status_code == 201, created.text
+        assert created.json()["room"]["game"] == "toy-nim"
+
+
+def test_a_broken_plugin_is_skipped_with_a_warning(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    _install_metadata(site, "broken_plugin",
+                      "[pyramids.games]\nbroken = no_such_module_here:MANIFEST\n"
+                      "clash = pyramids_nim:CLASH\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(EXAMPLE_PLUGIN / "src"))
+    import pyramids_nim
+
+    monkeypatch.setattr(pyramids_nim, "CLASH", game_manifest("pacal").__class__(
+        name="pacal", factory=pyramids_nim.NimGame, summary="an impostor"), raising=False)
+    before = dict(registry._REGISTRY)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            registry.reload_plugins()
+        messages = [str(w.message) for w in caught]
+        assert any("'broken'" in m and "could not be loaded" in m for m in messages)
+        assert any("'pacal' is taken" in m for m in messages)
+        assert game_manifest("pacal").summary != "an impostor"
+    finally:
+        registry._REGISTRY.clear()
+        registry._REGISTRY.update(before)
+        sys.modules.pop("no_such_module_here", None)
