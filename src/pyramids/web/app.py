@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramids.agents import agent_names
@@ -78,7 +78,7 @@ class CreateRoom(Strict):
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
     # Only for one-player rooms, which are then unranked practice rooms.
-    seed: int | str | None = None
+    seed: StrictInt | StrictStr | None = None
     bot_takeover_seconds: float | None = Field(default=None, ge=0, le=86_400)
     takeover_agent: str = Field(default="random", max_length=64)
     bot_delay_seconds: float = Field(default=0.0, ge=0, le=10)

@@ -1,0 +1,475 @@
+"""The server as an attacker probes it: each finding of issue #15, reproduced and refused.
+
+Deals: a client cannot choose the seed of a game with hidden information, every
+room shows a commitment that the revealed seed and salt open at the end. Limits:
+rooms, requests, sockets and messages per address answer 429 / a close with a
+reason. Files: no option value makes the server open a file. Lifecycles: leave,
+kick, abort, expiry, bot-only rooms that wait for a watcher. Integrity: the
+server keeps the time-attack clock, a double submit applies once. Malformed
+input gets 400s, never 500s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import threading
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+from pyramids.cli.main import app as cli
+from pyramids.core import GameRecord, game_names
+from pyramids.web import bots
+from pyramids.web.limits import ServerLimits, json_too_deep
+from pyramids.web.rooms import Room, RoomSettings, hash_token, verify_commitment
+from pyramids.web.ws import CLOSE_TOO_MANY
+from tests.web.conftest import TIMEOUT, Client, ServerThread
+from tests.web.test_server import create_room, error_of, start, take_seat
+from tests.web.toy import NAME
+
+HAS_MAHJONGG = "mahjongg" in game_names()
+HAS_PACAL = "pacal" in game_names()
+
+
+def play_toy_to_the_end(server: ServerThread, room_id: str, tokens: list[str]) -> list[Client]:
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    moves = 0
+    while True:
+        state = seats[0].state_at_least(moves)
+        if state["status"] == "finished":
+            return seats
+        mover = seats[state["current_player"]]
+        mine = mover.state_at_least(moves)
+        mover.send({"type": "action", "action": mine["legal_actions"][0], "move_number": moves})
+        moves += 1
+
+
+# -- 1. the deal: server-owned, committed, revealed -----------------------------------
+
+
+def test_a_client_cannot_choose_the_deal_of_a_game_with_hidden_information(
+    server: ServerThread,
+) -> None:
+    games = [NAME] + (["pacal"] if HAS_PACAL else [])
+    for game in games:
+        response = server.http.post("/api/rooms", json={"game": game, "seed": 42})
+        assert response.status_code == 400, response.text
+        error = error_of(response)
+        assert error["code"] == "seed_not_allowed"
+        assert "one-player practice" in error["message"]
+    assert server.http.get("/api/rooms").json()["rooms"] == []  # nothing was made
+
+
+def test_the_commitment_shown_at_the_start_opens_with_the_seed_revealed_at_the_end(
+    server: ServerThread, clients: list[Client], tmp_path: Path
+) -> None:
+    room_id, host = create_room(server)
+    shown = server.http.get(f"/api/rooms/{room_id}").json()["room"]["fairness"]
+    assert shown["ranked"] is True and len(shown["commitment"]) == 64
+    assert "seed" not in shown and "salt" not in shown
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    seats = play_toy_to_the_end(server, room_id, tokens)
+    clients.extend(seats)
+    final = seats[0].state_at_least(4)
+    assert final["fairness"]["commitment"] == shown["commitment"]
+    response = server.http.get(f"/api/rooms/{room_id}/record")
+    record = response.json()
+    fairness = record["fairness"]
+    assert verify_commitment(shown["commitment"], record["seed"], fairness["salt"])
+    assert not verify_commitment(shown["commitment"], record["seed"] + 1, fairness["salt"])
+    replayed = GameRecord.from_json(response.text).final_state()
+    assert replayed.view(0) == final["view"]  # the full replay from the revealed seed
+
+    saved = tmp_path / "record.json"
+    saved.write_text(response.text)
+    verified = CliRunner().invoke(cli, ["verify-room", str(saved)])
+    assert verified.exit_code == 0 and "commitment verified" in verified.output
+    record["seed"] = record["seed"] + 1
+    saved.write_text(json.dumps(record))
+    forged = CliRunner().invoke(cli, ["verify-room", str(saved)])
+    assert forged.exit_code == 1 and "MISMATCH" in forged.output
+
+
+def test_two_rooms_get_different_secret_deals(server: ServerThread) -> None:
+    # Two rooms never share a commitment: seeds come from the server's secrets.
+    commitments = {create_room(server)[0] for _ in range(3)}
+    shown = {server.http.get(f"/api/rooms/{room}").json()["room"]["fairness"]["commitment"]
+             for room in commitments}
+    assert len(shown) == 3
+
+
+@pytest.mark.skipif(not HAS_PACAL, reason="pacal-solo is not registered")
+def test_a_practice_deal_is_for_one_player_only_and_unranked(server: ServerThread) -> None:
+    room_id, _ = create_room(server, "pacal-solo", seed=42)
+    room = server.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert room["fairness"]["practice"] is True and room["fairness"]["ranked"] is False
+    ranked, _ = create_room(server, "pacal-solo")
+    assert server.http.get(f"/api/rooms/{ranked}").json()["room"]["fairness"]["ranked"]
+    for seed in ("true", str(2**70), '"\\ud800"', json.dumps("x" * 101), "[1]"):
+        body = '{"game": "pacal-solo", "seed": ' + seed + "}"  # a lone surrogate, too
+        response = server.http.post("/api/rooms", content=body.encode(),
+                                    headers={"content-type": "application/json"})
+        assert response.status_code == 400, (seed, response.text)
+
+
+def test_bot_seeds_are_server_secrets_not_the_room_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[int] = []
+
+    def make_agent(name: str, seed: int) -> Any:
+        given.append(seed)
+        return type("Agent", (), {"name": name})()
+
+    monkeypatch.setattr(bots, "make_agent", make_agent)
+
+    class Live:
+        def __init__(self) -> None:
+            self.agents: dict[int, Any] = {}
+            self.room = type("R", (), {"id": "SameRoomId"})()
+
+    for _ in range(5):
+        bots._agent_for(Live(), 0, "random")  # type: ignore[arg-type]
+    assert len(set(given)) == 5  # the same room id and seat: five different seeds
+
+
+# -- 2. rooms are limited, expire, and are loaded only on demand ----------------------
+
+
+def test_rooms_per_address_and_new_rooms_per_minute_answer_429(
+    db_url: str, start_server: Callable[..., ServerThread]
+) -> None:
+    server = start_server(db_url, ServerLimits.relaxed(rooms_per_client=2))
+    first, host = create_room(server)
+    create_room(server)
+    refused = server.http.post("/api/rooms", json={"game": NAME})
+    assert refused.status_code == 429 and error_of(refused)["code"] == "too_many_rooms"
+    assert int(refused.headers["retry-after"]) >= 1
+    abort = server.http.post(f"/api/rooms/{first}/abort", json={"token": host})
+    assert abort.status_code == 200 and abort.json()["room"]["status"] == "aborted"
+    create_room(server)  # an aborted room no longer counts
+
+    burst = start_server(db_url, ServerLimits.relaxed(rooms_created_per_minute=2))
+    create_room(burst)
+    create_room(burst)
+    refused = burst.http.post("/api/rooms", json={"game": NAME})
+    assert refused.status_code == 429 and error_of(refused)["code"] == "rate_limited"
+    assert "Retry-After" in refused.headers
+
+
+def test_http_requests_past_the_rate_answer_429_with_retry_after(
+    db_url: str, start_server: Callable[..., ServerThread]
+) -> None:
+    server = start_server(db_url, ServerLimits.relaxed(http_per_second=0.5, http_burst=5))
+    answers = [server.http.get("/api/games").status_code for _ in range(8)]
+    assert answers[:5] == [200] * 5 and 429 in answers[5:]
+    refused = server.http.get("/api/rooms")
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert "at most 0.5 a second" in error_of(refused)["message"]
+
+
+def test_a_waiting_room_expires_and_is_not_loaded_again(
+    db_url: str, start_server: Callable[..., ServerThread]
+) -> None:
+    limits = ServerLimits.relaxed(waiting_room_idle_seconds=0.3)
+    server = start_server(db_url, limits)
+    room_id, _ = create_room(server)
+    deadline = time.monotonic() + TIMEOUT
+    while server.http.get(f"/api/rooms/{room_id}").json()["room"]["status"] == "waiting":
+        assert time.monotonic() < deadline, "the room did not expire"
+        time.sleep(0.05)
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["status"] == "expired"
+    assert server.http.get("/api/rooms").json()["rooms"] == []
+    taken = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Ana"})
+    assert taken.status_code == 409 and error_of(taken)["code"] == "room_closed"
+    listed = server.http.get("/api/rooms", params={"status": "expired"}).json()["rooms"]
+    assert [room["id"] for room in listed] == [room_id]  # archived, not deleted
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_a_waiting_mahjongg_room_holds_under_50_kb() -> None:
+    def make(number: int) -> Room:
+        return Room.create(f"r{number}", "mahjongg", {}, number, hash_token("h"), RoomSettings())
+
+    keep = [make(0)]  # the shared tables (layout, action space) exist once, before
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    keep += [make(number) for number in range(1, 21)]
+    per_room = (tracemalloc.get_traced_memory()[0] - before) / 20
+    tracemalloc.stop()
+    assert per_room < 50_000, f"{per_room:.0f} bytes a waiting room"
+
+
+# -- 3. no files from clients ---------------------------------------------------------
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_no_option_value_makes_the_server_open_a_file(
+    server: ServerThread, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    secret = "SECRET_KEY=hunter2-do-not-show"
+    (tmp_path / ".env").write_text(secret)
+    (tmp_path / "notes").write_text(secret)
+    for value in (".env", "notes", "./notes", "../notes", "x.layout", "a\\b", str(tmp_path)):
+        response = server.http.post(
+            "/api/rooms", json={"game": "mahjongg", "options": {"layout": value}}
+        )
+        assert response.status_code == 400, (value, response.text)
+        assert error_of(response)["code"] == "bad_option"
+        assert "hunter2" not in response.text and "SECRET" not in response.text
+
+
+def test_unknown_option_names_are_refused_not_a_server_error(server: ServerThread) -> None:
+    for key in ("name", "self", "layout_object", "__class__"):
+        response = server.http.post("/api/rooms", json={"game": NAME, "options": {key: 1}})
+        assert response.status_code == 400, (key, response.text)
+        assert "allowed options" in error_of(response)["message"]
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_the_solver_budget_is_capped_by_the_server(server: ServerThread) -> None:
+    response = server.http.post(
+        "/api/rooms", json={"game": "mahjongg", "options": {"solver_nodes": 10_000_000}}
+    )
+    assert response.status_code == 400
+    assert "at most 20000" in error_of(response)["message"]
+
+
+# -- 4. engine work off the event loop ------------------------------------------------
+
+
+def test_a_slow_view_in_one_room_does_not_hold_up_another(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow_id, slow_host = create_room(server)
+    slow_tokens = [take_seat(server, slow_id, "S1"), take_seat(server, slow_id, "S2")]
+    release = threading.Event()
+    building = threading.Event()
+    original = Room.message_for
+
+    def slow_message(self: Room, seat: int | None, connected: dict[int, bool]) -> Any:
+        if self.id == slow_id and self.status == "playing" and self.actions:
+            building.set()
+            release.wait(TIMEOUT)  # like a solver that thinks for seconds
+        return original(self, seat, connected)
+
+    monkeypatch.setattr(Room, "message_for", slow_message)
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    slow = Client(server.ws_base, slow_id, slow_tokens[0])
+    clients.extend([*seats, slow])
+    start(server, slow_id, slow_host)
+    start(server, room_id, host)
+    first = slow.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+    if not first["your_turn"]:
+        slow.close()
+        slow = Client(server.ws_base, slow_id, slow_tokens[1])
+        clients.append(slow)
+        first = slow.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+    slow.send({"type": "action", "action": first["legal_actions"][0], "move_number": 0})
+    assert building.wait(TIMEOUT)
+    try:
+        for move in range(4):  # the other room plays on while that view is built
+            state = seats[0].state_at_least(move)
+            mover = seats[state["current_player"]]
+            mine = mover.state_at_least(move)
+            mover.send({"type": "action", "action": mine["legal_actions"][0],
+                        "move_number": move})
+            seats[0].state_at_least(move + 1)
+        assert not release.is_set()
+    finally:
+        release.set()
+    assert slow.state_at_least(1)["move_number"] == 1
+
+
+# -- 6. seats, lifecycles, sockets and messages ---------------------------------------
+
+
+def test_leave_kick_and_abort(server: ServerThread, clients: list[Client]) -> None:
+    room_id, host = create_room(server)
+    ana = take_seat(server, room_id, "Ana")
+    bo = take_seat(server, room_id, "Bo")
+    left = server.http.post(f"/api/rooms/{room_id}/leave", json={"token": ana})
+    assert left.status_code == 200 and left.json()["room"]["open_seats"] == [0]
+    again = server.http.post(f"/api/rooms/{room_id}/leave", json={"token": ana})
+    assert again.status_code == 403
+    not_host = server.http.post(f"/api/rooms/{room_id}/kick", json={"token": bo, "seat": 1})
+    assert not_host.status_code == 403 and error_of(not_host)["code"] == "not_host"
+    watcher = Client(server.ws_base, room_id, bo)
+    clients.append(watcher)
+    watcher.recv()
+    kicked = server.http.post(f"/api/rooms/{room_id}/kick", json={"token": host, "seat": 1})
+    assert kicked.status_code == 200 and kicked.json()["room"]["open_seats"] == [0, 1]
+    assert watcher.error()["code"] == "seat_freed"
+    assert watcher.until(lambda m: m["type"] == "state")["seat"] is None
+    tokens = [take_seat(server, room_id, "Cy"), take_seat(server, room_id, "Di")]
+    start(server, room_id, host)
+    late = server.http.post(f"/api/rooms/{room_id}/leave", json={"token": tokens[0]})
+    assert late.status_code == 409 and error_of(late)["code"] == "already_started"
+    aborted = server.http.post(f"/api/rooms/{room_id}/abort", json={"token": host})
+    assert aborted.status_code == 200
+    room = aborted.json()["room"]
+    assert room["status"] == "aborted" and "seed" in room["fairness"]
+    assert verify_commitment(room["fairness"]["commitment"], room["fairness"]["seed"],
+                             room["fairness"]["salt"])
+
+
+def test_a_room_only_bots_play_waits_for_a_watcher(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    room_id, host = create_room(server)
+    for seat in (0, 1):
+        server.http.post(f"/api/rooms/{room_id}/agents",
+                         json={"token": host, "seat": seat, "agent": "random"})
+    start(server, room_id, host)
+    time.sleep(0.5)
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["move_number"] == 0
+    watcher = Client(server.ws_base, room_id)
+    clients.append(watcher)
+    assert watcher.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+
+
+def test_sockets_per_address_and_messages_per_second_are_limited(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    limits = ServerLimits.relaxed(sockets_per_client=2, messages_per_second=0.5,
+                                  message_burst=3)
+    server = start_server(db_url, limits)
+    room_id, _ = create_room(server)
+    first, second = Client(server.ws_base, room_id), Client(server.ws_base, room_id)
+    clients.extend([first, second])
+    first.recv()
+    second.recv()
+    third = Client(server.ws_base, room_id, join=False)
+    clients.append(third)
+    error = third.error()
+    assert error["code"] == "too_many_connections" and "limit is 2" in error["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        third.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_TOO_MANY
+
+    for _ in range(4):
+        first.send({"type": "ping"})
+    answers = [first.until(lambda m: m["type"] in ("pong", "error")) for _ in range(4)]
+    assert [a["type"] for a in answers[:2]] == ["pong", "pong"]
+    assert answers[-1]["code"] == "rate_limited"
+
+
+def test_a_socket_from_another_sites_page_is_refused(server: ServerThread) -> None:
+    url = f"{server.ws_base}/ws/rooms/anything"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, origin="https://evil.example", open_timeout=TIMEOUT)  # type: ignore[arg-type]
+    assert refused.value.response.status_code == 403
+    host = server.ws_base.removeprefix("ws://")
+    with connect(url, origin=f"http://{host}", open_timeout=TIMEOUT) as own:  # type: ignore[arg-type]
+        own.send(json.dumps({"type": "ping"}))
+        assert json.loads(own.recv(timeout=TIMEOUT)) == {"type": "pong"}
+
+
+# -- 7. game integrity ------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_two_undos_for_one_state_apply_once(server: ServerThread, clients: list[Client]) -> None:
+    room_id, host = create_room(server, "mahjongg")
+    token = take_seat(server, room_id, "Ana")
+    ana = Client(server.ws_base, room_id, token)
+    clients.append(ana)
+    start(server, room_id, host)
+    state = ana.state_at_least(0)
+    match = next(a for a in state["legal_actions"] if a.startswith("match"))
+    ana.send({"type": "action", "action": match, "move_number": 0})
+    ana.state_at_least(1)
+    ana.send({"type": "action", "action": "undo", "move_number": 1})
+    ana.send({"type": "action", "action": "undo", "move_number": 1})
+    assert ana.error()["code"] == "stale"
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["move_number"] == 2
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_the_server_keeps_the_time_attack_clock(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    room_id, host = create_room(
+        server, "mahjongg", options={"mode": "time-attack", "time_limit_seconds": 2}
+    )
+    token = take_seat(server, room_id, "Ana")
+    ana = Client(server.ws_base, room_id, token)
+    clients.append(ana)
+    start(server, room_id, host)
+    state = ana.state_at_least(0)
+    ana.send({"type": "action", "action": "clock 1", "move_number": 0})
+    refused = ana.error()
+    assert refused["code"] == "server_clock"
+    # Nobody moves: the server itself ends the game when the time is up.
+    over = ana.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+    assert over["view"]["time_left"] == 0
+    assert over["last_move"]["action"] == "clock 2"
+    assert state["view"]["time_left"] == 2
+
+
+def test_a_finished_room_serves_its_record_without_replaying(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    seats = play_toy_to_the_end(server, room_id, tokens)
+    for seat in seats:
+        seat.close()
+
+    def no_replay(*_args: Any, **_kwargs: Any) -> Room:
+        raise AssertionError("replayed")
+
+    monkeypatch.setattr(Room, "restore", no_replay)
+    for _ in range(3):
+        assert server.http.get(f"/api/rooms/{room_id}/record").status_code == 200
+        assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["status"] == "finished"
+
+
+# -- 8. malformed input, headers, schema, database file ----------------------------------
+
+
+def test_deep_json_is_refused_not_a_server_error(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    deep = "[" * 2000 + "]" * 2000
+    response = server.http.post("/api/rooms", content=deep.encode(),
+                                headers={"content-type": "application/json"})
+    assert response.status_code == 400 and "nested too deeply" in error_of(response)["message"]
+    room_id, _ = create_room(server)
+    client = Client(server.ws_base, room_id)
+    clients.append(client)
+    client.recv()
+    client.send('{"type": "ping", "x": ' + deep + "}")
+    error = client.error()
+    assert error["code"] == "bad_json" and "nested too deeply" in error["message"]
+    assert json_too_deep('{"a": "[[[[[["}', 2) is False
+
+
+def test_security_headers_and_a_schema_that_says_400(server: ServerThread) -> None:
+    response = server.http.get("/api/games")
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"
+    schema = server.http.get("/openapi.json").json()
+    for path in schema["paths"].values():
+        for operation in path.values():
+            assert "422" not in operation["responses"]
+    assert "400" in schema["paths"]["/api/rooms"]["post"]["responses"]
+
+
+def test_the_sqlite_file_is_readable_by_its_owner_only(server: ServerThread, db_url: str) -> None:
+    if not db_url.startswith("sqlite"):
+        pytest.skip("a SQLite file")
+    path = db_url.removeprefix("sqlite:///")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
