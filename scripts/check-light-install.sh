@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The light install works on its own: a fresh venv with `pip install .` (no extras)
+# lists, simulates and plays games at line prompts; a missing extra is one line
+# naming it; a plugin package installed beside it appears everywhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv="$(mktemp -d)/core"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q .
+pyramids="$venv/bin/pyramids"
+
+check() {  # check WHAT EXPECTED-TEXT OUTPUT
+    if ! grep -qF -- "$2" <<<"$3"; then
+        echo "light install: $1 did not print '$2'; it printed:" >&2
+        echo "$3" >&2
+        exit 1
+    fi
+}
+
+if "$venv/bin/python" -c "import textual" 2>/dev/null || "$venv/bin/python" -c "import fastapi" 2>/dev/null; then
+    echo "light install: an extra's package was installed without the extra" >&2
+    exit 1
+fi
+check "pyramids games" "pacal-solo" "$("$pyramids" games)"
+check "pyramids simulate" "mean actions per game" "$("$pyramids" simulate pacal --games 20 --seed 1)"
+check "pyramids arena" "Elo" "$("$pyramids" arena pacal --agents greedy,random --games 8)"
+# Pacal solo at line prompts: always the first legal move, until the game ends.
+check "pyramids play pacal-solo --plain" "Game over." \
+    "$(yes 1 | head -n 40 | "$pyramids" play pacal-solo --plain --seed 3)"
+check "pyramids serve without [web]" "install it with: pip install 'pyramids[web]'" \
+    "$("$pyramids" serve 2>&1 || true)"
+check "pyramids play without [tui]" "pip install 'pyramids[tui]'" \
+    "$("$pyramids" play pacal --seed 1 2>&1 </dev/null || true)"
+
+# A third-party game: one entry point, no change to pyramids.
+"$venv/bin/python" -m pip install -q ./examples/pyramids-nim
+check "pyramids games (plugin)" "toy-nim" "$("$pyramids" games)"
+check "pyramids simulate (plugin)" "seat 1 (greedy): 10 wins" \
+    "$("$pyramids" simulate toy-nim --agents greedy --games 10)"
+check "pyramids play --plain (plugin)" "Game over." \
+    "$(printf 'take 1\ntake 3\ntake 2\ntake 1\n' | "$pyramids" play toy-nim --plain --seats human,greedy --option stones=5)"
+check "check_game (plugin)" "toy-nim:" \
+    "$("$venv/bin/python" -c 'from pyramids.testing import check_game; print(check_game("toy-nim", games=20).summary())')"
+rm -rf "$(dirname "$venv")"
+echo "light install: ok"
