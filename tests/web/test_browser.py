@@ -47,6 +47,7 @@ playwright_sync = pytest.importorskip(
 uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra (pip install '.[web]')")
 
 from pyramids.web.app import create_app  # noqa: E402
+from pyramids.web.limits import ServerLimits  # noqa: E402
 from pyramids.web.pages import mount_pages  # noqa: E402
 from pyramids.web.ws import MAX_MESSAGE_BYTES  # noqa: E402
 
@@ -67,7 +68,8 @@ class PageServer:
     """The app with its pages, under uvicorn in a thread on a free loopback port."""
 
     def __init__(self, db_url: str) -> None:
-        app = mount_pages(create_app(db_url, allow_file_options=True))
+        app = mount_pages(create_app(db_url, allow_file_options=True,
+                                     limits=ServerLimits.relaxed()))
         config = uvicorn.Config(
             app, host="127.0.0.1", port=0, log_level="warning",
             ws_max_size=MAX_MESSAGE_BYTES * 16,
@@ -454,7 +456,7 @@ def test_time_attack_shows_a_clock_refuses_a_mismatch_and_ends_at_time_up(
     page.wait_for_selector("#message.error:not([hidden])")
     refusal = page.inner_text("#message")
     assert f"match {min(pair)} {max(pair)}" in refusal and "do not match" in refusal
-    # Nobody moves: the page itself reports the time running out with the clock action.
+    # Nobody moves: the server, which keeps the time, ends the game at time up.
     page.wait_for_selector("#over:not([hidden])", timeout=15_000)
     assert "Time is up." in page.inner_text("#over")
     assert "Time score" in page.inner_text("#over")

@@ -118,20 +118,8 @@ function clickTile(ctx, tile) {
   sendTimed(ctx, `match ${low} ${high}`);
 }
 
-/** In time attack, report the elapsed seconds (`clock S`) just before the move. */
+/** Send a move; in time attack the server adds the elapsed time itself. */
 function sendTimed(ctx, action) {
-  const clock = ctx.ui.mjClock;
-  if (ctx.view.mode === "time-attack" && clock) {
-    const elapsed = currentElapsed(clock);
-    if (elapsed > ctx.view.elapsed) {
-      if (elapsed >= clock.limit) {
-        ctx.send(`clock ${clock.limit}`);
-        return;
-      }
-      ctx.send([`clock ${elapsed}`, action]);
-      return;
-    }
-  }
   ctx.send(action);
 }
 
@@ -299,11 +287,7 @@ function tickClock(ctx) {
   const seconds = String(left % 60).padStart(2, "0");
   line.textContent = `Time: ${minutes}:${seconds} left`;
   line.classList.toggle("low", left <= 30);
-  const view = ctx.ui.mjLatest;
-  if (left === 0 && view && view.phase !== "over" && ctx.ui.mjLatestTurn && clock.sentLimit !== clock.limit) {
-    clock.sentLimit = clock.limit;
-    ctx.send(`clock ${clock.limit}`);
-  }
+  // At 0:00 the server, which keeps the time, ends the game.
 }
 
 function updateClock(ctx) {

@@ -147,6 +147,51 @@ function manageToken() {
   return store.host(roomId) || (seat && seat.token) || null;
 }
 
+// Only the host fills seats with bots, frees seats, starts and aborts.
+function hostToken() {
+  return store.host(roomId) || null;
+}
+
+/** The deal's commitment while playing; at the end, whether the revealed seed opens it. */
+function renderFairness(message) {
+  const box = document.getElementById("fairness");
+  if (!box) return;
+  const fair = message.fairness;
+  if (!fair || !fair.commitment) {
+    box.replaceChildren();
+    return;
+  }
+  const practice = fair.practice ? " · practice deal (chosen seed): unranked" : "";
+  const line = h("p", { class: "hint", id: "commitment", title: fair.commitment },
+    `Deal commitment: ${fair.commitment.slice(0, 16)}…${practice}`);
+  const parts = [line];
+  if (fair.salt !== undefined && fair.salt !== null) {
+    const result = h("p", { class: "hint", id: "fairness-check" }, "Checking the deal…");
+    parts.push(result);
+    verifyCommitment(fair).then((ok) => {
+      if (ok === null) {
+        result.textContent = `Seed ${JSON.stringify(fair.seed)} revealed; this browser cannot check it here: save the game record and run "pyramids verify-room RECORD".`;
+      } else {
+        result.textContent = ok
+          ? `Fair deal: the revealed seed ${JSON.stringify(fair.seed)} opens the commitment shown from the start.`
+          : "Warning: the revealed seed does NOT match the commitment.";
+        result.className = ok ? "hint fair" : "message error";
+      }
+    });
+  }
+  box.replaceChildren(...parts);
+}
+
+async function verifyCommitment(fair) {
+  if (!window.crypto || !window.crypto.subtle) return null;
+  // The server hashes "salt:seed-as-JSON"; JSON of an integer seed is the same here.
+  if (typeof fair.seed !== "number") return null;
+  const bytes = new TextEncoder().encode(`${fair.salt}:${JSON.stringify(fair.seed)}`);
+  const digest = await window.crypto.subtle.digest("SHA-256", bytes);
+  const hex = Array.from(new Uint8Array(digest)).map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex === fair.commitment;
+}
+
 function renderStatus(message) {
   const box = document.getElementById("status");
   const mine = message.seat;
@@ -172,6 +217,8 @@ function renderStatus(message) {
   let turn = "";
   if (message.status === "waiting") turn = "Waiting for the game to start";
   else if (message.status === "finished") turn = "Game over";
+  else if (message.status === "aborted") turn = "The host ended this game";
+  else if (message.status === "expired") turn = "This room expired before it started";
   else if (message.your_turn) turn = "Your turn";
   else turn = `${seatName(message.seats, message.current_player)} to move`;
   const clockOnly = message.last_move && message.last_move.action.startsWith("clock ");
@@ -189,7 +236,7 @@ function renderStatus(message) {
 function renderWaiting(message) {
   const box = document.getElementById("waiting");
   const mySeat = store.seat(roomId);
-  const token = manageToken();
+  const token = hostToken();
   const link = `${window.location.origin}/play/${roomId}`;
   const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: "Your name" });
   const agents = (ui.catalogue && ui.catalogue.agents) || ["random"];
@@ -206,6 +253,10 @@ function renderWaiting(message) {
           agents.map((agent) => h("option", { value: agent, selected: agent === "greedy" }, agent)));
         actions.push(select, h("button", { onclick: () => giveToBot(seat.seat, select.value) }, "Give to a bot"));
       }
+    } else if (seat.seat === message.seat) {
+      actions.push(h("button", { "data-leave": seat.seat, onclick: leaveSeat }, "Leave this seat"));
+    } else if (token) {
+      actions.push(h("button", { "data-kick": seat.seat, onclick: () => kickSeat(seat.seat) }, "Open this seat"));
     }
     return h("li", { class: "waiting-seat" },
       h("strong", {}, `Seat ${seat.seat + 1}: `),
@@ -226,6 +277,7 @@ function renderWaiting(message) {
       ? h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
           open > 0 ? `Start (${open} seat${open > 1 ? "s" : ""} still open)` : "Start the game")
       : h("p", { class: "hint" }, "The game starts when the host starts it."),
+    token ? h("button", { id: "abort", onclick: abortRoom }, "Close this room") : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
 }
@@ -259,9 +311,38 @@ async function takeSeat(index) {
   }
 }
 
+async function leaveSeat() {
+  const seat = store.seat(roomId);
+  if (!seat) return;
+  try {
+    await api("POST", `/api/rooms/${roomId}/leave`, { token: seat.token });
+    store.dropSeat(roomId);
+    rejoin();
+  } catch (problem) {
+    showMessage(problem.message);
+  }
+}
+
+async function kickSeat(index) {
+  try {
+    await api("POST", `/api/rooms/${roomId}/kick`, { token: hostToken(), seat: index });
+  } catch (problem) {
+    showMessage(problem.message);
+  }
+}
+
+async function abortRoom() {
+  if (!window.confirm("End this room for everyone?")) return;
+  try {
+    await api("POST", `/api/rooms/${roomId}/abort`, { token: hostToken() });
+  } catch (problem) {
+    showMessage(problem.message);
+  }
+}
+
 async function giveToBot(index, agent) {
   try {
-    await api("POST", `/api/rooms/${roomId}/agents`, { token: manageToken(), seat: index, agent });
+    await api("POST", `/api/rooms/${roomId}/agents`, { token: hostToken(), seat: index, agent });
   } catch (problem) {
     showMessage(problem.message);
   }
@@ -269,7 +350,7 @@ async function giveToBot(index, agent) {
 
 async function startGame() {
   try {
-    await api("POST", `/api/rooms/${roomId}/start`, { token: manageToken() });
+    await api("POST", `/api/rooms/${roomId}/start`, { token: hostToken() });
   } catch (problem) {
     showMessage(problem.message);
   }
@@ -402,12 +483,14 @@ function render() {
   document.getElementById("game-title").textContent = `· ${gameTitle(message.game)}`;
   document.title = `${message.your_turn ? "(Your turn) " : ""}Pyramids: ${gameTitle(message.game)}`;
   renderStatus(message);
+  renderFairness(message);
   const waiting = message.status === "waiting";
+  const closed = message.status === "expired" || (message.status === "aborted" && !message.view);
   document.getElementById("waiting").hidden = !waiting;
-  document.getElementById("game").hidden = waiting;
+  document.getElementById("game").hidden = waiting || closed;
   document.getElementById("over").hidden = message.status !== "finished";
   if (waiting) renderWaiting(message);
-  else renderGame(message);
+  else if (!closed) renderGame(message);
   if (message.status === "finished") renderOver(message);
 }
 
