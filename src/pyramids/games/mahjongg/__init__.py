@@ -10,6 +10,7 @@ from importlib.resources import files
 from pyramids.core.registry import GameManifest, register
 from pyramids.games.mahjongg.game import MahjonggGame
 from pyramids.games.mahjongg.state import MahjonggState
+from pyramids.games.mahjongg.views import MahjonggView
 
 
 def rules_page() -> str:
@@ -29,6 +30,7 @@ register(
         text_renderer="pyramids.play.text.mahjongg:render_mahjongg",
         terminal_board="pyramids.tui.mahjongg:BOARD",
         web_renderer="pyramids.web:static/mahjongg.js",
+        view_type=MahjonggView,
         factory=MahjonggGame,
         summary="Egyptian Mahjong solitaire: clear pyramids of tiles, alone, against others "
         "or as a team",

@@ -31,7 +31,7 @@ class PacalView(TypedDict):
 
     game: Literal["pacal"]
     viewer: int | None
-    phase: Literal["offer", "pick", "place", "over"]
+    phase: Literal["offer", "pick", "place", "last_card", "over"]
     current_player: int
     direction: Direction
     layout: list[list[int]]

@@ -15,6 +15,7 @@ from importlib import resources
 from pyramids.core.registry import GameManifest, register
 from pyramids.games.temple.game import TempleGame
 from pyramids.games.temple.state import TempleState
+from pyramids.games.temple.views import TempleView
 
 __all__ = ["TempleGame", "TempleState"]
 
@@ -33,6 +34,7 @@ register(
         text_renderer="pyramids.play.text.temple:render_temple",
         terminal_board="pyramids.tui.temple:BOARD",
         web_renderer="pyramids.web:static/temple.js",
+        view_type=TempleView,
         factory=TempleGame,
         summary="Temple of Inscriptions: build a nine-level pyramid together, "
         "collect the largest treasure (2-5 players)",

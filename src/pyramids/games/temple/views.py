@@ -1,0 +1,64 @@
+"""What `view(player)` returns in Temple of Inscriptions (see rules.md).
+
+Cards are named by kind: `L1`..`L9` (construction cards of a level) and `J`
+(jewels); a count of cards is an object from kind to number, listing only the
+kinds present. Seats are numbered from 0 in the data (interfaces show them from 1).
+"""
+
+# No `from __future__ import annotations` here: TypedDict reads NotRequired only
+# from evaluated annotations (Python 3.11).
+from typing import Literal, NotRequired, TypedDict
+
+from pyramids.core.views import Outcome
+
+
+class SetView(TypedDict):
+    """One player's cards set into the construction."""
+
+    player: int
+    cards: int
+    jewel_pairs: int
+
+
+class ConstructionView(TypedDict):
+    level: int
+    summoner: int
+    paid: bool
+    sets: list[SetView]
+    units_by_player: list[int]
+    units: int
+    missing: int
+    next: int
+
+
+class TempleView(TypedDict):
+    game: Literal["temple"]
+    viewer: int | None
+    players: int
+    phase: Literal["swap", "summon", "set", "over"]
+    current_player: int
+    round: int
+    max_rounds: int
+    start_player: int
+    quiet_rounds: int
+    level: int | None
+    built: int
+    treasure: list[int]
+    hand_sizes: list[int]
+    #: The cards of each hand that everyone has seen (taken from the swap zone).
+    known: list[dict[str, int]]
+    swap_zone: list[str | None]
+    discard: dict[str, int]
+    out_of_game: dict[str, int]
+    pile_size: int
+    passes: int
+    construction: ConstructionView | None
+    outcome: Outcome | None
+    #: Only in a seat's own view:
+    hand: NotRequired[dict[str, int]]
+    #: Only at the end:
+    jewels: NotRequired[list[int]]
+    scores: NotRequired[list[int]]
+    winners: NotRequired[list[int]]
+    winner: NotRequired[int | None]
+    ended_by: NotRequired[str]
