@@ -83,3 +83,19 @@ def test_great_zenith_hides_faces_in_every_view() -> None:
     for player in (None, 0):
         tiles = {t["id"]: t for t in state.view(player)["tiles"]}
         assert all(tiles[t]["face"] is None and tiles[t]["face_index"] is None for t in hidden)
+
+
+def test_games_on_different_boards_are_not_equal() -> None:
+    from pyramids.games.mahjongg.game import MahjonggGame
+    from pyramids.games.mahjongg.layout import Layout
+    from tests.games.mahjongg.conftest import STACKS_POSITIONS, TRAP_POSITIONS
+
+    # Same name, same options, other tiles: not the same game.
+    stacks = MahjonggGame(layout_object=Layout("puzzle", STACKS_POSITIONS), layout="puzzle")
+    trap = MahjonggGame(layout_object=Layout("puzzle", TRAP_POSITIONS), layout="puzzle")
+    assert stacks != trap
+    # The same board under the same options is the same game, whatever the object.
+    again = MahjonggGame(layout_object=Layout("puzzle", STACKS_POSITIONS), layout="puzzle")
+    assert stacks == again and hash(stacks) == hash(again)
+    assert load("mahjongg", layout="giza-step-ramp") == load("mahjongg", layout="giza-step-ramp")
+    assert load("mahjongg", layout="giza-step-ramp") != load("mahjongg", layout="great-zenith")

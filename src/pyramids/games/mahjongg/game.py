@@ -1,14 +1,12 @@
-"""The Mahjongg Pyramids game: options, the layout, dealing, hints and warnings.
+"""The Mahjongg Pyramids game: options, the layout and dealing.
 
 Options (rules page, "Options"): `layout`, `mode`, `players`, `deal`,
 `pantheon_pairs`, and every number the project decided (**[ours]**), each with
 the default of the rules page. Cross-option checks: time attack is for one
 player, co-op for 2 to 4, the bank must cover the starting tokens.
 
-Hints and the unsolvable warning use the full-information solver (`solver`) with
-a node budget (`solver_nodes`), so they stay deterministic. They look only at
-positions without face-down tiles: with tiles still face down, a hint is any
-valid pair and no warning is given, so nothing hidden leaks into a view.
+Hints, the unsolvable warning and the Sandstorm Reshuffle are in `advice`
+(`game.advice`), which holds the solver's verdicts for this game's layout.
 """
 
 from __future__ import annotations
@@ -22,13 +20,13 @@ from pyramids.core.api import Game
 from pyramids.core.errors import LayoutError, OptionError
 from pyramids.core.options import Option
 from pyramids.core.rng import Rng
-from pyramids.games.mahjongg import blueprints, favors, modes
+from pyramids.games.mahjongg import blueprints, modes
 from pyramids.games.mahjongg import deal as dealing
 from pyramids.games.mahjongg.actions import ActionSpace
+from pyramids.games.mahjongg.advice import Advice
 from pyramids.games.mahjongg.geometry import Geometry
 from pyramids.games.mahjongg.layout import Layout
 from pyramids.games.mahjongg.scoring import ScoreRules
-from pyramids.games.mahjongg.solver import solve
 from pyramids.games.mahjongg.state import MahjonggState
 from pyramids.games.mahjongg.tiles import match_classes
 
@@ -171,9 +169,20 @@ class MahjonggGame(Game):
             streak_step=options["streak_step"],
             streak_cap=options["streak_cap"],
         )
-        self._verdicts: dict[
-            tuple[tuple[int, ...], int], tuple[bool | None, tuple[int, int] | None]
-        ] = {}
+        self.advice = Advice(self.geometry, options["pantheon_pairs"], options["solver_nodes"],
+                             solvable_deals=options["deal"] == "solvable")
+
+    def __eq__(self, other: object) -> bool:
+        # The options name a layout, but a file can change and a layout built in
+        # code has any name: two games are the same only on the same board.
+        return (
+            isinstance(other, MahjonggGame)
+            and super().__eq__(other)
+            and _board_of(other.layout) == _board_of(self.layout)
+        )
+
+    def __hash__(self) -> int:
+        return hash((super().__hash__(), _board_of(self.layout)))
 
     @property
     def num_players(self) -> int:
@@ -207,52 +216,7 @@ class MahjonggGame(Game):
     def _state_from_dict(self, data: dict[str, Any]) -> MahjonggState:
         return MahjonggState.from_dict(self, data)
 
-    # -- favors and advice ---------------------------------------------------------
 
-    def reshuffle(self, faces: list[int], present: int, rng: Rng, locked_vaults: int) -> list[int]:
-        """The Sandstorm Reshuffle: with deal=solvable, an arrangement that clears (and
-        keeps the still-locked vaults unlockable) when one is found; else at random."""
-        if self._options["deal"] == "solvable":
-            found = dealing.reshuffle_solvable(
-                self.geometry, present, faces, rng, self._options["pantheon_pairs"], locked_vaults
-            )
-            if found is not None:
-                return found
-        return favors.reshuffle_random(faces, present, rng)
-
-    def _verdict(self, state: MahjonggState) -> tuple[bool | None, tuple[int, int] | None]:
-        """The solver's verdict on the board and its first move (cached per board)."""
-        key = (tuple(state.faces), state.present)
-        found = self._verdicts.get(key)
-        if found is None:
-            if len(self._verdicts) > 4096:
-                self._verdicts.clear()
-            result = solve(
-                self.geometry,
-                state.faces,
-                state.present,
-                pantheon_pairs=self._options["pantheon_pairs"],
-                node_limit=self._options["solver_nodes"],
-            )
-            first = result.moves[0] if result.solvable and result.moves else None
-            found = (result.solvable, first)
-            self._verdicts[key] = found
-        return found
-
-    def proven_unsolvable(self, state: MahjonggState) -> bool:
-        """Whether the solver proves that matching alone can no longer clear the board.
-
-        False when unknown (budget spent) and whenever tiles are still face down."""
-        if state.face_down & state.present or not state.present:
-            return False
-        return self._verdict(state)[0] is False
-
-    def hint_pair(self, state: MahjonggState) -> tuple[int, int]:
-        """A valid pair after which the board can still be cleared, when the solver
-        finds one within its budget (and no tile is face down); else the first valid pair."""
-        pairs = state.valid_pairs()
-        if not state.face_down & state.present:
-            move = self._verdict(state)[1]
-            if move is not None and move in pairs:
-                return move
-        return pairs[0]
+def _board_of(layout: Layout) -> tuple[object, ...]:
+    """What makes two layouts the same board: positions and markers, not names or text."""
+    return (layout.positions, layout.capstones, layout.vaults, layout.face_down)

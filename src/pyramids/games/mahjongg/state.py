@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
 from pyramids.core.rng import Rng
-from pyramids.core.views import Outcome, make_outcome
+from pyramids.core.views import Outcome
 from pyramids.games.mahjongg import actions as act
 from pyramids.games.mahjongg import favors, modes, scoring
+from pyramids.games.mahjongg.explain import why_illegal
 from pyramids.games.mahjongg.geometry import tiles_in
 from pyramids.games.mahjongg.tiles import FACES
+from pyramids.games.mahjongg.viewing import build_outcome, build_result, build_view
 
 if TYPE_CHECKING:
     from pyramids.games.mahjongg.game import MahjonggGame
@@ -224,68 +226,7 @@ class MahjonggState(State):
             self._check_end()
 
     def _why_illegal(self, action: int) -> str:
-        space = self.game.actions
-        kind = space.kind(action)
-        if not kind:
-            return f"not an action of this game; actions are 0..{space.size - 1}"
-        if self.over:
-            return "the game is over"
-        options = self.game.options
-        tokens = self.tokens[self.wallet(self.player)]
-        owner = "the team has" if self.game.shared_pool else f"player {self.player} has"
-        if kind == "match":
-            a, b = space.pairs[action]
-            for tile in (a, b):
-                if not self.present >> tile & 1:
-                    return f"tile {tile} is no longer on the board"
-            free = self.free_mask()
-            for tile in (a, b):
-                if not free >> tile & 1:
-                    return f"tile {tile} is not free (covered, or blocked on both sides)"
-            return (
-                f"tiles {a} ({FACES[self.faces[a]].name}) and {b} "
-                f"({FACES[self.faces[b]].name}) do not match"
-            )
-        if kind == "shift":
-            tile = action - space.shift_base
-            if self.shift >= 0:
-                return f"tile {self.shift} is already shifted this turn"
-            if tokens < options["shift_cost"]:
-                return f"Anubis Shift costs {options['shift_cost']} token(s); {owner} {tokens}"
-            if not self.present >> tile & 1:
-                return f"tile {tile} is no longer on the board"
-            return f"tile {tile} is already free; Anubis Shift lifts a tile that is not free"
-        if kind == act.SIGHT:
-            if self.sight:
-                return "Ra Sight is already showing this turn's pairs"
-            return f"Ra Sight costs {options['sight_cost']} token(s); {owner} {tokens}"
-        if kind == act.RESHUFFLE:
-            if self.valid_pairs():
-                return "a Sandstorm Reshuffle is allowed only when no valid pair exists"
-            return (
-                f"a Sandstorm Reshuffle costs {options['reshuffle_cost']} tokens; "
-                f"{owner} {tokens}"
-            )
-        if kind in (act.UNDO, act.HINT):
-            if not self.game.solo:
-                return f"{kind} exists only in the one-player modes"
-            if kind == act.UNDO:
-                return "there is nothing to undo"
-            if self.hint:
-                return "a hint is already showing"
-            return "there is no valid pair to hint at"
-        if kind == act.FINISH:
-            if not self.game.can_finish:
-                return "finish exists only in the one-player modes and co-op"
-            return "finish needs every remaining tile to be free"
-        if kind == "clock":
-            if space.clock_limit is None:
-                return "the clock exists only in time attack"
-            return (
-                f"the clock reports the total elapsed seconds, which only grow: "
-                f"now {self.elapsed}, allowed {self.elapsed + 1}..{space.clock_limit}"
-            )
-        return "not legal now"
+        return why_illegal(self, action)
 
     # -- moves -------------------------------------------------------------------
 
@@ -388,7 +329,7 @@ class MahjonggState(State):
         for k, tile in enumerate(self.game.vault_ids):
             if self.vault_status[k] == LOCKED:
                 locked |= 1 << tile
-        self.faces = self.game.reshuffle(self.faces, self.present, self.rng, locked)
+        self.faces = self.game.advice.reshuffle(self.faces, self.present, self.rng, locked)
         self._reset_caches()
         self.passes = 0
         self.hint = False
@@ -499,113 +440,16 @@ class MahjonggState(State):
             team_won=self.team_won(),
         )
 
-    def result(self) -> dict[str, Any]:
-        game = self.game
-        result: dict[str, Any] = {
-            "reason": self.end_reason,
-            "cleared": not self.present,
-            "winners": self.winners(),
-            "returns": self.returns(),
-            "scores": list(self.scores),
-            "token_bonus": list(self.token_bonus),
-        }
-        if game.shared_pool:
-            result["team_won"] = self.team_won()
-        if game.mode == modes.TIME_ATTACK:
-            result["time_left"] = self.time_left()
-            result["time_score"] = (
-                self.time_left() + self.tokens[0] * game.options["time_token_bonus_seconds"]
-            )
-        return result
-
     # -- views ------------------------------------------------------------------
 
     def view(self, player: int | None) -> dict[str, Any]:
-        game = self.game
-        geometry = game.geometry
-        free = self.free_mask()
-        capstones = set(game.capstone_ids)
-        vaults = set(game.vault_ids)
-        tiles = []
-        for tile in tiles_in(self.present):
-            x, y, z = geometry.positions[tile]
-            entry: dict[str, Any] = {"id": tile, "x": x, "y": y, "z": z}
-            if self.face_down >> tile & 1:
-                entry.update(face=None, face_index=None, group=None, short=None)
-            else:
-                face = FACES[self.faces[tile]]
-                entry.update(
-                    face=face.name, face_index=face.index, group=face.group, short=face.short
-                )
-            entry["free"] = bool(free >> tile & 1)
-            if tile == self.shift:
-                entry["shifted"] = True
-            if tile in capstones:
-                entry["capstone"] = True
-            if tile in vaults:
-                entry["vault"] = True
-            tiles.append(entry)
-        shared = game.shared_pool
-        view: dict[str, Any] = {
-            "game": game.name,
-            "mode": game.mode,
-            "layout": game.layout.name,
-            "players": game.num_players,
-            "phase": "over" if self.over else "play",
-            "current_player": self.current_player,
-            "tiles": tiles,
-            "tiles_left": len(tiles),
-            "tiles_total": geometry.size,
-            "scores": [self.scores[self.wallet(p)] for p in range(game.num_players)],
-            "tokens": self.tokens[0] if shared else list(self.tokens),
-            "bank": self.bank,
-            "streaks": list(self.streaks),
-            "doubling": list(self.doubling),
-            "capstones": [
-                {"id": tile, "removed_by": by, "on_board": bool(self.present >> tile & 1)}
-                for tile, by in zip(game.capstone_ids, self.capstone_by, strict=True)
-            ],
-            "vaults": [
-                {"id": tile, "state": status, "by": by}
-                for tile, status, by in zip(
-                    game.vault_ids, self.vault_status, self.vault_by, strict=True
-                )
-            ],
-            "passes": self.passes,
-            "shifted": self.shift if self.shift >= 0 else None,
-            "last_move": self.last_move,
-        }
-        if shared:
-            view["team_score"] = self.scores[0]
-        if game.mode == modes.TIME_ATTACK:
-            view["time_left"] = self.time_left()
-            view["elapsed"] = self.elapsed
-        if player is not None and player == self.player and not self.over:
-            if self.sight:
-                view["sight_pairs"] = [list(p) for p in self.valid_pairs()]
-            if self.hint and self.valid_pairs():
-                view["hint"] = list(game.hint_pair(self))
-        if game.solo and game.options["warn_unsolvable"] and not self.over:
-            view["unsolvable"] = game.proven_unsolvable(self)
-        if self.over:
-            view["result"] = self.result()
-        view["outcome"] = self.outcome()
-        return view
+        return build_view(self, player)
+
+    def result(self) -> dict[str, Any]:
+        return build_result(self)
 
     def outcome(self) -> Outcome | None:
-        """The standard end block; Mahjongg's own details stay in `result`."""
-        if not self.over:
-            return None
-        game = self.game
-        figures = {"tiles_left": self.present.bit_count(), "cleared": not self.present}
-        if game.mode == modes.TIME_ATTACK:
-            figures["time_left"] = self.time_left()
-        return make_outcome(
-            winners=self.winners(),
-            scores=[self.scores[self.wallet(p)] for p in range(game.num_players)],
-            reason=self.end_reason or "over",
-            figures=figures,
-        )
+        return build_outcome(self)
 
     # -- saving, copying, hidden information -----------------------------------
 
