@@ -10,6 +10,12 @@ actions per second, and how many games were held open at once. A finished game
 is replaced by a new one, so the number of games stays constant.
 
     python benchmarks/server_load.py --games 500 --duration 60
+    python benchmarks/server_load.py --games 200 --game temple --duration 30
+    python benchmarks/server_load.py --memory 1000   # memory per waiting room, by game
+
+`--memory N` instead opens N waiting rooms of each game (with its default
+options, and Mahjongg's three modes) and reports the server's resident memory
+per room (Linux /proc), and how long a restart takes to answer after them.
 
 Bounded: at most `--games` (<= 2000) games and `--duration` (<= 600) seconds,
 loopback only. The target is 500 concurrent games with p95 under 50 ms.
@@ -108,8 +114,9 @@ async def new_game(http: httpx.AsyncClient, game: str, agent: str) -> tuple[str,
     room_id, host = created["room"]["id"], created["host_token"]
     seated = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "load", "seat": 0})
     token = seated.json()["token"]
-    await http.post(f"/api/rooms/{room_id}/agents",
-                    json={"token": host, "seat": 1, "agent": agent})
+    for seat in created["room"]["open_seats"][1:]:  # every other seat a bot (Temple: 3)
+        await http.post(f"/api/rooms/{room_id}/agents",
+                        json={"token": host, "seat": seat, "agent": agent})
     started = await http.post(f"/api/rooms/{room_id}/start", json={"token": host})
     if started.status_code != 200:
         raise RuntimeError(f"could not start a room: {started.text}")
@@ -177,6 +184,62 @@ async def player(
             tally.games_finished += 1
 
 
+def resident_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise SystemExit("no VmRSS in /proc: --memory needs Linux")
+
+
+MEMORY_GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("pacal", {}), ("pacal-solo", {}), ("temple", {}),
+    ("mahjongg", {}), ("mahjongg", {"mode": "time-attack"}),
+    ("mahjongg", {"mode": "coop", "players": 2}),
+]
+
+
+def measure_memory(args: argparse.Namespace) -> None:
+    """Resident memory per waiting room, game by game, on one server; then a restart."""
+    with tempfile.TemporaryDirectory() as folder:
+        db_url = f"sqlite:///{Path(folder) / 'memory.db'}"
+        port = free_port()
+        log = Path(folder) / "server.log"
+        server = start_server(db_url, port, log, "normal")
+        rows = []
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+                known = {game["name"] for game in http.get("/api/games").json()["games"]}
+                for game, options in MEMORY_GAMES:
+                    if game not in known:
+                        continue
+                    before = resident_bytes(server.pid)
+                    started = time.perf_counter()
+                    for _ in range(args.memory):
+                        made = http.post("/api/rooms", json={"game": game, "options": options})
+                        if made.status_code != 201:
+                            raise SystemExit(f"could not make a room: {made.text}")
+                    seconds = time.perf_counter() - started
+                    grown = resident_bytes(server.pid) - before
+                    label = game + (f" {options}" if options else "")
+                    rows.append((label, grown, seconds))
+                    print(f"{label:45s} +{grown / 2**20:7.1f} MB for {args.memory} rooms: "
+                          f"{grown / args.memory / 1024:6.1f} KB a room "
+                          f"({seconds / args.memory * 1000:.1f} ms to make one)")
+        finally:
+            server.kill()
+            server.wait(10)
+        restarted_at = time.perf_counter()
+        again = start_server(db_url, port, log, "normal")
+        answered = time.perf_counter() - restarted_at
+        try:
+            print(f"restart with {args.memory * len(rows)} waiting rooms stored: first answer "
+                  f"after {answered:.1f} s (rooms are loaded when asked for); resident "
+                  f"{resident_bytes(again.pid) / 2**20:.0f} MB")
+        finally:
+            again.kill()
+            again.wait(10)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -225,7 +288,12 @@ def main() -> None:
     parser.add_argument("--sqlite-sync", default="full", choices=("full", "normal"))
     parser.add_argument("--port", type=int, default=None,
                         help="use a server already running on this loopback port")
+    parser.add_argument("--memory", type=int, default=0,
+                        help="measure memory per waiting room with this many rooms a game")
     args = parser.parse_args()
+    if args.memory:
+        measure_memory(args)
+        return
     args.games = max(1, min(args.games, MAX_GAMES))
     args.duration = max(5.0, min(args.duration, MAX_DURATION))
 

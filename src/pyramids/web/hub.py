@@ -606,9 +606,8 @@ class Hub:
         text = f"{CLOCK_PREFIX}{elapsed}"
         action = await self.run_engine(room.check_action, seat, text)
         await self.writer.write(StoredAction(room.id, len(room.actions) + 1, seat, text, True))
-        await self.run_engine(room.apply, seat, action, True)
         live.clock_elapsed = elapsed
-        await self._after_move(live)
+        await self._apply_and_broadcast(live, seat, action, True)
 
     async def tick_clock(self, live: LiveRoom) -> None:
         """Apply the elapsed time now (the driver calls it when the time is up)."""
@@ -650,17 +649,28 @@ class Hub:
                     f"move number {len(room.actions)}",
                 )
             await self._advance_clock(live)  # the time is the server's, taken now
-            action = await self.run_engine(room.check_action, seat, text)
+            action, canonical = await self.run_engine(self._check, room, seat, text)
             assert seat is not None  # check_action refuses spectators
-            canonical = await self.run_engine(room.state.action_to_string, action)
             await self.writer.write(
                 StoredAction(room.id, len(room.actions) + 1, seat, canonical, by_bot)
             )
-            await self.run_engine(room.apply, seat, action, by_bot)
-            await self._after_move(live)
+            await self._apply_and_broadcast(live, seat, action, by_bot)
 
-    async def _after_move(self, live: LiveRoom) -> None:
+    @staticmethod
+    def _check(room: Room, seat: int | None, text: Any) -> tuple[int, str]:
+        action = room.check_action(seat, text)
+        return action, room.state.action_to_string(action)
+
+    async def _apply_and_broadcast(
+        self, live: LiveRoom, seat: int, action: int, by_bot: bool
+    ) -> None:
+        """Apply a committed action and build everyone's new view, in one engine call."""
         room = live.room
+
+        def apply() -> None:
+            room.apply(seat, action, by_bot)
+
+        messages = await self.run_engine(self._messages, live, apply)
         if room.status == FINISHED:
             log.info("room %s finished: %s", room.id, room.result())
             try:
@@ -668,7 +678,7 @@ class Hub:
             except Exception:
                 # The last action is committed, so a restart still finds the game over.
                 log.exception("room %s: could not mark the room finished", room.id)
-        await self._broadcast(live)
+        self._deliver(live, messages)
         self._forget_if_done(live)
 
     # -- connections ----------------------------------------------------------------
@@ -709,20 +719,27 @@ class Hub:
         """Send the new state (each client its own view) and wake the room's bots.
 
         Called with the room's lock held; the views are built in the engine pool."""
-        live.changed.set()
         if not live.connections:
+            live.changed.set()
             return
+        self._deliver(live, await self.run_engine(self._messages, live, None))
+
+    @staticmethod
+    def _messages(
+        live: LiveRoom, change: Callable[[], None] | None
+    ) -> dict[int | None, str]:
+        """(In the engine pool) make `change`, then each audience's state message."""
+        if change is not None:
+            change()
         room = live.room
         connected = live.connected()
-        seats = {conn.seat for conn in live.connections}
+        return {
+            seat: json.dumps(room.message_for(seat, connected), separators=(",", ":"))
+            for seat in {conn.seat for conn in live.connections}
+        }
 
-        def build() -> dict[int | None, str]:
-            return {
-                seat: json.dumps(room.message_for(seat, connected), separators=(",", ":"))
-                for seat in seats
-            }
-
-        messages = await self.run_engine(build)
+    def _deliver(self, live: LiveRoom, messages: dict[int | None, str]) -> None:
+        live.changed.set()
         for conn in list(live.connections):
             text = messages.get(conn.seat)
             if text is None:  # joined while the views were built: its own comes next
