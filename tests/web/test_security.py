@@ -473,3 +473,34 @@ def test_the_sqlite_file_is_readable_by_its_owner_only(server: ServerThread, db_
         pytest.skip("a SQLite file")
     path = db_url.removeprefix("sqlite:///")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+def test_an_unlisted_room_is_found_only_by_its_address(server: ServerThread) -> None:
+    hidden, _ = create_room(server, unlisted=True)
+    listed, _ = create_room(server)
+    assert [room["id"] for room in server.http.get("/api/rooms").json()["rooms"]] == [listed]
+    room = server.http.get(f"/api/rooms/{hidden}").json()["room"]
+    assert room["unlisted"] is True and room["status"] == "waiting"
+    take_seat(server, hidden, "Ana")  # whoever has the link may sit
+
+
+def test_a_game_nobody_watches_is_adjourned_and_resumes_as_it_was(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    server = start_server(db_url, ServerLimits.relaxed(adjourn_after_seconds=0.2))
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    ana = Client(server.ws_base, room_id, tokens[0])
+    state = ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+    ana.close()
+    hub = server.app.state.hub
+    deadline = time.monotonic() + TIMEOUT
+    while room_id in hub.rooms:  # put away from memory, still in the database
+        assert time.monotonic() < deadline, "the room was not adjourned"
+        time.sleep(0.05)
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["status"] == "playing"
+    back = Client(server.ws_base, room_id, tokens[0])
+    clients.append(back)
+    resumed = back.until(lambda m: m["type"] == "state")
+    assert resumed["view"] == state["view"] and resumed["move_number"] == 0
