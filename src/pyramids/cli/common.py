@@ -9,6 +9,7 @@ from typing import NoReturn
 import typer
 
 from pyramids.core import PyramidsError
+from pyramids.play.i18n import UnknownLanguageError, set_language
 
 USAGE_ERROR = 2
 
@@ -43,3 +44,16 @@ def require_extra(extra: str, feature: str) -> Iterator[None]:
             f"{feature} needs the '{extra}' extra (missing module {error.name!r}); "
             f"install it with: pip install 'pyramids[{extra}]'"
         )
+
+
+LANG_HELP = "Language of what players read: en or ko (default: from LANG)."
+
+
+def apply_language(lang: str | None) -> None:
+    """Use `lang` for every message of this command (None: keep LANG's choice)."""
+    if lang is None:
+        return
+    try:
+        set_language(lang)
+    except UnknownLanguageError as error:
+        fail(str(error))

@@ -13,9 +13,10 @@ from typing import Any
 
 import typer
 
-from pyramids.cli.common import require_extra, user_errors
+from pyramids.cli.common import LANG_HELP, apply_language, require_extra, user_errors
 from pyramids.cli.plain import play_plain
 from pyramids.core import GameRecord, PyramidsError, State
+from pyramids.play.learn import learn_text
 from pyramids.play.render import render_view
 from pyramids.play.results import result_lines
 from pyramids.play.rules import rules_text
@@ -58,8 +59,10 @@ def play(
     ),
     save: Path | None = typer.Option(None, "--save", help="Save the game to this record file."),
     resume: Path | None = typer.Option(None, "--resume", help="Go on with a saved record file."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
 ) -> None:
     """Play a game in the terminal, against agents or other people at the same keyboard."""
+    apply_language(lang)
     with user_errors():
         session = _make_session(game, vs, seats, seed, option, players, save, resume)
         name = session.game.name
@@ -68,7 +71,7 @@ def play(
                 f"{session.game.name} {session.game.options} seed {session.seed}; "
                 f"seats: {', '.join(session.seats)}. Type 'help' for commands."
             )
-            play_plain(session, _read_line, _write, lambda: rules_text(name))
+            play_plain(session, _read_line, _write, lambda: learn_text(name))
             return
         with require_extra("tui", "the full-screen app (or play with --plain)"):
             from pyramids.tui.app import run_play_app
@@ -163,10 +166,17 @@ def solo_draw_count(view: dict[str, Any]) -> int | None:
     return None if draws is None else int(draws)
 
 
-def rules(game: str = typer.Argument(..., help="The game: see `pyramids games`.")) -> None:
-    """Print a game's rules page."""
+def rules(
+    game: str = typer.Argument(..., help="The game: see `pyramids games`."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
+    reference: bool = typer.Option(
+        False, "--reference", help="The rules as implemented, for developers (English)."
+    ),
+) -> None:
+    """Print a game's learn page: about, components, rules, strategy, FAQ, our decisions."""
+    apply_language(lang)
     with user_errors():
-        typer.echo(rules_text(game))
+        typer.echo(rules_text(game) if reference else learn_text(game))
 
 
 def replay(

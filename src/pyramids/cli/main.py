@@ -28,8 +28,13 @@ app = typer.Typer(
 
 
 @app.callback()
-def root() -> None:
+def root(
+    lang: str | None = typer.Option(None, "--lang", help="Language: en or ko (default: LANG)."),
+) -> None:
     """Play, simulate and study Pacal, Temple of Inscriptions and Mahjongg Pyramids."""
+    from pyramids.cli.common import apply_language
+
+    apply_language(lang)
 
 
 @app.command("games")

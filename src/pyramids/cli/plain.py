@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pyramids.core import IllegalActionError, PyramidsError, game_manifest
+from pyramids.play.i18n import _
 from pyramids.play.moves import format_moves, parse_move, summarize_moves
 from pyramids.play.render import render_view
 from pyramids.play.results import result_lines, seat_label
@@ -20,9 +21,11 @@ from pyramids.play.session import Session
 QUIT_WORDS = frozenset({"quit", "q", "exit"})
 HELP_WORDS = frozenset({"help", "?", "h"})
 
-HELP = """Type a move as listed (for example its text) or its number from the list.
-Commands: moves (list the legal moves), view (show the position), save,
-rules (the rules page), help, quit."""
+
+def help_text() -> str:
+    return _("Type a move as listed (for example its text) or its number from the list.\n"
+             "Commands: moves (list the legal moves), view (show the position), save,\n"
+             "rules (the rules page), help, quit.")
 
 HOTSEAT_BLANK_LINES = 60
 
@@ -41,14 +44,16 @@ def play_plain(
         seat = state.current_player
         if not session.is_human_turn():
             action = session.agent_action()
-            write(f"{seat_label(seat, session.seats)} plays: {state.action_to_string(action)}")
+            write(_("{seat} plays: {move}", seat=seat_label(seat, session.seats),
+                    move=state.action_to_string(action)))
             state.apply_action(action)
             session.save()
             continue
         position = (len(state.history()), seat)
         if shown_for != position and seat != last_human and len(session.human_seats) > 1:
             # Hotseat: scroll the last person's hand away before the next one looks.
-            handover = f"Seat {seat + 1}: take the keyboard and press Enter> "
+            handover = _("Seat {number}: take the keyboard and press Enter", number=seat + 1)
+            handover += "> "
             write("\n" * HOTSEAT_BLANK_LINES + handover)
             if read_line() is None:
                 write("")
@@ -58,7 +63,7 @@ def play_plain(
         if shown_for != position:
             shown_for = position
             _show_turn(session, seat, write)
-        write(f"seat {seat + 1}, your move> ")
+        write(_("seat {number}, your move", number=seat + 1) + "> ")
         line = read_line()
         if line is None:
             write("")
@@ -72,7 +77,7 @@ def play_plain(
             _stop(session, write)
             return False
         if word in HELP_WORDS:
-            write(HELP)
+            write(help_text())
             continue
         if word == "moves":
             write(format_moves(state.legal_action_strings()))
@@ -85,12 +90,13 @@ def play_plain(
             continue
         if word == "save":
             saved = session.save()
-            write(f"Saved to {saved}." if saved else "No file to save to: start with --save FILE.")
+            write(_("Saved to {path}.", path=saved) if saved
+                  else _("No file to save to: start with --save FILE."))
             continue
         try:
             state.apply_action(parse_move(state, text))
         except IllegalActionError as error:
-            write(f"Not a legal move: {error}")
+            write(_("Not a legal move: {problem}", problem=error))
             continue
         session.save()
     write(render_view(session.game.name, state.view(None)))
@@ -98,7 +104,7 @@ def play_plain(
         write(line_text)
     saved = session.save()
     if saved:
-        write(f"The game is saved to {saved}; watch it with: pyramids replay {saved}")
+        write(_("The game is saved to {path}; watch it with: pyramids replay {path}", path=saved))
     return True
 
 
@@ -106,24 +112,25 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
     state = session.state
     title = game_manifest(session.game.name).display_title
     write("")
-    write(f"=== {title}, move {len(state.history()) + 1}: seat {seat + 1} to play ===")
+    write("=== " + _("{game}, move {move}: seat {number} to play", game=title,
+                     move=len(state.history()) + 1, number=seat + 1) + " ===")
     write(render_view(session.game.name, state.view(seat)))
-    write("Legal moves:")
+    write(_("Legal moves:"))
     write(summarize_moves(state.legal_action_strings()))
 
 
 def _stop(session: Session, write: Callable[[str], None]) -> None:
     saved = session.save()
     if saved:
-        write(f"Stopped. The game is saved to {saved}; go on with: pyramids play --resume {saved}")
+        write(_("Stopped. The game is saved to {path}; go on with: pyramids play --resume {path}",
+                path=saved))
     else:
-        write("Stopped. The game was not saved (start with --save FILE to keep it).")
-
+        write(_("Stopped. The game was not saved (start with --save FILE to keep it)."))
 
 
 def _rules(rules_page: Callable[[], str] | None) -> str:
     if rules_page is None:
-        return "This game has no rules page."
+        return _("This game has no rules page.")
     try:
         return rules_page()
     except PyramidsError as error:

@@ -21,6 +21,7 @@ from pyramids.core.registry import (
     game_names,
     load,
     manifests,
+    packaged_learn_pages,
     register,
 )
 from pyramids.core.rng import Rng
@@ -48,6 +49,7 @@ __all__ = [
     "game_names",
     "load",
     "manifests",
+    "packaged_learn_pages",
     "register",
     "resolve_options",
 ]

@@ -58,7 +58,10 @@ class GameManifest:
 
     `factory(**options)` makes the Game. `variants` are option sets the
     conformance suite (`pyramids.testing.check_game`) plays, the defaults first.
-    `rules_page` returns the rules page as Markdown. `players_option` names the
+    `rules_page` returns the rules page as Markdown (the reference, as
+    implemented); `learn_page(lang)` the page for players in a language (About,
+    Components, Rules, Strategy, FAQ, Our decisions), None where it has none in
+    that language. `players_option` names the
     option that sets the number of seats (None: fixed). `order` places the game
     in lists for players (lower first; ties by name). `view_type` is the
     TypedDict that `state.view()` returns. The companion fields are dotted paths
@@ -72,6 +75,7 @@ class GameManifest:
     title: str = ""
     variants: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({},))
     rules_page: Callable[[], str] | None = None
+    learn_page: Callable[[str], str | None] | None = None
     players_option: str | None = None
     order: int = 100
     view_type: type | None = None
@@ -121,6 +125,16 @@ class GameManifest:
             raise CompanionError(
                 f"game {self.name!r}: web_renderer {self.web_renderer!r} cannot be read: {error}"
             ) from None
+
+
+def packaged_learn_pages(package: str, stem: str) -> Callable[[str], str | None]:
+    """A `learn_page` for a package that ships `learn/<stem>.<lang>.md` files."""
+
+    def page(lang: str) -> str | None:
+        path = resources.files(package).joinpath("learn", f"{stem}.{lang}.md")
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    return page
 
 
 #: The name older code and plugins use; the same class.

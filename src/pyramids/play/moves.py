@@ -6,6 +6,7 @@ Shared by the line-prompt player and the terminal app.
 from __future__ import annotations
 
 from pyramids.core import IllegalActionError, State
+from pyramids.play.i18n import _, ngettext
 
 
 def format_moves(
@@ -40,17 +41,20 @@ def summarize_moves(strings: list[str]) -> str:
         if text.split(" ")[0] in small_kinds
     ]
     summaries = [
-        f"{len(texts)} '{kind}' moves, for example {', '.join(repr(t) for t in texts[:3])}"
+        ngettext("{count} '{kind}' move, for example {examples}",
+                 "{count} '{kind}' moves, for example {examples}", len(texts),
+                 kind=kind, examples=", ".join(repr(t) for t in texts[:3]))
         for kind, texts in by_kind.items()
         if kind not in small_kinds
     ]
     lines = []
     if shown:
         lines.append(
-            format_moves([text for _, text in shown], numbers=[number for number, _ in shown])
+            format_moves([text for _number, text in shown],
+                         numbers=[number for number, _text in shown])
         )
     lines.extend(summaries)
-    lines.append("(type 'moves' to list every legal move with its number)")
+    lines.append(_("(type 'moves' to list every legal move with its number)"))
     return "\n".join(lines)
 
 
@@ -69,8 +73,10 @@ def parse_move(state: State, text: str) -> int:
             if 1 <= number <= len(legal):
                 return legal[number - 1]
             raise IllegalActionError(
-                f"there is no move number {number}; the moves are numbered 1 to {len(legal)}"
+                _("there is no move number {number}; the moves are numbered 1 to {last}",
+                  number=number, last=len(legal))
             ) from None
         raise IllegalActionError(
-            f"{parse_error} (type 'moves' to list the legal moves, 'help' for commands)"
+            _("{problem} (type 'moves' to list the legal moves, 'help' for commands)",
+              problem=parse_error)
         ) from None

@@ -1,17 +1,19 @@
 """How a finished game is told to the people who played it.
 
 Shared by the line-prompt player, `pyramids replay` and the terminal app. Seats
-are counted from 1, as players count them.
+are counted from 1, as players count them; every line comes from the message
+catalogue (`pyramids.play.i18n`).
 """
 
 from __future__ import annotations
 
 from pyramids.core import State
+from pyramids.play.i18n import _
 
 
 def seat_label(seat: int, seats: list[str]) -> str:
     """`seat 2 (greedy)`: a seat as a player reads it."""
-    return f"seat {seat + 1} ({seats[seat]})"
+    return _("seat {number} ({name})", number=seat + 1, name=seats[seat])
 
 
 def winners(state: State) -> list[int]:
@@ -23,28 +25,34 @@ def winners(state: State) -> list[int]:
 
 def result_lines(state: State, seats: list[str]) -> list[str]:
     returns = state.returns()
-    lines = ["Game over."]
+    lines = [_("Game over.")]
     for seat, value in enumerate(returns):
         lines.append(f"  {seat_label(seat, seats)}: {value:+g}")
     if len(returns) == 1:
-        lines.append("  You won!" if returns[0] > 0 else "  Not this time.")
+        lines.append("  " + (_("You won!") if returns[0] > 0 else _("Not this time.")))
     else:
         top = winners(state)
         if len(top) == 1:
-            lines.append(f"  Winner: {seat_label(top[0], seats)}")
+            lines.append("  " + _("Winner: {seat}", seat=seat_label(top[0], seats)))
         else:
-            lines.append("  A draw.")
+            lines.append("  " + _("A draw."))
     return lines
 
 
 def result_text(state: State, seats: list[str]) -> str:
     """The result in one line, for a status bar."""
     returns = state.returns()
+    points = [format(value, "+g") for value in returns]
     if len(returns) == 1:
-        verdict = "won" if returns[0] > 0 else "lost"
-        return f"Game over: {verdict} ({returns[0]:+g})."
+        if returns[0] > 0:
+            return _("Game over: won ({points}).", points=points[0])
+        return _("Game over: lost ({points}).", points=points[0])
     top = winners(state)
-    scores = ", ".join(f"seat {seat + 1} {value:+g}" for seat, value in enumerate(returns))
+    scores = ", ".join(
+        _("seat {number} {points}", number=seat + 1, points=points[seat])
+        for seat in range(len(returns))
+    )
     if len(top) == 1:
-        return f"Game over: {seat_label(top[0], seats)} wins. {scores}"
-    return f"Game over: a draw. {scores}"
+        return _("Game over: {seat} wins. {scores}", seat=seat_label(top[0], seats),
+                 scores=scores)
+    return _("Game over: a draw. {scores}", scores=scores)

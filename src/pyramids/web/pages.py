@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.core import UnknownGameError, game_manifest
+from pyramids.web.learn import mount_learn
 from pyramids.web.rooms import FINISHED, RoomError
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -86,6 +87,7 @@ def mount_pages(app: FastAPI) -> FastAPI:
     async def find_rematch(room_id: str) -> dict[str, Any]:
         return {"room": rematches.get(room_id)}
 
+    mount_learn(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 

@@ -1,0 +1,105 @@
+"""Extract every marked message and update the English and Korean catalogues.
+
+    python scripts/update_catalogue.py          # write the .po files
+    python scripts/update_catalogue.py --check  # exit 1 if a message is new or untranslated
+
+Python code marks messages with `_("...")`, `gettext(...)` and
+`ngettext(singular, plural, n)`; the browser pages with `t("...")` and
+`tn(singular, plural, n)`. The English catalogue repeats each English message
+id; the Korean one keeps its translations, and a new message is added with an
+empty translation for a person to write (the check fails until one does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "src" / "pyramids"
+LOCALE = SOURCE / "play" / "locale"
+LANGUAGES = ("en", "ko")
+# Each kind of file with the functions that mark messages in it.
+EXTRACTORS = [
+    ([("**.py", "python")], {"_": None, "gettext": None, "ngettext": (1, 2)}),
+    ([("**/static/**.js", "javascript")], {"t": None, "tn": (1, 2)}),
+]
+
+
+def extract() -> Catalog:
+    catalog = Catalog(project="pyramids", domain="pyramids")
+    for methods, keywords in EXTRACTORS:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            SOURCE, methods, keywords=keywords, comment_tags=("Translators:",)
+        ):
+            catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
+                        context=context)
+    return catalog
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / "pyramids.po"
+
+
+def merged(template: Catalog, lang: str) -> Catalog:
+    path = po_path(lang)
+    old = None
+    if path.exists():
+        with path.open("rb") as stream:
+            old = read_po(stream, locale=lang)
+    catalog = Catalog(locale=lang, project="pyramids", domain="pyramids")
+    for message in template:
+        if not message.id:
+            continue
+        kept = old.get(message.id) if old is not None else None
+        if lang == "en":
+            string = message.id
+        elif kept is not None and kept.string:
+            string = kept.string
+        else:
+            string = ("", "") if isinstance(message.id, tuple) else ""
+        catalog.add(message.id, string, message.locations, auto_comments=message.auto_comments)
+    return catalog
+
+
+def missing(catalog: Catalog) -> list[str]:
+    gaps = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
+            gaps.append(message.id[0] if isinstance(message.id, tuple) else message.id)
+    return gaps
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; report gaps")
+    args = parser.parse_args()
+    template = extract()
+    problems = 0
+    for lang in LANGUAGES:
+        catalog = merged(template, lang)
+        gaps = missing(catalog)
+        if args.check:
+            for gap in gaps:
+                print(f"{lang}: no translation for {gap!r}")
+            problems += len(gaps)
+            continue
+        path = po_path(lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as stream:
+            write_po(stream, catalog, width=100, omit_header=False, sort_output=True,
+                     include_lineno=False)
+        print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, {len(gaps)} untranslated")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

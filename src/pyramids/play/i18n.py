@@ -1,0 +1,161 @@
+"""The message catalogue: every string a player reads, in English and Korean.
+
+Strings are gettext messages: the English text is the message id, marked in
+the code with `_("...")` (or `ngettext(singular, plural, n)`), with `{name}`
+placeholders filled by `str.format`. The catalogues are Babel `.po` files in
+`pyramids/play/locale/<lang>/LC_MESSAGES/pyramids.po`, read once per process;
+`tests/play/test_i18n.py` fails when a marked message lacks a translation.
+
+The language: an interface passes one (`lang=`), or the process default is
+used, set by `set_language` (the CLI's `--lang`) or taken from the usual
+environment variables (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`). The web
+pages get the same catalogue as JSON (`catalogue_json`) and pick a language
+from `Accept-Language` (`negotiate`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import cache
+from gettext import c2py
+from importlib.resources import files
+from typing import Any
+
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+LANGUAGES = ("en", "ko")
+DEFAULT = "en"
+DOMAIN = "pyramids"
+LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
+
+_chosen: str | None = None
+
+
+class UnknownLanguageError(ValueError):
+    """A language this project has no catalogue for."""
+
+
+def check_language(lang: str) -> str:
+    """`lang` reduced to a supported code (`ko_KR.UTF-8` -> `ko`), or an error naming them."""
+    code = lang.replace("-", "_").split(".")[0].split("_")[0].lower()
+    if code not in LANGUAGES:
+        raise UnknownLanguageError(
+            f"no messages in language {lang!r}; allowed: {', '.join(LANGUAGES)}"
+        )
+    return code
+
+
+def set_language(lang: str | None) -> None:
+    """The process default (None: from the environment again)."""
+    global _chosen
+    _chosen = None if lang is None else check_language(lang)
+
+
+def current_language() -> str:
+    if _chosen is not None:
+        return _chosen
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "")
+        for candidate in value.split(":"):
+            if candidate and candidate not in ("C", "POSIX"):
+                try:
+                    return check_language(candidate)
+                except UnknownLanguageError:
+                    continue
+    return DEFAULT
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best supported language for an HTTP `Accept-Language` header."""
+    best, best_q = DEFAULT, -1.0
+    for part in (accept_language or "").split(","):
+        tag, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        try:
+            code = check_language(tag) if tag and tag != "*" else None
+        except UnknownLanguageError:
+            code = None
+        if code is not None and quality > best_q:
+            best, best_q = code, quality
+    return best
+
+
+@cache
+def _read(lang: str) -> tuple[dict[str, Any], Callable[[int], int]]:
+    """msgid -> msgstr (a string, or a tuple of plural forms), and the plural index rule."""
+    path = files(__package__).joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    with path.open("rb") as stream:
+        catalog = read_po(stream, locale=lang)
+    messages: dict[str, Any] = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        messages[str(key)] = message.string
+    return messages, c2py(catalog.plural_expr)
+
+
+def _catalogue(lang: str) -> dict[str, Any]:
+    return _read(lang)[0]
+
+
+def gettext(message: str, lang: str | None = None, **values: Any) -> str:
+    """`message` in `lang` (the process default if None), with `{name}`s filled."""
+    translated = _catalogue(lang or current_language()).get(message) or message
+    if isinstance(translated, tuple):
+        translated = translated[0] or message
+    return translated.format(**values) if values else translated
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, count: int, lang: str | None = None,
+             **values: Any) -> str:
+    """The form for `count` (Korean has one form; English two), `{count}` filled."""
+    code = lang or current_language()
+    messages, plural_index = _read(code)
+    forms = messages.get(singular)
+    if isinstance(forms, tuple) and all(forms):
+        text = forms[min(plural_index(count), len(forms) - 1)]
+    else:
+        text = singular if count == 1 else plural
+    return text.format(count=format_number(count, code), **values)
+
+
+def format_number(value: float, lang: str | None = None) -> str:
+    """`12345` as `12,345` in English and Korean (Babel's locale rules)."""
+    return str(format_decimal(value, locale=lang or current_language()))
+
+
+def catalogue_json(lang: str) -> dict[str, Any]:
+    """The catalogue for the browser: `{lang, messages: {msgid: text or [forms]}}`."""
+    code = check_language(lang)
+    messages = {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in _catalogue(code).items()
+        if value
+    }
+    return {"lang": code, "languages": LANGUAGE_NAMES, "messages": messages}
+
+
+__all__ = [
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "UnknownLanguageError",
+    "catalogue_json",
+    "check_language",
+    "current_language",
+    "format_number",
+    "gettext",
+    "negotiate",
+    "ngettext",
+    "set_language",
+]

@@ -1,0 +1,129 @@
+"""The learn pages in the browser (`/learn/<game>`) and the message catalogue as JSON.
+
+A learn page is the game's Markdown learn page (the same text `pyramids rules`
+prints) turned into HTML on the server, with a language switch. The language is
+the `lang` query parameter (remembered in a cookie), else the cookie, else the
+browser's `Accept-Language`. `/api/i18n/<lang>` gives the pages the catalogue.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
+from markdown_it import MarkdownIt
+
+from pyramids.core import UnknownGameError, game_manifest, manifests
+from pyramids.play.i18n import (
+    LANGUAGE_NAMES,
+    UnknownLanguageError,
+    _,
+    catalogue_json,
+    check_language,
+    negotiate,
+)
+from pyramids.play.learn import learn_text
+from pyramids.web.rooms import RoomError
+
+LANG_COOKIE = "pyramids_lang"
+COOKIE_SECONDS = 365 * 24 * 3600
+# Markdown from the game packages, never from clients; raw HTML in it stays text.
+_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def page_language(request: Request) -> str:
+    """The language of a page: ?lang=, then the cookie, then Accept-Language."""
+    for candidate in (request.query_params.get("lang"), request.cookies.get(LANG_COOKIE)):
+        if candidate:
+            try:
+                return check_language(candidate)
+            except UnknownLanguageError:
+                continue
+    return negotiate(request.headers.get("accept-language"))
+
+
+def _switch(path: str, lang: str) -> str:
+    links = []
+    for code, name in LANGUAGE_NAMES.items():
+        if code == lang:
+            links.append(f'<strong aria-current="true">{html.escape(name)}</strong>')
+        else:
+            links.append(f'<a href="{path}?lang={code}" hreflang="{code}" lang="{code}">'
+                         f"{html.escape(name)}</a>")
+    label = html.escape(_("Language", lang=lang))
+    return f'<nav class="languages" aria-label="{label}">' + " · ".join(links) + "</nav>"
+
+
+def _page(title: str, body: str, lang: str, path: str) -> str:
+    lobby = html.escape(_("Back to the lobby", lang=lang))
+    return f"""<!doctype html>
+<html lang="{lang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{html.escape(title)}</title>
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="/static/style.css">
+</head>
+<body class="learn">
+  <header class="top">
+    <h1><a href="/" title="{lobby}">Pyramids</a></h1>
+    {_switch(path, lang)}
+  </header>
+  <main class="learn-page">
+{body}
+  </main>
+</body>
+</html>
+"""
+
+
+def learn_index_html(lang: str) -> str:
+    items = "\n".join(
+        f'<li><a href="/learn/{html.escape(m.name)}?lang={lang}">'
+        f"<strong>{html.escape(m.display_title)}</strong></a></li>"
+        for m in manifests()
+    )
+    heading = html.escape(_("Learn the games", lang=lang))
+    body = f"<h1>{heading}</h1>\n<ul class=\"learn-games\">\n{items}\n</ul>"
+    return _page(_("Learn the games", lang=lang), body, lang, "/learn")
+
+
+def learn_html(game: str, lang: str) -> str:
+    manifest = game_manifest(game)
+    body = _markdown.render(learn_text(game, lang))
+    return _page(manifest.display_title, body, lang, f"/learn/{game}")
+
+
+def _remembered(response: HTMLResponse, request: Request, lang: str) -> HTMLResponse:
+    if request.query_params.get("lang"):
+        response.set_cookie(LANG_COOKIE, lang, max_age=COOKIE_SECONDS, samesite="lax")
+    return response
+
+
+def mount_learn(app: FastAPI) -> None:
+    @app.get("/learn", include_in_schema=False)
+    async def learn_index(request: Request) -> HTMLResponse:
+        lang = page_language(request)
+        return _remembered(HTMLResponse(learn_index_html(lang)), request, lang)
+
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def learn_game(game: str, request: Request) -> HTMLResponse:
+        lang = page_language(request)
+        try:
+            page = learn_html(game, lang)
+        except UnknownGameError as error:
+            raise RoomError("unknown_game", str(error), 404) from None
+        return _remembered(HTMLResponse(page), request, lang)
+
+    @app.get("/api/i18n/{lang}", include_in_schema=False)
+    async def catalogue(lang: str) -> dict[str, Any]:
+        try:
+            return catalogue_json(lang)
+        except UnknownLanguageError as error:
+            raise RoomError("unknown_language", str(error), 404) from None
+
+
+__all__ = ["mount_learn", "page_language"]

@@ -1,0 +1,111 @@
+"""The message catalogue: complete in English and Korean, and used where players read."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+from pyramids.play.i18n import (
+    UnknownLanguageError,
+    _,
+    catalogue_json,
+    check_language,
+    current_language,
+    negotiate,
+    ngettext,
+    set_language,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _catalogue_tool():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "update_catalogue", ROOT / "scripts" / "update_catalogue.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_marked_message_is_in_both_catalogues_and_translated() -> None:
+    tool = _catalogue_tool()
+    template = tool.extract()
+    marked = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
+    assert len(marked) > 20
+    for lang in ("en", "ko"):
+        messages = catalogue_json(lang)["messages"]
+        missing = sorted(marked - set(messages))
+        assert not missing, f"{lang}: run scripts/update_catalogue.py; missing {missing[:5]}"
+        assert tool.missing(tool.merged(template, lang)) == [], f"{lang}: untranslated"
+
+
+def test_korean_keeps_every_placeholder() -> None:
+    import re
+
+    english = catalogue_json("en")["messages"]
+    korean = catalogue_json("ko")["messages"]
+    for message_id, text in korean.items():
+        texts = text if isinstance(text, list) else [text]
+        wanted = set(re.findall(r"\{\w+\}", message_id))
+        for form in texts:
+            assert set(re.findall(r"\{\w+\}", form)) == wanted, (message_id, form)
+        assert message_id in english
+
+
+def test_languages_are_named_and_checked() -> None:
+    assert check_language("ko_KR.UTF-8") == "ko"
+    assert check_language("en-GB") == "en"
+    with pytest.raises(UnknownLanguageError, match="allowed: en, ko"):
+        check_language("fr")
+    assert negotiate("ko-KR,ko;q=0.9,en;q=0.5") == "ko"
+    assert negotiate("fr-FR, en;q=0.3, ko;q=0.4") == "ko"
+    assert negotiate("de") == "en"
+    assert negotiate(None) == "en"
+
+
+def test_environment_and_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "ko_KR.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    set_language(None)
+    try:
+        assert current_language() == "ko"
+        assert _("Game over.") == "게임이 끝났습니다."
+        set_language("en")
+        assert _("Game over.") == "Game over."
+    finally:
+        set_language(None)
+
+
+def test_plurals_and_numbers_follow_the_locale() -> None:
+    singular = "{count} '{kind}' move, for example {examples}"
+    plural = "{count} '{kind}' moves, for example {examples}"
+    assert ngettext(singular, plural, 1, "en", kind="x", examples="a") == (
+        "1 'x' move, for example a")
+    assert ngettext(singular, plural, 1500, "en", kind="x", examples="a") == (
+        "1,500 'x' moves, for example a")
+    assert ngettext(singular, plural, 2, "ko", kind="x", examples="a") == "'x' 수 2개, 예: a"
+
+
+def test_the_plain_prompt_speaks_korean() -> None:
+    try:
+        result = CliRunner().invoke(app, ["play", "pacal-solo", "--plain", "--seed", "3",
+                                          "--lang", "ko"], input="quit\n")
+    finally:
+        set_language(None)
+    assert result.exit_code == 0, result.output
+    assert "1번 자리, 둘 차례입니다>" in result.output
+    assert "둘 수 있는 수:" in result.output
+    assert "게임은 저장되지 않았습니다" in result.output
+
+
+def test_an_unknown_language_is_one_line() -> None:
+    result = CliRunner().invoke(app, ["rules", "pacal", "--lang", "xx"])
+    assert result.exit_code == 2
+    assert "no messages in language 'xx'; allowed: en, ko" in result.output
