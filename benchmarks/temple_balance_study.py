@@ -40,6 +40,7 @@ from typing import Any
 
 import pyramids
 from pyramids.agents import make_agent
+from pyramids.core import Rng
 
 Z95 = 1.959963984540054
 LEVELS = 9
@@ -102,6 +103,8 @@ class GameFigures:
     rounds: int
     built: int
     capped: bool
+    ended_by: str
+    last_start: int  # the start player of the game's last (decisive) round
     scores: list[int]
     jewels: list[int]
     summons: list[int]
@@ -110,11 +113,15 @@ class GameFigures:
     levels: list[LevelRecord] = field(default_factory=list)
 
 
-def play(options: dict[str, Any], seed: int) -> GameFigures:
-    """One all-greedy game, with the figures the study needs read from the views."""
+def play(options: dict[str, Any], seed: int, mcts_seat: int | None = None,
+         mcts_iterations: int = 300) -> GameFigures:
+    """One game, greedy in every seat but `mcts_seat` (mcts with a fixed iteration
+    budget there), with the figures the study needs read from the views."""
     game = pyramids.load("temple", **options)
     n = game.num_players
-    agents = [make_agent("greedy", seed=seed * 8 + seat) for seat in range(n)]
+    agents = [make_agent("greedy", seed=seed * 8 + seat) if seat != mcts_seat
+              else make_agent("mcts", seed=seed * 8 + seat, iterations=mcts_iterations)
+              for seat in range(n)]
     state = game.new_initial_state(seed)
     summons, paid, starts = [0] * n, [0] * n, [0] * n
     levels: list[LevelRecord] = []
@@ -145,7 +152,9 @@ def play(options: dict[str, Any], seed: int) -> GameFigures:
         winner=winners[0] if len(winners) == 1 else None,
         rounds=final["round"],
         built=final["built"],
-        capped=final["built"] < LEVELS,
+        capped=final["ended_by"] == "max_rounds",
+        ended_by=final["ended_by"],
+        last_start=final["start_player"],
         scores=final["scores"],
         jewels=final["jewels"],
         summons=summons,
@@ -166,10 +175,27 @@ def pct(x: float) -> str:
 def seat_rates(figures: list[GameFigures]) -> list[tuple[int, float, float, float]]:
     n = figures[0].players
     wins = Counter(f.winner for f in figures if f.winner is not None)
+    return _rates(wins, n, len(figures))
+
+
+def position_rates(figures: list[GameFigures]) -> list[tuple[int, float, float, float]]:
+    """Win rates by position relative to the start player of the game's last round
+    (position 1: that round's start player), the round where the big levels are built."""
+    n = figures[0].players
+    wins = Counter((f.winner - f.last_start) % n for f in figures if f.winner is not None)
+    return _rates(wins, n, len(figures))
+
+
+def spread(rates: list[tuple[int, float, float, float]]) -> float:
+    """Best minus worst win rate, in percentage points."""
+    return 100 * (max(r for _, r, _, _ in rates) - min(r for _, r, _, _ in rates))
+
+
+def _rates(wins: Counter[int], n: int, games: int) -> list[tuple[int, float, float, float]]:
     out = []
     for seat in range(n):
-        lo, hi = wilson(wins[seat], len(figures))
-        out.append((wins[seat], wins[seat] / len(figures), lo, hi))
+        lo, hi = wilson(wins[seat], games)
+        out.append((wins[seat], wins[seat] / games, lo, hi))
     return out
 
 
@@ -246,7 +272,7 @@ def why(options: dict[str, Any], games: int, seed: int) -> None:
         print(f"| {rnd} | {count} | " + " | ".join(pct(w[s] / count) for s in range(n)) + " |")
     print("\n### Treasure earned per round, by seat (mean per game)\n")
     top = max(rounds)
-    print("| round | start player | levels built in it | " +
+    print("| round | start player (most often) | levels built in it | " +
           " | ".join(f"seat {s + 1}" for s in range(n)) + " |")
     print("|---|---|---|" + "---|" * n)
     for rnd in range(1, top + 1):
@@ -254,7 +280,8 @@ def why(options: dict[str, Any], games: int, seed: int) -> None:
         if not recs:
             continue
         cells = [sum(r.earned[s] for r in recs) / games for s in range(n)]
-        print(f"| {rnd} | {(rnd - 1) % n + 1} | {len(recs) / games:.2f} | "
+        first = Counter(r.start_player for r in recs).most_common(1)[0][0]
+        print(f"| {rnd} | {first + 1} | {len(recs) / games:.2f} | "
               + " | ".join(f"{c:.2f}" for c in cells) + " |")
     print("\n### Earnings by position relative to the round's start player (all levels)\n")
     print("| levels | " + " | ".join(f"rel. {s + 1}" for s in range(n)) + " |")
@@ -273,7 +300,8 @@ def parse_setting(text: str) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         key, _, value = item.partition("=")
-        options[key.strip()] = int(value)
+        value = value.strip()
+        options[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
     return options
 
 
@@ -286,6 +314,8 @@ def sweep_row(options: dict[str, Any], players: int, games: int, seed: int) -> d
     figures = run(chosen, games, seed)
     rates = seat_rates(figures)
     stat, p = seat_uniformity([w for w, *_ in rates])
+    positions = position_rates(figures)
+    pos_stat, pos_p = seat_uniformity([w for w, *_ in positions])
     fair = 1 / players
     return {
         "setting": label(options),
@@ -293,42 +323,195 @@ def sweep_row(options: dict[str, Any], players: int, games: int, seed: int) -> d
         "games": games,
         "seats": rates,
         "outside": sum(1 for _, _, lo, hi in rates if lo > fair or hi < fair),
+        "worst_gap": max(abs(r - fair) for _, r, _, _ in rates) * 100,
         "chi2": stat,
         "p": p,
+        "positions": positions,
+        "position_spread": spread(positions),
+        "position_p": pos_p,
         "rounds": statistics.fmean(f.rounds for f in figures),
         "rounds_max": max(f.rounds for f in figures),
         "built": statistics.fmean(f.built for f in figures),
         "capped": sum(f.capped for f in figures) / len(figures),
+        "endings": Counter(f.ended_by for f in figures),
         "shared": sum(f.winner is None for f in figures),
     }
 
 
+def _cells(rates: list[tuple[int, float, float, float]]) -> str:
+    return "; ".join(f"{s + 1}: {pct(r)} ({pct(lo)}-{pct(hi)})"
+                     for s, (_, r, lo, hi) in enumerate(rates))
+
+
 def print_row(row: dict[str, Any]) -> None:
-    seats = "; ".join(f"{s + 1}: {pct(r)} ({pct(lo)}-{pct(hi)})"
-                      for s, (_, r, lo, hi) in enumerate(row["seats"]))
-    print(f"| {row['setting']} | {row['players']} | {row['games']} | {seats} | "
-          f"{row['outside']} | {row['p']:.3f} | {row['rounds']:.1f} (max {row['rounds_max']}) | "
+    print(f"| {row['setting']} | {row['players']} | {row['games']} | {_cells(row['seats'])} | "
+          f"{row['worst_gap']:.1f} | {row['outside']} | {_p(row['p'])} | "
+          f"{row['rounds']:.1f} (max {row['rounds_max']}) | "
           f"{row['built']:.2f} | {pct(row['capped'])} | {row['shared']} |", flush=True)
 
 
+def print_position_row(row: dict[str, Any]) -> None:
+    others = {k: v for k, v in row["endings"].items() if k != "level 9 built"}
+    print(f"| {row['setting']} | {row['players']} | {row['games']} | "
+          f"{_cells(row['positions'])} | {row['position_spread']:.1f} | "
+          f"{_p(row['position_p'])} | {dict(others) or '-'} |", flush=True)
+
+
+def _p(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
 def sweep(settings: list[str], players: list[int], games: int, seed: int) -> None:
-    print("| setting | players | games | seat win rates (95% CI) | seats outside fair CI | "
-          "chi-square p | mean rounds | levels built | capped | shared wins |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    print("| setting | players | games | seat win rates (95% CI) | worst seat's gap to fair "
+          "(points) | seats outside fair CI | chi-square p | mean rounds | levels built | "
+          "capped | shared wins |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for text in settings:
         options = parse_setting(text)
         for count in players:
-            print_row(sweep_row(options, count, games, seed))
+            row = sweep_row(options, count, games, seed)
+            rows.append(row)
+            print_row(row)
+    print("\nWin rates by position from the start player of the last round (1: that round's "
+          "start player; the round that builds levels 7-9):\n")
+    print("| setting | players | games | position win rates (95% CI) | spread best-worst "
+          "(points) | chi-square p | games not ending with level 9 |")
+    print("|---|---|---|---|---|---|---|")
+    for row in rows:
+        print_position_row(row)
+
+
+# ---- mcts among greedy -------------------------------------------------------------------
+
+
+def mcts_check(options: dict[str, Any], players: int, per_seat: int, seed: int,
+               iterations: int) -> None:
+    """One mcts (fixed iterations) among greedy, `per_seat` games in each seat in turn."""
+    chosen = {**options, "players": players}
+    fair = 1 / players
+    print(f"\n## one mcts (iterations={iterations}) among {players - 1} greedy, "
+          f"{per_seat} games a seat, options {label(chosen)}, seed {seed}\n")
+    print("| mcts seat | games | mcts wins | win rate (95% CI) | fair | above fair? |")
+    print("|---|---|---|---|---|---|")
+    all_figures: list[tuple[int, GameFigures]] = []
+    for seat in range(players):
+        figures = [play(chosen, seed * 1_000_003 + seat * 10_007 + i, mcts_seat=seat,
+                        mcts_iterations=iterations) for i in range(per_seat)]
+        all_figures += [(seat, f) for f in figures]
+        wins = sum(f.winner == seat for f in figures)
+        lo, hi = wilson(wins, per_seat)
+        verdict = "yes (whole CI)" if lo > fair else ("point only" if wins / per_seat > fair
+                                                      else "no")
+        print(f"| {seat + 1} | {per_seat} | {wins} | {pct(wins / per_seat)} "
+              f"({pct(lo)}-{pct(hi)}) | {pct(fair)} | {verdict} |", flush=True)
+    games = len(all_figures)
+    wins = sum(f.winner == seat for seat, f in all_figures)
+    lo, hi = wilson(wins, games)
+    print(f"| all | {games} | {wins} | {pct(wins / games)} ({pct(lo)}-{pct(hi)}) | "
+          f"{pct(fair)} | |")
+    print("\nmcts by its position from the start player of the last round:\n")
+    print("| position | games | mcts wins | win rate (95% CI) |")
+    print("|---|---|---|---|")
+    for position in range(players):
+        subset = [(seat, f) for seat, f in all_figures
+                  if (seat - f.last_start) % players == position]
+        won = sum(f.winner == seat for seat, f in subset)
+        lo, hi = wilson(won, len(subset))
+        rate = won / len(subset) if subset else 0.0
+        print(f"| {position + 1} | {len(subset)} | {won} | {pct(rate)} ({pct(lo)}-{pct(hi)}) |",
+              flush=True)
+
+
+# ---- stalls over the option ranges -------------------------------------------------------
+
+# The boundaries of every option's range and values between, one option at a time
+# from the defaults (max_rounds stays at its default: the cap is what is measured).
+ONE_AT_A_TIME: dict[str, tuple[Any, ...]] = {
+    "cards_per_level": (1, 2, 3, 4, 5, 6, 9, 15, 50),
+    "jewels": (0, 1, 2, 3, 4, 6, 8, 12, 30, 100),
+    "start_treasure": (0, 1, 1000),
+    "start_hand": (0, 1, 6, 10, 30),
+    "swap_size": (0, 1, 2, 10),
+    "start_rule": ("rotate", "lot", "poorest"),
+}
+# Scarce decks, where stalls come from, crossed with hands and swap zones.
+SCARCE_GRID: dict[str, tuple[Any, ...]] = {
+    "cards_per_level": (1, 2, 4),
+    "jewels": (0, 2, 8),
+    "start_hand": (0, 3),
+    "swap_size": (0, 10),
+}
+RANGES: dict[str, tuple[int, int]] = {
+    "cards_per_level": (1, 50), "jewels": (0, 100), "start_treasure": (0, 1000),
+    "start_hand": (0, 30), "swap_size": (0, 10),
+}
+
+
+def stall_settings(random_settings: int, seed: int) -> list[dict[str, Any]]:
+    """The settings of the stall sweep: one option at a time, the scarce grid, and
+    `random_settings` drawn uniformly from the option ranges (with `seed`)."""
+    settings: list[dict[str, Any]] = [{}]
+    for key, values in ONE_AT_A_TIME.items():
+        settings += [{key: value} for value in values]
+    keys = list(SCARCE_GRID)
+    grid: list[dict[str, Any]] = [{}]
+    for key in keys:
+        grid = [{**g, key: v} for g in grid for v in SCARCE_GRID[key]]
+    settings += grid
+    draw = Rng(seed)
+    for _ in range(random_settings):
+        setting: dict[str, Any] = {k: draw.randint(lo, hi) for k, (lo, hi) in RANGES.items()}
+        setting["start_rule"] = draw.choice(ONE_AT_A_TIME["start_rule"])
+        settings.append(setting)
+    return settings
+
+
+def stalls(players: list[int], games: int, seed: int, random_settings: int) -> None:
+    """Every setting of `stall_settings` at each player count: refused, or how its games end."""
+    accepted = refused = worst = 0
+    endings: Counter[str] = Counter()
+    capped_settings: list[str] = []
+    print("| setting | players | games | level 9 built | level cannot be built | "
+          "table stood still | max_rounds |")
+    print("|---|---|---|---|---|---|---|")
+    for options in stall_settings(random_settings, seed):
+        for count in players:
+            chosen = {**options, "players": count}
+            try:
+                pyramids.load("temple", **chosen)
+            except pyramids.OptionError:
+                refused += 1
+                continue
+            accepted += 1
+            figures = run(chosen, games, seed)
+            ended = Counter(f.ended_by for f in figures)
+            endings.update(ended)
+            worst = max(worst, ended["max_rounds"])
+            if ended["max_rounds"] or ended["level 9 built"] < games:
+                print(f"| {label(options)} | {count} | {games} | {ended['level 9 built']} | "
+                      f"{ended['level cannot be built']} | {ended['table stood still']} | "
+                      f"{ended['max_rounds']} |", flush=True)
+            if ended["max_rounds"]:
+                capped_settings.append(f"{label(options)} ({count} players)")
+    print(f"\n{accepted} accepted settings x player counts ({accepted * games} games), "
+          f"{refused} refused by the option check. Endings: {dict(endings)}.")
+    print(f"Most games of one setting ended by the max_rounds cap: {worst} of {games}; "
+          f"settings with any: {capped_settings or 'none'}.")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("mode", choices=("why", "sweep"))
+    parser.add_argument("mode", choices=("why", "sweep", "mcts", "stalls"))
     parser.add_argument("--players", default="4", help="player counts, e.g. 2,3,4,5")
-    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--games", type=int, default=600,
+                        help="games per row (mcts: games per seat)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--setting", action="append", default=None,
                         help='options as "key=value,key=value" ("" for the defaults); repeat')
+    parser.add_argument("--iterations", type=int, default=300, help="mcts: iterations a move")
+    parser.add_argument("--random-settings", type=int, default=40,
+                        help="stalls: settings drawn at random from the option ranges")
     args = parser.parse_args()
     counts = [int(p) for p in args.players.split(",")]
     settings = args.setting if args.setting is not None else [""]
@@ -337,8 +520,14 @@ def main() -> None:
         for text in settings:
             for count in counts:
                 why({**parse_setting(text), "players": count}, args.games, args.seed)
-    else:
+    elif args.mode == "sweep":
         sweep(settings, counts, args.games, args.seed)
+    elif args.mode == "mcts":
+        for text in settings:
+            for count in counts:
+                mcts_check(parse_setting(text), count, args.games, args.seed, args.iterations)
+    else:
+        stalls(counts, args.games, args.seed, args.random_settings)
     print(f"\n({time.perf_counter() - started:.0f} s)")
 
 

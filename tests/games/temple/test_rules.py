@@ -185,7 +185,7 @@ def test_nothing_is_drawn_when_no_card_is_left() -> None:
 
 
 def test_summon_is_free_at_zero_points() -> None:
-    state = position(hands=[{}, {}, {}], treasure=[0, 1, 0])
+    state = position(hands=[{}, {}, {}], treasure=[0, 1, 0], start_rule="rotate")
     play(state, "summon")
     assert state.treasure == [0, 1, 0]
     assert state.view(None)["construction"]["paid"] is False
@@ -254,7 +254,7 @@ def test_full_tie_returns_zero_for_everyone() -> None:
 
 
 def test_start_player_moves_one_seat_a_round_and_max_rounds_ends_the_game() -> None:
-    game = load("temple", players=3, max_rounds=4)
+    game = load("temple", players=3, max_rounds=4, start_rule="rotate")
     state = game.new_initial_state(7)
     starts = []
     while not state.is_terminal():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from pyramids.core.registry import GameManifest, register
+from pyramids.core.registry import GameManifest, packaged_learn_pages, register
 from pyramids.games.temple.game import TempleGame
 from pyramids.games.temple.state import TempleState
 from pyramids.games.temple.views import TempleView
@@ -27,6 +27,7 @@ def rules_page() -> str:
 register(
     GameManifest(
         name="temple",
+        learn_page=packaged_learn_pages(__name__, "temple"),
         title="Temple of Inscriptions",
         order=20,
         players_option="players",
@@ -45,6 +46,8 @@ register(
             {"players": 5},
             {"players": 3, "cards_per_level": 5, "jewels": 6, "swap_size": 2,
              "start_hand": 2, "max_rounds": 60},
+            {"start_rule": "rotate"},
+            {"players": 3, "start_rule": "poorest", "cards_per_level": 4, "jewels": 8},
         ),
         rules_page=rules_page,
     )

@@ -16,7 +16,7 @@ from pyramids.core.options import Option
 from pyramids.games.temple.actions import ActionCodec
 from pyramids.games.temple.cards import LEVELS
 from pyramids.games.temple.construction import UNITS_TO_BUILD
-from pyramids.games.temple.progress import START_ROTATE, START_RULES
+from pyramids.games.temple.progress import START_LEADER_LAST, START_RULES
 from pyramids.games.temple.state import TempleState
 
 
@@ -33,7 +33,7 @@ class TempleGame(Game):
                minimum=0, maximum=30, ours=True),
         Option("swap_size", 4, int, "face-up cards in the swap zone", minimum=0, maximum=10,
                ours=True),
-        Option("start_rule", START_ROTATE, str, "who starts each round: rotate (seat 1 "
+        Option("start_rule", START_LEADER_LAST, str, "who starts each round: rotate (seat 1 "
                "first, then the next seat), lot (the first drawn by lot, then rotate), poorest "
                "(the first by lot, then the player with the least treasure) or leader_last (the "
                "first by lot, then the player after the one with the most treasure)",
