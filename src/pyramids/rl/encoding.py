@@ -1,0 +1,348 @@
+"""Flat observation vectors built from a game's declared view type (its `view_type` TypedDict).
+
+The encoder reads only `state.view(player)` and `state.legal_actions()`, never
+hidden state, and needs no per-game code: it walks the TypedDict the game's
+manifest declares and gives every field a fixed run of float32 features.
+
+- `bool`: one feature, 0 or 1.
+- `int`, `float`: one feature, the raw value, clipped to +-2**24 (the `Box`
+  bounds; float32 holds every integer in that range exactly).
+- `Literal[...]`: a one-hot over the declared choices.
+- `X | None` and `NotRequired[X]`: a presence feature (1 when the value is
+  there), then X's features (zeros when it is absent).
+- A union of several types (`int | list[int]`): a one-hot of which one the
+  value is, then each alternative's features.
+- `list[X]`: a length feature (the true length), then `capacity` slots of X,
+  filled in order; slots past the end are zeros and items past the capacity
+  are dropped. The capacity of each list comes from the game's *probe* (below).
+- `dict[str, X]`: one run of X's features per key, keys sorted; the key set is
+  the one the probe saw (a key never seen there is dropped).
+- A nested TypedDict: its fields in declaration order.
+- `str` (other than a Literal), `Any`: no features (names and labels; the
+  numbers beside them carry the information).
+
+The probe: a layout must have a fixed size, and a TypedDict says nothing of list
+lengths or dict keys, so each (game, options) pair is measured once by playing
+`PROBE_GAMES` uniformly random games from seeds 0.. and looking at every seat's
+view after every action. A list's capacity is the longest it was seen, plus a
+quarter for headroom. The probe is deterministic, so the layout of a game and
+its options is always the same; `describe()` lists it feature by feature
+(docs/rl.md prints the layouts of the built-in games).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal, NotRequired, Union, get_args, get_origin
+
+import numpy as np
+
+from pyramids.core import Game, State, game_manifest, load
+
+PROBE_GAMES = 12
+PROBE_MAX_ACTIONS = 600
+HEADROOM = 1.25
+VALUE_BOUND = float(2**24)
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One run of features: where it starts, how many, what they mean, and their bounds."""
+
+    path: str
+    offset: int
+    size: int
+    meaning: str
+    low: float
+    high: float
+
+
+# -- the probe ---------------------------------------------------------------------
+
+
+class _Measure:
+    def __init__(self) -> None:
+        self.lengths: dict[str, int] = {}
+        self.keys: dict[str, set[str]] = {}
+
+    def walk(self, value: Any, path: str) -> None:
+        if isinstance(value, list):
+            self.lengths[path] = max(self.lengths.get(path, 0), len(value))
+            for item in value:
+                self.walk(item, path + "[]")
+        elif isinstance(value, dict):
+            self.keys.setdefault(path, set()).update(str(key) for key in value)
+            for key, item in value.items():
+                self.walk(item, f"{path}.{key}")
+                self.walk(item, path + "{}")
+
+
+def probe(game: Game, games: int = PROBE_GAMES) -> _Measure:
+    """List lengths and dict keys seen over `games` random games (deterministic)."""
+    measure = _Measure()
+    rng = random.Random(0)
+    seats = list(range(game.num_players))
+    for seed in range(games):
+        state = game.new_initial_state(seed)
+        for _ in range(PROBE_MAX_ACTIONS):
+            for seat in seats:
+                measure.walk(state.view(seat), "")
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    return measure
+
+
+# -- the layout --------------------------------------------------------------------
+
+Writer = Callable[[Any, np.ndarray, int], None]
+
+
+def _capacity(seen: int) -> int:
+    return max(1, math.ceil(seen * HEADROOM))
+
+
+def _is_typed_dict(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, dict) and hasattr(kind, "__total__")
+
+
+class _Builder:
+    def __init__(self, measure: _Measure) -> None:
+        self.measure = measure
+        self.features: list[Feature] = []
+        self.size = 0
+
+    def add(self, path: str, size: int, meaning: str, low: float, high: float) -> int:
+        offset = self.size
+        if size:
+            self.features.append(Feature(path, offset, size, meaning, low, high))
+        self.size += size
+        return offset
+
+    def build(self, kind: Any, path: str, probe_path: str) -> tuple[int, Writer]:
+        """The features of `kind` at `path`: (size, write(value, out, base))."""
+        start = self.size
+        writer = self._build(kind, path, probe_path)
+        return self.size - start, writer
+
+    def _build(self, kind: Any, path: str, probe_path: str) -> Writer:
+        if _is_typed_dict(kind):
+            return self._typed_dict(kind, path, probe_path)
+        origin = get_origin(kind)
+        if origin is NotRequired:
+            return self._optional(get_args(kind)[0], path, probe_path)
+        if origin in (Union, types.UnionType):
+            options = [option for option in get_args(kind) if option is not type(None)]
+            if len(options) < len(get_args(kind)):
+                inner = options[0] if len(options) == 1 else Union[tuple(options)]  # noqa: UP007
+                return self._optional(inner, path, probe_path)
+            return self._union(options, path, probe_path)
+        if origin is Literal:
+            return self._one_hot(list(get_args(kind)), path)
+        if origin is list:
+            (item,) = get_args(kind) or (Any,)
+            return self._list(item, path, probe_path)
+        if origin is dict:
+            _, item = get_args(kind) or (Any, Any)
+            return self._dict(item, path, probe_path)
+        if kind is bool:
+            offset = self.add(path, 1, "0 or 1", 0.0, 1.0)
+            return lambda value, out, base: out.__setitem__(base + offset, 1.0 if value else 0.0)
+        if kind in (int, float):
+            offset = self.add(path, 1, "the value", -VALUE_BOUND, VALUE_BOUND)
+            return lambda value, out, base: out.__setitem__(
+                base + offset, min(max(float(value), -VALUE_BOUND), VALUE_BOUND))
+        return lambda value, out, base: None  # strings and untyped data: no features
+
+    def _typed_dict(self, kind: Any, path: str, probe_path: str) -> Writer:
+        hints = typing.get_type_hints(kind)
+        writers = [
+            (key, self._build(hints[key], f"{path}.{key}" if path else key,
+                              f"{probe_path}.{key}"))
+            for key in hints
+        ]
+
+        def write(value: Any, out: np.ndarray, base: int) -> None:
+            for key, writer in writers:
+                if key in value:
+                    writer(value[key], out, base)
+
+        return write
+
+    def _optional(self, kind: Any, path: str, probe_path: str) -> Writer:
+        flag = self.add(path + "?", 1, "1 when present (not null)", 0.0, 1.0)
+        inner = self._build(kind, path, probe_path)
+
+        def write(value: Any, out: np.ndarray, base: int) -> None:
+            if value is not None:
+                out[base + flag] = 1.0
+                inner(value, out, base)
+
+        return write
+
+    def _union(self, options: list[Any], path: str, probe_path: str) -> Writer:
+        names = [getattr(option, "__name__", None) or repr(option) for option in options]
+        which = self.add(path + "#", len(options), "one-hot: " + " | ".join(names), 0.0, 1.0)
+        writers = [self._build(option, f"{path}<{name}>", probe_path)
+                   for option, name in zip(options, names, strict=True)]
+        checks = [_matcher(option) for option in options]
+
+        def write(value: Any, out: np.ndarray, base: int) -> None:
+            for index, (check, writer) in enumerate(zip(checks, writers, strict=True)):
+                if check(value):
+                    out[base + which + index] = 1.0
+                    writer(value, out, base)
+                    return
+
+        return write
+
+    def _one_hot(self, choices: list[Any], path: str) -> Writer:
+        offset = self.add(path, len(choices), "one-hot: " + ", ".join(map(str, choices)), 0.0, 1.0)
+        index = {choice: position for position, choice in enumerate(choices)}
+        return lambda value, out, base: out.__setitem__(base + offset + index[value], 1.0)
+
+    def _list(self, item: Any, path: str, probe_path: str) -> Writer:
+        capacity = _capacity(self.measure.lengths.get(probe_path, 0))
+        length = self.add(path + ".len", 1, f"the list's length (slots below: {capacity})",
+                          0.0, VALUE_BOUND)
+        item_size, item_writer = self.build(item, f"{path}[i]", probe_path + "[]")
+        first = self.size - item_size
+        # The other slots repeat the first one's layout.
+        self.size += item_size * (capacity - 1)
+        if item_size:
+            self._repeat(path, first, item_size, capacity)
+
+        def write(value: Any, out: np.ndarray, base: int) -> None:
+            out[base + length] = float(min(len(value), VALUE_BOUND))
+            for slot, element in enumerate(value[:capacity]):
+                item_writer(element, out, base + slot * item_size)
+
+        return write
+
+    def _repeat(self, path: str, first: int, item_size: int, capacity: int) -> None:
+        """Describe slot i of a list as the first slot's features shifted by i * item_size."""
+        template = [f for f in self.features if first <= f.offset < first + item_size]
+        prefix = f"{path}[i]"
+
+        def named(feature: Feature, slot: int) -> str:
+            return f"{path}[{slot}]" + feature.path[len(prefix):]
+
+        for feature in template:
+            self.features.remove(feature)
+        for slot in range(capacity):
+            for feature in template:
+                self.features.append(Feature(named(feature, slot),
+                                             feature.offset + slot * item_size, feature.size,
+                                             feature.meaning, feature.low, feature.high))
+
+    def _dict(self, item: Any, path: str, probe_path: str) -> Writer:
+        keys = sorted(self.measure.keys.get(probe_path, set()))
+        writers = {key: self._build(item, f"{path}[{key}]", probe_path + "{}") for key in keys}
+
+        def write(value: Any, out: np.ndarray, base: int) -> None:
+            for key, element in value.items():
+                writer = writers.get(str(key))
+                if writer is not None:
+                    writer(element, out, base)
+
+        return write
+
+
+def _matcher(kind: Any) -> Callable[[Any], bool]:
+    origin = get_origin(kind) or kind
+    if origin is Literal:
+        choices = set(get_args(kind))
+        return lambda value: value in choices
+    if _is_typed_dict(kind):
+        return lambda value: isinstance(value, dict)
+    if origin is int:
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
+    if origin is float:
+        return lambda value: isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(origin, type):
+        return lambda value: isinstance(value, origin)
+    return lambda value: True
+
+
+class Encoder:
+    """Encodes `view(player)` as a fixed-length float32 vector, and legal actions as a mask.
+
+    Build one with `encoder_for(game)`; `size`, `features` (the documented
+    layout), `low`/`high` (the `Box` bounds) and `num_actions` describe it.
+    """
+
+    def __init__(self, game: Game, view_type: type, measure: _Measure) -> None:
+        builder = _Builder(measure)
+        self.size, self._write = builder.build(view_type, "", "")
+        self.features = sorted(builder.features, key=lambda f: f.offset)
+        self.low = np.zeros(self.size, dtype=np.float32)
+        self.high = np.zeros(self.size, dtype=np.float32)
+        for feature in self.features:
+            self.low[feature.offset:feature.offset + feature.size] = feature.low
+            self.high[feature.offset:feature.offset + feature.size] = feature.high
+        self.num_actions = game.num_distinct_actions
+        self.view_type = view_type
+
+    def encode_view(self, view: dict[str, Any]) -> np.ndarray:
+        out = np.zeros(self.size, dtype=np.float32)
+        self._write(view, out, 0)
+        return out
+
+    def encode(self, state: State, player: int) -> np.ndarray:
+        return self.encode_view(state.view(player))
+
+    def action_mask(self, state: State, player: int) -> np.ndarray:
+        """1 for each legal action when `player` is to move, else all zeros."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if not state.is_terminal() and state.current_player == player:
+            mask[state.legal_actions()] = 1
+        return mask
+
+    def describe(self) -> list[dict[str, Any]]:
+        """The layout: one row per run of features (offset, size, path, meaning, bounds)."""
+        return [
+            {"offset": f.offset, "size": f.size, "path": f.path, "meaning": f.meaning,
+             "low": f.low, "high": f.high}
+            for f in self.features
+        ]
+
+
+@lru_cache(maxsize=64)
+def _cached_encoder(name: str, options_key: tuple[tuple[str, Any], ...]) -> Encoder:
+    game = load(name, **dict(options_key))
+    view_type = game_manifest(name).view_type
+    if view_type is None:
+        raise ValueError(f"game {name!r} declares no view_type in its manifest; the RL "
+                         "encoders build the observation layout from it")
+    return Encoder(game, view_type, probe(game))
+
+
+def encoder_for(game: Game) -> Encoder:
+    """The encoder of `game` (its name and options); built once per process."""
+    return _cached_encoder(game.name, tuple(sorted(game.options.items())))
+
+
+def layout_markdown(game: Game) -> str:
+    """The observation layout of `game` as a Markdown table (docs/rl.md prints these)."""
+    encoder = encoder_for(game)
+    rows = ["| offset | size | feature | meaning |", "|---:|---:|---|---|"]
+    seen: set[str] = set()
+    for feature in encoder.features:
+        generic = _slot_pattern(feature.path)
+        if generic in seen:
+            continue  # list slots after the first repeat the first one's layout
+        seen.add(generic)
+        rows.append(f"| {feature.offset} | {feature.size} | `{generic}` | {feature.meaning} |")
+    rows.append(f"\nTotal: {encoder.size} features; action mask: {encoder.num_actions} actions.")
+    return "\n".join(rows)
+
+
+def _slot_pattern(path: str) -> str:
+    return re.sub(r"\[\d+\]", "[i]", path)

@@ -1,0 +1,80 @@
+"""Gymnasium environments for the one-player games: check_env, ids, masks and replays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+gymnasium = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import pyramids  # noqa: E402
+import pyramids.rl as rl  # noqa: E402
+
+SMALL = "giza-step-ramp"
+CASES = [("pacal-solo", {}), ("pacal-solo", {"direction": "ascending"}),
+         ("mahjongg", {"layout": SMALL})]
+
+
+def test_every_one_player_game_is_registered_under_its_id() -> None:
+    assert set(rl.GYMNASIUM_IDS) == {f"pyramids/{name}-v0" for name in rl.one_player_games()}
+    assert {"pyramids/pacal-solo-v0", "pyramids/mahjongg-v0"} <= set(gymnasium.registry)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_gymnasium_check_env(name, options) -> None:
+    env = gymnasium.make(f"pyramids/{name}-v0", **options)
+    check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_an_episode_replays_the_native_engine_move_for_move(name, options) -> None:
+    env = gymnasium.make(f"pyramids/{name}-v0", **options)
+    observation, info = env.reset(seed=21)
+    native = pyramids.load(name, **options).new_initial_state(21)
+    rng = random.Random(3)
+    done = False
+    reward = 0.0
+    while not done:
+        assert env.unwrapped.raw_view() == native.view(0)
+        legal = np.flatnonzero(info["action_mask"]).tolist()
+        assert legal == native.legal_actions()
+        action = rng.choice(legal)
+        observation, reward, done, truncated, info = env.step(action)
+        native.apply_action(action)
+        assert observation in env.observation_space
+    assert native.is_terminal() and reward == native.returns()[0]
+    assert env.unwrapped.state.history() == native.history()
+
+
+def test_an_illegal_action_ends_the_episode() -> None:
+    env = gymnasium.make("pyramids/mahjongg-v0", layout=SMALL)
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+
+
+def test_a_multi_player_setting_is_refused_with_the_way_out() -> None:
+    with pytest.raises(ValueError, match="pyramids.rl.env"):
+        gymnasium.make("pyramids/mahjongg-v0", layout=SMALL, players=2)
+
+
+def test_a_vector_env_steps_with_masks() -> None:
+    envs = gymnasium.make_vec("pyramids/pacal-solo-v0", num_envs=3,
+                              vectorization_mode="sync")
+    observations, infos = envs.reset(seed=5)
+    assert observations.shape == (3, envs.single_observation_space.shape[0])
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        # A finished episode's mask is empty; its next action only resets it.
+        actions = [int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0
+                   for mask in infos["action_mask"]]
+        observations, rewards, terminated, truncated, infos = envs.step(actions)
+        assert observations.shape[0] == 3 and set(rewards.tolist()) <= {-1.0, 0.0, 1.0}
+    envs.close()

@@ -1,0 +1,102 @@
+"""PettingZoo AEC environments: PettingZoo's own api_test and seed_test, and replays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+
+import pyramids  # noqa: E402
+import pyramids.rl as rl  # noqa: E402
+
+SMALL = "giza-step-ramp"
+# The multi-player games: Pacal, Temple at 2 and 5 seats, Mahjongg competitive and co-op.
+CASES = [
+    ("pacal", {}),
+    ("temple", {"players": 2}),
+    ("temple", {"players": 5, "max_rounds": 30}),
+    ("mahjongg", {"layout": SMALL, "players": 2}),
+    ("mahjongg", {"layout": SMALL, "players": 3, "mode": "coop"}),
+]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in options.items())}" for name, options in CASES]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
+def test_pettingzoo_api_test(name, options) -> None:
+    pettingzoo_test.api_test(rl.env(name, **options), num_cycles=200)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(("name", "options"), CASES[:2] + CASES[3:4], ids=IDS[:2] + IDS[3:4])
+def test_pettingzoo_seed_test(name, options) -> None:
+    pettingzoo_test.seed_test(lambda: rl.env(name, **options), num_cycles=100)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_parallel_api_test() -> None:
+    pettingzoo_test.parallel_api_test(rl.parallel_env("pacal"), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
+def test_an_episode_replays_the_native_engine_move_for_move(name, options) -> None:
+    env = rl.env(name, **options)
+    env.reset(seed=11)
+    native = pyramids.load(name, **options).new_initial_state(11)
+    rng = random.Random(2)
+    for agent in env.agent_iter(max_iter=2000):
+        observation, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        assert seat == native.current_player
+        assert env.raw_view(agent) == native.view(seat)
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        assert legal == native.legal_actions()
+        action = rng.choice(legal)
+        env.step(action)
+        native.apply_action(action)
+    assert native.is_terminal() and env.state_.history() == native.history()
+    assert [env._cumulative_rewards.get(a, 0.0) for a in env.possible_agents] in (
+        [0.0] * len(env.possible_agents), native.returns())
+
+
+def test_final_rewards_are_the_game_returns() -> None:
+    env = rl.env("pacal", rounds_to_win=1, max_rounds=2)
+    env.reset(seed=4)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    rng = random.Random(0)
+    for agent in env.agent_iter(max_iter=5000):
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    assert list(totals.values()) == env.state_.returns()
+    assert sorted(totals.values()) == [-1.0, 1.0]
+
+
+def test_an_illegal_action_ends_the_game_with_a_penalty() -> None:
+    env = rl.env("pacal")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1.0 and env.infos[agent]["illegal_action"]
+
+
+def test_names_metadata_and_ansi_render() -> None:
+    env = rl.env("pacal", render_mode="ansi")
+    assert env.metadata["name"] == "pacal_v0"
+    env.reset(seed=2)
+    text = env.render()
+    assert isinstance(text, str) and text
+    with pytest.raises(ValueError, match="render_mode"):
+        rl.env("pacal", render_mode="human")
