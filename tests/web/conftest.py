@@ -89,7 +89,7 @@ class ServerThread:
     follow the hidden state themselves)."""
 
     def __init__(self, db_url: str, limits: ServerLimits | None = None,
-                 seeds: Iterator[int] | None = None) -> None:
+                 seeds: Iterator[int] | None = None, http: Any = "auto") -> None:
         draw = (lambda: next(seeds)) if seeds is not None else new_seed
         self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw)
         config = uvicorn.Config(
@@ -98,6 +98,7 @@ class ServerThread:
             port=0,
             log_level="warning",
             ws_max_size=MAX_MESSAGE_BYTES * 16,
+            http=http,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -123,8 +124,8 @@ def start_server() -> Iterator[Callable[..., ServerThread]]:
     started: list[ServerThread] = []
 
     def start(url: str, limits: ServerLimits | None = None,
-              seeds: Iterator[int] | None = None) -> ServerThread:
-        server = ServerThread(url, limits, seeds)
+              seeds: Iterator[int] | None = None, http: Any = "auto") -> ServerThread:
+        server = ServerThread(url, limits, seeds, http)
         started.append(server)
         return server
 

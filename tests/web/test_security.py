@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import stat
 import threading
 import time
@@ -31,6 +32,7 @@ from pyramids.core import GameRecord, game_names
 from pyramids.web import bots
 from pyramids.web.limits import ServerLimits, json_too_deep
 from pyramids.web.rooms import Room, RoomSettings, hash_token, verify_commitment
+from pyramids.web.serving import header_deadline_protocol
 from pyramids.web.ws import CLOSE_TOO_MANY
 from tests.web.conftest import TIMEOUT, Client, ServerThread
 from tests.web.test_server import create_room, error_of, start, take_seat
@@ -504,3 +506,21 @@ def test_a_game_nobody_watches_is_adjourned_and_resumes_as_it_was(
     clients.append(back)
     resumed = back.until(lambda m: m["type"] == "state")
     assert resumed["view"] == state["view"] and resumed["move_number"] == 0
+
+
+def test_a_connection_that_sends_its_headers_too_slowly_is_closed(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    server = start_server(db_url, http=header_deadline_protocol(0.3))
+    host, port = server.base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=TIMEOUT) as slow:
+        slow.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")  # and no more
+        began = time.monotonic()
+        assert slow.recv(1024) == b""  # closed by the server
+        assert time.monotonic() - began < TIMEOUT
+    # Whole requests and sockets are served as before.
+    assert server.http.get("/api/games").status_code == 200
+    room_id, _ = create_room(server)
+    watcher = Client(server.ws_base, room_id)
+    clients.append(watcher)
+    assert watcher.recv()["type"] == "state"

@@ -10,7 +10,10 @@ from pyramids.cli.main import app
 def test_serve_lists_its_options() -> None:
     result = CliRunner().invoke(app, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--db", "--sqlite-sync"):
+    for option in ("--host", "--port", "--db", "--sqlite-sync", "--rooms-per-client",
+                   "--http-per-second", "--sockets-per-client", "--messages-per-second",
+                   "--max-json-depth", "--waiting-room-idle-seconds", "--header-seconds",
+                   "--allowed-origin"):
         assert option in result.output
 
 

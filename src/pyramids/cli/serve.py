@@ -28,6 +28,7 @@ _D = {  # the defaults of ServerLimits, repeated so that --help needs no web ext
     "max_json_depth": 16,
     "keep_alive_seconds": 5.0,
     "max_connections": 2000,
+    "header_seconds": 10.0,
 }
 
 
@@ -97,6 +98,11 @@ def register(app: typer.Typer) -> None:
             _D["max_connections"], min=1,
             help="Connections served at once; past it new ones get 503.",
         ),
+        header_seconds: float = typer.Option(
+            _D["header_seconds"], min=0.1,
+            help="A connection whose request headers are not all in within this many "
+            "seconds is closed (slowloris).",
+        ),
         allowed_origin: list[str] = typer.Option(
             [], help="A page origin (https://example.org) whose pages may open sockets, "
             "besides this server's own; repeatable; '*' allows any.",
@@ -109,6 +115,7 @@ def register(app: typer.Typer) -> None:
 
             from pyramids.web.app import create_app
             from pyramids.web.limits import ServerLimits
+            from pyramids.web.serving import header_deadline_protocol
             from pyramids.web.storage import SQLITE_SYNC_MODES
             from pyramids.web.ws import MAX_MESSAGE_BYTES
 
@@ -131,6 +138,7 @@ def register(app: typer.Typer) -> None:
             max_json_depth=max_json_depth,
             keep_alive_seconds=keep_alive_seconds,
             max_connections=max_connections,
+            header_seconds=header_seconds,
             allowed_origins=tuple(allowed_origin),
         )
         app = create_app(db, sqlite_sync, allow_file_options=allow_file_options, limits=limits)
@@ -155,6 +163,7 @@ def register(app: typer.Typer) -> None:
             # `max_connections` new connections are refused (503) instead of queued.
             timeout_keep_alive=max(1, round(keep_alive_seconds)),
             limit_concurrency=max_connections,
+            http=header_deadline_protocol(header_seconds),
             ws_ping_interval=20.0,
             ws_ping_timeout=20.0,
         )

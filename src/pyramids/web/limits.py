@@ -49,6 +49,8 @@ class ServerLimits:
     # most connections served at once (past it: 503).
     keep_alive_seconds: float = 5.0
     max_connections: int = 2000
+    # A connection must have sent a request's headers within this many seconds.
+    header_seconds: float = 10.0
     # WebSocket Origins allowed besides the server's own address ("*": any).
     allowed_origins: tuple[str, ...] = ()
 
