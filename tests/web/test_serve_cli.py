@@ -8,7 +8,7 @@ from pyramids.cli.main import app
 
 
 def test_serve_lists_its_options() -> None:
-    result = CliRunner().invoke(app, ["serve", "--help"])
+    result = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     for option in ("--host", "--port", "--db", "--sqlite-sync", "--rooms-per-client",
                    "--http-per-second", "--sockets-per-client", "--messages-per-second",
