@@ -8,8 +8,9 @@ modes, `finish` once every remaining tile is free, and the clock of the time
 attack.
 
 Sets of tiles are bit masks (bit i = tile i). Everything that undo restores is
-the "core" (`_core`): a JSON-able dict, which is also what `to_json` saves,
-together with the clock, the history and the undo stack.
+the "core" (`CORE`, one `core.saving` field list): an undo snapshot is its
+JSON-able dict, which `to_json` also saves under "core", together with the
+clock, the history and the undo stack (`MahjonggState.saved`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,22 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
 from pyramids.core.rng import Rng
+from pyramids.core.saving import (
+    BOOL,
+    JSON_OBJECT,
+    RNG,
+    SEED,
+    Computed,
+    Custom,
+    Field,
+    Int,
+    Kept,
+    ListOf,
+    OneOf,
+    Optional,
+    SavedState,
+    Schema,
+)
 from pyramids.core.views import Outcome
 from pyramids.games.mahjongg import actions as act
 from pyramids.games.mahjongg import favors, modes, scoring
@@ -39,8 +56,93 @@ _PER_SEAT = ("streaks", "doubling", "capstones", "vaults_won", "deity_pairs", "p
 _PER_WALLET = ("scores", "tokens", "token_bonus")
 
 
-class MahjonggState(State):
+def _seats(state: MahjonggState) -> int:
+    return state.game.num_players
+
+
+def _wallets(state: MahjonggState) -> int:
+    return 1 if state.game.shared_pool else state.game.num_players
+
+
+def _tiles(state: MahjonggState) -> int:
+    return state.game.geometry.size
+
+
+def _tile_mask(state: MahjonggState) -> int:
+    return state.game.geometry.all_mask
+
+
+_SEAT = Int(0, lambda state: state.game.num_players - 1)
+_COUNT = Int(0)
+
+CORE = Schema(
+    "mahjongg core",
+    Field("faces", "faces", ListOf(Int(0, len(FACES) - 1), length=_tiles)),
+    Field("present", "present", Int(0, _tile_mask)),
+    Field("face_down", "face_down", Int(0, _tile_mask)),
+    Field("player", "player", _SEAT),
+    Field("bank", "bank", _COUNT),
+    Field("capstone_by", "capstone_by",
+          ListOf(Optional(_SEAT), length=lambda state: len(state.game.capstone_ids))),
+    Field("vault_status", "vault_status", ListOf(
+        OneOf((LOCKED, UNLOCKED, FORFEITED)), length=lambda state: len(state.game.vault_ids))),
+    Field("vault_by", "vault_by",
+          ListOf(Optional(_SEAT), length=lambda state: len(state.game.vault_ids))),
+    Field("passes", "passes", Int(0, _seats)),
+    Field("shift", "shift", Int(-1, lambda state: _tiles(state) - 1)),
+    Field("sight", "sight", BOOL),
+    Field("hint", "hint", BOOL),
+    Field("last_move", "last_move", Optional(JSON_OBJECT)),
+    Field("rng", "rng", RNG),
+    Field("over", "over", BOOL),
+    Field("end_reason", "end_reason", Optional(OneOf(modes.END_REASONS))),
+    *(Field(name, name, ListOf(_COUNT, length=_seats)) for name in _PER_SEAT),
+    *(Field(name, name, ListOf(_COUNT, length=_wallets)) for name in _PER_WALLET),
+)
+"""Everything undo restores; an undo snapshot is `CORE.dump(state)`."""
+
+
+def _load_snapshot(raw: Any, state: MahjonggState) -> dict[str, Any]:
+    """An undo snapshot, checked as a core (into a scratch state) and kept as saved."""
+    scratch = MahjonggState.__new__(MahjonggState)
+    scratch.game = state.game
+    CORE.load_object(scratch, raw)
+    return dict(raw)
+
+
+# A snapshot is never changed once taken: clones and saves share it (a save
+# copies the list; deep copies made `to_json` twice as slow).
+_SNAPSHOT = Custom(_load_snapshot)
+
+
+class MahjonggState(SavedState, State):
     game: MahjonggGame
+
+    __slots__ = (
+        "game", "seed", "faces", "present", "face_down", "player", "bank", "capstone_by",
+        "vault_status", "vault_by", "passes", "shift", "sight", "hint", "last_move", "rng",
+        "over", "end_reason", *_PER_SEAT, *_PER_WALLET, "elapsed", "_history", "_undo",
+        "tile_class", "_natural", "_free", "_legal", "_legal_set",
+    )
+
+    saved = Schema(
+        "mahjongg state",
+        Kept("game"),
+        Field("seed", "seed", SEED),
+        Computed("core", CORE.dump, CORE.load_object),
+        *CORE.kept(),
+        Field("elapsed", "elapsed", Int(0, lambda state: state.game.options["time_limit_seconds"])),
+        Field("history", "_history",
+              ListOf(Int(0, lambda state: state.game.num_distinct_actions - 1))),
+        Field("undo", "_undo", ListOf(_SNAPSHOT)),
+        # Caches (`_reset_caches`): each is replaced, never changed in place, so
+        # clones share them; a loaded state rebuilds them.
+        Kept("tile_class"),
+        Kept("_natural"),
+        Kept("_free"),
+        Kept("_legal"),
+        Kept("_legal_set"),
+    )
 
     def __init__(self, game: MahjonggGame, seed: int | str | None, faces: list[int]) -> None:
         """A fresh deal: `faces[i]` is the face of tile i."""
@@ -200,7 +302,7 @@ class MahjonggState(State):
             self._apply_undo(player)
         else:
             if self.game.solo and kind != act.PASS:
-                self._undo.append(self._core())
+                self._undo.append(CORE.dump(self))
             if kind == "match":
                 a, b = space.pairs[action]
                 gained = self._remove_pair(a, b, player)
@@ -373,8 +475,8 @@ class MahjonggState(State):
         # a tile) must not turn it back down, or shift-then-undo would show every
         # face-down tile for free.
         still_hidden = self.face_down
-        snapshot = self._undo.pop()
-        self._load_core(snapshot)
+        CORE.load_object(self, self._undo.pop())
+        self._reset_caches()
         self.face_down &= still_hidden
         self.streaks[player] = 0
         self.last_move = {"player": player, "action": act.UNDO}
@@ -453,109 +555,14 @@ class MahjonggState(State):
 
     # -- saving, copying, hidden information -----------------------------------
 
-    def _core(self) -> dict[str, Any]:
-        core: dict[str, Any] = {
-            "faces": list(self.faces),
-            "present": self.present,
-            "face_down": self.face_down,
-            "player": self.player,
-            "bank": self.bank,
-            "capstone_by": list(self.capstone_by),
-            "vault_status": list(self.vault_status),
-            "vault_by": list(self.vault_by),
-            "passes": self.passes,
-            "shift": self.shift,
-            "sight": self.sight,
-            "hint": self.hint,
-            "last_move": _copy_json(self.last_move),
-            "rng": self.rng.state,
-            "over": self.over,
-            "end_reason": self.end_reason,
-        }
-        for name in _PER_SEAT + _PER_WALLET:
-            core[name] = list(getattr(self, name))
-        return core
-
-    def _load_core(self, core: dict[str, Any]) -> None:
-        self.faces = [int(f) for f in core["faces"]]
-        self.present = int(core["present"])
-        self.face_down = int(core["face_down"])
-        self.player = int(core["player"])
-        self.bank = int(core["bank"])
-        self.capstone_by = list(core["capstone_by"])
-        self.vault_status = [str(s) for s in core["vault_status"]]
-        self.vault_by = list(core["vault_by"])
-        self.passes = int(core["passes"])
-        self.shift = int(core["shift"])
-        self.sight = bool(core["sight"])
-        self.hint = bool(core["hint"])
-        self.last_move = _copy_json(core["last_move"])
-        self.rng = Rng(int(core["rng"]))
-        self.over = bool(core["over"])
-        self.end_reason = core["end_reason"]
-        for name in _PER_SEAT + _PER_WALLET:
-            setattr(self, name, [int(v) for v in core[name]])
-        self._reset_caches()
-
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "core": self._core(),
-            "elapsed": self.elapsed,
-            "history": list(self._history),
-            "undo": self._undo,
-        }
-
     @classmethod
     def from_dict(cls, game: MahjonggGame, data: dict[str, Any]) -> MahjonggState:
-        seed = data["seed"]
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-            raise ValueError(f"seed {seed!r} is not an integer, a string or null")
-        core = data["core"]
-        state = cls(game, seed, list(core["faces"]))
-        state._load_core(core)
-        state._check_core()
-        state.elapsed = int(data["elapsed"])
-        state._history = [int(a) for a in data["history"]]
-        state._undo = [dict(snapshot) for snapshot in data["undo"]]
+        """The state `_to_dict` saved; raises RecordError naming a malformed field."""
+        state = cls.__new__(cls)
+        state.game = game
+        cls.saved.load(state, data)
+        state._reset_caches()
         return state
-
-    def _check_core(self) -> None:
-        game = self.game
-        n = game.geometry.size
-        if len(self.faces) != n or not all(0 <= f < len(FACES) for f in self.faces):
-            raise ValueError(f"faces must be {n} face numbers 0..{len(FACES) - 1}")
-        if not 0 <= self.present <= game.geometry.all_mask:
-            raise ValueError("present has bits beyond the layout's tiles")
-        if not 0 <= self.player < game.num_players:
-            raise ValueError(f"player {self.player} is not a seat")
-        wallets = 1 if game.shared_pool else game.num_players
-        for name in _PER_WALLET:
-            if len(getattr(self, name)) != wallets:
-                raise ValueError(f"{name} needs {wallets} entries")
-        for name in _PER_SEAT:
-            if len(getattr(self, name)) != game.num_players:
-                raise ValueError(f"{name} needs {game.num_players} entries")
-        if len(self.vault_status) != len(game.vault_ids) or len(self.capstone_by) != len(
-            game.capstone_ids
-        ):
-            raise ValueError("vault or capstone entries do not fit the layout")
-        if not set(self.vault_status) <= {LOCKED, UNLOCKED, FORFEITED}:
-            raise ValueError(f"vault states must be {LOCKED}, {UNLOCKED} or {FORFEITED}")
-        if not -1 <= self.shift < n:
-            raise ValueError(f"shift {self.shift} is not a tile id or -1")
-        if self.end_reason is not None and self.end_reason not in modes.END_REASONS:
-            raise ValueError(f"end reason {self.end_reason!r} is not one of {modes.END_REASONS}")
-
-    def clone(self) -> MahjonggState:
-        copy = MahjonggState.__new__(MahjonggState)
-        copy.game = self.game
-        copy.seed = self.seed
-        copy._load_core(self._core())
-        copy.elapsed = self.elapsed
-        copy._history = list(self._history)
-        copy._undo = list(self._undo)  # snapshots are never changed once taken
-        return copy
 
     def resample_hidden(self, player: int | None, rng: RandomSource) -> MahjonggState:
         """Shuffle the faces of the face-down tiles among themselves and reseed.
@@ -588,10 +595,3 @@ class MahjonggState(State):
         copy._undo = undo
         return copy
 
-
-def _copy_json(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_json(v) for v in value]
-    return value
