@@ -31,6 +31,7 @@ LAYERS = {
     "tui": 4,
     "web": 4,
     "rl": 4,
+    "openspiel": 5,
     "testing": 4,
 }
 # Same-layer imports that are allowed: the command line starts the other interfaces.

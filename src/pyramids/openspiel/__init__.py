@@ -1,0 +1,27 @@
+"""OpenSpiel adapters (the `openspiel` extra): importing this registers every game with pyspiel.
+
+`pyspiel.load_game("pyramids_pacal")` (dashes as underscores: `pyramids_pacal_solo`)
+then gives an OpenSpiel game whose parameters are the game's options. See
+`pyramids.openspiel.game` for how chance, information and utilities map, and
+`pyramids.openspiel.bots` for OpenSpiel's MCTS as a pyramids agent
+(`openspiel-mcts`). docs/rl.md has examples.
+"""
+
+from pyramids.openspiel.game import (
+    PyramidsObserver,
+    PyramidsSpielGame,
+    PyramidsSpielState,
+    register_games,
+    short_name,
+)
+
+SPIEL_NAMES = register_games()
+
+__all__ = [
+    "SPIEL_NAMES",
+    "PyramidsObserver",
+    "PyramidsSpielGame",
+    "PyramidsSpielState",
+    "register_games",
+    "short_name",
+]

@@ -1,0 +1,294 @@
+"""Every registered game as an OpenSpiel Python game, `pyramids_<game>` (dashes as underscores).
+
+How the games map onto OpenSpiel:
+
+- Chance is explicit and happens once: the first state is a chance node whose
+  outcome `k` (uniform over `deals` outcomes, a game parameter, default 10000)
+  is the seed of the deal, `new_initial_state(k)`. Everything random after it
+  (draws, reshuffles) comes from the engine's seeded generator, so it is fixed
+  by the deal and the actions, and a seed plus its actions replays exactly.
+- The game's options are OpenSpiel game parameters with the same names and
+  defaults (`pyspiel.load_game("pyramids_temple", {"players": 3})`).
+- Imperfect information. The observation (tensor and string) is the seat's
+  current `view(player)`: the tensor is the flat vector of
+  `pyramids.rl.encoding`, the string the view as JSON. The information state is
+  everything the seat has seen: its string is a digest of the seat's views after
+  every action so far plus the current view (so it is perfect recall); its tensor
+  is the current view's vector (a Markov summary, not perfect recall).
+- Utility: zero-sum when the probe games' returns always sum to 0 (Pacal,
+  Temple), else general-sum; returns are in [-1, 1].
+- Saving: a state pickles its engine through `to_json`, so
+  `pyspiel.serialize_game_and_state` round-trips it exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from pyramids.core import Game, GameManifest, State, load, manifests
+from pyramids.rl.encoding import Encoder, encoder_for
+
+DEFAULT_DEALS = 10_000
+DEFAULT_MAX_GAME_LENGTH = 20_000
+PROBE_GAMES = 8
+
+
+def short_name(game: str) -> str:
+    return "pyramids_" + game.replace("-", "_")
+
+
+class _Engine:
+    """Holds an engine state and pickles it as its exact saved form."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        game = self.state.game
+        return (_restore, (game.name, game.options, self.state.to_json()))
+
+
+def _restore(name: str, options: dict[str, Any], text: str) -> _Engine:
+    return _Engine(load(name, **options).state_from_json(text))
+
+
+def _parameters(manifest: GameManifest) -> dict[str, Any]:
+    game = manifest.factory()
+    params: dict[str, Any] = dict(game.options)
+    params["deals"] = DEFAULT_DEALS
+    params["max_game_length"] = DEFAULT_MAX_GAME_LENGTH
+    return params
+
+
+def _players_range(manifest: GameManifest) -> tuple[int, int]:
+    game = manifest.factory()
+    if manifest.players_option is None:
+        return game.num_players, game.num_players
+    spec = next(o for o in game.option_specs if o.name == manifest.players_option)
+    low = int(spec.minimum) if spec.minimum is not None else game.num_players
+    high = int(spec.maximum) if spec.maximum is not None else game.num_players
+    return low, high
+
+
+def _zero_sum(manifest: GameManifest) -> bool:
+    """True when the returns of random games of every variant sum to 0 (a probe)."""
+    rng = random.Random(0)
+    for options in manifest.variants:
+        game = manifest.factory(**options)
+        for seed in range(PROBE_GAMES):
+            state = game.new_initial_state(seed)
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            if game.num_players < 2 or abs(sum(state.returns())) > 1e-9:
+                return False
+    return True
+
+
+class PyramidsSpielGame(pyspiel.Game):
+    """Base of the generated game classes (one per registered game)."""
+
+    manifest: GameManifest
+    game_type: pyspiel.GameType
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        defaults = _parameters(self.manifest)
+        merged = {**defaults, **params}
+        self.deals = int(merged.pop("deals"))
+        if self.deals < 1:
+            raise ValueError(f"deals must be at least 1, got {self.deals}")
+        max_length = int(merged.pop("max_game_length"))
+        self.engine_game: Game = self.manifest.factory(**merged)
+        zero_sum = self.game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.engine_game.num_distinct_actions,
+            max_chance_outcomes=self.deals,
+            num_players=self.engine_game.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=max_length,
+        )
+        super().__init__(self.game_type, info, {**defaults, **params})
+
+    @property
+    def encoder(self) -> Encoder:
+        return encoder_for(self.engine_game)
+
+    def new_initial_state(self) -> PyramidsSpielState:
+        return PyramidsSpielState(self)
+
+    def state_from_engine(self, engine: State) -> PyramidsSpielState:
+        """A state past the deal, at the engine state `engine` (a copy is kept)."""
+        state = PyramidsSpielState(self)
+        state.engine = _Engine(engine.clone())
+        return state
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> PyramidsObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return PyramidsObserver(self, perfect_recall)
+
+
+class PyramidsSpielState(pyspiel.State):
+    """An OpenSpiel state over one engine state (None before the deal)."""
+
+    def __init__(self, game: PyramidsSpielGame) -> None:
+        super().__init__(game)
+        # Kept apart from the pyspiel game, which does not pickle its Python attributes.
+        self.engine_game = game.engine_game
+        self.deals = game.deals
+        self.engine: _Engine | None = None
+        self.deal: int | None = None
+        self.digests: dict[int, list[str]] = {}
+
+    def current_player(self) -> int:
+        if self.engine is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.engine.state.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.engine.state.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.engine is None or self.engine.state.current_player != player:
+            return []
+        return self.engine.state.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self.deals
+        probability = 1.0 / deals
+        return [(deal, probability) for deal in range(deals)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.engine is None:
+            self.deal = int(action)
+            self.engine = _Engine(self.engine_game.new_initial_state(self.deal))
+        else:
+            self.engine.state.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE or self.engine is None:
+            return f"deal {action}"
+        return self.engine.state.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self.engine.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self.engine is None:
+            return [0.0] * self.engine_game.num_players
+        return [float(value) for value in self.engine.state.returns()]
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return "before the deal"
+        return self.engine.state.to_json()
+
+    # -- what a seat has seen -----------------------------------------------------
+
+    def view(self, player: int) -> dict[str, Any] | None:
+        return None if self.engine is None else self.engine.state.view(player)
+
+    def seen_digest(self, player: int) -> str:
+        """A digest of `player`'s views after every action so far (perfect recall)."""
+        if self.engine is None:
+            return ""
+        history = self.engine.state.history()
+        log = self.digests.setdefault(player, [])
+        if len(log) <= len(history):
+            replay = self.engine_game.new_initial_state(self.deal)
+            done = max(len(log) - 1, 0)
+            for action in history[:done]:
+                replay.apply_action(action)
+            if not log:
+                log.append(_digest("", replay.view(player)))
+            for action in history[done:]:
+                replay.apply_action(action)
+                log.append(_digest(log[-1], replay.view(player)))
+        return log[len(history)]
+
+
+def _digest(previous: str, view: dict[str, Any]) -> str:
+    text = previous + json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+class PyramidsObserver:
+    """OpenSpiel's observer interface: the view's vector, and the view (or its history) as text."""
+
+    def __init__(self, game: PyramidsSpielGame, perfect_recall: bool) -> None:
+        self.encoder = game.encoder
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"view": self.tensor}
+
+    def set_from(self, state: PyramidsSpielState, player: int) -> None:
+        view = state.view(player)
+        if view is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = self.encoder.encode_view(view)
+
+    def string_from(self, state: PyramidsSpielState, player: int) -> str:
+        view = state.view(player)
+        if view is None:
+            return f"p{player} before the deal"
+        text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+        if self.perfect_recall:
+            return f"p{player} seen:{state.seen_digest(player)} now:{text}"
+        return text
+
+
+def _game_class(manifest: GameManifest) -> tuple[pyspiel.GameType, type[PyramidsSpielGame]]:
+    low, high = _players_range(manifest)
+    utility = (pyspiel.GameType.Utility.ZERO_SUM if _zero_sum(manifest)
+               else pyspiel.GameType.Utility.GENERAL_SUM)
+    game_type = pyspiel.GameType(
+        short_name=short_name(manifest.name),
+        long_name=f"pyramids {manifest.display_title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(manifest),
+    )
+    class_name = "Spiel_" + re.sub(r"\W", "_", short_name(manifest.name))
+    cls = type(class_name, (PyramidsSpielGame,),
+               {"manifest": manifest, "game_type": game_type, "__module__": __name__})
+    globals()[class_name] = cls  # pickling finds a class by its module and name
+    return game_type, cls
+
+
+_REGISTERED: dict[str, str] = {}
+
+
+def register_games() -> dict[str, str]:
+    """Register every game with pyspiel (once); returns {pyramids name: OpenSpiel name}."""
+    known = set(pyspiel.registered_names())
+    for manifest in manifests():
+        name = short_name(manifest.name)
+        if manifest.name in _REGISTERED:
+            continue
+        if name not in known:
+            game_type, cls = _game_class(manifest)
+            pyspiel.register_game(game_type, cls)
+        _REGISTERED[manifest.name] = name
+    return dict(_REGISTERED)

@@ -1,0 +1,84 @@
+"""OpenSpiel: every game registered with pyspiel passes OpenSpiel's own random_sim_test."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel) is absent")
+pytest.importorskip("gymnasium")
+
+import pyramids  # noqa: E402
+import pyramids.openspiel as po  # noqa: E402
+from pyramids.core import game_names  # noqa: E402
+
+SMALL = "giza-step-ramp"
+CASES = [
+    ("pacal", {"rounds_to_win": 1, "max_rounds": 2}),
+    ("pacal-solo", {}),
+    ("temple", {"players": 2, "max_rounds": 12}),
+    ("mahjongg", {"layout": SMALL}),
+    ("mahjongg", {"layout": SMALL, "players": 2}),
+]
+
+
+def test_every_registered_game_is_loadable_by_its_openspiel_name() -> None:
+    assert set(po.SPIEL_NAMES) == set(game_names())
+    for name in game_names():
+        game = pyspiel.load_game("pyramids_" + name.replace("-", "_"))
+        assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_openspiel_random_sim_test_with_serialization(name, options) -> None:
+    game = pyspiel.load_game(po.short_name(name), options)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_utilities_are_declared_as_the_games_have_them() -> None:
+    zero = pyspiel.GameType.Utility.ZERO_SUM
+    assert pyspiel.load_game("pyramids_pacal").get_type().utility == zero
+    assert pyspiel.load_game("pyramids_temple").get_type().utility == zero
+    assert pyspiel.load_game("pyramids_mahjongg").get_type().utility != zero
+
+
+def test_an_episode_replays_the_native_engine_move_for_move() -> None:
+    game = pyspiel.load_game("pyramids_temple", {"players": 3})
+    state = game.new_initial_state()
+    state.apply_action(17)  # the deal: seed 17
+    native = pyramids.load("temple", players=3).new_initial_state(17)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        assert state.current_player() == native.current_player
+        assert state.legal_actions() == native.legal_actions()
+        action = rng.choice(state.legal_actions())
+        assert state.action_to_string(action) == native.action_to_string(action)
+        state.apply_action(action)
+        native.apply_action(action)
+    assert state.returns() == native.returns()
+
+
+def test_observations_come_from_the_view_and_info_states_remember() -> None:
+    game = pyspiel.load_game("pyramids_pacal")
+    state = game.new_initial_state()
+    state.apply_action(3)
+    native = pyramids.load("pacal").new_initial_state(3)
+    from pyramids.rl.encoding import encoder_for
+
+    assert list(state.observation_tensor(0)) == encoder_for(native.game).encode(native, 0).tolist()
+    before = state.information_state_string(0)
+    state.apply_action(state.legal_actions()[0])
+    assert state.information_state_string(0) != before
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, restored = pyspiel.deserialize_game_and_state(text)
+    assert str(restored) == str(state)
+    assert restored.information_state_string(1) == state.information_state_string(1)
+
+
+def test_game_options_are_parameters_and_bad_ones_say_what_is_allowed() -> None:
+    game = pyspiel.load_game("pyramids_temple", {"players": 5})
+    assert game.num_players() == 5
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("pyramids_temple", {"players": 9})
