@@ -23,6 +23,9 @@ async def settle(pilot: Pilot[Any], app: PlayApp, rounds: int = 400) -> None:
 
 
 async def play_first_move_by_list(pilot: Pilot[Any], app: PlayApp) -> None:
-    """Choose the highlighted (first) legal move in the move list with the keyboard."""
-    app.query_one("#moves").focus()
+    """Choose the highlighted (first) legal move in the all-moves panel with the keyboard."""
+    moves = app.query_one("#moves")
+    if not moves.has_class("shown"):
+        await pilot.press("f5")
+    moves.focus()
     await pilot.press("enter")

@@ -1,8 +1,18 @@
 """The full-screen app shell shared by every game: `pyramids play` and `replay --tui`.
 
-The screen has the game's board (see `board.py`), a side panel with whose turn
-it is, the legal moves (click one, or arrow keys and Enter), a box to type a
-move, and a log. Keys: F1 or ? the rules, Ctrl+S or s save, q quit.
+The screen has the game's board (see `board.py`) on the left, scrolling where it
+does not fit, and a side panel with whose turn it is, messages, a log and a box
+to type a move. The list of every legal move is an optional panel (F5), for
+those who like to type. The keymap (also in the footer and in F1):
+
+- F1 help (keys and rules), F2 game menu (new game, restart this deal, best
+  scores), F5 all moves, Ctrl+S save, Ctrl+Q quit (asks when the game is not
+  saved). These are never typed into the box.
+- Tab moves between the board and the box; Esc leaves the box for the board.
+- The board's own keys (arrows, Enter, letters for favors) act while it has
+  the keyboard; in the box letters are text.
+
+The box is emptied after each move typed, played or refused.
 
 A game whose legal moves include `clock S` (Mahjongg's Time Attack) is timed by
 the app, since engines never read the clock: before each move of a person, and
@@ -12,6 +22,9 @@ elapsed, so the record replays exactly. A person cannot choose `clock` moves.
 Each person sees only their own seat's view. With two or more people at one
 keyboard (hotseat) the board is hidden between their turns until the next
 person presses Enter. Agents move after a short pause so a person can follow.
+
+One-player games are written to the score file (`play/scores.py`) when they
+end; the side panel then shows the best score and time of that layout.
 """
 
 from __future__ import annotations
@@ -22,33 +35,98 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Header, Input, Markdown, OptionList, RichLog, Static
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Markdown,
+    OptionList,
+    RichLog,
+    Static,
+)
 from textual.widgets.option_list import Option
 
 from pyramids.core import GameRecord, IllegalActionError
 from pyramids.play.moves import parse_move
-from pyramids.play.results import result_text
+from pyramids.play.results import result_text, seat_label
 from pyramids.play.rules import rules_text
-from pyramids.play.session import Session
+from pyramids.play.scores import (
+    ScoreEntry,
+    ScoreStore,
+    ScoreStoreError,
+    clock_text,
+    default_scores_path,
+    today,
+)
+from pyramids.play.session import HUMAN, Session, fresh_seed, new_session
 from pyramids.tui.board import Board, board_class
 
 AGENT_DELAY = 0.4
 CLOCK_PREFIX = "clock "
+
+# ----- words on screen -----
+
+KEYS_HELP = (
+    "- **F1** this help · **F2** game menu (new game, restart this deal, best scores) · "
+    "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
+    "(asks when the game is not saved)\n"
+    "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
+    "- on the board: click, or the arrow keys / Tab and Enter\n"
+    "- in the box: type a move (as the all-moves list shows it, or its number there) "
+    "and press Enter; the box is emptied after each try"
+)
+REPLAY_KEYS = "- right/n next move, left/p back, Home/End, F1 this help, Ctrl+Q quit"
+TEXT_PLACEHOLDER = "type a move, Enter (F5 lists them)"
+TEXT_NOT_YOUR_TURN = "It is not your turn."
+TEXT_TIME_UP = "Time is up."
+TEXT_CLOCK_KEPT = "The clock is kept by the app; play a move."
+TEXT_ILLEGAL = "Not a legal move: {reason}"
+TEXT_SAVED = "Saved to {path}; resume with: pyramids play --resume {path}"
+TEXT_SAVE_FAILED = "Could not save to {path}: {reason}"
+TEXT_NEW_GAME = "New game: seed {seed}."
+TEXT_RESTARTED = "Restarted the same deal (seed {seed})."
+TEXT_SCORES_FAILED = "Best scores are not available: {reason}"
+TEXT_TURN = "Move {number}: {who}, {doing}"
+TEXT_YOUR_MOVE = "your move"
+TEXT_THINKING = "thinking"
+TEXT_TIME_LEFT = "Time left {clock}"
+TEXT_HIDDEN = "{who} to play (hidden until ready)"
+TEXT_PASS = "{who} to play.\nPass the keyboard, then press Enter."
+TEXT_QUIT_QUESTION = "This game is not saved. Quit anyway?"
+TEXT_BEST_TITLE = "Best scores"
+TEXT_NO_SCORES = "No finished one-player games yet."
+TEXT_THIS_GAME = "This game: {score} in {clock}, {verdict}, rank {rank} of {of}."
+TEXT_BEST = "Best on {variant}: {score} ({verdict}, {clock})."
+TEXT_FASTEST = "Fastest win: {clock}."
+TEXT_WON = "won"
+TEXT_LOST = "not cleared"
+TEXT_REPLAY_STEP = "Move {index} of {total}"
+MENU_CHOICES = (
+    ("new", "New game (new deal, same seats)"),
+    ("restart", "Restart this deal"),
+    ("scores", "Best scores"),
+    ("close", "Back to the game"),
+)
+END_CHOICES = (("new", "Play again"), ("restart", "Same deal again"), ("scores", "Best scores"))
 
 
 def is_clock_move(text: str) -> bool:
     return text.startswith(CLOCK_PREFIX)
 
 
+def score_text(value: float) -> str:
+    return f"{value:g}"
+
+
 class HelpScreen(ModalScreen[None]):
-    """The game's rules page and the keys; Escape, F1 or ? closes it."""
+    """The keys and the game's rules page; Escape or F1 closes it."""
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("f1", "close", "Close"),
-        Binding("question_mark", "close", "Close"),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -79,12 +157,12 @@ class PassScreen(ModalScreen[None]):
                           content-align: center middle; }
     """
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, who: str) -> None:
         super().__init__()
-        self.seat = seat
+        self.who = who
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Seat {self.seat} to play.\nPass the keyboard, then press Enter.", id="pass")
+        yield Static(TEXT_PASS.format(who=who_capital(self.who)), id="pass")
 
     def on_click(self) -> None:
         self.dismiss(None)
@@ -93,36 +171,73 @@ class PassScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def who_capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class ChoiceScreen(ModalScreen[str]):
+    """A question with buttons; Escape answers `close`."""
+
+    BINDINGS = [Binding("escape", "answer('close')", "Back")]
+    DEFAULT_CSS = """
+    ChoiceScreen { align: center middle; }
+    ChoiceScreen > Vertical { width: 60; max-width: 95%; height: auto; max-height: 90%;
+                              border: thick $accent; background: $panel; padding: 0 1; }
+    ChoiceScreen Static { width: 100%; margin: 0 0 1 0; }
+    ChoiceScreen Button { width: 100%; }
+    """
+
+    def __init__(self, text: str, choices: tuple[tuple[str, str], ...]) -> None:
+        super().__init__()
+        self.text = text
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            if self.text:
+                yield Static(self.text, id="question")
+            for name, label in self.choices:
+                yield Button(label, id=f"choice-{name}", name=name, compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.name or "close")
+
+    def action_answer(self, name: str) -> None:
+        self.dismiss(name)
+
+
+QUIT_CHOICES = (("save", "Save, then quit"), ("quit", "Quit without saving"), ("close", "Cancel"))
+
+
 GAME_CSS = """
 #main { height: 1fr; }
 #board-area { width: 1fr; padding: 0 1; }
-#side { width: 40; border-left: solid $accent; }
+#side { width: 30%; min-width: 26; max-width: 56; border-left: solid $accent; }
 #status { height: auto; padding: 0 1; text-style: bold; }
-#message { height: auto; padding: 0 1; color: $warning; }
-#moves { height: 1fr; }
+#message { height: auto; max-height: 6; padding: 0 1; color: $warning; }
+#scores { height: auto; padding: 0 1; }
+#end { height: auto; display: none; }
+#end Button { width: 1fr; }
+#moves { height: 1fr; display: none; }
+#moves.shown { display: block; }
+#log { height: 1fr; min-height: 3; }
 #command { dock: bottom; }
-#log { height: 8; }
 """
-
-KEYS_HELP = (
-    "- click a card, field or tile on the board, or a move in the list\n"
-    "- arrow keys and Enter in the move list; Tab moves between the list and the box\n"
-    "- type a move (as listed, or its number) in the box and press Enter\n"
-    "- F1 or ? this help, Ctrl+S or s save, q quit (saves when a file is set)"
-)
 
 
 class PlayApp(App[None]):
-    """One game between people and agents."""
+    """One game (then more, from the menu) between people and agents."""
 
     TITLE = "pyramids"
     CSS = GAME_CSS
     BINDINGS = [
-        Binding("f1", "help", "Rules"),
-        Binding("question_mark", "help", "Rules", show=False),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("s", "save", "Save", show=False),
-        Binding("q", "quit_game", "Quit"),
+        Binding("f1", "help", "Help", priority=True),
+        Binding("f2", "menu", "Menu", priority=True),
+        Binding("f5", "toggle_moves", "All moves", priority=True),
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("ctrl+q", "quit_game", "Quit", priority=True),
+        Binding("escape", "focus_board", "Board", show=False),
     ]
 
     def __init__(
@@ -131,42 +246,62 @@ class PlayApp(App[None]):
         agent_delay: float = AGENT_DELAY,
         default_save: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
+        scores: ScoreStore | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.agent_delay = agent_delay
         self.default_save = default_save
         self.clock = clock
-        start_view = session.state.view(None)
-        self.clock_zero = clock() - float(start_view.get("elapsed") or 0)
-        self.viewer: int | None = self._first_viewer()
-        self.covered = False
+        self.scores = scores
         self.message = ""
         self.shown_moves: list[str] = []
+        self._begin(session)
+
+    def _begin(self, session: Session) -> None:
+        self.session = session
+        start_view = session.state.view(None)
+        self.clock_zero = self.clock() - float(start_view.get("elapsed") or 0)
+        self.started_at = self.clock()
+        self.viewer: int | None = self._first_viewer()
+        self.covered = False
+        self.recorded = False
+        self.saved_length = len(session.state.history()) if session.save_path else 0
 
     # ----- layout -----
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            with VerticalScroll(id="board-area"):
-                yield board_class(self.session.game.name)(self.session.game.name, id="board")
+            with ScrollableContainer(id="board-area"):
+                yield self._new_board()
             with Vertical(id="side"):
                 yield Static("", id="status")
                 yield Static("", id="message")
+                yield Static("", id="scores")
+                with Horizontal(id="end"):
+                    for name, label in END_CHOICES:
+                        yield Button(label, id=f"end-{name}", name=name, compact=True)
                 yield OptionList(id="moves")
                 yield RichLog(id="log", wrap=True, markup=False)
-                yield Input(placeholder="type a move, Enter", id="command")
+                yield Input(placeholder=TEXT_PLACEHOLDER, id="command", compact=True)
         yield Footer()
 
-    def on_mount(self) -> None:
+    def _new_board(self) -> Board:
         game = self.session.game
-        self.title = f"pyramids: {game.name}"
-        self.sub_title = f"seed {self.session.seed}; seats {', '.join(self.session.seats)}"
-        self.query_one("#moves", OptionList).focus()
-        self.log_line(f"{game.name} {game.options} seed {self.session.seed}")
+        return board_class(game.name)(game.name, dict(game.options), id="board")
+
+    def on_mount(self) -> None:
+        self._titles()
+        self.log_line(f"{self.session.game.name}, seed {self.session.seed}")
         self.set_interval(1.0, self.tick)
         self.advance()
+
+    def _titles(self) -> None:
+        session = self.session
+        self.title = f"pyramids: {session.game.name}"
+        seats = ", ".join(seat_label(seat, session.seats) for seat in range(len(session.seats)))
+        self.sub_title = f"seed {session.seed} · {seats}"
 
     @property
     def board(self) -> Board:
@@ -198,10 +333,11 @@ class PlayApp(App[None]):
             text = result_text(state, self.session.seats)
             self.query_one("#status", Static).update(text)
             self.log_line(text)
-            saved = self.session.save()
-            if saved:
-                self.log_line(f"saved to {saved}")
+            self._autosave()
+            self._record_score()
+            self.query_one("#end").display = True
             return
+        self.query_one("#end").display = False
         seat = state.current_player
         if self.session.is_human_turn():
             humans = self.session.human_seats
@@ -211,12 +347,30 @@ class PlayApp(App[None]):
                 return
             self.viewer = seat
             self.redraw(interactive=True)
+            self._focus_board_if_idle()
             return
         self.redraw(interactive=False)
         if self.agent_delay > 0:
             self.set_timer(self.agent_delay, self.agent_move)
         else:
             self.call_later(self.agent_move)
+
+    def _autosave(self) -> None:
+        saved = self.session.save()
+        if saved:
+            self.saved_length = len(self.session.state.history())
+
+    def _focus_board_if_idle(self) -> None:
+        self.call_after_refresh(self._focus_board_unless_busy)
+
+    def _focus_board_unless_busy(self) -> None:
+        """Give the keyboard to the board, unless the person is typing or already there."""
+        focused = self.focused
+        if isinstance(focused, Input | OptionList):
+            return
+        if focused is not None and self.board in focused.ancestors_with_self:
+            return
+        self.action_focus_board()
 
     # ----- the clock of timed games -----
 
@@ -238,34 +392,46 @@ class PlayApp(App[None]):
         seconds = min(seconds, max(allowed))
         state = self.session.state
         state.apply_string(f"{CLOCK_PREFIX}{seconds}")
-        self.session.save()
+        self._autosave()
         if state.is_terminal():
-            self.log_line("Time is up.")
+            self.log_line(TEXT_TIME_UP)
             self.advance()
             return True
         return False
+
+    def time_left(self) -> int | None:
+        """The seconds left in a timed game, from the app's clock (one value everywhere)."""
+        view = self.session.state.view(None)
+        if "time_left" not in view:
+            return None
+        limit = int(view.get("elapsed") or 0) + int(view.get("time_left") or 0)
+        if self.session.state.is_terminal():
+            return int(view.get("time_left") or 0)
+        return max(0, limit - int(self.clock() - self.clock_zero))
 
     def tick(self) -> None:
         if not self.clock_moves():
             return
         if self.sync_clock():
             return
-        view = self.session.state.view(None)
-        limit = int(view.get("elapsed") or 0) + int(view.get("time_left") or 0)
-        left = max(0, limit - int(self.clock() - self.clock_zero))
-        self.query_one("#status", Static).update(self._status_text(True) + f"\nTime left: {left} s")
+        self.query_one("#status", Static).update(self._status_text(self._interactive()))
+
+    def _interactive(self) -> bool:
+        return not self.covered and self.session.is_human_turn()
 
     def cover(self, seat: int) -> None:
         self.covered = True
         self.board.display = False
         self.query_one("#moves", OptionList).clear_options()
-        self.query_one("#status", Static).update(f"Seat {seat} to play (hidden until ready)")
-        self.push_screen(PassScreen(seat), self._uncover)
+        who = seat_label(seat, self.session.seats)
+        self.query_one("#status", Static).update(TEXT_HIDDEN.format(who=who_capital(who)))
+        self.push_screen(PassScreen(who), self._uncover)
 
     def _uncover(self, _: None = None) -> None:
         self.covered = False
         self.board.display = True
         self.redraw(interactive=True)
+        self.call_after_refresh(self.action_focus_board)
 
     def agent_move(self) -> None:
         state = self.session.state
@@ -273,10 +439,16 @@ class PlayApp(App[None]):
             return
         seat = state.current_player
         action = self.session.agent_action()
-        self.log_line(f"seat {seat} ({self.session.seats[seat]}): {state.action_to_string(action)}")
+        label = state.action_to_string(action)
+        words = self._describe(label)
         state.apply_action(action)
-        self.session.save()
+        if not is_clock_move(label):
+            self.log_line(f"{seat_label(seat, self.session.seats)}: {words}")
+        self._autosave()
         self.advance()
+
+    def _describe(self, label: str) -> str:
+        return self.board.describe_move(label)
 
     def redraw(self, interactive: bool) -> None:
         state = self.session.state
@@ -286,12 +458,14 @@ class PlayApp(App[None]):
         view = state.view(seat)
         legal = state.legal_action_strings() if interactive else []
         legal = [text for text in legal if not is_clock_move(text)]
-        self.shown_moves = legal
         self.board.show(view, legal, seat, interactive)
+        self.shown_moves = self.board.list_moves(legal)
         moves = self.query_one("#moves", OptionList)
         moves.clear_options()
-        moves.add_options([Option(text, id=f"move-{n}") for n, text in enumerate(legal)])
-        if legal:
+        moves.add_options(
+            [Option(text, id=f"move-{n}") for n, text in enumerate(self.shown_moves)]
+        )
+        if self.shown_moves:
             moves.highlighted = 0
         if not state.is_terminal():
             self.query_one("#status", Static).update(self._status_text(interactive))
@@ -299,38 +473,165 @@ class PlayApp(App[None]):
     def _status_text(self, interactive: bool) -> str:
         state = self.session.state
         player = state.current_player
-        who = self.session.seats[player]
-        label = "your move" if interactive else "thinking"
-        return f"Move {len(state.history()) + 1}: seat {player} ({who}), {label}"
+        played = sum(1 for text in state.history_strings() if not is_clock_move(text))
+        who = seat_label(player, self.session.seats)
+        text = TEXT_TURN.format(
+            number=played + 1, who=who, doing=TEXT_YOUR_MOVE if interactive else TEXT_THINKING
+        )
+        left = self.time_left()
+        if left is not None:
+            text += "\n" + TEXT_TIME_LEFT.format(clock=clock_text(left))
+        return text
 
     def try_move(self, text: str) -> bool:
         """Play `text` for the person to move; an illegal one shows why and changes nothing."""
         if self.covered or not self.session.is_human_turn():
-            self.set_message("It is not your turn.")
+            self.set_message(TEXT_NOT_YOUR_TURN)
             return False
         if self.sync_clock():
-            self.set_message("Time is up.")
+            self.set_message(TEXT_TIME_UP)
             return False
         state = self.session.state
         if is_clock_move(text.strip().lower()):
-            self.set_message("The clock is kept by the app; play a move.")
+            self.set_message(TEXT_CLOCK_KEPT)
             return False
         if text.strip().isdigit() and 1 <= int(text) <= len(self.shown_moves):
             # A number picks from the list on screen, which leaves out clock moves.
             text = self.shown_moves[int(text) - 1]
+        elif text.strip().isdigit():
+            self.set_message(TEXT_ILLEGAL.format(
+                reason=f"there is no move number {text.strip()} in the list (F5 shows it)"
+            ))
+            return False
         try:
             action = parse_move(state, text)
             label = state.action_to_string(action)
+            words = self._describe(label)
             state.apply_action(action)
         except IllegalActionError as error:
-            self.set_message(f"Not a legal move: {error}")
+            reason = self.board.explain_illegal(text.strip().lower(), str(error))
+            self.set_message(TEXT_ILLEGAL.format(reason=reason))
             return False
         self.set_message("")
-        seat = self.viewer
-        self.log_line(f"seat {seat} (you): {label}")
-        self.session.save()
+        seat = self.viewer if self.viewer is not None else state.current_player
+        self.log_line(f"{seat_label(seat, self.session.seats)}: {words}")
+        self._autosave()
         self.advance()
         return True
+
+    # ----- scores of one-player games -----
+
+    def _is_solo(self) -> bool:
+        return len(self.session.seats) == 1 and self.session.seats[0] == HUMAN
+
+    def _record_score(self) -> None:
+        if self.recorded or not self._is_solo():
+            return
+        self.recorded = True
+        state = self.session.state
+        view = state.view(0)
+        outcome = view.get("outcome") or {}
+        scores = outcome.get("scores") or [0]
+        entry = ScoreEntry(
+            game=self.session.game.name,
+            variant=self.board.variant_of(view),
+            won=state.returns()[0] > 0,
+            score=float(scores[0]),
+            seconds=round(self.clock() - self.started_at, 1),
+            seed=str(self.session.seed),
+            played_on=today(),
+        )
+        store = self._store()
+        if store is None:
+            return
+        lower = getattr(self.board, "LOWER_SCORE_IS_BETTER", False)
+        try:
+            store.add(entry)
+            standing = store.standing(entry, lower)
+        except ScoreStoreError as error:
+            self.set_message(TEXT_SCORES_FAILED.format(reason=error))
+            return
+        lines = [
+            TEXT_THIS_GAME.format(
+                score=score_text(entry.score), clock=clock_text(entry.seconds),
+                verdict=TEXT_WON if entry.won else TEXT_LOST,
+                rank=standing.rank, of=standing.of,
+            ),
+            TEXT_BEST.format(
+                variant=entry.variant or entry.game, score=score_text(standing.best.score),
+                verdict=TEXT_WON if standing.best.won else TEXT_LOST,
+                clock=clock_text(standing.best.seconds),
+            ),
+        ]
+        if standing.fastest_win is not None:
+            lines.append(TEXT_FASTEST.format(clock=clock_text(standing.fastest_win.seconds)))
+        self.query_one("#scores", Static).update("\n".join(lines))
+        self.log_line(lines[0])
+
+    def _store(self) -> ScoreStore | None:
+        if self.scores is None:
+            try:
+                self.scores = ScoreStore(default_scores_path())
+            except ImportError as error:
+                self.set_message(TEXT_SCORES_FAILED.format(reason=error))
+                return None
+        return self.scores
+
+    def best_scores_text(self) -> str:
+        store = self._store()
+        if store is None:
+            return TEXT_NO_SCORES
+        game = self.session.game.name
+        lower = getattr(self.board, "LOWER_SCORE_IS_BETTER", False)
+        try:
+            variants = store.variants(game)
+            lines = []
+            for variant in variants:
+                lines.append(f"{variant or game}:")
+                for number, entry in enumerate(store.best(game, variant, lower), start=1):
+                    verdict = TEXT_WON if entry.won else TEXT_LOST
+                    lines.append(
+                        f"  {number}. {score_text(entry.score)} · {verdict} · "
+                        f"{clock_text(entry.seconds)} · {entry.played_on}"
+                    )
+                fastest = store.fastest_win(game, variant)
+                if fastest is not None:
+                    lines.append("  " + TEXT_FASTEST.format(clock=clock_text(fastest.seconds)))
+        except ScoreStoreError as error:
+            return TEXT_SCORES_FAILED.format(reason=error)
+        return "\n".join(lines) or TEXT_NO_SCORES
+
+    # ----- more games in one sitting -----
+
+    def start_session(self, session: Session, note: str) -> None:
+        self._begin(session)
+        old = self.board
+        old.remove()
+        self.query_one("#board-area").mount(self._new_board())
+        self._titles()
+        self.query_one("#scores", Static).update("")
+        self.set_message("")
+        self.log_line(note)
+        self.call_after_refresh(self.advance)
+
+    def new_game(self, same_deal: bool) -> None:
+        session = self.session
+        seed = session.seed if same_deal else fresh_seed()
+        fresh = new_session(session.game, list(session.seats), seed)
+        # The next game never writes over the file of this one.
+        self.default_save = None
+        text = TEXT_RESTARTED if same_deal else TEXT_NEW_GAME
+        self.start_session(fresh, text.format(seed=seed))
+
+    def _menu_answer(self, answer: str | None) -> None:
+        if answer == "new":
+            self.new_game(same_deal=False)
+        elif answer == "restart":
+            self.new_game(same_deal=True)
+        elif answer == "scores":
+            self.push_screen(ChoiceScreen(
+                f"{TEXT_BEST_TITLE}\n\n{self.best_scores_text()}", (("close", "Close"),)
+            ))
 
     # ----- input -----
 
@@ -342,37 +643,83 @@ class PlayApp(App[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        if not text:
-            return
-        if self.try_move(text):
-            event.input.value = ""
+        event.input.value = ""
+        if text:
+            self.try_move(text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id and event.button.id.startswith("end-"):
+            event.stop()
+            self._menu_answer(event.button.name)
+
+    def action_focus_board(self) -> None:
+        target = self.board.focus_target()
+        if target is not None:
+            target.focus()
+        else:
+            self.set_focus(None)
+
+    def action_toggle_moves(self) -> None:
+        moves = self.query_one("#moves", OptionList)
+        moves.toggle_class("shown")
+        if moves.has_class("shown"):
+            moves.focus()
+        else:
+            self.action_focus_board()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.session.game.name, KEYS_HELP))
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        keys = KEYS_HELP + ("\n" + self.board.KEYS_HELP if self.board.KEYS_HELP else "")
+        self.push_screen(HelpScreen(self.session.game.name, keys))
 
-    def action_save(self) -> None:
-        target = self.session.save_path or self.default_save or Path(
+    def action_menu(self) -> None:
+        if isinstance(self.screen, ModalScreen):
+            return
+        self.push_screen(ChoiceScreen("", MENU_CHOICES), self._menu_answer)
+
+    def _save_target(self) -> Path:
+        return self.session.save_path or self.default_save or Path(
             f"pyramids-{self.session.game.name}-{self.session.seed}.json"
         )
+
+    def action_save(self) -> bool:
+        target = self._save_target()
         try:
             saved = self.session.save(target)
         except OSError as error:
-            self.set_message(f"Could not save to {target}: {error.strerror}")
-            return
+            self.set_message(TEXT_SAVE_FAILED.format(path=target, reason=error.strerror))
+            return False
         self.session.save_path = saved
-        self.set_message(f"Saved to {saved}; resume with: pyramids play --resume {saved}")
+        self.saved_length = len(self.session.state.history())
+        self.set_message(TEXT_SAVED.format(path=saved))
+        return True
+
+    def unsaved(self) -> bool:
+        """Moves a person would lose by quitting now."""
+        return len(self.session.state.history()) > self.saved_length and bool(
+            self.session.human_seats
+        )
 
     def action_quit_game(self) -> None:
-        if self.session.save_path is not None:
-            self.session.save()
-        self.exit()
+        if isinstance(self.screen, ChoiceScreen):
+            return
+        if not self.unsaved():
+            self.exit()
+            return
+        self.push_screen(ChoiceScreen(TEXT_QUIT_QUESTION, QUIT_CHOICES), self._quit_answer)
+
+    def _quit_answer(self, answer: str | None) -> None:
+        if answer == "quit" or answer == "save" and self.action_save():
+            self.exit()
 
 
 class ReplayApp(App[None]):
     """Steps through a finished (or saved) game: left/right, Home/End, or click a move."""
 
     TITLE = "pyramids replay"
-    CSS = GAME_CSS
+    CSS = GAME_CSS + "\n#moves { display: block; }"
     BINDINGS = [
         Binding("right", "step(1)", "Next"),
         Binding("n", "step(1)", "Next", show=False),
@@ -380,9 +727,9 @@ class ReplayApp(App[None]):
         Binding("p", "step(-1)", "Back", show=False),
         Binding("home", "jump(0)", "Start"),
         Binding("end", "jump(-1)", "End"),
-        Binding("f1", "help", "Rules"),
-        Binding("question_mark", "help", "Rules", show=False),
-        Binding("q", "quit", "Quit"),
+        Binding("f1", "help", "Help", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("q", "quit", "Quit", show=False),
     ]
 
     def __init__(self, record: GameRecord) -> None:
@@ -394,40 +741,45 @@ class ReplayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            with VerticalScroll(id="board-area"):
+            with ScrollableContainer(id="board-area"):
                 yield board_class(self.record.game)(self.record.game, id="board")
             with Vertical(id="side"):
                 yield Static("", id="status")
-                yield OptionList(
-                    *[
-                        Option(f"{n}. {text}", id=f"step-{n}")
-                        for n, text in enumerate(self.record.actions, start=1)
-                    ],
-                    id="moves",
-                )
+                yield OptionList(id="moves")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = f"replay: {self.record.game}"
-        self.sub_title = f"seed {self.record.seed}; players {', '.join(self.record.players)}"
+        self.sub_title = f"seed {self.record.seed}; players {', '.join(self._players())}"
+        board = self.query_one("#board", Board)
+        options = []
+        for number, text in enumerate(self.record.actions, start=1):
+            board.view = self.states[number - 1].view(None)
+            options.append(Option(f"{number}. {board.describe_move(text)}", id=f"step-{number}"))
+        board.view = {}
+        self.query_one("#moves", OptionList).add_options(options)
         self.show_step()
+
+    def _players(self) -> list[str]:
+        return self.record.players or [HUMAN] * self.states[0].game.num_players
 
     def show_step(self) -> None:
         state = self.states[self.index]
-        self.query_one("#board", Board).show(state.view(None), [], None, False)
+        board = self.query_one("#board", Board)
+        board.show(state.view(None), [], None, False)
         total = len(self.states) - 1
-        status = f"Move {self.index} of {total}"
+        status = TEXT_REPLAY_STEP.format(index=self.index, total=total)
         if self.index > 0:
-            status += f": {self.record.actions[self.index - 1]}"
+            previous = self.states[self.index - 1].view(None)
+            saved, board.view = board.view, previous
+            status += ": " + board.describe_move(self.record.actions[self.index - 1])
+            board.view = saved
         if state.is_terminal():
-            status += "\n" + result_text(state, self.record.players or self._seat_names())
+            status += "\n" + result_text(state, self._players())
         self.query_one("#status", Static).update(status)
         moves = self.query_one("#moves", OptionList)
         if self.index > 0:
             moves.highlighted = self.index - 1
-
-    def _seat_names(self) -> list[str]:
-        return [f"seat {n}" for n in range(self.states[0].game.num_players)]
 
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(len(self.states) - 1, self.index + delta))
@@ -442,7 +794,10 @@ class ReplayApp(App[None]):
         self.show_step()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.record.game, "- right/n next move, left/p back, Home/End"))
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(HelpScreen(self.record.game, REPLAY_KEYS))
 
 
 def run_play_app(session: Session) -> None:

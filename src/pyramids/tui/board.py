@@ -8,7 +8,14 @@ legality itself.
 
 A game gets its own drawing by naming a `Board` subclass as the
 `terminal_board` of its manifest; any other game is drawn as an outline of its
-view.
+view. Hooks a board may override, all in words a player reads:
+
+- `describe_move(text)`: a move for the log (no tile ids or action numbers);
+- `explain_illegal(text, error)`: why a move chosen on the board is not legal;
+- `list_moves(legal)`: what the optional "all moves" panel may list;
+- `focus_target()`: the widget that takes the keyboard when a turn starts;
+- `variant_of(view)`: the name high scores are kept under (a layout, a mode);
+- `KEYS_HELP`: the board's own keys, for the help screen.
 """
 
 from __future__ import annotations
@@ -16,8 +23,10 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from pyramids.core import companion_of
@@ -38,9 +47,13 @@ class Board(Vertical):
             super().__init__()
             self.text = text
 
-    def __init__(self, game: str, **kwargs: Any) -> None:
+    KEYS_HELP = ""
+
+    def __init__(self, game: str, options: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game = game
+        #: The game's options (public: costs of favors and the like).
+        self.options: dict[str, Any] = dict(options or {})
         self.view: dict[str, Any] = {}
         self.legal: list[str] = []
         self.seat: int | None = None
@@ -72,6 +85,76 @@ class Board(Vertical):
 
     def choose(self, text: str) -> None:
         self.post_message(self.Chosen(text))
+
+    def redraw_keeping_focus(self) -> None:
+        """Recompose, then give the keyboard back to the widget of the same id."""
+        focused = self.app.focused
+        focused_id = focused.id if focused is not None else None
+        self.refresh(recompose=True)
+
+        def refocus() -> None:
+            if focused_id:
+                for widget in self.query(f"#{focused_id}"):
+                    if widget.focusable:
+                        widget.focus()
+                        return
+            target = self.focus_target()
+            if target is not None:
+                target.focus()
+
+        self.call_after_refresh(refocus)
+
+    def describe_move(self, text: str) -> str:
+        return text
+
+    def explain_illegal(self, text: str, error: str) -> str:
+        return error
+
+    def list_moves(self, legal: list[str]) -> list[str]:
+        return legal
+
+    def focus_target(self) -> Widget | None:
+        """The first thing on the board a key can act on."""
+        for widget in self.query("*"):
+            if widget.focusable:
+                return widget
+        return None
+
+    @staticmethod
+    def variant_of(view: dict[str, Any]) -> str:
+        return ""
+
+
+class Pickable(Static):
+    """A card, field or slot that a click, or Enter/Space while focused, chooses.
+
+    Focusable only while choosing it can do something, so Tab walks the choices
+    that are open now.
+    """
+
+    BINDINGS = [
+        Binding("enter", "pick", "Choose", show=False),
+        Binding("space", "pick", "Choose", show=False),
+    ]
+    DEFAULT_CSS = """
+    Pickable:focus { text-style: bold reverse; }
+    """
+
+    def __init__(self, *args: Any, active: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.can_focus = active
+
+    def on_click(self) -> None:
+        self.action_pick()
+
+    def action_pick(self) -> None:
+        """What choosing this does; subclasses say."""
+
+    def owner_board(self) -> Board | None:
+        for ancestor in self.ancestors:
+            if isinstance(ancestor, Board):
+                return ancestor
+        return None
 
 
 def board_class(game: str) -> type[Board]:

@@ -1,298 +1,535 @@
-"""Mahjongg Pyramids on screen: the layered board seen from above, scores, tokens, favors.
+"""Mahjongg Pyramids on screen: the monument as stacked blocks, scores, tokens, favors.
 
-The board is drawn on a character grid in which one half-tile step is one row
-down or a few columns across, so half offsets show as half offsets. Tiles are
-painted layer by layer, so a higher tile hides what lies under it, and each
-layer has its own background colour (darker below, lighter above; a legend
-names them). A tile shows its face on its first line and its id (what typed
-moves such as `match 12 40` name) on its second. Free tiles are bright and bold, blocked ones dim; a
-face-down tile shows `▒▒` and nothing of its face. The hint and Ra Sight pairs
-are underlined; `^` marks a capstone, `v` a burial vault.
+The tiles are drawn by `mahjongg_tiles.paint` (faces as glyphs with the source's
+colour-blind marks, higher layers offset over lower ones, blocked tiles hatched,
+`×N` where elevation scores). The board grows with the screen (larger tiles at
+200×60) and scrolls where it does not fit.
 
 Mouse: click a free tile, then its partner, to remove the pair (click a tile
-again to drop it). Favors, hint, undo, finish and pass are buttons where the
-rules allow them; "Anubis Shift" then a click on a blocked tile lifts it. The
-clock of Time Attack is kept by the app (see `app.py`), never by the board.
+again to drop it). Keyboard: the arrow keys move a cursor between free tiles,
+Enter or Space selects. There is no list of the legal pairs: Hint (one-player
+modes) and the paid Ra Sight are the ways to see matches, as in the source.
+Favors are buttons with their cost, and keys: `h` hint, `r` Ra Sight, `a`
+Anubis Shift (then choose a blocked tile), `x` Sandstorm Reshuffle, `u` undo,
+`f` finish, `p` pass, Escape drops the selection. The clock of Time Attack is
+kept by the app (see `app.py`), never by the board.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.binding import Binding
+from textual.containers import Grid, ScrollableContainer
+from textual.geometry import Region
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from pyramids.tui.board import Board
-
-ROWS_PER_STEP = 1
-LAYER_COLOURS = ("#4a3b28", "#6b5230", "#8a6a38", "#a88240", "#c49a48", "#dcb860", "#e8cf8a")
-SELECTED = "#2e8b57"
-SHIFTING = "#7b3fa0"
-
-BUTTONS = (
-    ("sight", "Ra Sight"),
-    ("reshuffle", "Sandstorm Reshuffle"),
-    ("hint", "Hint"),
-    ("undo", "Undo"),
-    ("finish", "Finish"),
-    ("pass", "Pass"),
+from pyramids.tui.mahjongg_tiles import (
+    LEGEND,
+    Canvas,
+    Marks,
+    Scale,
+    choose_scale,
+    face_label,
+    paint,
 )
 
+# ----- words on screen -----
 
-def columns_per_step(tiles: list[dict[str, Any]]) -> int:
-    """3 columns a half step (6 a tile) when the board fits, else 2."""
-    span = max((tile["x"] for tile in tiles), default=0) + 2
-    return 3 if span <= 28 else 2
+MODE_NAMES = {
+    "standard": "Standard Expedition",
+    "time-attack": "Pharaoh's Time Attack",
+    "coop": "Architect Co-op",
+}
+REASONS = {
+    "cleared": "the monument is cleared",
+    "lockout": "no pair is left and no tokens to spend",
+    "all-passed": "every player passed",
+    "time-up": "time is up",
+}
+TEXT_WARNING = "The board can no longer be cleared by matching alone (favors may help)."
+TEXT_SHIFT_PROMPT = "Anubis Shift: choose a blocked tile (click, or arrows and Enter); Esc cancels."
+TEXT_SELECT_PROMPT = "Choose its partner, or the same tile again to drop it."
+TEXT_NOT_FREE = "{face} is blocked: something lies on it, or both its sides are closed."
+TEXT_NO_MATCH = "{first} and {second} do not match."
+TEXT_ALREADY_FREE = "{face} is already free; Anubis Shift lifts a blocked tile."
+TEXT_FAVOR_COST = "{favor} costs {cost} token(s); you have {tokens}."
+TEXT_FACE_DOWN = "a face-down tile"
 
 
-def tile_label(tile: dict[str, Any], width: int) -> str:
-    if tile.get("face") is None:
-        return "▒" * (width - 1)
-    return str(tile.get("short") or "?")[: width - 1].ljust(width - 1)
+def token_text(count: int) -> str:
+    return f"{count} token" + ("" if count == 1 else "s")
 
 
-class TileCanvas(Static):
-    """The tiles, painted from the lowest layer up; a click finds the top tile there."""
+def seat_words(seat: int, viewer: int | None) -> str:
+    return f"seat {seat + 1}" + (" (you)" if seat == viewer else "")
+
+
+def layout_title(name: str) -> str:
+    return name.replace("-", " ").title().replace("Pharaohs", "Pharaoh's")
+
+
+# (action, label, key, option naming its cost or None)
+FAVORS = (
+    ("hint", "Hint", "h", None),
+    ("sight", "Ra Sight", "r", "sight_cost"),
+    ("shift", "Anubis Shift", "a", "shift_cost"),
+    ("reshuffle", "Sandstorm", "x", "reshuffle_cost"),
+    ("undo", "Undo", "u", None),
+    ("finish", "Finish", "f", None),
+    ("pass", "Pass", "p", None),
+)
+DEFAULT_COSTS = {"sight_cost": 1, "shift_cost": 1, "reshuffle_cost": 3}
+
+
+def favor_label(label: str, key: str, cost: int | None) -> str:
+    price = f" {token_text(cost)}" if cost is not None else ""
+    return f"{label}{price} ({key})"
+
+
+class TileCanvas(Widget, can_focus=True):
+    """The tiles; a click or Enter on a tile chooses it. Arrows move the cursor."""
+
+    BINDINGS = [
+        Binding("left", "move(-1, 0)", "Cursor", show=False),
+        Binding("right", "move(1, 0)", "Cursor", show=False),
+        Binding("up", "move(0, -1)", "Cursor", show=False),
+        Binding("down", "move(0, 1)", "Cursor", show=False),
+        Binding("enter", "choose", "Select", show=False),
+        Binding("space", "choose", "Select", show=False),
+    ]
+    DEFAULT_CSS = """
+    TileCanvas { width: auto; height: auto; }
+    TileCanvas:focus { background: $boost; }
+    """
 
     def __init__(self, board: MahjonggBoard, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.board = board
-        self.owner: dict[tuple[int, int], int] = {}
-        self.step = 3
+        self.canvas: Canvas = paint([])
+        self.scale = Scale()
+        self.repaint(refresh=False)
 
-    def paint(self) -> Text:
-        view = self.board.view
-        tiles: list[dict[str, Any]] = view.get("tiles", [])
-        self.step = step = columns_per_step(tiles)
-        width = (max((t["x"] for t in tiles), default=0) + 2) * step + 1
-        height = (max((t["y"] for t in tiles), default=0) + 2) * ROWS_PER_STEP + 1
-        cells: list[list[tuple[str, Style]]] = [
-            [(" ", Style()) for _ in range(width)] for _ in range(height)
-        ]
-        self.owner = {}
-        marked = self.board.marked_tiles()
-        for tile in sorted(tiles, key=lambda t: (t["z"], t["y"], t["x"])):
-            self._paint_tile(cells, tile, step, marked)
-        text = Text()
-        for number, row in enumerate(cells):
-            for char, style in row:
-                text.append(char, style)
-            if number < len(cells) - 1:
-                text.append("\n")
-        return text
-
-    def _paint_tile(
-        self,
-        cells: list[list[tuple[str, Style]]],
-        tile: dict[str, Any],
-        step: int,
-        marked: set[int],
-    ) -> None:
-        tile_id = tile["id"]
-        z = tile["z"]
-        left = tile["x"] * step
-        top = tile["y"] * ROWS_PER_STEP
-        tile_width = 2 * step
-        background = LAYER_COLOURS[min(z, len(LAYER_COLOURS) - 1)]
-        if tile_id in self.board.selected:
-            background = SELECTED
-        elif tile.get("shifted"):
-            background = SHIFTING
-        free = bool(tile.get("free")) or bool(tile.get("shifted"))
-        face = Style(
-            bgcolor=background,
-            color="white" if free else "grey66",
-            bold=free,
-            dim=not free,
-            underline=tile_id in marked,
-        )
-        edge = Style(bgcolor=background, color="black")
-        label = tile_label(tile, tile_width)
-        markers = ("^" if tile.get("capstone") else "") + ("v" if tile.get("vault") else "")
-        lower = f"{tile_id}{markers}".ljust(tile_width - 1)[: tile_width - 1]
-        rows = [label, lower]
-        for dy, content in enumerate(rows):
-            y = top + dy
-            for dx in range(tile_width):
-                x = left + dx
-                if y >= len(cells) or x >= len(cells[y]):
-                    continue
-                if dx == tile_width - 1:
-                    cells[y][x] = ("▕", edge)
-                else:
-                    style = face if dy == 0 else Style(bgcolor=background, color="grey50")
-                    cells[y][x] = (content[dx], style)
-                self.owner[(x, y)] = tile_id
+    def repaint(self, refresh: bool = True) -> None:
+        board = self.board
+        tiles: list[dict[str, Any]] = board.view.get("tiles", [])
+        self.scale = board.scale
+        self.canvas = paint(tiles, self.scale, board.marks(), board.extent())
+        self.styles.width = self.canvas.width
+        self.styles.height = self.canvas.height
+        if refresh:
+            self.refresh(layout=True)
 
     def render(self) -> Text:
-        return self.paint()
+        return self.canvas.text()
+
+    def get_content_width(self, container: Any, viewport: Any) -> int:
+        return self.canvas.width
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return self.canvas.height
 
     def tile_offset(self, tile_id: int) -> tuple[int, int]:
-        """A cell where `tile_id` is on top (what a click there hits); for tests and keys."""
-        self.paint()
-        for (x, y), owner in sorted(self.owner.items(), key=lambda item: (item[0][1], item[0][0])):
-            if owner == tile_id:
-                return x, y
-        raise KeyError(f"tile {tile_id} is not visible")
+        """The cell a click on `tile_id` goes to (on its face where that shows)."""
+        cell = self.canvas.visible_cell(tile_id)
+        if cell is None:
+            raise KeyError(f"tile {tile_id} is not visible")
+        return cell
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        tile_id = self.owner.get((offset.x, offset.y))
+        tile_id = self.canvas.owner.get((offset.x, offset.y))
         if tile_id is not None:
             self.board.tile_clicked(tile_id)
 
+    def action_move(self, dx: int, dy: int) -> None:
+        self.board.move_cursor(dx, dy)
+
+    def action_choose(self) -> None:
+        if self.board.cursor is not None:
+            self.board.tile_clicked(self.board.cursor)
+
+    def scroll_to_tile(self, tile_id: int) -> None:
+        """Scroll the board area so that the tile under the cursor is in sight."""
+        origin = self.canvas.origin.get(tile_id)
+        container = next(
+            (widget for widget in self.ancestors if isinstance(widget, ScrollableContainer)),
+            None,
+        )
+        if origin is None or container is None:
+            return
+        offset = self.region.offset - container.region.offset + container.scroll_offset
+        region = Region(
+            offset.x + origin[0], offset.y + origin[1],
+            self.scale.tile_width, self.scale.tile_height,
+        )
+        container.scroll_to_region(region, animate=False, immediate=True)
+
 
 class MahjonggBoard(Board):
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        *(
+            Binding(key, f"favor('{action}')", label, show=False)
+            for action, label, key, _ in FAVORS
+        ),
+        Binding("escape", "drop", "Drop selection", show=False),
+    ]
+
     DEFAULT_CSS = """
     MahjonggBoard .info { height: auto; width: 100%; }
     MahjonggBoard .warning { height: auto; width: 100%; color: $warning; text-style: bold; }
-    MahjonggBoard TileCanvas { width: auto; height: auto; margin: 1 0; }
-    MahjonggBoard .buttons { height: 3; width: 100%; }
-    MahjonggBoard Button { margin: 0 1 0 0; min-width: 8; }
-    MahjonggBoard Button.active { background: $accent; }
+    MahjonggBoard .legend { height: auto; width: 100%; color: $text-muted; }
+    MahjonggBoard TileCanvas { margin: 1 0 0 0; }
+    MahjonggBoard #favors { height: auto; width: 100%; grid-size: 4; grid-gutter: 0 1;
+                            grid-rows: 1; }
+    MahjonggBoard #favors Button { width: 100%; }
+    MahjonggBoard #favors Button.active { background: $accent; text-style: bold; }
     """
+
+    KEYS_HELP = (
+        "- **Mahjongg**: click a free tile, then its partner; or arrows move the cursor "
+        "between free tiles and Enter/Space selects. Esc drops the selection.\n"
+        "- favors: `h` hint, `r` Ra Sight, `a` Anubis Shift (then a blocked tile), "
+        "`x` Sandstorm Reshuffle, `u` undo, `f` finish, `p` pass (the buttons say what each "
+        "costs)"
+    )
 
     def on_new_view(self) -> None:
         self.selected: list[int] = []
         self.shifting = False
+        self.prompt = ""
+        if not hasattr(self, "cursor"):
+            self.cursor: int | None = None
+        self.scale = Scale()
+        self._keep_cursor()
 
-    def marked_tiles(self) -> set[int]:
-        marked: set[int] = set(self.view.get("hint") or [])
+    # ----- what is drawn -----
+
+    def marks(self) -> Marks:
+        sight: set[int] = set()
         for pair in self.view.get("sight_pairs") or []:
-            marked.update(pair)
-        return marked
+            sight.update(pair)
+        return Marks(
+            selected=frozenset(self.selected),
+            hint=frozenset(self.view.get("hint") or []),
+            sight=frozenset(sight),
+            cursor=self.cursor if self.interactive else None,
+        )
+
+    def extent(self) -> tuple[int, int] | None:
+        return None
 
     def compose_view(self) -> ComposeResult:
-        view = self.view
         yield Static(self._summary(), classes="info", id="summary")
-        if view.get("unsolvable"):
-            yield Static(
-                "The board can no longer be cleared by matching alone (favors may help).",
-                classes="warning",
-            )
-        yield Static(self._legend(), classes="info", id="legend")
+        yield Static(self._warning(), classes="warning", id="warning")
+        with Grid(id="favors"):
+            for action, label, key, cost in FAVORS:
+                price = self._cost(cost) if cost else None
+                button = Button(
+                    favor_label(label, key, price), id=f"do-{action}", name=action,
+                    compact=True, disabled=not self._allowed(action),
+                )
+                button.set_class(action == "shift" and self.shifting, "active")
+                yield button
         yield TileCanvas(self, id="tiles")
-        yield from self._compose_buttons()
-        last = view.get("last_move")
-        if last:
-            yield Static(self._last_move(last), classes="info", id="last-move")
-        result = view.get("result")
-        if result:
-            yield Static(self._result(result), classes="warning", id="result")
+        yield Static(self._last_and_result(), classes="info", id="last-move")
+        yield Static(Text(LEGEND), classes="legend", id="legend")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Columns of favor buttons and the tile size for the space the board has."""
+        if not self.view:
+            return
+        grids = self.query("#favors")
+        if grids:
+            columns = max(2, min(4, self.size.width // 24))
+            grids.first(Grid).styles.grid_size_columns = columns
+        area = self.parent.size if isinstance(self.parent, Widget) else self.size
+        scale = choose_scale(self.view.get("tiles", []), area.width - 2, area.height - 10)
+        if scale != self.scale:
+            self.scale = scale
+            self.update_drawing()
+
+    def show(
+        self, view: dict[str, Any], legal: list[str], seat: int | None, interactive: bool
+    ) -> None:
+        scale = getattr(self, "scale", Scale())
+        first = not self.view
+        self.view = view
+        self.legal = legal if interactive else []
+        self.seat = seat
+        self.interactive = interactive
+        self.on_new_view()
+        self.scale = scale
+        if first or not self.query("#tiles"):
+            self.refresh(recompose=True)
+            self.call_after_refresh(self._fit)
+        else:
+            self.update_drawing()
+
+    def update_drawing(self) -> None:
+        """Redraw in place (no recompose, so the keyboard focus stays on the tiles)."""
+        if not self.query("#tiles"):
+            return
+        self.query_one("#summary", Static).update(self._summary())
+        self.query_one("#warning", Static).update(self._warning())
+        for action, _, _, _ in FAVORS:
+            button = self.query_one(f"#do-{action}", Button)
+            button.disabled = not self._allowed(action)
+            button.set_class(action == "shift" and self.shifting, "active")
+        self.query_one("#last-move", Static).update(self._last_and_result())
+        self.query_one("#tiles", TileCanvas).repaint()
+
+    def _warning(self) -> str:
+        if self.prompt:
+            return self.prompt
+        return TEXT_WARNING if self.view.get("unsolvable") else ""
+
+    def _allowed(self, action: str) -> bool:
+        if action == "shift":
+            return any(text.startswith("shift ") for text in self.legal)
+        return action in self.legal
+
+    def _cost(self, option: str) -> int:
+        return int(self.options.get(option, DEFAULT_COSTS.get(option, 1)))
 
     def _summary(self) -> str:
         view = self.view
-        players = view["players"]
+        mode = MODE_NAMES.get(view["mode"], view["mode"])
         lines = [
-            f"{view['mode']} on {view['layout']} · tiles {view['tiles_left']}/{view['tiles_total']}"
-            f" · bank {view['bank']} tokens · passes {view['passes']}"
+            f"{mode} on {layout_title(view['layout'])} · tiles left {view['tiles_left']} of "
+            f"{view['tiles_total']} · bank {token_text(view['bank'])}"
         ]
         tokens = view["tokens"]
-        for seat in range(players):
-            you = " (you)" if seat == self.seat else ""
-            turn = "▶" if seat == view.get("current_player") else " "
+        for seat in range(view["players"]):
+            turn = "▶ " if seat == view.get("current_player") else "  "
             seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
             doubling = view["doubling"][seat]
             lines.append(
-                f"{turn} seat {seat}{you}: score {view['scores'][seat]} · tokens {seat_tokens}"
-                f" · streak {view['streaks'][seat]}"
-                + (f" · doubled pairs left {doubling}" if doubling else "")
+                f"{turn}{seat_words(seat, self.seat)}: score {view['scores'][seat]} · "
+                f"{token_text(seat_tokens)} · streak {view['streaks'][seat]}"
+                + (f" · next {doubling} pair(s) doubled" if doubling else "")
             )
         if "team_score" in view:
             lines.append(f"  team score {view['team_score']}")
-        vaults = ", ".join(f"{v['id']}:{v['state']}" for v in view.get("vaults", []))
-        capstones = ", ".join(
-            f"{c['id']}:{'on board' if c['on_board'] else 'removed'}"
-            for c in view.get("capstones", [])
-        )
-        lines.append(f"  capstones {capstones or '-'} · vaults {vaults or '-'}")
-        if "time_left" in view:
-            lines.append(f"  time left {view['time_left']} s (elapsed {view['elapsed']} s)")
+        capstones = view.get("capstones", [])
+        vaults = view.get("vaults", [])
+        extras = []
+        if capstones:
+            on_board = sum(1 for capstone in capstones if capstone["on_board"])
+            extras.append(f"capstones on the board {on_board} of {len(capstones)}")
+        if vaults:
+            opened = sum(1 for vault in vaults if vault["state"] == "unlocked")
+            lost = sum(1 for vault in vaults if vault["state"] == "forfeited")
+            extras.append(
+                f"vaults unlocked {opened} of {len(vaults)}" + (f", {lost} lost" if lost else "")
+            )
+        if extras:
+            lines.append("  " + " · ".join(extras))
         return "\n".join(lines)
 
-    def _legend(self) -> Text:
-        layers = max((tile["z"] for tile in self.view.get("tiles", [])), default=0) + 1
-        legend = Text("layers: ")
-        for z in range(layers):
-            colour = LAYER_COLOURS[min(z, len(LAYER_COLOURS) - 1)]
-            legend.append(f" {z} ", Style(bgcolor=colour, color="white", bold=True))
-            legend.append(" ")
-        legend.append("  bright = free, dim = blocked, ▒▒ face down, ^ capstone, v vault")
-        return legend
+    def _last_and_result(self) -> str:
+        lines = []
+        last = self.view.get("last_move")
+        if last and not str(last.get("action", "")).startswith("clock"):
+            lines.append(self._last_move(last))
+        result = self.view.get("result")
+        if result:
+            lines.append(self._result(result))
+        return "\n".join(lines)
 
-    @staticmethod
-    def _last_move(last: dict[str, Any]) -> str:
-        text = f"Last: seat {last.get('player')} {last.get('action')}"
+    def _last_move(self, last: dict[str, Any]) -> str:
+        who = seat_words(int(last.get("player", 0)), self.seat)
+        kind = str(last.get("action", "")).split(" ")[0]
+        text = f"Last: {who} " + ACTION_WORDS.get(kind, kind)
         if "points" in last:
             text += f" for {last['points']} points"
         if last.get("vaults_unlocked"):
-            text += f", vaults unlocked {last['vaults_unlocked']}"
+            text += f", unlocking {len(last['vaults_unlocked'])} vault(s)"
         return text
 
-    @staticmethod
-    def _result(result: dict[str, Any]) -> str:
-        text = f"Over ({result.get('reason')}): scores {result.get('scores')}"
+    def _result(self, result: dict[str, Any]) -> str:
+        reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
+        scores = ", ".join(
+            f"{seat_words(seat, self.seat)} {score}"
+            for seat, score in enumerate(result.get("scores", []))
+        )
+        text = f"Game over: {reason}. Scores: {scores}"
         if "time_score" in result:
-            text += f" · time score {result['time_score']}"
+            text += f" · time score {result['time_score']} s"
         if "team_won" in result:
             text += " · the team " + ("wins" if result["team_won"] else "loses")
-        elif result.get("winners") is not None:
-            text += f" · winner(s) {result['winners']}"
         return text
 
-    def _compose_buttons(self) -> ComposeResult:
+    # ----- describing moves in words -----
+
+    def face_of(self, tile_id: int) -> str:
+        for tile in self.view.get("tiles", []):
+            if tile["id"] == tile_id:
+                return str(tile["face"]) if tile.get("face") else TEXT_FACE_DOWN
+        return TEXT_FACE_DOWN
+
+    def describe_move(self, text: str) -> str:
+        words = text.split()
+        if words and words[0] == "match" and len(words) == 3:
+            return f"removed {self.face_of(int(words[1]))} and {self.face_of(int(words[2]))}"
+        if words and words[0] == "shift" and len(words) == 2:
+            return f"lifted {self.face_of(int(words[1]))} with Anubis Shift"
+        return ACTION_WORDS.get(words[0], text) if words else text
+
+    def explain_illegal(self, text: str, error: str) -> str:
+        words = text.split()
+        tiles = {tile["id"]: tile for tile in self.view.get("tiles", [])}
+        tokens = self.view.get("tokens")
+        own = tokens if isinstance(tokens, int) else (tokens or [0])[self.seat or 0]
+        if words and words[0] == "match" and len(words) == 3:
+            first, second = (tiles.get(int(word)) for word in words[1:])
+            for tile in (first, second):
+                if tile is not None and not (tile.get("free") or tile.get("shifted")):
+                    return TEXT_NOT_FREE.format(face=face_label(tile).strip())
+            if first is not None and second is not None:
+                return TEXT_NO_MATCH.format(
+                    first=face_label(first).strip(), second=face_label(second).strip()
+                )
+        if words and words[0] == "shift" and len(words) == 2:
+            tile = tiles.get(int(words[1]))
+            if tile is not None and tile.get("free"):
+                return TEXT_ALREADY_FREE.format(face=face_label(tile).strip())
+        for action, label, _, cost in FAVORS:
+            if words and words[0] == action and cost and own < self._cost(cost):
+                return TEXT_FAVOR_COST.format(favor=label, cost=self._cost(cost), tokens=own)
+        return error.replace("player 0 has", "you have")
+
+    # ----- choosing -----
+
+    def _candidates(self) -> list[dict[str, Any]]:
+        tiles = self.view.get("tiles", [])
+        if self.shifting:
+            return [t for t in tiles if not t.get("free")]
+        return [t for t in tiles if t.get("free") or t.get("shifted")]
+
+    def _keep_cursor(self) -> None:
+        candidates = self._candidates()
+        if not candidates:
+            self.cursor = None
+            return
+        if self.cursor in {t["id"] for t in candidates}:
+            return
+        top = min(candidates, key=lambda t: (t["y"], t["x"], -t["z"]))
+        self.cursor = top["id"]
+
+    def move_cursor(self, dx: int, dy: int) -> None:
         if not self.interactive:
             return
-        legal = set(self.legal)
-        shift_possible = any(text.startswith("shift ") for text in self.legal)
-        with Horizontal(classes="buttons"):
-            for action, label in BUTTONS:
-                if action in legal:
-                    yield Button(label, id=f"do-{action}", name=action)
-            if shift_possible:
-                button = Button(
-                    "Anubis Shift: click a tile" if self.shifting else "Anubis Shift",
-                    id="do-shift",
-                    name="shift",
-                )
-                if self.shifting:
-                    button.add_class("active")
-                yield button
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        name = event.button.name
-        if not name:
+        candidates = self._candidates()
+        current = next((t for t in candidates if t["id"] == self.cursor), None)
+        if current is None:
+            self._keep_cursor()
+            self.update_drawing()
             return
-        event.stop()
-        if name == "shift":
-            self.shifting = not self.shifting
-            self.selected = []
-            self.refresh(recompose=True)
-            return
-        self.choose(name)
+        best: tuple[float, int] | None = None
+        cx, cy = current["x"] - current["z"] * 0.34, current["y"]
+        for tile in candidates:
+            if tile["id"] == current["id"]:
+                continue
+            tx, ty = tile["x"] - tile["z"] * 0.34, tile["y"]
+            along = (tx - cx) * dx + (ty - cy) * dy
+            across = abs((tx - cx) * dy) + abs((ty - cy) * dx)
+            if along <= 0:
+                continue
+            score = along + 2 * across
+            if best is None or score < best[0]:
+                best = (score, tile["id"])
+        if best is not None:
+            self.cursor = best[1]
+            self.update_drawing()
+            self.query_one("#tiles", TileCanvas).scroll_to_tile(best[1])
 
     def tile_clicked(self, tile_id: int) -> None:
         if not self.interactive:
             return
+        self.cursor = tile_id
         if self.shifting:
             self.shifting = False
+            self.prompt = ""
             self.choose(f"shift {tile_id}")
             return
         if tile_id in self.selected:
             self.selected.remove(tile_id)
         else:
             self.selected.append(tile_id)
+        self.prompt = TEXT_SELECT_PROMPT if len(self.selected) == 1 else ""
         if len(self.selected) == 2:
             first, second = sorted(self.selected)
             self.selected = []
+            self.prompt = ""
+            self.update_drawing()
             self.choose(f"match {first} {second}")
-        self.refresh(recompose=True)
+            return
+        self.update_drawing()
 
+    def action_favor(self, action: str) -> None:
+        if not self.interactive:
+            return
+        if action == "shift":
+            self.shifting = not self.shifting
+            self.selected = []
+            self.prompt = TEXT_SHIFT_PROMPT if self.shifting else ""
+            self.cursor = None
+            self._keep_cursor()
+            self.update_drawing()
+            return
+        self.choose(action)
+
+    def action_drop(self) -> None:
+        if self.selected or self.shifting:
+            self.selected = []
+            self.shifting = False
+            self.prompt = ""
+            self._keep_cursor()
+            self.update_drawing()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        name = event.button.name
+        if not name:
+            return
+        event.stop()
+        self.action_favor(name)
+
+    def focus_target(self) -> Widget | None:
+        found = self.query("#tiles")
+        return found.first() if found else None
+
+    def list_moves(self, legal: list[str]) -> list[str]:
+        """No list of pairs or tiles: Hint and Ra Sight show matches."""
+        return [text for text in legal if text.split(" ")[0] not in ("match", "shift")]
+
+    @staticmethod
+    def variant_of(view: dict[str, Any]) -> str:
+        return f"{layout_title(view['layout'])}, {MODE_NAMES.get(view['mode'], view['mode'])}"
+
+
+ACTION_WORDS = {
+    "match": "removed a pair",
+    "sight": "used Ra Sight",
+    "shift": "used Anubis Shift",
+    "reshuffle": "called a Sandstorm Reshuffle",
+    "hint": "asked for a hint",
+    "undo": "took back a move",
+    "finish": "finished the board",
+    "pass": "passed",
+}
 
 BOARD = MahjonggBoard

@@ -2,10 +2,12 @@
 
 A field shows its number (in its border) and visible card; a closed field has
 a heavy border and also shows the card it covers, dimmed, after a slash. The
-fields where the card in play may go are highlighted, and a click on one places
-it. In the offer phase a click selects a
-hand card; the second selected card makes the offer. In the pick phase a click
-on an offered card picks it.
+fields where the card in play may go are highlighted, and choosing one places
+it. In the offer phase choosing a hand card selects it; the second selected
+card makes the offer. In the pick phase choosing an offered card picks it.
+"Choosing" is a click, or Tab to the card or field and Enter/Space: only what
+can be chosen now takes the keyboard. The two apex cards revealed to decide
+who starts the round are shown above the pyramids.
 """
 
 from __future__ import annotations
@@ -16,17 +18,19 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
-from pyramids.tui.board import Board
+from pyramids.tui.board import Board, Pickable
 
 
-class FieldCell(Static):
-    """One pyramid field; a click on a legal field places the card in play."""
+class FieldCell(Pickable):
+    """One pyramid field; choosing a legal field places the card in play."""
 
     def __init__(self, number: int, cards: list[int], legal: bool, mine: bool, **kwargs: Any):
         classes = "field " + ("closed" if len(cards) == 2 else "open" if cards else "empty")
         if legal:
             classes += " legal"
-        super().__init__(self.label(cards), classes=classes, **kwargs)
+        super().__init__(
+            self.label(cards), classes=classes, active=legal and mine, **kwargs
+        )
         self.border_title = f"F{number}"
         self.number = number
         self.legal = legal and mine
@@ -40,32 +44,27 @@ class FieldCell(Static):
             return f"[b]{cards[0]}[/]"
         return f"[b]{cards[1]}[/] [dim]/{cards[0]}[/]"
 
-    def on_click(self) -> None:
-        board = self._board()
+    def action_pick(self) -> None:
+        board = self.owner_board()
         if board is not None and self.legal:
             board.choose(f"place F{self.number}")
 
-    def _board(self) -> PacalBoard | None:
-        for ancestor in self.ancestors:
-            if isinstance(ancestor, PacalBoard):
-                return ancestor
-        return None
 
+class CardCell(Pickable):
+    """A card in the hand or the offer; what choosing it does depends on the phase."""
 
-class CardCell(Static):
-    """A card in the hand or the offer; what a click does depends on the phase."""
-
-    def __init__(self, value: int, role: str, selected: bool = False, **kwargs: Any):
+    def __init__(
+        self, value: int, role: str, selected: bool = False, active: bool = False, **kwargs: Any
+    ):
         classes = f"card {role}" + (" selected" if selected else "")
-        super().__init__(f"[b]{value}[/]", classes=classes, **kwargs)
+        super().__init__(f"[b]{value}[/]", classes=classes, active=active, **kwargs)
         self.value = value
         self.role = role
 
-    def on_click(self) -> None:
-        for ancestor in self.ancestors:
-            if isinstance(ancestor, PacalBoard):
-                ancestor.card_clicked(self.value, self.role)
-                return
+    def action_pick(self) -> None:
+        board = self.owner_board()
+        if isinstance(board, PacalBoard):
+            board.card_clicked(self.value, self.role)
 
 
 def pyramid_rows(
@@ -92,11 +91,22 @@ def pyramid_rows(
 
 
 class PacalBoard(Board):
+    KEYS_HELP = (
+        "- **Pacal**: click a card or field, or Tab to it and press Enter/Space: two hand "
+        "cards make an offer, an offered card is picked, a highlighted field takes the card "
+        "in play"
+    )
+
+    @property
+    def LOWER_SCORE_IS_BETTER(self) -> bool:  # noqa: N802 - read like the class constant
+        """Solo scores count draws: fewer is better."""
+        return self.solo
+
     DEFAULT_CSS = """
     PacalBoard .pyramid-row { height: 3; align: center top; width: 100%; }
-    PacalBoard .field { width: 11; height: 3; border: round $panel-lighten-2;
+    PacalBoard .field { width: 10; height: 3; border: round $panel-lighten-2;
                         border-title-align: left; content-align: center middle;
-                        text-align: center; margin: 0 1; }
+                        text-align: center; margin: 0 1 0 0; }
     PacalBoard .field.open { border: round $secondary; }
     PacalBoard .field.closed { border: heavy $primary; background: $boost; }
     PacalBoard .field.legal { border: double $success; background: $success 20%; }
@@ -134,16 +144,24 @@ class PacalBoard(Board):
         legal_fields = view.get("legal_fields") or [] if self.interactive else []
         yield Static(
             f"Round {view['round']} · first to {view['rounds_to_win']} · "
-            f"round wins: seat 0 [b]{wins[0]}[/] – seat 1 [b]{wins[1]}[/] · "
+            f"round wins: seat 1 [b]{wins[0]}[/] – seat 2 [b]{wins[1]}[/] · "
             f"phase: {view['phase'].replace('_', ' ')}",
             classes="info",
             id="score",
         )
+        apex = view.get("revealed_apex_bases")
+        if apex:
+            yield Static(
+                f"Apex cards revealed to decide who starts: seat 1 [b]{apex[0]}[/], "
+                f"seat 2 [b]{apex[1]}[/] · seat {view['starting_player'] + 1} starts",
+                classes="info",
+                id="apex",
+            )
         order = [1, 0] if viewer is None else [1 - viewer, viewer]
         for seat in order:
             mine = seat == viewer
             who = "you" if mine else ("opponent" if viewer is not None else "")
-            title = f"Seat {seat}" + (f" ({who})" if who else "")
+            title = f"Seat {seat + 1}" + (f" ({who})" if who else "")
             yield Static(
                 f"{title} · spread {view['spreads'][seat]} · "
                 f"{view['hand_sizes'][seat]} in hand",
@@ -162,7 +180,7 @@ class PacalBoard(Board):
             yield from self._compose_hand()
         last = view.get("last_round")
         if isinstance(last, dict) and last.get("winner") is not None:
-            yield Static(f"Last round won by seat {last['winner']}", classes="info")
+            yield Static(f"Last round won by seat {last['winner'] + 1}", classes="info")
 
     def _compose_offer(self) -> ComposeResult:
         offer = self.view.get("offer")
@@ -176,7 +194,7 @@ class PacalBoard(Board):
         with Horizontal(classes="cards"):
             for value in offer:
                 role = "offer pickable" if can_pick else "offer"
-                yield CardCell(value, role, id=f"offer-{value}")
+                yield CardCell(value, role, active=can_pick, id=f"offer-{value}")
 
     def _compose_hand(self) -> ComposeResult:
         view = self.view
@@ -196,7 +214,10 @@ class PacalBoard(Board):
             if card is not None and self.interactive:
                 yield CardCell(card, "to-place", id="to-place")
             for value in hand:
-                yield CardCell(value, "hand", value in self.selected, id=f"hand-{value}")
+                yield CardCell(
+                    value, "hand", value in self.selected, active=offering,
+                    id=f"hand-{value}",
+                )
             if "decline" in self.legal:
                 yield Button("Decline", id="decline", variant="warning")
 
@@ -217,7 +238,8 @@ class PacalBoard(Board):
             low, high = sorted(self.selected)
             self.selected = []
             self.choose(f"offer {low} {high}")
-        self.refresh(recompose=True)
+            return
+        self.redraw_keeping_focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "decline":

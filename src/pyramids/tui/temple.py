@@ -18,25 +18,24 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal
 from textual.widgets import Button, Static
 
-from pyramids.tui.board import Board
+from pyramids.tui.board import Board, Pickable
 
 LEVELS = 9
 KINDS = tuple(f"L{level}" for level in range(1, LEVELS + 1)) + ("J",)
 
 
-class KindCell(Static):
+class KindCell(Pickable):
     """A kind of card in your hand (with its count) or a swap-zone slot."""
 
     def __init__(self, text: str, kind: str | None, slot: int | None, classes: str, **kw: Any):
-        super().__init__(text, classes=classes, **kw)
+        super().__init__(text, classes=classes, active="selectable" in classes.split(), **kw)
         self.kind = kind
         self.slot = slot
 
-    def on_click(self) -> None:
-        for ancestor in self.ancestors:
-            if isinstance(ancestor, TempleBoard):
-                ancestor.cell_clicked(self.kind, self.slot)
-                return
+    def action_pick(self) -> None:
+        board = self.owner_board()
+        if isinstance(board, TempleBoard):
+            board.cell_clicked(self.kind, self.slot)
 
 
 def describe_set(entry: dict[str, Any]) -> str:
@@ -64,6 +63,11 @@ def button_label(text: str) -> str:
 
 
 class TempleBoard(Board):
+    KEYS_HELP = (
+        "- **Temple**: in the swap phase choose a kind in your hand and a swap-zone slot "
+        "(click, or Tab and Enter); every other decision is a button"
+    )
+
     DEFAULT_CSS = """
     TempleBoard .info { height: auto; width: 100%; text-align: center; }
     TempleBoard .title { height: 1; width: 100%; text-align: center; text-style: bold;
@@ -95,7 +99,7 @@ class TempleBoard(Board):
         level = view.get("level")
         yield Static(
             f"Round {view['round']} · phase: {view['phase']} · start player: seat "
-            f"{view['start_player']} · levels built: {view['built']}/{LEVELS} · "
+            f"{view['start_player'] + 1} · levels built: {view['built']}/{LEVELS} · "
             f"pile: {view['pile_size']}",
             classes="info",
             id="round",
@@ -108,8 +112,10 @@ class TempleBoard(Board):
             yield from self._compose_hand()
         yield from self._compose_buttons()
         if view.get("phase") == "over":
-            scores = view.get("scores") or []
-            winners = ", ".join(f"seat {seat}" for seat in view.get("winners") or [])
+            scores = ", ".join(
+                f"seat {seat + 1} {score}" for seat, score in enumerate(view.get("scores") or [])
+            )
+            winners = ", ".join(f"seat {seat + 1}" for seat in view.get("winners") or [])
             yield Static(
                 f"Final scores (treasure + jewels): {scores} · winner(s): {winners}",
                 classes="title",
@@ -141,7 +147,7 @@ class TempleBoard(Board):
         sets = "; ".join(describe_set(entry) for entry in construction.get("sets", []))
         yield Static(
             f"Construction of level {construction['level']}, summoned by seat "
-            f"{construction['summoner']}: {construction['units']} of 5 units set, "
+            f"{construction['summoner'] + 1}: {construction['units']} of 5 units set, "
             f"{construction['missing']} missing" + (f" · {sets}" if sets else ""),
             classes="info",
             id="construction",
@@ -158,7 +164,7 @@ class TempleBoard(Board):
             marker = "▶" if seat == view.get("current_player") else " "
             you = " (you)" if seat == view.get("viewer") else ""
             lines.append(
-                f"{marker} seat {seat}{you}: treasure {view['treasure'][seat]:>3} · "
+                f"{marker} seat {seat + 1}{you}: treasure {view['treasure'][seat]:>3} · "
                 f"{view['hand_sizes'][seat]:>2} cards · known in hand: {known_text}"
             )
         discard = " ".join(f"{kind}×{count}" for kind, count in view["discard"].items())
@@ -232,7 +238,8 @@ class TempleBoard(Board):
             text = f"swap {self.selected_kind} {self.selected_slot}"
             self.selected_kind = self.selected_slot = None
             self.choose(text)
-        self.refresh(recompose=True)
+            return
+        self.redraw_keeping_focus()
 
 
 BOARD = TempleBoard
