@@ -17,8 +17,11 @@ from pyramids.openspiel.game import (
 
 SPIEL_NAMES = register_games()
 
+from pyramids.openspiel.bots import OpenSpielMctsAgent  # noqa: E402  (registers the agent)
+
 __all__ = [
     "SPIEL_NAMES",
+    "OpenSpielMctsAgent",
     "PyramidsObserver",
     "PyramidsSpielGame",
     "PyramidsSpielState",

@@ -1,0 +1,62 @@
+"""OpenSpiel's MCTS bot as a pyramids agent (`openspiel-mcts`), for `pyramids arena`.
+
+OpenSpiel's `MCTSBot` searches a perfect-information tree, so it is given a
+determinization: each move, the agent fills what its seat cannot see at random
+(`state.resample_hidden(player, rng)`, the same source our own `mcts` uses),
+wraps it as an OpenSpiel state past the deal and lets the bot search it with
+`simulations` simulations and random rollouts. It never sees the real hidden
+cards. Options: `simulations` (default 200), `rollouts` (default 1), `uct_c`
+(default 2.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+from pyramids.agents import register_agent
+from pyramids.core import Rng, State
+from pyramids.openspiel.game import PyramidsSpielGame, register_games, short_name
+
+
+class OpenSpielMctsAgent:
+    name = "openspiel-mcts"
+
+    def __init__(self, seed: int | None = 0, simulations: int = 200, rollouts: int = 1,
+                 uct_c: float = 2.0) -> None:
+        self.seed = 0 if seed is None else seed
+        self.simulations = int(simulations)
+        self.rollouts = int(rollouts)
+        self.uct_c = float(uct_c)
+        self._rng = Rng(self.seed)
+        self._numpy = np.random.RandomState(self.seed % 2**32)
+        self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
+
+    def _bot(self, state: State) -> tuple[PyramidsSpielGame, Any]:
+        key = f"{state.game.name}:{sorted(state.game.options.items())}"
+        if key not in self._games:
+            register_games()
+            game = pyspiel.load_game(short_name(state.game.name), state.game.options)
+            evaluator = mcts.RandomRolloutEvaluator(self.rollouts, self._numpy)
+            bot = mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator,
+                               random_state=self._numpy, solve=False)
+            self._games[key] = (game, bot)
+        return self._games[key]
+
+    def step(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        game, bot = self._bot(state)
+        guess = state.resample_hidden(state.current_player, self._rng)
+        return int(bot.step(game.state_from_engine(guess)))
+
+
+def make_openspiel_mcts(seed: int | None = 0, **options: Any) -> OpenSpielMctsAgent:
+    return OpenSpielMctsAgent(seed=seed, **options)
+
+
+register_agent(OpenSpielMctsAgent.name, make_openspiel_mcts)
