@@ -13,6 +13,7 @@ empty translation for a person to write (the check fails until one does).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -31,6 +32,10 @@ EXTRACTORS = [
 ]
 
 
+# Tutorials are data: these fields of theirs are messages.
+TUTORIAL_FIELDS = ("say", "hint")
+
+
 def extract() -> Catalog:
     catalog = Catalog(project="pyramids", domain="pyramids")
     for methods, keywords in EXTRACTORS:
@@ -39,6 +44,14 @@ def extract() -> Catalog:
         ):
             catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                         context=context)
+    for path in sorted(SOURCE.glob("games/*/learn/*.tutorial.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        where = [(str(path.relative_to(SOURCE)), 0)]
+        catalog.add(data["title"], None, where)
+        for step in data["steps"]:
+            for key in TUTORIAL_FIELDS:
+                if step.get(key):
+                    catalog.add(step[key], None, where)
     return catalog
 
 

@@ -12,6 +12,7 @@ import typer
 
 COMMAND_MODULES = (
     "pyramids.cli.games",  # play, simulate, rules, replay
+    "pyramids.cli.tutorial",  # tutorial
     "pyramids.cli.arena",  # arena, balance
     "pyramids.cli.layout",  # layout info/show/validate
     "pyramids.cli.solve",  # solve

@@ -22,6 +22,7 @@ from pyramids.core.registry import (
     load,
     manifests,
     packaged_learn_pages,
+    packaged_tutorial,
     register,
 )
 from pyramids.core.rng import Rng
@@ -50,6 +51,7 @@ __all__ = [
     "load",
     "manifests",
     "packaged_learn_pages",
+    "packaged_tutorial",
     "register",
     "resolve_options",
 ]

@@ -61,7 +61,8 @@ class GameManifest:
     `rules_page` returns the rules page as Markdown (the reference, as
     implemented); `learn_page(lang)` the page for players in a language (About,
     Components, Rules, Strategy, FAQ, Our decisions), None where it has none in
-    that language. `players_option` names the
+    that language; `tutorial()` the interactive tutorial as JSON text (see
+    `pyramids.play.tutorial`). `players_option` names the
     option that sets the number of seats (None: fixed). `order` places the game
     in lists for players (lower first; ties by name). `view_type` is the
     TypedDict that `state.view()` returns. The companion fields are dotted paths
@@ -76,6 +77,7 @@ class GameManifest:
     variants: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({},))
     rules_page: Callable[[], str] | None = None
     learn_page: Callable[[str], str | None] | None = None
+    tutorial: Callable[[], str | None] | None = None
     players_option: str | None = None
     order: int = 100
     view_type: type | None = None
@@ -135,6 +137,16 @@ def packaged_learn_pages(package: str, stem: str) -> Callable[[str], str | None]
         return path.read_text(encoding="utf-8") if path.is_file() else None
 
     return page
+
+
+def packaged_tutorial(package: str, game: str) -> Callable[[], str | None]:
+    """A `tutorial` for a package that ships `learn/<game>.tutorial.json`."""
+
+    def tutorial() -> str | None:
+        path = resources.files(package).joinpath("learn", f"{game}.tutorial.json")
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    return tutorial
 
 
 #: The name older code and plugins use; the same class.

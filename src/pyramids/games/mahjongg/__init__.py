@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from pyramids.core.registry import GameManifest, packaged_learn_pages, register
+from pyramids.core.registry import (
+    GameManifest,
+    packaged_learn_pages,
+    packaged_tutorial,
+    register,
+)
 from pyramids.games.mahjongg.game import MahjonggGame
 from pyramids.games.mahjongg.state import MahjonggState
 from pyramids.games.mahjongg.views import MahjonggView
@@ -22,6 +27,7 @@ SMALL = "giza-step-ramp"
 register(
     GameManifest(
         name="mahjongg",
+        tutorial=packaged_tutorial(__name__, "mahjongg"),
         learn_page=packaged_learn_pages(__name__, "mahjongg"),
         title="Mahjongg Pyramids",
         order=30,

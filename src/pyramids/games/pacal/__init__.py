@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from pyramids.core.registry import GameManifest, packaged_learn_pages, register
+from pyramids.core.registry import (
+    GameManifest,
+    packaged_learn_pages,
+    packaged_tutorial,
+    register,
+)
 from pyramids.games.pacal.game import PacalGame, PacalSoloGame
 from pyramids.games.pacal.match import PacalState
 from pyramids.games.pacal.solo import PacalSoloState
@@ -21,6 +26,7 @@ def rules_page() -> str:
 register(
     GameManifest(
         name="pacal",
+        tutorial=packaged_tutorial(__name__, "pacal"),
         learn_page=packaged_learn_pages(__name__, "pacal"),
         title="Pacal",
         order=10,
@@ -42,6 +48,7 @@ register(
 register(
     GameManifest(
         name="pacal-solo",
+        tutorial=packaged_tutorial(__name__, "pacal-solo"),
         learn_page=packaged_learn_pages(__name__, "pacal"),
         title="Pacal solo",
         order=40,

@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from importlib import resources
 
-from pyramids.core.registry import GameManifest, packaged_learn_pages, register
+from pyramids.core.registry import (
+    GameManifest,
+    packaged_learn_pages,
+    packaged_tutorial,
+    register,
+)
 from pyramids.games.temple.game import TempleGame
 from pyramids.games.temple.state import TempleState
 from pyramids.games.temple.views import TempleView
@@ -27,6 +32,7 @@ def rules_page() -> str:
 register(
     GameManifest(
         name="temple",
+        tutorial=packaged_tutorial(__name__, "temple"),
         learn_page=packaged_learn_pages(__name__, "temple"),
         title="Temple of Inscriptions",
         order=20,

@@ -1,0 +1,98 @@
+"""`pyramids tutorial GAME`: the game's interactive tutorial at line prompts.
+
+Each step says what to look at and waits: for the move it teaches (any other
+move is refused with a hint and changes nothing) or for Enter. After the last
+step the learner plays the game on from that real position against a bot.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import typer
+
+from pyramids.cli.common import LANG_HELP, apply_language, fail, user_errors
+from pyramids.cli.plain import play_plain
+from pyramids.core import IllegalActionError, game_manifest
+from pyramids.play.i18n import _
+from pyramids.play.learn import learn_text
+from pyramids.play.moves import parse_move
+from pyramids.play.render import render_view
+from pyramids.play.session import new_session
+from pyramids.play.tutorial import TutorialRun, tutorial_for
+
+QUIT_WORDS = frozenset({"quit", "q", "exit"})
+
+
+def _read_line() -> str | None:
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+def _write(text: str) -> None:
+    typer.echo(text, nl=not text.endswith("> "))
+
+
+def tutorial(
+    game: str = typer.Argument(..., help="The game: see `pyramids games`."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
+) -> None:
+    """Learn a game step by step on a fixed deal, then finish it against a bot."""
+    apply_language(lang)
+    with user_errors():
+        found = tutorial_for(game)
+        title = game_manifest(game).display_title
+    if found is None:
+        fail(_("{game} has no tutorial yet; read its rules with: pyramids rules {name}",
+               game=title, name=game))
+    run = TutorialRun(found)
+    if not run_steps(run, _read_line, _write):
+        _write(_("Tutorial stopped."))
+        return
+    session = new_session(run.state.game, list(found.seats_for_finish()), found.seed)
+    session.state = run.state
+    _write(_("Now finish the game against {bot}.", bot=found.finish_against))
+    play_plain(session, _read_line, _write, lambda: learn_text(game))
+
+
+def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
+              write: Callable[[str], None]) -> bool:
+    """Walk the steps; False when the learner stops early."""
+    learner = run.tutorial.learner
+    write("== " + _(run.tutorial.title) + " ==")
+    while not run.finished:
+        step = run.step
+        assert step is not None
+        write("")
+        write(render_view(run.state.game.name, run.state.view(learner)))
+        write("")
+        write(run.text())
+        if step.highlight:
+            write(_("Look at: {things}", things=", ".join(step.highlight)))
+        if not run.waits_for_move():
+            write(_("(press Enter to go on)") + "> ")
+            line = read_line()
+            if line is None or line.strip().lower() in QUIT_WORDS:
+                return False
+            run.go_on()
+            continue
+        write(_("your move") + "> ")
+        line = read_line()
+        if line is None or line.strip().lower() in QUIT_WORDS:
+            return False
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            move = run.state.action_to_string(parse_move(run.state, text))
+        except IllegalActionError as error:
+            write(_("Not a legal move: {problem}", problem=error))
+            continue
+        feedback = run.attempt(move)
+        write(feedback.message)
+    return True
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tutorial")(tutorial)

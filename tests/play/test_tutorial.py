@@ -1,0 +1,96 @@
+"""Tutorials: data that replays through the engine, taught moves only, then a real game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pyramids.agents import make_agent
+from pyramids.cli.main import app
+from pyramids.core import manifests
+from pyramids.play.i18n import set_language
+from pyramids.play.tutorial import TutorialError, TutorialRun, parse_tutorial, tutorial_for
+
+TUTORIAL_GAMES = [m.name for m in manifests() if m.tutorial is not None and m.tutorial()]
+
+
+def test_the_games_have_tutorials() -> None:
+    assert "pacal-solo" in TUTORIAL_GAMES
+
+
+@pytest.mark.parametrize("game", TUTORIAL_GAMES)
+def test_each_tutorial_replays_and_ends_in_a_real_position(game: str) -> None:
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    state = tutorial.check()
+    assert not state.is_terminal()
+    # The learner can finish it: here greedy plays the learner's seat too.
+    agents = {seat: make_agent("greedy" if name == "human" else name, seed=seat)
+              for seat, name in enumerate(tutorial.seats_for_finish())}
+    while not state.is_terminal():
+        state.apply_action(agents[state.current_player].step(state))
+
+
+@pytest.mark.parametrize("game", TUTORIAL_GAMES)
+def test_a_tutorial_accepts_only_the_taught_move(game: str) -> None:
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    run = TutorialRun(tutorial, lang="en")
+    while not run.finished:
+        step = run.step
+        assert step is not None and run.text()
+        if step.expect is None:
+            run.go_on()
+            continue
+        others = [m for m in run.state.legal_action_strings() if m != step.expect]
+        if others:
+            before = run.state.to_json()
+            refused = run.attempt(others[0])
+            assert not refused.accepted and refused.message
+            assert run.state.to_json() == before
+        assert run.attempt(step.expect).accepted
+    assert not run.state.is_terminal()
+
+
+def test_malformed_tutorials_are_refused_with_the_reason() -> None:
+    good = {"game": "pacal-solo", "seed": 23, "title": "t", "steps": [{"say": "hello"}]}
+    assert parse_tutorial(json.dumps(good)).steps[0].say == "hello"
+    with pytest.raises(TutorialError, match="malformed tutorial"):
+        parse_tutorial(json.dumps({**good, "steps": [{"expect": "place F1"}]}))
+    with pytest.raises(TutorialError, match="exactly one 'human' seat"):
+        parse_tutorial(json.dumps({**good, "seats": ["greedy"]}))
+    bad_move = {**good, "steps": [{"say": "x", "expect": "place F1"},
+                                  {"say": "y", "expect": "place F10"},
+                                  {"say": "z", "expect": "place F10"}]}
+    # Seed 23 draws 42, 40, 44: the 44 cannot cover the 40 on F10 under the 42 on F1.
+    with pytest.raises(TutorialError, match="step 3: expected move 'place F10' is illegal"):
+        parse_tutorial(json.dumps(bad_move)).check()
+
+
+@pytest.mark.parametrize(("lang", "welcome", "hint", "finish"), [
+    ("en", "Welcome! You build a pyramid", "Put the 42 on F2",
+     "Now finish the game against greedy."),
+    ("ko", "환영합니다!", "42를 F2에 놓으세요", "이제 greedy를 상대로 게임을 끝까지 해 보세요."),
+])
+def test_the_solo_tutorial_at_line_prompts(lang: str, welcome: str, hint: str,
+                                           finish: str) -> None:
+    moves = "\nplace F1\nplace F2\nplace F3\nplace F1\nplace F10\nplace F5\n\nquit\n"
+    try:
+        result = CliRunner().invoke(app, ["tutorial", "pacal-solo", "--lang", lang], input=moves)
+    finally:
+        set_language(None)
+    assert result.exit_code == 0, result.output
+    assert welcome in result.output
+    assert finish in result.output
+    # The wrong first move got the step's hint; the taught ones went on to the game.
+    assert hint in result.output
+    assert result.output.count("Draws: 6,") >= 1
+
+
+def test_a_game_without_a_tutorial_says_where_to_learn() -> None:
+    result = CliRunner().invoke(app, ["tutorial", "pacal", "--lang", "en"])
+    if tutorial_for("pacal") is None:
+        assert result.exit_code == 2
+        assert "pyramids rules pacal" in result.output
