@@ -67,9 +67,9 @@ def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
         write("")
         write(render_view(run.state.game.name, run.state.view(learner)))
         write("")
+        # `highlight` is for boards that can light things up; the step's words
+        # already say where to look.
         write(run.text())
-        if step.highlight:
-            write(_("Look at: {things}", things=", ".join(step.highlight)))
         if not run.waits_for_move():
             write(_("(press Enter to go on)") + "> ")
             line = read_line()
