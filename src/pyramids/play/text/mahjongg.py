@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramids.play.i18n import _
+
 
 def mahjongg_grid_lines(tiles: list[dict[str, Any]]) -> list[str]:
     """The board from above: each tile 6 characters by 2 lines, higher layers painted last.
@@ -12,10 +14,10 @@ def mahjongg_grid_lines(tiles: list[dict[str, Any]]) -> list[str]:
     the tile id. A half step is 3 characters across or 1 line down.
     """
     if not tiles:
-        return ["(no tiles left)"]
+        return [_("(no tiles left)")]
     width = (max(tile["x"] for tile in tiles) + 2) * 3 + 1
     height = max(tile["y"] for tile in tiles) + 2
-    grid = [[" "] * width for _ in range(height)]
+    grid = [[" "] * width for _row in range(height)]
     for tile in sorted(tiles, key=lambda t: (t["z"], t["y"], t["x"])):
         face = str(tile.get("short") or "##")[:3] if tile.get("face") is not None else "##"
         free = "*" if tile.get("free") or tile.get("shifted") else " "
@@ -30,27 +32,39 @@ def mahjongg_grid_lines(tiles: list[dict[str, Any]]) -> list[str]:
     return ["".join(row).rstrip() for row in grid]
 
 
+def _mode(name: str) -> str:
+    words = {"standard": _("standard"), "time-attack": _("time attack"), "coop": _("co-op")}
+    return words.get(name, name)
+
+
 def render_mahjongg(view: dict[str, Any]) -> str:
     lines = [
-        f"{view['mode']} on {view['layout']}: tiles {view['tiles_left']}/{view['tiles_total']}, "
-        f"bank {view['bank']} token(s), passes {view['passes']}",
+        _("{mode} on {layout}: tiles {left}/{total}, bank {bank} token(s), passes {passes}",
+          mode=_mode(view["mode"]), layout=view["layout"], left=view["tiles_left"],
+          total=view["tiles_total"], bank=view["bank"], passes=view["passes"]),
     ]
     tokens = view["tokens"]
     for seat in range(view["players"]):
         seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
-        lines.append(
-            f"  seat {seat + 1}: score {view['scores'][seat]}, tokens {seat_tokens}, "
-            f"streak {view['streaks'][seat]}, doubled pairs left {view['doubling'][seat]}"
-        )
+        lines.append("  " + _(
+            "seat {number}: score {score}, tokens {tokens}, streak {streak}, doubled pairs "
+            "left {doubled}", number=seat + 1, score=view["scores"][seat], tokens=seat_tokens,
+            streak=view["streaks"][seat], doubled=view["doubling"][seat]))
     if "time_left" in view:
-        lines.append(f"  time left {view['time_left']} s")
-    lines.append("Each tile: face, * if free, layer; its id below. ## is face down.")
+        lines.append("  " + _("time left {seconds} s", seconds=view["time_left"]))
+    lines.append(_("Each tile: its face, * if free, its layer; below, the number you type "
+                   "(match A B). ## is face down."))
     lines.extend(mahjongg_grid_lines(view.get("tiles", [])))
     if view.get("hint"):
-        lines.append(f"Hint: match {view['hint'][0]} {view['hint'][1]}")
+        lines.append(_("Hint: match {first} {second}", first=view["hint"][0],
+                       second=view["hint"][1]))
     if view.get("sight_pairs"):
-        lines.append("Ra Sight: " + ", ".join(f"{a}-{b}" for a, b in view["sight_pairs"]))
+        lines.append(_("Ra Sight: {pairs}",
+                       pairs=", ".join(f"{a}-{b}" for a, b in view["sight_pairs"])))
     if view.get("result"):
         result = view["result"]
-        lines.append(f"Result: {result.get('reason')}, scores {result.get('scores')}")
+        scores = ", ".join(_("seat {number}: {points}", number=seat + 1, points=points)
+                           for seat, points in enumerate(result.get("scores") or []))
+        lines.append(_("Result: {reason}; scores {scores}", reason=result.get("reason"),
+                       scores=scores))
     return "\n".join(lines)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramids.play.i18n import _
+
 
 def pacal_field_label(number: int, cards: list[int]) -> str:
     """`F3 27` open, `F3 27/12` closed (27 covers 12), `F3 ..` empty."""
@@ -28,9 +30,18 @@ def pacal_pyramid_lines(
     deepest = max(rows) if rows else 0
     lines = []
     for row in sorted(rows):
-        cells = [text for _, text in sorted(rows[row])]
+        cells = [text for _column, text in sorted(rows[row])]
         lines.append(" " * ((deepest - row) * (cell // 2 + 1)) + " ".join(cells))
     return lines
+
+
+def _phase(name: str) -> str:
+    words = {
+        "offer": _("offer"), "pick": _("pick"), "place": _("place"),
+        "last_card": _("last card"), "over": _("game over"), "playing": _("playing"),
+        "won": _("won"), "lost": _("lost"),
+    }
+    return words.get(name, name)
 
 
 def render_pacal(view: dict[str, Any]) -> str:
@@ -39,41 +50,52 @@ def render_pacal(view: dict[str, Any]) -> str:
     legal = view.get("legal_fields") or []
     wins = view["round_wins"]
     lines = [
-        f"Round {view['round']} (first to {view['rounds_to_win']} round wins): "
-        f"round wins seat 0: {wins[0]}, seat 1: {wins[1]}; phase: {view['phase']}",
+        _("Round {round} (first to {target} round wins): seat 1 has {wins1}, seat 2 has "
+          "{wins2}; phase: {phase}", round=view["round"], target=view["rounds_to_win"],
+          wins1=wins[0], wins2=wins[1], phase=_phase(view["phase"])),
     ]
     if view.get("revealed_apex_bases") and view["round"] == 1:
         bases = view["revealed_apex_bases"]
-        lines.append(f"Revealed apex bases: seat 0: {bases[0]}, seat 1: {bases[1]}")
+        lines.append(_("Revealed apex cards (the higher starts): seat 1: {first}, seat 2: "
+                       "{second}", first=bases[0], second=bases[1]))
     order = [0, 1] if viewer is None else [1 - viewer, viewer]
     for seat in order:
-        who = "you" if seat == viewer else ("opponent" if viewer is not None else "")
-        title = f"Seat {seat}" + (f" ({who})" if who else "")
-        lines.append(
-            f"{title}: spread {view['spreads'][seat]}, {view['hand_sizes'][seat]} card(s) in hand"
-        )
+        if seat == viewer:
+            title = _("Seat {number} (you)", number=seat + 1)
+        elif viewer is not None:
+            title = _("Seat {number} (opponent)", number=seat + 1)
+        else:
+            title = _("Seat {number}", number=seat + 1)
+        lines.append(title + ": " + _("spread {spread}, {cards} card(s) in hand",
+                                      spread=view["spreads"][seat],
+                                      cards=view["hand_sizes"][seat]))
         marks = legal if seat == viewer else None
         lines.extend(pacal_pyramid_lines(view["pyramids"][seat], layout, marks))
         if seat != order[-1] and view.get("offer"):
-            lines.append(f"Offer: {' and '.join(str(card) for card in view['offer'])}")
+            lines.append(_("Offer: {first} and {second}", first=view["offer"][0],
+                           second=view["offer"][1]))
     if viewer is not None:
-        lines.append("Your hand: " + " ".join(str(card) for card in view.get("hand", [])))
+        lines.append(_("Your hand: {cards}",
+                       cards=" ".join(str(card) for card in view.get("hand", []))))
         if view.get("card_to_place") is not None:
-            fields = ", ".join(f"F{number}" for number in legal) or "none"
-            lines.append(f"Card to place: {view['card_to_place']} (legal fields: {fields})")
+            fields = ", ".join(f"F{number}" for number in legal) or _("none")
+            lines.append(_("Card to place: {card} (legal fields: {fields})",
+                           card=view["card_to_place"], fields=fields))
     last = view.get("last_round")
     if last and isinstance(last, dict) and last.get("winner") is not None:
-        lines.append(f"Last round won by seat {last['winner']}")
+        lines.append(_("Last round won by seat {number}", number=last["winner"] + 1))
     return "\n".join(lines)
 
 
 def render_pacal_solo(view: dict[str, Any]) -> str:
     legal = view.get("legal_fields") or []
-    lines = [f"Draws: {view['draws']}, pile: {view['pile_size']} card(s), spread {view['spread']}"]
+    lines = [_("Draws: {draws}, pile: {pile} card(s), spread {spread}", draws=view["draws"],
+               pile=view["pile_size"], spread=view["spread"])]
     lines.extend(pacal_pyramid_lines(view["pyramid"], view["layout"], legal))
     if view.get("card") is not None:
-        fields = ", ".join(f"F{number}" for number in legal) or "none"
-        lines.append(f"Card to place: {view['card']} (legal fields: {fields})")
+        fields = ", ".join(f"F{number}" for number in legal) or _("none")
+        lines.append(_("Card to place: {card} (legal fields: {fields})", card=view["card"],
+                       fields=fields))
     if view.get("result") not in (None, "playing"):
-        lines.append(f"Result: {view['result']}")
+        lines.append(_("Result: {result}", result=_phase(view["result"])))
     return "\n".join(lines)

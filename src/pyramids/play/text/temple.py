@@ -4,43 +4,62 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramids.play.i18n import _
+
 
 def _counts(counts: dict[str, int]) -> str:
     return " ".join(f"{kind}x{count}" for kind, count in counts.items()) or "-"
 
 
+def _phase(name: str) -> str:
+    words = {"swap": _("swap"), "summon": _("summon"), "set": _("set cards"),
+             "over": _("game over")}
+    return words.get(name, name)
+
+
+def _seats(seats: list[int]) -> str:
+    return ", ".join(_("seat {number}", number=seat + 1) for seat in seats)
+
+
 def render_temple(view: dict[str, Any]) -> str:
     built = view["built"]
     lines = [
-        f"Round {view['round']}, phase {view['phase']}, start player seat {view['start_player']}; "
-        f"levels built {built}/9; pile {view['pile_size']} card(s)",
-        "Temple: " + " ".join(
+        _("Round {round}, phase: {phase}, start player: seat {start}; levels built {built}/9; "
+          "pile {pile} card(s)", round=view["round"], phase=_phase(view["phase"]),
+          start=view["start_player"] + 1, built=built, pile=view["pile_size"]),
+        _("Temple:") + " " + " ".join(
             f"[L{level}]" if level <= built else f" L{level} " for level in range(1, 10)
         ),
     ]
     construction = view.get("construction")
     if construction:
         sets = "; ".join(
-            f"seat {entry['player'] + 1} set {entry['cards']} card(s) + "
-            f"{entry['jewel_pairs']} jewel pair(s)"
+            _("seat {number} set {cards} card(s) and {pairs} jewel pair(s)",
+              number=entry["player"] + 1, cards=entry["cards"], pairs=entry["jewel_pairs"])
             for entry in construction.get("sets", [])
         )
         lines.append(
-            f"Construction of L{construction['level']} by seat {construction['summoner']}: "
-            f"{construction['units']}/5 units, {construction['missing']} missing"
+            _("Construction of L{level}, summoned by seat {number}: {units}/5 units, "
+              "{missing} missing", level=construction["level"],
+              number=construction["summoner"] + 1, units=construction["units"],
+              missing=construction["missing"])
             + (f" ({sets})" if sets else "")
         )
     for seat in range(view["players"]):
-        you = " (you)" if seat == view.get("viewer") else ""
-        lines.append(
-            f"  seat {seat + 1}{you}: treasure {view['treasure'][seat]}, "
-            f"{view['hand_sizes'][seat]} card(s), known in hand: {_counts(view['known'][seat])}"
-        )
+        label = (_("seat {number} (you)", number=seat + 1) if seat == view.get("viewer")
+                 else _("seat {number}", number=seat + 1))
+        lines.append("  " + label + ": " + _(
+            "treasure {treasure}, {cards} card(s), known in hand: {known}",
+            treasure=view["treasure"][seat], cards=view["hand_sizes"][seat],
+            known=_counts(view["known"][seat])))
     zone = " ".join(f"{slot}:{kind or '-'}" for slot, kind in enumerate(view["swap_zone"], 1))
-    lines.append(f"Swap zone: {zone}")
-    lines.append(f"Discard pile: {_counts(view['discard'])}")
+    lines.append(_("Swap zone: {zone}", zone=zone))
+    lines.append(_("Discard pile: {cards}", cards=_counts(view["discard"])))
     if view.get("viewer") is not None:
-        lines.append(f"Your hand: {_counts(view.get('hand') or {})}")
+        lines.append(_("Your hand: {cards}", cards=_counts(view.get("hand") or {})))
     if view.get("scores") is not None:
-        lines.append(f"Final scores: {view['scores']}; winner(s): {view.get('winners')}")
+        scores = ", ".join(_("seat {number}: {points}", number=seat + 1, points=points)
+                           for seat, points in enumerate(view["scores"]))
+        lines.append(_("Final scores: {scores}; won by {winners}", scores=scores,
+                       winners=_seats(view.get("winners") or [])))
     return "\n".join(lines)
