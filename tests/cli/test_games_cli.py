@@ -151,14 +151,17 @@ def test_bad_input_is_one_clear_line(args: list[str], expected: str) -> None:
     assert expected in lines[0]
 
 
-def test_rules_prints_the_rules_page() -> None:
-    result = invoke("rules", "pacal")
-    assert result.exit_code == 0
+def test_rules_prints_the_learn_page_and_the_reference() -> None:
     from pyramids.core import game_entry
 
-    page = game_entry("pacal").rules_page
-    assert page is not None
-    assert result.output.strip() == page().strip()
+    manifest = game_entry("pacal")
+    assert manifest.rules_page is not None and manifest.learn_page is not None
+    learn = invoke("rules", "pacal", "--lang", "en")
+    assert learn.exit_code == 0
+    assert learn.output.strip() == (manifest.learn_page("en") or "").strip()
+    reference = invoke("rules", "pacal", "--reference")
+    assert reference.exit_code == 0
+    assert reference.output.strip() == manifest.rules_page().strip()
 
 
 def test_replay_round_trip(tmp_path: Path) -> None:
