@@ -1,8 +1,11 @@
-"""Temple of Inscriptions: why the seats are uneven, and which option values even them.
+"""Temple of Inscriptions: why the seats are uneven, which rules and option values even
+them, whether skill still wins from every seat, and whether any setting stalls.
 
     python benchmarks/temple_balance_study.py why --players 4 --games 600
     python benchmarks/temple_balance_study.py sweep --players 2,3,4,5 --games 600 \\
-        --setting "" --setting "cards_per_level=9" --setting "start_treasure=10"
+        --setting "start_rule=rotate" --setting "start_rule=leader_last,cards_per_level=9"
+    python benchmarks/temple_balance_study.py mcts --players 4 --games 25 --iterations 300
+    python benchmarks/temple_balance_study.py stalls --players 2,3,4,5 --games 200
 
 Every seat is played by the `greedy` agent (the same one everywhere, so any
 difference between the seats comes from the rules). The games are played
@@ -24,8 +27,20 @@ reproducible.
 `sweep` prints, for each setting and player count, the table the balance note
 uses: games, each seat's win rate with its 95% interval, a chi-square test of
 "every seat wins equally often", mean rounds, levels built and the share of
-games stopped by the `max_rounds` cap. A setting is `key=value` pairs joined by
-commas ("" for the defaults); only existing options are allowed.
+games stopped by the `max_rounds` cap; then each row's win rates by position
+counted from the start player of the game's last round (the round that builds
+levels 7-9): the luck of the place within one game. A setting is `key=value`
+pairs joined by commas ("" for the defaults); only existing options are allowed.
+
+`mcts` puts one `mcts` (a fixed number of iterations a move, so a run replays)
+among greedy players, `--games` games in each seat in turn, and prints its win
+rate per seat and per position in the last round.
+
+`stalls` plays `--games` greedy games of every setting of `stall_settings` (each
+option's boundaries one at a time, a grid of scarce decks, and settings drawn at
+random from the option ranges) at each player count, and counts how the games
+ended: level 9 built, the level could never be built, no progress, or the
+`max_rounds` cap. Settings the option check refuses are counted, not played.
 """
 
 from __future__ import annotations
@@ -473,7 +488,7 @@ def stalls(players: list[int], games: int, seed: int, random_settings: int) -> N
     endings: Counter[str] = Counter()
     capped_settings: list[str] = []
     print("| setting | players | games | level 9 built | level cannot be built | "
-          "table stood still | max_rounds |")
+          "no progress | max_rounds |")
     print("|---|---|---|---|---|---|---|")
     for options in stall_settings(random_settings, seed):
         for count in players:
@@ -490,7 +505,7 @@ def stalls(players: list[int], games: int, seed: int, random_settings: int) -> N
             worst = max(worst, ended["max_rounds"])
             if ended["max_rounds"] or ended["level 9 built"] < games:
                 print(f"| {label(options)} | {count} | {games} | {ended['level 9 built']} | "
-                      f"{ended['level cannot be built']} | {ended['table stood still']} | "
+                      f"{ended['level cannot be built']} | {ended['no progress']} | "
                       f"{ended['max_rounds']} |", flush=True)
             if ended["max_rounds"]:
                 capped_settings.append(f"{label(options)} ({count} players)")
