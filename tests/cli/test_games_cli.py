@@ -30,7 +30,8 @@ def test_play_pacal_plain_full_game_with_bad_moves(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Not a legal move: pacal: unknown action 'plase F3'" in result.output
-    assert "'decline' (1285) is illegal" in result.output
+    assert "the move 'decline' is illegal" in result.output
+    assert "1285" not in result.output
     assert "there is no move number 0" in result.output
     assert "Game over." in result.output
     record = GameRecord.load_file(save)

@@ -211,11 +211,12 @@ class State(ABC):
 
     def illegal(self, action: int, why: str) -> IllegalActionError:
         """An `IllegalActionError` naming the action as a string when it has one."""
+        # Players read the move as they would type it, never its number.
         try:
-            label = f"{self.action_to_string(action)!r} ({action})"
+            label = repr(self.action_to_string(action))
         except Exception:  # an out-of-range number has no string
-            label = repr(action)
-        return IllegalActionError(f"{self.game.name}: action {label} is illegal: {why}")
+            label = f"number {action!r} (not a move of this game)"
+        return IllegalActionError(f"{self.game.name}: the move {label} is illegal: {why}")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.to_json() == self.to_json()
