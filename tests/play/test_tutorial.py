@@ -10,14 +10,32 @@ from typer.testing import CliRunner
 from pyramids.agents import make_agent
 from pyramids.cli.main import app
 from pyramids.core import manifests
-from pyramids.play.i18n import set_language
+from pyramids.play.i18n import _, set_language
 from pyramids.play.tutorial import TutorialError, TutorialRun, parse_tutorial, tutorial_for
 
 TUTORIAL_GAMES = [m.name for m in manifests() if m.tutorial is not None and m.tutorial()]
 
 
 def test_the_games_have_tutorials() -> None:
-    assert "pacal-solo" in TUTORIAL_GAMES
+    assert {"pacal", "pacal-solo", "temple", "mahjongg"} <= set(TUTORIAL_GAMES)
+
+
+@pytest.mark.parametrize("game", TUTORIAL_GAMES)
+def test_each_tutorial_speaks_to_players(game: str) -> None:
+    """A hint for every taught move; no move strings (numbers, tile ids) in the texts; Korean."""
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    assert 6 <= len(tutorial.steps) <= 12
+    moves = [move for step in tutorial.steps for move in (*step.before, step.expect or "")
+             if any(char.isdigit() for char in move)]
+    for step in tutorial.steps:
+        if step.expect is not None:
+            assert step.hint, f"{game}: the step teaching {step.expect!r} has no hint"
+        for text in (tutorial.title, step.say, step.hint or ""):
+            assert not [move for move in moves if move in text], text
+            assert "tile:" not in text, text
+            if text:
+                assert _(text, lang="ko") != text, f"{game}: no Korean for {text!r}"
 
 
 @pytest.mark.parametrize("game", TUTORIAL_GAMES)
@@ -90,8 +108,31 @@ def test_the_solo_tutorial_at_line_prompts(lang: str, welcome: str, hint: str,
     assert sixth_draw in result.output
 
 
-def test_a_game_without_a_tutorial_says_where_to_learn() -> None:
-    result = CliRunner().invoke(app, ["tutorial", "pacal", "--lang", "en"])
-    if tutorial_for("pacal") is None:
-        assert result.exit_code == 2
-        assert "pyramids rules pacal" in result.output
+def test_a_game_without_a_tutorial_says_where_to_learn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("pyramids.cli.tutorial.tutorial_for", lambda game: None)
+    try:
+        result = CliRunner().invoke(app, ["tutorial", "pacal", "--lang", "en"])
+    finally:
+        set_language(None)
+    assert result.exit_code == 2
+    assert "pyramids rules pacal" in result.output
+
+
+@pytest.mark.parametrize("game", TUTORIAL_GAMES)
+def test_each_tutorial_runs_at_line_prompts_in_korean(game: str) -> None:
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    lines = [step.expect or "" for step in tutorial.steps]
+    try:
+        result = CliRunner().invoke(app, ["tutorial", game, "--lang", "ko"],
+                                    input="\n".join([*lines, "quit", ""]))
+    finally:
+        set_language(None)
+    assert result.exit_code == 0, result.output
+    assert _(tutorial.title, lang="ko") in result.output
+    assert _(tutorial.steps[-1].say, lang="ko") in result.output
+    # Every taught move was accepted, and the game went on against the bot.
+    assert result.output.count(_("Well done.", lang="ko")) == sum(
+        step.expect is not None for step in tutorial.steps)
+    assert _("Now finish the game against {bot}.", lang="ko",
+             bot=tutorial.finish_against) in result.output
