@@ -89,8 +89,8 @@ def test_malformed_tutorials_are_refused_with_the_reason() -> None:
 
 @pytest.mark.parametrize(("lang", "welcome", "hint", "finish", "sixth_draw"), [
     ("en", "Welcome! You build a pyramid", "Put the 42 on F2",
-     "Now finish the game against greedy.", "Draws: 6,"),
-    ("ko", "환영합니다!", "42를 F2에 놓으세요", "이제 greedy를 상대로 게임을 끝까지 해 보세요.",
+     "Now finish the game on your own.", "Draws: 6,"),
+    ("ko", "환영합니다!", "42를 F2에 놓으세요", "이제 혼자서 게임을 끝까지 해 보세요.",
      "뽑은 수: 6,"),
 ])
 def test_the_solo_tutorial_at_line_prompts(lang: str, welcome: str, hint: str,
@@ -134,5 +134,8 @@ def test_each_tutorial_runs_at_line_prompts_in_korean(game: str) -> None:
     # Every taught move was accepted, and the game went on against the bot.
     assert result.output.count(_("Well done.", lang="ko")) == sum(
         step.expect is not None for step in tutorial.steps)
-    assert _("Now finish the game against {bot}.", lang="ko",
-             bot=tutorial.finish_against) in result.output
+    if len(tutorial.seats) > 1:
+        finish = _("Now finish the game against {bot}.", lang="ko", bot=tutorial.finish_against)
+    else:
+        finish = _("Now finish the game on your own.", lang="ko")
+    assert finish in result.output

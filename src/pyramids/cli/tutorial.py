@@ -17,7 +17,7 @@ from pyramids.cli.plain import play_plain
 from pyramids.core import IllegalActionError, game_manifest
 from pyramids.play.i18n import _
 from pyramids.play.learn import learn_text
-from pyramids.play.moves import parse_move
+from pyramids.play.moves import format_moves, parse_move
 from pyramids.play.render import render_view
 from pyramids.play.session import new_session
 from pyramids.play.tutorial import TutorialRun, tutorial_for
@@ -52,7 +52,10 @@ def tutorial(
         return
     session = new_session(run.state.game, list(found.seats_for_finish()), found.seed)
     session.state = run.state
-    _write(_("Now finish the game against {bot}.", bot=found.finish_against))
+    if len(found.seats) > 1:
+        _write(_("Now finish the game against {bot}.", bot=found.finish_against))
+    else:
+        _write(_("Now finish the game on your own."))
     play_plain(session, _read_line, _write, lambda: learn_text(game))
 
 
@@ -83,6 +86,13 @@ def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
             return False
         text = line.strip()
         if not text:
+            continue
+        if text.lower() == "moves":
+            write(format_moves(run.state.legal_action_strings()))
+            continue
+        if text.lower() in ("help", "?", "h"):
+            write(_("Type the move the step asks for (as listed by 'moves', or its number), "
+                    "or quit."))
             continue
         try:
             move = run.state.action_to_string(parse_move(run.state, text))
