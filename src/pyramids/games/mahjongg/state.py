@@ -64,22 +64,16 @@ def _wallets(state: MahjonggState) -> int:
     return 1 if state.game.shared_pool else state.game.num_players
 
 
-def _tiles(state: MahjonggState) -> int:
-    return state.game.geometry.size
-
-
-def _tile_mask(state: MahjonggState) -> int:
-    return state.game.geometry.all_mask
-
-
 _SEAT = Int(0, lambda state: state.game.num_players - 1)
 _COUNT = Int(0)
+_TILE_SET = Int(0, lambda state: state.game.geometry.all_mask)
 
 CORE = Schema(
     "mahjongg core",
-    Field("faces", "faces", ListOf(Int(0, len(FACES) - 1), length=_tiles)),
-    Field("present", "present", Int(0, _tile_mask)),
-    Field("face_down", "face_down", Int(0, _tile_mask)),
+    Field("faces", "faces",
+          ListOf(Int(0, len(FACES) - 1), length=lambda state: state.game.geometry.size)),
+    Field("present", "present", _TILE_SET),
+    Field("face_down", "face_down", _TILE_SET),
     Field("player", "player", _SEAT),
     Field("bank", "bank", _COUNT),
     Field("capstone_by", "capstone_by",
@@ -89,7 +83,7 @@ CORE = Schema(
     Field("vault_by", "vault_by",
           ListOf(Optional(_SEAT), length=lambda state: len(state.game.vault_ids))),
     Field("passes", "passes", Int(0, _seats)),
-    Field("shift", "shift", Int(-1, lambda state: _tiles(state) - 1)),
+    Field("shift", "shift", Int(-1, lambda state: state.game.geometry.size - 1)),
     Field("sight", "sight", BOOL),
     Field("hint", "hint", BOOL),
     Field("last_move", "last_move", Optional(JSON_OBJECT)),
@@ -129,6 +123,7 @@ class MahjonggState(SavedState, State):
         "mahjongg state",
         Kept("game"),
         Field("seed", "seed", SEED),
+        # What undo restores, saved as one object.
         Computed("core", CORE.dump, CORE.load_object),
         *CORE.kept(),
         Field("elapsed", "elapsed", Int(0, lambda state: state.game.options["time_limit_seconds"])),
@@ -137,11 +132,7 @@ class MahjonggState(SavedState, State):
         Field("undo", "_undo", ListOf(_SNAPSHOT)),
         # Caches (`_reset_caches`): each is replaced, never changed in place, so
         # clones share them; a loaded state rebuilds them.
-        Kept("tile_class"),
-        Kept("_natural"),
-        Kept("_free"),
-        Kept("_legal"),
-        Kept("_legal_set"),
+        *(Kept(cache) for cache in ("tile_class", "_natural", "_free", "_legal", "_legal_set")),
     )
 
     def __init__(self, game: MahjonggGame, seed: int | str | None, faces: list[int]) -> None:
