@@ -13,7 +13,9 @@ empty translation for a person to write (the check fails until one does).
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -32,6 +34,8 @@ EXTRACTORS = [
 ]
 
 
+# The HTML pages mark their words with data-i18n="..." (and -title, -placeholder).
+HTML_MESSAGE = re.compile(r'data-i18n(|-title|-placeholder)="([^"]+)"')
 # Tutorials are data: these fields of theirs are messages.
 TUTORIAL_FIELDS = ("say", "hint")
 
@@ -44,6 +48,12 @@ def extract() -> Catalog:
         ):
             catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                         context=context)
+    for path in sorted(SOURCE.glob("web/static/*.html")):
+        text = path.read_text(encoding="utf-8")
+        for match in HTML_MESSAGE.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            catalog.add(html.unescape(match.group(2)), None,
+                        [(str(path.relative_to(SOURCE)), line)])
     for path in sorted(SOURCE.glob("games/*/learn/*.tutorial.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         where = [(str(path.relative_to(SOURCE)), 0)]

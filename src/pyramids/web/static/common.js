@@ -1,6 +1,122 @@
-// Shared helpers of the pages: the JSON API, stored seat tokens, DOM and SVG building.
+// Shared helpers of the pages: the JSON API, stored seat tokens, DOM and SVG building,
+// and the message catalogue (every word a player reads goes through t() or tn()).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+
+// -- the message catalogue -------------------------------------------------------------
+// The server's catalogue (/api/i18n/<lang>, the same .po files as the terminal) in the
+// language chosen on any page (remembered), else the browser's. Messages are English
+// ids with {name} placeholders; scripts/update_catalogue.py extracts t("...") and
+// tn("...", "...", n) from these files and data-i18n="..." from the HTML pages.
+
+export const LANGUAGES = { en: "English", ko: "한국어" };
+const LANG_KEY = "pyramids.lang";
+let messages = {};
+
+function cookieLanguage() {
+  const match = /(?:^|; )pyramids_lang=([a-z]{2})/.exec(document.cookie);
+  return match ? match[1] : null;
+}
+
+function chosenLanguage() {
+  let stored = null;
+  try {
+    stored = window.localStorage.getItem(LANG_KEY);
+  } catch (error) {
+    stored = null;
+  }
+  const candidates = [stored, cookieLanguage(), ...(navigator.languages || [navigator.language])];
+  for (const candidate of candidates) {
+    const code = (candidate || "").slice(0, 2).toLowerCase();
+    if (code in LANGUAGES) return code;
+  }
+  return "en";
+}
+
+export let LANG = chosenLanguage();
+
+/** Load the catalogue of the chosen language; pages await this before drawing. */
+export async function loadMessages() {
+  try {
+    const response = await fetch(`/api/i18n/${LANG}`);
+    if (response.ok) messages = (await response.json()).messages || {};
+  } catch (error) {
+    messages = {};
+  }
+  document.documentElement.lang = LANG;
+  translatePage(document);
+  return LANG;
+}
+
+function fillPlaceholders(text, values) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+}
+
+/** A message in the page's language, with {name} placeholders filled from `values`. */
+export function t(message, values) {
+  const found = messages[message];
+  const text = typeof found === "string" && found ? found : Array.isArray(found) ? found[0] : message;
+  return fillPlaceholders(text, values);
+}
+
+/** The singular or plural form for `count` ({count} is filled, in the locale's digits). */
+export function tn(singular, plural, count, values) {
+  const forms = messages[singular];
+  const rule = new Intl.PluralRules(LANG).select(count);
+  let text;
+  if (Array.isArray(forms) && forms.length) {
+    text = forms.length === 1 ? forms[0] : forms[rule === "one" ? 0 : 1];
+  } else {
+    text = count === 1 ? singular : plural;
+  }
+  return fillPlaceholders(text, { ...values, count: formatNumber(count) });
+}
+
+export function formatNumber(value) {
+  return new Intl.NumberFormat(LANG).format(value);
+}
+
+/** Put the catalogue's words into elements marked data-i18n (and data-i18n-title). */
+export function translatePage(root) {
+  for (const element of root.querySelectorAll("[data-i18n]")) {
+    element.textContent = t(element.dataset.i18n);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-title]")) {
+    element.title = t(element.dataset.i18nTitle);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-placeholder]")) {
+    element.placeholder = t(element.dataset.i18nPlaceholder);
+  }
+}
+
+/** Choose a language for every page (remembered here and by the server's pages). */
+export function setLanguage(code) {
+  if (!(code in LANGUAGES)) return;
+  try {
+    window.localStorage.setItem(LANG_KEY, code);
+  } catch (error) {
+    // A browser that keeps nothing still gets the cookie.
+  }
+  document.cookie = `pyramids_lang=${code}; path=/; max-age=31536000; samesite=lax`;
+  window.location.reload();
+}
+
+/** A language switch for the page header. */
+export function languageSwitch() {
+  const select = document.createElement("select");
+  select.setAttribute("aria-label", t("Language"));
+  select.className = "language-switch";
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.lang = code;
+    if (code === LANG) option.selected = true;
+    select.append(option);
+  }
+  select.addEventListener("change", () => setLanguage(select.value));
+  return select;
+}
 
 export class ApiError extends Error {
   constructor(code, message, status) {

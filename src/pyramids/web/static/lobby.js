@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { api, gameTitle, h, loadCatalogue, store } from "./common.js";
+import { api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 
 const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds", "time_limit_seconds"]);
@@ -190,6 +190,8 @@ function onGoto(event) {
 }
 
 async function main() {
+  await loadMessages();
+  document.querySelector("header.top").append(languageSwitch());
   document.getElementById("name").value = store.name();
   try {
     catalogue = await loadCatalogue();

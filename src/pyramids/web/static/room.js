@@ -1,7 +1,7 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { arrowNavigation, api, gameRenderer, gameTitle, h, loadCatalogue, seatName, store } from "./common.js";
+import { api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, store, t } from "./common.js";
 import { createRoom } from "./setup.js";
 
 const CLOSE_BAD_TOKEN = 4403;
@@ -502,6 +502,8 @@ window.pyramidsPage = {
 };
 
 async function main() {
+  await loadMessages();
+  document.querySelector("header.top").append(languageSwitch());
   if (!roomId) {
     window.location.assign("/");
     return;
@@ -520,6 +522,11 @@ async function main() {
     ui.summary = summary.room;
     // The game's drawing, named by its manifest; loaded before the first message.
     ui.renderer = await gameRenderer(summary.room.game);
+    // The game's learn page, opening beside the table.
+    document.querySelector("header.top").append(h("a", {
+      class: "learn-link", href: `/learn/${encodeURIComponent(summary.room.game)}`,
+      target: "_blank", rel: "noopener",
+    }, t("How to play")));
   } catch (problem) {
     if (problem.status === 404) {
       setConnection("No such room", "bad");
