@@ -8,7 +8,9 @@ from textual.pilot import Pilot
 
 from pyramids.tui.app import PlayApp
 
-SIZE = (130, 48)
+SMALL = (80, 24)
+LARGE = (160, 50)
+SIZE = LARGE
 
 
 async def settle(pilot: Pilot[Any], app: PlayApp, rounds: int = 400) -> None:
@@ -20,6 +22,15 @@ async def settle(pilot: Pilot[Any], app: PlayApp, rounds: int = 400) -> None:
             await pilot.pause()
             return
     raise AssertionError("the agents did not hand the turn back")
+
+
+async def click_visible(pilot: Pilot[Any], app: PlayApp, selector: str) -> None:
+    """Scroll a widget into sight, as a person would on a small screen, then click it."""
+    widget = app.query_one(selector)
+    widget.scroll_visible(animate=False, immediate=True)
+    await pilot.pause()
+    await pilot.click(selector)
+    await pilot.pause()
 
 
 async def play_first_move_by_list(pilot: Pilot[Any], app: PlayApp) -> None:

@@ -1,6 +1,12 @@
-"""The Mahjongg screen, played with Textual's pilot: tiles by click, favors, the clock."""
+"""The Mahjongg screen, played with Textual's pilot: tiles by click and by keys, favors,
+the clock. Tiles are clicked where the engine's view puts them (x, y, layer), never
+chosen from a list of moves: the screen has none."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from textual.geometry import Offset
 
 import pytest
 
@@ -10,99 +16,232 @@ pytestmark = pytest.mark.asyncio
 from pyramids.core import load  # noqa: E402
 from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
-from pyramids.tui.mahjongg import TileCanvas  # noqa: E402
-from tests.tui.helpers import SIZE, settle  # noqa: E402
+from pyramids.tui.mahjongg import MahjonggBoard, TileCanvas  # noqa: E402
+from tests.tui.helpers import LARGE, SMALL, settle  # noqa: E402
 
-SMALL = {"layout": "giza-step-ramp"}
+GIZA = {"layout": "giza-step-ramp"}
+PANTHEON = {"Ra": "Horus", "Horus": "Ra", "Anubis": "Isis", "Isis": "Anubis"}
+
+
+def tile_cell(app: PlayApp, tile_id: int) -> tuple[int, int]:
+    """Where a tile's face is on the canvas, from its position in the view."""
+    canvas = app.query_one("#tiles", TileCanvas)
+    tiles = app.query_one("#board", MahjonggBoard).view["tiles"]
+    tile = next(t for t in tiles if t["id"] == tile_id)
+    top_layer = max(t["z"] for t in tiles)
+    scale = canvas.scale
+    return (
+        tile["x"] * scale.cols + (top_layer - tile["z"]) + 1,
+        tile["y"] * scale.rows + scale.rows - 1,
+    )
+
+
+async def click_at(pilot, app: PlayApp, selector: str, offset: tuple[int, int]) -> None:
+    """A mouse click (down, up, click) at `offset` in a widget, then one pause.
+
+    The same events as `pilot.click`, without its pause between each (a full
+    144-tile game is 144 clicks).
+    """
+    from textual.events import Click, MouseDown, MouseUp
+
+    widget = app.query_one(selector)
+    x, y = widget.region.x + offset[0], widget.region.y + offset[1]
+    target, _ = app.get_widget_at(x, y)
+    assert target is widget, f"{target} is on top at {(x, y)}, not {selector}"
+    arguments = dict(widget=widget, x=x, y=y, delta_x=0, delta_y=0, button=1, shift=False,
+                     meta=False, ctrl=False, screen_x=x, screen_y=y)
+    app.mouse_position = Offset(x, y)
+    for event_class in (MouseDown, MouseUp, Click):
+        app.screen._forward_event(event_class(**arguments))
+    await pilot.pause()
 
 
 async def click_tile(pilot, app: PlayApp, tile_id: int) -> None:
     canvas = app.query_one("#tiles", TileCanvas)
-    await pilot.click("#tiles", offset=canvas.tile_offset(tile_id))
-    await pilot.pause()
+    area = app.query_one("#board-area")
+    before = area.scroll_offset
+    canvas.scroll_to_tile(tile_id)  # as a person scrolls a board bigger than the screen
+    if area.scroll_offset != before:
+        await pilot.pause()
+    await click_at(pilot, app, "#tiles", tile_cell(app, tile_id))
 
 
-async def test_full_game_against_a_bot_by_clicking_tiles() -> None:
-    session = new_session(load("mahjongg", players=2, **SMALL), ["human", "greedy"], 4)
+def matches(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """The rules' match classes, read from two face-up tiles of the view."""
+    if first["face"] is None or second["face"] is None:
+        return False
+    if first["group"] in ("season", "element"):
+        return first["group"] == second["group"]
+    return first["face"] == second["face"] or PANTHEON.get(first["face"]) == second["face"]
+
+
+def free_pair(view: dict[str, Any]) -> tuple[int, int] | None:
+    free = [t for t in view["tiles"] if t["free"]]
+    free.sort(key=lambda t: -t["z"])
+    for n, first in enumerate(free):
+        for second in free[n + 1 :]:
+            if matches(first, second):
+                return first["id"], second["id"]
+    return None
+
+
+async def test_full_turtle_game_by_clicks_on_tiles() -> None:
+    session = new_session(load("mahjongg", layout="turtle"), ["human"], 4)
     app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            await settle(pilot, app)
-            state = session.state
-            if state.is_terminal():
-                break
-            matches = [t for t in state.legal_action_strings() if t.startswith("match ")]
-            if not matches:
-                await pilot.click("#do-pass")
-                await pilot.pause()
-                continue
-            first, second = (int(n) for n in matches[0].split()[1:])
-            before = len(state.history())
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        while not session.state.is_terminal():
+            view = session.state.view(0)
+            if "hint" not in view:
+                await pilot.press("h")
+                view = session.state.view(0)
+            first, second = view["hint"]
+            before = view["tiles_left"]
             await click_tile(pilot, app, first)
             await click_tile(pilot, app, second)
-            assert state.history_strings()[before] == f"match {first} {second}"
+            assert session.state.view(0)["tiles_left"] == before - 2
+        assert session.state.view(0)["result"]["reason"] == "cleared"
+        assert str(app.query_one("#status").render()).startswith("Game over")
+        assert "clear" in str(app.query_one("#last-move").render())
+
+
+async def test_full_pharaohs_tomb_game_by_clicks_at_80x24() -> None:
+    session = new_session(load("mahjongg", layout="pharaohs-tomb"), ["human"], 6)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        for _ in range(80):
+            if session.state.is_terminal():
+                break
+            view = session.state.view(0)
+            pair = free_pair(view)
+            if pair is None:
+                await pilot.press("p")  # pass: alone, that ends the game
+                await pilot.pause()
+                continue
+            before = len(session.state.history())
+            await click_tile(pilot, app, pair[0])
+            await click_tile(pilot, app, pair[1])
+            assert session.state.history_strings()[before] == f"match {min(pair)} {max(pair)}"
         assert session.state.is_terminal()
         assert str(app.query_one("#status").render()).startswith("Game over")
 
 
-async def test_blocked_tile_and_bad_pair_change_nothing() -> None:
-    session = new_session(load("mahjongg", **SMALL), ["human"], 4)
+async def test_two_players_take_turns_by_clicking() -> None:
+    session = new_session(load("mahjongg", players=2, **GIZA), ["human", "greedy"], 4)
     app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(6):
+            await settle(pilot, app)
+            pair = free_pair(session.state.view(0))
+            assert pair is not None
+            before = len(session.state.history())
+            await click_tile(pilot, app, pair[0])
+            await click_tile(pilot, app, pair[1])
+            assert session.state.history_strings()[before] == f"match {min(pair)} {max(pair)}"
+        assert "match" not in " ".join(app.shown_moves)  # no list of pairs anywhere
+
+
+async def test_blocked_tile_and_bad_pair_change_nothing() -> None:
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         view = session.state.view(0)
-        free = [t["id"] for t in view["tiles"] if t["free"]]
-        legal = set(session.state.legal_action_strings())
-        bad = next(
-            (a, b) for a in free for b in free if a < b and f"match {a} {b}" not in legal
-        )
+        free = [t for t in view["tiles"] if t["free"]]
+        bad = next((a, b) for a in free for b in free if a["id"] < b["id"] and not matches(a, b))
         before = session.state.to_json()
-        await click_tile(pilot, app, bad[0])
-        await click_tile(pilot, app, bad[1])
-        assert "Not a legal move" in app.message
+        await click_tile(pilot, app, bad[0]["id"])
+        await click_tile(pilot, app, bad[1]["id"])
+        assert "Not a legal move" in app.message and "do not match" in app.message
+        assert session.state.to_json() == before
+        board = app.query_one("#board", MahjonggBoard)
+        assert board.selected == []
+        blocked = next(t for t in view["tiles"] if not t["free"] and t["id"] in
+                       app.query_one("#tiles", TileCanvas).canvas.labels)
+        await click_tile(pilot, app, blocked["id"])
+        await click_tile(pilot, app, free[0]["id"])
+        assert "blocked" in app.message
         assert session.state.to_json() == before
 
 
-async def test_hint_undo_and_favor_buttons() -> None:
-    session = new_session(load("mahjongg", **SMALL), ["human"], 4)
+async def test_cursor_keys_select_free_tiles() -> None:
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
     app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
-        await pilot.click("#do-hint")
+        board = app.query_one("#board", MahjonggBoard)
+        assert isinstance(app.focused, TileCanvas)
+        free = {t["id"] for t in session.state.view(0)["tiles"] if t["free"]}
+        start = board.cursor
+        assert start in free
+        visited = {start}
+        for key in ("right", "right", "down", "left", "up"):
+            await pilot.press(key)
+            visited.add(board.cursor)
+        assert visited <= free and len(visited) > 2
+        await pilot.press("enter")
+        assert board.selected == [board.cursor]
+        await pilot.press("escape")
+        assert board.selected == []
+        # Enter on the hinted pair removes it.
+        await pilot.press("h")
+        await pilot.pause()
+        hint = session.state.view(0)["hint"]
+        for tile_id in hint:
+            board.cursor = tile_id
+            await pilot.press("enter")
+            await pilot.pause()
+        assert session.state.history_strings()[-1] == f"match {min(hint)} {max(hint)}"
+
+
+async def test_hint_undo_and_favors_by_keys_and_buttons() -> None:
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
         await pilot.pause()
         hint = session.state.view(0)["hint"]
         assert hint and session.state.history_strings() == ["hint"]
         await click_tile(pilot, app, hint[0])
         await click_tile(pilot, app, hint[1])
-        assert session.state.history_strings()[-1] == f"match {hint[0]} {hint[1]}"
+        assert session.state.history_strings()[-1] == f"match {min(hint)} {max(hint)}"
         tiles_left = session.state.view(0)["tiles_left"]
-        await pilot.click("#do-undo")
+        await pilot.press("u")
         await pilot.pause()
         assert session.state.view(0)["tiles_left"] == tiles_left + 2
         tokens = session.state.view(0)["tokens"][0]
+        assert "1 token" in str(app.query_one("#do-sight", expect_type=None).label)
         await pilot.click("#do-sight")
         await pilot.pause()
         assert session.state.view(0)["tokens"][0] == tokens - 1
         assert session.state.view(0)["sight_pairs"]
+        # The log tells moves in words: faces, never tile ids.
+        log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
+        assert "removed" in log and "match" not in log
 
 
 async def test_time_attack_clock_is_applied_by_the_app() -> None:
     now = [100.0]
     session = new_session(load("mahjongg", mode="time-attack", time_limit_seconds=60), ["human"], 2)
     app = PlayApp(session, agent_delay=0, clock=lambda: now[0])
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
-        assert "clock" not in " ".join(app.shown_moves)
-        matches = [t for t in session.state.legal_action_strings() if t.startswith("match ")]
+        status = str(app.query_one("#status").render())
+        assert status.startswith("Move 1:") and "Time left 1:00" in status
+        assert "Time left" not in str(app.query_one("#summary").render())
+        pair = free_pair(session.state.view(0))
         now[0] += 7.6
+        await click_tile(pilot, app, pair[0])
+        await click_tile(pilot, app, pair[1])
+        assert session.state.history_strings() == ["clock 7", f"match {min(pair)} {max(pair)}"]
+        assert "Move 2:" in str(app.query_one("#status").render())
         app.query_one("#command").focus()
-        await pilot.press(*matches[0], "enter")
-        await pilot.pause()
-        assert session.state.history_strings() == ["clock 7", matches[0]]
-        app.query_one("#command").value = ""
         await pilot.press(*"clock 30", "enter")
         await pilot.pause()
         assert "clock is kept by the app" in app.message
+        assert app.query_one("#command").value == ""
         now[0] += 100
         app.tick()
         await pilot.pause()

@@ -62,7 +62,7 @@ from pyramids.play.scores import (
     today,
 )
 from pyramids.play.session import HUMAN, Session, fresh_seed, new_session
-from pyramids.tui.board import Board, board_class
+from pyramids.tui.board import Board, board_class, update_static
 
 AGENT_DELAY = 0.4
 CLOCK_PREFIX = "clock "
@@ -312,7 +312,7 @@ class PlayApp(App[None]):
 
     def set_message(self, text: str) -> None:
         self.message = text
-        self.query_one("#message", Static).update(text)
+        update_static(self.query_one("#message", Static), text)
 
     # ----- the game loop -----
 
@@ -331,7 +331,7 @@ class PlayApp(App[None]):
         if state.is_terminal():
             self.redraw(interactive=False)
             text = result_text(state, self.session.seats)
-            self.query_one("#status", Static).update(text)
+            self._set_status(text)
             self.log_line(text)
             self._autosave()
             self._record_score()
@@ -414,7 +414,7 @@ class PlayApp(App[None]):
             return
         if self.sync_clock():
             return
-        self.query_one("#status", Static).update(self._status_text(self._interactive()))
+        self._set_status(self._status_text(self._interactive()))
 
     def _interactive(self) -> bool:
         return not self.covered and self.session.is_human_turn()
@@ -424,7 +424,7 @@ class PlayApp(App[None]):
         self.board.display = False
         self.query_one("#moves", OptionList).clear_options()
         who = seat_label(seat, self.session.seats)
-        self.query_one("#status", Static).update(TEXT_HIDDEN.format(who=who_capital(who)))
+        self._set_status(TEXT_HIDDEN.format(who=who_capital(who)))
         self.push_screen(PassScreen(who), self._uncover)
 
     def _uncover(self, _: None = None) -> None:
@@ -460,15 +460,26 @@ class PlayApp(App[None]):
         legal = [text for text in legal if not is_clock_move(text)]
         self.board.show(view, legal, seat, interactive)
         self.shown_moves = self.board.list_moves(legal)
+        self._fill_moves()
+        if not state.is_terminal():
+            self._set_status(self._status_text(interactive))
+
+    def _fill_moves(self) -> None:
+        """The all-moves panel, filled only while it is shown (it can be long)."""
         moves = self.query_one("#moves", OptionList)
+        if not moves.has_class("shown"):
+            if moves.option_count:
+                moves.clear_options()
+            return
         moves.clear_options()
         moves.add_options(
             [Option(text, id=f"move-{n}") for n, text in enumerate(self.shown_moves)]
         )
         if self.shown_moves:
             moves.highlighted = 0
-        if not state.is_terminal():
-            self.query_one("#status", Static).update(self._status_text(interactive))
+
+    def _set_status(self, text: str) -> None:
+        update_static(self.query_one("#status", Static), text)
 
     def _status_text(self, interactive: bool) -> str:
         state = self.session.state
@@ -662,6 +673,7 @@ class PlayApp(App[None]):
     def action_toggle_moves(self) -> None:
         moves = self.query_one("#moves", OptionList)
         moves.toggle_class("shown")
+        self._fill_moves()
         if moves.has_class("shown"):
             moves.focus()
         else:

@@ -125,6 +125,25 @@ class Board(Vertical):
         return ""
 
 
+def update_static(widget: Static, text: str) -> None:
+    """Update a line of text only when it changed, and without a new layout when its
+    size stays (a layout of the whole screen is what makes a big board slow)."""
+    old = getattr(widget, "shown_text", None)
+    if old == text:
+        return
+    width = widget.content_region.width
+    same_size = (
+        isinstance(old, str)
+        and old.count("\n") == text.count("\n")
+        and bool(old) == bool(text)
+        and width > 0
+        and all(len(line) < width for line in text.split("\n"))
+        and all(len(line) < width for line in old.split("\n"))
+    )
+    widget.shown_text = text  # type: ignore[attr-defined]
+    widget.update(text, layout=not same_size)
+
+
 class Pickable(Static):
     """A card, field or slot that a click, or Enter/Space while focused, chooses.
 

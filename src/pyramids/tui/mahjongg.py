@@ -19,16 +19,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, ScrollableContainer
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from pyramids.tui.board import Board
+from pyramids.tui.board import Board, update_static
 from pyramids.tui.mahjongg_tiles import (
     LEGEND,
     Canvas,
@@ -112,6 +114,7 @@ class TileCanvas(Widget, can_focus=True):
         super().__init__(**kwargs)
         self.board = board
         self.canvas: Canvas = paint([])
+        self.strips: list[Strip] = []
         self.scale = Scale()
         self.repaint(refresh=False)
 
@@ -119,14 +122,21 @@ class TileCanvas(Widget, can_focus=True):
         board = self.board
         tiles: list[dict[str, Any]] = board.view.get("tiles", [])
         self.scale = board.scale
+        old = (self.canvas.width, self.canvas.height)
         self.canvas = paint(tiles, self.scale, board.marks(), board.extent())
+        self.strips = [
+            Strip([Segment(text, style) for text, style in self.canvas.row_segments(row)])
+            for row in range(self.canvas.height)
+        ]
         self.styles.width = self.canvas.width
         self.styles.height = self.canvas.height
         if refresh:
-            self.refresh(layout=True)
+            self.refresh(layout=old != (self.canvas.width, self.canvas.height))
 
-    def render(self) -> Text:
-        return self.canvas.text()
+    def render_line(self, y: int) -> Strip:
+        if 0 <= y < len(self.strips):
+            return self.strips[y]
+        return Strip.blank(self.size.width)
 
     def get_content_width(self, container: Any, viewport: Any) -> int:
         return self.canvas.width
@@ -159,17 +169,19 @@ class TileCanvas(Widget, can_focus=True):
     def scroll_to_tile(self, tile_id: int) -> None:
         """Scroll the board area so that the tile under the cursor is in sight."""
         origin = self.canvas.origin.get(tile_id)
-        container = next(
-            (widget for widget in self.ancestors if isinstance(widget, ScrollableContainer)),
-            None,
-        )
-        if origin is None or container is None:
+        if origin is None:
             return
-        offset = self.region.offset - container.region.offset + container.scroll_offset
-        region = Region(
-            offset.x + origin[0], offset.y + origin[1],
-            self.scale.tile_width, self.scale.tile_height,
-        )
+        x, y = origin
+        widget: Widget | None = self
+        while widget is not None and not isinstance(widget, ScrollableContainer):
+            offset = widget.virtual_region.offset
+            x, y = x + offset.x, y + offset.y
+            parent = widget.parent
+            widget = parent if isinstance(parent, Widget) else None
+        container = widget
+        if container is None:
+            return
+        region = Region(x, y, self.scale.tile_width, self.scale.tile_height)
         container.scroll_to_region(region, animate=False, immediate=True)
 
 
@@ -183,6 +195,7 @@ class MahjonggBoard(Board):
     ]
 
     DEFAULT_CSS = """
+    MahjonggBoard { width: auto; min-width: 100%; }
     MahjonggBoard .info { height: auto; width: 100%; }
     MahjonggBoard .warning { height: auto; width: 100%; color: $warning; text-style: bold; }
     MahjonggBoard .legend { height: auto; width: 100%; color: $text-muted; }
@@ -283,14 +296,20 @@ class MahjonggBoard(Board):
         """Redraw in place (no recompose, so the keyboard focus stays on the tiles)."""
         if not self.query("#tiles"):
             return
-        self.query_one("#summary", Static).update(self._summary())
-        self.query_one("#warning", Static).update(self._warning())
+        self._update("#summary", self._summary())
+        self._update("#warning", self._warning())
         for action, _, _, _ in FAVORS:
             button = self.query_one(f"#do-{action}", Button)
-            button.disabled = not self._allowed(action)
-            button.set_class(action == "shift" and self.shifting, "active")
-        self.query_one("#last-move", Static).update(self._last_and_result())
+            if button.disabled == self._allowed(action):
+                button.disabled = not self._allowed(action)
+            if button.has_class("active") != (action == "shift" and self.shifting):
+                button.set_class(action == "shift" and self.shifting, "active")
+        self._update("#last-move", self._last_and_result())
         self.query_one("#tiles", TileCanvas).repaint()
+
+    def _update(self, selector: str, text: str) -> None:
+        """Update a line only when it changed (each update costs a layout)."""
+        update_static(self.query_one(selector, Static), text)
 
     def _warning(self) -> str:
         if self.prompt:

@@ -135,6 +135,17 @@ class Canvas:
                 text.append("\n")
         return text
 
+    def row_segments(self, row: int) -> list[tuple[str, Style]]:
+        """One line as runs of equal style (what the widget turns into a strip)."""
+        chars, styles = self.chars[row], self.styles[row]
+        runs: list[tuple[str, Style]] = []
+        start = 0
+        for column in range(1, self.width + 1):
+            if column == self.width or styles[column] != styles[start]:
+                runs.append(("".join(chars[start:column]), styles[start]))
+                start = column
+        return runs
+
     def row_text(self, row: int) -> str:
         return "".join(self.chars[row])
 
