@@ -356,7 +356,10 @@ class Hub:
             if live is not None:
                 return live
             try:
-                room = await self.run_db(self.storage.load_room, room_id)
+                data = await self.run_db(self.storage.load_room_data, room_id)
+                room = None if data is None else await self.run_engine(
+                    lambda: Room.restore(**data)
+                )
             except (RoomError, PyramidsError, ValueError, KeyError, TypeError, IndexError) as error:
                 # A room that no longer replays (a tampered row, an engine whose rules
                 # changed) is refused on its own; the server and other rooms go on.

@@ -424,6 +424,12 @@ class Storage:
 
     def load_room(self, room_id: str) -> Room | None:
         """The room replayed from its seed and actions, or None if there is no such room."""
+        data = self.load_room_data(room_id)
+        return None if data is None else Room.restore(**data)
+
+    def load_room_data(self, room_id: str) -> dict[str, Any] | None:
+        """What `Room.restore` needs, read from the rows (the replay is left to the
+        caller, so that it does not hold up the database thread)."""
         with self.engine.connect() as connection:
             row = connection.execute(
                 sa.select(rooms_table).where(rooms_table.c.id == room_id)
@@ -444,7 +450,7 @@ class Storage:
             Seat(index=s.seat, kind=s.kind, name=s.name, agent=s.agent, token_hash=s.token_hash)
             for s in seat_rows
         ]
-        return Room.restore(
+        return dict(
             room_id=row.id,
             game_name=row.game,
             options=json.loads(row.options),
