@@ -5,13 +5,16 @@
 - `mcts`: information-set Monte Carlo tree search (options `iterations`,
   `time`, `rollout`, `exploration`, `rollout_depth`, `widen`, `opponents`);
 - `planner`: searches one-player games (Pacal solo: `rollouts`; Mahjongg solo:
-  the exact solver, `node_limit`) and plays `mcts` elsewhere.
+  the exact solver, `node_limit`) and plays `mcts` elsewhere;
+- `easy`, `medium`, `hard`, `expert`: named levels, each a setting of the agents
+  above chosen per game (`pyramids.agents.levels`).
 
 See docs/agents.md for how strong each is.
 """
 
 from pyramids.agents.base import Agent, agent_names, make_agent, register_agent
 from pyramids.agents.greedy import GreedyAgent
+from pyramids.agents.levels import LEVELS, LevelAgent, level_factory, level_setting
 from pyramids.agents.mcts import MctsAgent
 from pyramids.agents.planner import PlannerAgent
 from pyramids.agents.random_agent import RandomAgent
@@ -20,14 +23,19 @@ register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)
 register_agent("mcts", MctsAgent)
 register_agent("planner", PlannerAgent)
+for _level in LEVELS:
+    register_agent(_level, level_factory(_level))
 
 __all__ = [
     "Agent",
     "GreedyAgent",
+    "LEVELS",
+    "LevelAgent",
     "MctsAgent",
     "PlannerAgent",
     "RandomAgent",
     "agent_names",
+    "level_setting",
     "make_agent",
     "register_agent",
 ]

@@ -14,7 +14,8 @@ Game knowledge, all optional and supplied by the game's greedy module
 - `rollout` (default `greedy`): the rollout policy, `greedy` or `random`;
 - `widen` (`auto`: the module's `SEARCH_WIDTH`): at a node with more moves than
   that, search only the greedy rule's best ones (Pacal's 105 offers become 3);
-  `all` searches every move;
+  `all` searches every move; `guide` names the rule whose scores choose them
+  (`greedy`, or a scorer the module names in `SCORERS`, Pacal: `sharp`);
 - `rollout_depth` (`auto`: the module's `ROLLOUT_DEPTH`, or to the end): a
   rollout stops after that many moves, or when the module's `rollout_stage`
   changes (Pacal: at the end of the round), and the module's `evaluate_state`
@@ -73,6 +74,7 @@ class MctsAgent:
         rollout_depth: int | str | None = "auto",
         widen: int | str | None = "auto",
         opponents: str = "auto",
+        guide: str = "greedy",
     ) -> None:
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(
@@ -108,6 +110,7 @@ class MctsAgent:
                 f"{', '.join(OPPONENT_MODELS)}"
             )
         self.opponents = opponents
+        self.guide = guide
         self._modelled: dict[str, bool] = {}
         self._scorers: dict[str, tuple[Scorer | None, int | None]] = {}
         self.last_iterations = 0
@@ -211,7 +214,9 @@ class MctsAgent:
         if game_name not in self._scorers:
             from pyramids.agents.greedy import scorer_for, search_width
 
-            scorer = scorer_for(game_name)
+            scorer = scorer_for(game_name, self.guide)
+            if scorer is None and self.guide != "greedy":
+                raise ValueError(f"mcts: {game_name} has no scorer {self.guide!r} (guide)")
             width = search_width(game_name) if self.widen == "auto" else self.widen
             self._scorers[game_name] = (scorer, width if scorer is not None else None)  # type: ignore[assignment]
         return self._scorers[game_name]

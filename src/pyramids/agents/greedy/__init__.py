@@ -45,9 +45,16 @@ def evaluator_for(game_name: str) -> tuple[Callable[[State], list[float]] | None
     return evaluate, depth if evaluate is not None else None
 
 
-def scorer_for(game_name: str) -> Callable[[State], dict[int, float]] | None:
-    """A game's `action_scores(state)`: each legal action's greedy score (or None)."""
-    return getattr(_module_for(game_name), "action_scores", None)
+def scorer_for(game_name: str, policy: str = "greedy"
+               ) -> Callable[[State], dict[int, float]] | None:
+    """A game's `action_scores(state)`: each legal action's greedy score (or None);
+    for another `policy`, the scorer its module names in `SCORERS`."""
+    module = _module_for(game_name)
+    if policy != "greedy":
+        scorer: Callable[[State], dict[int, float]] | None = (
+            getattr(module, "SCORERS", None) or {}).get(policy)
+        return scorer
+    return getattr(module, "action_scores", None)
 
 
 def search_width(game_name: str) -> int | None:
@@ -84,14 +91,73 @@ def greedy_action(state: State, rng: Rng) -> int:
     return policy(state, rng)
 
 
+MISTAKE_CHOICES = 3  # a mistake plays one of the next best moves, not any move
+
+
+def named_policy(game_name: str, policy: str) -> Policy | None:
+    """A game's other policy by name (the module's `POLICIES`), None when it has none."""
+    policies = getattr(_module_for(game_name), "POLICIES", None) or {}
+    found: Policy | None = policies.get(policy)
+    return found
+
+
 class GreedyAgent:
+    """The greedy rule; options:
+
+    - `policy`: another policy the game's module names in `POLICIES` (Pacal:
+      `sharp`); `greedy` (the default) is the module's `choose`;
+    - `mistakes`: the chance of a human-like slip each move: one of the
+      `MISTAKE_CHOICES` next best moves by the rule's own scores (a plausible
+      move, not a random one), or any other move where the game's rule gives no
+      scores.
+    """
+
     name = "greedy"
 
-    def __init__(self, seed: int | None = 0) -> None:
+    def __init__(self, seed: int | None = 0, mistakes: float = 0.0,
+                 policy: str = "greedy") -> None:
+        if not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"greedy: mistakes must be between 0 and 1, got {mistakes}")
         self.rng = Rng(seed)
+        self.mistakes = float(mistakes)
+        self.policy = policy
 
     def step(self, state: State) -> int:
+        if self.mistakes and self.rng.random() < self.mistakes:
+            slip = self._slip(state)
+            if slip is not None:
+                return slip
+        if self.policy != "greedy":
+            chosen = named_policy(state.game.name, self.policy)
+            if chosen is None:
+                raise ValueError(
+                    f"greedy: {state.game.name} has no policy {self.policy!r}"
+                )
+            return chosen(state, self.rng)
         return greedy_action(state, self.rng)
+
+    def _slip(self, state: State) -> int | None:
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            return None
+        best = greedy_action(state, self.rng)
+        scorer = scorer_for(state.game.name)
+        if scorer is None:
+            others = [a for a in legal if a != best]
+            return others[self.rng.randrange(len(others))]
+        scores = scorer(state)
+        ranked = sorted((a for a in legal if a != best and scores.get(a, -1e18) > -1e17),
+                        key=lambda a: (-scores.get(a, -1e18), a))[:MISTAKE_CHOICES]
+        if not ranked:
+            return None
+        # The second best move most often, then the third, ...
+        weights = [1.0 / (rank + 1) for rank in range(len(ranked))]
+        pick = self.rng.random() * sum(weights)
+        for action, weight in zip(ranked, weights, strict=True):
+            pick -= weight
+            if pick <= 0:
+                return action
+        return ranked[-1]
 
 
 def best_by(actions: list[int], score: Callable[[int], float], rng: Rng) -> int:

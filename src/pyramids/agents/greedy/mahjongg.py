@@ -192,3 +192,13 @@ def evaluate_state(state: State) -> list[float]:
     weights = [math.exp((s - top) / SCORE_SCALE) for s in scores]
     total = sum(weights)
     return [2.0 * w / total - 1.0 for w in weights]
+
+
+# ----- named levels (pyramids.agents.levels; figures in docs/agents.md) -----------------
+
+DIFFICULTY = {
+    "easy": "greedy:mistakes=0.5",
+    "medium": "greedy:mistakes=0.15",
+    "hard": "greedy",
+    "expert": "planner:iterations=40",
+}

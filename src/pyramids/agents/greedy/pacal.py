@@ -319,3 +319,266 @@ def evaluate_state(state: State) -> list[float]:
         1 - p_round
     ) * match_win_chance(wins[0], wins[1] + 1, target)
     return [2 * p_match - 1, 1 - 2 * p_match]
+
+
+# ----- `sharp`: a stronger fast policy (the `hard` level) ------------------------------
+#
+# What decides a Pacal round beyond a pyramid's shape is the kill: a player who
+# offers two cards the other cannot place wins the round at once. So the policy
+# keeps, for each pyramid, the set of values it can still take (a bit mask), and
+# judges a position by
+# - the shape (`evaluate`, as greedy), both pyramids, through a logistic;
+# - its own bullets: cards in its hand the opponent cannot place (two of them
+#   at its next offer win the round);
+# - the danger: the chance that the opponent's hidden hand holds two values this
+#   player cannot place, exactly from the cards still unseen (hypergeometric: the
+#   opponent's hand is a uniformly random part of them);
+# - a full pyramid (first to fill wins; both: the smaller spread).
+# It searches one turn of the offer tree: every offer, the opponent's pick and
+# field that are worst for this player, and this player's best field; as the
+# picker, each pick with its best field against the offerer's worst-case field.
+
+ALL_VALUES = ((1 << (HIGHEST + 1)) - 1) ^ 1
+SHARP_WIDTH = 3  # fields kept per card and side in the offer search
+TURNS = 14
+BULLET_EDGE = 0.15  # one bullet in hand: the forcing offer it allows
+
+
+def mask_of(values: Any) -> int:
+    mask = 0
+    for value in values:
+        mask |= 1 << value
+    return mask
+
+
+def placeable_mask(pyramid: Pyramid) -> int:
+    """The values (bits) that have a legal field on this pyramid."""
+    visible, covered = pyramid
+    below = [0] * FIELDS
+    low = 0
+    for index in range(FIELDS - 1, -1, -1):
+        below[index] = low
+        if visible[index]:
+            low = visible[index]
+    mask = 0
+    high = HIGHEST + 1
+    for index in range(FIELDS):
+        if not covered[index]:
+            low = below[index]
+            if high - low > 1:
+                mask |= ((1 << high) - 1) ^ ((1 << (low + 1)) - 1)
+        if visible[index]:
+            high = visible[index]
+    return mask & ~mask_of(v for v in visible if v)
+
+
+_TWO_CACHE: dict[tuple[int, int, int], float] = {}
+
+
+def at_least_two(population: int, marked: int, drawn: int) -> float:
+    """The chance that `drawn` cards out of `population` include two of the `marked`."""
+    if drawn < 2 or marked < 2:
+        return 0.0
+    key = (population, marked, drawn)
+    found = _TWO_CACHE.get(key)
+    if found is None:
+        drawn = min(drawn, population)
+        total = math.comb(population, drawn)
+        none = math.comb(population - marked, drawn) / total
+        one = marked * math.comb(population - marked, drawn - 1) / total
+        found = _TWO_CACHE[key] = max(0.0, 1.0 - none - one)
+    return found
+
+
+class Side:
+    """One pyramid after a placement: its shape score, fill and placeable values."""
+
+    __slots__ = ("pyramid", "shape", "filled", "placeable", "spread", "field")
+
+    def __init__(self, pyramid: Pyramid, counts: list[int], field: int | None = None) -> None:
+        self.pyramid = pyramid
+        self.shape = evaluate(pyramid, counts)
+        self.filled = sum(1 for v in pyramid[0] if v)
+        self.placeable = placeable_mask(pyramid)
+        self.spread = spread(pyramid[0])
+        self.field = field
+
+
+class Outlook:
+    """What the next turns hold: the unseen values, the opponent's hand size, my hand."""
+
+    __slots__ = ("unseen", "unseen_count", "their_hand", "turns_left")
+
+    def __init__(self, unseen: int, their_hand: int, turns_left: int) -> None:
+        self.unseen = unseen
+        self.unseen_count = unseen.bit_count()
+        self.their_hand = their_hand
+        self.turns_left = turns_left
+
+
+def round_chance(mine: Side, theirs: Side, my_hand: int, outlook: Outlook,
+                 i_offer_next: bool) -> float:
+    """This player's chance of winning the round from the position after a turn."""
+    if mine.filled == FIELDS or theirs.filled == FIELDS:
+        if theirs.filled < FIELDS:
+            return 1.0
+        if mine.filled < FIELDS:
+            return 0.0
+        return 1.0 if mine.spread < theirs.spread else 0.0 if mine.spread > theirs.spread else 0.5
+    chance = 1.0 / (1.0 + math.exp(-(mine.shape - theirs.shape) / ROUND_SCALE))
+    if outlook.turns_left <= 0:
+        return chance
+    bullets = (my_hand & ~theirs.placeable).bit_count()
+    threats = (outlook.unseen & ~mine.placeable).bit_count()
+    danger = at_least_two(outlook.unseen_count, threats, outlook.their_hand)
+    if i_offer_next:
+        if bullets >= 2:
+            return 1.0 - 0.01 * danger
+        if bullets == 1:
+            chance += BULLET_EDGE * (1.0 - chance)
+        return chance * (1.0 - danger) if outlook.turns_left >= 2 else chance
+    if bullets >= 2 and outlook.turns_left >= 2:
+        chance = 1.0 - 0.01 * (1.0 - chance)
+    elif bullets == 1:
+        chance += BULLET_EDGE * (1.0 - chance)
+    return chance * (1.0 - danger)
+
+
+def _sides(pyramid: Pyramid, card: int, counts: list[int]) -> list[Side]:
+    return [Side(placed(pyramid, field, card), counts, field)
+            for field in legal_fields(pyramid, card)]
+
+
+def sharp_choose(state: State, rng: Rng) -> int:
+    scores = sharp_scores(state)
+    return best_by(sorted(scores), scores.__getitem__, rng)
+
+
+def sharp_scores(state: State) -> Scores:
+    """Every legal action with the `sharp` policy's chance of winning the round."""
+    me = state.current_player
+    view = state.view(me)
+    names = {action: state.action_to_string(action) for action in state.legal_actions()}
+    if view["game"] != "pacal" or view["phase"] not in ("offer", "pick", "place"):
+        return action_scores(state)
+    pyramids = view["pyramids"]
+    mine = pyramid_from_view(pyramids[me])
+    theirs = pyramid_from_view(pyramids[1 - me])
+    known = used_values(pyramids) | set(view["hand"])
+    known |= {c for c in (view["offer"] or ()) if c}
+    known |= {c for c in view["to_place"] if c}
+    if view["revealed_apex_bases"]:
+        known |= set(view["revealed_apex_bases"])
+    unseen = ALL_VALUES & ~mask_of(known)
+    counts = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
+    their_hand = view["hand_sizes"][1 - me]
+    turns_left = TURNS - view["turns_played"] - 1
+    hand = mask_of(view["hand"])
+    phase = view["phase"]
+    if phase == "offer":
+        return _sharp_offer(names, mine, theirs, view["hand"], counts,
+                            Outlook(unseen, their_hand, turns_left))
+    if phase == "pick":
+        offer = view["offer"]
+        outlook = Outlook(unseen, their_hand, turns_left)
+        return _sharp_pick(names, mine, theirs, offer, hand, counts, outlook)
+    return _sharp_place(names, view, me, mine, theirs, hand, counts,
+                        Outlook(unseen, their_hand, turns_left))
+
+
+def _sharp_offer(names: dict[int, str], mine: Pyramid, theirs: Pyramid, hand_cards: list[int],
+                 counts: list[int], outlook: Outlook) -> Scores:
+    hand = mask_of(hand_cards)
+    my_sides = {c: _sides(mine, c, counts) for c in hand_cards}
+    their_sides = {c: _sides(theirs, c, counts) for c in hand_cards}
+    threat_base = outlook.unseen
+    for c in hand_cards:
+        my_sides[c].sort(key=lambda s: -(s.shape - 30.0 * at_least_two(
+            outlook.unseen_count, (threat_base & ~s.placeable).bit_count(),
+            outlook.their_hand)))
+        del my_sides[c][SHARP_WIDTH:]
+        their_sides[c].sort(key=lambda s: -(s.shape - 4.0 * (hand & ~s.placeable).bit_count()))
+        del their_sides[c][SHARP_WIDTH:]
+    scores: Scores = {}
+    for action, name in names.items():
+        _, first, second = name.split()
+        a, b = int(first), int(second)
+        rest = hand & ~(1 << a) & ~(1 << b)
+        worst = None
+        for taken, returned in ((a, b), (b, a)):
+            if not their_sides[taken]:
+                continue  # taking a card they cannot place loses them the round
+            if not my_sides[returned]:
+                worst = 0.0
+                break
+            value = min(
+                max(round_chance(m, t, rest, outlook, False) for m in my_sides[returned])
+                for t in their_sides[taken]
+            )
+            worst = value if worst is None else min(worst, value)
+        scores[action] = 1.0 if worst is None else worst
+    return scores
+
+
+def _sharp_pick(names: dict[int, str], mine: Pyramid, theirs: Pyramid, offer: list[int],
+                hand: int, counts: list[int], outlook: Outlook) -> Scores:
+    after = Outlook(outlook.unseen & ~mask_of(offer), max(0, outlook.their_hand),
+                    outlook.turns_left)
+    scores: Scores = {}
+    for action, name in names.items():
+        card = int(name.split()[1])
+        other = offer[1] if offer[0] == card else offer[0]
+        my_sides = _sides(mine, card, counts)
+        if not my_sides:
+            scores[action] = 0.0
+            continue
+        their_sides = _sides(theirs, other, counts)
+        if not their_sides:
+            scores[action] = 1.0
+            continue
+        scores[action] = max(
+            min(round_chance(m, t, hand, after, True) for t in their_sides) for m in my_sides
+        )
+    return scores
+
+
+def _sharp_place(names: dict[int, str], view: dict[str, Any], me: int, mine: Pyramid,
+                 theirs: Pyramid, hand: int, counts: list[int], outlook: Outlook) -> Scores:
+    card = view["card_to_place"]
+    their_card = view["to_place"][1 - me]
+    picker = view["active_player"] != me  # the picker places first and offers next
+    their_sides = ([Side(theirs, counts)] if their_card is None
+                   else _sides(theirs, their_card, counts))
+    scores: Scores = {}
+    for action, name in names.items():
+        field = field_of(name)
+        if field is None:
+            scores[action] = -1.0
+            continue
+        side = Side(placed(mine, field, card), counts, field)
+        if not their_sides:
+            scores[action] = 1.0
+            continue
+        scores[action] = min(round_chance(side, t, hand, outlook, picker) for t in their_sides)
+    return scores
+
+
+POLICIES = {"greedy": choose, "sharp": sharp_choose}
+SCORERS = {"sharp": sharp_scores}
+
+# ----- named levels (pyramids.agents.levels; figures in docs/agents.md) -----------------
+
+DIFFICULTY = {
+    "pacal": {
+        "easy": "greedy:mistakes=0.3",
+        "medium": "greedy",
+        "hard": "greedy:policy=sharp",
+        "expert": "mcts:iterations=150:guide=sharp",
+    },
+    "pacal-solo": {
+        "easy": "greedy:mistakes=0.3",
+        "medium": "greedy",
+        "hard": "planner:rollouts=6",
+        "expert": "planner:rollouts=48",
+    },
+}

@@ -194,3 +194,13 @@ def evaluate_state(state: State) -> list[float]:
     total = sum(weights)
     share = 1.0 / (players - 1)
     return [w / total * (1 + share) - share for w in weights]
+
+
+# ----- named levels (pyramids.agents.levels; figures in docs/agents.md) -----------------
+
+DIFFICULTY = {
+    "easy": "greedy:mistakes=0.3",
+    "medium": "greedy",
+    "hard": "mcts:iterations=30",
+    "expert": "mcts:iterations=300",
+}

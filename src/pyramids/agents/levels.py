@@ -1,0 +1,108 @@
+"""Named difficulty levels: `easy`, `medium`, `hard` and `expert`, resolved per game.
+
+A level is an agent setting written like an arena entry (`"mcts:iterations=40"`).
+Each game's greedy companion module (the manifest's `greedy_policy`) may name its
+own settings in `DIFFICULTY`: a mapping from level to setting, or from the game's
+name to such a mapping (one module serves several games, e.g. a match and its
+solo mode). A level the module does not name falls back to `GENERIC`.
+
+`make_agent("hard", seed=3)` does not know the game yet; the `LevelAgent` resolves
+its setting on the first `step`, from `state.game.name`, and keeps one agent per
+game, seeded with its own seed. docs/agents.md gives every game's ladder with
+measured Elo (`python benchmarks/strength.py --ladder`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyramids.core import OptionError, State, companion_of
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+#: Levels for a game whose greedy module names none: greedy with human-like
+#: mistakes, greedy, and information-set MCTS at two iteration budgets.
+GENERIC: dict[str, str] = {
+    "easy": "greedy:mistakes=0.3",
+    "medium": "greedy",
+    "hard": "mcts:iterations=30",
+    "expert": "mcts:iterations=400",
+}
+
+
+def parse_setting(text: str) -> tuple[str, dict[str, Any]]:
+    """`"mcts:iterations=40:rollout=greedy"` as `("mcts", {"iterations": 40, ...})`."""
+    name, *settings = text.strip().split(":")
+    options: dict[str, Any] = {}
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        if not sep or not key:
+            raise OptionError(f"agent option {setting!r} in {text!r} is not key=value")
+        options[key] = _value(value)
+    return name, options
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def level_setting(game_name: str, level: str) -> str:
+    """The agent setting that plays `level` in `game_name`."""
+    if level not in LEVELS:
+        raise OptionError(f"unknown level {level!r}; allowed levels: {', '.join(LEVELS)}")
+    table = getattr(companion_of(game_name, "greedy_policy"), "DIFFICULTY", None) or {}
+    if isinstance(table.get(game_name), dict):
+        table = table[game_name]
+    setting = table.get(level)
+    return setting if isinstance(setting, str) else GENERIC[level]
+
+
+def level_table(game_name: str) -> dict[str, str]:
+    """Every level's setting for a game, easiest first."""
+    return {level: level_setting(game_name, level) for level in LEVELS}
+
+
+class LevelAgent:
+    """A named level: the game's own setting for it, made on the first move."""
+
+    def __init__(self, level: str, seed: int | None = 0) -> None:
+        if level not in LEVELS:
+            raise OptionError(f"unknown level {level!r}; allowed levels: {', '.join(LEVELS)}")
+        self.name = level
+        self.seed = seed
+        self._agents: dict[str, Any] = {}
+
+    def agent_for(self, game_name: str) -> Any:
+        agent = self._agents.get(game_name)
+        if agent is None:
+            from pyramids.agents.base import make_agent
+
+            name, options = parse_setting(level_setting(game_name, self.name))
+            if name in LEVELS:
+                raise OptionError(f"level {self.name!r} of {game_name} names another level")
+            agent = make_agent(name, seed=self.seed, **options)
+            self._agents[game_name] = agent
+        return agent
+
+    def step(self, state: State) -> int:
+        action: int = self.agent_for(state.game.name).step(state)
+        return action
+
+
+def level_factory(level: str) -> Any:
+    def make(seed: int | None = 0, **options: Any) -> LevelAgent:
+        if options:
+            raise OptionError(
+                f"level {level!r} takes no options (it is a fixed setting); "
+                f"got {', '.join(sorted(options))}"
+            )
+        return LevelAgent(level, seed=seed)
+
+    return make
