@@ -10,10 +10,18 @@ pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
 from pyramids.core import GameRecord, load  # noqa: E402
+from pyramids.play.scores import ScoreStore  # noqa: E402
 from pyramids.play.session import new_session, resume_session  # noqa: E402
-from pyramids.tui.app import HelpScreen, PassScreen, PlayApp, ReplayApp  # noqa: E402
+from pyramids.tui.app import ChoiceScreen, HelpScreen, PassScreen, PlayApp, ReplayApp  # noqa: E402
 from pyramids.tui.board import Board  # noqa: E402
-from tests.tui.helpers import SIZE, play_first_move_by_list, settle  # noqa: E402
+from pyramids.tui.pacal import FieldCell  # noqa: E402
+from tests.tui.helpers import (  # noqa: E402
+    SIZE,
+    SMALL,
+    click_visible,
+    play_first_move_by_list,
+    settle,
+)
 
 SHORT = {"rounds_to_win": 1, "max_rounds": 2}
 
@@ -24,23 +32,21 @@ async def click_a_legal_move(pilot, app: PlayApp) -> str:
     first = state.legal_action_strings()[0]
     kind, *rest = first.split()
     if kind == "offer":
-        await pilot.click(f"#hand-{rest[0]}")
-        await pilot.pause()
-        await pilot.click(f"#hand-{rest[1]}")
+        await click_visible(pilot, app, f"#hand-{rest[0]}")
+        await click_visible(pilot, app, f"#hand-{rest[1]}")
     elif kind == "pick":
-        await pilot.click(f"#offer-{rest[0]}")
+        await click_visible(pilot, app, f"#offer-{rest[0]}")
     elif kind == "place":
-        await pilot.click(f"#p{state.current_player}-{rest[0].lower()}")
+        await click_visible(pilot, app, f"#p{state.current_player}-{rest[0].lower()}")
     else:
-        await pilot.click("#decline")
-    await pilot.pause()
+        await click_visible(pilot, app, "#decline")
     return first
 
 
-async def test_full_match_against_a_bot_by_mouse() -> None:
+async def test_full_match_against_a_bot_by_mouse_at_80x24() -> None:
     session = new_session(load("pacal", **SHORT), ["human", "random"], 21)
     app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         for _ in range(200):
             await settle(pilot, app)
             if session.state.is_terminal():
@@ -57,15 +63,32 @@ async def test_full_match_against_a_bot_by_mouse() -> None:
         assert status.startswith("Game over")
 
 
-async def test_solo_game_by_keyboard() -> None:
+async def test_solo_game_by_keyboard_on_the_board(tmp_path: Path) -> None:
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        while not session.state.is_terminal():
+            focused = app.focused
+            assert isinstance(focused, FieldCell) and focused.legal
+            before = len(session.state.history())
+            await pilot.press("tab", "shift+tab", "enter")  # Tab walks the open fields only
+            assert session.state.history_strings()[before] == f"place F{focused.number}"
+        assert "Game over" in str(app.query_one("#status").render())
+        assert "This game" in str(app.query_one("#scores").render())
+
+
+async def test_all_moves_panel_is_optional() -> None:
     session = new_session(load("pacal-solo"), ["human"], 5)
     app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        while not session.state.is_terminal():
-            await play_first_move_by_list(pilot, app)
-            await pilot.pause()
-        assert session.state.is_terminal()
-        assert "Game over" in str(app.query_one("#status").render())
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert not app.query_one("#moves").display
+        await play_first_move_by_list(pilot, app)
+        await pilot.pause()
+        assert len(session.state.history()) == 1
+        await pilot.press("f5")
+        assert not app.query_one("#moves").display
 
 
 async def test_illegal_input_shows_a_message_and_changes_nothing() -> None:
@@ -83,6 +106,13 @@ async def test_illegal_input_shows_a_message_and_changes_nothing() -> None:
         await pilot.click("#p0-f1")
         await pilot.pause()
         assert session.state.to_json() == before
+        # The box is empty again: the next move is not glued onto the refused one.
+        assert app.query_one("#command").value == ""
+        legal = session.state.legal_action_strings()[0]
+        app.query_one("#command").focus()
+        await pilot.press(*legal, "enter")
+        await pilot.pause()
+        assert legal in session.state.history_strings()
 
 
 async def test_typed_move_is_played() -> None:
@@ -95,6 +125,76 @@ async def test_typed_move_is_played() -> None:
         await pilot.pause()
         assert session.state.history_strings() == [target]
         assert app.query_one("#command").value == ""
+
+
+async def test_global_keys_are_never_typed_into_the_box(tmp_path: Path) -> None:
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    app = PlayApp(session, agent_delay=0, default_save=tmp_path / "g.json")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        box = app.query_one("#command")
+        box.focus()
+        await pilot.press("o", "f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("ctrl+s")
+        assert "Saved to" in app.message
+        assert box.value == "o"
+        await pilot.press("escape")  # leaves the box for the board
+        assert app.focused is not box
+
+
+async def test_quit_asks_when_the_game_is_not_saved(tmp_path: Path) -> None:
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    app = PlayApp(session, agent_delay=0, default_save=tmp_path / "q.json")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        await click_a_legal_move(pilot, app)
+        await settle(pilot, app)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.click("#choice-close")
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, ChoiceScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.click("#choice-save")
+        await pilot.pause()
+    assert GameRecord.load_file(tmp_path / "q.json").final_state().history() == (
+        session.state.history()
+    )
+
+
+async def test_quit_does_not_ask_when_every_move_is_saved(tmp_path: Path) -> None:
+    path = tmp_path / "auto.json"
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 3, save_path=path)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        await click_a_legal_move(pilot, app)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChoiceScreen)
+    assert not app.is_running
+
+
+async def test_the_revealed_apex_cards_are_shown() -> None:
+    state = load("pacal").new_initial_state(8)
+    while state.view(0)["revealed_apex_bases"] is None and not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    from pyramids.play.session import Session
+
+    session = Session(state.game, ["human", "human"], 8, state)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        if isinstance(app.screen, PassScreen):
+            await pilot.press("enter")
+            await pilot.pause()
+        apex = state.view(0)["revealed_apex_bases"]
+        text = str(app.query_one("#apex").render())
+        assert f"seat 1 {apex[0]}" in text and f"seat 2 {apex[1]}" in text
 
 
 async def test_only_the_own_hand_is_shown() -> None:

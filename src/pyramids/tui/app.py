@@ -178,6 +178,7 @@ def who_capital(text: str) -> str:
 class ChoiceScreen(ModalScreen[str]):
     """A question with buttons; Escape answers `close`."""
 
+    AUTO_FOCUS = "Button"
     BINDINGS = [Binding("escape", "answer('close')", "Back")]
     DEFAULT_CSS = """
     ChoiceScreen { align: center middle; }
@@ -216,9 +217,9 @@ GAME_CSS = """
 #side { width: 30%; min-width: 26; max-width: 56; border-left: solid $accent; }
 #status { height: auto; padding: 0 1; text-style: bold; }
 #message { height: auto; max-height: 6; padding: 0 1; color: $warning; }
-#scores { height: auto; padding: 0 1; }
-#end { height: auto; display: none; }
-#end Button { width: 1fr; }
+#scores { height: auto; max-height: 8; padding: 0 1; }
+#end { height: auto; display: none; layout: grid; grid-size: 2; grid-gutter: 0 1; }
+#end Button { width: 100%; }
 #moves { height: 1fr; display: none; }
 #moves.shown { display: block; }
 #log { height: 1fr; min-height: 3; }
@@ -231,6 +232,7 @@ class PlayApp(App[None]):
 
     TITLE = "pyramids"
     CSS = GAME_CSS
+    AUTO_FOCUS = None  # the board takes the keyboard when a turn starts, not the box
     BINDINGS = [
         Binding("f1", "help", "Help", priority=True),
         Binding("f2", "menu", "Menu", priority=True),
@@ -273,15 +275,15 @@ class PlayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            with ScrollableContainer(id="board-area"):
+            with ScrollableContainer(id="board-area", can_focus=False):
                 yield self._new_board()
             with Vertical(id="side"):
                 yield Static("", id="status")
-                yield Static("", id="message")
-                yield Static("", id="scores")
                 with Horizontal(id="end"):
                     for name, label in END_CHOICES:
                         yield Button(label, id=f"end-{name}", name=name, compact=True)
+                yield Static("", id="message")
+                yield Static("", id="scores")
                 yield OptionList(id="moves")
                 yield RichLog(id="log", wrap=True, markup=False)
                 yield Input(placeholder=TEXT_PLACEHOLDER, id="command", compact=True)
@@ -616,9 +618,8 @@ class PlayApp(App[None]):
 
     def start_session(self, session: Session, note: str) -> None:
         self._begin(session)
-        old = self.board
-        old.remove()
-        self.query_one("#board-area").mount(self._new_board())
+        # The same game on the same board widget: only the view changes.
+        self.board.display = True
         self._titles()
         self.query_one("#scores", Static).update("")
         self.set_message("")
@@ -645,6 +646,14 @@ class PlayApp(App[None]):
             ))
 
     # ----- input -----
+
+    def on_board_redrawn(self, message: Board.Redrawn) -> None:
+        if not self._interactive():
+            return
+        if message.had_focus:
+            self.action_focus_board()
+        else:
+            self._focus_board_unless_busy()
 
     def on_board_chosen(self, message: Board.Chosen) -> None:
         self.try_move(message.text)

@@ -40,6 +40,13 @@ class Board(Vertical):
     Board { height: auto; width: 100%; }
     """
 
+    class Redrawn(Message):
+        """The board was drawn anew (its old widgets, and the keyboard focus, are gone)."""
+
+        def __init__(self, had_focus: bool) -> None:
+            super().__init__()
+            self.had_focus = had_focus
+
     class Chosen(Message):
         """A move chosen on the board, as an action string."""
 
@@ -68,8 +75,10 @@ class Board(Vertical):
         self.legal = legal if interactive else []
         self.seat = seat
         self.interactive = interactive
+        had_focus = self.is_attached and self.has_focus_within
         self.on_new_view()
         self.refresh(recompose=True)
+        self.call_after_refresh(self.post_message, self.Redrawn(had_focus))
 
     def on_new_view(self) -> None:
         """Reset per-turn selections; called before each redraw for a new view."""

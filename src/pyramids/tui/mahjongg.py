@@ -289,6 +289,7 @@ class MahjonggBoard(Board):
         if first or not self.query("#tiles"):
             self.refresh(recompose=True)
             self.call_after_refresh(self._fit)
+            self.call_after_refresh(self.post_message, self.Redrawn(False))
         else:
             self.update_drawing()
 

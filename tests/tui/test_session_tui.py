@@ -1,0 +1,90 @@
+"""A sitting that goes on: play again, the same deal again, best scores kept on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from pyramids.core import load  # noqa: E402
+from pyramids.play.session import new_session  # noqa: E402
+from pyramids.tui.app import ChoiceScreen, PlayApp  # noqa: E402
+from tests.tui.helpers import SMALL  # noqa: E402
+
+
+async def finish_solo_by_keys(pilot, app: PlayApp) -> None:
+    """Pacal solo: Enter on the field the board offers first, until the game ends."""
+    await pilot.pause()
+    for _ in range(60):
+        if app.session.state.is_terminal():
+            return
+        await pilot.press("enter")
+    raise AssertionError("the game did not end")
+
+
+async def test_best_scores_survive_a_restart_of_the_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)  # the default score file, in the user data folder
+    async with app.run_test(size=SMALL) as pilot:
+        await finish_solo_by_keys(pilot, app)
+        assert "rank 1 of 1" in str(app.query_one("#scores").render())
+        draws = session.state.view(0)["outcome"]["scores"][0]
+    assert list((tmp_path / "data").rglob("scores.sqlite3"))
+
+    again = PlayApp(new_session(load("pacal-solo"), ["human"], 6), agent_delay=0)
+    async with again.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(again.screen, ChoiceScreen)
+        await pilot.click("#choice-scores")
+        await pilot.pause()
+        shown = str(again.screen.query_one("#question").render())
+        assert f"1. {draws:g}" in shown
+
+
+async def test_a_corrupt_score_file_is_a_message_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    broken = tmp_path / "pyramids" / "scores.sqlite3"
+    broken.parent.mkdir(parents=True)
+    broken.write_bytes(b"not sqlite" * 50)
+    app = PlayApp(new_session(load("pacal-solo"), ["human"], 5), agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await finish_solo_by_keys(pilot, app)
+        assert "Best scores are not available" in app.message
+        assert str(broken) in app.message
+    assert broken.read_bytes() == b"not sqlite" * 50
+
+
+async def test_play_again_and_the_same_deal_again(tmp_path: Path) -> None:
+    from pyramids.play.scores import ScoreStore
+
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=SMALL) as pilot:
+        await finish_solo_by_keys(pilot, app)
+        first_game = list(session.state.history())
+        await pilot.click("#end-restart")
+        await pilot.pause()
+        assert app.session is not session and app.session.seed == 5
+        assert app.session.state.history() == [] and not app.session.state.is_terminal()
+        await finish_solo_by_keys(pilot, app)
+        assert app.session.state.history() == first_game  # the same deal plays the same
+        await pilot.click("#end-new")
+        await pilot.pause()
+        assert app.session.seed != 5 and app.session.seats == ["human"]
+        assert not app.session.state.is_terminal()
+        # The menu does the same mid-game.
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-restart")
+        await pilot.pause()
+        assert app.session.state.history() == []
