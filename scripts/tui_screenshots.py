@@ -50,6 +50,8 @@ async def shoot(
             state.apply_action(action)
         else:
             state.apply_action(session.agent_action())
+    while not state.is_terminal() and not session.is_human_turn():
+        state.apply_action(session.agent_action())  # the picture is taken on the person's turn
     with tempfile.TemporaryDirectory() as scores:
         store = ScoreStore(Path(scores) / "scores.sqlite3")
         app = PlayApp(session, agent_delay=60.0, clock=lambda: 0.0, scores=store)

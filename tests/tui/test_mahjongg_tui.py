@@ -255,3 +255,18 @@ async def test_time_attack_clock_is_applied_by_the_app() -> None:
         await pilot.pause()
         assert session.state.is_terminal()
         assert session.state.view(0)["result"]["reason"] == "time-up"
+
+
+async def test_replay_tells_moves_in_words() -> None:
+    from pyramids.core import GameRecord
+    from pyramids.tui.app import ReplayApp
+
+    state = load("mahjongg", **GIZA).new_initial_state(3)
+    for _ in range(3):
+        state.apply_string(next(a for a in state.legal_action_strings() if a.startswith("match")))
+    app = ReplayApp(GameRecord.from_state(state, ["human"]))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("right")
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert "removed" in status and "match" not in status

@@ -78,7 +78,7 @@ async def test_solo_game_by_keyboard_on_the_board(tmp_path: Path) -> None:
         assert "This game" in str(app.query_one("#scores").render())
 
 
-async def test_all_moves_panel_is_optional() -> None:
+async def test_all_moves_panel_is_optional_and_moves_can_be_typed() -> None:
     session = new_session(load("pacal-solo"), ["human"], 5)
     app = PlayApp(session, agent_delay=0)
     async with app.run_test(size=SMALL) as pilot:
@@ -89,6 +89,12 @@ async def test_all_moves_panel_is_optional() -> None:
         assert len(session.state.history()) == 1
         await pilot.press("f5")
         assert not app.query_one("#moves").display
+        target = session.state.legal_action_strings()[-1]
+        app.query_one("#command").focus()
+        await pilot.press(*target, "enter")
+        await pilot.pause()
+        assert session.state.history_strings()[1] == target
+        assert app.query_one("#command").value == ""
 
 
 async def test_illegal_input_shows_a_message_and_changes_nothing() -> None:
@@ -115,18 +121,6 @@ async def test_illegal_input_shows_a_message_and_changes_nothing() -> None:
         assert legal in session.state.history_strings()
 
 
-async def test_typed_move_is_played() -> None:
-    session = new_session(load("pacal-solo"), ["human"], 9)
-    app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        target = session.state.legal_action_strings()[-1]
-        app.query_one("#command").focus()
-        await pilot.press(*target, "enter")
-        await pilot.pause()
-        assert session.state.history_strings() == [target]
-        assert app.query_one("#command").value == ""
-
-
 async def test_global_keys_are_never_typed_into_the_box(tmp_path: Path) -> None:
     session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
     app = PlayApp(session, agent_delay=0, default_save=tmp_path / "g.json")
@@ -136,7 +130,10 @@ async def test_global_keys_are_never_typed_into_the_box(tmp_path: Path) -> None:
         box.focus()
         await pilot.press("o", "f1")
         assert isinstance(app.screen, HelpScreen)
+        help_text = app.screen.query_one("#help").query_one("Markdown").source
+        assert "Ctrl+Q" in help_text and "Pacal" in help_text  # the keys, then the rules
         await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
         await pilot.press("ctrl+s")
         assert "Saved to" in app.message
         assert box.value == "o"
@@ -256,18 +253,6 @@ async def test_save_and_resume(tmp_path: Path) -> None:
         assert len(history) > len(saved_history)
     # The resumed game keeps saving to the file it came from.
     assert GameRecord.load_file(path).final_state().history() == resumed.state.history()
-
-
-async def test_help_panel_shows_the_rules() -> None:
-    session = new_session(load("pacal-solo"), ["human"], 1)
-    app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f1")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, HelpScreen)
 
 
 async def test_replay_steps_through_a_record() -> None:

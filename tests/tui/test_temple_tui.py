@@ -11,26 +11,24 @@ from pyramids.core import load  # noqa: E402
 from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
 from pyramids.tui.board import Board  # noqa: E402
-from tests.tui.helpers import SIZE, settle  # noqa: E402
+from tests.tui.helpers import SIZE, SMALL, click_visible, settle  # noqa: E402
 
 SHORT = {"players": 2, "max_rounds": 4}
 
 
-async def click_move(pilot, text: str) -> None:
+async def click_move(pilot, app: PlayApp, text: str) -> None:
     words = text.split()
     if words[0] == "swap" and words[1] != "pass":
-        await pilot.click(f"#hand-{words[1]}")
-        await pilot.pause()
-        await pilot.click(f"#slot-{words[2]}")
+        await click_visible(pilot, app, f"#hand-{words[1]}")
+        await click_visible(pilot, app, f"#slot-{words[2]}")
     else:
-        await pilot.click("#do-" + text.replace(" ", "-"))
-    await pilot.pause()
+        await click_visible(pilot, app, "#do-" + text.replace(" ", "-"))
 
 
-async def test_full_game_against_a_bot_by_mouse() -> None:
+async def test_full_game_against_a_bot_by_mouse_at_80x24() -> None:
     session = new_session(load("temple", **SHORT), ["human", "greedy"], 7)
     app = PlayApp(session, agent_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SMALL) as pilot:
         swapped = False
         for _ in range(300):
             await settle(pilot, app)
@@ -43,7 +41,7 @@ async def test_full_game_against_a_bot_by_mouse() -> None:
             choice = swaps[0] if swaps and not swapped else legal[-1]
             swapped = swapped or choice in swaps
             before = len(state.history())
-            await click_move(pilot, choice)
+            await click_move(pilot, app, choice)
             assert state.history_strings()[before] == choice
         assert session.state.is_terminal()
         assert swapped
@@ -64,3 +62,6 @@ async def test_illegal_move_changes_nothing_and_hand_is_private() -> None:
         await pilot.pause()
         assert "Not a legal move" in app.message
         assert session.state.to_json() == before
+        assert app.query_one("#command").value == ""
+        # Seats count from 1 on screen.
+        assert "seat 1 (you)" in str(app.query_one("#players").render())

@@ -268,6 +268,7 @@ class PlayApp(App[None]):
         self.viewer: int | None = self._first_viewer()
         self.covered = False
         self.recorded = False
+        self.timed = bool(self.clock_moves())
         self.saved_length = len(session.state.history()) if session.save_path else 0
 
     # ----- layout -----
@@ -403,6 +404,8 @@ class PlayApp(App[None]):
 
     def time_left(self) -> int | None:
         """The seconds left in a timed game, from the app's clock (one value everywhere)."""
+        if not self.timed:
+            return None
         view = self.session.state.view(None)
         if "time_left" not in view:
             return None
@@ -656,7 +659,8 @@ class PlayApp(App[None]):
             self._focus_board_unless_busy()
 
     def on_board_chosen(self, message: Board.Chosen) -> None:
-        self.try_move(message.text)
+        if not self.try_move(message.text):
+            self.board.refused()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.try_move(str(event.option.prompt))
@@ -676,6 +680,8 @@ class PlayApp(App[None]):
         target = self.board.focus_target()
         if target is not None:
             target.focus()
+            if not isinstance(target, ScrollableContainer | Board) and target.size.height < 12:
+                target.scroll_visible(animate=False)
         else:
             self.set_focus(None)
 
@@ -742,12 +748,12 @@ class ReplayApp(App[None]):
     TITLE = "pyramids replay"
     CSS = GAME_CSS + "\n#moves { display: block; }"
     BINDINGS = [
-        Binding("right", "step(1)", "Next"),
+        Binding("right", "step(1)", "Next", priority=True),
         Binding("n", "step(1)", "Next", show=False),
-        Binding("left", "step(-1)", "Back"),
+        Binding("left", "step(-1)", "Back", priority=True),
         Binding("p", "step(-1)", "Back", show=False),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
         Binding("f1", "help", "Help", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("q", "quit", "Quit", show=False),

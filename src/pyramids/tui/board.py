@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
@@ -113,6 +114,9 @@ class Board(Vertical):
 
         self.call_after_refresh(refocus)
 
+    def refused(self) -> None:
+        """The app refused the move this board chose: drop what the choice left drawn."""
+
     def describe_move(self, text: str) -> str:
         return text
 
@@ -151,6 +155,30 @@ def update_static(widget: Static, text: str) -> None:
     )
     widget.shown_text = text  # type: ignore[attr-defined]
     widget.update(text, layout=not same_size)
+
+
+class CardRow(Grid):
+    """A row of equal cells that wraps onto more lines when the board is narrow.
+
+    (Textual has no flex wrap: the columns are counted from the width on resize.)
+    """
+
+    DEFAULT_CSS = """
+    CardRow { height: auto; width: 100%; grid-gutter: 0 0; }
+    """
+
+    def __init__(self, cell_width: int, count: int, cell_height: int = 3, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.cell_width = cell_width
+        self.count = max(1, count)
+        self.styles.grid_size_columns = self.count
+        self.styles.grid_columns = str(cell_width)
+        self.styles.grid_rows = str(cell_height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        columns = max(1, min(self.count, event.size.width // self.cell_width))
+        if columns != self.styles.grid_size_columns:
+            self.styles.grid_size_columns = columns
 
 
 class Pickable(Static):

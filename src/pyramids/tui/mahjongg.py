@@ -495,7 +495,7 @@ class MahjonggBoard(Board):
             first, second = sorted(self.selected)
             self.selected = []
             self.prompt = ""
-            self.update_drawing()
+            # No redraw here: the app draws the new view, or calls `refused`.
             self.choose(f"match {first} {second}")
             return
         self.update_drawing()
@@ -512,6 +512,9 @@ class MahjonggBoard(Board):
             self.update_drawing()
             return
         self.choose(action)
+
+    def refused(self) -> None:
+        self.update_drawing()
 
     def action_drop(self) -> None:
         if self.selected or self.shifting:

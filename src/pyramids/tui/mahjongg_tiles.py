@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from rich.style import Style
@@ -307,8 +308,14 @@ def _tile_styles(tile: Mapping[str, Any], scale: Scale, marks: Marks) -> list[li
         background = SHIFTED_COLOUR
     elif tile_id in marks.hint or tile_id in marks.sight:
         background = MARKED_COLOUR
-    free = _is_free(tile)
-    cursor = marks.cursor == tile_id
+    return _block_styles(background, layer, _is_free(tile), marks.cursor == tile_id, scale)
+
+
+@cache
+def _block_styles(
+    background: str, layer: int, free: bool, cursor: bool, scale: Scale
+) -> list[list[Style]]:
+    """The styles of a block's cells (shared by every tile that looks the same)."""
     body = Style(
         bgcolor=background, color="white" if free else "grey70", bold=free, dim=not free,
         reverse=cursor,

@@ -18,7 +18,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
-from pyramids.tui.board import Board, Pickable
+from pyramids.tui.board import Board, CardRow, Pickable
+
+CARD_WIDTH = 5
+TEXT_CHOOSE_FIELD = ": choose a highlighted field (click, or Tab and Enter)"
 
 
 class FieldCell(Pickable):
@@ -112,14 +115,14 @@ class PacalBoard(Board):
     PacalBoard .field.legal { border: double $success; background: $success 20%; }
     PacalBoard .title { height: 1; width: 100%; text-align: center; text-style: bold; }
     PacalBoard .info { height: auto; width: 100%; text-align: center; }
-    PacalBoard .cards { height: 3; align: center top; width: 100%; }
+    PacalBoard .cards { height: auto; width: 100%; }
     PacalBoard .card { width: 5; height: 3; border: round $secondary; text-align: center;
                        content-align: center middle; }
     PacalBoard .card.offer { border: round $warning; }
     PacalBoard .card.pickable { border: double $success; }
     PacalBoard .card.selected { border: double $success; background: $success 30%; }
     PacalBoard .card.to-place { border: double $warning; background: $warning 20%; }
-    PacalBoard #decline { margin: 0 2; }
+    PacalBoard #decline { margin: 0 0; min-width: 10; column-span: 2; }
     """
 
     def on_new_view(self) -> None:
@@ -189,9 +192,9 @@ class PacalBoard(Board):
             return
         can_pick = any(text.startswith("pick ") for text in self.legal)
         yield Static(
-            "Offer" + (": click the card you take" if can_pick else ""), classes="title"
+            "Offer" + (": choose the card you take" if can_pick else ""), classes="title"
         )
-        with Horizontal(classes="cards"):
+        with CardRow(CARD_WIDTH, len(offer), classes="cards"):
             for value in offer:
                 role = "offer pickable" if can_pick else "offer"
                 yield CardCell(value, role, active=can_pick, id=f"offer-{value}")
@@ -202,15 +205,17 @@ class PacalBoard(Board):
         offering = any(text.startswith("offer ") for text in self.legal)
         card = view.get("card_to_place")
         if card is not None and self.interactive:
-            hint = f"Place {card}: click a highlighted field"
+            hint = f"Place {card}: choose a highlighted field"
             if "decline" in self.legal:
                 hint += " or decline"
         elif offering:
-            hint = "Your hand: click two cards to offer them"
+            hint = "Your hand: choose two cards to offer them"
         else:
             hint = "Your hand"
         yield Static(hint, classes="title", id="hand-title")
-        with Horizontal(classes="cards", id="hand"):
+        count = len(hand) + (1 if card is not None and self.interactive else 0)
+        count += 2 if "decline" in self.legal else 0
+        with CardRow(CARD_WIDTH, count, classes="cards", id="hand"):
             if card is not None and self.interactive:
                 yield CardCell(card, "to-place", id="to-place")
             for value in hand:
@@ -266,9 +271,9 @@ class PacalBoard(Board):
         )
         card = view.get("card")
         if card is not None:
-            hint = ": click a highlighted field" if self.interactive else ""
+            hint = TEXT_CHOOSE_FIELD if self.interactive else ""
             yield Static(f"Card drawn{hint}", classes="title")
-            with Horizontal(classes="cards"):
+            with CardRow(CARD_WIDTH, 1, classes="cards"):
                 yield CardCell(card, "to-place", id="to-place")
 
 

@@ -18,7 +18,9 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal
 from textual.widgets import Button, Static
 
-from pyramids.tui.board import Board, Pickable
+from pyramids.tui.board import Board, CardRow, Pickable
+
+KIND_WIDTH = 9
 
 LEVELS = 9
 KINDS = tuple(f"L{level}" for level in range(1, LEVELS + 1)) + ("J",)
@@ -76,7 +78,7 @@ class TempleBoard(Board):
     TempleBoard .level { height: 1; text-align: center; background: $panel; color: $text-muted; }
     TempleBoard .level.built { background: $primary; color: $text; text-style: bold; }
     TempleBoard .level.current { background: $warning 60%; color: $text; text-style: bold; }
-    TempleBoard .cards { height: 3; width: 100%; align: center top; }
+    TempleBoard .cards { height: auto; width: 100%; }
     TempleBoard .kind { width: 9; height: 3; border: round $secondary; text-align: center;
                         content-align: center middle; }
     TempleBoard .kind.jewel { border: round $accent; }
@@ -180,7 +182,7 @@ class TempleBoard(Board):
             "Swap zone" + (": click a slot and a kind of your hand" if swapping else ""),
             classes="title",
         )
-        with Horizontal(classes="cards"):
+        with CardRow(KIND_WIDTH, len(self.view["swap_zone"]), classes="cards"):
             for index, kind in enumerate(self.view["swap_zone"], start=1):
                 classes = "kind"
                 if kind is None:
@@ -200,7 +202,8 @@ class TempleBoard(Board):
         swapping = self._swapping()
         total = sum(hand.values())
         yield Static(f"Your hand ({total} cards)", classes="title")
-        with Horizontal(classes="cards", id="hand"):
+        kinds = sum(1 for kind in KINDS if hand.get(kind, 0))
+        with CardRow(KIND_WIDTH, kinds, classes="cards", id="hand"):
             for kind in KINDS:
                 count = hand.get(kind, 0)
                 if not count:
