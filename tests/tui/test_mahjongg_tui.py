@@ -270,3 +270,29 @@ async def test_replay_tells_moves_in_words() -> None:
         await pilot.pause()
         status = str(app.query_one("#status").render())
         assert "removed" in status and "match" not in status
+
+
+@pytest.mark.parametrize("size", [SMALL, (200, 60)])
+async def test_the_board_fits_or_scrolls_and_uses_a_big_screen(size) -> None:
+    from pyramids.tui.mahjongg_tiles import SCALES
+
+    session = new_session(load("mahjongg", layout="pharaohs-tomb"), ["human"], 6)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        canvas = app.query_one("#tiles", TileCanvas)
+        area = app.query_one("#board-area")
+        if size == SMALL:
+            assert canvas.scale == SCALES[0]
+            # Too big for the screen: it scrolls, and every tile can be brought into sight.
+            assert area.virtual_size.height > area.size.height
+            last = max(session.state.view(0)["tiles"], key=lambda t: (t["y"], t["x"]))
+            canvas.scroll_to_tile(last["id"])
+            await pilot.pause()
+            x, y = tile_cell(app, last["id"])
+            assert app.get_widget_at(canvas.region.x + x, canvas.region.y + y)[0] is canvas
+        else:
+            assert SCALES.index(canvas.scale) >= 3  # larger tiles on a large screen
+            assert canvas.region.right <= area.region.right
+            assert canvas.region.bottom <= area.region.bottom

@@ -274,3 +274,17 @@ async def test_replay_steps_through_a_record() -> None:
         await pilot.press("left")
         await pilot.pause()
         assert app.index == len(record.actions) - 1
+
+
+async def test_nothing_is_cut_off_at_80x24() -> None:
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        cells = list(app.query(".card.hand")) + [app.query_one("#p0-f10"), app.query_one("#p1-f10")]
+        assert len(cells) > 10
+        for cell in cells:
+            cell.scroll_visible(animate=False, immediate=True)
+            await pilot.pause()
+            assert area.region.contains_region(cell.region), cell.id
