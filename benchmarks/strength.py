@@ -4,6 +4,8 @@
     python benchmarks/strength.py --only pacal-mcts --games 40 --workers 2
     python benchmarks/strength.py --scale 0.25          # a quick look (fewer games)
     python benchmarks/strength.py --json
+    python benchmarks/strength.py --ladder              # the named levels, every game
+    python benchmarks/strength.py --ladder --ladder-game pacal --games 200 --workers 2
 
 Each check runs the arena (seats rotated, every seed derived from --seed and the
 game number, so a rerun gives the same games) and prints win rates with 95%
@@ -17,14 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
+from pyramids.agents import LEVELS
+from pyramids.agents.levels import level_setting
 from pyramids.core import load
 from pyramids.sim.arena import (
     ArenaJob,
+    pairwise_scores,
     parse_agents,
     resolve_game,
     run_arena,
@@ -32,7 +38,7 @@ from pyramids.sim.arena import (
     seconds_per_move,
     summarize,
 )
-from pyramids.sim.stats import wilson_interval
+from pyramids.sim.stats import bradley_terry_elo, wilson_interval
 
 MCTS = "mcts:iterations=60"
 TEMPLE_MCTS = "mcts:iterations=300"
@@ -157,6 +163,110 @@ def print_check(name: str, figures: dict[str, Any], seconds: float) -> None:
     print(f"   ms/move: {figures['ms_per_move']}; Elo: {figures['elo']}")
 
 
+# ----- the ladder of named levels ---------------------------------------------------------
+
+#: The games of the ladder: options and matches (or deals) per comparison at scale 1.
+LADDER: dict[str, tuple[dict[str, Any], int]] = {
+    "pacal": ({}, 100),
+    "pacal-solo": ({}, 500),
+    "temple": ({"players": 4}, 24),
+    "mahjongg": ({"layout": "turtle"}, 100),
+}
+MIN_ELO_STEP = 100.0
+
+
+def elo_of(score: float) -> float:
+    """The Elo difference that expects `score` (0..1), clipped to +-800."""
+    score = min(max(score, 0.01), 0.99)
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+def ladder(game: str, games: int, workers: int, seed: int,
+           options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The four levels of one game: each level against the one below.
+
+    One-player games: every level plays the same deals, compared deal by deal.
+    Games of four or more seats: one table of the four levels, seats rotated.
+    Otherwise each level meets the one below in its own arena, seats rotated.
+    The score of a level against the one below counts a win 1 and a draw 1/2 over
+    their pairwise meetings; its Wilson interval gives the Elo step's interval.
+    """
+    resolved, chosen = resolve_game(game, options, None)
+    players = resolved.num_players
+    labels = list(LEVELS)
+    results = []
+    started = time.perf_counter()
+    if players == 1 or players >= len(labels):
+        specs = parse_agents(",".join(labels))
+        job = ArenaJob(game, chosen, tuple(specs), seed, load)
+        results = run_games(job, games * (len(labels) if players == 1 else players), workers)
+    else:
+        for lower, upper in zip(labels, labels[1:], strict=False):
+            specs = parse_agents(f"{lower},{upper}")
+            job = ArenaJob(game, chosen, tuple(specs), seed, load)
+            results += run_games(job, games, workers)
+    scores = pairwise_scores(results)
+    elo = bradley_terry_elo(labels, scores, prior_games=1.0)
+    steps = []
+    for lower, upper in zip(labels, labels[1:], strict=False):
+        won = scores.get((upper, lower), 0.0)
+        met = won + scores.get((lower, upper), 0.0)
+        lo, hi = wilson_interval(won, met)
+        rate = won / met if met else 0.5
+        step = {"lower": lower, "upper": upper, "meetings": met, "score": rate,
+                "ci95": [lo, hi], "elo_step": elo_of(rate),
+                "elo_step_ci95": [elo_of(lo), elo_of(hi)]}
+        step["met"] = step["elo_step"] >= MIN_ELO_STEP and lo > 0.5
+        steps.append(step)
+    speeds = seconds_per_move(results)
+    rows = {}
+    for label in labels:
+        mine = [(r, seat) for r in results for seat, name in enumerate(r.seats)
+                if name == label]
+        won = sum(1 for r, seat in mine if _seat_wins(r, seat))
+        lo, hi = wilson_interval(won, len(mine))
+        rows[label] = {"setting": level_setting(game, label), "seats": len(mine),
+                       "wins": won, "win_rate": won / len(mine) if mine else 0.0,
+                       "ci95": [lo, hi], "elo": elo[label],
+                       "ms_per_move": round(1000 * speeds.get(label, 0.0), 2)}
+        if players == 1:
+            clears = [r.metrics.get("tiles_left") == 0 for r, _ in mine
+                      if "tiles_left" in r.metrics]
+            if clears:
+                rows[label]["clear_rate"] = sum(clears) / len(clears)
+    return {"game": game, "options": chosen, "players": players, "games": games,
+            "seed": seed, "levels": rows, "steps": steps,
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _seat_wins(result: Any, seat: int) -> bool:
+    returns = result.returns
+    if len(returns) == 1:
+        return bool(returns[0] > 0)
+    top = max(returns)
+    return returns[seat] == top and returns.count(top) == 1
+
+
+def print_ladder(figures: dict[str, Any]) -> None:
+    print(f"== ladder: {figures['game']} {figures['options'] or ''} "
+          f"({figures['players']} player(s), {figures['games']} per comparison, "
+          f"seed {figures['seed']}, {figures['seconds']:.0f} s)")
+    for label, row in figures["levels"].items():
+        lo, hi = row["ci95"]
+        clear = (f", cleared {100 * row['clear_rate']:.1f}%" if "clear_rate" in row else "")
+        print(f"   {label:7} Elo {row['elo']:6.0f}  wins {row['wins']}/{row['seats']} "
+              f"({100 * row['win_rate']:.1f}%, CI {100 * lo:.1f}-{100 * hi:.1f}%){clear}; "
+              f"{row['ms_per_move']} ms/move; {row['setting']}")
+    for step in figures["steps"]:
+        lo, hi = step["ci95"]
+        elo_lo, elo_hi = step["elo_step_ci95"]
+        verdict = "met" if step["met"] else "NOT met"
+        print(f"   {step['upper']} over {step['lower']}: scores {100 * step['score']:.1f}% "
+              f"of {step['meetings']:g} (CI {100 * lo:.1f}-{100 * hi:.1f}%), "
+              f"Elo step {step['elo_step']:+.0f} (CI {elo_lo:+.0f} to {elo_hi:+.0f}); "
+              f">= {MIN_ELO_STEP:.0f} with the CI above 0: {verdict}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", help="run only these checks (repeatable)")
@@ -167,7 +277,23 @@ def main() -> None:
     parser.add_argument("--mcts", help=f"the mcts agent (default {MCTS} for Pacal, "
                                        f"{TEMPLE_MCTS} for Temple)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ladder", action="store_true",
+                        help="the named levels easy..expert of every game, with Elo steps")
+    parser.add_argument("--ladder-game", action="append",
+                        help=f"only these games in the ladder (of {', '.join(LADDER)})")
     args = parser.parse_args()
+    if args.ladder:
+        chosen_games = args.ladder_game or list(LADDER)
+        figures_by_game = {}
+        for game in chosen_games:
+            options, base = LADDER.get(game, ({}, 50))
+            count = args.games or max(2, round(base * args.scale))
+            figures_by_game[game] = ladder(game, count, args.workers, args.seed, options)
+            if not args.json:
+                print_ladder(figures_by_game[game])
+        if args.json:
+            print(json.dumps(figures_by_game, indent=2, sort_keys=True))
+        return
     available = checks(args.scale, args.games, args.mcts)
     chosen = args.only or list(available)
     unknown = [c for c in chosen if c not in available]

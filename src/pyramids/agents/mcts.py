@@ -14,8 +14,9 @@ Game knowledge, all optional and supplied by the game's greedy module
 - `rollout` (default `greedy`): the rollout policy, `greedy` or `random`;
 - `widen` (`auto`: the module's `SEARCH_WIDTH`): at a node with more moves than
   that, search only the greedy rule's best ones (Pacal's 105 offers become 3);
-  `all` searches every move; `guide` names the rule whose scores choose them
-  (`greedy`, or a scorer the module names in `SCORERS`, Pacal: `sharp`);
+  `all` searches every move; `guide` names the rule whose scores choose the
+  root's moves (`greedy`, or a scorer the module names in `SCORERS`, Pacal:
+  `sharp`; deeper nodes keep the greedy rule's, which is cheaper);
 - `rollout_depth` (`auto`: the module's `ROLLOUT_DEPTH`, or to the end): a
   rollout stops after that many moves, or when the module's `rollout_stage`
   changes (Pacal: at the end of the round), and the module's `evaluate_state`
@@ -111,6 +112,8 @@ class MctsAgent:
             )
         self.opponents = opponents
         self.guide = guide
+        self._guides: dict[str, Scorer] = {}
+        self._root: Node | None = None
         self._modelled: dict[str, bool] = {}
         self._scorers: dict[str, tuple[Scorer | None, int | None]] = {}
         self.last_iterations = 0
@@ -145,6 +148,7 @@ class MctsAgent:
         me = state.current_player
         players = state.game.num_players
         root = Node(players)
+        self._root = root
         bounds = [math.inf, -math.inf]
         deadline = None if self.time is None else clock.perf_counter() + self.time
         done = 0
@@ -214,9 +218,12 @@ class MctsAgent:
         if game_name not in self._scorers:
             from pyramids.agents.greedy import scorer_for, search_width
 
-            scorer = scorer_for(game_name, self.guide)
-            if scorer is None and self.guide != "greedy":
-                raise ValueError(f"mcts: {game_name} has no scorer {self.guide!r} (guide)")
+            scorer = scorer_for(game_name)
+            if self.guide != "greedy":
+                guide = scorer_for(game_name, self.guide)
+                if guide is None:
+                    raise ValueError(f"mcts: {game_name} has no scorer {self.guide!r} (guide)")
+                self._guides[game_name] = guide
             width = search_width(game_name) if self.widen == "auto" else self.widen
             self._scorers[game_name] = (scorer, width if scorer is not None else None)  # type: ignore[assignment]
         return self._scorers[game_name]
@@ -234,7 +241,8 @@ class MctsAgent:
             kept = [a for a in legal if a in node.allowed]
             if kept:
                 return kept
-        scores = scorer(world)
+        guide = self._guides.get(world.game.name) if node is self._root else None
+        scores = (guide or scorer)(world)
         ranked = sorted(legal, key=lambda a: (-scores.get(a, -math.inf), a))[:width]
         node.allowed = (node.allowed or set()) | set(ranked)
         return sorted(ranked)

@@ -200,5 +200,5 @@ DIFFICULTY = {
     "easy": "greedy:mistakes=0.5",
     "medium": "greedy:mistakes=0.15",
     "hard": "greedy",
-    "expert": "planner:iterations=40",
+    "expert": "mcts:iterations=10",
 }

@@ -342,6 +342,9 @@ ALL_VALUES = ((1 << (HIGHEST + 1)) - 1) ^ 1
 SHARP_WIDTH = 3  # fields kept per card and side in the offer search
 TURNS = 14
 BULLET_EDGE = 0.15  # one bullet in hand: the forcing offer it allows
+DANGER_WEIGHT = 1.0
+PESSIMISM = 1.0  # offer: 1 expects the pick worst for this player, 0 the pick best for them
+TEMPO = 0.0  # extra weight of a field ahead in the race to fill the pyramid
 
 
 def mask_of(values: Any) -> int:
@@ -425,12 +428,13 @@ def round_chance(mine: Side, theirs: Side, my_hand: int, outlook: Outlook,
         if mine.filled < FIELDS:
             return 0.0
         return 1.0 if mine.spread < theirs.spread else 0.0 if mine.spread > theirs.spread else 0.5
-    chance = 1.0 / (1.0 + math.exp(-(mine.shape - theirs.shape) / ROUND_SCALE))
+    lead = mine.shape - theirs.shape + TEMPO * (mine.filled - theirs.filled)
+    chance = 1.0 / (1.0 + math.exp(-lead / ROUND_SCALE))
     if outlook.turns_left <= 0:
         return chance
     bullets = (my_hand & ~theirs.placeable).bit_count()
     threats = (outlook.unseen & ~mine.placeable).bit_count()
-    danger = at_least_two(outlook.unseen_count, threats, outlook.their_hand)
+    danger = DANGER_WEIGHT * at_least_two(outlook.unseen_count, threats, outlook.their_hand)
     if i_offer_next:
         if bullets >= 2:
             return 1.0 - 0.01 * danger
@@ -504,19 +508,24 @@ def _sharp_offer(names: dict[int, str], mine: Pyramid, theirs: Pyramid, hand_car
         _, first, second = name.split()
         a, b = int(first), int(second)
         rest = hand & ~(1 << a) & ~(1 << b)
-        worst = None
+        outcomes: list[tuple[float, float]] = []  # (their shape after, my chance)
         for taken, returned in ((a, b), (b, a)):
             if not their_sides[taken]:
                 continue  # taking a card they cannot place loses them the round
             if not my_sides[returned]:
-                worst = 0.0
+                outcomes = [(math.inf, 0.0)]
                 break
             value = min(
                 max(round_chance(m, t, rest, outlook, False) for m in my_sides[returned])
                 for t in their_sides[taken]
             )
-            worst = value if worst is None else min(worst, value)
-        scores[action] = 1.0 if worst is None else worst
+            outcomes.append((their_sides[taken][0].shape, value))
+        if not outcomes:
+            scores[action] = 1.0
+            continue
+        worst = min(value for _, value in outcomes)
+        expected = max(outcomes)[1]  # the card that suits them best
+        scores[action] = PESSIMISM * worst + (1.0 - PESSIMISM) * expected
     return scores
 
 
@@ -573,7 +582,7 @@ DIFFICULTY = {
         "easy": "greedy:mistakes=0.3",
         "medium": "greedy",
         "hard": "greedy:policy=sharp",
-        "expert": "mcts:iterations=150:guide=sharp",
+        "expert": "mcts:iterations=100:guide=sharp",
     },
     "pacal-solo": {
         "easy": "greedy:mistakes=0.3",
