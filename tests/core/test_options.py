@@ -41,3 +41,36 @@ def test_unknown_option_lists_the_allowed_ones() -> None:
 def test_bad_values_say_what_is_allowed(given: dict, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         resolve_options("g", SPECS, given)
+
+
+def test_a_record_from_before_an_option_replays_under_the_rule_of_its_day() -> None:
+    import random
+
+    from pyramids.core import GameRecord, load
+
+    # Temple started every round by rotation before `start_rule` existed.
+    game = load("temple", players=3, start_rule="rotate")
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    record = GameRecord.from_state(state)
+    old = GameRecord(record.game, {k: v for k, v in record.options.items() if k != "start_rule"},
+                     record.seed, record.actions)
+    replayed = old.final_state()
+    assert replayed.game.options["start_rule"] == "rotate"
+    assert replayed.to_json() == state.to_json()
+    # A new game without the option gets today's rule.
+    assert load("temple", players=3).options["start_rule"] != "rotate"
+
+
+def test_a_saved_state_from_before_an_option_loads() -> None:
+    import json
+
+    from pyramids.core import load
+
+    state = load("temple", players=3).new_initial_state(2)
+    data = json.loads(state.to_json())
+    del data["options"]["start_rule"]
+    loaded = load("temple", players=3).state_from_json(json.dumps(data))
+    assert loaded.legal_actions() == state.legal_actions()

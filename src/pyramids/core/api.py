@@ -91,7 +91,16 @@ class Game(ABC):
             raise RecordError(
                 f"saved state is for game {data.get('game')!r}, not {self.name!r}"
             )
-        if data.get("options") != self._options:
+        saved_options = data.get("options")
+        if isinstance(saved_options, dict):
+            # A save from before an option existed loads into a game with any value of
+            # it (the legacy rule or today's); every option it has must match.
+            added = {spec.name for spec in self.option_specs if spec.has_legacy}
+            missing = set(self._options) - set(saved_options)
+            if missing <= added:
+                saved_options = {**saved_options,
+                                 **{name: self._options[name] for name in missing}}
+        if saved_options != self._options:
             raise RecordError(
                 f"saved state has options {data.get('options')!r}, this game has {self._options!r}"
             )

@@ -16,6 +16,10 @@ class Option:
     `kind` is `int`, `float`, `bool` or `str`; `choices` limits a value to a set;
     `minimum`/`maximum` bound numbers. `doc` says what it means, and `ours` marks
     a decision of this project rather than of the published rules.
+
+    `legacy` is for an option added after games were saved: the value that a
+    saved game or record without this option meant (the rule as it was then),
+    so that everything saved before replays exactly as it was played.
     """
 
     name: str
@@ -26,6 +30,8 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     ours: bool = False
+    legacy: Any = None
+    has_legacy: bool = False
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -112,3 +118,12 @@ def resolve_options(
     for name, value in given.items():
         resolved[name] = by_name[name].coerce(game, value)
     return resolved
+
+
+def with_legacy(specs: Iterable[Option], saved: Mapping[str, Any]) -> dict[str, Any]:
+    """Saved options, plus the `legacy` value of each option the save predates."""
+    filled = dict(saved)
+    for spec in specs:
+        if spec.has_legacy and spec.name not in filled:
+            filled[spec.name] = spec.legacy
+    return filled

@@ -15,7 +15,8 @@ from typing import Any
 
 from pyramids.core.api import State
 from pyramids.core.errors import IllegalActionError, PyramidsError, RecordError
-from pyramids.core.registry import load
+from pyramids.core.options import Option, with_legacy
+from pyramids.core.registry import game_manifest, load
 
 RECORD_FORMAT = "pyramids-record"
 RECORD_VERSION = 1
@@ -111,7 +112,7 @@ class GameRecord:
     def replay(self) -> list[State]:
         """Every state of the game, the initial one first. Raises `RecordError` on a bad step."""
         try:
-            game = load(self.game, **self.options)
+            game = load(self.game, **with_legacy(_option_specs(self.game), self.options))
         except PyramidsError as error:
             raise RecordError(f"game record: {error}") from None
         state = game.new_initial_state(self.seed)
@@ -133,3 +134,8 @@ class GameRecord:
 
     def final_state(self) -> State:
         return self.replay()[-1]
+
+
+def _option_specs(game: str) -> tuple[Option, ...]:
+    specs: tuple[Option, ...] = getattr(game_manifest(game).factory, "option_specs", ())
+    return specs

@@ -135,9 +135,11 @@ def test_undo_restores_the_exact_state_and_ends_the_streak() -> None:
     assert expected.pop("streaks") == [2]
     assert restored.pop("last_move") == {"player": 0, "action": "undo"}
     expected.pop("last_move")
-    assert restored == expected  # board, score, tokens, bank, vaults, doubling...
+    # The token Ra Sight cost stays spent (the rule since undo_refunds_favors=false).
+    assert (restored.pop("tokens"), restored.pop("bank")) == ([2], expected.pop("bank") + 1)
+    assert expected.pop("tokens") == [3]
+    assert restored == expected  # board, score, vaults, doubling...
     assert state.scores == [2000 + 970]
-    assert state.tokens == [3]
     # Undo again, back past the vault.
     state.apply_string("undo")
     assert state.view(0)["vaults"][0]["state"] == "locked"
@@ -279,8 +281,8 @@ def test_undo_after_a_shift_turns_no_face_back_down_and_shows_nothing_new() -> N
     # reveals nothing that was hidden before the undone move.
     assert {t["id"] for t in after["tiles"] if t["face"] is None} == {2}
     assert {t["id"] for t in after["tiles"] if t["face"] is not None} == shown_by_shift
-    # Any number of shifts and undos never shows a tile no shift lifted.
-    for _ in range(3):
+    # Shifts and undos never show a tile no shift lifted.
+    while "shift 1" in state.legal_action_strings():
         state.apply_string("shift 1")
         state.apply_string("undo")
     assert {t["id"] for t in state.view(0)["tiles"] if t["face"] is None} == {2}
@@ -289,3 +291,35 @@ def test_undo_after_a_shift_turns_no_face_back_down_and_shows_nothing_new() -> N
     for text in state.history_strings():
         replay.apply_string(text)
     assert replay.to_json() == state.to_json()
+
+
+def test_undo_gives_back_no_token_a_favor_cost() -> None:
+    # Peeking with shift-then-undo costs the shift every time: the tokens run out.
+    game = mini_game(face_down=frozenset({1, 2}))
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    start = state.view(0)
+    cost = game.options["shift_cost"]
+    state.apply_string("shift 1")
+    state.apply_string("undo")
+    after = state.view(0)
+    assert after["tokens"] == [start["tokens"][0] - cost]
+    assert after["bank"] == start["bank"] + cost
+    peeks = 1
+    while "shift 2" in state.legal_action_strings():
+        state.apply_string("shift 2")
+        state.apply_string("undo")
+        peeks += 1
+    assert peeks == start["tokens"][0] // cost
+    assert "shift 2" not in state.legal_action_strings()
+
+
+def test_undoing_a_pair_restores_the_tokens_it_earned() -> None:
+    game = mini_game()
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    before = state.view(0)
+    match = next(text for text in state.legal_action_strings() if text.startswith("match"))
+    state.apply_string(match)
+    state.apply_string("undo")
+    after = state.view(0)
+    assert after["tokens"] == before["tokens"] and after["bank"] == before["bank"]
+    assert after["scores"] == before["scores"]

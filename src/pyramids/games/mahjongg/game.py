@@ -78,6 +78,11 @@ OPTIONS: tuple[Option, ...] = (
            ours=True),
     Option("reshuffle_cost", 3, int, "tokens for a Sandstorm Reshuffle", minimum=1,
            maximum=100),
+    Option("undo_refunds_favors", False, bool,
+           "one-player modes: an undo of Anubis Shift, Ra Sight or a Sandstorm Reshuffle "
+           "gives its tokens back (off: a favor's tokens stay spent, so shift-then-undo "
+           "cannot show face-down tiles for free)",
+           ours=True, legacy=True, has_legacy=True),
     Option("warn_unsolvable", True, bool,
            "one-player modes: the view says when the solver proves the board lost",
            ours=True),

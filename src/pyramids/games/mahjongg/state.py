@@ -465,8 +465,13 @@ class MahjonggState(SavedState, State):
         # A face once shown stays shown: undoing a shift (or a match that uncovered
         # a tile) must not turn it back down, or shift-then-undo would show every
         # face-down tile for free.
+        # A favor's tokens stay spent: otherwise shift-then-undo would still show
+        # every face-down tile at no cost. A favor removes no tile, a match does.
         still_hidden = self.face_down
+        present, tokens, bank = self.present, list(self.tokens), self.bank
         CORE.load_object(self, self._undo.pop())
+        if self.present == present and not self.game.options["undo_refunds_favors"]:
+            self.tokens, self.bank = tokens, bank
         self._reset_caches()
         self.face_down &= still_hidden
         self.streaks[player] = 0

@@ -37,7 +37,9 @@ class TempleGame(Game):
                "first, then the next seat), lot (the first drawn by lot, then rotate), poorest "
                "(the first by lot, then the player with the least treasure) or leader_last (the "
                "first by lot, then the player after the one with the most treasure)",
-               choices=START_RULES, ours=True),
+               choices=START_RULES, ours=True,
+               # Games saved before this option existed rotated from seat 1.
+               legacy="rotate", has_legacy=True),
         Option("max_rounds", 200, int, "rounds after which a stalled game ends and is scored",
                minimum=1, maximum=100_000, ours=True),
     )
