@@ -201,6 +201,17 @@ async def test_cursor_keys_select_free_tiles() -> None:
             await pilot.press("enter")
             await pilot.pause()
         assert session.state.history_strings()[-1] == f"match {min(hint)} {max(hint)}"
+        # Anubis Shift by keys: `a`, the cursor moves to a blocked tile, Enter lifts it.
+        await pilot.press("a")
+        assert board.shifting and "Anubis Shift" in str(app.query_one("#warning").render())
+        target = board.cursor
+        assert target is not None and target not in {
+            t["id"] for t in session.state.view(0)["tiles"] if t["free"]
+        }
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.state.history_strings()[-1] == f"shift {target}"
+        assert session.state.view(0)["shifted"] == target
 
 
 async def test_hint_undo_and_favors_by_keys_and_buttons() -> None:

@@ -20,6 +20,7 @@ view. Hooks a board may override, all in words a player reads:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual import events
@@ -32,6 +33,8 @@ from textual.widgets import Static
 
 from pyramids.core import companion_of
 from pyramids.play.render import outline
+
+PLAYER_NUMBER = re.compile(r"\bplayer (\d+)")
 
 
 class Board(Vertical):
@@ -121,7 +124,8 @@ class Board(Vertical):
         return text
 
     def explain_illegal(self, text: str, error: str) -> str:
-        return error
+        """The engine's reason, with its players (counted from 0) as seats from 1."""
+        return PLAYER_NUMBER.sub(lambda match: f"seat {int(match.group(1)) + 1}", error)
 
     def list_moves(self, legal: list[str]) -> list[str]:
         return legal

@@ -430,14 +430,17 @@ class MahjonggBoard(Board):
         for action, label, _, cost in FAVORS:
             if words and words[0] == action and cost and own < self._cost(cost):
                 return TEXT_FAVOR_COST.format(favor=label, cost=self._cost(cost), tokens=own)
-        return error.replace("player 0 has", "you have")
+        return super().explain_illegal(text, error.replace("player 0 has", "you have"))
 
     # ----- choosing -----
 
     def _candidates(self) -> list[dict[str, Any]]:
         tiles = self.view.get("tiles", [])
         if self.shifting:
-            return [t for t in tiles if not t.get("free")]
+            # A blocked tile that shows on screen (one under others cannot be pointed at).
+            shown = set(self.query_one("#tiles", TileCanvas).canvas.owner.values()) if (
+                self.query("#tiles")) else {t["id"] for t in tiles}
+            return [t for t in tiles if not t.get("free") and t["id"] in shown]
         return [t for t in tiles if t.get("free") or t.get("shifted")]
 
     def _keep_cursor(self) -> None:
