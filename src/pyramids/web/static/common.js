@@ -137,7 +137,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (error) {
-    throw new ApiError("network", "the server cannot be reached; check your connection", 0);
+    throw new ApiError("network", t("the server cannot be reached; check your connection"), 0);
   }
   let data = null;
   try {
@@ -149,7 +149,7 @@ export async function api(method, path, body) {
     const problem = (data && data.error) || {};
     throw new ApiError(
       problem.code || "http_error",
-      problem.message || `the server answered ${response.status}`,
+      problem.message || t("the server answered {status}", { status: response.status }),
       response.status,
     );
   }
@@ -271,7 +271,7 @@ export function arrowNavigation(root) {
 
 export function seatName(seats, index) {
   const seat = seats && seats[index];
-  return seat ? seat.name : `seat ${index}`;
+  return seat ? seat.name : t("seat {number}", { number: index + 1 });
 }
 
 // The games as the server's manifests describe them (`/api/games`): titles,

@@ -68,16 +68,16 @@ function readOptions() {
 function renderOptions() {
   const game = currentGame();
   const box = document.getElementById("options");
-  box.replaceChildren(h("legend", {}, "Options"));
+  box.replaceChildren(h("legend", {}, t("Options")));
   document.getElementById("game-summary").textContent = game ? game.summary : "";
   if (!game) return;
   const main = game.options.filter((spec) => MAIN_OPTIONS.has(spec.name));
   const more = game.options.filter((spec) => !MAIN_OPTIONS.has(spec.name));
   box.append(...main.map(optionInput));
   if (more.length) {
-    box.append(h("details", {}, h("summary", {}, "More options"), ...more.map(optionInput)));
+    box.append(h("details", {}, h("summary", {}, t("More options")), ...more.map(optionInput)));
   }
-  if (!game.options.length) box.append(h("p", { class: "hint" }, "This game has no options."));
+  if (!game.options.length) box.append(h("p", { class: "hint" }, t("This game has no options.")));
   renderSeats();
 }
 
@@ -85,13 +85,13 @@ function renderSeats() {
   const game = currentGame();
   const box = document.getElementById("seats");
   const previous = [...box.querySelectorAll("select")].map((select) => select.value);
-  box.replaceChildren(h("legend", {}, "Seats"));
+  box.replaceChildren(h("legend", {}, t("Seats")));
   const count = seatCount(game, readOptions());
   for (let index = 0; index < count; index += 1) {
     const choices = [
-      ["me", "Me"],
-      ["open", "A friend (open seat, share the link)"],
-      ...catalogue.agents.map((agent) => [`bot:${agent}`, `Bot: ${agent}`]),
+      ["me", t("Me")],
+      ["open", t("A friend (open seat, share the link)")],
+      ...catalogue.agents.map((agent) => [`bot:${agent}`, t("Bot: {agent}", { agent })]),
     ];
     const fallback = index === 0 ? "me" : catalogue.agents.includes("greedy") ? "bot:greedy" : "bot:random";
     const chosen = previous[index] || fallback;
@@ -99,7 +99,7 @@ function renderSeats() {
       h(
         "label",
         { class: "field seat" },
-        `Seat ${index + 1}`,
+        t("Seat {number}", { number: index + 1 }),
         h(
           "select",
           { name: `seat-${index}`, "data-seat": index },
@@ -125,12 +125,12 @@ async function onCreate(event) {
   const name = document.getElementById("name").value.trim();
   const seats = readSeats();
   if (seats.some((seat) => seat.kind === "me") && !name) {
-    error.textContent = "Give your name to take a seat.";
+    error.textContent = t("Give your name to take a seat.");
     error.hidden = false;
     return;
   }
   if (seats.filter((seat) => seat.kind === "me").length > 1) {
-    error.textContent = "You can take only one seat; choose a friend or a bot for the others.";
+    error.textContent = t("You can take only one seat; choose a friend or a bot for the others.");
     error.hidden = false;
     return;
   }
@@ -154,12 +154,12 @@ async function onCreate(event) {
 }
 
 function roomItem(room, verb) {
-  const seats = room.seats.map((seat) => (seat.kind === "open" ? "open" : seat.name)).join(", ");
+  const seats = room.seats.map((seat) => (seat.kind === "open" ? t("open") : seat.name)).join(", ");
   return h(
     "li",
     { class: "room", "data-room": room.id },
     h("a", { href: `/play/${room.id}` }, h("strong", {}, gameTitle(room.game)), ` · ${room.id}`),
-    h("span", { class: "hint" }, ` seats: ${seats}`),
+    h("span", { class: "hint" }, " ", t("seats: {seats}", { seats })),
     " ",
     h("a", { class: "button", href: `/play/${room.id}` }, verb),
   );
@@ -171,11 +171,11 @@ async function refreshRooms() {
     const playing = await api("GET", "/api/rooms?status=playing");
     const openList = document.getElementById("open-rooms");
     openList.replaceChildren(
-      ...(open.rooms.length ? open.rooms.map((room) => roomItem(room, "Join")) : [h("li", { class: "hint" }, "No open rooms yet.")]),
+      ...(open.rooms.length ? open.rooms.map((room) => roomItem(room, t("Join"))) : [h("li", { class: "hint" }, t("No open rooms yet."))]),
     );
     const playingList = document.getElementById("playing-rooms");
     playingList.replaceChildren(
-      ...(playing.rooms.length ? playing.rooms.map((room) => roomItem(room, "Watch")) : [h("li", { class: "hint" }, "None right now.")]),
+      ...(playing.rooms.length ? playing.rooms.map((room) => roomItem(room, t("Watch"))) : [h("li", { class: "hint" }, t("None right now."))]),
     );
   } catch (problem) {
     document.getElementById("open-rooms").replaceChildren(h("li", { class: "error" }, problem.message));

@@ -1,7 +1,7 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, store, t } from "./common.js";
+import { api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 
 const CLOSE_BAD_TOKEN = 4403;
@@ -53,12 +53,12 @@ function connect() {
   const seat = store.seat(roomId);
   const ws = new WebSocket(socketUrl());
   socket = ws;
-  setConnection("Connecting…", "pending");
+  setConnection(t("Connecting…"), "pending");
   ws.addEventListener("open", () => {
     if (socket !== ws) return;
     attempt = 0;
     ws.send(JSON.stringify(seat ? { type: "join", token: seat.token } : { type: "join" }));
-    setConnection(seat ? "Connected" : "Connected: watching", "ok");
+    setConnection(seat ? t("Connected") : t("Connected: watching"), "ok");
   });
   ws.addEventListener("message", (event) => {
     if (socket !== ws) return;
@@ -75,18 +75,18 @@ function connect() {
     if (socket !== ws) return;
     socket = null;
     if (event.code === CLOSE_UNKNOWN_ROOM) {
-      setConnection("No such room", "bad");
-      showMessage(`There is no room ${roomId}. Check the link, or create a room in the lobby.`);
+      setConnection(t("No such room"), "bad");
+      showMessage(t("There is no room {room}. Check the link, or create a room in the lobby.", { room: roomId }));
       return;
     }
     if (event.code === CLOSE_BAD_TOKEN) {
       store.dropSeat(roomId);
-      showMessage("The seat kept in this browser is not valid in this room; you are watching.");
+      showMessage(t("The seat kept in this browser is not valid in this room; you are watching."));
       connect();
       return;
     }
     if (lastState && lastState.status === "finished") {
-      setConnection("Game over", "ok");
+      setConnection(t("Game over"), "ok");
       return;
     }
     scheduleReconnect();
@@ -97,7 +97,7 @@ function scheduleReconnect() {
   if (reconnectTimer) return;
   const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt) + Math.floor(Math.random() * 250);
   attempt += 1;
-  setConnection(`Connection lost; reconnecting in ${Math.ceil(delay / 1000)} s…`, "bad");
+  setConnection(t("Connection lost; reconnecting in {seconds} s…", { seconds: Math.ceil(delay / 1000) }), "bad");
   reconnectTimer = setTimeout(connect, delay);
 }
 
@@ -118,7 +118,7 @@ function rejoin() {
 function send(actions) {
   const list = Array.isArray(actions) ? actions : [actions];
   if (!socket || socket.readyState !== WebSocket.OPEN || !lastState) {
-    showMessage("Not connected: your move was not sent. Reconnecting…");
+    showMessage(t("Not connected: your move was not sent. Reconnecting…"));
     reconnectNow();
     return false;
   }
@@ -161,20 +161,22 @@ function renderFairness(message) {
     box.replaceChildren();
     return;
   }
-  const practice = fair.practice ? " · practice deal (chosen seed): unranked" : "";
+  const commitment = fair.commitment.slice(0, 16);
   const line = h("p", { class: "hint", id: "commitment", title: fair.commitment },
-    `Deal commitment: ${fair.commitment.slice(0, 16)}…${practice}`);
+    fair.practice
+      ? t("Deal commitment: {commitment}… · practice deal (chosen seed): unranked", { commitment })
+      : t("Deal commitment: {commitment}…", { commitment }));
   const parts = [line];
   if (fair.salt !== undefined && fair.salt !== null) {
-    const result = h("p", { class: "hint", id: "fairness-check" }, "Checking the deal…");
+    const result = h("p", { class: "hint", id: "fairness-check" }, t("Checking the deal…"));
     parts.push(result);
     verifyCommitment(fair).then((ok) => {
       if (ok === null) {
-        result.textContent = `Seed ${JSON.stringify(fair.seed)} revealed; this browser cannot check it here: save the game record and run "pyramids verify-room RECORD".`;
+        result.textContent = t("Seed {seed} revealed; this browser cannot check it here: save the game record and run \"pyramids verify-room RECORD\".", { seed: JSON.stringify(fair.seed) });
       } else {
         result.textContent = ok
-          ? `Fair deal: the revealed seed ${JSON.stringify(fair.seed)} opens the commitment shown from the start.`
-          : "Warning: the revealed seed does NOT match the commitment.";
+          ? t("Fair deal: the revealed seed {seed} opens the commitment shown from the start.", { seed: JSON.stringify(fair.seed) })
+          : t("Warning: the revealed seed does NOT match the commitment.");
         result.className = ok ? "hint fair" : "message error";
       }
     });
@@ -192,44 +194,57 @@ async function verifyCommitment(fair) {
   return hex === fair.commitment;
 }
 
+// A move in words: the game's renderer may describe its moves (`describeMove`); else the
+// action as the engine writes it.
+function describeMove(action, message) {
+  const renderer = ui.renderer;
+  if (renderer && typeof renderer.describeMove === "function") {
+    const words = renderer.describeMove(action, message.view, message);
+    if (words) return words;
+  }
+  return action;
+}
+
 function renderStatus(message) {
   const box = document.getElementById("status");
   const mine = message.seat;
   const items = message.seats.map((seat) => {
     const toMove = message.current_player === seat.seat;
-    const label = [
-      toMove ? "▶ " : "",
-      seat.kind === "open" ? `seat ${seat.seat + 1}: open` : seat.name,
-      seat.seat === mine ? " (you)" : "",
-      seat.kind === "open" ? "" : seat.connected ? "" : " · away",
-    ].join("");
+    let label = seat.kind === "open" ? t("seat {number}: open", { number: seat.seat + 1 }) : seat.name;
+    if (seat.seat === mine) label = t("{name} (you)", { name: label });
+    if (seat.kind !== "open" && !seat.connected) label = t("{name} · away", { name: label });
+    if (toMove) label = `▶ ${label}`;
     return h(
       "li",
       {
         class: `seat-chip${toMove ? " to-move" : ""}${seat.seat === mine ? " mine" : ""}`,
         "data-seat": seat.seat,
-        title: seat.connected ? "connected" : "not connected",
+        title: seat.connected ? t("connected") : t("not connected"),
       },
       h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
       label,
     );
   });
   let turn = "";
-  if (message.status === "waiting") turn = "Waiting for the game to start";
-  else if (message.status === "finished") turn = "Game over";
-  else if (message.status === "aborted") turn = "The host ended this game";
-  else if (message.status === "expired") turn = "This room expired before it started";
-  else if (message.your_turn) turn = "Your turn";
-  else turn = `${seatName(message.seats, message.current_player)} to move`;
+  if (message.status === "waiting") turn = t("Waiting for the game to start");
+  else if (message.status === "finished") turn = t("Game over");
+  else if (message.status === "aborted") turn = t("The host ended this game");
+  else if (message.status === "expired") turn = t("This room expired before it started");
+  else if (message.your_turn) turn = t("Your turn");
+  else turn = t("{name} to move", { name: seatName(message.seats, message.current_player) });
   const clockOnly = message.last_move && message.last_move.action.startsWith("clock ");
-  const last = message.last_move && !clockOnly
-    ? `Last move: ${seatName(message.seats, message.last_move.seat)}: ${message.last_move.action}${message.last_move.by_bot && message.seats[message.last_move.seat].kind === "person" ? " (by a bot while away)" : ""}`
-    : "";
+  let last = "";
+  if (message.last_move && !clockOnly) {
+    const values = { name: seatName(message.seats, message.last_move.seat), move: describeMove(message.last_move.action, message) };
+    last = message.last_move.by_bot && message.seats[message.last_move.seat].kind === "person"
+      ? t("Last move: {name}: {move} (by a bot while away)", values)
+      : t("Last move: {name}: {move}", values);
+  }
   box.replaceChildren(
     h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn" }, turn),
     h("ul", { class: "seats" }, items),
     h("p", { class: "last-move", id: "last-move" }, last),
-    ...(mine === null ? [h("p", { class: "hint", id: "spectating" }, "You are watching this game.")] : []),
+    ...(mine === null ? [h("p", { class: "hint", id: "spectating" }, t("You are watching this game."))] : []),
   );
 }
 
@@ -238,46 +253,45 @@ function renderWaiting(message) {
   const mySeat = store.seat(roomId);
   const token = hostToken();
   const link = `${window.location.origin}/play/${roomId}`;
-  const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: "Your name" });
+  const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: t("Your name") });
   const agents = (ui.catalogue && ui.catalogue.agents) || ["random"];
   const rows = message.seats.map((seat) => {
     const actions = [];
     if (seat.kind === "open") {
       if (!mySeat) {
         actions.push(
-          h("button", { class: "primary", "data-take-seat": seat.seat, onclick: () => takeSeat(seat.seat) }, "Take this seat"),
+          h("button", { class: "primary", "data-take-seat": seat.seat, onclick: () => takeSeat(seat.seat) }, t("Take this seat")),
         );
       }
       if (token) {
-        const select = h("select", { "aria-label": `bot for seat ${seat.seat + 1}` },
+        const select = h("select", { "aria-label": t("bot for seat {number}", { number: seat.seat + 1 }) },
           agents.map((agent) => h("option", { value: agent, selected: agent === "greedy" }, agent)));
-        actions.push(select, h("button", { onclick: () => giveToBot(seat.seat, select.value) }, "Give to a bot"));
+        actions.push(select, h("button", { onclick: () => giveToBot(seat.seat, select.value) }, t("Give to a bot")));
       }
     } else if (seat.seat === message.seat) {
-      actions.push(h("button", { "data-leave": seat.seat, onclick: leaveSeat }, "Leave this seat"));
+      actions.push(h("button", { "data-leave": seat.seat, onclick: leaveSeat }, t("Leave this seat")));
     } else if (token) {
-      actions.push(h("button", { "data-kick": seat.seat, onclick: () => kickSeat(seat.seat) }, "Open this seat"));
+      actions.push(h("button", { "data-kick": seat.seat, onclick: () => kickSeat(seat.seat) }, t("Open this seat")));
     }
     return h("li", { class: "waiting-seat" },
-      h("strong", {}, `Seat ${seat.seat + 1}: `),
-      seat.kind === "open" ? "open" : seat.name,
-      seat.seat === message.seat ? " (you)" : "",
+      h("strong", {}, t("Seat {number}:", { number: seat.seat + 1 })), " ",
+      seat.kind === "open" ? t("open") : seat.seat === message.seat ? t("{name} (you)", { name: seat.name }) : seat.name,
       " ", ...actions);
   });
   const open = message.seats.filter((seat) => seat.kind === "open").length;
   const parts = [
-    h("h2", {}, "Waiting for players"),
-    h("p", {}, "Share this link with your friends: "),
+    h("h2", {}, t("Waiting for players")),
+    h("p", {}, t("Share this link with your friends:")),
     h("div", { class: "share" },
-      h("input", { id: "share-link", readonly: true, value: link, "aria-label": "room link" }),
-      h("button", { onclick: () => copyLink(link) }, "Copy link")),
-    mySeat ? null : h("label", { class: "field" }, "Your name ", nameInput),
+      h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
+      h("button", { onclick: () => copyLink(link) }, t("Copy link"))),
+    mySeat ? null : h("label", { class: "field" }, t("Your name"), " ", nameInput),
     h("ul", { class: "waiting-seats" }, rows),
     token
       ? h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
-          open > 0 ? `Start (${open} seat${open > 1 ? "s" : ""} still open)` : "Start the game")
-      : h("p", { class: "hint" }, "The game starts when the host starts it."),
-    token ? h("button", { id: "abort", onclick: abortRoom }, "Close this room") : null,
+          open > 0 ? tn("Start ({count} seat still open)", "Start ({count} seats still open)", open) : t("Start the game"))
+      : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
+    token ? h("button", { id: "abort", onclick: abortRoom }, t("Close this room")) : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
 }
@@ -285,10 +299,10 @@ function renderWaiting(message) {
 async function copyLink(link) {
   try {
     await navigator.clipboard.writeText(link);
-    showMessage("Link copied.", "info");
+    showMessage(t("Link copied."), "info");
   } catch (error) {
     document.getElementById("share-link").select();
-    showMessage("Select the link and copy it.", "info");
+    showMessage(t("Select the link and copy it."), "info");
   }
 }
 
@@ -296,7 +310,7 @@ async function takeSeat(index) {
   const input = document.getElementById("seat-name");
   const name = (input && input.value.trim()) || store.name();
   if (!name) {
-    showMessage("Give your name to take a seat.");
+    showMessage(t("Give your name to take a seat."));
     if (input) input.focus();
     return;
   }
@@ -332,7 +346,7 @@ async function kickSeat(index) {
 }
 
 async function abortRoom() {
-  if (!window.confirm("End this room for everyone?")) return;
+  if (!window.confirm(t("End this room for everyone?"))) return;
   try {
     await api("POST", `/api/rooms/${roomId}/abort`, { token: hostToken() });
   } catch (problem) {
@@ -407,7 +421,7 @@ function rematchSetup(message) {
     options: (ui.summary && ui.summary.options) || (saved && saved.options) || {},
     seats,
     bot_delay_seconds: (ui.summary && ui.summary.bot_delay_seconds) || 0,
-    name: (store.seat(roomId) && store.seat(roomId).name) || store.name() || "Player",
+    name: (store.seat(roomId) && store.seat(roomId).name) || store.name() || t("Player"),
   };
 }
 
@@ -436,8 +450,8 @@ async function pollRematch() {
       if (box && !box.dataset.room) {
         box.dataset.room = found.room;
         box.replaceChildren(
-          "A rematch is waiting: ",
-          h("a", { href: `/play/${found.room}`, class: "button primary", id: "rematch-link" }, "Go to the rematch"),
+          t("A rematch is waiting:"), " ",
+          h("a", { href: `/play/${found.room}`, class: "button primary", id: "rematch-link" }, t("Go to the rematch")),
         );
       }
     }
@@ -452,18 +466,19 @@ function renderOver(message) {
   const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
   const returns = message.result ? message.result.returns : [];
   const parts = [
-    h("h2", {}, "Game over"),
+    h("h2", {}, t("Game over")),
     ...lines.map((line) => h("p", { class: "outcome" }, line)),
     returns && returns.length
-      ? h("p", { class: "hint" }, "Returns: ",
-          returns.map((value, index) => `${seatName(message.seats, index)} ${value > 0 ? "+" : ""}${Math.round(value * 100) / 100}`).join(", "))
+      ? h("p", { class: "hint" }, t("Returns: {returns}", {
+          returns: returns.map((value, index) => `${seatName(message.seats, index)} ${value > 0 ? "+" : ""}${formatNumber(Math.round(value * 100) / 100)}`).join(", "),
+        }))
       : null,
     h("div", { class: "actions" },
       message.seat !== null || store.host(roomId)
-        ? h("button", { id: "rematch", class: "primary", onclick: rematch }, "Rematch")
+        ? h("button", { id: "rematch", class: "primary", onclick: rematch }, t("Rematch"))
         : null,
-      h("a", { class: "button", href: `/api/rooms/${roomId}/record`, target: "_blank" }, "Game record"),
-      h("a", { class: "button", href: "/" }, "Lobby")),
+      h("a", { class: "button", href: `/api/rooms/${roomId}/record`, target: "_blank" }, t("Game record")),
+      h("a", { class: "button", href: "/" }, t("Lobby"))),
     h("p", { id: "rematch-offer", class: "rematch-offer", "aria-live": "polite" }),
   ];
   box.replaceChildren(...parts.filter(Boolean));
@@ -481,7 +496,9 @@ function render() {
   document.body.dataset.yourTurn = String(message.your_turn);
   document.body.dataset.seat = message.seat === null ? "spectator" : String(message.seat);
   document.getElementById("game-title").textContent = `· ${gameTitle(message.game)}`;
-  document.title = `${message.your_turn ? "(Your turn) " : ""}Pyramids: ${gameTitle(message.game)}`;
+  document.title = message.your_turn
+    ? t("(Your turn) Pyramids: {game}", { game: gameTitle(message.game) })
+    : t("Pyramids: {game}", { game: gameTitle(message.game) });
   renderStatus(message);
   renderFairness(message);
   const waiting = message.status === "waiting";
@@ -529,8 +546,8 @@ async function main() {
     }, t("How to play")));
   } catch (problem) {
     if (problem.status === 404) {
-      setConnection("No such room", "bad");
-      showMessage(`There is no room ${roomId}. Check the link, or create a room in the lobby.`);
+      setConnection(t("No such room"), "bad");
+      showMessage(t("There is no room {room}. Check the link, or create a room in the lobby.", { room: roomId }));
       return;
     }
     showMessage(problem.message);

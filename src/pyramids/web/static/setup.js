@@ -1,6 +1,6 @@
 // Creating a room the way the lobby describes it: a game, its options and who sits where.
 
-import { api, store } from "./common.js";
+import { api, store, t } from "./common.js";
 
 /**
  * Create a room and fill its seats. `setup` is
@@ -23,7 +23,7 @@ export async function createRoom(setup) {
     const seat = seats[index];
     if (seat.kind === "me") {
       const taken = await api("POST", `/api/rooms/${roomId}/seats`, {
-        name: setup.name || "Player",
+        name: setup.name || t("Player"),
         seat: index,
       });
       store.setSeat(roomId, { token: taken.token, seat: taken.seat, name: setup.name });
