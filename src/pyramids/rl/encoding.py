@@ -102,7 +102,7 @@ def probe(game: Game, games: int = PROBE_GAMES) -> _Measure:
 
 # -- the layout --------------------------------------------------------------------
 
-Writer = Callable[[Any, np.ndarray, int], None]
+Writer = Callable[[Any, list[Any], int], None]
 
 
 def _capacity(seen: int) -> int:
@@ -156,9 +156,9 @@ class _Builder:
             offset = self.add(path, 1, "0 or 1", 0.0, 1.0)
             return lambda value, out, base: out.__setitem__(base + offset, 1.0 if value else 0.0)
         if kind in (int, float):
+            # Clipped to the bounds once for the whole vector, in `encode_view`.
             offset = self.add(path, 1, "the value", -VALUE_BOUND, VALUE_BOUND)
-            return lambda value, out, base: out.__setitem__(
-                base + offset, min(max(float(value), -VALUE_BOUND), VALUE_BOUND))
+            return lambda value, out, base: out.__setitem__(base + offset, value)
         return lambda value, out, base: None  # strings and untyped data: no features
 
     def _typed_dict(self, kind: Any, path: str, probe_path: str) -> Writer:
@@ -169,7 +169,7 @@ class _Builder:
             for key in hints
         ]
 
-        def write(value: Any, out: np.ndarray, base: int) -> None:
+        def write(value: Any, out: list[Any], base: int) -> None:
             for key, writer in writers:
                 if key in value:
                     writer(value[key], out, base)
@@ -180,7 +180,7 @@ class _Builder:
         flag = self.add(path + "?", 1, "1 when present (not null)", 0.0, 1.0)
         inner = self._build(kind, path, probe_path)
 
-        def write(value: Any, out: np.ndarray, base: int) -> None:
+        def write(value: Any, out: list[Any], base: int) -> None:
             if value is not None:
                 out[base + flag] = 1.0
                 inner(value, out, base)
@@ -194,7 +194,7 @@ class _Builder:
                    for option, name in zip(options, names, strict=True)]
         checks = [_matcher(option) for option in options]
 
-        def write(value: Any, out: np.ndarray, base: int) -> None:
+        def write(value: Any, out: list[Any], base: int) -> None:
             for index, (check, writer) in enumerate(zip(checks, writers, strict=True)):
                 if check(value):
                     out[base + which + index] = 1.0
@@ -219,8 +219,17 @@ class _Builder:
         if item_size:
             self._repeat(path, first, item_size, capacity)
 
-        def write(value: Any, out: np.ndarray, base: int) -> None:
-            out[base + length] = float(min(len(value), VALUE_BOUND))
+        if item in (int, float) and item_size == 1:
+            # A list of numbers is copied in one slice (clipped later with the rest).
+            def write_numbers(value: Any, out: list[Any], base: int) -> None:
+                out[base + length] = min(len(value), VALUE_BOUND)
+                kept = value[:capacity]
+                out[base + first:base + first + len(kept)] = kept
+
+            return write_numbers
+
+        def write(value: Any, out: list[Any], base: int) -> None:
+            out[base + length] = min(len(value), VALUE_BOUND)
             for slot, element in enumerate(value[:capacity]):
                 item_writer(element, out, base + slot * item_size)
 
@@ -246,7 +255,7 @@ class _Builder:
         keys = sorted(self.measure.keys.get(probe_path, set()))
         writers = {key: self._build(item, f"{path}[{key}]", probe_path + "{}") for key in keys}
 
-        def write(value: Any, out: np.ndarray, base: int) -> None:
+        def write(value: Any, out: list[Any], base: int) -> None:
             for key, element in value.items():
                 writer = writers.get(str(key))
                 if writer is not None:
@@ -291,9 +300,12 @@ class Encoder:
         self.view_type = view_type
 
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:
-        out = np.zeros(self.size, dtype=np.float32)
+        # Writers fill a plain list (cheaper per item than a numpy array), which
+        # becomes the vector, clipped to the Box bounds, in one step.
+        out: list[Any] = [0.0] * self.size
         self._write(view, out, 0)
-        return out
+        vector = np.array(out, dtype=np.float32)
+        return np.clip(vector, self.low, self.high, out=vector)
 
     def encode(self, state: State, player: int) -> np.ndarray:
         return self.encode_view(state.view(player))
