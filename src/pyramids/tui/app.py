@@ -286,7 +286,7 @@ class PlayApp(App[None]):
                 yield Static("", id="message")
                 yield Static("", id="scores")
                 yield OptionList(id="moves")
-                yield RichLog(id="log", wrap=True, markup=False)
+                yield RichLog(id="log", wrap=True, markup=False, min_width=20)
                 yield Input(placeholder=TEXT_PLACEHOLDER, id="command", compact=True)
         yield Footer()
 

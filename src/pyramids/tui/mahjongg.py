@@ -122,7 +122,7 @@ class TileCanvas(Widget, can_focus=True):
         board = self.board
         tiles: list[dict[str, Any]] = board.view.get("tiles", [])
         self.scale = board.scale
-        old = (self.canvas.width, self.canvas.height)
+        before = self.canvas
         self.canvas = paint(tiles, self.scale, board.marks(), board.extent())
         self.strips = [
             Strip([Segment(text, style) for text, style in self.canvas.row_segments(row)])
@@ -130,8 +130,20 @@ class TileCanvas(Widget, can_focus=True):
         ]
         self.styles.width = self.canvas.width
         self.styles.height = self.canvas.height
-        if refresh:
-            self.refresh(layout=old != (self.canvas.width, self.canvas.height))
+        if not refresh:
+            return
+        if (before.width, before.height) != (self.canvas.width, self.canvas.height):
+            self.refresh(layout=True)
+            return
+        # Only the lines that changed are drawn again (a click changes one or two).
+        changed = [
+            Region(0, row, self.canvas.width, 1)
+            for row in range(self.canvas.height)
+            if before.chars[row] != self.canvas.chars[row]
+            or before.styles[row] != self.canvas.styles[row]
+        ]
+        if changed:
+            self.refresh(*changed)
 
     def render_line(self, y: int) -> Strip:
         if 0 <= y < len(self.strips):
