@@ -247,7 +247,7 @@ export function arrowNavigation(root) {
     const cy = from.top + from.height / 2;
     let best = null;
     let bestScore = Infinity;
-    for (const node of root.querySelectorAll('[tabindex="0"], button:not([disabled])')) {
+    for (const node of root.querySelectorAll('[tabindex="0"], [data-nav], button:not([disabled])')) {
       if (node === current) continue;
       const box = node.getBoundingClientRect();
       if (box.width === 0 && box.height === 0) continue;

@@ -1,7 +1,8 @@
 // Mahjongg Pyramids: layered tiles with depth (each layer offset and lighter), free tiles
 // marked, click two tiles to match, favors, hint, undo, and the clock of time attack.
 
-import { clickable, h, s, seatName } from "/static/common.js";
+import { clickable, h, s, seatName, t, tn } from "/static/common.js";
+import { keysLine, navItem } from "/static/access.js";
 
 const CELL_W = 22;
 const CELL_H = 28;
@@ -71,13 +72,37 @@ function tileLabel(tile) {
   return tile.short.replace(/[*~]$/, "");
 }
 
-function describe(tile) {
-  const parts = [tile.face || "face-down tile", `layer ${tile.z + 1}`];
-  parts.push(tile.free ? "free" : "blocked");
-  if (tile.capstone) parts.push("capstone");
-  if (tile.vault) parts.push("burial vault");
-  if (tile.shifted) parts.push("lifted by Anubis Shift");
-  return `tile ${tile.id}: ${parts.join(", ")}`;
+// Faces as players read them (the engine's names are English ids).
+function faceName(face) {
+  if (!face) return t("face-down tile");
+  const [suit, value] = face.split(" ");
+  if (suit === "Scarab" && value) return t("Scarab {value}", { value });
+  if (suit === "Papyrus" && value) return t("Papyrus {value}", { value });
+  if (suit === "Glyph" && value) return t("Glyph {value}", { value });
+  const names = {
+    Ra: t("Ra"), Horus: t("Horus"), Anubis: t("Anubis"), Isis: t("Isis"),
+    "Nile Inundation": t("Nile Inundation"), Harvest: t("Harvest"), Oasis: t("Oasis"),
+    Sun: t("Sun"), Wind: t("Wind"), Sandstorm: t("Sandstorm"),
+    "Golden Pharaoh": t("Golden Pharaoh"), "Sacred Scepter": t("Sacred Scepter"),
+  };
+  return names[face] || face;
+}
+
+// Faces of tiles seen so far, so that a matched pair can still be named after it left.
+const knownFaces = new Map();
+
+function describe(tile, ctx) {
+  const values = { face: faceName(tile.face), layer: tile.z + 1 };
+  let main;
+  if (ctx && ctx.ui.mjSelected === tile.id) main = t("{face}, selected, layer {layer}", values);
+  else if (tile.free || tile.shifted) main = t("{face}, free, layer {layer}", values);
+  else main = t("{face}, blocked, layer {layer}", values);
+  const parts = [main];
+  if (tile.capstone) parts.push(t("capstone"));
+  if (tile.vault) parts.push(t("burial vault"));
+  if (tile.shifted) parts.push(t("lifted by Anubis Shift"));
+  if (ctx && ctx.marks && ctx.marks.has(tile.id)) parts.push(t("hinted"));
+  return parts.join(", ");
 }
 
 function bounds(ctx) {
@@ -131,7 +156,8 @@ function tileShape(ctx, tile, box, marks) {
   const px = PAD + (tile.x - box.minX) * CELL_W + (box.maxZ - tile.z) * LIFT_X;
   const py = PAD + (tile.y - box.minY) * CELL_H + (box.maxZ - tile.z) * LIFT_Y;
   const playable = ctx.yourTurn && !ctx.finished;
-  const selectable = playable && (ctx.ui.mjShift ? !tile.free && ctx.legal.includes(`shift ${tile.id}`) : tile.free || tile.shifted);
+  const shiftTarget = Boolean(ctx.ui.mjShift) && !tile.free && ctx.legal.includes(`shift ${tile.id}`);
+  const selectable = playable && (ctx.ui.mjShift ? shiftTarget : tile.free || tile.shifted);
   const selected = ctx.ui.mjSelected === tile.id;
   const classes = ["tile", tile.free || tile.shifted ? "free" : "blocked"];
   if (!tile.face) classes.push("facedown");
@@ -145,7 +171,8 @@ function tileShape(ctx, tile, box, marks) {
     "data-free": String(Boolean(tile.free || tile.shifted)),
     "data-face": tile.face || "",
   });
-  group.append(s("title", {}, describe(tile)));
+  const label = describe(tile, { ui: ctx.ui, marks });
+  group.append(s("title", {}, label));
   // The tile's thickness, darker, below and to the right; higher layers are lighter.
   group.append(s("rect", { class: "tile-side", x: SIDE, y: SIDE, width: TILE_W - 1, height: TILE_H - 1, rx: 5 }));
   const light = 80 + tile.z * 4;
@@ -160,9 +187,9 @@ function tileShape(ctx, tile, box, marks) {
   }));
   if (tile.face) {
     group.append(markShape(tile));
-    group.append(s("text", { class: "tile-label", x: TILE_W / 2, y: TILE_H - 9, "text-anchor": "middle" }, tileLabel(tile)));
+    group.append(s("text", { class: "tile-label", x: TILE_W / 2, y: TILE_H - 9, "text-anchor": "middle", "aria-hidden": "true" }, tileLabel(tile)));
   } else {
-    group.append(s("text", { class: "tile-label", x: TILE_W / 2, y: TILE_H / 2 + 5, "text-anchor": "middle", fill: "#fff" }, "?"));
+    group.append(s("text", { class: "tile-label", x: TILE_W / 2, y: TILE_H / 2 + 5, "text-anchor": "middle", fill: "#fff", "aria-hidden": "true" }, "?"));
   }
   if (tile.free || tile.shifted) {
     // A free tile carries a corner notch: free is told by shape, not by shade alone.
@@ -173,14 +200,22 @@ function tileShape(ctx, tile, box, marks) {
   if (tile.vault) badges.push("V");
   if (tile.shifted) badges.push("⇡");
   if (badges.length) {
-    group.append(s("text", { class: "tile-badge", x: TILE_W - 4, y: 11, "text-anchor": "end" }, badges.join(" ")));
+    group.append(s("text", { class: "tile-badge", x: TILE_W - 4, y: 11, "text-anchor": "end", "aria-hidden": "true" }, badges.join(" ")));
   }
   if (marks.has(tile.id)) {
     group.append(s("rect", { class: "hint-ring", x: -3, y: -3, width: TILE_W + 5, height: TILE_H + 5, rx: 7 }));
   }
-  if (selectable) {
+  group.append(s("rect", { class: "focus-ring", x: -4, y: -4, width: TILE_W + 7, height: TILE_H + 7, rx: 8 }));
+  if (tile.free || tile.shifted || shiftTarget) {
     group.dataset.key = `tile-${tile.id}`;
-    clickable(group, `${selected ? "unselect " : ctx.ui.mjShift ? "lift " : ""}${describe(tile)}`, () => clickTile(ctx, tile));
+    // Reading order: rows from the back, left to right, the upper tile first.
+    const order = (tile.y * 1000 + tile.x) * 10 + (9 - tile.z);
+    if (selectable) {
+      const verb = selected ? t("unselect {tile}", { tile: label }) : ctx.ui.mjShift ? t("lift {tile}", { tile: label }) : label;
+      clickable(group, verb, () => clickTile(ctx, tile));
+      if (selected) group.setAttribute("aria-pressed", "true");
+    }
+    navItem(group, group.getAttribute("aria-label") || label, order);
   }
   return group;
 }
@@ -192,11 +227,9 @@ function board(ctx) {
   const height = (box.maxY - box.minY) * CELL_H + box.maxZ * LIFT_Y + 2 * PAD + SIDE;
   const svg = s("svg", {
     viewBox: `0 0 ${width} ${height}`, class: "board mahjongg", role: "group",
-    "aria-label": `monument: ${view.tiles_left} of ${view.tiles_total} tiles left`,
+    "aria-label": t("Monument: {left} of {total} tiles left", { left: view.tiles_left, total: view.tiles_total }),
   });
-  const marks = new Set();
-  if (view.hint) view.hint.forEach((id) => marks.add(id));
-  for (const pair of view.sight_pairs || []) pair.forEach((id) => marks.add(id));
+  const marks = hintMarks(view);
   // Lower layers first; within a layer from the back row to the front, left to right,
   // so that each tile's thickness (below and to the right) is drawn over by its neighbours.
   const order = [...view.tiles].sort((a, b) => a.z - b.z || a.y - b.y || a.x - b.x);
@@ -204,13 +237,53 @@ function board(ctx) {
   return svg;
 }
 
+function hintMarks(view) {
+  const marks = new Set();
+  if (view.hint) view.hint.forEach((id) => marks.add(id));
+  for (const pair of view.sight_pairs || []) pair.forEach((id) => marks.add(id));
+  return marks;
+}
+
+/** The board in words: the free tiles, row by row from the back. */
+function freeTilesText(ctx) {
+  const view = ctx.view;
+  const marks = hintMarks(view);
+  const rows = new Map();
+  for (const tile of view.tiles) {
+    if (!(tile.free || tile.shifted)) continue;
+    if (!rows.has(tile.y)) rows.set(tile.y, []);
+    rows.get(tile.y).push(tile);
+  }
+  const items = [...rows.keys()].sort((a, b) => a - b).map((y, index) => {
+    const tiles = rows.get(y).sort((a, b) => a.x - b.x || b.z - a.z).map((tile) => {
+      const values = { face: faceName(tile.face), layer: tile.z + 1 };
+      return marks.has(tile.id) ? t("{face} (layer {layer}, hinted)", values) : t("{face} (layer {layer})", values);
+    });
+    return h("li", {}, t("Row {row}: {tiles}", { row: index + 1, tiles: tiles.join(", ") }));
+  });
+  const free = view.tiles.filter((tile) => tile.free || tile.shifted).length;
+  return h("details", { class: "board-text", id: "board-text", open: ctx.ui.mjTextOpen || undefined,
+    ontoggle: (event) => { ctx.ui.mjTextOpen = event.target.open; } },
+    h("summary", {}, tn("Free tiles by row ({count} free tile)", "Free tiles by row ({count} free tiles)", free)),
+    items.length ? h("ol", {}, items) : h("p", {}, t("No free tile.")));
+}
+
 function button(ctx, action, label, extra = {}) {
   const legal = ctx.legal.includes(action);
   return h("button", {
     "data-action": action, "data-key": `button-${action}`, disabled: !legal,
-    class: extra.class, title: extra.title,
+    class: extra.class, title: extra.title, "aria-keyshortcuts": extra.key,
     onclick: () => (extra.onclick ? extra.onclick() : sendTimed(ctx, action)),
   }, label);
+}
+
+// The letter keys of the buttons (shown on the page and on the buttons for screen readers).
+const KEYS = { h: "hint", u: "undo", r: "sight", a: "shift", s: "reshuffle", f: "finish" };
+
+function toggleShift(ctx) {
+  ctx.ui.mjShift = !ctx.ui.mjShift;
+  ctx.ui.mjSelected = null;
+  ctx.rerender();
 }
 
 function controls(ctx) {
@@ -218,21 +291,17 @@ function controls(ctx) {
   const canShift = ctx.legal.some((action) => action.startsWith("shift "));
   const solo = view.players === 1;
   const row = [
-    button(ctx, "hint", "Hint", { title: "show a pair that keeps the board clearable (ends your streak)" }),
-    button(ctx, "undo", "Undo", { title: "take back the last move (ends your streak)" }),
-    button(ctx, "sight", "Ra Sight (1 token)", { title: "list every valid pair this turn" }),
+    button(ctx, "hint", t("Hint"), { key: "H", title: t("show a pair that keeps the board clearable (ends your streak)") }),
+    button(ctx, "undo", t("Undo"), { key: "U", title: t("take back the last move (ends your streak)") }),
+    button(ctx, "sight", t("Ra Sight (1 token)"), { key: "R", title: t("list every valid pair this turn") }),
     h("button", {
       "data-key": "button-shift", disabled: !canShift, "aria-pressed": String(Boolean(ctx.ui.mjShift)),
-      class: ctx.ui.mjShift ? "primary" : undefined,
-      onclick: () => {
-        ctx.ui.mjShift = !ctx.ui.mjShift;
-        ctx.ui.mjSelected = null;
-        ctx.rerender();
-      },
-    }, ctx.ui.mjShift ? "Anubis Shift: choose a blocked tile (click again to cancel)" : "Anubis Shift (1 token)"),
-    button(ctx, "reshuffle", "Sandstorm Reshuffle (3 tokens)"),
-    button(ctx, "finish", "Finish"),
-    button(ctx, "pass", solo ? "Give up" : "Pass"),
+      class: ctx.ui.mjShift ? "primary" : undefined, "aria-keyshortcuts": "A",
+      onclick: () => toggleShift(ctx),
+    }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : t("Anubis Shift (1 token)")),
+    button(ctx, "reshuffle", t("Sandstorm Reshuffle (3 tokens)"), { key: "S" }),
+    button(ctx, "finish", t("Finish"), { key: "F" }),
+    button(ctx, "pass", solo ? t("Give up") : t("Pass")),
   ];
   return h("div", { class: "actions" }, row);
 }
@@ -243,23 +312,21 @@ function scorePanel(ctx) {
   const coop = view.mode === "coop";
   const lines = seats.map((seat) => {
     const tokens = coop ? view.tokens : view.tokens[seat];
-    const parts = [`${seatName(ctx.seats, seat)}${seat === ctx.seat ? " (you)" : ""}`];
-    if (!coop) parts.push(`score ${view.scores[seat]}`);
-    if (!coop) parts.push(`tokens ${tokens}`);
-    parts.push(`streak ${view.streaks[seat]}`);
-    if (view.doubling[seat]) parts.push(`doubled ×${view.doubling[seat]}`);
+    const name = seatName(ctx.seats, seat);
+    const parts = [seat === ctx.seat ? t("{name} (you)", { name }) : name];
+    if (!coop) parts.push(t("score {score}", { score: view.scores[seat] }));
+    if (!coop) parts.push(t("tokens {count}", { count: tokens }));
+    parts.push(t("streak {count}", { count: view.streaks[seat] }));
+    if (view.doubling[seat]) parts.push(t("doubled ×{count}", { count: view.doubling[seat] }));
     return h("span", { class: view.current_player === seat ? "to-move" : "", "data-seat": seat }, `${view.current_player === seat ? "▶ " : ""}${parts.join(" · ")}`);
   });
   const info = [
-    `Tiles ${view.tiles_left} / ${view.tiles_total}`,
-    coop ? `Team score ${view.team_score} · pool ${view.tokens} tokens` : null,
-    `bank ${view.bank}`,
-    view.vaults.length ? `vaults: ${view.vaults.map((vault) => vault.state).join(", ")}` : null,
-    view.capstones.length ? `capstones: ${view.capstones.filter((cap) => !cap.on_board).length} of ${view.capstones.length} removed` : null,
+    t("Tiles {left} / {total}", { left: view.tiles_left, total: view.tiles_total }),
+    coop ? t("Team score {score} · pool {count} tokens", { score: view.team_score, count: view.tokens }) : null,
+    t("bank {count}", { count: view.bank }),
+    view.vaults.length ? t("vaults: {states}", { states: view.vaults.map((vault) => vaultState(vault.state)).join(", ") }) : null,
+    view.capstones.length ? t("capstones: {removed} of {total} removed", { removed: view.capstones.filter((cap) => !cap.on_board).length, total: view.capstones.length }) : null,
   ].filter(Boolean).join(" · ");
-  const last = view.last_move && view.last_move.points !== undefined
-    ? `Last pair: +${view.last_move.points}${view.last_move.doubled ? " (doubled)" : ""}${view.last_move.capstone_bonus ? `, capstone +${view.last_move.capstone_bonus}` : ""}${view.last_move.vault_bonus ? `, vault +${view.last_move.vault_bonus}` : ""}`
-    : "";
   const children = [
     h("p", { class: "score", id: "score" }, info),
     h("div", { class: "panel-row" }, lines),
@@ -267,10 +334,25 @@ function scorePanel(ctx) {
   if (view.mode === "time-attack") {
     children.unshift(h("p", { class: "timer", id: "timer", "aria-live": "off" }, ""));
   }
+  const last = lastPair(view);
   if (last) children.push(h("p", { class: "hint" }, last));
-  if (view.unsolvable) children.push(h("p", { class: "error", role: "status" }, "⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up."));
-  if (ctx.ui.mjShift) children.push(h("p", { class: "hint" }, "Anubis Shift: choose a blocked tile to lift."));
+  if (view.unsolvable) children.push(h("p", { class: "error", role: "status" }, t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.")));
+  if (ctx.ui.mjShift) children.push(h("p", { class: "hint" }, t("Anubis Shift: choose a blocked tile to lift.")));
   return h("div", { class: "mahjongg-panel" }, children);
+}
+
+function vaultState(state) {
+  const names = { locked: t("locked"), unlocked: t("unlocked"), forfeited: t("forfeited") };
+  return names[state] || state;
+}
+
+function lastPair(view) {
+  const move = view.last_move;
+  if (!move || move.points === undefined) return "";
+  const parts = [move.doubled ? t("Last pair: +{points} (doubled)", { points: move.points }) : t("Last pair: +{points}", { points: move.points })];
+  if (move.capstone_bonus) parts.push(t("capstone +{points}", { points: move.capstone_bonus }));
+  if (move.vault_bonus) parts.push(t("vault +{points}", { points: move.vault_bonus }));
+  return parts.join(", ");
 }
 
 // -- the clock of time attack ------------------------------------------------------
@@ -285,7 +367,7 @@ function tickClock(ctx) {
   const left = Math.max(0, clock.limit - elapsed);
   const minutes = Math.floor(left / 60);
   const seconds = String(left % 60).padStart(2, "0");
-  line.textContent = `Time: ${minutes}:${seconds} left`;
+  line.textContent = t("Time: {minutes}:{seconds} left", { minutes, seconds });
   line.classList.toggle("low", left <= 30);
   // At 0:00 the server, which keeps the time, ends the game.
 }
@@ -304,6 +386,7 @@ function updateClock(ctx) {
 
 export function render(box, ctx) {
   const view = ctx.view;
+  for (const tile of view.tiles) knownFaces.set(tile.id, tile.face);
   if (ctx.ui.mjSelected !== null && ctx.ui.mjSelected !== undefined && !view.tiles.some((tile) => tile.id === ctx.ui.mjSelected)) {
     ctx.ui.mjSelected = null;
   }
@@ -312,9 +395,13 @@ export function render(box, ctx) {
   ctx.ui.mjLatest = view;
   ctx.ui.mjLatestTurn = ctx.yourTurn;
   const help = h("p", { class: "hint" }, ctx.yourTurn
-    ? "Click two free tiles (a notch in the corner) that match. ▲ capstone, V burial vault."
-    : "Free tiles have a notch in the corner. ▲ capstone, V burial vault.");
-  box.replaceChildren(scorePanel(ctx), board(ctx), controls(ctx), help);
+    ? t("Click two free tiles (a notch in the corner) that match. ▲ capstone, V burial vault.")
+    : t("Free tiles have a notch in the corner. ▲ capstone, V burial vault."));
+  const keys = keysLine([
+    ["H", t("Hint")], ["U", t("Undo")], ["R", t("Ra Sight")], ["A", t("Anubis Shift")],
+    ["S", t("Sandstorm Reshuffle")], ["F", t("Finish")],
+  ]);
+  box.replaceChildren(scorePanel(ctx), board(ctx), controls(ctx), help, keys, freeTilesText(ctx));
   if (view.mode === "time-attack") {
     tickClock(ctx);
     if (clockTimer) clearInterval(clockTimer);
@@ -325,19 +412,73 @@ export function render(box, ctx) {
   }
 }
 
+/** A letter key: the button it names, when that move is open now. */
+export function onKey(key, ctx) {
+  const action = KEYS[key];
+  if (!action || !ctx.yourTurn || ctx.finished) return false;
+  if (action === "shift") {
+    if (!ctx.legal.some((entry) => entry.startsWith("shift "))) return false;
+    toggleShift(ctx);
+    return true;
+  }
+  if (!ctx.legal.includes(action)) return false;
+  sendTimed(ctx, action);
+  return true;
+}
+
+/** Escape: drop the chosen tile, or leave Anubis Shift. */
+export function cancel(ctx) {
+  if (!ctx.ui.mjShift && (ctx.ui.mjSelected === null || ctx.ui.mjSelected === undefined)) return false;
+  ctx.ui.mjShift = false;
+  ctx.ui.mjSelected = null;
+  return true;
+}
+
+/** A move in words, for the last-move line and the live region. */
+export function describeMove(action, view) {
+  const [verb, ...rest] = action.split(" ");
+  const face = (id) => faceName(knownFaces.get(Number(id)) ?? null);
+  if (verb === "match" && rest.length === 2) {
+    const [first, second] = rest.map(face);
+    const points = view && view.last_move && view.last_move.action === action ? view.last_move.points : null;
+    if (first === second) {
+      return points === null || points === undefined
+        ? t("matches two {face} tiles", { face: first })
+        : t("matches two {face} tiles: +{points}", { face: first, points });
+    }
+    return points === null || points === undefined
+      ? t("matches {first} and {second}", { first, second })
+      : t("matches {first} and {second}: +{points}", { first, second, points });
+  }
+  if (verb === "shift" && rest.length === 1) return t("lifts {face} with Anubis Shift", { face: face(rest[0]) });
+  const words = {
+    pass: t("passes"), hint: t("asks for a hint"), undo: t("takes back the last move"),
+    sight: t("uses Ra Sight"), reshuffle: t("calls a Sandstorm Reshuffle"), finish: t("finishes the monument"),
+  };
+  if (verb === "clock") return t("the clock runs");
+  return words[verb] || null;
+}
+
 export function outcome(view, message) {
   if (!view || !view.result) return [];
   const result = view.result;
   const reasons = {
-    cleared: "The monument is cleared!",
-    "all-passed": "Every player passed: the game ends.",
-    lockout: "No pair left and no token to spend: lockout.",
-    "time-up": "Time is up.",
+    cleared: t("The monument is cleared!"),
+    "all-passed": t("Every player passed: the game ends."),
+    lockout: t("No pair left and no token to spend: lockout."),
+    "time-up": t("Time is up."),
   };
   const lines = [reasons[result.reason] || result.reason];
-  if (view.mode === "coop") lines.push(result.team_won ? "The team wins." : "The team loses.");
-  else if (view.players > 1) lines.push(`Winner${result.winners.length > 1 ? "s" : ""}: ${result.winners.map((seat) => seatName(message.seats, seat)).join(", ")}.`);
-  lines.push(`Score${view.players > 1 ? "s" : ""}: ${result.scores.map((score, seat) => (view.players > 1 ? `${seatName(message.seats, seat)} ${score}` : String(score))).join(", ")}.`);
-  if (view.mode === "time-attack") lines.push(`Time score: ${result.time_score} (${result.time_left} s left).`);
+  const names = (seats) => seats.map((seat) => seatName(message.seats, seat)).join(", ");
+  if (view.mode === "coop") lines.push(result.team_won ? t("The team wins.") : t("The team loses."));
+  else if (view.players > 1) {
+    lines.push(result.winners.length > 1 ? t("Winners: {names}.", { names: names(result.winners) }) : t("Winner: {names}.", { names: names(result.winners) }));
+  }
+  if (view.players > 1) {
+    lines.push(t("Scores: {scores}.", { scores: result.scores.map((score, seat) => `${seatName(message.seats, seat)} ${score}`).join(", ") }));
+  } else {
+    lines.push(t("Score: {score}.", { score: result.scores[0] }));
+  }
+  if (view.mode === "time-attack") lines.push(t("Time score: {score} ({seconds} s left).", { score: result.time_score, seconds: result.time_left }));
   return lines;
 }

@@ -3,6 +3,7 @@
 
 import { api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
+import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
 
 const CLOSE_BAD_TOKEN = 4403;
 const CLOSE_UNKNOWN_ROOM = 4404;
@@ -134,12 +135,14 @@ function send(actions) {
 // -- drawing ------------------------------------------------------------------------
 
 function onState(message) {
+  const previous = lastState;
   lastState = message;
   if (message.move_number !== shownMove) {
     shownMove = message.move_number;
     if (document.getElementById("message").classList.contains("error")) showMessage("");
   }
   render();
+  announceMove(previous, message, ui.renderer);
 }
 
 function manageToken() {
@@ -399,6 +402,8 @@ function renderGame(message) {
     showMessage,
   };
   renderer.render(box, ctx);
+  ui.ctx = ctx;
+  settleRoving(box, ui, focusedKey);
   if (focusedKey) {
     const again = box.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
     if (again) again.focus();
@@ -521,11 +526,14 @@ window.pyramidsPage = {
 async function main() {
   await loadMessages();
   document.querySelector("header.top").append(languageSwitch());
+  applyDisplay();
+  document.querySelector("header.top").append(displayControl());
   if (!roomId) {
     window.location.assign("/");
     return;
   }
   arrowNavigation(document.getElementById("game"));
+  installKeys(document.getElementById("game"), ui);
   window.addEventListener("online", reconnectNow);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") reconnectNow();

@@ -1,0 +1,155 @@
+"""Every player can play: the games by keyboard alone, what screen readers hear, the
+display options, and an axe-core audit of every page in both languages and both themes.
+
+Runs the real server and Debian's Chromium as tests/web/test_browser.py does (its
+fixtures are reused). No test here clicks: rooms are made through the page's own
+`createRoom` and every move is a key press. With PYRAMIDS_SCREENSHOTS=1 the screenshots
+docs/screenshots/web-contrast.png and web-large.png are refreshed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import (  # noqa: F401  (fixtures)
+    SCREENSHOTS,
+    PageServer,
+    browser,
+    finished,
+    legal_actions,
+    move_number,
+    page,
+    server,
+    wait_turn_or_end,
+)
+
+axe_playwright = pytest.importorskip(
+    "axe_playwright_python.sync_playwright",
+    reason="needs axe-playwright-python (pip install -e '.[dev]')",
+)
+
+pytestmark = [pytest.mark.browser]
+
+KEY_LIMIT = 250
+
+
+# -- driving the pages by keyboard --------------------------------------------------------
+
+
+def start_room(page: Any, server: PageServer, game: str, options: dict[str, Any],
+               seats: list[dict[str, str]], name: str = "Ada") -> str:
+    """Create a room with the page's own code (no form, no click) and open it."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    room = str(page.evaluate(
+        "async (setup) => (await import('/static/setup.js')).createRoom(setup)",
+        {"game": game, "options": options, "seats": seats, "bot_delay_seconds": 0,
+         "name": name},
+    ))
+    page.goto(f"{server.base}/play/{room}")
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    return room
+
+
+def focused(page: Any, selector: str) -> bool:
+    return bool(page.evaluate(
+        "(sel) => { const a = document.activeElement; return !!a && a.matches(sel); }", selector
+    ))
+
+
+def press_until(page: Any, key: str, selector: str, limit: int = KEY_LIMIT) -> None:
+    """Press `key` until the focused element matches `selector`."""
+    for _ in range(limit):
+        if focused(page, selector):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {selector}")
+
+
+def into_board(page: Any) -> None:
+    """Tab from wherever the focus is to the board's one tab stop."""
+    if not page.evaluate("!!document.activeElement && document.activeElement.hasAttribute('data-nav')"):
+        press_until(page, "Tab", "svg.board [data-nav]", limit=80)
+
+
+def choose(page: Any, selector: str) -> None:
+    """Move along the board with the right arrow to `selector`, then press Enter."""
+    into_board(page)
+    press_until(page, "ArrowRight", selector)
+    page.keyboard.press("Enter")
+
+
+def wait_move(page: Any, before: int) -> None:
+    page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+
+
+def tile_ids(page: Any, selector: str) -> list[int]:
+    ids: list[int] = page.eval_on_selector_all(
+        selector, "nodes => nodes.map(n => Number(n.dataset.id))"
+    )
+    return ids
+
+
+def announcements(page: Any) -> list[str]:
+    lines: list[str] = page.eval_on_selector_all(
+        "#announcer p", "nodes => nodes.map(n => n.textContent)"
+    )
+    return lines
+
+
+# -- Mahjongg -------------------------------------------------------------------------------
+
+
+def test_mahjongg_giza_step_ramp_is_cleared_by_keyboard_alone(
+    page: Any, server: PageServer
+) -> None:
+    start_room(page, server, "mahjongg", {"layout": "giza-step-ramp"}, [{"kind": "me"}])
+    page.wait_for_selector("svg.board .tile")
+    assert page.locator(".tile").count() == 72
+    # One tab stop on the board; every free tile is named with its face, state and layer.
+    into_board(page)
+    assert page.locator("svg.board [data-nav][tabindex='0']").count() == 1
+    names = page.eval_on_selector_all(
+        ".tile[data-free='true']", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    )
+    assert names and all(re.fullmatch(r".+, free, layer \d(, .+)?", name) for name in names)
+    assert not any(re.search(r"\btile \d", name) for name in names), "no tile ids read out"
+    assert page.locator(".tile.blocked[data-nav]").count() == 0, "blocked tiles are not stops"
+    text = page.inner_text("#board-text")
+    assert "Free tiles by row" in text
+    shortcuts = page.inner_text("#shortcuts")
+    assert "Hint" in shortcuts and "Ra Sight" in shortcuts and "Esc" in shortcuts
+
+    escaped = False
+    while not finished(page):
+        before = move_number(page)
+        legal = legal_actions(page)
+        if "finish" in legal:
+            page.keyboard.press("f")
+            wait_move(page, before)
+            continue
+        if len(tile_ids(page, ".tile.hinted")) < 2:
+            page.keyboard.press("h")
+            wait_move(page, before)
+            before = move_number(page)
+        first, second = tile_ids(page, ".tile.hinted")[:2]
+        choose(page, f".tile[data-id='{first}']")
+        page.wait_for_selector(f".tile.selected[data-id='{first}']")
+        assert page.get_attribute(f".tile[data-id='{first}']", "aria-pressed") == "true"
+        if not escaped:
+            # Escape drops the chosen tile; choose it again.
+            page.keyboard.press("Escape")
+            page.wait_for_selector(".tile.selected", state="detached")
+            page.keyboard.press("Enter")
+            page.wait_for_selector(f".tile.selected[data-id='{first}']")
+            escaped = True
+        choose(page, f".tile[data-id='{second}']")
+        wait_move(page, before)
+    page.wait_for_selector("#over:not([hidden])")
+    assert "The monument is cleared!" in page.inner_text("#over")
