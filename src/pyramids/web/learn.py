@@ -25,6 +25,7 @@ from pyramids.play.i18n import (
     negotiate,
 )
 from pyramids.play.learn import learn_text
+from pyramids.play.tutorial import tutorial_for
 from pyramids.web.rooms import RoomError
 
 LANG_COOKIE = "pyramids_lang"
@@ -80,10 +81,18 @@ def _page(title: str, body: str, lang: str, path: str) -> str:
 """
 
 
+def _tutorial_link(game: str, lang: str) -> str:
+    """A link to the game's tutorial page (`/tutorial/<game>`), or nothing without one."""
+    if tutorial_for(game) is None:
+        return ""
+    label = html.escape(_("Try the tutorial", lang=lang))
+    return f'<a class="tutorial-link" href="/tutorial/{html.escape(game)}">{label}</a>'
+
+
 def learn_index_html(lang: str) -> str:
     items = "\n".join(
         f'<li><a href="/learn/{html.escape(m.name)}?lang={lang}">'
-        f"<strong>{html.escape(m.display_title)}</strong></a></li>"
+        f"<strong>{html.escape(m.display_title)}</strong></a> {_tutorial_link(m.name, lang)}</li>"
         for m in manifests()
     )
     heading = html.escape(_("Learn the games", lang=lang))
@@ -94,6 +103,9 @@ def learn_index_html(lang: str) -> str:
 def learn_html(game: str, lang: str) -> str:
     manifest = game_manifest(game)
     body = _markdown.render(learn_text(game, lang))
+    link = _tutorial_link(game, lang)
+    if link:
+        body = f'<p class="tutorial-links">{link}</p>\n{body}'
     return _page(manifest.display_title, body, lang, f"/learn/{game}")
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pyramids.core import UnknownGameError, game_manifest
 from pyramids.web.learn import mount_learn
 from pyramids.web.rooms import FINISHED, RoomError
+from pyramids.web.tutorial import mount_tutorials
 
 STATIC_DIR = Path(__file__).with_name("static")
 NO_CACHE = {"Cache-Control": "no-cache"}
@@ -88,6 +89,7 @@ def mount_pages(app: FastAPI) -> FastAPI:
         return {"room": rematches.get(room_id)}
 
     mount_learn(app)
+    mount_tutorials(app, STATIC_DIR)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 

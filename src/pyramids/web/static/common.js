@@ -25,7 +25,8 @@ function chosenLanguage() {
   } catch (error) {
     stored = null;
   }
-  const candidates = [stored, cookieLanguage(), ...(navigator.languages || [navigator.language])];
+  // The cookie first: the learn pages (served with ?lang=) set only the cookie.
+  const candidates = [cookieLanguage(), stored, ...(navigator.languages || [navigator.language])];
   for (const candidate of candidates) {
     const code = (candidate || "").slice(0, 2).toLowerCase();
     if (code in LANGUAGES) return code;

@@ -1,0 +1,267 @@
+"""Tutorials in the browser: the page `/tutorial/<game>` and its stateless JSON API.
+
+The server runs the tutorial (`pyramids.play.tutorial.TutorialRun`, the same
+steps the terminal teaches); the page keeps only the learner's entries: the
+moves accepted so far, and `null` for each step read and gone past. Every
+request replays them from the tutorial's fixed seed, so the server keeps no
+session and a client can change nothing but its own moves:
+
+    POST /api/tutorial/<game>
+    {"moves": ["offer 2 28", null, ...],   # the learner's accepted entries so far
+     "attempt": "place F10" | null,        # a move to try now
+     "go_on": false,                       # go past a step that teaches no move
+     "lang": "ko"}                         # optional; else the cookie or Accept-Language
+
+The answer holds the step's text (translated), what to look at (`highlight`),
+the learner's view only (`state.view(learner)`, never another seat's), the
+legal moves, the feedback of the attempt (`accepted`, `message`: the step's
+hint when refused; the state is then unchanged) and the new `moves` to keep.
+After the last step the learner plays on to the end of the game: any legal move
+is accepted, and the other seats are played by `finish_against`, an agent made
+with the tutorial's seed, so the replay draws the same replies every time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from pyramids.agents import make_agent
+from pyramids.core import PyramidsError, State, game_manifest, manifests
+from pyramids.play.i18n import UnknownLanguageError, _, check_language
+from pyramids.play.tutorial import Tutorial, TutorialRun, tutorial_for
+from pyramids.web.learn import page_language
+from pyramids.web.rooms import RoomError
+
+# A whole game fits well under this; the body limit (16 KB) comes first anyway.
+MAX_ENTRIES = 1_000
+MAX_MOVE_CHARS = 64
+# The other seats' moves in one replay, at most (a runaway agent must not hold a worker).
+MAX_REPLAY_MOVES = 20_000
+NO_CACHE = {"Cache-Control": "no-cache"}
+T = TypeVar("T")
+
+
+class TutorialRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    moves: list[str | None] = Field(default_factory=list, max_length=MAX_ENTRIES)
+    attempt: str | None = Field(default=None, max_length=MAX_MOVE_CHARS)
+    go_on: bool = False
+    lang: str | None = Field(default=None, max_length=16)
+
+
+def tutorial_games() -> list[str]:
+    """The registered games that ship a tutorial, in the manifests' order."""
+    return [m.name for m in manifests() if m.tutorial is not None and tutorial_for(m.name)]
+
+
+def find_tutorial(game: str) -> Tutorial:
+    tutorial = tutorial_for(game) if len(game) <= 64 else None
+    if tutorial is None:
+        raise RoomError(
+            "unknown_tutorial",
+            f"no tutorial for game {game!r}; tutorials: {', '.join(tutorial_games()) or 'none'}",
+            404,
+        )
+    return tutorial
+
+
+class Replay:
+    """A tutorial run replayed from the learner's entries, then one more request on it."""
+
+    def __init__(self, tutorial: Tutorial, lang: str) -> None:
+        self.tutorial = tutorial
+        self.lang = lang
+        self.run = TutorialRun(tutorial, lang)
+        self.entries: list[str | None] = []
+        self.others: list[dict[str, Any]] = []
+        self._agent = make_agent(tutorial.finish_against, seed=tutorial.seed)
+        self._bot_moves = 0
+
+    @property
+    def state(self) -> State:
+        return self.run.state
+
+    @property
+    def learner(self) -> int:
+        return self.tutorial.learner
+
+    def replay(self, entries: list[str | None]) -> None:
+        """Replay what the learner did before; a step the tutorial would refuse is a 400."""
+        for number, entry in enumerate(entries, start=1):
+            problem = self._refusal(entry)
+            if problem is not None:
+                raise RoomError(
+                    "bad_moves",
+                    f"moves[{number - 1}] = {entry!r} does not replay ({problem}); send only "
+                    "the entries this API returned (a move, or null for a step gone past)",
+                )
+
+    def _refusal(self, entry: str | None) -> str | None:
+        """Do one entry; None when done, else why it was refused (nothing changed)."""
+        run = self.run
+        if not run.finished:
+            if entry is None:
+                if run.waits_for_move():
+                    return _("Play the move this step asks for.", lang=self.lang)
+                run.go_on()
+            else:
+                feedback = run.attempt(entry)
+                if not feedback.accepted:
+                    return feedback.message
+        else:
+            if entry is None:
+                return _("The steps are done: play a move.", lang=self.lang)
+            if self.state.is_terminal():
+                return _("The game is over.", lang=self.lang)
+            try:
+                self.state.apply_string(entry)
+            except PyramidsError as error:
+                return str(error)
+        self.entries.append(entry)
+        if entry is not None:
+            self.others = []
+        self._play_others()
+        return None
+
+    def _play_others(self) -> None:
+        """After the steps, the other seats move until the learner's turn or the end."""
+        if not self.run.finished:
+            return
+        state = self.state
+        while not state.is_terminal() and state.current_player != self.learner:
+            if self._bot_moves >= MAX_REPLAY_MOVES:
+                raise RoomError("too_long", "this game is too long to replay here", 409)
+            seat = state.current_player
+            action = self._agent.step(state)
+            text = state.action_to_string(action)
+            state.apply_action(action)
+            self._bot_moves += 1
+            self.others.append({"seat": seat, "action": text})
+
+    def attempt(self, move: str) -> dict[str, Any]:
+        during_steps = not self.run.finished
+        problem = self._refusal(move)
+        if problem is None:
+            return {"accepted": True,
+                    "message": _("Well done.", lang=self.lang) if during_steps else ""}
+        return {"accepted": False, "message": problem}
+
+    def go_on(self) -> dict[str, Any]:
+        problem = self._refusal(None)
+        return {"accepted": problem is None, "message": problem or ""}
+
+    def answer(self, feedback: dict[str, Any] | None) -> dict[str, Any]:
+        run, state, tutorial = self.run, self.state, self.tutorial
+        step = run.step
+        terminal = state.is_terminal()
+        learner_to_move = not terminal and state.current_player == self.learner
+        playing_on = run.finished
+        # Legal moves only where the learner may move: a step that teaches one, or the
+        # game after the steps; a step to read offers none (the page shows Next).
+        legal = state.legal_action_strings() if learner_to_move and (
+            playing_on or run.waits_for_move()) else []
+        seats = [
+            {
+                "seat": index,
+                "kind": "person" if index == self.learner else "agent",
+                "name": _("Seat {number} (you)", lang=self.lang, number=index + 1)
+                if index == self.learner else _("Seat {number}", lang=self.lang,
+                                                 number=index + 1),
+                "connected": True,
+            }
+            for index in range(len(tutorial.seats))
+        ]
+        return {
+            "game": tutorial.game,
+            "title": _(tutorial.title, lang=self.lang),
+            "lang": self.lang,
+            "seat": self.learner,
+            "seats": seats,
+            "step": min(run.index + 1, len(tutorial.steps)),
+            "steps": len(tutorial.steps),
+            "say": run.text(),
+            "waits_for_move": run.waits_for_move(),
+            "last_step": not playing_on and run.index == len(tutorial.steps) - 1,
+            "playing_on": playing_on,
+            "highlight": list(step.highlight) if step is not None else [],
+            "finish_against": tutorial.finish_against,
+            "view": state.view(self.learner),
+            "legal_actions": legal,
+            "current_player": None if terminal else state.current_player,
+            "your_turn": learner_to_move,
+            "finished": terminal,
+            "result": {"returns": state.returns()} if terminal else None,
+            "others": self.others,
+            "moves": self.entries,
+            "feedback": feedback,
+        }
+
+
+def tutorial_answer(tutorial: Tutorial, body: TutorialRequest, lang: str) -> dict[str, Any]:
+    """The whole request, off the event loop: replay, then the attempt or going on."""
+    if body.attempt is not None and body.go_on:
+        raise RoomError("bad_request", "send either 'attempt' (a move) or 'go_on': true, "
+                        "not both")
+    for number, entry in enumerate(body.moves):
+        if entry is not None and len(entry) > MAX_MOVE_CHARS:
+            raise RoomError("bad_moves", f"moves[{number}] is too long; a move has at most "
+                            f"{MAX_MOVE_CHARS} characters")
+    replay = Replay(tutorial, lang)
+    replay.replay(body.moves)
+    feedback = None
+    if body.attempt is not None:
+        feedback = replay.attempt(body.attempt)
+    elif body.go_on:
+        feedback = replay.go_on()
+    return replay.answer(feedback)
+
+
+async def _off_loop(request: Request, function: Callable[..., T], *args: Any) -> T:
+    hub = getattr(request.app.state, "hub", None)
+    if hub is not None:
+        result: T = await hub.run_engine(function, *args)
+        return result
+    return await asyncio.to_thread(function, *args)
+
+
+def mount_tutorials(app: FastAPI, static_dir: Any) -> None:
+    """The tutorial pages and their API on `app` (called by `mount_pages`)."""
+
+    @app.get("/tutorial", include_in_schema=False)
+    async def tutorial_index() -> FileResponse:
+        return FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
+
+    @app.get("/tutorial/{game}", include_in_schema=False)
+    async def tutorial_page(game: str) -> FileResponse:
+        find_tutorial(game)
+        return FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
+
+    @app.get("/api/tutorial", include_in_schema=False)
+    async def list_tutorials(request: Request) -> dict[str, Any]:
+        lang = page_language(request)
+        found = []
+        for name in tutorial_games():
+            tutorial = find_tutorial(name)
+            found.append({"game": name, "game_title": game_manifest(name).display_title,
+                          "title": _(tutorial.title, lang=lang)})
+        return {"lang": lang, "tutorials": found}
+
+    @app.post("/api/tutorial/{game}", include_in_schema=False)
+    async def tutorial_step(game: str, body: TutorialRequest, request: Request) -> dict[str, Any]:
+        tutorial = find_tutorial(game)
+        try:
+            lang = check_language(body.lang) if body.lang else page_language(request)
+        except UnknownLanguageError as error:
+            raise RoomError("unknown_language", str(error)) from None
+        return await _off_loop(request, tutorial_answer, tutorial, body, lang)
+
+
+__all__ = ["TutorialRequest", "find_tutorial", "mount_tutorials", "tutorial_answer",
+           "tutorial_games"]

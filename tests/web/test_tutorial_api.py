@@ -1,0 +1,174 @@
+"""The tutorial API (`POST /api/tutorial/<game>`): replayed by the server, never trusting the page.
+
+The page sends back only the learner's entries; every answer is checked against
+the same tutorial replayed here through the engine: the refused move changes
+nothing, the view is the learner's only, and each tutorial is played to the end
+of a real game (the other seats by the tutorial's agent).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the web extra")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from pyramids.play.i18n import _  # noqa: E402
+from pyramids.play.tutorial import TutorialRun, tutorial_for  # noqa: E402
+from pyramids.web.app import create_app  # noqa: E402
+from pyramids.web.limits import ServerLimits  # noqa: E402
+from pyramids.web.pages import mount_pages  # noqa: E402
+from pyramids.web.tutorial import MAX_ENTRIES  # noqa: E402
+
+TUTORIALS = ("pacal", "pacal-solo", "temple", "mahjongg")
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    folder = tmp_path_factory.mktemp("tutorial")
+    app = mount_pages(create_app(f"sqlite:///{folder / 'rooms.db'}",
+                                 limits=ServerLimits.relaxed()))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def ask(client: TestClient, game: str, **body: Any) -> dict[str, Any]:
+    response = client.post(f"/api/tutorial/{game}", json=body)
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def refused(client: TestClient, game: str, body: Any, status: int = 400) -> str:
+    response = client.post(f"/api/tutorial/{game}", json=body)
+    assert response.status_code == status, response.text
+    message: str = response.json()["error"]["message"]
+    return message
+
+
+def through_the_steps(client: TestClient, game: str, lang: str = "en") -> dict[str, Any]:
+    """Follow every step as a learner would: the taught move, or Next."""
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    answer = ask(client, game, lang=lang)
+    for step in tutorial.steps:
+        assert answer["say"] == _(step.say, lang=lang)
+        assert answer["highlight"] == list(step.highlight)
+        if step.expect is not None:
+            assert answer["waits_for_move"]
+            assert step.expect in answer["legal_actions"]
+            answer = ask(client, game, moves=answer["moves"], attempt=step.expect, lang=lang)
+            assert answer["feedback"]["accepted"], answer["feedback"]
+        else:
+            assert not answer["waits_for_move"] and answer["legal_actions"] == []
+            answer = ask(client, game, moves=answer["moves"], go_on=True, lang=lang)
+            assert answer["feedback"] == {"accepted": True, "message": ""}
+    assert answer["playing_on"] and not answer["finished"]
+    return answer
+
+
+def test_a_wrong_move_is_refused_with_the_hint_and_changes_nothing(client: TestClient) -> None:
+    tutorial = tutorial_for("pacal")
+    assert tutorial is not None
+    at_offer = ask(client, "pacal", moves=[None])
+    taught = tutorial.steps[1]
+    assert at_offer["waits_for_move"] and taught.expect == "offer 2 28" and taught.hint
+    wrong = next(move for move in at_offer["legal_actions"] if move != taught.expect)
+    for lang in ("en", "ko"):
+        answer = ask(client, "pacal", moves=[None], attempt=wrong, lang=lang)
+        assert answer["feedback"] == {"accepted": False, "message": _(taught.hint, lang=lang)}
+        assert answer["moves"] == [None], "a refused move is not kept"
+        assert answer["view"] == at_offer["view"], "a refused move changes nothing"
+        assert answer["step"] == at_offer["step"]
+    # Not even a legal move: the same hint, nothing changed.
+    answer = ask(client, "pacal", moves=[None], attempt="place F99")
+    assert answer["feedback"]["accepted"] is False and answer["view"] == at_offer["view"]
+    # Next on a step that teaches a move is refused too.
+    answer = ask(client, "pacal", moves=[None], go_on=True, lang="ko")
+    assert answer["feedback"] == {"accepted": False,
+                                  "message": _("Play the move this step asks for.", lang="ko")}
+    assert answer["moves"] == [None]
+
+
+def test_the_answer_holds_the_learners_view_and_never_another_seats_hand(
+    client: TestClient,
+) -> None:
+    for game in ("pacal", "temple"):
+        tutorial = tutorial_for(game)
+        assert tutorial is not None
+        run = TutorialRun(tutorial)
+        answer = ask(client, game)
+        while not run.finished:
+            assert answer["view"] == json.loads(json.dumps(run.state.view(tutorial.learner)))
+            text = json.dumps(answer)
+            for seat in range(len(tutorial.seats)):
+                if seat == tutorial.learner:
+                    continue
+                other = run.state.view(seat)
+                assert answer["view"] != json.loads(json.dumps(other))
+                hidden = json.dumps(other.get("hand"))
+                assert other.get("hand") and hidden not in text, (
+                    f"{game}: seat {seat}'s hand is in the answer")
+            if run.waits_for_move():
+                move = run.step.expect  # type: ignore[union-attr]
+                assert move is not None
+                run.attempt(move)
+                answer = ask(client, game, moves=answer["moves"], attempt=move)
+            else:
+                run.go_on()
+                answer = ask(client, game, moves=answer["moves"], go_on=True)
+
+
+@pytest.mark.parametrize("game", TUTORIALS)
+def test_each_tutorial_is_taught_in_korean_then_played_to_the_end(
+    client: TestClient, game: str
+) -> None:
+    answer = through_the_steps(client, game, lang="ko")
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    assert answer["title"] == _(tutorial.title, lang="ko") != tutorial.title
+    moves = 0
+    while not answer["finished"]:
+        assert answer["your_turn"], "after the steps the others move by themselves"
+        legal = answer["legal_actions"]
+        # A learner who plays quickly: decline or pass when offered, else the first move.
+        quick = [move for move in legal if move in ("decline", "pass", "swap pass")]
+        move = quick[0] if quick else legal[0]
+        answer = ask(client, game, moves=answer["moves"], attempt=move, lang="ko")
+        assert answer["feedback"]["accepted"], answer["feedback"]
+        moves += 1
+        assert moves < 400, "the game must end"
+    assert answer["result"]["returns"] and answer["legal_actions"] == []
+    after = ask(client, game, moves=answer["moves"], attempt=legal[0])
+    assert after["feedback"]["accepted"] is False
+    assert after["moves"] == answer["moves"]
+
+
+def test_bad_requests_say_what_is_allowed(client: TestClient) -> None:
+    message = refused(client, "chess", {}, 404)
+    assert "no tutorial for game 'chess'" in message and "pacal-solo" in message
+    assert client.get("/tutorial/chess").status_code == 404
+    assert client.get("/tutorial/pacal").status_code == 200
+    assert "allowed: en, ko" in refused(client, "pacal", {"lang": "fr"})
+    assert "not both" in refused(client, "pacal", {"attempt": "pass", "go_on": True})
+    assert "does not replay" in refused(client, "pacal", {"moves": ["offer 9 38"]})
+    assert "unknown field" in refused(client, "pacal", {"seed": 3})
+    too_many = {"moves": [None] * (MAX_ENTRIES + 1)}
+    assert "moves" in refused(client, "pacal", too_many)
+    listed = client.get("/api/tutorial", params={"lang": "ko"}).json()
+    assert {entry["game"] for entry in listed["tutorials"]} == set(TUTORIALS)
+
+
+def test_the_lobby_and_learn_pages_link_the_tutorials(client: TestClient) -> None:
+    lobby = (Path(__file__).resolve().parents[2] / "src/pyramids/web/static/lobby.html")
+    assert 'href="/tutorial"' in lobby.read_text(encoding="utf-8")
+    for game in TUTORIALS:
+        page = client.get(f"/learn/{game}", params={"lang": "ko"}).text
+        assert f'href="/tutorial/{game}"' in page
+        assert _("Try the tutorial", lang="ko") in page
