@@ -153,3 +153,111 @@ def test_mahjongg_giza_step_ramp_is_cleared_by_keyboard_alone(
         wait_move(page, before)
     page.wait_for_selector("#over:not([hidden])")
     assert "The monument is cleared!" in page.inner_text("#over")
+
+
+# -- Pacal ------------------------------------------------------------------------------------
+
+
+def pacal_key_move(page: Any) -> str:
+    """One move by keys: arrows to a card or field, Enter; O offers, D declines."""
+    legal = legal_actions(page)
+    assert legal, "the page shows no legal action on our turn"
+    offers = [action for action in legal if action.startswith("offer ")]
+    if offers:
+        _, low, high = offers[len(offers) // 2].split()
+        for card in (low, high):
+            choose(page, f".hand [data-card='{card}']")
+            page.wait_for_selector(f".hand .selected[data-card='{card}']")
+        assert page.get_attribute(f".hand [data-card='{low}']", "aria-pressed") == "true"
+        page.keyboard.press("o")
+        return f"offer {low} {high}"
+    picks = [action for action in legal if action.startswith("pick ")]
+    if picks:
+        choose(page, f"[data-action='{picks[0]}']")
+        return picks[0]
+    places = [action for action in legal if action.startswith("place ")]
+    if places:
+        card = int(page.get_attribute(".to-place", "data-card") or "0")
+        best = min(places, key=lambda action: abs(card - (52.5 - 5 * int(action[7:]))))
+        choose(page, f".field.legal[data-action='{best}']")
+        return best
+    assert "decline" in legal
+    page.keyboard.press("d")
+    return "decline"
+
+
+def test_a_pacal_match_is_played_by_keyboard_alone_and_the_bot_is_announced(
+    page: Any, server: PageServer
+) -> None:
+    """A whole match (first to one round) against a bot, every move by keys."""
+    start_room(page, server, "pacal", {"rounds_to_win": 1, "max_rounds": 2},
+               [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    wait_turn_or_end(page, -1)
+    # Every field of both pyramids is a stop on the board, named with its state.
+    assert page.locator(".field[data-nav]").count() == 20
+    label = page.get_attribute(".pyramid[data-owner='1'] .field[data-field='4']", "aria-label")
+    assert label == "F4: empty"
+    hand = page.get_attribute(".hand", "aria-label") or ""
+    assert re.fullmatch(r"your hand: \d+(, \d+)+", hand)
+    into_board(page)
+    heard: list[str] = []
+    while not finished(page):
+        before = move_number(page)
+        made = pacal_key_move(page)
+        wait_turn_or_end(page, before)
+        said = announcements(page)
+        if made.startswith("offer ") and not heard and not finished(page):
+            # The bot picked one of our two cards: the live region says which.
+            _, low, high = made.split()
+            heard = said
+            assert any(re.fullmatch(rf"greedy \(bot\): picks ({low}|{high})", line)
+                       for line in said), said
+    assert heard, "the bot's pick of our offer was announced"
+    page.wait_for_selector("#over:not([hidden])")
+    outcome = page.inner_text("#over")
+    assert "wins the match" in outcome or "drawn" in outcome
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#announcer p')].some(p => p.textContent.startsWith('Game over.'))"
+    )
+
+
+# -- Temple ----------------------------------------------------------------------------------
+
+
+def test_a_temple_round_is_played_by_keyboard_alone(page: Any, server: PageServer) -> None:
+    start_room(page, server, "temple", {"players": 2, "max_rounds": 1},
+               [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    wait_turn_or_end(page, -1)
+    into_board(page)
+    swapped = False
+    deadline = time.monotonic() + 60
+    while not finished(page):
+        assert time.monotonic() < deadline, "the Temple round did not end"
+        before = move_number(page)
+        legal = legal_actions(page)
+        swaps = [action for action in legal if action.startswith("swap ") and action != "swap pass"]
+        if swaps and not swapped:
+            _, kind, slot = swaps[0].split()
+            choose(page, f".hand [data-kind='{kind}']")
+            page.wait_for_selector(f".hand .selected[data-kind='{kind}']")
+            choose(page, f".swap-zone [data-action='swap {kind} {slot}']")
+            swapped = True
+        elif "swap pass" in legal:
+            page.keyboard.press("k")
+        elif "summon" in legal:
+            page.keyboard.press("s")
+        else:
+            sets = [action for action in legal if action.startswith("set ")]
+            if sets:
+                best = max(sets, key=lambda action: sum(int(n) for n in action.split()[1:]))
+                press_until(page, "Tab", f"[data-action='{best}']", limit=80)
+                page.keyboard.press("Enter")
+            else:
+                assert "pass" in legal, legal
+                page.keyboard.press("p")
+        wait_turn_or_end(page, before)
+    assert swapped
+    page.wait_for_selector("#over:not([hidden])")
+    assert "Scores (treasure + jewels)" in page.inner_text("#over")
+    said = " ".join(announcements(page))
+    assert "greedy (bot): " in said or "Game over." in said

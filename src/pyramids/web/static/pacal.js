@@ -1,6 +1,7 @@
 // Pacal: two pyramids of ten fields (rows 1-2-3-4), the hands, the offer and the card to place.
 
-import { clickable, h, s, seatName } from "/static/common.js";
+import { clickable, h, s, seatName, t, tn } from "/static/common.js";
+import { keysLine, navItem } from "/static/access.js";
 
 const W = 56;
 const H = 78;
@@ -9,10 +10,10 @@ const PYRAMID_W = 4 * (W + GAP);
 const PYRAMID_H = 4 * (H + GAP);
 
 function fieldLabel(index, cards) {
-  const name = `F${index + 1}`;
-  if (cards.length === 0) return `${name}: empty`;
-  if (cards.length === 1) return `${name}: ${cards[0]}, open`;
-  return `${name}: ${cards[1]} covering ${cards[0]}, closed`;
+  const field = index + 1;
+  if (cards.length === 0) return t("F{field}: empty", { field });
+  if (cards.length === 1) return t("F{field}: {card}, open", { field, card: cards[0] });
+  return t("F{field}: {card} covering {covered}, closed", { field, card: cards[1], covered: cards[0] });
 }
 
 function cardShape(x, y, value, extra = {}) {
@@ -53,7 +54,7 @@ function fieldShape(ctx, owner, index, cards, x, y) {
     if (state === "closed") {
       group.append(s("rect", { class: "closed-mark", x: 3, y: 3, width: W - 6, height: H - 6, rx: 4 }));
       group.append(
-        s("text", { class: "covered-value", x: W / 2, y: H - 9, "text-anchor": "middle" }, `on ${cards[0]}`),
+        s("text", { class: "covered-value", x: W / 2, y: H - 9, "text-anchor": "middle" }, t("on {card}", { card: cards[0] })),
       );
     }
     group.append(
@@ -68,16 +69,19 @@ function fieldShape(ctx, owner, index, cards, x, y) {
       s("path", { class: "legal-plus", d: `M${W - 7} 2 H${W + 3} M${W - 2} -3 V7` }),
     );
     group.dataset.action = legalAction;
-    group.dataset.key = `field-${owner}-${index + 1}`;
     const card = ctx.view.card_to_place ?? ctx.view.card;
-    clickable(group, `place ${card} on F${index + 1}${cards.length ? ` (covering ${cards[cards.length - 1]})` : ""}`,
+    const values = { card, field: index + 1, covered: cards[cards.length - 1] };
+    clickable(group, cards.length ? t("Place {card} on F{field}, covering {covered}", values) : t("Place {card} on F{field}", values),
       () => ctx.send(legalAction));
   }
+  group.append(s("rect", { class: "focus-ring", x: -5, y: -5, width: W + 10, height: H + 10, rx: 9 }));
+  group.dataset.key = `field-${owner}-${index + 1}`;
+  navItem(group, group.getAttribute("aria-label") || fieldLabel(index, cards));
   return group;
 }
 
 function pyramidShape(ctx, owner, fields, layout, x, y, title) {
-  const group = s("g", { class: "pyramid", "data-owner": owner });
+  const group = s("g", { class: "pyramid", "data-owner": owner, role: "group", "aria-label": title });
   group.append(s("text", { class: "pyramid-title", x: x + PYRAMID_W / 2, y: y - 10, "text-anchor": "middle" }, title));
   fields.forEach((cards, index) => {
     const [row, column] = layout[index];
@@ -89,7 +93,7 @@ function pyramidShape(ctx, owner, fields, layout, x, y, title) {
 }
 
 function handShape(ctx, hand, x, y, width) {
-  const group = s("g", { class: "hand" });
+  const group = s("g", { class: "hand", role: "group", "aria-label": t("your hand: {cards}", { cards: hand.join(", ") }) });
   const selected = ctx.ui.pacalSelected || [];
   const offering = ctx.legal.some((action) => action.startsWith("offer "));
   const perRow = Math.max(1, Math.min(hand.length, Math.floor((width - W) / (W * 0.75)) + 1));
@@ -108,14 +112,17 @@ function handShape(ctx, hand, x, y, width) {
     if (chosen) {
       card.append(s("path", { class: "tick", d: "M8 10 l5 5 l9 -10" }));
     }
+    card.append(s("rect", { class: "focus-ring", x: -4, y: -4, width: W + 8, height: H + 8, rx: 8 }));
     if (offering) {
-      clickable(card, `${chosen ? "unselect" : "select"} card ${value} to offer`, () => {
+      clickable(card, chosen ? t("{card}, chosen to offer", { card: value }) : t("{card}, choose to offer", { card: value }), () => {
         const now = ctx.ui.pacalSelected || [];
         if (now.includes(value)) ctx.ui.pacalSelected = now.filter((card) => card !== value);
         else ctx.ui.pacalSelected = [...now, value].slice(-2);
         ctx.rerender();
       });
+      card.setAttribute("aria-pressed", String(chosen));
     }
+    navItem(card, card.getAttribute("aria-label") || t("{card}, in your hand", { card: value }));
     group.append(card);
   });
   return group;
@@ -127,18 +134,20 @@ function backs(count, x, y) {
   for (let index = 0; index < shown; index += 1) {
     group.append(s("rect", { class: "card-back", x: x + index * 6, y, width: W * 0.6, height: H * 0.6, rx: 4 }));
   }
-  group.append(s("text", { class: "label", x: x + shown * 6 + W * 0.6 + 6, y: y + H * 0.35 }, `${count} in hand`));
+  group.append(s("text", { class: "label", x: x + shown * 6 + W * 0.6 + 6, y: y + H * 0.35 }, tn("{count} card in hand", "{count} cards in hand", count)));
   return group;
 }
 
 function phaseText(ctx) {
   const view = ctx.view;
-  const name = (seat) => (seat === ctx.seat ? "You" : seatName(ctx.seats, seat));
-  if (view.phase === "over") return "The match is over.";
-  if (view.phase === "offer") return `${name(view.active_player)} ${view.active_player === ctx.seat ? "offer" : "offers"} two cards.`;
-  if (view.phase === "pick") return `${name(view.current_player)} ${view.current_player === ctx.seat ? "pick" : "picks"} one of the offer.`;
-  if (view.phase === "place") return `${name(view.current_player)} ${view.current_player === ctx.seat ? "place" : "places"} a card.`;
-  if (view.phase === "last_card") return `Last cards: ${name(view.current_player)} ${view.current_player === ctx.seat ? "place or decline" : "places or declines"}.`;
+  const player = view.phase === "offer" ? view.active_player : view.current_player;
+  const mine = player === ctx.seat;
+  const name = seatName(ctx.seats, player);
+  if (view.phase === "over") return t("The match is over.");
+  if (view.phase === "offer") return mine ? t("You offer two cards.") : t("{name} offers two cards.", { name });
+  if (view.phase === "pick") return mine ? t("You pick one of the offer.") : t("{name} picks one of the offer.", { name });
+  if (view.phase === "place") return mine ? t("You place a card.") : t("{name} places a card.", { name });
+  if (view.phase === "last_card") return mine ? t("Last cards: you place or decline.") : t("Last cards: {name} places or declines.", { name });
   return "";
 }
 
@@ -148,7 +157,7 @@ function centerShape(ctx, x, y, width) {
   const mid = x + width / 2;
   group.append(s("text", { class: "phase", x: mid, y, "text-anchor": "middle" }, phaseText(ctx)));
   if (view.offer) {
-    group.append(s("text", { class: "label", x: mid, y: y + 26, "text-anchor": "middle" }, "Offer"));
+    group.append(s("text", { class: "label", x: mid, y: y + 26, "text-anchor": "middle" }, t("Offer")));
     view.offer.forEach((value, index) => {
       const action = `pick ${value}`;
       const legal = ctx.legal.includes(action);
@@ -157,25 +166,32 @@ function centerShape(ctx, x, y, width) {
         class: `offer${legal ? " legal" : ""}${picked ? " picked" : ""}`,
       });
       card.dataset.card = value;
-      if (picked) card.append(s("text", { class: "label small", x: W / 2, y: H + 14, "text-anchor": "middle" }, "picked"));
+      if (picked) card.append(s("text", { class: "label small", x: W / 2, y: H + 14, "text-anchor": "middle" }, t("picked")));
+      card.append(s("rect", { class: "focus-ring", x: -6, y: -6, width: W + 12, height: H + 12, rx: 10 }));
+      card.dataset.key = `pick-${value}`;
       if (legal) {
         card.append(s("rect", { class: "legal-ring", x: -4, y: -4, width: W + 8, height: H + 8, rx: 9 }));
         card.dataset.action = action;
-        card.dataset.key = `pick-${value}`;
-        clickable(card, `pick ${value}`, () => ctx.send(action));
+        clickable(card, t("Pick {card}", { card: value }), () => ctx.send(action));
       }
+      navItem(card, card.getAttribute("aria-label")
+        || (picked ? t("offered card {card}, picked", { card: value }) : t("offered card {card}", { card: value })));
       group.append(card);
     });
   }
   const toPlace = view.card_to_place;
   if (toPlace !== null && toPlace !== undefined) {
     const top = y + (view.offer ? 150 : 40);
-    group.append(s("text", { class: "label", x: mid, y: top, "text-anchor": "middle" }, "Your card to place"));
+    group.append(s("text", { class: "label", x: mid, y: top, "text-anchor": "middle" }, t("Your card to place")));
     const card = cardShape(mid - W / 2, top + 8, toPlace, { class: "to-place" });
     card.dataset.card = toPlace;
+    card.dataset.key = "to-place";
+    card.append(s("rect", { class: "focus-ring", x: -4, y: -4, width: W + 8, height: H + 8, rx: 8 }));
+    const stuck = !view.legal_fields.length && !ctx.finished;
+    navItem(card, stuck ? t("your card to place: {card}, no legal field", { card: toPlace }) : t("your card to place: {card}", { card: toPlace }));
     group.append(card);
-    if (!view.legal_fields.length && !ctx.finished) {
-      group.append(s("text", { class: "label warn", x: mid, y: top + H + 26, "text-anchor": "middle" }, "no legal field"));
+    if (stuck) {
+      group.append(s("text", { class: "label warn", x: mid, y: top + H + 26, "text-anchor": "middle" }, t("no legal field")));
     }
   }
   return group;
@@ -183,16 +199,25 @@ function centerShape(ctx, x, y, width) {
 
 function scoreLine(ctx) {
   const view = ctx.view;
-  const parts = [`Round ${view.round}`, `first to ${view.rounds_to_win} round${view.rounds_to_win > 1 ? "s" : ""}`];
+  const parts = [
+    t("Round {round}", { round: view.round }),
+    tn("first to {count} round", "first to {count} rounds", view.rounds_to_win),
+  ];
   const wins = view.round_wins.map((count, seat) => `${seatName(ctx.seats, seat)} ${count}`).join(" – ");
-  parts.push(`round wins: ${wins}`);
-  parts.push(`spreads: ${view.spreads.join(" / ")}`);
-  parts.push(`turn ${Math.min(view.turns_played + 1, 15)} of 15`);
+  parts.push(t("round wins: {wins}", { wins }));
+  parts.push(t("spreads: {spreads}", { spreads: view.spreads.join(" / ") }));
+  parts.push(t("turn {turn} of 15", { turn: Math.min(view.turns_played + 1, 15) }));
   if (view.revealed_apex_bases) {
     const bases = view.revealed_apex_bases.map((value, seat) => `${seatName(ctx.seats, seat)} ${value}`);
-    parts.push(`apex base cards (who starts): ${bases.join(", ")}`);
+    parts.push(t("apex base cards (who starts): {cards}", { cards: bases.join(", ") }));
   }
   return parts.join(" · ");
+}
+
+function roundLine(ctx, lr) {
+  const values = { round: lr.round, spreads: lr.spreads ? lr.spreads.join(" / ") : "" };
+  if (lr.winner === null || lr.winner === undefined) return t("Round {round}: drawn (spreads {spreads}).", values);
+  return t("Round {round}: won by {name} (spreads {spreads}).", { ...values, name: seatName(ctx.seats, lr.winner) });
 }
 
 function controls(ctx) {
@@ -203,7 +228,7 @@ function controls(ctx) {
     const action = chosen.length === 2 ? `offer ${chosen[0]} ${chosen[1]}` : null;
     buttons.push(
       h("button", {
-        class: "primary", id: "offer-button", "data-key": "offer-button",
+        class: "primary", id: "offer-button", "data-key": "offer-button", "aria-keyshortcuts": "O",
         disabled: !action || !ctx.legal.includes(action),
         "data-action": action || undefined,
         onclick: () => {
@@ -211,16 +236,14 @@ function controls(ctx) {
           ctx.ui.pacalSelected = [];
           ctx.send(action);
         },
-      }, action ? `Offer ${chosen[0]} and ${chosen[1]}` : "Choose two cards to offer"),
+      }, action ? t("Offer {first} and {second}", { first: chosen[0], second: chosen[1] }) : t("Choose two cards to offer")),
     );
   }
   if (ctx.legal.includes("decline")) {
-    buttons.push(h("button", { "data-action": "decline", "data-key": "decline", onclick: () => ctx.send("decline") }, "Decline the last card"));
+    buttons.push(h("button", { "data-action": "decline", "data-key": "decline", "aria-keyshortcuts": "D", onclick: () => ctx.send("decline") }, t("Decline the last card")));
   }
   if (view.last_round && view.phase !== "over") {
-    const lr = view.last_round;
-    buttons.push(h("p", { class: "hint" },
-      `Round ${lr.round}: ${lr.winner === null ? "drawn" : `won by ${seatName(ctx.seats, lr.winner)}`} (${lr.reason}).`));
+    buttons.push(h("p", { class: "hint" }, roundLine(ctx, view.last_round)));
   }
   return h("div", { class: "actions" }, buttons);
 }
@@ -229,18 +252,22 @@ function renderSolo(box, ctx) {
   const view = ctx.view;
   const width = PYRAMID_W + 220;
   const height = PYRAMID_H + 60;
-  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board pacal", role: "group", "aria-label": "your pyramid" });
-  svg.append(pyramidShape(ctx, ctx.seat ?? 0, view.pyramid, view.layout, 10, 40, "Your pyramid"));
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board pacal", role: "group", "aria-label": t("Your pyramid") });
+  svg.append(pyramidShape(ctx, ctx.seat ?? 0, view.pyramid, view.layout, 10, 40, t("Your pyramid")));
   const x = PYRAMID_W + 40;
-  svg.append(s("text", { class: "label", x, y: 60 }, `Draws: ${view.draws} · pile ${view.pile_size}`));
+  svg.append(s("text", { class: "label", x, y: 60 }, t("Draws: {draws} · pile {pile}", { draws: view.draws, pile: view.pile_size })));
   if (view.card !== null && view.card !== undefined) {
-    svg.append(s("text", { class: "label", x, y: 90 }, view.result === "lost" ? "No field for" : "Card to place"));
+    const lost = view.result === "lost";
+    svg.append(s("text", { class: "label", x, y: 90 }, lost ? t("No field for") : t("Card to place")));
     const card = cardShape(x + 40, 100, view.card, { class: "to-place" });
     card.dataset.card = view.card;
+    card.dataset.key = "to-place";
+    card.append(s("rect", { class: "focus-ring", x: -4, y: -4, width: W + 8, height: H + 8, rx: 8 }));
+    navItem(card, lost ? t("no field for {card}", { card: view.card }) : t("your card to place: {card}", { card: view.card }));
     svg.append(card);
   }
-  svg.append(s("text", { class: "label", x, y: 220 }, `Spread: ${view.spread}`));
-  box.replaceChildren(svg);
+  svg.append(s("text", { class: "label", x, y: 220 }, t("Spread: {spread}", { spread: view.spread })));
+  box.replaceChildren(svg, keysLine([]));
 }
 
 export function render(box, ctx) {
@@ -253,7 +280,11 @@ export function render(box, ctx) {
   const other = 1 - me;
   const narrow = window.innerWidth < 640;
   const centerW = 200;
-  const title = (seat) => `${seatName(ctx.seats, seat)}${seat === ctx.seat ? " (you)" : ""} · spread ${view.spreads[seat]}`;
+  const title = (seat) => {
+    const name = seatName(ctx.seats, seat);
+    const values = { name: seat === ctx.seat ? t("{name} (you)", { name }) : name, spread: view.spreads[seat] };
+    return t("{name} · spread {spread}", values);
+  };
   let svg;
   if (narrow) {
     const width = PYRAMID_W + 40;
@@ -273,22 +304,72 @@ export function render(box, ctx) {
     svg.append(centerShape(ctx, PYRAMID_W + 20, 40, centerW));
     svg.append(pyramidShape(ctx, other, view.pyramids[other], view.layout, PYRAMID_W + centerW + 30, 40, title(other)));
     if (view.hand) svg.append(handShape(ctx, view.hand, 0, handY, width));
-    else svg.append(s("text", { class: "label", x: 10, y: handY + 30 }, "Hands are hidden from spectators."));
+    else svg.append(s("text", { class: "label", x: 10, y: handY + 30 }, t("Hands are hidden from spectators.")));
     svg.append(backs(view.hand_sizes[other], PYRAMID_W + centerW + 30, PYRAMID_H + 52));
   }
   svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", "Pacal table");
-  box.replaceChildren(h("p", { class: "score", id: "score" }, scoreLine(ctx)), svg, controls(ctx));
+  svg.setAttribute("aria-label", t("Pacal table"));
+  const keys = keysLine([["O", t("Offer the two chosen cards")], ["D", t("Decline the last card")]]);
+  box.replaceChildren(h("p", { class: "score", id: "score" }, scoreLine(ctx)), svg, controls(ctx), keys);
+}
+
+/** O offers the two chosen cards, D declines the last card. */
+export function onKey(key, ctx) {
+  if (!ctx.yourTurn || ctx.finished) return false;
+  if (key === "o") {
+    const button = document.getElementById("offer-button");
+    if (!button || button.disabled) return false;
+    button.click();
+    return true;
+  }
+  if (key === "d" && ctx.legal.includes("decline")) {
+    ctx.send("decline");
+    return true;
+  }
+  return false;
+}
+
+/** Escape: put back the cards chosen to offer. */
+export function cancel(ctx) {
+  if (!(ctx.ui.pacalSelected || []).length) return false;
+  ctx.ui.pacalSelected = [];
+  return true;
+}
+
+/** A move in words, for the last-move line and the live region. */
+export function describeMove(action, view, message) {
+  const [verb, ...rest] = action.split(" ");
+  if (verb === "offer" && rest.length === 2) return t("offers {first} and {second}", { first: rest[0], second: rest[1] });
+  if (verb === "pick" && rest.length === 1) return t("picks {card}", { card: rest[0] });
+  if (verb === "decline") return t("declines the last card");
+  if (verb === "place" && rest.length === 1) {
+    const field = Number(rest[0].slice(1));
+    const seat = message && message.last_move ? message.last_move.seat : 0;
+    const pyramid = view && (view.pyramids ? view.pyramids[seat] : view.pyramid);
+    const cards = pyramid && pyramid[field - 1];
+    if (cards && cards.length) return t("places {card} on F{field}", { card: cards[cards.length - 1], field });
+    return t("places a card on F{field}", { field });
+  }
+  return null;
 }
 
 export function outcome(view, message) {
   if (!view) return [];
   if (view.game === "pacal-solo") {
-    return view.won ? [`Pyramid complete in ${view.score} draws.`] : [`Card ${view.card} had no legal field: the game is lost.`];
+    return view.won
+      ? [tn("Pyramid complete in {count} draw.", "Pyramid complete in {count} draws.", view.score)]
+      : [t("Card {card} had no legal field: the game is lost.", { card: view.card })];
   }
   const lines = [];
-  if (view.winner === null || view.winner === undefined) lines.push("The match is drawn.");
-  else lines.push(`${seatName(message.seats, view.winner)} ${view.winner === message.seat ? "(you) " : ""}wins the match ${view.round_wins[view.winner]}–${view.round_wins[1 - view.winner]}.`);
-  if (view.last_round) lines.push(`Last round: ${view.last_round.reason}.`);
+  if (view.winner === null || view.winner === undefined) lines.push(t("The match is drawn."));
+  else {
+    const name = seatName(message.seats, view.winner);
+    const values = {
+      name: view.winner === message.seat ? t("{name} (you)", { name }) : name,
+      won: view.round_wins[view.winner], lost: view.round_wins[1 - view.winner],
+    };
+    lines.push(t("{name} wins the match {won}–{lost}.", values));
+  }
+  if (view.last_round) lines.push(roundLine({ seats: message.seats }, view.last_round));
   return lines;
 }

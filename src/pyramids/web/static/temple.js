@@ -1,7 +1,8 @@
 // Temple of Inscriptions: the nine levels (built ones marked), the swap zone, the
 // construction under way, the hand by kind, and every player's treasure.
 
-import { clickable, h, s, seatName } from "/static/common.js";
+import { clickable, h, s, seatName, t, tn } from "/static/common.js";
+import { keysLine, navItem } from "/static/access.js";
 
 const KINDS = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "J"];
 const CW = 58;
@@ -10,7 +11,15 @@ const STEP_H = 38;
 const BASE_W = 380;
 
 function kindName(kind) {
-  return kind === "J" ? "jewel" : `level ${kind.slice(1)} card`;
+  if (!kind) return t("empty");
+  return kind === "J" ? t("jewel card") : t("level {level} card", { level: kind.slice(1) });
+}
+
+function setParts(cards, pairs) {
+  const parts = [];
+  if (cards) parts.push(tn("{count} card", "{count} cards", cards));
+  if (pairs) parts.push(tn("{count} jewel pair", "{count} jewel pairs", pairs));
+  return parts.join(" + ");
 }
 
 /** A card of a kind: a level card shows its level and a small stepped mark, a jewel a diamond. */
@@ -18,7 +27,8 @@ function kindCard(kind, x, y, extra = {}) {
   const group = s("g", { class: `kind-card ${extra.class || ""}`, transform: `translate(${x} ${y})`, "data-kind": kind ?? "" });
   if (!kind) {
     group.append(s("rect", { class: "slot-face empty", width: CW, height: CH, rx: 6 }),
-      s("text", { class: "label small", x: CW / 2, y: CH / 2 + 4, "text-anchor": "middle" }, "empty"));
+      s("text", { class: "label small", x: CW / 2, y: CH / 2 + 4, "text-anchor": "middle" }, t("empty")),
+      s("rect", { class: "focus-ring", x: -5, y: -5, width: CW + 10, height: CH + 10, rx: 9 }));
     return group;
   }
   const jewel = kind === "J";
@@ -40,11 +50,15 @@ function kindCard(kind, x, y, extra = {}) {
       s("text", { class: "count-label", x: CW - 4, y: CH, "text-anchor": "middle" }, `×${extra.count}`));
   }
   group.append(s("title", {}, kindName(kind)));
+  group.append(s("rect", { class: "focus-ring", x: -5, y: -5, width: CW + 10, height: CH + 10, rx: 9 }));
   return group;
 }
 
 function pyramidShape(view, x, y) {
-  const group = s("g", { class: "temple-pyramid", role: "img", "aria-label": `temple: ${view.built} of 9 levels built` });
+  const label = view.level && view.built < 9
+    ? t("Temple: {built} of 9 levels built, level {level} under construction", { built: view.built, level: view.level })
+    : t("Temple: {built} of 9 levels built", { built: view.built });
+  const group = s("g", { class: "temple-pyramid", role: "img", "aria-label": label });
   for (let level = 1; level <= 9; level += 1) {
     const width = BASE_W - (level - 1) * 36;
     const sx = x + (BASE_W - width) / 2;
@@ -54,10 +68,10 @@ function pyramidShape(view, x, y) {
     const state = built ? "built" : current ? "current" : "open";
     const step = s("g", { class: `level ${state}`, "data-level": level, "data-state": state });
     step.append(s("rect", { class: `level-step ${state}`, x: sx, y: sy, width, height: STEP_H - 3, rx: 3 }));
-    let label = `L${level}`;
-    if (built) label = `✓ L${level} built`;
-    else if (current) label = `L${level} ▸ under construction`;
-    step.append(s("text", { class: "level-label", x: x + BASE_W / 2, y: sy + 23, "text-anchor": "middle" }, label));
+    let text = `L${level}`;
+    if (built) text = t("✓ L{level} built", { level });
+    else if (current) text = t("L{level} ▸ under construction", { level });
+    step.append(s("text", { class: "level-label", x: x + BASE_W / 2, y: sy + 23, "text-anchor": "middle" }, text));
     group.append(step);
   }
   return group;
@@ -67,15 +81,15 @@ function constructionShape(ctx, x, y) {
   const view = ctx.view;
   const group = s("g", { class: "construction" });
   const c = view.construction;
-  group.append(s("text", { class: "phase", x, y }, c ? `Construction of level ${c.level}` : "No construction under way"));
+  group.append(s("text", { class: "phase", x, y }, c ? t("Construction of level {level}", { level: c.level }) : t("No construction under way")));
   if (!c) {
     if (view.phase === "summon") {
-      group.append(s("text", { class: "label", x, y: y + 22 }, `Passes in a row: ${view.passes}`));
+      group.append(s("text", { class: "label", x, y: y + 22 }, t("Passes in a row: {count}", { count: view.passes })));
     }
     return group;
   }
   group.append(s("text", { class: "label", x, y: y + 22 },
-    `Summoned by ${seatName(ctx.seats, c.summoner)} · ${c.units} of 5 units set, ${c.missing} missing`));
+    t("Summoned by {name} · {units} of 5 units set, {missing} missing", { name: seatName(ctx.seats, c.summoner), units: c.units, missing: c.missing })));
   for (let unit = 0; unit < 5; unit += 1) {
     const filled = unit < c.units;
     group.append(s("rect", { class: `unit-slot${filled ? " filled" : ""}`, x: x + unit * 30, y: y + 32, width: 24, height: 24, rx: 3 }));
@@ -83,10 +97,10 @@ function constructionShape(ctx, x, y) {
   }
   c.sets.forEach((entry, index) => {
     group.append(s("text", { class: "label small", x, y: y + 74 + index * 15 },
-      `${seatName(ctx.seats, entry.player)}: ${entry.cards} card${entry.cards === 1 ? "" : "s"} + ${entry.jewel_pairs} jewel pair${entry.jewel_pairs === 1 ? "" : "s"}`));
+      t("{name}: {cards}", { name: seatName(ctx.seats, entry.player), cards: setParts(entry.cards, entry.jewel_pairs) || t("nothing") })));
   });
   if (view.phase === "set") {
-    group.append(s("text", { class: "label", x: x + 170, y: y + 50 }, `Next to set: ${seatName(ctx.seats, c.next)}`));
+    group.append(s("text", { class: "label", x: x + 170, y: y + 50 }, t("Next to set: {name}", { name: seatName(ctx.seats, c.next) })));
   }
   return group;
 }
@@ -94,22 +108,24 @@ function constructionShape(ctx, x, y) {
 function swapZoneShape(ctx, x, y) {
   const view = ctx.view;
   const group = s("g", { class: "swap-zone" });
-  group.append(s("text", { class: "phase", x, y: y - 8 }, "Swap zone"));
+  group.append(s("text", { class: "phase", x, y: y - 8 }, t("Swap zone")));
   const chosen = ctx.ui.templeKind;
   view.swap_zone.forEach((kind, index) => {
     const action = chosen ? `swap ${chosen} ${index + 1}` : null;
     const legal = action && ctx.legal.includes(action);
     const card = kindCard(kind, x + index * (CW + 10), y, { class: legal ? "legal" : "" });
     card.dataset.slot = index + 1;
+    card.dataset.key = `slot-${index + 1}`;
+    const values = { slot: index + 1, kind: kindName(kind), given: kindName(chosen) };
     if (legal) {
       card.append(s("rect", { class: "legal-ring", x: -4, y: -4, width: CW + 8, height: CH + 8, rx: 9 }));
       card.dataset.action = action;
-      card.dataset.key = `slot-${index + 1}`;
-      clickable(card, `give a ${kindName(chosen)} for the ${kindName(kind)} in slot ${index + 1}`, () => {
+      clickable(card, t("Give a {given} for the {kind} in slot {slot}", values), () => {
         ctx.ui.templeKind = null;
         ctx.send(action);
       });
     }
+    navItem(card, card.getAttribute("aria-label") || t("Swap zone slot {slot}: {kind}", values));
     group.append(card);
   });
   return group;
@@ -117,8 +133,9 @@ function swapZoneShape(ctx, x, y) {
 
 function handShape(ctx, x, y, width) {
   const view = ctx.view;
-  const group = s("g", { class: "hand" });
-  group.append(s("text", { class: "phase", x, y: y - 8 }, "Your hand"));
+  const held = KINDS.filter((kind) => view.hand[kind]).map((kind) => t("{kind} ×{count}", { kind: kindName(kind), count: view.hand[kind] }));
+  const group = s("g", { class: "hand", role: "group", "aria-label": t("your hand: {cards}", { cards: held.join(", ") || t("no cards") }) });
+  group.append(s("text", { class: "phase", x, y: y - 8 }, t("Your hand")));
   const swapping = ctx.legal.some((action) => action.startsWith("swap ") && action !== "swap pass");
   const kinds = KINDS.filter((kind) => view.hand[kind]);
   const step = Math.min(CW + 10, kinds.length > 1 ? (width - CW) / (kinds.length - 1) : 0);
@@ -129,24 +146,25 @@ function handShape(ctx, x, y, width) {
       class: `${chosen ? "selected" : ""} in-hand`,
     });
     card.dataset.key = `hand-${kind}`;
+    const values = { kind: kindName(kind), count: view.hand[kind] };
     if (swapping && ctx.legal.some((action) => action.startsWith(`swap ${kind} `))) {
-      clickable(card, `${chosen ? "unselect" : "choose"} a ${kindName(kind)} to give (you hold ${view.hand[kind]})`, () => {
+      clickable(card, chosen ? t("{kind}, you hold {count}, chosen to give", values) : t("{kind}, you hold {count}, choose to give", values), () => {
         ctx.ui.templeKind = chosen ? null : kind;
         ctx.rerender();
       });
+      card.setAttribute("aria-pressed", String(chosen));
     }
+    navItem(card, card.getAttribute("aria-label") || t("{kind}, you hold {count}", values));
     group.append(card);
   });
-  if (!kinds.length) group.append(s("text", { class: "label", x, y: y + 30 }, "no cards"));
+  if (!kinds.length) group.append(s("text", { class: "label", x, y: y + 30 }, t("no cards")));
   return group;
 }
 
 function setLabel(action) {
   const [, cards, pairs] = action.split(" ").map(Number);
-  const parts = [];
-  if (cards) parts.push(`${cards} card${cards > 1 ? "s" : ""}`);
-  if (pairs) parts.push(`${pairs} jewel pair${pairs > 1 ? "s" : ""}`);
-  return parts.length ? `Set ${parts.join(" + ")} (${cards + pairs} unit${cards + pairs > 1 ? "s" : ""})` : "Set nothing";
+  if (!cards && !pairs) return t("Set nothing");
+  return t("Set {cards} ({units})", { cards: setParts(cards, pairs), units: tn("{count} unit", "{count} units", cards + pairs) });
 }
 
 function controls(ctx) {
@@ -154,16 +172,18 @@ function controls(ctx) {
   const buttons = [];
   if (ctx.legal.includes("swap pass")) {
     buttons.push(h("span", { class: "hint" }, ctx.ui.templeKind
-      ? `Now choose a slot of the swap zone for your ${kindName(ctx.ui.templeKind)}.`
-      : "To swap, choose a card of your hand, then a slot of the swap zone."));
-    buttons.push(h("button", { "data-action": "swap pass", "data-key": "swap-pass", onclick: () => { ctx.ui.templeKind = null; ctx.send("swap pass"); } }, "Keep my hand"));
+      ? t("Now choose a slot of the swap zone for your {kind}.", { kind: kindName(ctx.ui.templeKind) })
+      : t("To swap, choose a card of your hand, then a slot of the swap zone.")));
+    buttons.push(h("button", { "data-action": "swap pass", "data-key": "swap-pass", "aria-keyshortcuts": "K", onclick: () => { ctx.ui.templeKind = null; ctx.send("swap pass"); } }, t("Keep my hand")));
   }
   if (ctx.legal.includes("summon")) {
-    const cost = view.treasure[ctx.seat] > 0 ? "pay 1 point" : "free: you have no points";
-    buttons.push(h("button", { class: "primary", "data-action": "summon", "data-key": "summon", onclick: () => ctx.send("summon") }, `Summon level ${view.level} (${cost})`));
+    const label = view.treasure[ctx.seat] > 0
+      ? t("Summon level {level} (pay 1 point)", { level: view.level })
+      : t("Summon level {level} (free: you have no points)", { level: view.level });
+    buttons.push(h("button", { class: "primary", "data-action": "summon", "data-key": "summon", "aria-keyshortcuts": "S", onclick: () => ctx.send("summon") }, label));
   }
   if (ctx.legal.includes("pass")) {
-    buttons.push(h("button", { "data-action": "pass", "data-key": "pass", onclick: () => ctx.send("pass") }, "Pass"));
+    buttons.push(h("button", { "data-action": "pass", "data-key": "pass", "aria-keyshortcuts": "P", onclick: () => ctx.send("pass") }, t("Pass")));
   }
   for (const action of ctx.legal.filter((entry) => entry.startsWith("set "))) {
     buttons.push(h("button", { "data-action": action, "data-key": action, onclick: () => ctx.send(action) }, setLabel(action)));
@@ -177,24 +197,28 @@ function playersTable(ctx) {
     const known = Object.entries(view.known[seat] || {}).map(([kind, count]) => `${kind}×${count}`).join(" ") || "–";
     const toMove = view.current_player === seat;
     return h("tr", { class: toMove ? "to-move" : "", "data-seat": seat },
-      h("td", {}, `${toMove ? "▶ " : ""}${seatName(ctx.seats, seat)}${seat === ctx.seat ? " (you)" : ""}`),
+      h("td", {}, `${toMove ? "▶ " : ""}${seat === ctx.seat ? t("{name} (you)", { name: seatName(ctx.seats, seat) }) : seatName(ctx.seats, seat)}`),
       h("td", {}, String(points)),
       h("td", {}, String(view.hand_sizes[seat])),
       h("td", {}, known),
       view.scores ? h("td", {}, String(view.scores[seat])) : null);
   });
   return h("table", { class: "players" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Treasure"), h("th", {}, "Cards"), h("th", {}, "Known cards"),
-      view.scores ? h("th", {}, "Score") : null)),
+    h("caption", { class: "sr-only" }, t("Players")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Treasure")), h("th", { scope: "col" }, t("Cards")), h("th", { scope: "col" }, t("Known cards")),
+      view.scores ? h("th", { scope: "col" }, t("Score")) : null)),
     h("tbody", {}, rows));
 }
 
 function counts(map) {
   const text = KINDS.filter((kind) => map[kind]).map((kind) => `${kind}×${map[kind]}`).join(" ");
-  return text || "none";
+  return text || t("none");
 }
 
-const PHASES = { swap: "Swap", summon: "Construction: summon or pass", set: "Construction: set cards", over: "Game over" };
+function phaseName(phase) {
+  const names = { swap: t("Swap"), summon: t("Construction: summon or pass"), set: t("Construction: set cards"), over: t("Game over") };
+  return names[phase] || phase;
+}
 
 export function render(box, ctx) {
   const view = ctx.view;
@@ -207,24 +231,60 @@ export function render(box, ctx) {
   const handY = narrow ? sideY + 270 : 9 * STEP_H + 70;
   const height = handY + CH + 30;
   if (!view.hand && ctx.ui.templeKind) ctx.ui.templeKind = null;
-  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board temple", role: "group", "aria-label": "Temple table" });
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board temple", role: "group", "aria-label": t("Temple table") });
   svg.append(pyramidShape(view, pyramidX, pyramidY));
   svg.append(swapZoneShape(ctx, sideX, sideY + 10));
   svg.append(constructionShape(ctx, sideX, sideY + CH + 50));
   if (view.hand) svg.append(handShape(ctx, narrow ? 20 : sideX, handY, narrow ? width - 40 : width - sideX - 20));
-  else svg.append(s("text", { class: "label", x: narrow ? 20 : sideX, y: handY + 20 }, "Hands are hidden from spectators."));
+  else svg.append(s("text", { class: "label", x: narrow ? 20 : sideX, y: handY + 20 }, t("Hands are hidden from spectators.")));
   const score = h("p", { class: "score", id: "score" },
-    `Round ${view.round} of at most ${view.max_rounds} · ${PHASES[view.phase] || view.phase} · levels built: ${view.built} of 9 · pile ${view.pile_size}`);
-  const extra = h("p", { class: "hint" }, `Discard: ${counts(view.discard)} · out of the game: ${counts(view.out_of_game)}`);
-  box.replaceChildren(score, svg, controls(ctx), playersTable(ctx), extra);
+    t("Round {round} of at most {max} · {phase} · levels built: {built} of 9 · pile {pile}", {
+      round: view.round, max: view.max_rounds, phase: phaseName(view.phase), built: view.built, pile: view.pile_size,
+    }));
+  const extra = h("p", { class: "hint" }, t("Discard: {discard} · out of the game: {out}", { discard: counts(view.discard), out: counts(view.out_of_game) }));
+  const keys = keysLine([["K", t("Keep my hand")], ["S", t("Summon")], ["P", t("Pass")]]);
+  box.replaceChildren(score, svg, controls(ctx), keys, playersTable(ctx), extra);
+}
+
+/** K keeps the hand, S summons, P passes. */
+export function onKey(key, ctx) {
+  const action = { k: "swap pass", s: "summon", p: "pass" }[key];
+  if (!action || !ctx.yourTurn || ctx.finished || !ctx.legal.includes(action)) return false;
+  ctx.ui.templeKind = null;
+  ctx.send(action);
+  return true;
+}
+
+/** Escape: put back the card chosen to give. */
+export function cancel(ctx) {
+  if (!ctx.ui.templeKind) return false;
+  ctx.ui.templeKind = null;
+  return true;
+}
+
+/** A move in words, for the last-move line and the live region. */
+export function describeMove(action, view) {
+  const [verb, ...rest] = action.split(" ");
+  if (verb === "swap" && rest[0] === "pass") return t("keeps their hand");
+  if (verb === "swap" && rest.length === 2) return t("gives a {kind} to slot {slot} of the swap zone", { kind: kindName(rest[0]), slot: rest[1] });
+  if (verb === "summon") {
+    const level = view && view.construction ? view.construction.level : null;
+    return level ? t("summons level {level}", { level }) : t("summons");
+  }
+  if (verb === "pass") return t("passes");
+  if (verb === "set" && rest.length === 2) {
+    const [cards, pairs] = rest.map(Number);
+    return cards || pairs ? t("sets {cards}", { cards: setParts(cards, pairs) }) : t("sets nothing");
+  }
+  return null;
 }
 
 export function outcome(view, message) {
   if (!view || !view.scores) return [];
   const winners = view.winners || [];
-  const names = winners.map((seat) => `${seatName(message.seats, seat)}${seat === message.seat ? " (you)" : ""}`);
-  const lines = [winners.length > 1 ? `Shared win: ${names.join(", ")}.` : `${names[0]} wins.`];
-  lines.push(`Scores (treasure + jewels): ${view.scores.map((score, seat) => `${seatName(message.seats, seat)} ${score}`).join(", ")}.`);
-  lines.push(`Levels built: ${view.built} of 9.`);
+  const names = winners.map((seat) => (seat === message.seat ? t("{name} (you)", { name: seatName(message.seats, seat) }) : seatName(message.seats, seat)));
+  const lines = [winners.length > 1 ? t("Shared win: {names}.", { names: names.join(", ") }) : t("{name} wins.", { name: names[0] })];
+  lines.push(t("Scores (treasure + jewels): {scores}.", { scores: view.scores.map((score, seat) => `${seatName(message.seats, seat)} ${score}`).join(", ") }));
+  lines.push(t("Levels built: {built} of 9.", { built: view.built }));
   return lines;
 }
