@@ -261,3 +261,128 @@ def test_a_temple_round_is_played_by_keyboard_alone(page: Any, server: PageServe
     assert "Scores (treasure + jewels)" in page.inner_text("#over")
     said = " ".join(announcements(page))
     assert "greedy (bot): " in said or "Game over." in said
+
+
+# -- the axe-core audit ----------------------------------------------------------------------
+
+SERIOUS = {"serious", "critical"}
+
+
+def serious_violations(page: Any, where: str) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands."""
+    results = axe_playwright.Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in SERIOUS:
+            targets = [node["target"] for node in violation["nodes"][:4]]
+            found.append(f"{where}: {violation['id']} ({violation['impact']}) "
+                         f"{violation['help']}: {targets}")
+    return found
+
+
+@pytest.fixture
+def themed(browser: Any, server: PageServer, request: pytest.FixtureRequest) -> Any:
+    """A page in the requested language and theme, as a player who chose them sees it."""
+    lang, theme = request.param
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    context.add_cookies([{"name": "pyramids_lang", "value": lang, "url": server.base}])
+    settings = json.dumps({"contrast": theme == "contrast"})
+    context.add_init_script(
+        f"try {{ localStorage.setItem('pyramids.lang', '{lang}');"
+        f" localStorage.setItem('pyramids.display', '{settings}'); }} catch (e) {{}}"
+    )
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened, lang, theme
+    context.close()
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+@pytest.mark.parametrize(
+    "themed",
+    [("en", "plain"), ("en", "contrast"), ("ko", "plain"), ("ko", "contrast")],
+    indirect=True, ids=["en-plain", "en-contrast", "ko-plain", "ko-contrast"],
+)
+def test_axe_finds_no_serious_violation_on_any_page(themed: Any, server: PageServer) -> None:
+    page, lang, theme = themed
+    found: list[str] = []
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.evaluate("document.body.classList.contains('theme-contrast')") == (theme == "contrast")
+    found += serious_violations(page, "lobby")
+    page.click("#display-options summary")
+    found += serious_violations(page, "lobby with the display menu open")
+
+    games: list[tuple[str, dict[str, Any], list[dict[str, str]]]] = [
+        ("pacal", {"rounds_to_win": 1}, [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}]),
+        ("temple", {"players": 2}, [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}]),
+        ("mahjongg", {"layout": "giza-step-ramp"}, [{"kind": "me"}]),
+    ]
+    for game, options, seats in games:
+        start_room(page, server, game, options, seats)
+        wait_turn_or_end(page, -1)
+        found += serious_violations(page, f"{game} in play")
+    # The end of the game: give up the Mahjongg game (the last room) by keyboard.
+    page.focus("[data-action='pass']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#over:not([hidden])")
+    found += serious_violations(page, "end of game")
+
+    for path in ["/learn", "/learn/pacal", "/learn/temple", "/learn/mahjongg"]:
+        page.goto(server.base + path)
+        if theme == "contrast":
+            page.evaluate("document.body.classList.add('theme-contrast')")
+        found += serious_violations(page, path)
+    assert not found, "\n".join(found)
+
+
+# -- display options ---------------------------------------------------------------------------
+
+
+def shoot(page: Any, name: str) -> None:
+    image = page.screenshot(full_page=True)
+    assert image[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("PYRAMIDS_SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / f"web-{name}.png").write_bytes(image)
+
+
+def test_display_options_are_remembered_and_change_the_boards(
+    page: Any, server: PageServer
+) -> None:
+    start_room(page, server, "pacal", {"rounds_to_win": 1},
+               [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    wait_turn_or_end(page, -1)
+    width_before = page.locator("svg.board").bounding_box()["width"]
+    page.click("#display-options summary")
+    page.check("#display-contrast")
+    assert page.evaluate("document.body.classList.contains('theme-contrast')")
+    face = page.eval_on_selector(".card-face", "node => getComputedStyle(node).fill")
+    assert face == "rgb(255, 255, 255)", "cards are plain white in high contrast"
+    page.click("#display-options summary")
+    page.reload()
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert page.evaluate("document.body.classList.contains('theme-contrast')"), "remembered"
+    assert page.is_checked("#display-contrast")
+    shoot(page, "contrast-pacal")
+
+    start_room(page, server, "mahjongg", {"layout": "giza-step-ramp"}, [{"kind": "me"}])
+    page.keyboard.press("h")
+    page.wait_for_selector(".tile.hinted")
+    shoot(page, "contrast-mahjongg")
+
+    page.click("#display-options summary")
+    page.uncheck("#display-contrast")
+    page.check("#display-large")
+    page.check("#display-reduce")
+    page.click("#display-options summary")
+    assert "large" in page.evaluate("document.body.className").split()
+    large = page.eval_on_selector(".tile-label", "node => getComputedStyle(node).fontSize")
+    assert large == "19px"
+    transition = page.eval_on_selector(".turn", "node => getComputedStyle(node).transitionDuration")
+    assert transition in ("0s", "0s, 0s"), "no motion when reduced motion is chosen"
+    assert page.locator("svg.board").bounding_box()["width"] >= width_before
+    shoot(page, "large-mahjongg")

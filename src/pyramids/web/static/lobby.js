@@ -2,6 +2,7 @@
 
 import { api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
+import { applyDisplay, displayControl } from "./access.js";
 
 const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds", "time_limit_seconds"]);
 const REFRESH_MS = 4000;
@@ -192,6 +193,8 @@ function onGoto(event) {
 async function main() {
   await loadMessages();
   document.querySelector("header.top").append(languageSwitch());
+  applyDisplay();
+  document.querySelector("header.top").append(displayControl());
   document.getElementById("name").value = store.name();
   try {
     catalogue = await loadCatalogue();
