@@ -171,9 +171,8 @@ class Replay:
             {
                 "seat": index,
                 "kind": "person" if index == self.learner else "agent",
-                "name": _("Seat {number} (you)", lang=self.lang, number=index + 1)
-                if index == self.learner else _("Seat {number}", lang=self.lang,
-                                                 number=index + 1),
+                # The renderers add "(you)" to the learner's seat themselves.
+                "name": _("Seat {number}", lang=self.lang, number=index + 1),
                 "connected": True,
             }
             for index in range(len(tutorial.seats))

@@ -1,0 +1,240 @@
+"""The tutorials and learn pages in a real Chromium, in English and in Korean.
+
+Each tutorial is followed by clicks: the taught move of every step is read from
+the tutorial's data and made by clicking what the game's renderer draws for it
+(a hand card and the Offer button, a lit field, a tile, a button), a step without
+a move by Next; the step text shown must be the catalogue's text in the page's
+language. Then the learner plays on to the end of the game. Skipped without
+/usr/bin/chromium. With PYRAMIDS_SCREENSHOTS=1 the screenshots
+docs/screenshots/web-tutorial-*.png and web-learn-*.png are refreshed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, PageServer
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+from pyramids.play.i18n import _  # noqa: E402
+from pyramids.play.tutorial import tutorial_for  # noqa: E402
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+
+TIMEOUT_MS = 15_000
+TUTORIALS = ("pacal", "pacal-solo", "temple", "mahjongg")
+# A tile may lie partly under a higher one (drawn up and to the left): click its left edge.
+VISIBLE_EDGE = {"x": 6, "y": 30}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PageServer]:
+    running = PageServer(f"sqlite:///{tmp_path_factory.mktemp('tutorial') / 'rooms.db'}")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield launched
+        launched.close()
+
+
+def open_page(browser: Any, server: PageServer, lang: str) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-GB")
+    if lang != "en":
+        context.add_cookies([{"name": "pyramids_lang", "value": lang, "url": server.base}])
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+@pytest.fixture
+def pages(browser: Any, server: PageServer) -> Iterator[Any]:
+    """open(lang) -> a page in a fresh browser context; no JavaScript error may happen."""
+    opened: list[tuple[Any, list[str]]] = []
+
+    def open_in(lang: str) -> Any:
+        context, page, errors = open_page(browser, server, lang)
+        opened.append((context, errors))
+        return page
+
+    yield open_in
+    for context, errors in opened:
+        context.close()
+        assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def screenshot(page: Any, name: str, full_page: bool = True) -> None:
+    image = page.screenshot(full_page=full_page)
+    assert image[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("PYRAMIDS_SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / f"web-{name}.png").write_bytes(image)
+
+
+def entries(page: Any) -> int:
+    return int(page.evaluate("Number(document.body.dataset.entries || 0)"))
+
+
+def wait_entries(page: Any, count: int) -> None:
+    page.wait_for_function(
+        "(n) => Number(document.body.dataset.entries) === n"
+        " && document.body.dataset.busy !== 'true'",
+        arg=count)
+
+
+def legal_actions(page: Any) -> list[str]:
+    return list(page.evaluate("JSON.parse(document.getElementById('game').dataset.legal || '[]')"))
+
+
+def click_move(page: Any, move: str) -> None:
+    """Make `move` by clicking what the renderer draws for it, as a player would."""
+    verb, *args = move.split()
+    if verb == "offer":
+        for card in args:
+            page.click(f".hand [data-card='{card}']")
+        page.click("#offer-button")
+    elif verb == "match":
+        for tile in args:
+            # The face, not the group: a highlighted tile's glow widens the group's box.
+            page.click(f".tile[data-id='{tile}'] .tile-face", position=VISIBLE_EDGE)
+    elif verb == "swap" and args != ["pass"]:
+        page.click(f".hand [data-kind='{args[0]}']")
+        page.click(f"[data-action='{move}']")
+    elif verb == "place":
+        page.click(f".field.legal[data-action='{move}']")
+    else:
+        page.click(f"[data-action='{move}']")
+
+
+def follow_the_steps(page: Any, server: PageServer, game: str, lang: str) -> None:
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    page.goto(f"{server.base}/tutorial/{game}")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.locator("html").get_attribute("lang") == lang
+    assert page.text_content("#tutorial-title") == _(tutorial.title, lang=lang)
+    shown = False
+    for number, step in enumerate(tutorial.steps, start=1):
+        assert page.text_content("#say") == _(step.say, lang=lang), f"step {number}"
+        assert page.text_content("#step-count") == _("Step {step} of {steps}", lang=lang,
+                                                      step=number, steps=len(tutorial.steps))
+        before = entries(page)
+        if step.expect is None:
+            assert page.is_visible("#next") and legal_actions(page) == []
+            page.click("#next")
+        else:
+            assert not page.is_visible("#next") and step.expect in legal_actions(page)
+            for word in step.highlight:
+                if word.startswith(("tile:", "F")):
+                    assert page.locator(".tutorial-highlight").count() >= 1, word
+            if not shown:  # the first taught move, its elements lit
+                screenshot(page, f"tutorial-{game}{'' if lang == 'en' else '-' + lang}")
+                shown = True
+            click_move(page, step.expect)
+        wait_entries(page, before + 1)
+    assert page.get_attribute("body", "data-playing-on") == "true"
+
+
+def play_to_the_end(page: Any) -> None:
+    """After the steps: quick moves (pass, decline, the first lit field) until the game ends."""
+    for _move in range(300):
+        if page.get_attribute("body", "data-finished") == "true":
+            return
+        legal = legal_actions(page)
+        assert legal, "the learner has a move until the end"
+        quick = [move for move in legal if move in ("pass", "swap pass", "decline")]
+        before = entries(page)
+        click_move(page, quick[0] if quick else legal[0])
+        wait_entries(page, before + 1)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("game", TUTORIALS)
+def test_each_tutorial_is_followed_by_clicks(pages: Any, server: PageServer, game: str,
+                                             lang: str) -> None:
+    page = pages(lang)
+    follow_the_steps(page, server, game, lang)
+    if lang == "en" or game == "pacal-solo":
+        play_to_the_end(page)
+        page.wait_for_selector("#over:not([hidden])")
+        assert page.text_content("#over h2") == _("Game over", lang=lang)
+        assert page.locator("#over .outcome").count() >= 1
+
+
+def test_a_wrong_click_shows_the_hint_and_keeps_the_step(pages: Any, server: PageServer) -> None:
+    page = pages("ko")
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None
+    page.goto(f"{server.base}/tutorial/pacal-solo")
+    page.wait_for_selector("body[data-ready='true']")
+    page.click("#next")
+    wait_entries(page, 1)
+    step = tutorial.steps[1]
+    assert step.expect == "place F2" and step.hint
+    page.click(".field.legal[data-action='place F9']")
+    page.wait_for_selector("#feedback.refused:not([hidden])")
+    assert page.text_content("#feedback") == _(step.hint, lang="ko")
+    assert entries(page) == 1 and page.text_content("#say") == _(step.say, lang="ko")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_learn_pages_render_and_link_their_tutorial(pages: Any, server: PageServer,
+                                                   lang: str) -> None:
+    page = pages(lang)
+    for game in TUTORIALS:
+        page.goto(f"{server.base}/learn/{game}")
+        assert page.locator("html").get_attribute("lang") == lang
+        assert page.locator("main.learn-page h1").count() >= 1
+        link = page.locator(f"a.tutorial-link[href='/tutorial/{game}']")
+        assert link.text_content() == _("Try the tutorial", lang=lang)
+        if game != "pacal-solo":
+            # The top of the page: the long rules below would only weigh.
+            screenshot(page, f"learn-{game}{'' if lang == 'en' else '-' + lang}", full_page=False)
+    page.goto(f"{server.base}/tutorial")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.locator("#tutorial-list a").count() == len(TUTORIALS)
+    assert page.text_content("#index-title") == _("Tutorials", lang=lang)
+
+
+def test_the_language_choice_is_remembered_across_pages(pages: Any, server: PageServer) -> None:
+    page = pages("en")
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.text_content("#create-title") == "New room"
+    page.select_option("select.language-switch", "ko")
+    page.wait_for_function("document.documentElement.lang === 'ko'")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.text_content("#create-title") == _("New room", lang="ko")
+    assert page.text_content("#tutorials-link") == _("Try a tutorial", lang="ko")
+    page.click("#tutorials-link")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.text_content("#index-title") == _("Tutorials", lang="ko")
+    page.goto(server.base + "/learn/temple")
+    assert page.locator("html").get_attribute("lang") == "ko"
+    # English chosen on a learn page holds on the lobby and the tutorials too.
+    page.click("nav.languages a[hreflang='en']")
+    page.wait_for_url("**/learn/temple?lang=en")
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.text_content("#create-title") == "New room"
+    page.goto(server.base + "/tutorial/temple")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.text_content("#next") == "Next"
