@@ -17,17 +17,20 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import (  # noqa: F401  (fixtures)
+from tests.web import test_browser as _browser_tests
+from tests.web.test_browser import (
     SCREENSHOTS,
     PageServer,
-    browser,
     finished,
     legal_actions,
     move_number,
-    page,
-    server,
     wait_turn_or_end,
 )
+
+# The real server with its pages, Chromium and a fresh page: test_browser.py's fixtures.
+server = _browser_tests.server
+browser = _browser_tests.browser
+page = _browser_tests.page
 
 axe_playwright = pytest.importorskip(
     "axe_playwright_python.sync_playwright",
@@ -74,7 +77,7 @@ def press_until(page: Any, key: str, selector: str, limit: int = KEY_LIMIT) -> N
 
 def into_board(page: Any) -> None:
     """Tab from wherever the focus is to the board's one tab stop."""
-    if not page.evaluate("!!document.activeElement && document.activeElement.hasAttribute('data-nav')"):
+    if not focused(page, "[data-nav]"):
         press_until(page, "Tab", "svg.board [data-nav]", limit=80)
 
 
@@ -165,9 +168,9 @@ def pacal_key_move(page: Any) -> str:
     offers = [action for action in legal if action.startswith("offer ")]
     if offers:
         _, low, high = offers[len(offers) // 2].split()
-        for card in (low, high):
-            choose(page, f".hand [data-card='{card}']")
-            page.wait_for_selector(f".hand .selected[data-card='{card}']")
+        for chosen in (low, high):
+            choose(page, f".hand [data-card='{chosen}']")
+            page.wait_for_selector(f".hand .selected[data-card='{chosen}']")
         assert page.get_attribute(f".hand [data-card='{low}']", "aria-pressed") == "true"
         page.keyboard.press("o")
         return f"offer {low} {high}"
@@ -217,7 +220,8 @@ def test_a_pacal_match_is_played_by_keyboard_alone_and_the_bot_is_announced(
     outcome = page.inner_text("#over")
     assert "wins the match" in outcome or "drawn" in outcome
     page.wait_for_function(
-        "() => [...document.querySelectorAll('#announcer p')].some(p => p.textContent.startsWith('Game over.'))"
+        "() => [...document.querySelectorAll('#announcer p')]"
+        ".some(p => p.textContent.startsWith('Game over.'))"
     )
 
 
@@ -311,7 +315,8 @@ def test_axe_finds_no_serious_violation_on_any_page(themed: Any, server: PageSer
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready=true]")
     assert page.evaluate("document.documentElement.lang") == lang
-    assert page.evaluate("document.body.classList.contains('theme-contrast')") == (theme == "contrast")
+    contrast = page.evaluate("document.body.classList.contains('theme-contrast')")
+    assert contrast == (theme == "contrast")
     found += serious_violations(page, "lobby")
     page.click("#display-options summary")
     found += serious_violations(page, "lobby with the display menu open")

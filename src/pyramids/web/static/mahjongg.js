@@ -205,7 +205,8 @@ function tileShape(ctx, tile, box, marks) {
   if (marks.has(tile.id)) {
     group.append(s("rect", { class: "hint-ring", x: -3, y: -3, width: TILE_W + 5, height: TILE_H + 5, rx: 7 }));
   }
-  group.append(s("rect", { class: "focus-ring", x: -4, y: -4, width: TILE_W + 7, height: TILE_H + 7, rx: 8 }));
+  // Inside the face, so that the tile keeps its outline (and its box) when focused.
+  group.append(s("rect", { class: "focus-ring", x: 2, y: 2, width: TILE_W - 5, height: TILE_H - 5, rx: 4 }));
   if (tile.free || tile.shifted || shiftTarget) {
     group.dataset.key = `tile-${tile.id}`;
     // Reading order: rows from the back, left to right, the upper tile first.
