@@ -182,12 +182,14 @@ def elo_of(score: float) -> float:
 
 
 def ladder(game: str, games: int, workers: int, seed: int,
-           options: dict[str, Any] | None = None) -> dict[str, Any]:
+           options: dict[str, Any] | None = None,
+           expert_games: int | None = None) -> dict[str, Any]:
     """The four levels of one game: each level against the one below.
 
     One-player games: every level plays the same deals, compared deal by deal.
     Games of four or more seats: one table of the four levels, seats rotated.
-    Otherwise each level meets the one below in its own arena, seats rotated.
+    Otherwise each level meets the one below in its own arena, seats rotated
+    (`expert_games`, when given, sets the matches of the dearest one, expert's).
     The score of a level against the one below counts a win 1 and a draw 1/2 over
     their pairwise meetings; its Wilson interval gives the Elo step's interval.
     """
@@ -204,7 +206,8 @@ def ladder(game: str, games: int, workers: int, seed: int,
         for lower, upper in zip(labels, labels[1:], strict=False):
             specs = parse_agents(f"{lower},{upper}")
             job = ArenaJob(game, chosen, tuple(specs), seed, load)
-            results += run_games(job, games, workers)
+            count = expert_games if upper == labels[-1] and expert_games else games
+            results += run_games(job, count, workers)
     scores = pairwise_scores(results)
     elo = bradley_terry_elo(labels, scores, prior_games=1.0)
     steps = []
@@ -235,7 +238,7 @@ def ladder(game: str, games: int, workers: int, seed: int,
             if clears:
                 rows[label]["clear_rate"] = sum(clears) / len(clears)
     return {"game": game, "options": chosen, "players": players, "games": games,
-            "seed": seed, "levels": rows, "steps": steps,
+            "expert_games": expert_games, "seed": seed, "levels": rows, "steps": steps,
             "seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -249,7 +252,8 @@ def _seat_wins(result: Any, seat: int) -> bool:
 
 def print_ladder(figures: dict[str, Any]) -> None:
     print(f"== ladder: {figures['game']} {figures['options'] or ''} "
-          f"({figures['players']} player(s), {figures['games']} per comparison, "
+          f"({figures['players']} player(s), {figures['games']} per comparison"
+          f"{', expert ' + str(figures['expert_games']) if figures['expert_games'] else ''}, "
           f"seed {figures['seed']}, {figures['seconds']:.0f} s)")
     for label, row in figures["levels"].items():
         lo, hi = row["ci95"]
@@ -279,6 +283,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--ladder", action="store_true",
                         help="the named levels easy..expert of every game, with Elo steps")
+    parser.add_argument("--expert-games", type=int,
+                        help="ladder: matches of the expert step in two- and three-seat games")
     parser.add_argument("--ladder-game", action="append",
                         help=f"only these games in the ladder (of {', '.join(LADDER)})")
     args = parser.parse_args()
@@ -288,7 +294,8 @@ def main() -> None:
         for game in chosen_games:
             options, base = LADDER.get(game, ({}, 50))
             count = args.games or max(2, round(base * args.scale))
-            figures_by_game[game] = ladder(game, count, args.workers, args.seed, options)
+            figures_by_game[game] = ladder(game, count, args.workers, args.seed, options,
+                                           args.expert_games)
             if not args.json:
                 print_ladder(figures_by_game[game])
         if args.json:

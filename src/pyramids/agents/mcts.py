@@ -11,7 +11,8 @@ largest seen so far, so scores of any size work with one exploration constant.
 
 Game knowledge, all optional and supplied by the game's greedy module
 (`pyramids.agents.greedy.<game>`), working from views only:
-- `rollout` (default `greedy`): the rollout policy, `greedy` or `random`;
+- `rollout` (default `greedy`): the rollout policy, `greedy`, `random` or a
+  policy the game's module names in `POLICIES` (Pacal: `sharp`);
 - `widen` (`auto`: the module's `SEARCH_WIDTH`): at a node with more moves than
   that, search only the greedy rule's best ones (Pacal's 105 offers become 3);
   `all` searches every move; `guide` names the rule whose scores choose the
@@ -77,9 +78,12 @@ class MctsAgent:
         opponents: str = "auto",
         guide: str = "greedy",
     ) -> None:
-        if rollout not in ROLLOUT_POLICIES:
+        from pyramids.agents.greedy import known_policies
+
+        if rollout not in ROLLOUT_POLICIES and rollout not in known_policies():
             raise ValueError(
                 f"mcts: rollout={rollout!r} is not valid; allowed: {', '.join(ROLLOUT_POLICIES)}"
+                " or a policy the game's module names in POLICIES"
             )
         if iterations is not None and iterations < 1:
             raise ValueError(f"mcts: iterations must be at least 1, got {iterations}")
@@ -121,14 +125,21 @@ class MctsAgent:
         self._evaluators: dict[str, tuple[Evaluator | None, int | None]] = {}
         self._stages: dict[str, Callable[[State], object]] = {}
 
-    def _rollout_policy(self) -> Policy:
+    def _rollout_policy(self, game_name: str = "") -> Policy:
         if self._policy is None:
             if self.rollout == "greedy":
                 from pyramids.agents.greedy import greedy_action
 
                 self._policy = greedy_action
-            else:
+            elif self.rollout == "random":
                 self._policy = _random_action
+            else:
+                from pyramids.agents.greedy import named_policy
+
+                policy = named_policy(game_name, self.rollout)
+                if policy is None:
+                    raise ValueError(f"mcts: {game_name} has no rollout policy {self.rollout!r}")
+                self._policy = policy
         return self._policy
 
     def step(self, state: State) -> int:
@@ -167,7 +178,7 @@ class MctsAgent:
         node = root
         path = [root]
         modelled = self._models_opponents(world.game.name)
-        policy = self._rollout_policy()
+        policy = self._rollout_policy(world.game.name)
         while not world.is_terminal():
             mover = world.current_player
             if modelled and mover != me:
@@ -277,7 +288,7 @@ class MctsAgent:
         return self._evaluators[game_name]
 
     def _play_out(self, world: State) -> list[float]:
-        policy = self._rollout_policy()
+        policy = self._rollout_policy(world.game.name)
         evaluate, max_depth = self._evaluator(world.game.name)
         stage = self._stages.get(world.game.name)
         start = stage(world) if stage is not None and evaluate is not None else None

@@ -101,6 +101,16 @@ def named_policy(game_name: str, policy: str) -> Policy | None:
     return found
 
 
+def known_policies() -> set[str]:
+    """Every policy name some registered game's module names in `POLICIES`."""
+    from pyramids.core import game_names
+
+    names = {"greedy"}
+    for game_name in game_names():
+        names |= set(getattr(_module_for(game_name), "POLICIES", None) or ())
+    return names
+
+
 class GreedyAgent:
     """The greedy rule; options:
 

@@ -344,6 +344,7 @@ TURNS = 14
 BULLET_EDGE = 0.15  # one bullet in hand: the forcing offer it allows
 DANGER_WEIGHT = 1.0
 PESSIMISM = 1.0  # offer: 1 expects the pick worst for this player, 0 the pick best for them
+EXPECTED_COUNTS = False  # shape from the values likely to be played, not all possible
 TEMPO = 0.0  # extra weight of a field ahead in the race to fill the pyramid
 
 
@@ -453,6 +454,23 @@ def _sides(pyramid: Pyramid, card: int, counts: list[int]) -> list[Side]:
             for field in legal_fields(pyramid, card)]
 
 
+def expected_availability(hand: list[int], unseen: int, their_hand: int) -> list[Any]:
+    """Prefix sums of how likely each value is to be played this round: a card in
+    this player's hand surely, an unseen one as likely as it is in the opponent's
+    hand (the rest of the unseen cards are face-down bases)."""
+    share = their_hand / max(1, unseen.bit_count())
+    weights = [0.0] * (HIGHEST + 2)
+    for value in hand:
+        weights[value] = 1.0
+    for value in range(1, HIGHEST + 1):
+        if unseen >> value & 1:
+            weights[value] = share
+    counts: list[Any] = [0.0] * (HIGHEST + 2)
+    for value in range(1, HIGHEST + 2):
+        counts[value] = counts[value - 1] + weights[value - 1]
+    return counts
+
+
 def sharp_choose(state: State, rng: Rng) -> int:
     scores = sharp_scores(state)
     return best_by(sorted(scores), scores.__getitem__, rng)
@@ -474,7 +492,10 @@ def sharp_scores(state: State) -> Scores:
     if view["revealed_apex_bases"]:
         known |= set(view["revealed_apex_bases"])
     unseen = ALL_VALUES & ~mask_of(known)
-    counts = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
+    if EXPECTED_COUNTS:
+        counts = expected_availability(view["hand"], unseen, view["hand_sizes"][1 - me])
+    else:
+        counts = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
     their_hand = view["hand_sizes"][1 - me]
     turns_left = TURNS - view["turns_played"] - 1
     hand = mask_of(view["hand"])
@@ -588,6 +609,6 @@ DIFFICULTY = {
         "easy": "greedy:mistakes=0.3",
         "medium": "greedy",
         "hard": "planner:rollouts=6",
-        "expert": "planner:rollouts=48",
+        "expert": "planner:rollouts=24",
     },
 }
