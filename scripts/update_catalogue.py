@@ -13,6 +13,7 @@ empty translation for a person to write (the check fails until one does).
 from __future__ import annotations
 
 import argparse
+import ast
 import html
 import json
 import re
@@ -34,6 +35,30 @@ EXTRACTORS = [
 ]
 
 
+# Game packages cannot import the catalogue (they sit below it); their words for
+# players are found where they are declared: an Option's doc, a manifest's title
+# and summary. Interfaces translate them where they show them.
+MANIFEST_WORDS = ("title", "summary")
+
+
+def _declared_words(path: Path) -> list[tuple[str, int]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        values: list[ast.expr] = []
+        if node.func.id == "Option":
+            if len(node.args) > 3:
+                values.append(node.args[3])
+            values += [k.value for k in node.keywords if k.arg == "doc"]
+        elif node.func.id == "GameManifest":
+            values += [k.value for k in node.keywords if k.arg in MANIFEST_WORDS]
+        for value in values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                found.append((value.value, value.lineno))
+    return found
+
+
 # The HTML pages mark their words with data-i18n="..." (and -title, -placeholder).
 HTML_MESSAGE = re.compile(r'data-i18n(|-title|-placeholder)="([^"]+)"')
 # Tutorials are data: these fields of theirs are messages.
@@ -48,6 +73,9 @@ def extract() -> Catalog:
         ):
             catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                         context=context)
+    for path in sorted(SOURCE.glob("games/**/*.py")):
+        for message, line in _declared_words(path):
+            catalog.add(message, None, [(str(path.relative_to(SOURCE)), line)])
     for path in sorted(SOURCE.glob("web/static/*.html")):
         text = path.read_text(encoding="utf-8")
         for match in HTML_MESSAGE.finditer(text):

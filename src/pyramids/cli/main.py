@@ -42,9 +42,10 @@ def root(
 def list_games() -> None:
     """List the registered games."""
     from pyramids.core import game_entry, game_names
+    from pyramids.play.i18n import _
 
     for name in game_names():
-        typer.echo(f"{name:12} {game_entry(name).summary}")
+        typer.echo(f"{name:12} {_(game_entry(name).summary)}")
 
 
 def _register_commands() -> None:

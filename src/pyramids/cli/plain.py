@@ -110,7 +110,7 @@ def play_plain(
 
 def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> None:
     state = session.state
-    title = game_manifest(session.game.name).display_title
+    title = _(game_manifest(session.game.name).display_title)
     write("")
     write("=== " + _("{game}, move {move}: seat {number} to play", game=title,
                      move=len(state.history()) + 1, number=seat + 1) + " ===")

@@ -42,7 +42,7 @@ def tutorial(
     apply_language(lang)
     with user_errors():
         found = tutorial_for(game)
-        title = game_manifest(game).display_title
+        title = _(game_manifest(game).display_title)
     if found is None:
         fail(_("{game} has no tutorial yet; read its rules with: pyramids rules {name}",
                game=title, name=game))

@@ -27,4 +27,5 @@ def learn_text(game: str, lang: str | None = None) -> str:
                 return page
     if manifest.rules_page is not None:
         return rules_text(game)
-    return "# " + manifest.display_title + "\n\n" + _("This game has no rules page.", lang=code)
+    return ("# " + _(manifest.display_title, lang=code) + "\n\n"
+            + _("This game has no rules page.", lang=code))

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramids.agents import agent_names
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
+from pyramids.play.i18n import _, negotiate
 from pyramids.web.hub import Hub
 from pyramids.web.limits import (
     SERVER_OPTION_MAXIMUM,
@@ -280,16 +281,17 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
 # -- the app ------------------------------------------------------------------------
 
 
-def game_catalogue() -> list[dict[str, Any]]:
-    """Every game as the lobby shows it, from the manifests (in their `order`)."""
+def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
+    """Every game as the lobby shows it, from the manifests (in their `order`), with
+    titles, summaries and option descriptions in `lang` where the catalogue has them."""
     games = []
     for manifest in manifests():
         game = manifest.factory()
         games.append(
             {
                 "name": manifest.name,
-                "title": manifest.display_title,
-                "summary": manifest.summary,
+                "title": _(manifest.display_title, lang=lang),
+                "summary": _(manifest.summary, lang=lang),
                 "num_players": game.num_players,
                 "players_option": manifest.players_option,
                 # The page imports this module to draw the game; without one it
@@ -302,7 +304,7 @@ def game_catalogue() -> list[dict[str, Any]]:
                         "name": spec.name,
                         "default": spec.default,
                         "kind": spec.kind.__name__,
-                        "doc": spec.doc,
+                        "doc": _(spec.doc, lang=lang),
                         "allowed": spec.allowed(),
                         "choices": list(spec.choices) if spec.choices is not None else None,
                     }
@@ -408,8 +410,9 @@ def create_app(
         return error_response(500, "server_error", "the server failed; nothing was changed")
 
     @app.get("/api/games")
-    async def list_games() -> dict[str, Any]:
-        return {"games": game_catalogue(), "agents": agent_names()}
+    async def list_games(lang: str | None = None) -> dict[str, Any]:
+        # Any text is accepted: a language without a catalogue gets English.
+        return {"games": game_catalogue(negotiate(lang)), "agents": agent_names()}
 
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:

@@ -92,7 +92,8 @@ def _tutorial_link(game: str, lang: str) -> str:
 def learn_index_html(lang: str) -> str:
     items = "\n".join(
         f'<li><a href="/learn/{html.escape(m.name)}?lang={lang}">'
-        f"<strong>{html.escape(m.display_title)}</strong></a> {_tutorial_link(m.name, lang)}</li>"
+        f"<strong>{html.escape(_(m.display_title, lang=lang))}</strong></a> "
+        f"{_tutorial_link(m.name, lang)}</li>"
         for m in manifests()
     )
     heading = html.escape(_("Learn the games", lang=lang))
@@ -106,7 +107,7 @@ def learn_html(game: str, lang: str) -> str:
     link = _tutorial_link(game, lang)
     if link:
         body = f'<p class="tutorial-links">{link}</p>\n{body}'
-    return _page(manifest.display_title, body, lang, f"/learn/{game}")
+    return _page(_(manifest.display_title, lang=lang), body, lang, f"/learn/{game}")
 
 
 def _remembered(response: HTMLResponse, request: Request, lang: str) -> HTMLResponse:

@@ -280,7 +280,7 @@ export function seatName(seats, index) {
 let catalogue = null;
 
 export async function loadCatalogue() {
-  if (!catalogue) catalogue = await api("GET", "/api/games");
+  if (!catalogue) catalogue = await api("GET", `/api/games?lang=${LANG}`);
   return catalogue;
 }
 
