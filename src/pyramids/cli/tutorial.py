@@ -1,14 +1,19 @@
-"""`pyramids tutorial GAME`: the game's interactive tutorial at line prompts.
+"""`pyramids tutorial GAME`: the game's interactive tutorial.
 
-Each step says what to look at and waits: for the move it teaches (any other
-move is refused with a hint and changes nothing) or for Enter. After the last
-step the learner plays the game on from that real position against a bot.
+In a terminal with the `tui` extra installed it opens the full-screen app
+(`pyramids.tui.tutorial`): the game's board, the step in a panel, the taught
+move made on the board. With `--plain`, without Textual, or when input or
+output is not a terminal (a pipe, a test), it runs at line prompts: each step
+says what to look at and waits for the move it teaches (any other move is
+refused with a hint and changes nothing) or for Enter. Either way, after the
+last step the learner plays the game on from that real position against a bot.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from importlib.util import find_spec
 
 import typer
 
@@ -37,6 +42,9 @@ def _write(text: str) -> None:
 def tutorial(
     game: str = typer.Argument(..., help="The game: see `pyramids games`."),
     lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
+    plain: bool = typer.Option(
+        False, "--plain", help="Line prompts instead of the full-screen app."
+    ),
 ) -> None:
     """Learn a game step by step on a fixed deal, then finish it against a bot."""
     apply_language(lang)
@@ -46,6 +54,11 @@ def tutorial(
     if found is None:
         fail(_("{game} has no tutorial yet; read its rules with: pyramids rules {name}",
                game=title, name=game))
+    if not plain and full_screen_possible():
+        from pyramids.tui.tutorial import run_tutorial_app
+
+        run_tutorial_app(found)
+        return
     run = TutorialRun(found)
     if not run_steps(run, _read_line, _write):
         _write(_("Tutorial stopped."))
@@ -57,6 +70,11 @@ def tutorial(
     else:
         _write(_("Now finish the game on your own."))
     play_plain(session, _read_line, _write, lambda: learn_text(game))
+
+
+def full_screen_possible() -> bool:
+    """Textual is installed and a person is at a terminal (not a pipe or a test)."""
+    return find_spec("textual") is not None and sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def run_steps(run: TutorialRun, read_line: Callable[[], str | None],

@@ -46,13 +46,17 @@ from textual.widgets import (
     OptionList,
     RichLog,
     Static,
+    TabbedContent,
+    TabPane,
+    Tabs,
 )
 from textual.widgets.option_list import Option
 
 from pyramids.core import GameRecord, IllegalActionError
+from pyramids.play.i18n import _
+from pyramids.play.learn import learn_text
 from pyramids.play.moves import parse_move
 from pyramids.play.results import result_text, seat_label
-from pyramids.play.rules import rules_text
 from pyramids.play.scores import (
     ScoreEntry,
     ScoreStore,
@@ -62,55 +66,76 @@ from pyramids.play.scores import (
     today,
 )
 from pyramids.play.session import HUMAN, Session, fresh_seed, new_session
-from pyramids.tui.board import Board, board_class, update_static
+from pyramids.tui.board import Board, board_class, translate_bindings, update_static
 
 AGENT_DELAY = 0.4
 CLOCK_PREFIX = "clock "
 
-# ----- words on screen -----
+# ----- words on screen (through the catalogue, in the language of this run) -----
 
-KEYS_HELP = (
-    "- **F1** this help · **F2** game menu (new game, restart this deal, best scores) · "
-    "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
-    "(asks when the game is not saved)\n"
-    "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
-    "- on the board: click, or the arrow keys / Tab and Enter\n"
-    "- in the box: type a move (as the all-moves list shows it, or its number there) "
-    "and press Enter; the box is emptied after each try"
-)
-REPLAY_KEYS = "- right/n next move, left/p back, Home/End, F1 this help, Ctrl+Q quit"
-TEXT_PLACEHOLDER = "type a move, Enter (F5 lists them)"
-TEXT_NOT_YOUR_TURN = "It is not your turn."
-TEXT_TIME_UP = "Time is up."
-TEXT_CLOCK_KEPT = "The clock is kept by the app; play a move."
-TEXT_ILLEGAL = "Not a legal move: {reason}"
-TEXT_SAVED = "Saved to {path}; resume with: pyramids play --resume {path}"
-TEXT_SAVE_FAILED = "Could not save to {path}: {reason}"
-TEXT_NEW_GAME = "New game: seed {seed}."
-TEXT_RESTARTED = "Restarted the same deal (seed {seed})."
-TEXT_SCORES_FAILED = "Best scores are not available: {reason}"
-TEXT_TURN = "Move {number}: {who}, {doing}"
-TEXT_YOUR_MOVE = "your move"
-TEXT_THINKING = "thinking"
-TEXT_TIME_LEFT = "Time left {clock}"
-TEXT_HIDDEN = "{who} to play (hidden until ready)"
-TEXT_PASS = "{who} to play.\nPass the keyboard, then press Enter."
-TEXT_QUIT_QUESTION = "This game is not saved. Quit anyway?"
-TEXT_BEST_TITLE = "Best scores"
-TEXT_NO_SCORES = "No finished one-player games yet."
-TEXT_THIS_GAME = "This game: {score} in {clock}, {verdict}, rank {rank} of {of}."
-TEXT_BEST = "Best on {variant}: {score} ({verdict}, {clock})."
-TEXT_FASTEST = "Fastest win: {clock}."
-TEXT_WON = "won"
-TEXT_LOST = "not cleared"
-TEXT_REPLAY_STEP = "Move {index} of {total}"
-MENU_CHOICES = (
-    ("new", "New game (new deal, same seats)"),
-    ("restart", "Restart this deal"),
-    ("scores", "Best scores"),
-    ("close", "Back to the game"),
-)
-END_CHOICES = (("new", "Play again"), ("restart", "Same deal again"), ("scores", "Best scores"))
+
+def keys_help() -> str:
+    return _(
+        "- **F1** this help · **F2** game menu (new game, restart this deal, best scores) · "
+        "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
+        "(asks when the game is not saved)\n"
+        "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
+        "- on the board: click, or the arrow keys / Tab and Enter\n"
+        "- in the box: type a move (as the all-moves list shows it, or its number there) "
+        "and press Enter; the box is emptied after each try"
+    )
+
+
+def replay_keys() -> str:
+    return _("- right/n next move, left/p back, Home/End, F1 this help, Ctrl+Q quit")
+
+
+def menu_choices() -> tuple[tuple[str, str], ...]:
+    return (
+        ("new", _("New game (new deal, same seats)")),
+        ("restart", _("Restart this deal")),
+        ("scores", _("Best scores")),
+        ("close", _("Back to the game")),
+    )
+
+
+def end_choices() -> tuple[tuple[str, str], ...]:
+    return (
+        ("new", _("Play again")),
+        ("restart", _("Same deal again")),
+        ("scores", _("Best scores")),
+    )
+
+
+def quit_choices() -> tuple[tuple[str, str], ...]:
+    return (
+        ("save", _("Save, then quit")),
+        ("quit", _("Quit without saving")),
+        ("close", _("Cancel")),
+    )
+
+
+def play_key_labels() -> dict[str, str]:
+    """The footer's words for the app's keys (by action)."""
+    return {
+        "help": _("Help"),
+        "menu": _("Menu"),
+        "toggle_moves": _("All moves"),
+        "save": _("Save"),
+        "quit_game": _("Quit"),
+        "focus_board": _("Board"),
+    }
+
+
+def replay_key_labels() -> dict[str, str]:
+    return {
+        "step(1)": _("Next"),
+        "step(-1)": _("Back"),
+        "jump(0)": _("Start"),
+        "jump(-1)": _("End"),
+        "help": _("Help"),
+        "quit": _("Quit"),
+    }
 
 
 def is_clock_move(text: str) -> bool:
@@ -121,8 +146,31 @@ def score_text(value: float) -> str:
     return f"{value:g}"
 
 
+def help_sections(page: str) -> list[tuple[str, str]]:
+    """A learn page as (title, Markdown) per `## ` section, in the page's order.
+
+    Words before the first section (under the page's `# ` title) become a first
+    section named by that title; a page without sections is one section.
+    """
+    title = ""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for line in page.splitlines():
+        if line.startswith("## "):
+            sections.append((line[3:].strip(), []))
+        elif line.startswith("# ") and not title and not sections[0][1]:
+            title = line[2:].strip()
+        else:
+            sections[-1][1].append(line)
+    result = []
+    for name, lines in sections:
+        body = "\n".join(lines).strip()
+        if name or body:
+            result.append((name or title or _("Rules"), body))
+    return result
+
+
 class HelpScreen(ModalScreen[None]):
-    """The keys and the game's rules page; Escape or F1 closes it."""
+    """The keys and the game's learn page, one tab a section; Escape or F1 closes it."""
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
@@ -130,18 +178,28 @@ class HelpScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 90%; height: 90%; border: thick $accent;
-                                  background: $panel; }
+    HelpScreen > TabbedContent { width: 90%; height: 90%; border: thick $accent;
+                                 background: $panel; }
+    HelpScreen TabPane { padding: 0; height: 1fr; }
+    HelpScreen TabPane > VerticalScroll { height: 1fr; }
     """
 
     def __init__(self, game: str, keys: str) -> None:
         super().__init__()
         self.game = game
         self.keys = keys
+        translate_bindings(self, {"close": _("Close")})
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
-            yield Markdown(f"## Keys\n\n{self.keys}\n\n" + rules_text(self.game))
+        with TabbedContent(id="help"):
+            with TabPane(_("Keys"), id="help-keys"), VerticalScroll():
+                yield Markdown(self.keys)
+            for number, (title, body) in enumerate(help_sections(learn_text(self.game)), 1):
+                with TabPane(title, id=f"help-{number}"), VerticalScroll():
+                    yield Markdown(body)
+
+    def on_mount(self) -> None:
+        self.query_one(Tabs).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -160,9 +218,12 @@ class PassScreen(ModalScreen[None]):
     def __init__(self, who: str) -> None:
         super().__init__()
         self.who = who
+        translate_bindings(self, {"ready": _("Ready")})
 
     def compose(self) -> ComposeResult:
-        yield Static(TEXT_PASS.format(who=who_capital(self.who)), id="pass")
+        text = _("{who} to play.\nPass the keyboard, then press Enter.",
+                 who=who_capital(self.who))
+        yield Static(text, id="pass")
 
     def on_click(self) -> None:
         self.dismiss(None)
@@ -190,6 +251,7 @@ class ChoiceScreen(ModalScreen[str]):
 
     def __init__(self, text: str, choices: tuple[tuple[str, str], ...]) -> None:
         super().__init__()
+        translate_bindings(self, {"answer('close')": _("Back")})
         self.text = text
         self.choices = choices
 
@@ -206,9 +268,6 @@ class ChoiceScreen(ModalScreen[str]):
 
     def action_answer(self, name: str) -> None:
         self.dismiss(name)
-
-
-QUIT_CHOICES = (("save", "Save, then quit"), ("quit", "Quit without saving"), ("close", "Cancel"))
 
 
 GAME_CSS = """
@@ -251,6 +310,7 @@ class PlayApp(App[None]):
         scores: ScoreStore | None = None,
     ) -> None:
         super().__init__()
+        translate_bindings(self, play_key_labels())
         self.session = session
         self.agent_delay = agent_delay
         self.default_save = default_save
@@ -281,14 +341,22 @@ class PlayApp(App[None]):
             with Vertical(id="side"):
                 yield Static("", id="status")
                 with Horizontal(id="end"):
-                    for name, label in END_CHOICES:
+                    for name, label in end_choices():
                         yield Button(label, id=f"end-{name}", name=name, compact=True)
                 yield Static("", id="message")
                 yield Static("", id="scores")
                 yield OptionList(id="moves")
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
-                yield Input(placeholder=TEXT_PLACEHOLDER, id="command", compact=True)
+                yield Input(
+                    placeholder=_("type a move, Enter (F5 lists them)"), id="command",
+                    compact=True,
+                )
+        yield from self.compose_below_board()
         yield Footer()
+
+    def compose_below_board(self) -> ComposeResult:
+        """More under the board and side panel (the tutorial's steps); nothing here."""
+        yield from ()
 
     def _new_board(self) -> Board:
         game = self.session.game
@@ -296,7 +364,7 @@ class PlayApp(App[None]):
 
     def on_mount(self) -> None:
         self._titles()
-        self.log_line(f"{self.session.game.name}, seed {self.session.seed}")
+        self.log_line(_("{game}, seed {seed}", game=self.session.game.name, seed=self.session.seed))
         self.set_interval(1.0, self.tick)
         self.advance()
 
@@ -304,7 +372,7 @@ class PlayApp(App[None]):
         session = self.session
         self.title = f"pyramids: {session.game.name}"
         seats = ", ".join(seat_label(seat, session.seats) for seat in range(len(session.seats)))
-        self.sub_title = f"seed {session.seed} · {seats}"
+        self.sub_title = _("seed {seed} · {seats}", seed=session.seed, seats=seats)
 
     @property
     def board(self) -> Board:
@@ -397,7 +465,7 @@ class PlayApp(App[None]):
         state.apply_string(f"{CLOCK_PREFIX}{seconds}")
         self._autosave()
         if state.is_terminal():
-            self.log_line(TEXT_TIME_UP)
+            self.log_line(_("Time is up."))
             self.advance()
             return True
         return False
@@ -429,7 +497,7 @@ class PlayApp(App[None]):
         self.board.display = False
         self.query_one("#moves", OptionList).clear_options()
         who = seat_label(seat, self.session.seats)
-        self._set_status(TEXT_HIDDEN.format(who=who_capital(who)))
+        self._set_status(_("{who} to play (hidden until ready)", who=who_capital(who)))
         self.push_screen(PassScreen(who), self._uncover)
 
     def _uncover(self, _: None = None) -> None:
@@ -491,32 +559,34 @@ class PlayApp(App[None]):
         player = state.current_player
         played = sum(1 for text in state.history_strings() if not is_clock_move(text))
         who = seat_label(player, self.session.seats)
-        text = TEXT_TURN.format(
-            number=played + 1, who=who, doing=TEXT_YOUR_MOVE if interactive else TEXT_THINKING
-        )
+        if interactive:
+            text = _("Move {number}: {who}, your move", number=played + 1, who=who)
+        else:
+            text = _("Move {number}: {who}, thinking", number=played + 1, who=who)
         left = self.time_left()
         if left is not None:
-            text += "\n" + TEXT_TIME_LEFT.format(clock=clock_text(left))
+            text += "\n" + _("Time left {clock}", clock=clock_text(left))
         return text
 
     def try_move(self, text: str) -> bool:
         """Play `text` for the person to move; an illegal one shows why and changes nothing."""
         if self.covered or not self.session.is_human_turn():
-            self.set_message(TEXT_NOT_YOUR_TURN)
+            self.set_message(_("It is not your turn."))
             return False
         if self.sync_clock():
-            self.set_message(TEXT_TIME_UP)
+            self.set_message(_("Time is up."))
             return False
         state = self.session.state
         if is_clock_move(text.strip().lower()):
-            self.set_message(TEXT_CLOCK_KEPT)
+            self.set_message(_("The clock is kept by the app; play a move."))
             return False
         if text.strip().isdigit() and 1 <= int(text) <= len(self.shown_moves):
             # A number picks from the list on screen, which leaves out clock moves.
             text = self.shown_moves[int(text) - 1]
         elif text.strip().isdigit():
-            self.set_message(TEXT_ILLEGAL.format(
-                reason=f"there is no move number {text.strip()} in the list (F5 shows it)"
+            self.set_message(_(
+                "Not a legal move: there is no move number {number} in the list (F5 shows it)",
+                number=text.strip(),
             ))
             return False
         try:
@@ -526,7 +596,7 @@ class PlayApp(App[None]):
             state.apply_action(action)
         except IllegalActionError as error:
             reason = self.board.explain_illegal(text.strip().lower(), str(error))
-            self.set_message(TEXT_ILLEGAL.format(reason=reason))
+            self.set_message(_("Not a legal move: {reason}", reason=reason))
             return False
         self.set_message("")
         seat = self.viewer if self.viewer is not None else state.current_player
@@ -565,22 +635,25 @@ class PlayApp(App[None]):
             store.add(entry)
             standing = store.standing(entry, lower)
         except ScoreStoreError as error:
-            self.set_message(TEXT_SCORES_FAILED.format(reason=error))
+            self.set_message(_("Best scores are not available: {reason}", reason=error))
             return
         lines = [
-            TEXT_THIS_GAME.format(
+            _(
+                "This game: {score} in {clock}, {verdict}, rank {rank} of {of}.",
                 score=score_text(entry.score), clock=clock_text(entry.seconds),
-                verdict=TEXT_WON if entry.won else TEXT_LOST,
+                verdict=_("won") if entry.won else _("not cleared"),
                 rank=standing.rank, of=standing.of,
             ),
-            TEXT_BEST.format(
+            _(
+                "Best on {variant}: {score} ({verdict}, {clock}).",
                 variant=entry.variant or entry.game, score=score_text(standing.best.score),
-                verdict=TEXT_WON if standing.best.won else TEXT_LOST,
+                verdict=_("won") if standing.best.won else _("not cleared"),
                 clock=clock_text(standing.best.seconds),
             ),
         ]
         if standing.fastest_win is not None:
-            lines.append(TEXT_FASTEST.format(clock=clock_text(standing.fastest_win.seconds)))
+            fastest_clock = clock_text(standing.fastest_win.seconds)
+            lines.append(_("Fastest win: {clock}.", clock=fastest_clock))
         self.query_one("#scores", Static).update("\n".join(lines))
         self.log_line(lines[0])
 
@@ -589,14 +662,14 @@ class PlayApp(App[None]):
             try:
                 self.scores = ScoreStore(default_scores_path())
             except ImportError as error:
-                self.set_message(TEXT_SCORES_FAILED.format(reason=error))
+                self.set_message(_("Best scores are not available: {reason}", reason=error))
                 return None
         return self.scores
 
     def best_scores_text(self) -> str:
         store = self._store()
         if store is None:
-            return TEXT_NO_SCORES
+            return _("No finished one-player games yet.")
         game = self.session.game.name
         lower = getattr(self.board, "LOWER_SCORE_IS_BETTER", False)
         try:
@@ -605,17 +678,18 @@ class PlayApp(App[None]):
             for variant in variants:
                 lines.append(f"{variant or game}:")
                 for number, entry in enumerate(store.best(game, variant, lower), start=1):
-                    verdict = TEXT_WON if entry.won else TEXT_LOST
+                    verdict = _("won") if entry.won else _("not cleared")
                     lines.append(
                         f"  {number}. {score_text(entry.score)} · {verdict} · "
                         f"{clock_text(entry.seconds)} · {entry.played_on}"
                     )
                 fastest = store.fastest_win(game, variant)
                 if fastest is not None:
-                    lines.append("  " + TEXT_FASTEST.format(clock=clock_text(fastest.seconds)))
+                    fastest_clock = clock_text(fastest.seconds)
+                    lines.append("  " + _("Fastest win: {clock}.", clock=fastest_clock))
         except ScoreStoreError as error:
-            return TEXT_SCORES_FAILED.format(reason=error)
-        return "\n".join(lines) or TEXT_NO_SCORES
+            return _("Best scores are not available: {reason}", reason=error)
+        return "\n".join(lines) or _("No finished one-player games yet.")
 
     # ----- more games in one sitting -----
 
@@ -635,8 +709,11 @@ class PlayApp(App[None]):
         fresh = new_session(session.game, list(session.seats), seed)
         # The next game never writes over the file of this one.
         self.default_save = None
-        text = TEXT_RESTARTED if same_deal else TEXT_NEW_GAME
-        self.start_session(fresh, text.format(seed=seed))
+        if same_deal:
+            note = _("Restarted the same deal (seed {seed}).", seed=seed)
+        else:
+            note = _("New game: seed {seed}.", seed=seed)
+        self.start_session(fresh, note)
 
     def _menu_answer(self, answer: str | None) -> None:
         if answer == "new":
@@ -645,7 +722,7 @@ class PlayApp(App[None]):
             self.new_game(same_deal=True)
         elif answer == "scores":
             self.push_screen(ChoiceScreen(
-                f"{TEXT_BEST_TITLE}\n\n{self.best_scores_text()}", (("close", "Close"),)
+                _("Best scores") + "\n\n" + self.best_scores_text(), (("close", _("Close")),)
             ))
 
     # ----- input -----
@@ -698,13 +775,14 @@ class PlayApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return
-        keys = KEYS_HELP + ("\n" + self.board.KEYS_HELP if self.board.KEYS_HELP else "")
+        board_keys = self.board.keys_help()
+        keys = keys_help() + ("\n" + board_keys if board_keys else "")
         self.push_screen(HelpScreen(self.session.game.name, keys))
 
     def action_menu(self) -> None:
         if isinstance(self.screen, ModalScreen):
             return
-        self.push_screen(ChoiceScreen("", MENU_CHOICES), self._menu_answer)
+        self.push_screen(ChoiceScreen("", menu_choices()), self._menu_answer)
 
     def _save_target(self) -> Path:
         return self.session.save_path or self.default_save or Path(
@@ -716,11 +794,15 @@ class PlayApp(App[None]):
         try:
             saved = self.session.save(target)
         except OSError as error:
-            self.set_message(TEXT_SAVE_FAILED.format(path=target, reason=error.strerror))
+            self.set_message(
+                _("Could not save to {path}: {reason}", path=target, reason=error.strerror)
+            )
             return False
         self.session.save_path = saved
         self.saved_length = len(self.session.state.history())
-        self.set_message(TEXT_SAVED.format(path=saved))
+        self.set_message(
+            _("Saved to {path}; resume with: pyramids play --resume {path}", path=saved)
+        )
         return True
 
     def unsaved(self) -> bool:
@@ -735,7 +817,8 @@ class PlayApp(App[None]):
         if not self.unsaved():
             self.exit()
             return
-        self.push_screen(ChoiceScreen(TEXT_QUIT_QUESTION, QUIT_CHOICES), self._quit_answer)
+        question = _("This game is not saved. Quit anyway?")
+        self.push_screen(ChoiceScreen(question, quit_choices()), self._quit_answer)
 
     def _quit_answer(self, answer: str | None) -> None:
         if answer == "quit" or answer == "save" and self.action_save():
@@ -761,6 +844,7 @@ class ReplayApp(App[None]):
 
     def __init__(self, record: GameRecord) -> None:
         super().__init__()
+        translate_bindings(self, replay_key_labels())
         self.record = record
         self.states = record.replay()
         self.index = 0
@@ -776,8 +860,11 @@ class ReplayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"replay: {self.record.game}"
-        self.sub_title = f"seed {self.record.seed}; players {', '.join(self._players())}"
+        self.title = _("replay: {game}", game=self.record.game)
+        self.sub_title = _(
+            "seed {seed}; players {players}",
+            seed=self.record.seed, players=", ".join(self._players()),
+        )
         board = self.query_one("#board", Board)
         options = []
         for number, text in enumerate(self.record.actions, start=1):
@@ -795,12 +882,15 @@ class ReplayApp(App[None]):
         board = self.query_one("#board", Board)
         board.show(state.view(None), [], None, False)
         total = len(self.states) - 1
-        status = TEXT_REPLAY_STEP.format(index=self.index, total=total)
         if self.index > 0:
             previous = self.states[self.index - 1].view(None)
             saved, board.view = board.view, previous
-            status += ": " + board.describe_move(self.record.actions[self.index - 1])
+            move = board.describe_move(self.record.actions[self.index - 1])
             board.view = saved
+            status = _("Move {index} of {total}: {move}", index=self.index, total=total,
+                       move=move)
+        else:
+            status = _("Move {index} of {total}", index=self.index, total=total)
         if state.is_terminal():
             status += "\n" + result_text(state, self._players())
         self.query_one("#status", Static).update(status)
@@ -824,7 +914,7 @@ class ReplayApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return
-        self.push_screen(HelpScreen(self.record.game, REPLAY_KEYS))
+        self.push_screen(HelpScreen(self.record.game, replay_keys()))
 
 
 def run_play_app(session: Session) -> None:

@@ -15,23 +15,30 @@ view. Hooks a board may override, all in words a player reads:
 - `list_moves(legal)`: what the optional "all moves" panel may list;
 - `focus_target()`: the widget that takes the keyboard when a turn starts;
 - `variant_of(view)`: the name high scores are kept under (a layout, a mode);
-- `KEYS_HELP`: the board's own keys, for the help screen.
+- `keys_help()`: the board's own keys, for the help screen;
+- `highlight(marks)`: what a tutorial step points at (see `tutorial.py`).
+
+Every word a board draws goes through the message catalogue (`_()` from
+`pyramids.play.i18n`) when it is drawn, so it is in the language of the run.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
 from pyramids.core import companion_of
+from pyramids.play.i18n import _
 from pyramids.play.render import outline
 
 PLAYER_NUMBER = re.compile(r"\bplayer (\d+)")
@@ -58,7 +65,9 @@ class Board(Vertical):
             super().__init__()
             self.text = text
 
-    KEYS_HELP = ""
+    def keys_help(self) -> str:
+        """The board's own keys for the help screen (Markdown, in the run's language)."""
+        return ""
 
     def __init__(self, game: str, options: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -69,6 +78,8 @@ class Board(Vertical):
         self.legal: list[str] = []
         self.seat: int | None = None
         self.interactive = False
+        #: What a tutorial step points at, in its words: `F7`, `hand:28`, `tile:19`.
+        self.taught: tuple[str, ...] = ()
         self.on_new_view()
 
     def show(
@@ -125,7 +136,9 @@ class Board(Vertical):
 
     def explain_illegal(self, text: str, error: str) -> str:
         """The engine's reason, with its players (counted from 0) as seats from 1."""
-        return PLAYER_NUMBER.sub(lambda match: f"seat {int(match.group(1)) + 1}", error)
+        return PLAYER_NUMBER.sub(
+            lambda match: _("seat {number}", number=int(match.group(1)) + 1), error
+        )
 
     def list_moves(self, legal: list[str]) -> list[str]:
         return legal
@@ -140,6 +153,21 @@ class Board(Vertical):
     @staticmethod
     def variant_of(view: dict[str, Any]) -> str:
         return ""
+
+
+def translate_bindings(node: DOMNode, labels: dict[str, str]) -> None:
+    """Give `node`'s keys their words in the language of this run, by action.
+
+    `BINDINGS` are made when the module is imported, before `--lang` is known,
+    so their descriptions are replaced here, per widget, when it is made.
+    """
+    bindings = node._bindings.key_to_bindings
+    for key, found in bindings.items():
+        bindings[key] = [
+            replace(binding, description=labels[binding.action])
+            if binding.action in labels else binding
+            for binding in found
+        ]
 
 
 def update_static(widget: Static, text: str) -> None:

@@ -30,68 +30,127 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from pyramids.play.i18n import _, ngettext
 from pyramids.tui.board import Board, update_static
 from pyramids.tui.mahjongg_tiles import (
-    LEGEND,
     Canvas,
     Marks,
     Scale,
     choose_scale,
     face_label,
+    legend,
     paint,
 )
 
 # ----- words on screen -----
 
+# The names best scores are kept under (stored, so never translated).
 MODE_NAMES = {
     "standard": "Standard Expedition",
     "time-attack": "Pharaoh's Time Attack",
     "coop": "Architect Co-op",
 }
-REASONS = {
-    "cleared": "the monument is cleared",
-    "lockout": "no pair is left and no tokens to spend",
-    "all-passed": "every player passed",
-    "time-up": "time is up",
-}
-TEXT_WARNING = "The board can no longer be cleared by matching alone (favors may help)."
-TEXT_SHIFT_PROMPT = "Anubis Shift: choose a blocked tile (click, or arrows and Enter); Esc cancels."
-TEXT_SELECT_PROMPT = "Choose its partner, or the same tile again to drop it."
-TEXT_NOT_FREE = "{face} is blocked: something lies on it, or both its sides are closed."
-TEXT_NO_MATCH = "{first} and {second} do not match."
-TEXT_ALREADY_FREE = "{face} is already free; Anubis Shift lifts a blocked tile."
-TEXT_FAVOR_COST = "{favor} costs {cost} token(s); you have {tokens}."
-TEXT_FACE_DOWN = "a face-down tile"
+
+
+def mode_title(mode: str) -> str:
+    names = {
+        "standard": _("Standard Expedition"),
+        "time-attack": _("Pharaoh's Time Attack"),
+        "coop": _("Architect Co-op"),
+    }
+    return names.get(mode, mode)
+
+
+def reason_words(reason: str) -> str:
+    reasons = {
+        "cleared": _("the monument is cleared"),
+        "lockout": _("no pair is left and no tokens to spend"),
+        "all-passed": _("every player passed"),
+        "time-up": _("time is up"),
+    }
+    return reasons.get(reason, reason)
 
 
 def token_text(count: int) -> str:
-    return f"{count} token" + ("" if count == 1 else "s")
+    return ngettext("{count} token", "{count} tokens", count)
 
 
 def seat_words(seat: int, viewer: int | None) -> str:
-    return f"seat {seat + 1}" + (" (you)" if seat == viewer else "")
+    if seat == viewer:
+        return _("seat {number} (you)", number=seat + 1)
+    return _("seat {number}", number=seat + 1)
 
 
 def layout_title(name: str) -> str:
     return name.replace("-", " ").title().replace("Pharaohs", "Pharaoh's")
 
 
-# (action, label, key, option naming its cost or None)
+def face_name(face: str | None) -> str:
+    """A tile's face as players read it (the engine's names are English ids)."""
+    if not face:
+        return _("a face-down tile")
+    suit, _space, value = face.partition(" ")
+    if value and suit == "Scarab":
+        return _("Scarab {value}", value=value)
+    if value and suit == "Papyrus":
+        return _("Papyrus {value}", value=value)
+    if value and suit == "Glyph":
+        return _("Glyph {value}", value=value)
+    names = {
+        "Ra": _("Ra"), "Horus": _("Horus"), "Anubis": _("Anubis"), "Isis": _("Isis"),
+        "Nile Inundation": _("Nile Inundation"), "Harvest": _("Harvest"),
+        "Oasis": _("Oasis"), "Sun": _("Sun"), "Wind": _("Wind"), "Sandstorm": _("Sandstorm"),
+        "Golden Pharaoh": _("Golden Pharaoh"), "Sacred Scepter": _("Sacred Scepter"),
+    }
+    return names.get(face, face)
+
+
+# (action, key, option naming its cost or None)
 FAVORS = (
-    ("hint", "Hint", "h", None),
-    ("sight", "Ra Sight", "r", "sight_cost"),
-    ("shift", "Anubis Shift", "a", "shift_cost"),
-    ("reshuffle", "Sandstorm", "x", "reshuffle_cost"),
-    ("undo", "Undo", "u", None),
-    ("finish", "Finish", "f", None),
-    ("pass", "Pass", "p", None),
+    ("hint", "h", None),
+    ("sight", "r", "sight_cost"),
+    ("shift", "a", "shift_cost"),
+    ("reshuffle", "x", "reshuffle_cost"),
+    ("undo", "u", None),
+    ("finish", "f", None),
+    ("pass", "p", None),
 )
 DEFAULT_COSTS = {"sight_cost": 1, "shift_cost": 1, "reshuffle_cost": 3}
 
 
-def favor_label(label: str, key: str, cost: int | None) -> str:
-    price = f" {token_text(cost)}" if cost is not None else ""
-    return f"{label}{price} ({key})"
+def favor_name(action: str) -> str:
+    names = {
+        "hint": _("Hint"),
+        "sight": _("Ra Sight"),
+        "shift": _("Anubis Shift"),
+        "reshuffle": _("Sandstorm"),
+        "undo": _("Undo"),
+        "finish": _("Finish"),
+        "pass": _("Pass"),
+    }
+    return names.get(action, action)
+
+
+def favor_label(action: str, key: str, cost: int | None) -> str:
+    if cost is None:
+        return _("{favor} ({key})", favor=favor_name(action), key=key)
+    return _("{favor} {tokens} ({key})", favor=favor_name(action), tokens=token_text(cost),
+             key=key)
+
+
+def action_words(kind: str) -> str:
+    """A move of one kind in words, for the log and the last-move line."""
+    words = {
+        "match": _("removed a pair"),
+        "sight": _("used Ra Sight"),
+        "shift": _("used Anubis Shift"),
+        "reshuffle": _("called a Sandstorm Reshuffle"),
+        "hint": _("asked for a hint"),
+        "undo": _("took back a move"),
+        "finish": _("finished the board"),
+        "pass": _("passed"),
+    }
+    return words.get(kind, kind)
 
 
 class TileCanvas(Widget, can_focus=True):
@@ -200,8 +259,8 @@ class TileCanvas(Widget, can_focus=True):
 class MahjonggBoard(Board):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         *(
-            Binding(key, f"favor('{action}')", label, show=False)
-            for action, label, key, _ in FAVORS
+            Binding(key, f"favor('{action}')", action, show=False)
+            for action, key, _cost in FAVORS
         ),
         Binding("escape", "drop", "Drop selection", show=False),
     ]
@@ -218,13 +277,14 @@ class MahjonggBoard(Board):
     MahjonggBoard #favors Button.active { background: $accent; text-style: bold; }
     """
 
-    KEYS_HELP = (
-        "- **Mahjongg**: click a free tile, then its partner; or arrows move the cursor "
-        "between free tiles and Enter/Space selects. Esc drops the selection.\n"
-        "- favors: `h` hint, `r` Ra Sight, `a` Anubis Shift (then a blocked tile), "
-        "`x` Sandstorm Reshuffle, `u` undo, `f` finish, `p` pass (the buttons say what each "
-        "costs)"
-    )
+    def keys_help(self) -> str:
+        return _(
+            "- **Mahjongg**: click a free tile, then its partner; or arrows move the cursor "
+            "between free tiles and Enter/Space selects. Esc drops the selection.\n"
+            "- favors: `h` hint, `r` Ra Sight, `a` Anubis Shift (then a blocked tile), "
+            "`x` Sandstorm Reshuffle, `u` undo, `f` finish, `p` pass (the buttons say what "
+            "each costs)"
+        )
 
     def on_new_view(self) -> None:
         self.selected: list[int] = []
@@ -241,9 +301,12 @@ class MahjonggBoard(Board):
         sight: set[int] = set()
         for pair in self.view.get("sight_pairs") or []:
             sight.update(pair)
+        taught = {
+            int(word[len("tile:"):]) for word in self.taught if word.startswith("tile:")
+        }
         return Marks(
             selected=frozenset(self.selected),
-            hint=frozenset(self.view.get("hint") or []),
+            hint=frozenset(self.view.get("hint") or []) | taught,
             sight=frozenset(sight),
             cursor=self.cursor if self.interactive else None,
         )
@@ -255,17 +318,17 @@ class MahjonggBoard(Board):
         yield Static(self._summary(), classes="info", id="summary")
         yield Static(self._warning(), classes="warning", id="warning")
         with Grid(id="favors"):
-            for action, label, key, cost in FAVORS:
+            for action, key, cost in FAVORS:
                 price = self._cost(cost) if cost else None
                 button = Button(
-                    favor_label(label, key, price), id=f"do-{action}", name=action,
+                    favor_label(action, key, price), id=f"do-{action}", name=action,
                     compact=True, disabled=not self._allowed(action),
                 )
                 button.set_class(action == "shift" and self.shifting, "active")
                 yield button
         yield TileCanvas(self, id="tiles")
         yield Static(self._last_and_result(), classes="info", id="last-move")
-        yield Static(Text(LEGEND), classes="legend", id="legend")
+        yield Static(Text(legend()), classes="legend", id="legend")
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._fit)
@@ -311,7 +374,7 @@ class MahjonggBoard(Board):
             return
         self._update("#summary", self._summary())
         self._update("#warning", self._warning())
-        for action, _, _, _ in FAVORS:
+        for action, _key, _cost in FAVORS:
             button = self.query_one(f"#do-{action}", Button)
             if button.disabled == self._allowed(action):
                 button.disabled = not self._allowed(action)
@@ -327,7 +390,9 @@ class MahjonggBoard(Board):
     def _warning(self) -> str:
         if self.prompt:
             return self.prompt
-        return TEXT_WARNING if self.view.get("unsolvable") else ""
+        if self.view.get("unsolvable"):
+            return _("The board can no longer be cleared by matching alone (favors may help).")
+        return ""
 
     def _allowed(self, action: str) -> bool:
         if action == "shift":
@@ -339,35 +404,47 @@ class MahjonggBoard(Board):
 
     def _summary(self) -> str:
         view = self.view
-        mode = MODE_NAMES.get(view["mode"], view["mode"])
         lines = [
-            f"{mode} on {layout_title(view['layout'])} · tiles left {view['tiles_left']} of "
-            f"{view['tiles_total']} · bank {token_text(view['bank'])}"
+            _(
+                "{mode} on {layout} · tiles left {left} of {total} · bank {tokens}",
+                mode=mode_title(view["mode"]), layout=layout_title(view["layout"]),
+                left=view["tiles_left"], total=view["tiles_total"],
+                tokens=token_text(view["bank"]),
+            )
         ]
         tokens = view["tokens"]
         for seat in range(view["players"]):
             turn = "▶ " if seat == view.get("current_player") else "  "
             seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
             doubling = view["doubling"][seat]
-            lines.append(
-                f"{turn}{seat_words(seat, self.seat)}: score {view['scores'][seat]} · "
-                f"{token_text(seat_tokens)} · streak {view['streaks'][seat]}"
-                + (f" · next {doubling} pair(s) doubled" if doubling else "")
-            )
+            values = {
+                "seat": seat_words(seat, self.seat), "score": view["scores"][seat],
+                "tokens": token_text(seat_tokens), "streak": view["streaks"][seat],
+            }
+            if doubling:
+                line = _("{seat}: score {score} · {tokens} · streak {streak} · "
+                         "next {doubling} pair(s) doubled", doubling=doubling, **values)
+            else:
+                line = _("{seat}: score {score} · {tokens} · streak {streak}", **values)
+            lines.append(turn + line)
         if "team_score" in view:
-            lines.append(f"  team score {view['team_score']}")
+            lines.append("  " + _("team score {score}", score=view["team_score"]))
         capstones = view.get("capstones", [])
         vaults = view.get("vaults", [])
         extras = []
         if capstones:
             on_board = sum(1 for capstone in capstones if capstone["on_board"])
-            extras.append(f"capstones on the board {on_board} of {len(capstones)}")
+            extras.append(_("capstones on the board {count} of {total}",
+                            count=on_board, total=len(capstones)))
         if vaults:
             opened = sum(1 for vault in vaults if vault["state"] == "unlocked")
             lost = sum(1 for vault in vaults if vault["state"] == "forfeited")
-            extras.append(
-                f"vaults unlocked {opened} of {len(vaults)}" + (f", {lost} lost" if lost else "")
-            )
+            if lost:
+                extras.append(_("vaults unlocked {count} of {total}, {lost} lost",
+                                count=opened, total=len(vaults), lost=lost))
+            else:
+                extras.append(_("vaults unlocked {count} of {total}",
+                                count=opened, total=len(vaults)))
         if extras:
             lines.append("  " + " · ".join(extras))
         return "\n".join(lines)
@@ -385,41 +462,44 @@ class MahjonggBoard(Board):
     def _last_move(self, last: dict[str, Any]) -> str:
         who = seat_words(int(last.get("player", 0)), self.seat)
         kind = str(last.get("action", "")).split(" ")[0]
-        text = f"Last: {who} " + ACTION_WORDS.get(kind, kind)
+        parts = [_("Last: {who}, {action}", who=who, action=action_words(kind))]
         if "points" in last:
-            text += f" for {last['points']} points"
+            parts.append(_("{points} points", points=last["points"]))
         if last.get("vaults_unlocked"):
-            text += f", unlocking {len(last['vaults_unlocked'])} vault(s)"
-        return text
+            parts.append(_("{count} vault(s) unlocked", count=len(last["vaults_unlocked"])))
+        return " · ".join(parts)
 
     def _result(self, result: dict[str, Any]) -> str:
-        reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
         scores = ", ".join(
-            f"{seat_words(seat, self.seat)} {score}"
+            _("{seat} {points}", seat=seat_words(seat, self.seat), points=score)
             for seat, score in enumerate(result.get("scores", []))
         )
-        text = f"Game over: {reason}. Scores: {scores}"
+        parts = [_("Game over: {reason}. Scores: {scores}",
+                   reason=reason_words(str(result.get("reason"))), scores=scores)]
         if "time_score" in result:
-            text += f" · time score {result['time_score']} s"
+            parts.append(_("time score {seconds} s", seconds=result["time_score"]))
         if "team_won" in result:
-            text += " · the team " + ("wins" if result["team_won"] else "loses")
-        return text
+            parts.append(_("the team wins") if result["team_won"] else _("the team loses"))
+        return " · ".join(parts)
 
     # ----- describing moves in words -----
 
     def face_of(self, tile_id: int) -> str:
         for tile in self.view.get("tiles", []):
             if tile["id"] == tile_id:
-                return str(tile["face"]) if tile.get("face") else TEXT_FACE_DOWN
-        return TEXT_FACE_DOWN
+                return face_name(tile.get("face"))
+        return face_name(None)
 
     def describe_move(self, text: str) -> str:
         words = text.split()
         if words and words[0] == "match" and len(words) == 3:
-            return f"removed {self.face_of(int(words[1]))} and {self.face_of(int(words[2]))}"
+            return _("removed {first} and {second}", first=self.face_of(int(words[1])),
+                     second=self.face_of(int(words[2])))
         if words and words[0] == "shift" and len(words) == 2:
-            return f"lifted {self.face_of(int(words[1]))} with Anubis Shift"
-        return ACTION_WORDS.get(words[0], text) if words else text
+            return _("lifted {face} with Anubis Shift", face=self.face_of(int(words[1])))
+        if not words or action_words(words[0]) == words[0]:
+            return text
+        return action_words(words[0])
 
     def explain_illegal(self, text: str, error: str) -> str:
         words = text.split()
@@ -430,18 +510,28 @@ class MahjonggBoard(Board):
             first, second = (tiles.get(int(word)) for word in words[1:])
             for tile in (first, second):
                 if tile is not None and not (tile.get("free") or tile.get("shifted")):
-                    return TEXT_NOT_FREE.format(face=face_label(tile).strip())
+                    return _(
+                        "{face} is blocked: something lies on it, or both its sides are closed.",
+                        face=face_label(tile).strip(),
+                    )
             if first is not None and second is not None:
-                return TEXT_NO_MATCH.format(
-                    first=face_label(first).strip(), second=face_label(second).strip()
+                return _(
+                    "{first} and {second} do not match.",
+                    first=face_label(first).strip(), second=face_label(second).strip(),
                 )
         if words and words[0] == "shift" and len(words) == 2:
             tile = tiles.get(int(words[1]))
             if tile is not None and tile.get("free"):
-                return TEXT_ALREADY_FREE.format(face=face_label(tile).strip())
-        for action, label, _, cost in FAVORS:
+                return _(
+                    "{face} is already free; Anubis Shift lifts a blocked tile.",
+                    face=face_label(tile).strip(),
+                )
+        for action, _key, cost in FAVORS:
             if words and words[0] == action and cost and own < self._cost(cost):
-                return TEXT_FAVOR_COST.format(favor=label, cost=self._cost(cost), tokens=own)
+                return _(
+                    "{favor} costs {cost} token(s); you have {tokens}.",
+                    favor=favor_name(action), cost=self._cost(cost), tokens=own,
+                )
         return super().explain_illegal(text, error.replace("player 0 has", "you have"))
 
     # ----- choosing -----
@@ -505,7 +595,9 @@ class MahjonggBoard(Board):
             self.selected.remove(tile_id)
         else:
             self.selected.append(tile_id)
-        self.prompt = TEXT_SELECT_PROMPT if len(self.selected) == 1 else ""
+        self.prompt = ""
+        if len(self.selected) == 1:
+            self.prompt = _("Choose its partner, or the same tile again to drop it.")
         if len(self.selected) == 2:
             first, second = sorted(self.selected)
             self.selected = []
@@ -521,7 +613,10 @@ class MahjonggBoard(Board):
         if action == "shift":
             self.shifting = not self.shifting
             self.selected = []
-            self.prompt = TEXT_SHIFT_PROMPT if self.shifting else ""
+            self.prompt = ""
+            if self.shifting:
+                self.prompt = _("Anubis Shift: choose a blocked tile (click, or arrows and "
+                                "Enter); Esc cancels.")
             self.cursor = None
             self._keep_cursor()
             self.update_drawing()
@@ -558,16 +653,5 @@ class MahjonggBoard(Board):
     def variant_of(view: dict[str, Any]) -> str:
         return f"{layout_title(view['layout'])}, {MODE_NAMES.get(view['mode'], view['mode'])}"
 
-
-ACTION_WORDS = {
-    "match": "removed a pair",
-    "sight": "used Ra Sight",
-    "shift": "used Anubis Shift",
-    "reshuffle": "called a Sandstorm Reshuffle",
-    "hint": "asked for a hint",
-    "undo": "took back a move",
-    "finish": "finished the board",
-    "pass": "passed",
-}
 
 BOARD = MahjonggBoard

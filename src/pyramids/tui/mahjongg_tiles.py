@@ -31,6 +31,8 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 
+from pyramids.play.i18n import _
+
 LABEL_WIDTH = 3
 FACE_DOWN = "▒" * LABEL_WIDTH
 SIDE = "▐"
@@ -54,12 +56,16 @@ MARK_CURSOR = "▸"
 MARK_CAPSTONE = "^"
 MARK_VAULT = "v"
 
-LEGEND = (
-    "(n) Scarab · |n| Papyrus · [n] Glyph · *Ra *Ho *An *Is deities · ~ season · "
-    "= element · $ royal · ▒▒▒ face down\n"
-    "bold, clear lower line = free · dim, hatched ░ = blocked · ×N = pairs here score N× · "
-    "^ capstone · v vault · ● selected · ? hint · ◆ Ra Sight · ▸ cursor"
-)
+
+
+def legend() -> str:
+    """What the marks on the tiles mean, in the language of the run."""
+    return _(
+        "(n) Scarab · |n| Papyrus · [n] Glyph · *Ra *Ho *An *Is deities · ~ season · "
+        "= element · $ royal · ▒▒▒ face down\n"
+        "bold, clear lower line = free · dim, hatched ░ = blocked · ×N = pairs here score N× · "
+        "^ capstone · v vault · ● selected · ? hint · ◆ Ra Sight · ▸ cursor"
+    )
 
 
 def face_label(tile: Mapping[str, Any]) -> str:

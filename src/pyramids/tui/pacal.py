@@ -18,19 +18,24 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
+from pyramids.play.i18n import _
 from pyramids.tui.board import Board, CardRow, Pickable
 
 CARD_WIDTH = 5
-TEXT_CHOOSE_FIELD = ": choose a highlighted field (click, or Tab and Enter)"
 
 
 class FieldCell(Pickable):
     """One pyramid field; choosing a legal field places the card in play."""
 
-    def __init__(self, number: int, cards: list[int], legal: bool, mine: bool, **kwargs: Any):
+    def __init__(
+        self, number: int, cards: list[int], legal: bool, mine: bool, taught: bool = False,
+        **kwargs: Any,
+    ):
         classes = "field " + ("closed" if len(cards) == 2 else "open" if cards else "empty")
         if legal:
             classes += " legal"
+        if taught:
+            classes += " taught"
         super().__init__(
             self.label(cards), classes=classes, active=legal and mine, **kwargs
         )
@@ -57,9 +62,11 @@ class CardCell(Pickable):
     """A card in the hand or the offer; what choosing it does depends on the phase."""
 
     def __init__(
-        self, value: int, role: str, selected: bool = False, active: bool = False, **kwargs: Any
+        self, value: int, role: str, selected: bool = False, active: bool = False,
+        taught: bool = False, **kwargs: Any,
     ):
-        classes = f"card {role}" + (" selected" if selected else "")
+        classes = f"card {role}" + (" selected" if selected else "") + (
+            " taught" if taught else "")
         super().__init__(f"[b]{value}[/]", classes=classes, active=active, **kwargs)
         self.value = value
         self.role = role
@@ -70,12 +77,25 @@ class CardCell(Pickable):
             board.card_clicked(self.value, self.role)
 
 
+def phase_words(phase: str) -> str:
+    """The phase of a Pacal round as a player reads it."""
+    words = {
+        "offer": _("phase: offer"),
+        "pick": _("phase: pick"),
+        "place": _("phase: place"),
+        "last_card": _("phase: last card"),
+        "over": _("phase: over"),
+    }
+    return words.get(phase, _("phase: {name}", name=phase.replace("_", " ")))
+
+
 def pyramid_rows(
     fields: list[list[int]],
     layout: list[list[int]],
     legal: list[int],
     mine: bool,
     prefix: str,
+    taught: tuple[str, ...] = (),
 ) -> ComposeResult:
     rows: dict[int, list[tuple[int, int]]] = {}
     for index, (row, column) in enumerate(layout):
@@ -89,16 +109,18 @@ def pyramid_rows(
                     fields[index],
                     number in legal,
                     mine,
+                    taught=f"F{number}" in taught,
                     id=f"{prefix}-f{number}",
                 )
 
 
 class PacalBoard(Board):
-    KEYS_HELP = (
-        "- **Pacal**: click a card or field, or Tab to it and press Enter/Space: two hand "
-        "cards make an offer, an offered card is picked, a highlighted field takes the card "
-        "in play"
-    )
+    def keys_help(self) -> str:
+        return _(
+            "- **Pacal**: click a card or field, or Tab to it and press Enter/Space: two hand "
+            "cards make an offer, an offered card is picked, a highlighted field takes the "
+            "card in play"
+        )
 
     @property
     def LOWER_SCORE_IS_BETTER(self) -> bool:  # noqa: N802 - read like the class constant
@@ -123,6 +145,8 @@ class PacalBoard(Board):
     PacalBoard .card.selected { border: double $success; background: $success 30%; }
     PacalBoard .card.to-place { border: double $warning; background: $warning 20%; }
     PacalBoard #decline { margin: 0 0; min-width: 10; column-span: 2; }
+    PacalBoard .field.taught, PacalBoard .card.taught { border: double $accent;
+                                                         background: $accent 40%; }
     """
 
     def on_new_view(self) -> None:
@@ -146,36 +170,48 @@ class PacalBoard(Board):
         wins = view["round_wins"]
         legal_fields = view.get("legal_fields") or [] if self.interactive else []
         yield Static(
-            f"Round {view['round']} · first to {view['rounds_to_win']} · "
-            f"round wins: seat 1 [b]{wins[0]}[/] – seat 2 [b]{wins[1]}[/] · "
-            f"phase: {view['phase'].replace('_', ' ')}",
+            _(
+                "Round {round} · first to {target} · round wins: seat 1 [b]{first}[/] – "
+                "seat 2 [b]{second}[/] · {phase}",
+                round=view["round"], target=view["rounds_to_win"], first=wins[0],
+                second=wins[1], phase=phase_words(view["phase"]),
+            ),
             classes="info",
             id="score",
         )
         apex = view.get("revealed_apex_bases")
         if apex:
             yield Static(
-                f"Apex cards revealed to decide who starts: seat 1 [b]{apex[0]}[/], "
-                f"seat 2 [b]{apex[1]}[/] · seat {view['starting_player'] + 1} starts",
+                _(
+                    "Apex cards revealed to decide who starts: seat 1 [b]{first}[/], "
+                    "seat 2 [b]{second}[/] · seat {number} starts",
+                    first=apex[0], second=apex[1], number=view["starting_player"] + 1,
+                ),
                 classes="info",
                 id="apex",
             )
         order = [1, 0] if viewer is None else [1 - viewer, viewer]
         for seat in order:
             mine = seat == viewer
-            who = "you" if mine else ("opponent" if viewer is not None else "")
-            title = f"Seat {seat + 1}" + (f" ({who})" if who else "")
-            yield Static(
-                f"{title} · spread {view['spreads'][seat]} · "
-                f"{view['hand_sizes'][seat]} in hand",
-                classes="title",
-            )
+            values = {
+                "number": seat + 1, "spread": view["spreads"][seat],
+                "hand": view["hand_sizes"][seat],
+            }
+            if mine:
+                title = _("Seat {number} (you) · spread {spread} · {hand} in hand", **values)
+            elif viewer is not None:
+                title = _("Seat {number} (opponent) · spread {spread} · {hand} in hand",
+                          **values)
+            else:
+                title = _("Seat {number} · spread {spread} · {hand} in hand", **values)
+            yield Static(title, classes="title")
             yield from pyramid_rows(
                 view["pyramids"][seat],
                 view["layout"],
                 legal_fields if mine else [],
                 mine and self.interactive,
                 f"p{seat}",
+                self.taught if mine else (),
             )
             if seat == order[0]:
                 yield from self._compose_offer()
@@ -183,7 +219,8 @@ class PacalBoard(Board):
             yield from self._compose_hand()
         last = view.get("last_round")
         if isinstance(last, dict) and last.get("winner") is not None:
-            yield Static(f"Last round won by seat {last['winner'] + 1}", classes="info")
+            yield Static(_("Last round won by seat {number}", number=last["winner"] + 1),
+                         classes="info")
 
     def _compose_offer(self) -> ComposeResult:
         offer = self.view.get("offer")
@@ -192,26 +229,27 @@ class PacalBoard(Board):
             return
         can_pick = any(text.startswith("pick ") for text in self.legal)
         yield Static(
-            "Offer" + (": choose the card you take" if can_pick else ""), classes="title"
+            _("Offer: choose the card you take") if can_pick else _("Offer"), classes="title"
         )
         with CardRow(CARD_WIDTH, len(offer), classes="cards"):
             for value in offer:
                 role = "offer pickable" if can_pick else "offer"
-                yield CardCell(value, role, active=can_pick, id=f"offer-{value}")
+                yield CardCell(value, role, active=can_pick, id=f"offer-{value}",
+                               taught=f"offer:{value}" in self.taught)
 
     def _compose_hand(self) -> ComposeResult:
         view = self.view
         hand = view.get("hand") or []
         offering = any(text.startswith("offer ") for text in self.legal)
         card = view.get("card_to_place")
-        if card is not None and self.interactive:
-            hint = f"Place {card}: choose a highlighted field"
-            if "decline" in self.legal:
-                hint += " or decline"
+        if card is not None and self.interactive and "decline" in self.legal:
+            hint = _("Place {card}: choose a highlighted field or decline", card=card)
+        elif card is not None and self.interactive:
+            hint = _("Place {card}: choose a highlighted field", card=card)
         elif offering:
-            hint = "Your hand: choose two cards to offer them"
+            hint = _("Your hand: choose two cards to offer them")
         else:
-            hint = "Your hand"
+            hint = _("Your hand")
         yield Static(hint, classes="title", id="hand-title")
         count = len(hand) + (1 if card is not None and self.interactive else 0)
         count += 2 if "decline" in self.legal else 0
@@ -221,10 +259,10 @@ class PacalBoard(Board):
             for value in hand:
                 yield CardCell(
                     value, "hand", value in self.selected, active=offering,
-                    id=f"hand-{value}",
+                    taught=f"hand:{value}" in self.taught, id=f"hand-{value}",
                 )
             if "decline" in self.legal:
-                yield Button("Decline", id="decline", variant="warning")
+                yield Button(_("Decline"), id="decline", variant="warning")
 
     def card_clicked(self, value: int, role: str) -> None:
         if not self.interactive:
@@ -257,22 +295,26 @@ class PacalBoard(Board):
         view = self.view
         legal_fields = view.get("legal_fields") or [] if self.interactive else []
         result = view.get("result")
-        status = (
-            f"Draws: [b]{view['draws']}[/] · pile: {view['pile_size']} · "
-            f"spread {view['spread']}"
-        )
+        values = {"draws": view["draws"], "pile": view["pile_size"], "spread": view["spread"]}
         if result == "won":
-            status += f" · [b]won in {view['draws']} draws[/]"
+            status = _("Draws: [b]{draws}[/] · pile: {pile} · spread {spread} · "
+                       "[b]won in {draws} draws[/]", **values)
         elif result == "lost":
-            status += " · [b]lost[/]: the card fits nowhere"
+            status = _("Draws: [b]{draws}[/] · pile: {pile} · spread {spread} · "
+                       "[b]lost[/]: the card fits nowhere", **values)
+        else:
+            status = _("Draws: [b]{draws}[/] · pile: {pile} · spread {spread}", **values)
         yield Static(status, classes="info", id="score")
         yield from pyramid_rows(
-            view["pyramid"], view["layout"], legal_fields, self.interactive, "p0"
+            view["pyramid"], view["layout"], legal_fields, self.interactive, "p0", self.taught
         )
         card = view.get("card")
         if card is not None:
-            hint = TEXT_CHOOSE_FIELD if self.interactive else ""
-            yield Static(f"Card drawn{hint}", classes="title")
+            if self.interactive:
+                drawn = _("Card drawn: choose a highlighted field (click, or Tab and Enter)")
+            else:
+                drawn = _("Card drawn")
+            yield Static(drawn, classes="title")
             with CardRow(CARD_WIDTH, 1, classes="cards"):
                 yield CardCell(card, "to-place", id="to-place")
 

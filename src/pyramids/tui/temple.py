@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal
 from textual.widgets import Button, Static
 
+from pyramids.play.i18n import _, ngettext
 from pyramids.tui.board import Board, CardRow, Pickable
 
 KIND_WIDTH = 9
@@ -41,34 +42,49 @@ class KindCell(Pickable):
 
 
 def describe_set(entry: dict[str, Any]) -> str:
-    parts = []
-    if entry.get("cards"):
-        parts.append(f"{entry['cards']} card(s)")
-    if entry.get("jewel_pairs"):
-        parts.append(f"{entry['jewel_pairs']} jewel pair(s)")
-    return f"seat {entry['player'] + 1} set " + (" and ".join(parts) or "nothing")
+    cards, pairs = int(entry.get("cards") or 0), int(entry.get("jewel_pairs") or 0)
+    number = entry["player"] + 1
+    if cards and pairs:
+        return _("seat {number} set {cards} card(s) and {pairs} jewel pair(s)",
+                 number=number, cards=cards, pairs=pairs)
+    if cards:
+        return _("seat {number} set {cards} card(s)", number=number, cards=cards)
+    if pairs:
+        return _("seat {number} set {pairs} jewel pair(s)", number=number, pairs=pairs)
+    return _("seat {number} set nothing", number=number)
+
+
+def phase_words(phase: str) -> str:
+    words = {
+        "swap": _("phase: swap"),
+        "summon": _("phase: summon"),
+        "set": _("phase: set"),
+        "over": _("phase: over"),
+    }
+    return words.get(phase, _("phase: {name}", name=phase))
 
 
 def button_label(text: str) -> str:
     words = text.split()
     if words[0] == "set":
         cards, pairs = int(words[1]), int(words[2])
-        if cards == 0 and pairs == 0:
-            return "Set nothing"
-        parts = []
+        if cards and pairs:
+            return _("Set {cards} card(s) + {pairs} jewel pair(s)", cards=cards, pairs=pairs)
         if cards:
-            parts.append(f"{cards} card{'s' if cards > 1 else ''}")
+            return ngettext("Set {count} card", "Set {count} cards", cards)
         if pairs:
-            parts.append(f"{pairs} jewel pair{'s' if pairs > 1 else ''}")
-        return "Set " + " + ".join(parts)
-    return {"summon": "Summon", "pass": "Pass", "swap pass": "Keep my hand"}.get(text, text)
+            return ngettext("Set {count} jewel pair", "Set {count} jewel pairs", pairs)
+        return _("Set nothing")
+    labels = {"summon": _("Summon"), "pass": _("Pass"), "swap pass": _("Keep my hand")}
+    return labels.get(text, text)
 
 
 class TempleBoard(Board):
-    KEYS_HELP = (
-        "- **Temple**: in the swap phase choose a kind in your hand and a swap-zone slot "
-        "(click, or Tab and Enter); every other decision is a button"
-    )
+    def keys_help(self) -> str:
+        return _(
+            "- **Temple**: in the swap phase choose a kind in your hand and a swap-zone slot "
+            "(click, or Tab and Enter); every other decision is a button"
+        )
 
     DEFAULT_CSS = """
     TempleBoard .info { height: auto; width: 100%; text-align: center; }
@@ -85,6 +101,7 @@ class TempleBoard(Board):
     TempleBoard .kind.selectable { border: double $success; }
     TempleBoard .kind.selected { background: $success 30%; }
     TempleBoard .kind.empty { color: $text-muted; }
+    TempleBoard .kind.taught { border: double $accent; background: $accent 40%; }
     TempleBoard .table { height: auto; width: 100%; }
     TempleBoard .buttons { height: auto; width: 100%; layout: grid; grid-size: 3;
                            grid-gutter: 0 1; padding: 0 2; }
@@ -100,9 +117,13 @@ class TempleBoard(Board):
         construction = view.get("construction")
         level = view.get("level")
         yield Static(
-            f"Round {view['round']} · phase: {view['phase']} · start player: seat "
-            f"{view['start_player'] + 1} · levels built: {view['built']}/{LEVELS} · "
-            f"pile: {view['pile_size']}",
+            _(
+                "Round {round} · {phase} · start player: seat {number} · "
+                "levels built: {built}/{levels} · pile: {pile}",
+                round=view["round"], phase=phase_words(view["phase"]),
+                number=view["start_player"] + 1, built=view["built"], levels=LEVELS,
+                pile=view["pile_size"],
+            ),
             classes="info",
             id="round",
         )
@@ -115,27 +136,32 @@ class TempleBoard(Board):
         yield from self._compose_buttons()
         if view.get("phase") == "over":
             scores = ", ".join(
-                f"seat {seat + 1} {score}" for seat, score in enumerate(view.get("scores") or [])
+                _("seat {number} {points}", number=seat + 1, points=score)
+                for seat, score in enumerate(view.get("scores") or [])
             )
-            winners = ", ".join(f"seat {seat + 1}" for seat in view.get("winners") or [])
+            winners = ", ".join(
+                _("seat {number}", number=seat + 1) for seat in view.get("winners") or []
+            )
             yield Static(
-                f"Final scores (treasure + jewels): {scores} · winner(s): {winners}",
+                _("Final scores (treasure + jewels): {scores} · winner(s): {winners}",
+                  scores=scores, winners=winners),
                 classes="title",
             )
 
     def _compose_temple(
         self, built: int, level: int | None, construction: dict[str, Any] | None
     ) -> ComposeResult:
-        yield Static("The temple", classes="title")
+        yield Static(_("The temple"), classes="title")
         for number in range(LEVELS, 0, -1):
             width = 14 + 4 * (LEVELS - number)
             if number <= built:
-                state, label = "built", f"L{number} built"
+                state, label = "built", _("L{level} built", level=number)
             elif number == level and construction is not None:
                 state = "current"
-                label = f"L{number} building {construction['units']}/5"
+                label = _("L{level} building {units}/5", level=number,
+                          units=construction["units"])
             elif number == level:
-                state, label = "current", f"L{number} next"
+                state, label = "current", _("L{level} next", level=number)
             else:
                 state, label = "", f"L{number}"
             with Horizontal(classes="level-row"):
@@ -147,13 +173,17 @@ class TempleBoard(Board):
         if construction is None:
             return
         sets = "; ".join(describe_set(entry) for entry in construction.get("sets", []))
-        yield Static(
-            f"Construction of level {construction['level']}, summoned by seat "
-            f"{construction['summoner'] + 1}: {construction['units']} of 5 units set, "
-            f"{construction['missing']} missing" + (f" · {sets}" if sets else ""),
-            classes="info",
-            id="construction",
-        )
+        values = {
+            "level": construction["level"], "number": construction["summoner"] + 1,
+            "units": construction["units"], "missing": construction["missing"],
+        }
+        if sets:
+            text = _("Construction of level {level}, summoned by seat {number}: {units} of 5 "
+                     "units set, {missing} missing · {sets}", sets=sets, **values)
+        else:
+            text = _("Construction of level {level}, summoned by seat {number}: {units} of 5 "
+                     "units set, {missing} missing", **values)
+        yield Static(text, classes="info", id="construction")
 
     def _compose_table(self) -> ComposeResult:
         view = self.view
@@ -164,13 +194,19 @@ class TempleBoard(Board):
                 f"{kind}×{count}" for kind, count in sorted(known.items())
             ) or "-"
             marker = "▶" if seat == view.get("current_player") else " "
-            you = " (you)" if seat == view.get("viewer") else ""
-            lines.append(
-                f"{marker} seat {seat + 1}{you}: treasure {view['treasure'][seat]:>3} · "
-                f"{view['hand_sizes'][seat]:>2} cards · known in hand: {known_text}"
-            )
+            values: dict[str, Any] = {
+                "number": seat + 1, "treasure": f"{view['treasure'][seat]:>3}",
+                "cards": f"{view['hand_sizes'][seat]:>2}", "known": known_text,
+            }
+            if seat == view.get("viewer"):
+                line = _("seat {number} (you): treasure {treasure} · {cards} cards · "
+                         "known in hand: {known}", **values)
+            else:
+                line = _("seat {number}: treasure {treasure} · {cards} cards · "
+                         "known in hand: {known}", **values)
+            lines.append(f"{marker} {line}")
         discard = " ".join(f"{kind}×{count}" for kind, count in view["discard"].items())
-        lines.append(f"  discard pile: {discard or '-'}")
+        lines.append("  " + _("discard pile: {cards}", cards=discard or "-"))
         yield Static("\n".join(lines), classes="table", id="players")
 
     def _swapping(self) -> bool:
@@ -179,7 +215,8 @@ class TempleBoard(Board):
     def _compose_swap_zone(self) -> ComposeResult:
         swapping = self._swapping()
         yield Static(
-            "Swap zone" + (": click a slot and a kind of your hand" if swapping else ""),
+            _("Swap zone: click a slot and a kind of your hand") if swapping
+            else _("Swap zone"),
             classes="title",
         )
         with CardRow(KIND_WIDTH, len(self.view["swap_zone"]), classes="cards"):
@@ -193,6 +230,8 @@ class TempleBoard(Board):
                     classes += " selectable"
                 if self.selected_slot == index:
                     classes += " selected"
+                if f"swap:{index}" in self.taught:
+                    classes += " taught"
                 yield KindCell(
                     f"{index}: {kind or '—'}", None, index, classes, id=f"slot-{index}"
                 )
@@ -201,7 +240,7 @@ class TempleBoard(Board):
         hand: dict[str, int] = self.view.get("hand") or {}
         swapping = self._swapping()
         total = sum(hand.values())
-        yield Static(f"Your hand ({total} cards)", classes="title")
+        yield Static(_("Your hand ({total} cards)", total=total), classes="title")
         kinds = sum(1 for kind in KINDS if hand.get(kind, 0))
         with CardRow(KIND_WIDTH, kinds, classes="cards", id="hand"):
             for kind in KINDS:
@@ -213,6 +252,8 @@ class TempleBoard(Board):
                     classes += " selectable"
                 if self.selected_kind == kind:
                     classes += " selected"
+                if f"hand:{kind}" in self.taught:
+                    classes += " taught"
                 yield KindCell(f"{kind} ×{count}", kind, None, classes, id=f"hand-{kind}")
 
     def _compose_buttons(self) -> ComposeResult:

@@ -1,0 +1,192 @@
+"""`pyramids tutorial GAME` in the full-screen app: the steps, then a real game.
+
+The board is the game's own (`terminal_board`), drawn from the learner's view
+only, and is played as in any game: clicks, or Tab/arrows and Enter. A panel
+under it says the step. What the step points at (`highlight`: a Pacal field or
+card, a Temple kind or swap-zone slot, a Mahjongg tile) is lit on the board.
+
+A step that teaches a move accepts that move and nothing else: any other move
+chosen on the board (or typed) is refused with the step's hint and changes
+nothing. A step without a move waits for "Next". The other seats' moves of a
+step (`before`) are played by the tutorial, never by a bot. After the last step
+the panel goes and the learner plays on from that real position in the normal
+app, against the tutorial's `finish_against` agent.
+
+Tutorial games are not written to the best scores: the deal and the first
+moves were chosen for the learner.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Static
+
+from pyramids.core import IllegalActionError, State
+from pyramids.play.i18n import _
+from pyramids.play.moves import parse_move
+from pyramids.play.results import seat_label
+from pyramids.play.session import Session, new_session
+from pyramids.play.tutorial import Tutorial, TutorialRun
+from pyramids.tui.app import AGENT_DELAY, PlayApp, is_clock_move
+from pyramids.tui.board import translate_bindings, update_static
+
+TUTORIAL_CSS = """
+#tutorial { dock: bottom; height: auto; max-height: 9; border-top: solid $accent;
+            padding: 0 1; background: $boost; }
+#tutorial.done { display: none; }
+#step-head { height: 1; }
+#step-number { width: 1fr; text-style: bold; color: $accent; }
+#next { min-width: 12; }
+#step-text { height: auto; }
+"""
+
+
+def finish_session(run: TutorialRun) -> Session:
+    """The session the learner plays on in: the run's own state, the other seats bots."""
+    tutorial = run.tutorial
+    session = new_session(run.state.game, list(tutorial.seats_for_finish()), tutorial.seed)
+    session.state = run.state
+    return session
+
+
+class TutorialApp(PlayApp):
+    """A tutorial's steps on the game's board, then the game played on against a bot."""
+
+    CSS = PlayApp.CSS + TUTORIAL_CSS
+    BINDINGS = [Binding("ctrl+n", "next_step", "Next step", priority=True)]
+
+    def __init__(self, tutorial: Tutorial, agent_delay: float = AGENT_DELAY) -> None:
+        self.lesson = TutorialRun(tutorial)
+        super().__init__(finish_session(self.lesson), agent_delay=agent_delay)
+        translate_bindings(self, {"next_step": _("Next step")})
+
+    @property
+    def in_steps(self) -> bool:
+        return not self.lesson.finished
+
+    def compose_below_board(self) -> ComposeResult:
+        with VerticalScroll(id="tutorial", can_focus=False):
+            with Horizontal(id="step-head"):
+                yield Static("", id="step-number")
+                yield Button(_("Next"), id="next", compact=True, variant="primary")
+            yield Static("", id="step-text")
+
+    def _titles(self) -> None:
+        super()._titles()
+        self.title = _("pyramids tutorial: {title}", title=_(self.lesson.tutorial.title))
+
+    # ----- the steps -----
+
+    def advance(self) -> None:
+        if not self.in_steps:
+            super().advance()
+            return
+        waits = self.lesson.waits_for_move()
+        self.redraw(interactive=waits and self.session.is_human_turn())
+        self._show_step()
+        if waits:
+            self._focus_board_if_idle()
+        else:
+            self.call_after_refresh(self.query_one("#next", Button).focus)
+
+    def redraw(self, interactive: bool) -> None:
+        step = self.lesson.step
+        self.board.taught = step.highlight if step is not None and self.in_steps else ()
+        super().redraw(interactive)
+
+    def _show_step(self) -> None:
+        steps = len(self.lesson.tutorial.steps)
+        update_static(self.query_one("#step-number", Static), _(
+            "Step {number} of {total}", number=self.lesson.index + 1, total=steps))
+        update_static(self.query_one("#step-text", Static), self.lesson.text())
+        self.query_one("#next", Button).display = not self.lesson.waits_for_move()
+
+    def _status_text(self, interactive: bool) -> str:
+        if not self.in_steps:
+            return super()._status_text(interactive)
+        number, total = self.lesson.index + 1, len(self.lesson.tutorial.steps)
+        if self.lesson.waits_for_move():
+            return _("Step {number} of {total}: play the move the step asks for",
+                     number=number, total=total)
+        return _("Step {number} of {total}: read it, then Next", number=number, total=total)
+
+    def action_next_step(self) -> None:
+        if not self.in_steps:
+            return
+        if self.lesson.waits_for_move():
+            self.set_message(_("Play the move this step asks for."))
+            return
+        snapshot = self._snapshot()
+        self.lesson.go_on()
+        self.set_message("")
+        self._after_step(snapshot)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "next":
+            event.stop()
+            self.action_next_step()
+            return
+        super().on_button_pressed(event)
+
+    def try_move(self, text: str) -> bool:
+        """Only the move the step teaches is played; any other shows the step's hint."""
+        if not self.in_steps:
+            return super().try_move(text)
+        state = self.lesson.state
+        if not self.lesson.waits_for_move() or not self.session.is_human_turn():
+            self.set_message(_("Read the step, then go on."))
+            return False
+        try:
+            label = state.action_to_string(parse_move(state, text))
+        except IllegalActionError as error:
+            reason = self.board.explain_illegal(text.strip().lower(), str(error))
+            self._refuse(_("Not a legal move: {reason}", reason=reason))
+            return False
+        snapshot = self._snapshot()
+        feedback = self.lesson.attempt(label)
+        if not feedback.accepted:
+            self._refuse(feedback.message)
+            return False
+        self.set_message(feedback.message)
+        self._after_step(snapshot)
+        return True
+
+    def _refuse(self, text: str) -> None:
+        """Say why, and draw the unchanged position again (dropping half-made choices)."""
+        self.set_message(text)
+        self.redraw(interactive=True)
+
+    def _snapshot(self) -> State:
+        state = self.lesson.state
+        return state.game.state_from_json(state.to_json())
+
+    def _after_step(self, snapshot: State) -> None:
+        """Log the moves the step played (the learner's and the other seats'), then go on."""
+        state = self.lesson.state
+        for action in state.history()[len(snapshot.history()):]:
+            seat = snapshot.current_player
+            self.board.view = snapshot.view(self.lesson.tutorial.learner)
+            words = self._describe(snapshot.action_to_string(action))
+            snapshot.apply_action(action)
+            if not is_clock_move(words):
+                self.log_line(_("{seat}: {move}", seat=seat_label(seat, self.session.seats),
+                                move=words))
+        if self.lesson.finished:
+            self.query_one("#tutorial").add_class("done")
+            tutorial = self.lesson.tutorial
+            if len(tutorial.seats) > 1:
+                note = _("Now finish the game against {bot}.", bot=tutorial.finish_against)
+            else:
+                note = _("Now finish the game on your own.")
+            self.set_message(note)
+            self.log_line(note)
+        self.advance()
+
+    def _record_score(self) -> None:
+        """A tutorial game is not a best score (its deal and first moves were given)."""
+
+
+def run_tutorial_app(tutorial: Tutorial) -> None:
+    TutorialApp(tutorial).run()

@@ -1,0 +1,138 @@
+"""The tutorials in the full-screen app, in English and Korean, played as a learner plays:
+the taught move is read from the tutorial, then made by clicks on the board (fields,
+cards, kinds, slots, tiles) and its buttons; never typed."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from pyramids.play.i18n import _, set_language  # noqa: E402
+from pyramids.play.session import HUMAN  # noqa: E402
+from pyramids.play.tutorial import Tutorial, tutorial_for  # noqa: E402
+from pyramids.tui.app import HelpScreen  # noqa: E402
+from pyramids.tui.tutorial import TutorialApp  # noqa: E402
+from tests.tui.helpers import SMALL, click_visible, settle  # noqa: E402
+from tests.tui.test_mahjongg_tui import click_tile  # noqa: E402
+
+
+@pytest.fixture
+def language():  # type: ignore[no-untyped-def]
+    """Set the run's language as `--lang` does; back to the environment's after."""
+    yield set_language
+    set_language(None)
+
+
+def selectors_for(move: str, learner: int) -> list[str]:
+    """What a learner clicks for `move` on the Pacal or Temple board."""
+    kind, *rest = move.split()
+    if kind == "place":
+        return [f"#p{learner}-{rest[0].lower()}"]
+    if kind == "offer":
+        return [f"#hand-{rest[0]}", f"#hand-{rest[1]}"]
+    if kind == "pick":
+        return [f"#offer-{rest[0]}"]
+    if kind == "swap" and rest != ["pass"]:
+        return [f"#hand-{rest[0]}", f"#slot-{rest[1]}"]
+    return ["#do-" + move.replace(" ", "-")]
+
+
+async def make_move(pilot, app: TutorialApp, move: str) -> None:  # type: ignore[no-untyped-def]
+    if move.startswith("match "):
+        for tile in move.split()[1:]:
+            await click_tile(pilot, app, int(tile))
+    elif app.session.game.name == "mahjongg":
+        app.action_focus_board()
+        await pilot.press({"sight": "r", "hint": "h", "undo": "u", "pass": "p"}[move])
+    else:
+        for selector in selectors_for(move, app.lesson.tutorial.learner):
+            await click_visible(pilot, app, selector)
+    await pilot.pause()
+
+
+def a_wrong_move(app: TutorialApp, expected: str) -> str | None:
+    """Another legal move the board offers (a Pacal field or a Temple button), if any."""
+    for move in app.lesson.state.legal_action_strings():
+        if move != expected and move.split()[0] in ("place", "pass", "summon"):
+            return move
+    return None
+
+
+def step_text(app: TutorialApp) -> str:
+    return str(app.query_one("#step-text").render())
+
+
+async def run_through(tutorial: Tutorial, lang: str) -> None:
+    app = TutorialApp(tutorial, agent_delay=0)
+    wrong_tried = False
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        for number, step in enumerate(tutorial.steps, start=1):
+            assert app.lesson.index == number - 1
+            assert step_text(app) == _(step.say, lang=lang)
+            if step.expect is None:
+                assert app.query_one("#next").display
+                await click_visible(pilot, app, "#next")
+                continue
+            assert not app.query_one("#next").display
+            for word in step.highlight:
+                if word.startswith(("F", "hand:", "offer:", "swap:")):
+                    assert app.board.query(".taught"), (word, "is not lit")
+            wrong = a_wrong_move(app, step.expect)
+            if wrong is not None and not wrong_tried:
+                wrong_tried = True
+                history = list(app.lesson.state.history())
+                await make_move(pilot, app, wrong)
+                assert app.lesson.state.history() == history  # refused, nothing changed
+                assert app.lesson.index == number - 1
+                assert app.message == _(step.hint or "", lang=lang)
+            await make_move(pilot, app, step.expect)
+            assert app.lesson.index == number, f"step {number}: {step.expect} not accepted"
+        # The steps are done: the panel goes, and the game goes on against the bot.
+        assert app.lesson.finished
+        assert not app.query_one("#tutorial").display
+        assert app.session.seats == list(tutorial.seats_for_finish())
+        assert app.session.state is app.lesson.state
+        before = len(app.session.state.history())
+        await settle(pilot, app)
+        legal = app.session.state.legal_action_strings()
+        kinds = ["match", "place", "offer", "pick", "swap", "pass"]
+        move = min((m for m in legal if m.split()[0] in kinds),
+                   key=lambda m: kinds.index(m.split()[0]))
+        await make_move(pilot, app, move)
+        assert len(app.session.state.history()) > before
+        if len(tutorial.seats) > 1:
+            await settle(pilot, app)
+            assert app.session.is_human_turn() or app.session.state.is_terminal()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("game", ["pacal", "pacal-solo", "temple", "mahjongg"])
+async def test_each_tutorial_to_its_end_by_the_board(game: str, lang: str, language) -> None:  # type: ignore[no-untyped-def]
+    language(lang)
+    tutorial = tutorial_for(game)
+    assert tutorial is not None and tutorial.seats.count(HUMAN) == 1
+    await run_through(tutorial, lang)
+
+
+async def test_help_shows_the_korean_learn_page_in_tabs(language) -> None:  # type: ignore[no-untyped-def]
+    language("ko")
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None
+    app = TutorialApp(tutorial, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        tabs = [str(tab.label) for tab in app.screen.query("Tab")]
+        assert tabs == ["키", "소개", "구성물", "규칙", "전략", "자주 묻는 질문", "우리의 결정"]
+        keys = app.screen.query_one("#help-keys Markdown").source
+        assert "Ctrl+Q" in keys and "끝내기" in keys
+        rules = app.screen.query_one("#help-3 Markdown").source
+        assert "쌓기 규칙" in rules
+        await pilot.press("right")  # the tabs by keyboard
+        assert app.screen.query_one("TabbedContent").active == "help-1"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
