@@ -284,6 +284,10 @@ class PacalBoard(Board):
             return
         self.redraw_keeping_focus()
 
+    def refused(self) -> None:
+        """A refused choice (a tutorial wants another) leaves no selection drawn."""
+        self.redraw_keeping_focus()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "decline":
             event.stop()

@@ -266,6 +266,10 @@ class TempleBoard(Board):
             for text in choices:
                 yield Button(button_label(text), id="do-" + text.replace(" ", "-"), name=text)
 
+    def refused(self) -> None:
+        """A refused choice (a tutorial wants another) leaves no selection drawn."""
+        self.redraw_keeping_focus()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.name:
             event.stop()

@@ -61,6 +61,7 @@ class TutorialApp(PlayApp):
         self.lesson = TutorialRun(tutorial)
         super().__init__(finish_session(self.lesson), agent_delay=agent_delay)
         translate_bindings(self, {"next_step": _("Next step")})
+        self.drawn: tuple[object, ...] = ()
 
     @property
     def in_steps(self) -> bool:
@@ -84,7 +85,13 @@ class TutorialApp(PlayApp):
             super().advance()
             return
         waits = self.lesson.waits_for_move()
-        self.redraw(interactive=waits and self.session.is_human_turn())
+        interactive = waits and self.session.is_human_turn()
+        step = self.lesson.step
+        drawn = (len(self.lesson.state.history()), interactive, step.highlight if step else ())
+        if drawn != self.drawn:
+            # A step that only talks leaves the board as it was: no new drawing.
+            self.drawn = drawn
+            self.redraw(interactive)
         self._show_step()
         if waits:
             self._focus_board_if_idle()
@@ -154,9 +161,8 @@ class TutorialApp(PlayApp):
         return True
 
     def _refuse(self, text: str) -> None:
-        """Say why, and draw the unchanged position again (dropping half-made choices)."""
+        """Say why; the position stays (the board drops its half-made choice itself)."""
         self.set_message(text)
-        self.redraw(interactive=True)
 
     def _snapshot(self) -> State:
         state = self.lesson.state
