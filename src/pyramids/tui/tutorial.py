@@ -33,7 +33,7 @@ from pyramids.tui.app import AGENT_DELAY, PlayApp, is_clock_move
 from pyramids.tui.board import translate_bindings, update_static
 
 TUTORIAL_CSS = """
-#tutorial { dock: bottom; height: auto; max-height: 9; border-top: solid $accent;
+#tutorial { height: auto; max-height: 45%; border-top: solid $accent;
             padding: 0 1; background: $boost; }
 #tutorial.done { display: none; }
 #step-head { height: 1; }
