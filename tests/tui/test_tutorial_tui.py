@@ -149,3 +149,26 @@ async def test_help_shows_the_korean_learn_page_in_tabs(language) -> None:  # ty
         assert app.screen.query_one("TabbedContent").active == "help-1"
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_the_command_opens_the_app_at_a_terminal_and_prompts_with_plain(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from pyramids.cli.main import app as cli
+
+    opened: list[tuple[str, str]] = []
+    monkeypatch.setattr("pyramids.cli.tutorial.full_screen_possible", lambda: True)
+    monkeypatch.setattr("pyramids.tui.tutorial.run_tutorial_app",
+                        lambda tutorial: opened.append((tutorial.game, _("Next"))))
+    try:
+        result = CliRunner().invoke(cli, ["tutorial", "temple", "--lang", "ko"])
+        assert result.exit_code == 0, result.output
+        assert opened == [("temple", "다음")]  # the app, in the language asked for
+        result = CliRunner().invoke(cli, ["tutorial", "pacal-solo", "--plain", "--lang", "en"],
+                                    input="quit\n")
+    finally:
+        set_language(None)
+    assert result.exit_code == 0, result.output
+    assert opened == [("temple", "다음")]
+    assert "Welcome! You build a pyramid" in result.output  # the line prompts
