@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
 from pyramids.core.rng import Rng
+from pyramids.core.views import Outcome, make_outcome
 from pyramids.games.temple.actions import PASS, SET, SUMMON, SWAP, SWAP_PASS, Decoded
 from pyramids.games.temple.cards import (
     JEWEL,
@@ -389,7 +390,20 @@ class TempleState(State):
             view["winners"] = best
             view["winner"] = best[0] if len(best) == 1 else None
             view["ended_by"] = self.ended_by
+        view["outcome"] = self.outcome()
         return view
+
+    def outcome(self) -> Outcome | None:
+        """The standard end block: winners, scores, and the ending as a fixed word."""
+        if self.phase != PHASE_OVER or self.ended_by is None:
+            return None
+        return make_outcome(
+            winners=self.winners(),
+            scores=[float(score) for score in self.scores()],
+            reason="round-cap" if self.ended_by == ENDED_CAP else self.ended_by.replace(" ", "-"),
+            capped=self.ended_by == ENDED_CAP,
+            figures={"rounds": self.round, "built": self.built},
+        )
 
     def clone(self) -> TempleState:
         twin = TempleState.__new__(TempleState)
