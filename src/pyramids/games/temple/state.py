@@ -27,7 +27,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.errors import RecordError
 from pyramids.core.rng import Rng
+from pyramids.core.saving import (
+    BOOL,
+    RNG,
+    SEED,
+    Custom,
+    Field,
+    Int,
+    Kept,
+    ListOf,
+    Malformed,
+    OneOf,
+    Optional,
+    SavedState,
+    Schema,
+)
 from pyramids.core.views import Outcome, make_outcome
 from pyramids.games.temple.actions import PASS, SET, SUMMON, SWAP, SWAP_PASS, Decoded
 from pyramids.games.temple.cards import (
@@ -36,6 +52,7 @@ from pyramids.games.temple.cards import (
     LEVELS,
     NUM_KINDS,
     counts_from_dict,
+    counts_of,
     counts_to_dict,
     empty_counts,
     level_kind,
@@ -71,8 +88,86 @@ ENDINGS = (ENDED_BUILT, ENDED_STUCK, ENDED_IDLE, ENDED_CAP)
 EMPTY_SLOT = -1
 
 
-class TempleState(State):
+def _load_kind(raw: Any, state: TempleState) -> int:
+    kind = parse_kind(raw) if isinstance(raw, str) else None
+    if kind is None:
+        raise Malformed(f"{raw!r} is not a card kind; allowed: {', '.join(KIND_NAMES)}")
+    return kind
+
+
+def _load_slot(raw: Any, state: TempleState) -> int:
+    return EMPTY_SLOT if raw is None else _load_kind(raw, state)
+
+
+def _dump_slot(kind: int) -> str | None:
+    return None if kind == EMPTY_SLOT else KIND_NAMES[kind]
+
+
+def _load_counts(raw: Any, state: TempleState) -> list[int]:
+    if not isinstance(raw, dict):
+        raise Malformed(f"{raw!r} is not an object of card counts like {{\"L3\": 2, \"J\": 1}}")
+    try:
+        return counts_from_dict(raw)
+    except ValueError as error:
+        raise Malformed(str(error)) from None
+
+
+def _load_construction(raw: Any, state: TempleState) -> Construction:
+    if not isinstance(raw, dict):
+        raise Malformed(f"{raw!r} is not an object with summoner, paid and sets")
+    return Construction.from_dict(raw, state.num_players)
+
+
+def _seats(state: TempleState) -> int:
+    return state.num_players
+
+
+def _last_seat(state: TempleState) -> int:
+    return state.num_players - 1
+
+
+_KIND = Custom(_load_kind, KIND_NAMES.__getitem__)
+_COUNTS = Custom(_load_counts, counts_to_dict, list.copy)
+
+
+class TempleState(SavedState, State):
     game: TempleGame
+
+    __slots__ = (
+        "game", "num_players", "seed", "rng", "pile", "discard", "removed", "built",
+        "zone", "hands", "known", "treasure", "round", "start_player", "ended_by",
+        "quiet_rounds", "stirred", "phase", "current", "acted", "construction", "actions",
+    )
+
+    saved = Schema(
+        "temple state",
+        Kept("game"),
+        Kept("num_players"),  # the `players` option, set before loading
+        Field("seed", "seed", SEED),
+        Field("rng", "rng", RNG),
+        Field("pile", "pile", ListOf(_KIND)),
+        Field("discard", "discard", _COUNTS),
+        Field("removed", "removed", _COUNTS),
+        Field("built", "built", Int(0, LEVELS)),
+        Field("zone", "zone", ListOf(Custom(_load_slot, _dump_slot),
+                                     length=lambda state: state.game.options["swap_size"])),
+        Field("hands", "hands", ListOf(_COUNTS, length=_seats)),
+        Field("known", "known", ListOf(_COUNTS, length=_seats)),
+        Field("treasure", "treasure", ListOf(Int(0), length=_seats)),
+        Field("round", "round", Int(1, lambda state: state.game.options["max_rounds"])),
+        Field("start_player", "start_player", Int(0, _last_seat)),
+        Field("ended_by", "ended_by", Optional(OneOf(ENDINGS))),
+        Field("quiet_rounds", "quiet_rounds",
+              Int(0, lambda state: IDLE_ROUNDS_PER_PLAYER * state.num_players)),
+        Field("stirred", "stirred", BOOL),
+        Field("phase", "phase", OneOf(PHASES)),
+        Field("current", "current", Int(TERMINAL, _last_seat)),
+        # Passes in a row end a round at `players`, and a game ended then keeps the count.
+        Field("acted", "acted", Int(0, _seats)),
+        Field("construction", "construction",
+              Optional(Custom(_load_construction, Construction.to_dict, Construction.copy))),
+        Field("actions", "actions", ListOf(Int(0, lambda state: state.game.codec.size - 1))),
+    )
 
     def __init__(self, game: TempleGame, seed: int | str | None = None) -> None:
         options = game.options
@@ -405,33 +500,6 @@ class TempleState(State):
             figures={"rounds": self.round, "built": self.built},
         )
 
-    def clone(self) -> TempleState:
-        twin = TempleState.__new__(TempleState)
-        twin.game = self.game
-        twin.seed = self.seed
-        twin.num_players = self.num_players
-        twin.rng = Rng(0)
-        twin.rng.state = self.rng.state
-        twin.pile = self.pile[:]
-        twin.discard = self.discard[:]
-        twin.removed = self.removed[:]
-        twin.built = self.built
-        twin.zone = self.zone[:]
-        twin.hands = [hand[:] for hand in self.hands]
-        twin.known = [known[:] for known in self.known]
-        twin.treasure = self.treasure[:]
-        twin.round = self.round
-        twin.start_player = self.start_player
-        twin.ended_by = self.ended_by
-        twin.quiet_rounds = self.quiet_rounds
-        twin.stirred = self.stirred
-        twin.phase = self.phase
-        twin.current = self.current
-        twin.acted = self.acted
-        twin.construction = None if self.construction is None else self.construction.copy()
-        twin.actions = self.actions[:]
-        return twin
-
     def resample_hidden(self, player: int | None, rng: RandomSource) -> TempleState:
         """A copy with the cards `player` cannot see dealt again at random.
 
@@ -465,122 +533,59 @@ class TempleState(State):
 
     # -- saving -----------------------------------------------------------------
 
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "rng": self.rng.state,
-            "pile": [KIND_NAMES[kind] for kind in self.pile],
-            "discard": counts_to_dict(self.discard),
-            "removed": counts_to_dict(self.removed),
-            "built": self.built,
-            "zone": [None if kind == EMPTY_SLOT else KIND_NAMES[kind] for kind in self.zone],
-            "hands": [counts_to_dict(hand) for hand in self.hands],
-            "known": [counts_to_dict(known) for known in self.known],
-            "treasure": list(self.treasure),
-            "round": self.round,
-            "start_player": self.start_player,
-            "ended_by": self.ended_by,
-            "quiet_rounds": self.quiet_rounds,
-            "stirred": self.stirred,
-            "phase": self.phase,
-            "current": self.current,
-            "acted": self.acted,
-            "construction": None if self.construction is None else self.construction.to_dict(),
-            "actions": list(self.actions),
-        }
-
     @classmethod
     def from_dict(cls, game: TempleGame, data: dict[str, Any]) -> TempleState:
-        """Rebuild a saved state; anything inconsistent raises ValueError."""
-        options = game.options
+        """The state `_to_dict` saved; raises RecordError naming a malformed field."""
         state = cls.__new__(cls)
         state.game = game
-        seed = data["seed"]
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-            raise ValueError(f"seed must be an integer, a string or null, not {seed!r}")
-        state.seed = seed
-        state.num_players = n = options["players"]
-        state.rng = Rng(0)
-        state.rng.state = _int(data["rng"], "rng", 0, (1 << 64) - 1)
-        state.pile = [_kind(name) for name in data["pile"]]
-        state.discard = counts_from_dict(data["discard"])
-        state.removed = counts_from_dict(data["removed"])
-        state.built = _int(data["built"], "built", 0, LEVELS)
-        state.zone = [EMPTY_SLOT if name is None else _kind(name) for name in data["zone"]]
-        if len(state.zone) != options["swap_size"]:
-            raise ValueError(f"swap zone has {len(state.zone)} slots, not {options['swap_size']}")
-        state.hands = [counts_from_dict(hand) for hand in data["hands"]]
-        state.known = [counts_from_dict(known) for known in data["known"]]
-        state.treasure = [_int(t, "treasure", 0, None) for t in data["treasure"]]
-        if not len(state.hands) == len(state.known) == len(state.treasure) == n:
-            raise ValueError(f"hands, known and treasure need one entry per player ({n})")
-        for hand, known in zip(state.hands, state.known, strict=True):
-            if any(k > h for k, h in zip(known, hand, strict=True)):
-                raise ValueError("a hand holds fewer cards than are known to be in it")
-        state.round = _int(data["round"], "round", 1, options["max_rounds"])
-        state.start_player = _int(data["start_player"], "start_player", 0, n - 1)
-        state.phase = data["phase"]
-        if state.phase not in PHASES:
-            raise ValueError(f"unknown phase {state.phase!r}; allowed: {', '.join(PHASES)}")
-        state.quiet_rounds = _int(data.get("quiet_rounds", 0), "quiet_rounds", 0,
-                                  IDLE_ROUNDS_PER_PLAYER * n)
-        stirred = data.get("stirred", True)
-        if not isinstance(stirred, bool):
-            raise ValueError(f"stirred must be true or false, not {stirred!r}")
-        state.stirred = stirred
-        state.ended_by = data.get("ended_by", _old_ending(state))
-        if (state.ended_by is None) != (state.phase != PHASE_OVER) or (
-                state.ended_by is not None and state.ended_by not in ENDINGS):
-            raise ValueError(f"ended_by {state.ended_by!r} does not fit phase {state.phase!r};"
-                             f" a finished game gives one of: {', '.join(ENDINGS)}")
-        state.current = _int(data["current"], "current", TERMINAL, n - 1)
-        state.acted = _int(data["acted"], "acted", 0, n - 1)
-        raw = data["construction"]
-        state.construction = None if raw is None else Construction.from_dict(raw, n)
-        if (state.construction is None) != (state.phase != PHASE_SET):
-            raise ValueError("a construction is under way exactly in the 'set' phase")
-        if state.construction is not None and state.current != state.construction.next_setter:
-            raise ValueError("in the 'set' phase the current player is the next to set")
-        if (state.current == TERMINAL) != (state.phase == PHASE_OVER):
-            raise ValueError("the current player is -1 exactly when the game is over")
-        state.actions = [_int(a, "action", 0, game.codec.size - 1) for a in data["actions"]]
-        total = empty_counts()
-        for counts in (state.discard, state.removed, *state.hands):
-            total = [a + b for a, b in zip(total, counts, strict=True)]
-        for kind in state.pile + [k for k in state.zone if k != EMPTY_SLOT]:
-            total[kind] += 1
-        if state.construction is not None:
-            for _, cards, pairs in state.construction.sets:
-                total[level_kind(state.level)] += cards
-                total[JEWEL] += 2 * pairs
-        expected = empty_counts()
-        for kind in new_deck(options["cards_per_level"], options["jewels"]):
-            expected[kind] += 1
-        if total != expected:
-            raise ValueError(f"the cards do not add up to the deck: {counts_to_dict(total)}")
+        state.num_players = game.options["players"]
+        cls.saved.load(state, _with_keys_added_since(data))
+        why = state._why_inconsistent()
+        if why is not None:
+            raise RecordError(f"saved temple state: {why}")
         return state
 
-
-def _old_ending(state: TempleState) -> str | None:
-    """Why a game saved before `ended_by` existed ended (only two endings existed then)."""
-    if state.phase != PHASE_OVER:
+    def _why_inconsistent(self) -> str | None:
+        """What no game can reach in this loaded state (each field's own checks are
+        `saved`'s), or None."""
+        for hand, known in zip(self.hands, self.known, strict=True):
+            if any(k > h for k, h in zip(known, hand, strict=True)):
+                return "known: a hand holds fewer cards than are known to be in it"
+        if (self.ended_by is None) != (self.phase != PHASE_OVER):
+            return (f"ended_by {self.ended_by!r} does not fit phase {self.phase!r}; a finished "
+                    f"game gives one of: {', '.join(ENDINGS)}")
+        if self.acted == self.num_players and self.phase != PHASE_OVER:
+            return f"acted: {self.acted} players have acted, so the round is over"
+        if (self.construction is None) != (self.phase != PHASE_SET):
+            return "construction: one is under way exactly in the 'set' phase"
+        if self.construction is not None and self.current != self.construction.next_setter:
+            return "current: in the 'set' phase the current player is the next to set"
+        if (self.current == TERMINAL) != (self.phase == PHASE_OVER):
+            return "current: the current player is -1 exactly when the game is over"
+        total = empty_counts()
+        for counts in (self.discard, self.removed, *self.hands):
+            total = [a + b for a, b in zip(total, counts, strict=True)]
+        for kind in self.pile + [k for k in self.zone if k != EMPTY_SLOT]:
+            total[kind] += 1
+        if self.construction is not None:
+            for _, cards, pairs in self.construction.sets:
+                total[level_kind(self.level)] += cards
+                total[JEWEL] += 2 * pairs
+        options = self.game.options
+        if total != counts_of(new_deck(options["cards_per_level"], options["jewels"])):
+            return f"the cards do not add up to the deck: {counts_to_dict(total)}"
         return None
-    return ENDED_BUILT if state.built == LEVELS else ENDED_CAP
 
 
-def _kind(name: Any) -> int:
-    kind = parse_kind(name) if isinstance(name, str) else None
-    if kind is None:
-        raise ValueError(f"unknown card kind {name!r}; allowed: {', '.join(KIND_NAMES)}")
-    return kind
-
-
-def _int(value: Any, what: str, low: int, high: int | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be an integer, not {value!r}")
-    if value < low or (high is not None and value > high):
-        raise ValueError(f"{what} {value} is out of range")
-    return value
+def _with_keys_added_since(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with the keys that saves written before them lack: `stirred` and
+    `quiet_rounds` (then: a fresh count), and `ended_by` (then: only two endings)."""
+    if "ended_by" in data and "quiet_rounds" in data and "stirred" in data:
+        return data
+    added: dict[str, Any] = {"quiet_rounds": 0, "stirred": True, "ended_by": None}
+    if data.get("phase") == PHASE_OVER:
+        added["ended_by"] = ENDED_BUILT if data.get("built") == LEVELS else ENDED_CAP
+    return {**added, **data}
 
 
 def _shuffle(items: list[int], rng: RandomSource) -> None:
