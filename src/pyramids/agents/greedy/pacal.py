@@ -603,7 +603,7 @@ DIFFICULTY = {
         "easy": "greedy:mistakes=0.3",
         "medium": "greedy",
         "hard": "greedy:policy=sharp",
-        "expert": "mcts:iterations=100:guide=sharp",
+        "expert": "mcts:iterations=40:guide=sharp:rollout=sharp:widen=2",
     },
     "pacal-solo": {
         "easy": "greedy:mistakes=0.3",
