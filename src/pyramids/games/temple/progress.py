@@ -90,9 +90,18 @@ def can_never_build(built: int, hands: list[list[int]], zone: list[int], pile: l
         best = sum(min(MAX_UNITS_PER_PLAYER, hand[level_kind] + hand[JEWEL] // 2)
                    for hand in hands)
         return best < UNITS_TO_BUILD
+    # Cheap answers first (both exact): the hands as they are already make enough,
+    # or even the loosest bound falls short. Only in between is the search needed.
+    as_held = sum(min(MAX_UNITS_PER_PLAYER, hand[level_kind] + hand[JEWEL] // 2)
+                  for hand in hands)
+    if as_held >= UNITS_TO_BUILD:
+        return False
     sizes = [sum(hand) for hand in hands]
     cards = sum(hand[level_kind] for hand in hands) + zone_cards.count(level_kind)
     jewels = sum(hand[JEWEL] for hand in hands) + zone_cards.count(JEWEL)
+    loosest = min(sum(min(MAX_UNITS_PER_PLAYER, size) for size in sizes), cards + jewels // 2)
+    if loosest < UNITS_TO_BUILD:
+        return True
     return max_units(sizes, cards, jewels) < UNITS_TO_BUILD
 
 
