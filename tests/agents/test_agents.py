@@ -30,8 +30,14 @@ QUERIES_PER_GAME = 12
 def test_every_registered_agent_is_covered() -> None:
     from pyramids.agents import LEVELS
 
+    from pyramids.agents.base import _AGENTS
+
     # The named levels are settings of these agents (tests/agents/test_levels.py).
-    assert set(agent_names()) == set(AGENT_SETTINGS) | set(LEVELS)
+    # Agents that other packages register (the OpenSpiel adapter's, once imported)
+    # are tested where they live.
+    own = {name for name in agent_names()
+           if getattr(_AGENTS[name], "__module__", "").startswith("pyramids.agents")}
+    assert own == set(AGENT_SETTINGS) | set(LEVELS)
 
 
 @pytest.mark.parametrize(("game_name", "options"), VARIANTS)
