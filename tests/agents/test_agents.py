@@ -29,7 +29,6 @@ QUERIES_PER_GAME = 12
 
 def test_every_registered_agent_is_covered() -> None:
     from pyramids.agents import LEVELS
-
     from pyramids.agents.base import _AGENTS
 
     # The named levels are settings of these agents (tests/agents/test_levels.py).
