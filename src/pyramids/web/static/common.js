@@ -77,6 +77,17 @@ export function formatNumber(value) {
   return new Intl.NumberFormat(LANG).format(value);
 }
 
+/** A bot's name as players read it: the difficulty levels in words, other agents by name. */
+export function agentLabel(agent) {
+  const levels = {
+    easy: t("Easy"),
+    medium: t("Medium"),
+    hard: t("Hard"),
+    expert: t("Expert"),
+  };
+  return levels[agent] || agent;
+}
+
 /** Put the catalogue's words into elements marked data-i18n (and data-i18n-title). */
 export function translatePage(root) {
   for (const element of root.querySelectorAll("[data-i18n]")) {

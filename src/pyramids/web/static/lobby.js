@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, store, t } from "./common.js";
+import { agentLabel, api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 
@@ -92,9 +92,11 @@ function renderSeats() {
     const choices = [
       ["me", t("Me")],
       ["open", t("A friend (open seat, share the link)")],
-      ...catalogue.agents.map((agent) => [`bot:${agent}`, t("Bot: {agent}", { agent })]),
+      ...catalogue.agents.map((agent) => [`bot:${agent}`, t("Bot: {agent}", { agent: agentLabel(agent) })]),
     ];
-    const fallback = index === 0 ? "me" : catalogue.agents.includes("greedy") ? "bot:greedy" : "bot:random";
+    // Newcomers meet the medium level unless they choose another.
+    const usual = ["medium", "greedy", "random"].find((agent) => catalogue.agents.includes(agent));
+    const fallback = index === 0 ? "me" : `bot:${usual}`;
     const chosen = previous[index] || fallback;
     box.append(
       h(

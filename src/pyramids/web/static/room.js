@@ -1,7 +1,7 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
+import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
 
@@ -268,7 +268,7 @@ function renderWaiting(message) {
       }
       if (token) {
         const select = h("select", { "aria-label": t("bot for seat {number}", { number: seat.seat + 1 }) },
-          agents.map((agent) => h("option", { value: agent, selected: agent === "greedy" }, agent)));
+          agents.map((agent) => h("option", { value: agent, selected: agent === "medium" }, agentLabel(agent))));
         actions.push(select, h("button", { onclick: () => giveToBot(seat.seat, select.value) }, t("Give to a bot")));
       }
     } else if (seat.seat === message.seat) {
