@@ -7,14 +7,13 @@ ends in one line that says what was wrong and what is allowed, and exit code 2.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import typer
 
 from pyramids.cli.common import LANG_HELP, apply_language, require_extra, user_errors
-from pyramids.cli.plain import play_plain
+from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import GameRecord, PyramidsError, State
 from pyramids.play.learn import learn_text
 from pyramids.play.render import render_view
@@ -33,16 +32,6 @@ from pyramids.play.session import (
 from pyramids.sim.play import play_series
 
 PLAYERS_HELP = "Number of players, where the game has a players option."
-
-
-def _read_line() -> str | None:
-    line = sys.stdin.readline()
-    return line if line else None
-
-
-def _write(text: str) -> None:
-    # A prompt ends with "> " and keeps the cursor on its line.
-    typer.echo(text, nl=not text.endswith("> "))
 
 
 def play(
@@ -71,7 +60,7 @@ def play(
                 f"{session.game.name} {session.game.options} seed {session.seed}; "
                 f"seats: {', '.join(session.seats)}. Type 'help' for commands."
             )
-            play_plain(session, _read_line, _write, lambda: learn_text(name))
+            play_plain(session, read_stdin_line, echo, lambda: learn_text(name))
             return
         with require_extra("tui", "the full-screen app (or play with --plain)"):
             from pyramids.tui.app import run_play_app
@@ -199,7 +188,7 @@ def replay(
         if step:
             typer.echo(render_view(record.game, before.view(None)))
             typer.echo("[Enter for the next move, q to stop] ", nl=False)
-            answer = _read_line()
+            answer = read_stdin_line()
             if answer is None or answer.strip().lower() in ("q", "quit"):
                 typer.echo("")
                 return

@@ -9,7 +9,10 @@ stopping, and `pyramids play --resume FILE` goes on from there.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+
+import typer
 
 from pyramids.core import IllegalActionError, PyramidsError, game_manifest
 from pyramids.play.i18n import _
@@ -28,6 +31,17 @@ def help_text() -> str:
              "rules (the rules page), help, quit.")
 
 HOTSEAT_BLANK_LINES = 60
+
+
+def read_stdin_line() -> str | None:
+    """A line a person typed; None at the end of input."""
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+def echo(text: str) -> None:
+    # A prompt ends with "> " and keeps the cursor on its line.
+    typer.echo(text, nl=not text.endswith("> "))
 
 
 def play_plain(

@@ -18,7 +18,7 @@ from importlib.util import find_spec
 import typer
 
 from pyramids.cli.common import LANG_HELP, apply_language, fail, user_errors
-from pyramids.cli.plain import play_plain
+from pyramids.cli.plain import HELP_WORDS, QUIT_WORDS, echo, play_plain, read_stdin_line
 from pyramids.core import IllegalActionError, game_manifest
 from pyramids.play.i18n import _
 from pyramids.play.learn import learn_text
@@ -26,17 +26,6 @@ from pyramids.play.moves import format_moves, parse_move
 from pyramids.play.render import render_view
 from pyramids.play.session import new_session
 from pyramids.play.tutorial import TutorialRun, tutorial_for
-
-QUIT_WORDS = frozenset({"quit", "q", "exit"})
-
-
-def _read_line() -> str | None:
-    line = sys.stdin.readline()
-    return line if line else None
-
-
-def _write(text: str) -> None:
-    typer.echo(text, nl=not text.endswith("> "))
 
 
 def tutorial(
@@ -60,16 +49,16 @@ def tutorial(
         run_tutorial_app(found)
         return
     run = TutorialRun(found)
-    if not run_steps(run, _read_line, _write):
-        _write(_("Tutorial stopped."))
+    if not run_steps(run, read_stdin_line, echo):
+        echo(_("Tutorial stopped."))
         return
     session = new_session(run.state.game, list(found.seats_for_finish()), found.seed)
     session.state = run.state
     if len(found.seats) > 1:
-        _write(_("Now finish the game against {bot}.", bot=found.finish_against))
+        echo(_("Now finish the game against {bot}.", bot=found.finish_against))
     else:
-        _write(_("Now finish the game on your own."))
-    play_plain(session, _read_line, _write, lambda: learn_text(game))
+        echo(_("Now finish the game on your own."))
+    play_plain(session, read_stdin_line, echo, lambda: learn_text(game))
 
 
 def full_screen_possible() -> bool:
@@ -108,7 +97,7 @@ def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
         if text.lower() == "moves":
             write(format_moves(run.state.legal_action_strings()))
             continue
-        if text.lower() in ("help", "?", "h"):
+        if text.lower() in HELP_WORDS:
             write(_("Type the move the step asks for (as listed by 'moves', or its number), "
                     "or quit."))
             continue
