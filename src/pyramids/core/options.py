@@ -8,6 +8,9 @@ from typing import Any
 
 from pyramids.core.errors import OptionError
 
+#: `Option.legacy` of an option that games have always had.
+NO_LEGACY: Any = object()
+
 
 @dataclass(frozen=True)
 class Option:
@@ -30,8 +33,11 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     ours: bool = False
-    legacy: Any = None
-    has_legacy: bool = False
+    legacy: Any = NO_LEGACY
+
+    @property
+    def has_legacy(self) -> bool:
+        return self.legacy is not NO_LEGACY
 
     def allowed(self) -> str:
         if self.choices is not None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pyramids.core import game_manifest
+from pyramids.play.i18n import _
 
 
 def rules_text(game: str) -> str:
     """The rules page in Markdown (a short note when the game has none)."""
     manifest = game_manifest(game)
     if manifest.rules_page is None:
-        return f"# {manifest.display_title}\n\nThis game has no rules page yet."
+        return f"# {_(manifest.display_title)}\n\n" + _("This game has no rules page.")
     return manifest.rules_page()

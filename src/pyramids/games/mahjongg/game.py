@@ -82,7 +82,7 @@ OPTIONS: tuple[Option, ...] = (
            "one-player modes: an undo of Anubis Shift, Ra Sight or a Sandstorm Reshuffle "
            "gives its tokens back (off: a favor's tokens stay spent, so shift-then-undo "
            "cannot show face-down tiles for free)",
-           ours=True, legacy=True, has_legacy=True),
+           ours=True, legacy=True),
     Option("warn_unsolvable", True, bool,
            "one-player modes: the view says when the solver proves the board lost",
            ours=True),

@@ -39,7 +39,7 @@ class TempleGame(Game):
                "first by lot, then the player after the one with the most treasure)",
                choices=START_RULES, ours=True,
                # Games saved before this option existed rotated from seat 1.
-               legacy="rotate", has_legacy=True),
+               legacy="rotate"),
         Option("max_rounds", 200, int, "rounds after which a stalled game ends and is scored",
                minimum=1, maximum=100_000, ours=True),
     )
