@@ -129,24 +129,20 @@ class GameManifest:
             ) from None
 
 
+def _learn_file(package: str, name: str) -> str | None:
+    """The text of `learn/<name>` shipped in `package` (None when it ships none)."""
+    path = resources.files(package).joinpath("learn", name)
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
 def packaged_learn_pages(package: str, stem: str) -> Callable[[str], str | None]:
     """A `learn_page` for a package that ships `learn/<stem>.<lang>.md` files."""
-
-    def page(lang: str) -> str | None:
-        path = resources.files(package).joinpath("learn", f"{stem}.{lang}.md")
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-
-    return page
+    return lambda lang: _learn_file(package, f"{stem}.{lang}.md")
 
 
 def packaged_tutorial(package: str, game: str) -> Callable[[], str | None]:
     """A `tutorial` for a package that ships `learn/<game>.tutorial.json`."""
-
-    def tutorial() -> str | None:
-        path = resources.files(package).joinpath("learn", f"{game}.tutorial.json")
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-
-    return tutorial
+    return lambda: _learn_file(package, f"{game}.tutorial.json")
 
 
 #: The name older code and plugins use; the same class.
