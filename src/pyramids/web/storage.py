@@ -156,7 +156,11 @@ class Storage:
         self.engine = make_engine(self.url, sqlite_synchronous)
 
     def migrate(self) -> None:
-        """`alembic upgrade head` with the migrations packaged in `pyramids.web.migrations`."""
+        """`alembic upgrade heads` with the migrations packaged in `pyramids.web.migrations`.
+
+        `heads`, not `head`: features that add tables independently branch from the
+        same revision, and every branch is applied.
+        """
         from alembic import command
         from alembic.config import Config
 
@@ -166,7 +170,7 @@ class Storage:
         config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, "heads")
 
     def dispose(self) -> None:
         self.engine.dispose()
