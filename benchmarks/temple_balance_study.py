@@ -6,6 +6,11 @@ them, whether skill still wins from every seat, and whether any setting stalls.
         --setting "start_rule=rotate" --setting "start_rule=leader_last,cards_per_level=9"
     python benchmarks/temple_balance_study.py mcts --players 4 --games 25 --iterations 300
     python benchmarks/temple_balance_study.py stalls --players 2,3,4,5 --games 200
+    python benchmarks/temple_balance_study.py sweep --players 4 --games 600 --backend ray
+
+`--workers N` runs the games in N local processes; `--backend ray` (with
+`--address` or RAY_ADDRESS) on a Ray cluster. Every backend prints the same
+figures for the same seed.
 
 Every seat is played by the `greedy` agent (the same one everywhere, so any
 difference between the seats comes from the rules). The games are played
@@ -56,6 +61,7 @@ from typing import Any
 import pyramids
 from pyramids.agents import make_agent
 from pyramids.core import Rng
+from pyramids.sim.backends import BACKENDS, Backend, make_backend, run_indexed
 
 Z95 = 1.959963984540054
 LEVELS = 9
@@ -179,8 +185,20 @@ def play(options: dict[str, Any], seed: int, mcts_seat: int | None = None,
     )
 
 
+# Where the games run (`--backend`, `--workers`, `--address`); results are the same on each.
+BACKEND = Backend()
+
+PlayJob = tuple[dict[str, Any], int, "int | None", int]
+"""Options, the first game's seed, the mcts seat (or None) and its iterations."""
+
+
+def play_job(job: PlayJob, index: int) -> GameFigures:
+    options, first_seed, mcts_seat, iterations = job
+    return play(options, first_seed + index, mcts_seat=mcts_seat, mcts_iterations=iterations)
+
+
 def run(options: dict[str, Any], games: int, seed: int) -> list[GameFigures]:
-    return [play(options, seed * 1_000_003 + i) for i in range(games)]
+    return run_indexed(play_job, (options, seed * 1_000_003, None, 300), games, BACKEND)
 
 
 def pct(x: float) -> str:
@@ -411,8 +429,8 @@ def mcts_check(options: dict[str, Any], players: int, per_seat: int, seed: int,
     print("|---|---|---|---|---|---|")
     all_figures: list[tuple[int, GameFigures]] = []
     for seat in range(players):
-        figures = [play(chosen, seed * 1_000_003 + seat * 10_007 + i, mcts_seat=seat,
-                        mcts_iterations=iterations) for i in range(per_seat)]
+        job = (chosen, seed * 1_000_003 + seat * 10_007, seat, iterations)
+        figures = run_indexed(play_job, job, per_seat, BACKEND)
         all_figures += [(seat, f) for f in figures]
         wins = sum(f.winner == seat for f in figures)
         lo, hi = wilson(wins, per_seat)
@@ -527,7 +545,14 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300, help="mcts: iterations a move")
     parser.add_argument("--random-settings", type=int, default=40,
                         help="stalls: settings drawn at random from the option ranges")
+    parser.add_argument("--backend", default="local", choices=BACKENDS,
+                        help="where the games run: local processes or a Ray cluster")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster (default: $RAY_ADDRESS, else a local instance)")
     args = parser.parse_args()
+    global BACKEND
+    BACKEND = make_backend(args.backend, args.workers, args.address)
     counts = [int(p) for p in args.players.split(",")]
     settings = args.setting if args.setting is not None else [""]
     started = time.perf_counter()

@@ -7,42 +7,21 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from pyramids.cli.common import require_extra, user_errors
+from pyramids.cli.common import (
+    ADDRESS_HELP,
+    BACKEND_HELP,
+    progress,
+    require_extra,
+    user_errors,
+)
 from pyramids.core import OptionError
 from pyramids.play.session import parse_options
-
-
-@contextmanager
-def _progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], None]]:
-    if quiet:
-        yield lambda n: None
-        return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+from pyramids.sim.backends import make_backend
 
 
 def _print_table(summary: dict[str, Any]) -> None:
@@ -94,6 +73,8 @@ def arena(
     ),
     games: int = typer.Option(100, "--games", "-n", help="Number of games."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     seed: int = typer.Option(0, "--seed", help="Arena seed: every game's seeds derive from it."),
     players: int | None = typer.Option(None, "--players", help="Number of players."),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
@@ -106,17 +87,16 @@ def arena(
         specs = parse_agents(agents)
         if games < 1:
             raise OptionError(f"--games must be at least 1, got {games}")
-        if workers < 1:
-            raise OptionError(f"--workers must be at least 1, got {workers}")
+        runner = make_backend(backend, workers, address)
         options = parse_options(option)
         # Validate the game and options before any game is played.
         from pyramids.core import load
         from pyramids.sim.arena import resolve_game
 
         resolve_game(game, options, players, load)
-        with _progress(games, as_json, f"{game} arena") as advance:
-            summary = run_arena(game, specs, games, workers=workers, seed=seed,
-                                players=players, options=options, on_done=advance)
+        with progress(games, as_json, f"{game} arena") as advance:
+            summary = run_arena(game, specs, games, seed=seed, players=players,
+                                options=options, on_done=advance, backend=runner)
     if as_json:
         typer.echo(json.dumps(summary, sort_keys=True))
     else:
@@ -133,6 +113,8 @@ def balance(
     agent: str = typer.Option("greedy", "--agent", help="The agent in every seat."),
     out: Path = typer.Option(Path("balance-report"), "--out", help="Folder for the report."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed: every game's seeds derive from it."),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
 ) -> None:
@@ -156,15 +138,16 @@ def balance(
                 ) from None
         if games < 1:
             raise OptionError(f"--games must be at least 1, got {games}")
+        runner = make_backend(backend, workers, address)
         options = parse_options(option)
         from pyramids.core import load
         from pyramids.sim.arena import resolve_game
 
         for count in counts:
             resolve_game(game, options, count, load)
-        with _progress(games * len(counts), False, f"{game} balance") as advance:
-            report = run_balance(game, games, counts, agent=agent, seed=seed, workers=workers,
-                                 options=options, on_done=advance)
+        with progress(games * len(counts), False, f"{game} balance") as advance:
+            report = run_balance(game, games, counts, agent=agent, seed=seed,
+                                 options=options, on_done=advance, backend=runner)
         path = write_report(report, out)
     typer.echo(f"wrote {path}")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -57,3 +57,34 @@ def apply_language(lang: str | None) -> None:
         set_language(lang)
     except UnknownLanguageError as error:
         fail(str(error))
+
+
+BACKEND_HELP = "Where the games run: local (worker processes on this machine) or ray."
+ADDRESS_HELP = "The Ray cluster to join (default: $RAY_ADDRESS, else a local Ray instance)."
+
+
+@contextmanager
+def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on the terminal (nothing when `quiet`); yields `advance(n)`."""
+    if quiet:
+        yield lambda n: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)

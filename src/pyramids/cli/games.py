@@ -12,7 +12,15 @@ from typing import Any
 
 import typer
 
-from pyramids.cli.common import LANG_HELP, apply_language, require_extra, user_errors
+from pyramids.cli.common import (
+    ADDRESS_HELP,
+    BACKEND_HELP,
+    LANG_HELP,
+    apply_language,
+    progress,
+    require_extra,
+    user_errors,
+)
 from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import GameRecord, PyramidsError, State
 from pyramids.play.learn import learn_text
@@ -29,6 +37,7 @@ from pyramids.play.session import (
     parse_seats,
     resume_session,
 )
+from pyramids.sim.backends import make_backend
 from pyramids.sim.play import play_series
 
 PLAYERS_HELP = "Number of players, where the game has a players option."
@@ -111,6 +120,9 @@ def simulate(
     players: int | None = typer.Option(None, "--players", help=PLAYERS_HELP),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
 ) -> None:
     """Play agents against each other and count wins, draws and game length."""
     with user_errors():
@@ -120,7 +132,10 @@ def simulate(
             names *= loaded.num_players
         check_seat_names(names, allow_human=False)
         solo = loaded.num_players == 1
-        summary = play_series(loaded, names, games, seed, keep_finals=solo)
+        runner = make_backend(backend, workers, address)
+        with progress(games, as_json, f"{game} simulate") as advance:
+            summary = play_series(loaded, names, games, seed, keep_finals=solo,
+                                  backend=runner, on_done=advance)
         report: dict[str, Any] = summary.to_dict()
         if solo:
             report["win_rate"] = summary.wins[0] / summary.games

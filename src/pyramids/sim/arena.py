@@ -26,12 +26,12 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pyramids.agents import Agent, make_agent
 from pyramids.core import Game, OptionError, Rng, State, load
+from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
 
@@ -221,39 +221,19 @@ def play_indexed_game(job: ArenaJob, index: int) -> GameResult:
     )
 
 
-def _play_chunk(job: ArenaJob, indices: list[int]) -> list[GameResult]:
-    return [play_indexed_game(job, i) for i in indices]
-
-
 def run_games(
     job: ArenaJob,
     games: int,
     workers: int = 1,
     on_done: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> list[GameResult]:
-    """Play games 0..games-1, in `workers` processes; the results sorted by index."""
+    """Play games 0..games-1 in `workers` local processes, or on `backend`; sorted by index."""
     if games < 1:
         raise OptionError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise OptionError(f"--workers must be at least 1, got {workers}")
-    results: list[GameResult] = []
-    if workers == 1:
-        for index in range(games):
-            results.append(play_indexed_game(job, index))
-            if on_done:
-                on_done(1)
-        return results
-    chunk = max(1, min(8, games // (workers * 4)))
-    chunks = [list(range(start, min(games, start + chunk))) for start in range(0, games, chunk)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, job, c) for c in chunks]
-        for future in as_completed(futures):
-            done = future.result()
-            results.extend(done)
-            if on_done:
-                on_done(len(done))
-    results.sort(key=lambda r: r.index)
-    return results
+    if backend is None:
+        backend = make_backend("local", workers)
+    return run_indexed(play_indexed_game, job, games, backend, on_done)
 
 
 def seat_outcome(returns: Sequence[float], seat: int) -> str:
@@ -358,12 +338,13 @@ def run_arena(
     options: dict[str, Any] | None = None,
     loader: GameLoader = load,
     on_done: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> dict[str, Any]:
     """Run an arena and return its summary with `game`, `options`, `seed` added."""
     specs = parse_agents(agents) if isinstance(agents, str) else list(agents)
     game, chosen = resolve_game(game_name, options, players, loader)
     job = ArenaJob(game_name, chosen, tuple(specs), seed, loader)
-    results = run_games(job, games, workers, on_done)
+    results = run_games(job, games, workers, on_done, backend)
     summary = summarize(results, [s.label for s in specs])
     summary.update(
         game=game_name,

@@ -29,6 +29,7 @@ from pyramids.sim.arena import (
     run_games,
     summarize,
 )
+from pyramids.sim.backends import Backend
 from pyramids.sim.stats import wilson_interval
 
 
@@ -83,6 +84,7 @@ def run_balance(
     options: dict[str, Any] | None = None,
     loader: GameLoader = load,
     on_done: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> dict[str, Any]:
     """The report's figures for each player count (None: the game's default)."""
     spec = AgentSpec(agent, agent)
@@ -92,7 +94,7 @@ def run_balance(
         game, chosen = resolve_game(game_name, options, count, loader)
         chosen_options = game.options
         job = ArenaJob(game_name, chosen, (spec,), seed, loader)
-        results = run_games(job, games, workers, on_done)
+        results = run_games(job, games, workers, on_done, backend)
         by_count[str(game.num_players)] = player_count_figures(results, [agent])
     return {
         "game": game_name,

@@ -13,6 +13,7 @@ from typing import Any
 
 from pyramids.agents import Agent, make_agent
 from pyramids.core import Game, OptionError, Rng, State
+from pyramids.sim.backends import Backend, run_indexed
 
 DEFAULT_MAX_ACTIONS = 100_000
 
@@ -107,6 +108,41 @@ class SeriesSummary:
         }
 
 
+@dataclass(frozen=True)
+class SeriesJob:
+    """A series fixed before any game is played: game `i` uses `seeds[i]` alone."""
+
+    game: Game
+    agent_names: tuple[str, ...]
+    seeds: SeriesSeeds
+    """Per game: the deal's seed, then each seat's agent seed."""
+    keep_finals: bool = False
+
+
+SeriesSeeds = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def series_seeds(seed: int | str | None, games: int, seats: int) -> SeriesSeeds:
+    """The seeds of a series, drawn from `Rng(seed)` in order: deal, then each seat's agent."""
+    seeds = Rng(seed)
+    table = []
+    for _ in range(games):
+        game_seed = seeds.next_u64() >> 1
+        table.append((game_seed, tuple(seeds.next_u64() >> 1 for _ in range(seats))))
+    return tuple(table)
+
+
+def play_series_game(
+    job: SeriesJob, index: int
+) -> tuple[list[float], int, dict[str, Any] | None]:
+    """Game `index` of a series: its returns, its length and (if kept) the final spectator view."""
+    game_seed, agent_seeds = job.seeds[index]
+    agents = [make_agent(name, seed=agent_seed)
+              for name, agent_seed in zip(job.agent_names, agent_seeds, strict=True)]
+    final = play_game(job.game, agents, game_seed)
+    return final.returns(), len(final.history()), final.view(None) if job.keep_finals else None
+
+
 def play_series(
     game: Game,
     agent_names: Sequence[str],
@@ -114,18 +150,21 @@ def play_series(
     seed: int | str | None = 0,
     *,
     keep_finals: bool = False,
+    backend: Backend | None = None,
+    on_done: Callable[[int], None] | None = None,
 ) -> SeriesSummary:
     """Play `games` games with fresh agents each game; count wins, draws and length.
 
     With `keep_finals`, the returns and spectator view of every final state are
     kept in `finals` (for game-specific statistics such as the solo draw count).
+    The games run on `backend` (default: one after another in this process);
+    every backend gives the same summary.
     """
     if len(agent_names) != game.num_players:
         raise OptionError(
             f"{game.name} is played by {game.num_players} seat(s); "
             f"got {len(agent_names)} agent(s): {', '.join(agent_names)}"
         )
-    seeds = Rng(seed)
     summary = SeriesSummary(
         game=game.name,
         options=game.options,
@@ -134,13 +173,11 @@ def play_series(
         wins=[0] * game.num_players,
         returns_total=[0.0] * game.num_players,
     )
-    for _ in range(games):
-        game_seed = seeds.next_u64() >> 1
-        agents = [make_agent(name, seed=seeds.next_u64() >> 1) for name in agent_names]
-        final = play_game(game, agents, game_seed)
-        returns = final.returns()
+    job = SeriesJob(game, tuple(agent_names), series_seeds(seed, games, game.num_players),
+                    keep_finals)
+    for returns, length, view in run_indexed(play_series_game, job, games, backend, on_done):
         summary.games += 1
-        summary.total_actions += len(final.history())
+        summary.total_actions += length
         for seat, value in enumerate(returns):
             summary.returns_total[seat] += value
         winner = winner_of(returns)
@@ -150,6 +187,6 @@ def play_series(
             summary.losses += 1
         else:
             summary.draws += 1
-        if keep_finals:
-            summary.finals.append((returns, final.view(None)))
+        if view is not None:
+            summary.finals.append((returns, view))
     return summary

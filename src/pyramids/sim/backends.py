@@ -1,0 +1,156 @@
+"""Where a batch of games runs: in this process, in local worker processes, or on Ray.
+
+Every batch here is a list of numbered jobs: job `i` is `work(payload, i)`, a
+top-level function of a payload that is the same for every job and of the job's
+number alone. Its result does not depend on which process, machine or worker
+count ran it, and results come back sorted by number, so the same seeds give
+identical figures on every backend.
+
+- `local` (the default): `workers` processes on this machine (1: this process).
+- `ray`: tasks on a Ray cluster, joined at `address` (or `RAY_ADDRESS`; with
+  neither, Ray starts a local instance). The workers import pyramids, and any
+  game plugin the batch uses, from their own environment, so every node needs
+  the same install (see docs/scale.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pyramids.core import OptionError
+
+P = TypeVar("P")
+R = TypeVar("R")
+
+BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """How to run a batch: `kind` is 'local' or 'ray'; `workers` the parallelism asked for.
+
+    On Ray, `workers` only sizes the chunks; Ray runs as many at once as the
+    cluster has CPUs.
+    """
+
+    kind: str = "local"
+    workers: int = 1
+    address: str | None = None
+
+
+def make_backend(kind: str = "local", workers: int = 1, address: str | None = None) -> Backend:
+    """A checked backend; a clear error for an unknown kind, a bad worker count or no Ray."""
+    if kind not in BACKENDS:
+        raise OptionError(f"unknown backend {kind!r}; choose one of: {', '.join(BACKENDS)}")
+    if workers < 1:
+        raise OptionError(f"--workers must be at least 1, got {workers}")
+    if address is not None and kind != "ray":
+        raise OptionError("--address joins a Ray cluster; use it with --backend ray")
+    if kind == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise OptionError(
+                "--backend ray needs Ray: pip install 'pyramids[ray]'"
+            ) from None
+    return Backend(kind, workers, address)
+
+
+def _run_chunk(work: Callable[[P, int], R], payload: P, indices: Sequence[int]) -> list[R]:
+    return [work(payload, index) for index in indices]
+
+
+def _chunks(count: int, parallel: int) -> list[list[int]]:
+    # A few chunks a worker: enough to balance uneven game lengths, few enough
+    # that sending the payload and collecting results stays cheap.
+    size = max(1, min(8, count // (parallel * 4)))
+    return [list(range(start, min(count, start + size))) for start in range(0, count, size)]
+
+
+def run_indexed(
+    work: Callable[[P, int], R],
+    payload: P,
+    count: int,
+    backend: Backend | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> list[R]:
+    """`[work(payload, i) for i in range(count)]`, run on `backend`; `on_done(n)` as jobs end."""
+    backend = backend or Backend()
+    if backend.kind == "ray":
+        return _run_on_ray(work, payload, count, backend, on_done)
+    if backend.workers == 1:
+        results = []
+        for index in range(count):
+            results.append(work(payload, index))
+            if on_done:
+                on_done(1)
+        return results
+    by_index: dict[int, R] = {}
+    with ProcessPoolExecutor(max_workers=backend.workers) as pool:
+        futures = {
+            pool.submit(_run_chunk, work, payload, chunk): chunk
+            for chunk in _chunks(count, backend.workers)
+        }
+        for future in as_completed(futures):
+            for index, result in zip(futures[future], future.result(), strict=True):
+                by_index[index] = result
+            if on_done:
+                on_done(len(futures[future]))
+    return [by_index[index] for index in range(count)]
+
+
+def ray_address(backend: Backend) -> str | None:
+    """The cluster to join: `--address`, else `RAY_ADDRESS`, else None (a local instance)."""
+    return backend.address or os.environ.get("RAY_ADDRESS") or None
+
+
+def _ensure_ray(backend: Backend) -> Any:
+    import ray
+
+    if not ray.is_initialized():
+        address = ray_address(backend)
+        if address is None:
+            ray.init(num_cpus=backend.workers if backend.workers > 1 else None,
+                     include_dashboard=False, logging_level=logging.WARNING,
+                     log_to_driver=False)
+        else:
+            ray.init(address=address, logging_level=logging.WARNING)
+    return ray
+
+
+def _run_on_ray(
+    work: Callable[[P, int], R],
+    payload: P,
+    count: int,
+    backend: Backend,
+    on_done: Callable[[int], None] | None,
+) -> list[R]:
+    ray = _ensure_ray(backend)
+    parallel = max(backend.workers, int(ray.cluster_resources().get("CPU", 1)))
+    remote_chunk = ray.remote(_run_chunk)
+    # The payload goes to the object store once, not once a chunk.
+    payload_ref = ray.put(payload)
+    pending = {
+        remote_chunk.remote(work, payload_ref, chunk): chunk
+        for chunk in _chunks(count, parallel)
+    }
+    by_index: dict[int, R] = {}
+    for ref, chunk in _as_ready(ray, pending):
+        for index, result in zip(chunk, ray.get(ref), strict=True):
+            by_index[index] = result
+        if on_done:
+            on_done(len(chunk))
+    return [by_index[index] for index in range(count)]
+
+
+def _as_ready(ray: Any, pending: dict[Any, list[int]]) -> Iterator[tuple[Any, list[int]]]:
+    waiting = list(pending)
+    while waiting:
+        ready, waiting = ray.wait(waiting, num_returns=1)
+        for ref in ready:
+            yield ref, pending[ref]

@@ -1,0 +1,129 @@
+"""Every backend gives the same figures for the same seeds: one process, local workers, Ray.
+
+The Ray tests start a local Ray instance with two CPUs (as CI does); they are
+skipped only where the `ray` extra is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+from pyramids.core import OptionError, load
+from pyramids.sim.arena import run_arena
+from pyramids.sim.backends import Backend, make_backend, run_indexed
+from pyramids.sim.balance import run_balance
+from pyramids.sim.play import play_series
+
+runner = CliRunner()
+
+
+def square_plus(offset: int, index: int) -> int:
+    return index * index + offset
+
+
+def without_timings(summary: dict[str, Any]) -> dict[str, Any]:
+    # Seconds a move are measured, not derived from the seeds.
+    return {key: value for key, value in summary.items() if key != "seconds_per_move"}
+
+
+def arena_summary(backend: Backend) -> dict[str, Any]:
+    return without_timings(run_arena("pacal", "greedy,random", 24, seed=11, backend=backend))
+
+
+def test_results_come_back_in_job_order_from_local_workers() -> None:
+    done: list[int] = []
+    results = run_indexed(square_plus, 5, 37, make_backend("local", 2), done.append)
+    assert results == [i * i + 5 for i in range(37)]
+    assert sum(done) == 37
+
+
+def test_local_workers_give_the_same_arena_as_one_process() -> None:
+    assert arena_summary(make_backend("local", 2)) == arena_summary(make_backend("local", 1))
+
+
+def test_local_workers_give_the_same_series_as_one_process() -> None:
+    game = load("mahjongg", layout="giza-step-ramp")
+    alone = play_series(game, ["greedy"], 6, seed=4, keep_finals=True)
+    shared = play_series(game, ["greedy"], 6, seed=4, keep_finals=True,
+                         backend=make_backend("local", 2))
+    assert shared.to_dict() == alone.to_dict()
+    assert shared.finals == alone.finals
+
+
+@pytest.mark.parametrize(
+    ("kind", "workers", "address", "expected"),
+    [
+        ("spark", 1, None, "unknown backend 'spark'; choose one of: local, ray"),
+        ("local", 0, None, "--workers must be at least 1, got 0"),
+        ("local", 2, "ray://head:10001", "--address joins a Ray cluster; use it with --backend ray"),
+    ],
+)
+def test_bad_backend_settings_say_what_is_allowed(
+    kind: str, workers: int, address: str | None, expected: str
+) -> None:
+    with pytest.raises(OptionError, match="^" + expected.replace("(", r"\(").replace(")", r"\)")):
+        make_backend(kind, workers, address)
+
+
+def test_cli_refuses_an_unknown_backend_before_playing() -> None:
+    result = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,random", "--games", "4",
+                                 "--backend", "spark"])
+    assert result.exit_code == 2
+    assert "unknown backend 'spark'; choose one of: local, ray" in result.output
+
+
+def test_simulate_with_workers_prints_what_one_process_prints() -> None:
+    base = ["simulate", "temple", "--agents", "greedy", "--players", "3", "--games", "8",
+            "--seed", "5", "--json"]
+    alone = runner.invoke(app, base)
+    shared = runner.invoke(app, [*base, "--workers", "2"])
+    assert alone.exit_code == 0, alone.output
+    assert json.loads(shared.output) == json.loads(alone.output)
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[Any]:
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def test_ray_gives_the_same_arena_as_local_processes(ray_instance: Any) -> None:
+    on_ray = arena_summary(make_backend("ray", 2))
+    assert on_ray == arena_summary(make_backend("local", 2))
+    assert on_ray["games"] == 24
+
+
+def test_ray_gives_the_same_balance_report(ray_instance: Any) -> None:
+    kwargs: dict[str, Any] = {"agent": "greedy", "seed": 2}
+    local = run_balance("temple", 10, [2, 4], **kwargs)
+    assert run_balance("temple", 10, [2, 4], backend=make_backend("ray", 2), **kwargs) == local
+
+
+def test_ray_gives_the_same_series_and_progress(ray_instance: Any) -> None:
+    game = load("pacal-solo")
+    done: list[int] = []
+    on_ray = play_series(game, ["greedy"], 20, seed=9, keep_finals=True,
+                         backend=make_backend("ray", 2), on_done=done.append)
+    alone = play_series(game, ["greedy"], 20, seed=9, keep_finals=True)
+    assert on_ray.to_dict() == alone.to_dict()
+    assert on_ray.finals == alone.finals
+    assert sum(done) == 20
+
+
+def test_cli_arena_on_ray_prints_the_local_figures(ray_instance: Any) -> None:
+    base = ["arena", "pacal", "--agents", "greedy,random", "--games", "12", "--seed", "3",
+            "--json"]
+    local = json.loads(runner.invoke(app, base).output)
+    on_ray = runner.invoke(app, [*base, "--backend", "ray", "--workers", "2"])
+    assert on_ray.exit_code == 0, on_ray.output
+    assert without_timings(json.loads(on_ray.output)) == without_timings(local)
