@@ -4,7 +4,8 @@
     python scripts/update_catalogue.py --check  # exit 1 if a message is new or untranslated
 
 Python code marks messages with `_("...")`, `gettext(...)` and
-`ngettext(singular, plural, n)`; the browser pages with `t("...")` and
+`ngettext(singular, plural, n)`, and the engines (which cannot translate) with
+`N_("...")` in the errors they raise; the browser pages with `t("...")` and
 `tn(singular, plural, n)`. The English catalogue repeats each English message
 id; the Korean one keeps its translations, and a new message is added with an
 empty translation for a person to write (the check fails until one does).
@@ -30,7 +31,9 @@ LOCALE = SOURCE / "play" / "locale"
 LANGUAGES = ("en", "ko")
 # Each kind of file with the functions that mark messages in it.
 EXTRACTORS = [
-    ([("**.py", "python")], {"_": None, "gettext": None, "ngettext": (1, 2)}),
+    # `say`/`say_n` (pyramids.play.movelog) keep a message to put into words later.
+    ([("**.py", "python")], {"_": None, "gettext": None, "ngettext": (1, 2),
+                             "say": None, "say_n": (1, 2)}),
     ([("**/static/**.js", "javascript")], {"t": None, "tn": (1, 2)}),
 ]
 

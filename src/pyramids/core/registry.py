@@ -4,7 +4,7 @@ A manifest is everything the project knows about a game in one object: its
 name, title and summary, how to make it, the option that sets its number of
 players, its rules page, the option sets the conformance suite plays, and its
 *companions*: the greedy policy, the one-player planner, the text renderer,
-the terminal board and the browser renderer. Companions are named by dotted
+the terminal board, the browser renderer and the move log. Companions are named by dotted
 paths (`"package.module:attribute"`) and imported only when an interface asks
 for them, so a rules package never imports an interface, and a game whose
 terminal board needs Textual still loads without it.
@@ -45,6 +45,8 @@ COMPANIONS = {
     "text_renderer": "a function `(view) -> str` drawing a view as plain text",
     "terminal_board": "a Textual `Board` subclass (pyramids.tui.board.Board)",
     "web_renderer": "a JavaScript module file, as `package:file.js`",
+    "move_log": "a function `(action, actor, viewer, before, after) -> list[Words]` telling "
+    "one move from one audience's views before and after it (pyramids.play.movelog)",
 }
 
 
@@ -86,6 +88,7 @@ class GameManifest:
     text_renderer: str | None = None
     terminal_board: str | None = None
     web_renderer: str | None = None
+    move_log: str | None = None
 
     @property
     def display_title(self) -> str:

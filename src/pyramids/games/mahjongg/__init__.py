@@ -35,6 +35,7 @@ register(
         greedy_policy="pyramids.agents.greedy.mahjongg",
         planner="pyramids.agents.planner:plan_mahjongg_solo",
         text_renderer="pyramids.play.text.mahjongg:render_mahjongg",
+        move_log="pyramids.play.logs.mahjongg:describe_mahjongg",
         terminal_board="pyramids.tui.mahjongg:BOARD",
         web_renderer="pyramids.web:static/mahjongg.js",
         view_type=MahjonggView,

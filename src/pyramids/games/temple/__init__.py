@@ -39,6 +39,7 @@ register(
         players_option="players",
         greedy_policy="pyramids.agents.greedy.temple",
         text_renderer="pyramids.play.text.temple:render_temple",
+        move_log="pyramids.play.logs.temple:describe_temple",
         terminal_board="pyramids.tui.temple:BOARD",
         web_renderer="pyramids.web:static/temple.js",
         view_type=TempleView,

@@ -1,0 +1,220 @@
+"""The move log: each move of a game told in player words, with what it caused.
+
+A log entry is built for one *audience* (a seat, or None for a spectator) from
+two of that audience's own views, the one before the move and the one after,
+and the move's action string (which every seat may learn: action strings never
+name hidden cards). Nothing else is read, so an entry can never tell a player
+what their view does not show: another player's hidden cards stay hidden in
+the log by construction, and a spectator's log holds only public facts.
+
+Each game tells its moves with the `move_log` companion its manifest names,
+a function `(action, actor, viewer, before, after) -> list[Words]`; a game without one
+gets "seat 2: <action string>".
+
+Lines are kept as `Words` (a catalogue message and its values) and put into a
+language only when shown, so one log serves English and Korean readers. Write
+new lines with `say("...", name=value)` and `say_n(singular, plural, count)`:
+`scripts/update_catalogue.py` finds those messages like `_(...)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from pyramids.core import GameRecord, State, companion_of
+from pyramids.play.i18n import gettext, ngettext
+
+Audience = int | None
+Describe = Callable[[str, int, "Audience", dict[str, Any], dict[str, Any]], list["Words"]]
+
+
+@dataclass(frozen=True)
+class Words:
+    """A catalogue message with its values, put into a language by `text(lang)`.
+
+    A value may itself be `Words` (a seat's label inside a sentence); `count`
+    picks the plural form when `plural` is given.
+    """
+
+    message: str
+    values: tuple[tuple[str, Any], ...] = ()
+    plural: str | None = None
+    count: int = 0
+
+    def text(self, lang: str | None = None) -> str:
+        values = {
+            name: value.text(lang) if isinstance(value, Words | Listing) else value
+            for name, value in self.values
+        }
+        if self.plural is not None:
+            return ngettext(self.message, self.plural, self.count, lang=lang, **values)
+        return gettext(self.message, lang=lang, **values)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Several `Words` shown one after the other, with commas."""
+
+    items: tuple[Words, ...]
+
+    def text(self, lang: str | None = None) -> str:
+        return ", ".join(item.text(lang) for item in self.items)
+
+
+def listing(items: Iterable[Words]) -> Listing:
+    return Listing(tuple(items))
+
+
+def say(message: str, **values: Any) -> Words:
+    """A line to show later, in the reader's language."""
+    return Words(message, tuple(sorted(values.items())))
+
+
+def say_n(singular: str, plural: str, count: int, **values: Any) -> Words:
+    """A line with a count (`{count}` is filled and picks the plural form)."""
+    return Words(singular, tuple(sorted(values.items())), plural, count)
+
+
+def seat_words(seat: int, viewer: Audience) -> Words:
+    """`you` for the reader's own seat, else `seat 2` (seats counted from 1)."""
+    if viewer is not None and seat == viewer:
+        return say("you")
+    return say("seat {number}", number=seat + 1)
+
+
+def seat_title(seat: int, viewer: Audience) -> Words:
+    """As `seat_words`, at the start of a sentence."""
+    if viewer is not None and seat == viewer:
+        return say("You")
+    return say("Seat {number}", number=seat + 1)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One move as one audience reads it: its number (from 1), who moved, the lines."""
+
+    number: int
+    seat: int
+    by_bot: bool
+    lines: tuple[Words, ...]
+
+    def as_json(self, lang: str | None = None) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "seat": self.seat,
+            "by_bot": self.by_bot,
+            "lines": [line.text(lang) for line in self.lines],
+        }
+
+
+def generic_describe(action: str, actor: int, viewer: Audience, before: dict[str, Any],
+                     after: dict[str, Any]) -> list[Words]:
+    """For a game without a `move_log` companion: the action string, which is public."""
+    return [say("{seat}: {action}", seat=seat_title(actor, viewer), action=action)]
+
+
+def describer(game: str) -> Describe:
+    found = companion_of(game, "move_log")
+    return found if found is not None else generic_describe
+
+
+def audiences(state: State) -> list[Audience]:
+    """Every seat, then the spectator (None)."""
+    return [*range(state.game.num_players), None]
+
+
+def audience_views(state: State) -> dict[Audience, dict[str, Any]]:
+    return {audience: state.view(audience) for audience in audiences(state)}
+
+
+def describe_for(describe: Describe, action: str, actor: int, viewer: Audience,
+                 before: dict[str, Any], after: dict[str, Any]) -> tuple[Words, ...]:
+    """The lines of one move for the audience whose views these are.
+
+    A view shape the companion does not know yet still gets the action string."""
+    try:
+        return tuple(describe(action, actor, viewer, before, after))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return tuple(generic_describe(action, actor, viewer, before, after))
+
+
+@dataclass
+class MoveLog:
+    """A game's log for every audience, kept up to date move by move.
+
+    `record(state, apply)` reads every audience's view, lets `apply` make the
+    move, reads them again and adds one entry per audience. The views after a
+    move are kept as the next move's views before, so each move costs one view
+    per audience.
+    """
+
+    game: str
+    entries: dict[Audience, list[LogEntry]] = field(default_factory=dict)
+    _views: dict[Audience, dict[str, Any]] | None = None
+
+    def record(self, state: State, actor: int, action: str, by_bot: bool,
+               apply: Callable[[], Any]) -> None:
+        before = self._views if self._views is not None else audience_views(state)
+        apply()
+        after = audience_views(state)
+        describe = describer(self.game)
+        number = len(next(iter(self.entries.values()), [])) + 1
+        for audience in after:
+            lines = describe_for(describe, action, actor, audience, before[audience],
+                                 after[audience])
+            self.entries.setdefault(audience, []).append(
+                LogEntry(number, actor, by_bot, lines)
+            )
+        self._views = after
+
+    def for_audience(self, audience: Audience, since: int = 0) -> list[LogEntry]:
+        """The entries one audience may read (from move number `since + 1`)."""
+        return self.entries.get(audience, [])[since:]
+
+    def __len__(self) -> int:
+        return len(next(iter(self.entries.values()), []))
+
+
+def replay_log(state: State, moves: Iterable[tuple[int, str, bool]]) -> MoveLog:
+    """The log of a game replayed from `state` (its start) through `moves`
+    (seat, action string, by a bot); `state` is moved to the end."""
+    log = MoveLog(state.game.name)
+    for seat, text, by_bot in moves:
+        action = state.string_to_action(text)
+        log.record(state, seat, text, by_bot, partial(state.apply_action, action))
+    return log
+
+
+def record_log(record: GameRecord) -> MoveLog:
+    """The log of a game record, every audience (the record's seats are not stored,
+    so the seat to move before each action is the actor)."""
+    states = record.replay()
+    state = states[0].clone()
+    moves = [(before.current_player, text, False)
+             for before, text in zip(states, record.actions, strict=False)]
+    return replay_log(state, moves)
+
+
+__all__ = [
+    "Listing",
+    "LogEntry",
+    "MoveLog",
+    "Words",
+    "audience_views",
+    "audiences",
+    "describer",
+    "generic_describe",
+    "listing",
+    "record_log",
+    "replay_log",
+    "say",
+    "say_n",
+    "seat_title",
+    "seat_words",
+]

@@ -1,0 +1,200 @@
+"""The move log: moves in words, each audience reading only what it may know."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramids.core import GameRecord, State, load
+from pyramids.play.movelog import MoveLog, describer, record_log
+
+
+def _play(game: str, seed: int, moves: int, **options: object) -> tuple[State, MoveLog]:
+    state = load(game, **options).new_initial_state(seed)
+    log = MoveLog(game)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        actor, text = state.current_player, state.action_to_string(action)
+        log.record(state, actor, text, False, lambda a=action: state.apply_action(a))
+    return state, log
+
+
+def _texts(log: MoveLog, audience: int | None, lang: str = "en") -> list[list[str]]:
+    return [[line.text(lang) for line in entry.lines] for entry in log.for_audience(audience)]
+
+
+def _lines_for(game: str, state: State, action: int, audience: int | None) -> list[str]:
+    """The log lines `audience` reads about `action` played in `state` (a copy)."""
+    copy = state.clone()
+    actor, text = copy.current_player, copy.action_to_string(action)
+    before = copy.view(audience)
+    copy.apply_action(action)
+    lines = describer(game)(text, actor, audience, before, copy.view(audience))
+    return [line.text("en") for line in lines]
+
+
+# -- privacy: an audience's lines depend only on what it may know -----------------------
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 5))
+def test_temple_log_tells_no_seat_what_another_holds(seed: int, players: int) -> None:
+    """Swap the cards hidden from an audience for others it cannot tell apart: every
+    move without a draw reads the same to it (a draw differs because the pile does)."""
+    state = load("temple", players=players).new_initial_state(seed)
+    rng = random.Random(seed)
+    compared = 0
+    while not state.is_terminal() and compared < 60:
+        action = rng.choice(state.legal_actions())
+        for audience in [*range(players), None]:
+            other = state.resample_hidden(audience, random.Random(rng.random()))
+            if action not in other.legal_actions():
+                continue
+            round_before = state.view(None)["round"]
+            probe = state.clone()
+            probe.apply_action(action)
+            if probe.view(None)["round"] != round_before:
+                continue
+            assert _lines_for("temple", state, action, audience) == _lines_for(
+                "temple", other, action, audience
+            )
+            compared += 1
+        state.apply_action(action)
+    assert compared > 0
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_pacal_log_hides_the_opponents_hand_and_declined_cards(seed: int) -> None:
+    state = load("pacal").new_initial_state(seed)
+    rng = random.Random(seed)
+    compared = 0
+    while not state.is_terminal() and compared < 80:
+        action = rng.choice(state.legal_actions())
+        round_before = state.view(None)["round"]
+        probe = state.clone()
+        probe.apply_action(action)
+        if probe.view(None)["round"] == round_before:
+            for audience in (0, 1, None):
+                other = state.resample_hidden(audience, random.Random(rng.random()))
+                if action in other.legal_actions():
+                    assert _lines_for("pacal", state, action, audience) == _lines_for(
+                        "pacal", other, action, audience
+                    )
+                    compared += 1
+        state.apply_action(action)
+    assert compared > 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_temple_others_draws_are_counts_and_only_the_owner_reads_cards(seed: int) -> None:
+    _state, log = _play("temple", seed, 400, players=4)
+    drew_cards = re.compile(r"^You drew .*(card|jewel).*\.$")
+    drew_count = re.compile(r"^Seat \d drew \d+ cards?\.$")
+    spectator = _texts(log, None)
+    assert all("You" not in line and "you" not in line
+               for lines in spectator for line in lines)
+    rounds = 0
+    for seat in range(4):
+        for lines in _texts(log, seat):
+            for line in lines:
+                if " drew " in line:
+                    assert drew_cards.match(line) or drew_count.match(line), line
+                    assert not line.startswith(f"Seat {seat + 1} drew")
+                    rounds += line.startswith("You drew")
+    assert rounds > 0
+
+
+def test_a_spectator_reads_the_public_lines_of_every_seat() -> None:
+    """Whatever a seat reads about another seat's move, except its own cards, the
+    spectator reads too: the public part of each entry is the same."""
+    _state, log = _play("pacal", 4, 200)
+    for seat in (0, 1):
+        for own, public in zip(_texts(log, seat), _texts(log, None), strict=True):
+            assert len(own) == len(public)
+            for mine, theirs in zip(own, public, strict=True):
+                if "you" not in mine.lower():
+                    assert mine == theirs
+
+
+# -- moves in words, worked by hand ---------------------------------------------------------
+
+
+def test_temple_swap_summon_and_set_in_words() -> None:
+    state = load("temple", players=2, start_rule="rotate").new_initial_state(7)
+    log = MoveLog("temple")
+    zone = state.view(None)["swap_zone"]
+    hand = state.view(0)["hand"]
+    given_kind = next(iter(hand))
+    text = f"swap {given_kind} 1"
+    log.record(state, 0, text, False,
+               lambda: state.apply_action(state.string_to_action(text)))
+    (own,) = _texts(log, 0)[0]
+    (public,) = _texts(log, None)[0]
+    taken = zone[0]
+
+    def words(kind: str) -> str:
+        return "1 jewel" if kind == "J" else f"1 level-{kind[1:]} card"
+
+    assert own == f"You gave {words(given_kind)} and took {words(taken)} from the swap zone."
+    assert public == (f"Seat 1 gave {words(given_kind)} and took {words(taken)} "
+                      "from the swap zone.")
+
+
+def test_pacal_offer_pick_place_in_words() -> None:
+    state = load("pacal").new_initial_state(11)
+    log = MoveLog("pacal")
+    offerer = state.current_player
+    hand = sorted(state.view(offerer)["hand"])
+    low, high = hand[0], hand[-1]
+    for text in (f"offer {low} {high}", f"pick {high}"):
+        actor = state.current_player
+        log.record(state, actor, text, False,
+                   lambda t=text: state.apply_action(state.string_to_action(t)))
+    picker = 1 - offerer
+    field = state.view(picker)["legal_fields"][0]
+    log.record(state, picker, f"place F{field}", False,
+               lambda: state.apply_action(state.string_to_action(f"place F{field}")))
+    spectator = _texts(log, None)
+    assert spectator[0] == [f"Seat {offerer + 1} offered {low} and {high}."]
+    assert spectator[1] == [f"Seat {picker + 1} picked {high}; {low} goes back to "
+                            f"seat {offerer + 1}."]
+    assert spectator[2][0].startswith(f"Seat {picker + 1} placed {high} on F{field}")
+    assert _texts(log, offerer)[1] == [f"Seat {picker + 1} picked {high}; {low} goes back "
+                                       "to you."]
+
+
+def test_every_game_tells_every_move_without_falling_back_to_action_strings() -> None:
+    for game, options in (("temple", {"players": 3}), ("pacal", {}), ("pacal-solo", {}),
+                          ("mahjongg", {"players": 2})):
+        _state, log = _play(game, 3, 150, **options)
+        for audience in (0, None):
+            for lines in _texts(log, audience):
+                for line in lines:
+                    assert not re.search(r": (swap|set|offer|pick|place|match|shift) ", line), \
+                        (game, line)
+
+
+def test_the_log_reads_in_korean() -> None:
+    _state, log = _play("temple", 5, 80, players=3)
+    korean = _texts(log, 0, "ko")
+    english = _texts(log, 0, "en")
+    assert korean != english
+    hangul = re.compile("[\uac00-\ud7a3]")
+    for lines in korean:
+        for line in lines:
+            assert hangul.search(line), line
+
+
+def test_a_record_replays_into_the_same_log() -> None:
+    state, log = _play("pacal", 9, 60)
+    replayed = record_log(GameRecord.from_state(state))
+    for audience in (0, 1, None):
+        assert _texts(replayed, audience) == _texts(log, audience)
