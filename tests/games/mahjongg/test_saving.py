@@ -24,7 +24,7 @@ BEFORE = json.loads((Path(__file__).parent / "data" / "saves_before_schema.json"
 
 # Random play that uses every kind of action, not only passes (a solo pass ends the game).
 WEIGHTS = {"match": 60, act.UNDO: 8, act.HINT: 8, act.SIGHT: 5, "shift": 5,
-           act.RESHUFFLE: 50, act.FINISH: 30, act.PASS: 1, "clock": 10}
+           act.RESHUFFLE: 50, act.FINISH: 30, act.PASS: 1, "clock": 10, "reveal": 5}
 
 
 def choose(state: MahjonggState, rng: random.Random) -> int:
@@ -55,6 +55,10 @@ def as_saved_then(text: str) -> str:
     data = json.loads(text)
     added = {spec.name for spec in pyramids.load("mahjongg").option_specs if spec.has_legacy}
     data["options"] = {k: v for k, v in data["options"].items() if k not in added}
+    # Fields added since (the Solar Barque's time of the last pair).
+    state = data["state"]
+    for snapshot in [state["core"], *state["undo"]]:
+        snapshot.pop("last_pair_at", None)
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
@@ -141,7 +145,8 @@ def test_every_state_of_random_games_round_trips_and_clones(
 
 
 def test_resampled_states_save_load_and_leave_the_original_alone() -> None:
-    game = pyramids.load("mahjongg", layout="great-zenith")
+    # Without structural shifts the capstone's removal leaves the faces hidden.
+    game = pyramids.load("mahjongg", layout="great-zenith", structural_shifts=False)
     assert isinstance(game, MahjonggGame)
     rng = random.Random(2)
     checked = 0
@@ -198,7 +203,7 @@ def solo_text_with_undo() -> str:
         (("core", "tokens", 0), -1, r"core\.tokens\[0\]: -1 is not an integer in 0\.\."),
         (("core", "streaks", 0), True, r"core\.streaks\[0\]: True is not an integer"),
         (("elapsed",), 901, r"elapsed: 901 is not an integer in 0\.\.900"),
-        (("history", 2), -1, r"history\[2\]: -1 is not an integer in 0\.\.2633"),
+        (("history", 2), -1, r"history\[2\]: -1 is not an integer in 0\.\.\d+"),
         (("undo",), {}, "undo: {} is not a list"),
         (("undo", 0), [], r"undo\[0\]: expected an object, got \[\]"),
         (("undo", 1, "faces", 0), "x", r"undo\[1\]\.faces\[0\]: 'x' is not an integer"),

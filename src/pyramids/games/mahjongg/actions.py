@@ -5,7 +5,9 @@ Actions, for a layout of `n` tiles (ids 0..n-1):
   tiles, `n·(n−1)/2` in all, first;
 - `shift A`: Anubis Shift on tile A, `n` ids;
 - `pass`, `sight`, `reshuffle`, `undo`, `hint`, `finish`: one id each;
-- time attack only: `clock S` for S in 0..time_limit_seconds.
+- time attack with the real clock only: `clock S` for S in 0..time_limit_seconds;
+- with the Tile Reveal favor only: `reveal A`, `n` ids, last (so that the numbers
+  of every other action are those of games saved before the favor existed).
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ SIMPLE = (PASS, SIGHT, RESHUFFLE, UNDO, HINT, FINISH)
 
 
 class ActionSpace:
-    """Numbers <-> meanings for one layout size (and clock limit in time attack)."""
+    """Numbers <-> meanings for one layout size (and clock limit in time attack,
+    and whether the Tile Reveal favor exists)."""
 
-    def __init__(self, tiles: int, clock_limit: int | None) -> None:
+    def __init__(self, tiles: int, clock_limit: int | None, reveal: bool = False) -> None:
         self.tiles = tiles
         self.num_pairs = tiles * (tiles - 1) // 2
         self.pairs: tuple[tuple[int, int], ...] = tuple(
@@ -35,7 +38,9 @@ class ActionSpace:
         self.simple = {name: self.simple_base + i for i, name in enumerate(SIMPLE)}
         self.clock_base = self.simple_base + len(SIMPLE)
         self.clock_limit = clock_limit
-        self.size = self.clock_base + (clock_limit + 1 if clock_limit is not None else 0)
+        self.reveal_base = self.clock_base + (clock_limit + 1 if clock_limit is not None else 0)
+        self.reveal = reveal
+        self.size = self.reveal_base + (tiles if reveal else 0)
 
     def match(self, a: int, b: int) -> int:
         if a > b:
@@ -48,8 +53,11 @@ class ActionSpace:
     def clock(self, seconds: int) -> int:
         return self.clock_base + seconds
 
+    def reveal_tile(self, tile: int) -> int:
+        return self.reveal_base + tile
+
     def kind(self, action: int) -> str:
-        """'match', 'shift', 'clock', one of SIMPLE, or '' when out of range."""
+        """'match', 'shift', 'clock', 'reveal', one of SIMPLE, or '' when out of range."""
         if action < 0 or action >= self.size:
             return ""
         if action < self.num_pairs:
@@ -58,7 +66,9 @@ class ActionSpace:
             return "shift"
         if action < self.clock_base:
             return SIMPLE[action - self.simple_base]
-        return "clock"
+        if action < self.reveal_base:
+            return "clock"
+        return "reveal"
 
     def to_string(self, action: int) -> str:
         kind = self.kind(action)
@@ -69,6 +79,8 @@ class ActionSpace:
             return f"shift {action - self.shift_base}"
         if kind == "clock":
             return f"clock {action - self.clock_base}"
+        if kind == "reveal":
+            return f"reveal {action - self.reveal_base}"
         if kind:
             return kind
         raise ValueError(f"no action {action}; actions are 0..{self.size - 1}")
@@ -76,8 +88,8 @@ class ActionSpace:
     def parse(self, text: str) -> int:
         words = text.strip().lower().split() if isinstance(text, str) else []
         allowed = (
-            "allowed: 'match A B', 'shift A' (A, B tile ids 0.."
-            f"{self.tiles - 1}), " + ", ".join(repr(s) for s in SIMPLE)
+            "allowed: 'match A B', 'shift A'" + (", 'reveal A'" if self.reveal else "")
+            + f" (A, B tile ids 0..{self.tiles - 1}), " + ", ".join(repr(s) for s in SIMPLE)
             + (f", 'clock S' (S 0..{self.clock_limit})" if self.clock_limit is not None else "")
         )
         if len(words) == 1 and words[0] in self.simple:
@@ -91,6 +103,8 @@ class ActionSpace:
             return self.match(a, b)
         if words and words[0] == "shift" and len(words) == 2:
             return self.shift(self._tile(words[1], text))
+        if words and words[0] == "reveal" and len(words) == 2 and self.reveal:
+            return self.reveal_tile(self._tile(words[1], text))
         if words and words[0] == "clock" and len(words) == 2 and self.clock_limit is not None:
             seconds = _int(words[1])
             if seconds is None or not 0 <= seconds <= self.clock_limit:

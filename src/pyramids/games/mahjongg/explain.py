@@ -48,6 +48,13 @@ def why_illegal(state: MahjonggState, action: int) -> str:
         if not state.present >> tile & 1:
             return f"tile {tile} is no longer on the board"
         return f"tile {tile} is already free; Anubis Shift lifts a tile that is not free"
+    if kind == "reveal":
+        tile = action - space.reveal_base
+        if tokens < options["reveal_cost"]:
+            return f"a Tile Reveal costs {options['reveal_cost']} token(s); {owner} {tokens}"
+        if not state.present >> tile & 1:
+            return f"tile {tile} is no longer on the board"
+        return f"tile {tile} is already face up; a Tile Reveal turns up a face-down tile"
     if kind == act.SIGHT:
         if state.sight:
             return "Ra Sight is already showing this turn's pairs"

@@ -20,7 +20,7 @@ from pyramids.core.api import Game
 from pyramids.core.errors import LayoutError, OptionError
 from pyramids.core.options import Option
 from pyramids.core.rng import Rng
-from pyramids.games.mahjongg import blueprints, modes
+from pyramids.games.mahjongg import barque, blueprints, modes, settling
 from pyramids.games.mahjongg import deal as dealing
 from pyramids.games.mahjongg.actions import ActionSpace
 from pyramids.games.mahjongg.advice import Advice
@@ -73,11 +73,39 @@ OPTIONS: tuple[Option, ...] = (
            maximum=7200),
     Option("time_token_bonus_seconds", 30, int, "time attack: seconds per unused token",
            minimum=0, maximum=86_400),
+    Option("clock", barque.REAL, str,
+           "time attack: real (the app or the server reports the seconds elapsed) or turns "
+           "(each move takes turn_seconds, for play without a real clock)",
+           choices=barque.CLOCKS, ours=True, legacy=barque.REAL),
+    Option("turn_seconds", 10, int, "time attack with clock=turns: the seconds each move takes",
+           minimum=1, maximum=3600, ours=True, legacy=10),
+    Option("barque_space_seconds", 60, int,
+           "time attack: the seconds of one space of the Solar Barque track (the last "
+           "space is sunset)", minimum=1, maximum=3600, ours=True, legacy=60),
+    Option("speed_pair_seconds", 10, int,
+           "time attack: a pair at most this many seconds after the previous one (or the "
+           "start) is a quick pair", minimum=0, maximum=7200, ours=True, legacy=10),
+    Option("speed_pair_bonus", 50, int, "time attack: points for a quick pair", minimum=0,
+           maximum=1_000_000, ours=True, legacy=0),
+    Option("speed_layer_bonus", 50, int,
+           "time attack: points for emptying a layer, per track space the barque has "
+           "still to sail to sunset", minimum=0, maximum=1_000_000, ours=True, legacy=0),
     Option("sight_cost", 1, int, "tokens for Ra Sight", minimum=0, maximum=100),
     Option("shift_cost", 1, int, "tokens for Anubis Shift", minimum=0, maximum=100,
            ours=True),
     Option("reshuffle_cost", 3, int, "tokens for a Sandstorm Reshuffle", minimum=1,
            maximum=100),
+    Option("reveal_favor", True, bool,
+           "the Tile Reveal favor: a token turns one face-down tile face up", ours=True,
+           legacy=False),
+    Option("reveal_cost", 1, int, "tokens for a Tile Reveal", minimum=1, maximum=100,
+           ours=True, legacy=1),
+    Option("structural_shifts", True, bool,
+           "removing a capstone settles the monument: the face-down tiles beneath it "
+           "within settle_reach tiles turn face up", ours=True, legacy=False),
+    Option("settle_reach", 1, int,
+           "structural shifts: how many tiles beside the capstone's footprint the "
+           "settling reaches", minimum=0, maximum=50, ours=True, legacy=1),
     Option("undo_refunds_favors", False, bool,
            "one-player modes: an undo of Anubis Shift, Ra Sight or a Sandstorm Reshuffle "
            "gives its tokens back (off: a favor's tokens stay spent, so shift-then-undo "
@@ -93,10 +121,10 @@ OPTIONS: tuple[Option, ...] = (
 
 
 @lru_cache(maxsize=64)
-def shared_action_space(tiles: int, clock_limit: int | None) -> ActionSpace:
-    """One ActionSpace per layout size and clock, shared by every game of that shape
-    (its table of pairs is large: 10,296 for 144 tiles); it never changes."""
-    return ActionSpace(tiles, clock_limit)
+def shared_action_space(tiles: int, clock_limit: int | None, reveal: bool) -> ActionSpace:
+    """One ActionSpace per layout size, clock and favor set, shared by every game of
+    that shape (its table of pairs is large: 10,296 for 144 tiles); it never changes."""
+    return ActionSpace(tiles, clock_limit, reveal)
 
 
 @lru_cache(maxsize=64)
@@ -113,6 +141,15 @@ def load_layout(name: str) -> Layout:
 class MahjonggGame(Game):
     name: ClassVar[str] = "mahjongg"
     option_specs = OPTIONS
+    #: The option that names a shipped board: choosers offer `boards()` for it.
+    board_option: ClassVar[str] = "layout"
+
+    @staticmethod
+    def boards() -> tuple[dict[str, Any], ...]:
+        """Every shipped layout as a chooser draws it (`catalogue.board_entries`)."""
+        from pyramids.games.mahjongg.catalogue import board_entries
+
+        return board_entries()
 
     def __init__(self, layout_object: Layout | None = None, **options: Any) -> None:
         """`layout_object` plays a Layout built in code (tests, puzzles) under the name
@@ -164,8 +201,28 @@ class MahjonggGame(Game):
             geometry.below[t] + geometry.left[t] + geometry.right[t] for t in range(layout.size)
         )
         self.classes = match_classes(options["pantheon_pairs"])
-        clock = options["time_limit_seconds"] if mode == modes.TIME_ATTACK else None
-        self.actions = shared_action_space(layout.size, clock)
+        timed = mode == modes.TIME_ATTACK
+        # With clock=turns the engine keeps the time, so there are no `clock S` moves.
+        self.turn_clock = timed and options["clock"] == barque.TURNS
+        clock = options["time_limit_seconds"] if timed and not self.turn_clock else None
+        self.actions = shared_action_space(layout.size, clock, options["reveal_favor"])
+        self.track = barque.Track(
+            limit=options["time_limit_seconds"],
+            space_seconds=options["barque_space_seconds"],
+            quick_seconds=options["speed_pair_seconds"],
+            quick_bonus=options["speed_pair_bonus"],
+            layer_bonus=options["speed_layer_bonus"],
+        ) if timed else None
+        layers: dict[int, int] = {}
+        for tile, (_, _, z) in enumerate(geometry.positions):
+            layers[z] = layers.get(z, 0) | 1 << tile
+        self.layer_masks: tuple[int, ...] = tuple(layers.get(z, 0) for z in range(max(layers) + 1))
+        # What removing each capstone turns face up (structural shifts), if anything.
+        self.settle_zones: tuple[int, ...] = tuple(
+            settling.settle_zone(geometry, tile, options["settle_reach"])
+            if options["structural_shifts"] else 0
+            for tile in self.capstone_ids
+        )
         self.score_rules = ScoreRules(
             capstone_bonus=options["capstone_bonus"],
             capstone_double_pairs=options["capstone_double_pairs"],

@@ -2,10 +2,11 @@
 
 Rules implemented here (the rules page has them all): removing a valid pair of
 free tiles, scoring it (`scoring`), unlocking and forfeiting vaults, turning up
-face-down tiles once nothing lies on them, the favors (`favors`), passing, the
+face-down tiles once nothing lies on them (and beneath a removed capstone:
+`settling`), the favors (`favors`, and the Tile Reveal), passing, the
 turn order and the end of the game (`modes`), undo and hints in the one-player
 modes, `finish` once every remaining tile is free, and the clock of the time
-attack.
+attack with its Solar Barque track (`barque`).
 
 Sets of tiles are bit masks (bit i = tile i). Everything that undo restores is
 the "core" (`CORE`, one `core.saving` field list): an undo snapshot is its
@@ -37,7 +38,7 @@ from pyramids.core.saving import (
 )
 from pyramids.core.views import Outcome
 from pyramids.games.mahjongg import actions as act
-from pyramids.games.mahjongg import favors, modes, scoring
+from pyramids.games.mahjongg import barque, favors, modes, scoring
 from pyramids.games.mahjongg.explain import why_illegal
 from pyramids.games.mahjongg.geometry import tiles_in
 from pyramids.games.mahjongg.tiles import FACES
@@ -83,6 +84,9 @@ CORE = Schema(
     Field("vault_by", "vault_by",
           ListOf(Optional(_SEAT), length=lambda state: len(state.game.vault_ids))),
     Field("passes", "passes", Int(0, _seats)),
+    # Time attack: the elapsed seconds at the last pair (quick pairs count from it).
+    Field("last_pair_at", "last_pair_at",
+          Int(0, lambda state: state.game.options["time_limit_seconds"])),
     Field("shift", "shift", Int(-1, lambda state: state.game.geometry.size - 1)),
     Field("sight", "sight", BOOL),
     Field("hint", "hint", BOOL),
@@ -104,6 +108,23 @@ def _load_snapshot(raw: Any, state: MahjonggState) -> dict[str, Any]:
     return dict(raw)
 
 
+def _upgrade(data: Any) -> Any:
+    """A save from before the Solar Barque track, given the field it lacked
+    (`last_pair_at` 0: the rules it was played under had no quick pairs)."""
+    if not isinstance(data, dict) or not isinstance(data.get("core"), dict):
+        return data
+    if "last_pair_at" in data["core"]:
+        return data
+    upgraded = dict(data, core=dict(data["core"], last_pair_at=0))
+    undo = data.get("undo")
+    if isinstance(undo, list):
+        upgraded["undo"] = [
+            dict(snapshot, last_pair_at=0) if isinstance(snapshot, dict) else snapshot
+            for snapshot in undo
+        ]
+    return upgraded
+
+
 # A snapshot is never changed once taken: clones and saves share it (a save
 # copies the list; deep copies made `to_json` twice as slow).
 _SNAPSHOT = Custom(_load_snapshot)
@@ -114,8 +135,9 @@ class MahjonggState(SavedState, State):
 
     __slots__ = (
         "game", "seed", "faces", "present", "face_down", "player", "bank", "capstone_by",
-        "vault_status", "vault_by", "passes", "shift", "sight", "hint", "last_move", "rng",
-        "over", "end_reason", *_PER_SEAT, *_PER_WALLET, "elapsed", "_history", "_undo",
+        "vault_status", "vault_by", "passes", "last_pair_at", "shift", "sight", "hint",
+        "last_move", "rng", "over", "end_reason", *_PER_SEAT, *_PER_WALLET, "elapsed",
+        "_history", "_undo",
         "tile_class", "_natural", "_free", "_legal", "_legal_set",
     )
 
@@ -167,6 +189,7 @@ class MahjonggState(SavedState, State):
         self.vault_status = [LOCKED] * len(game.vault_ids)
         self.vault_by: list[int | None] = [None] * len(game.vault_ids)
         self.passes = 0
+        self.last_pair_at = 0
         self.shift = -1
         self.sight = False
         self.hint = False  # the player asked for a hint this turn
@@ -253,6 +276,8 @@ class MahjonggState(SavedState, State):
         options = game.options
         if self.shift < 0 and tokens >= options["shift_cost"]:
             legal += [space.shift(t) for t in tiles_in(favors.shift_targets(self.present, free))]
+        if space.reveal and tokens >= options["reveal_cost"]:
+            legal += [space.reveal_tile(t) for t in tiles_in(self.present & self.face_down)]
         simple = space.simple
         legal.append(simple[act.PASS])
         if not self.sight and tokens >= options["sight_cost"]:
@@ -313,10 +338,16 @@ class MahjonggState(SavedState, State):
                 self._apply_reshuffle(player)
             elif kind == act.FINISH:
                 self._apply_finish(player)
+            elif kind == "reveal":
+                self._apply_reveal(player, action - space.reveal_base)
         self._history.append(action)
         self._changed()
         if not self.over:
             self._check_end()
+        if self.game.turn_clock and not self.over:
+            # Without a real clock every move takes the same time (`barque`).
+            limit = self.game.options["time_limit_seconds"]
+            self._apply_clock(min(limit, self.elapsed + self.game.options["turn_seconds"]))
 
     def _why_illegal(self, action: int) -> str:
         return why_illegal(self, action)
@@ -357,8 +388,12 @@ class MahjonggState(SavedState, State):
         self.pairs[player] += 1
         wallet = self.wallet(player)
         self.scores[wallet] += gained.total
-        present = self.present & ~((1 << a) | (1 << b))
+        before = self.present
+        present = before & ~((1 << a) | (1 << b))
         self.present = present
+        speed = self._speed_bonuses(before, present)
+        self.scores[wallet] += speed.get("speed_bonus", 0) + speed.get("layer_bonus", 0)
+        settled = self._settle(a, b)
         if self._natural is not None:
             # A removal only frees tiles: the ones it lay on and its row neighbours.
             natural = self._natural & present
@@ -386,6 +421,7 @@ class MahjonggState(SavedState, State):
                 self.tokens[wallet] += gift
                 vaults.append(tile)
         self._changed()
+        extra = speed.get("speed_bonus", 0) + speed.get("layer_bonus", 0)
         return {
             "pair_points": gained.base,
             "doubled": doubled,
@@ -393,8 +429,37 @@ class MahjonggState(SavedState, State):
             "capstone_bonus": gained.capstones,
             "vaults_unlocked": vaults,
             "vault_bonus": rules.vault_bonus * len(vaults),
-            "points": gained.total + rules.vault_bonus * len(vaults),
+            **speed,
+            **({"settled": settled} if settled else {}),
+            "points": gained.total + rules.vault_bonus * len(vaults) + extra,
         }
+
+    def _speed_bonuses(self, before: int, after: int) -> dict[str, Any]:
+        """Time attack's quick-pair and layer bonuses for a pair removed now
+        (`barque`); nothing in the other modes."""
+        track = self.game.track
+        if track is None or not (track.quick_bonus or track.layer_bonus):
+            # No bonuses (the rule of games saved before the track): nothing to track.
+            return {}
+        elapsed = self.elapsed
+        layers = barque.layers_emptied(self.game.layer_masks, before, after)
+        bonuses = {
+            "speed_bonus": track.quick_pair_bonus(elapsed, self.last_pair_at),
+            "layer_bonus": track.layers_bonus(elapsed, len(layers)),
+            "layers_emptied": layers,
+        }
+        self.last_pair_at = elapsed
+        return bonuses
+
+    def _settle(self, a: int, b: int) -> list[int]:
+        """Structural shifts (`settling`): turn face up the face-down tiles beneath a
+        removed capstone; returns them."""
+        shown = 0
+        for tile, zone in zip(self.game.capstone_ids, self.game.settle_zones, strict=True):
+            if tile in (a, b):
+                shown |= zone & self.face_down & self.present
+        self.face_down &= ~shown
+        return tiles_in(shown)
 
     def _end_turn(self, matched: bool) -> None:
         if matched:
@@ -415,6 +480,11 @@ class MahjonggState(SavedState, State):
         self.shift = tile
         self.face_down &= ~(1 << tile)
         self.last_move = {"player": player, "action": f"shift {tile}"}
+
+    def _apply_reveal(self, player: int, tile: int) -> None:
+        self._spend(player, self.game.options["reveal_cost"])
+        self.face_down &= ~(1 << tile)
+        self.last_move = {"player": player, "action": f"reveal {tile}"}
 
     def _apply_reshuffle(self, player: int) -> None:
         self._spend(player, self.game.options["reshuffle_cost"])
@@ -556,7 +626,7 @@ class MahjonggState(SavedState, State):
         """The state `_to_dict` saved; raises RecordError naming a malformed field."""
         state = cls.__new__(cls)
         state.game = game
-        cls.saved.load(state, data)
+        cls.saved.load(state, _upgrade(data))
         state._reset_caches()
         return state
 

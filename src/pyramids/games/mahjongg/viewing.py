@@ -80,6 +80,8 @@ def build_view(state: MahjonggState, player: int | None) -> dict[str, Any]:
     if game.mode == modes.TIME_ATTACK:
         view["time_left"] = state.time_left()
         view["elapsed"] = state.elapsed
+        if game.track is not None:
+            view["barque"] = barque_view(state)
     if player is not None and player == state.player and not state.over:
         if state.sight:
             view["sight_pairs"] = [list(p) for p in state.valid_pairs()]
@@ -91,6 +93,21 @@ def build_view(state: MahjonggState, player: int | None) -> dict[str, Any]:
         view["result"] = build_result(state)
     view["outcome"] = build_outcome(state)
     return view
+
+def barque_view(state: MahjonggState) -> dict[str, Any]:
+    """Where the Solar Barque stands and what speed is worth now; see `BarqueView`."""
+    track = state.game.track
+    assert track is not None
+    elapsed = state.elapsed
+    return {
+        "space": track.space(elapsed),
+        "spaces": track.spaces,
+        "space_seconds": track.space_seconds,
+        "spaces_left": track.spaces_left(elapsed),
+        "quick_until": state.last_pair_at + track.quick_seconds,
+        "layer_bonus": track.layers_bonus(elapsed, 1),
+    }
+
 
 def build_outcome(state: MahjonggState) -> Outcome | None:
     """The standard end block; Mahjongg's own details stay in `result`."""

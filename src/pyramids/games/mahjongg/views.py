@@ -52,6 +52,25 @@ class LastMove(TypedDict):
     vault_bonus: NotRequired[int]
     points: NotRequired[int]
     pairs: NotRequired[list[list[int]]]
+    #: Face-down tiles a structural shift turned up (a capstone's removal).
+    settled: NotRequired[list[int]]
+    #: Time attack: the quick-pair and layer bonuses, and the layers emptied.
+    speed_bonus: NotRequired[int]
+    layer_bonus: NotRequired[int]
+    layers_emptied: NotRequired[list[int]]
+
+
+class BarqueView(TypedDict):
+    """The Solar Barque time track of time attack (see `barque`)."""
+
+    space: int  # 0 = start; `spaces` = sunset
+    spaces: int
+    space_seconds: int
+    spaces_left: int
+    #: The elapsed second until which the next pair is a quick pair.
+    quick_until: int
+    #: What emptying a layer is worth now.
+    layer_bonus: int
 
 
 class MahjonggResult(TypedDict):
@@ -92,6 +111,7 @@ class MahjonggView(TypedDict):
     team_score: NotRequired[int]
     time_left: NotRequired[int]
     elapsed: NotRequired[int]
+    barque: NotRequired[BarqueView]
     #: Only for the seat to move, after paying for Ra Sight or a hint:
     sight_pairs: NotRequired[list[list[int]]]
     hint: NotRequired[list[int]]
