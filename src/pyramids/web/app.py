@@ -12,6 +12,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
+from datetime import date
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
@@ -41,6 +42,7 @@ from pyramids.web.rooms import (
     RoomSettings,
     new_seed,
 )
+from pyramids.web.solitaire import attach_solitaire, mount_solitaire
 from pyramids.web.storage import Storage
 from pyramids.web.ws import MAX_MESSAGE_BYTES, room_socket
 
@@ -343,6 +345,7 @@ def create_app(
     allow_file_options: bool = False,
     limits: ServerLimits | None = None,
     draw_seed: Callable[[], int | str] = new_seed,
+    today: Callable[[], date] | None = None,
 ) -> FastAPI:
     """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
 
@@ -350,6 +353,8 @@ def create_app(
     (a Mahjongg layout file); off by default, since clients are not trusted.
     `limits`: what each client may do (`ServerLimits()` by default). `draw_seed`:
     the source of the server's secret seeds (a test may fix it; clients cannot).
+    `today`: the date of the daily deal (a test may fix it; by default the UTC date
+    of the server's clock).
     """
     storage = Storage(db_url or DEFAULT_DB_URL, sqlite_synchronous)
     limits = limits or ServerLimits()
@@ -361,6 +366,7 @@ def create_app(
         hub = Hub(storage, limits=limits, draw_seed=draw_seed)
         await hub.start()
         app.state.hub = hub
+        attach_solitaire(hub)
         try:
             yield
         finally:
@@ -505,6 +511,10 @@ def create_app(
     async def websocket(websocket: WebSocket, room_id: str) -> None:
         await room_socket(websocket, hub_of(websocket), room_id)
 
+    mount_solitaire(
+        app, lambda game, options: check_room_options(game, options, allow_file_options),
+        room_creations, today,
+    )
     _errors_are_400(app)
     return app
 

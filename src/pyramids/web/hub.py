@@ -430,9 +430,11 @@ class Hub:
         settings: RoomSettings,
         client: str = "",
         unlisted: bool = False,
+        server_seed: int | None = None,
     ) -> tuple[LiveRoom, str]:
         """A new room with a secret seed the server draws. A seed the client chose is
-        allowed only for a one-player room, which is then an unranked practice room."""
+        allowed only for a one-player room, which is then an unranked practice room.
+        `server_seed`: a seed the server derived itself (the daily deal), not practice."""
         if settings.takeover_agent not in self._known_agents:
             raise RoomError(
                 "unknown_agent",
@@ -456,7 +458,8 @@ class Hub:
                 429,
             )
         practice = seed is not None
-        chosen = check_practice_seed(seed) if practice else self.draw_seed()
+        chosen = check_practice_seed(seed) if practice else (
+            self.draw_seed() if server_seed is None else server_seed)
         host_token = new_token()
         room = await self.run_engine(
             Room.create, new_room_id(), game, options, chosen, hash_token(host_token),

@@ -1,0 +1,280 @@
+"""One-player games on a shipped board: the chooser's data, best scores, game numbers
+and the daily deal (docs/server.md, "Solitaire").
+
+- `GET /api/games/{game}/boards`: the boards a game ships, with what a chooser
+  draws (`pyramids.play.boards`); a game without boards answers an empty list.
+- `POST /api/solitaire`: start a one-player game and take its seat, from exactly one
+  of `board` (the server draws the deal: it counts on the board's table),
+  `game_number` (practice: the player chose the deal, so it counts nowhere) or
+  `daily: true` (the day's deal, which the server derives from the UTC date and a
+  secret it drew once and keeps in the database: the same for everyone that day,
+  unknown before it, chosen by no client). Each name's first daily game of a day
+  counts on the day's table; later ones are kept as `retry` and count nowhere.
+- `GET /api/solitaire/{room}`: what kind of game a room is, its result once over,
+  and its game number when the player may know it (practice, or once it is over:
+  the room reveals its seed then anyway).
+- `GET /api/scores/{game}/{board}`: the board's table for a rules variant (the
+  `options` query, JSON); `GET /api/daily/{game}`: a day's table (`day` query).
+
+The server's clock times the games (`Hub.clock`); clients send no times or results.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from typing import Any
+
+from fastapi import FastAPI, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from pyramids.core import PyramidsError, load
+from pyramids.play.boards import (
+    BoardError,
+    board_names,
+    board_option_of,
+    boards,
+    daily_game_number,
+    find_board,
+    game_number_of,
+    parse_game_number,
+    practice_options,
+    variant_text,
+)
+from pyramids.play.i18n import _, negotiate
+from pyramids.web.hub import Hub
+from pyramids.web.limits import Buckets, retry_after
+from pyramids.web.rooms import FINISHED, Room, RoomError, RoomSettings
+from pyramids.web.solitaire_storage import (
+    DAILY,
+    PRACTICE,
+    RANKED,
+    RETRY,
+    SolitaireGame,
+    SolitaireRecords,
+)
+
+DAILY_SECRET = "daily-deal"
+CLOCK_PREFIX = "clock "
+
+
+class StartSolitaire(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64)
+    name: str = Field(max_length=200)
+    board: str | None = Field(default=None, max_length=200)
+    game_number: str | None = Field(default=None, max_length=200)
+    daily: bool = False
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+def board_error(error: BoardError, code: str) -> RoomError:
+    return RoomError(code, str(error))
+
+
+def now_of(hub: Hub) -> float:
+    clock = getattr(hub, "clock", None)
+    return clock.now() if clock is not None else time.time()
+
+
+def translated(entry: dict[str, Any], lang: str) -> dict[str, Any]:
+    shown = dict(entry)
+    shown["title"] = _(entry["title"], lang=lang)
+    if entry["description"]:
+        shown["description"] = _(entry["description"], lang=lang)
+    return shown
+
+
+def parse_day(text: str | None, today: date) -> date:
+    """A day a client asks about: ISO `YYYY-MM-DD`, not after today (UTC)."""
+    if text is None:
+        return today
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise RoomError("bad_day", f"a day is written YYYY-MM-DD, not {text[:40]!r}") from None
+    if day > today:
+        raise RoomError("bad_day", f"{day.isoformat()} has not come yet; the latest day is "
+                        f"{today.isoformat()} (UTC)")
+    return day
+
+
+def mount_solitaire(
+    app: FastAPI,
+    check_options: Callable[[str, dict[str, Any]], None],
+    room_creations: Buckets,
+    today: Callable[[], date] | None = None,
+) -> None:
+    """Add the solitaire endpoints to `app` (made by `create_app`). `check_options`
+    refuses options a client may not give; `today` fixes the date (tests)."""
+
+    def hub_of(request: Request) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    def records_of(hub: Hub) -> SolitaireRecords:
+        return SolitaireRecords(hub.storage.engine)
+
+    def today_of(hub: Hub) -> date:
+        if today is not None:
+            return today()
+        return datetime.fromtimestamp(now_of(hub), UTC).date()
+
+    def daily_number(hub: Hub, game: str, day: date) -> Any:
+        async def derive() -> Any:
+            secret = await hub.run_db(records_of(hub).secret, DAILY_SECRET)
+            return daily_game_number(secret, game, day, board_names(game))
+        return derive()
+
+    @app.get("/api/games/{game}/boards")
+    async def list_boards(game: str, lang: str | None = None) -> dict[str, Any]:
+        language = negotiate(lang)
+        return {
+            "game": game,
+            "option": board_option_of(game),
+            "boards": [translated(entry, language) for entry in boards(game)],
+        }
+
+    @app.post("/api/solitaire", status_code=201)
+    async def start_solitaire(body: StartSolitaire, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        chosen = [body.board is not None, body.game_number is not None, body.daily]
+        if sum(chosen) != 1:
+            raise RoomError("bad_request", "give exactly one of 'board' (a deal the server "
+                            "draws), 'game_number' (practice) or 'daily': true")
+        wait = room_creations.take(request.client.host if request.client else "")
+        if wait > 0:
+            raise RoomError("rate_limited", "too many new games from one address; try again "
+                            f"in {retry_after(wait)} s", 429, retry_after=wait)
+        option = board_option_of(body.game)
+        if option is None:
+            raise RoomError("no_boards", f"{body.game} has no boards to choose from")
+        seed: int | None = None
+        server_seed: int | None = None
+        day: date | None = None
+        try:
+            if body.game_number is not None:
+                if body.options:
+                    raise RoomError("bad_request", "a game number sets the whole game: give "
+                                    "no 'options' with it")
+                number = parse_game_number(body.game, body.game_number)
+                options, seed, kind = practice_options(body.game, number), number.deal, PRACTICE
+            elif body.daily:
+                if body.options:
+                    raise RoomError("bad_request", "the daily deal is played with the usual "
+                                    "rules: give no 'options' with it")
+                day = today_of(hub)
+                number = await daily_number(hub, body.game, day)
+                options, server_seed = practice_options(body.game, number), number.deal
+                played = await hub.run_db(records_of(hub).has_daily, body.game, day, body.name)
+                kind = RETRY if played else DAILY
+            else:
+                board = find_board(body.game, body.board)["name"]
+                options = {**body.options, option: board}
+                check_options(body.game, options)
+                kind = RANKED
+        except BoardError as error:
+            code = "bad_game_number" if body.game_number is not None else "bad_board"
+            raise board_error(error, code) from None
+        game = load(body.game, **options)
+        if game.num_players != 1:
+            raise RoomError("not_solitaire", f"{body.game} with these options has "
+                            f"{game.num_players} seats; solitaire games have one")
+        live, host_token = await hub.create_room(
+            body.game, options, seed, RoomSettings(), request.client.host if request.client
+            else "", unlisted=True, server_seed=server_seed,
+        )
+        seat, token = await hub.take_seat(live, body.name, 0)
+        started = datetime.fromtimestamp(now_of(hub), UTC)
+        entry = SolitaireGame(
+            room_id=live.room.id, game=body.game, board=options[option],
+            variant=variant_text(game), kind=kind, day=day, player=seat.name or body.name,
+            started_at=started,
+        )
+        await hub.run_db(records_of(hub).add, entry)
+        await hub.start_room(live, host_token)
+        return {
+            "room": live.room.summary(), "seat": seat.index, "token": token,
+            "host_token": host_token, "kind": kind, "board": entry.board,
+            "game_number": str(number) if kind == PRACTICE else None,
+        }
+
+    @app.get("/api/solitaire/{room_id}")
+    async def solitaire_game(room_id: str, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        entry = await hub.run_db(records_of(hub).get, room_id)
+        if entry is None:
+            raise RoomError("not_solitaire", f"room {room_id[:40]} is not a solitaire game",
+                            404)
+        answer = entry.public()
+        number = None
+        if entry.kind == PRACTICE or entry.finished_at is not None:
+            summary = await hub_of(request).summary(room_id)
+            seed = summary["fairness"].get("seed")
+            found = game_number_of(load(entry.game, **summary["options"]), seed)
+            number = None if found is None else str(found)
+        answer["game_number"] = number
+        return answer
+
+    @app.get("/api/scores/{game}/{board}")
+    async def board_scores(game: str, board: str, request: Request,
+                           options: str | None = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        try:
+            name = find_board(game, board)["name"]
+        except BoardError as error:
+            raise board_error(error, "bad_board") from None
+        chosen: Any = {}
+        if options:
+            try:
+                chosen = json.loads(options)
+            except ValueError:
+                raise RoomError("bad_option", "options is a JSON object of game options") \
+                    from None
+        if not isinstance(chosen, dict):
+            raise RoomError("bad_option", "options is a JSON object of game options")
+        option = board_option_of(game)
+        assert option is not None  # find_board found a board
+        try:
+            variant = variant_text(load(game, **{**chosen, option: name}))
+        except PyramidsError as error:
+            raise RoomError("bad_option", str(error)) from None
+        table = await hub.run_db(records_of(hub).table, game, RANKED, name, variant)
+        return {"game": game, "board": name, "variant": variant, "scores": table}
+
+    @app.get("/api/daily/{game}")
+    async def daily_scores(game: str, request: Request, day: str | None = None,
+                           lang: str | None = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        if board_option_of(game) is None:
+            raise RoomError("no_boards", f"{game} has no boards to choose from")
+        today = today_of(hub)
+        asked = parse_day(day, today)
+        number = await daily_number(hub, game, asked)
+        entry = find_board(game, number.board)
+        table = await hub.run_db(records_of(hub).table, game, DAILY, None, None, asked)
+        return {
+            "game": game, "day": asked.isoformat(), "today": today.isoformat(),
+            "board": translated(entry, negotiate(lang)), "scores": table,
+        }
+
+
+def attach_solitaire(hub: Hub) -> None:
+    """Record each solitaire game's result when its room finishes (server time)."""
+    records = SolitaireRecords(hub.storage.engine)
+
+    async def on_finish(room: Room) -> None:
+        if room.status != FINISHED:
+            return
+        outcome = await hub.run_engine(room.state.outcome)
+        if outcome is None:
+            return
+        moves = sum(1 for text in room.actions if not text.startswith(CLOCK_PREFIX))
+        finished = datetime.fromtimestamp(now_of(hub), UTC)
+        await hub.run_db(records.finish, room.id, finished, 0 in outcome["winners"],
+                         float(outcome["scores"][0]), moves)
+
+    hub.finish_hooks.append(on_finish)

@@ -1,0 +1,279 @@
+"""The solitaire API: boards for the chooser, best-score tables, game numbers, the daily deal.
+
+In-process server (FastAPI's TestClient on a fresh SQLite file) with the date of
+the daily deal injected: the tests never read the wall clock's date.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+pytest.importorskip("fastapi", reason="needs the web extra (pip install '.[web]')")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from pyramids.core import load  # noqa: E402
+from pyramids.play.boards import board_names, daily_game_number  # noqa: E402
+from pyramids.web.app import create_app  # noqa: E402
+from pyramids.web.limits import ServerLimits  # noqa: E402
+from pyramids.web.solitaire_storage import (  # noqa: E402
+    DAILY,
+    RANKED,
+    SolitaireGame,
+    SolitaireRecords,
+)
+from pyramids.web.storage import Storage  # noqa: E402
+
+GAME = "mahjongg"
+SMALL = "giza-step-ramp"
+
+
+class Server:
+    def __init__(self, url: str) -> None:
+        self.day = date(2026, 12, 1)
+        self.app = create_app(url, limits=ServerLimits.relaxed(), today=lambda: self.day)
+        self.client = TestClient(self.app)
+
+    def start(self, **body: Any) -> dict[str, Any]:
+        response = self.client.post("/api/solitaire", json={"game": GAME, **body})
+        assert response.status_code == 201, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def error(self, response: Any) -> dict[str, str]:
+        assert response.status_code == 400, response.text
+        error: dict[str, str] = response.json()["error"]
+        return error
+
+    def first_view(self, started: dict[str, Any]) -> dict[str, Any]:
+        with self.client.websocket_connect(f"/ws/rooms/{started['room']['id']}") as socket:
+            socket.send_json({"type": "join", "token": started["token"]})
+            while True:
+                message = socket.receive_json()
+                if message["type"] == "state" and message["view"]:
+                    view: dict[str, Any] = message["view"]
+                    return view
+
+    def play_out(self, started: dict[str, Any], seed: int = 0) -> dict[str, Any]:
+        """Random pairs until the game ends (passing when none is left)."""
+        chooser = random.Random(seed)
+        with self.client.websocket_connect(f"/ws/rooms/{started['room']['id']}") as socket:
+            socket.send_json({"type": "join", "token": started["token"]})
+            while True:
+                message = socket.receive_json()
+                if message["type"] != "state":
+                    continue
+                if message["status"] == "finished":
+                    return message
+                if not message["your_turn"]:
+                    continue
+                legal = message["legal_actions"]
+                pairs = [action for action in legal if action.startswith("match")]
+                socket.send_json({"type": "action", "move_number": message["move_number"],
+                                  "action": chooser.choice(pairs) if pairs else "pass"})
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(f"sqlite:///{tmp_path / 'rooms.db'}")
+    with running.client:
+        yield running
+
+
+def rooms_stored(server: Server) -> int:
+    engine = server.app.state.hub.storage.engine
+    with engine.connect() as connection:
+        return int(connection.execute(sa.text("SELECT count(*) FROM rooms")).scalar_one())
+
+
+# -- the chooser's boards ----------------------------------------------------------
+
+
+def test_every_shipped_layout_is_offered_with_what_its_picture_needs(server: Server) -> None:
+    answer = server.client.get(f"/api/games/{GAME}/boards").json()
+    assert answer["option"] == "layout"
+    assert [entry["name"] for entry in answer["boards"]] == board_names(GAME)
+    for entry in answer["boards"]:
+        layout = load(GAME, layout=entry["name"]).layout
+        assert entry["tiles"] == layout.size == len(entry["positions"])
+        assert [tuple(p) for p in entry["positions"]] == list(layout.positions)
+        assert set(entry["capstones"]) == set(layout.capstones)
+        for x, y, _z in entry["positions"]:
+            assert 0 <= x <= entry["width"] - 2 and 0 <= y <= entry["height"] - 2
+
+
+def test_a_game_without_boards_offers_none(server: Server) -> None:
+    answer = server.client.get("/api/games/pacal/boards").json()
+    assert answer == {"game": "pacal", "option": None, "boards": []}
+    error = server.error(server.client.get("/api/games/nosuchgame/boards"))
+    assert error["code"] == "unknown_game"
+
+
+@pytest.mark.parametrize("board", ["nope", "../../etc/passwd", "turtle.layout", "TURTLE ", ""])
+def test_a_bad_board_name_is_refused_and_nothing_is_made(server: Server, board: str) -> None:
+    before = rooms_stored(server)
+    error = server.error(server.client.post(
+        "/api/solitaire", json={"game": GAME, "name": "Ana", "board": board}))
+    assert error["code"] == "bad_board"
+    assert "turtle" in error["message"] and SMALL in error["message"]  # what is allowed
+    assert rooms_stored(server) == before
+    # A path-like name does not even reach the table's route.
+    assert server.client.get(f"/api/scores/{GAME}/{board or 'x'}").status_code in (400, 404)
+
+
+def test_a_start_needs_exactly_one_of_board_number_or_daily(server: Server) -> None:
+    for body in ({}, {"board": SMALL, "daily": True},
+                 {"board": SMALL, "game_number": f"{SMALL}-1"}):
+        error = server.error(server.client.post(
+            "/api/solitaire", json={"game": GAME, "name": "Ana", **body}))
+        assert error["code"] == "bad_request"
+    error = server.error(server.client.post(
+        "/api/solitaire", json={"game": "pacal", "name": "Ana", "board": SMALL}))
+    assert error["code"] == "no_boards"
+
+
+def test_options_with_more_than_one_seat_are_not_solitaire(server: Server) -> None:
+    error = server.error(server.client.post("/api/solitaire", json={
+        "game": GAME, "name": "Ana", "board": SMALL,
+        "options": {"mode": "coop", "players": 2}}))
+    assert error["code"] == "not_solitaire"
+
+
+# -- game numbers ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [
+    "turtle", "turtle-", "-12", "turtle-1.5", "turtle--3", "turtle-+3", "nope-12",
+    "turtle-99999999999999999999", "turtle-9999999999999999999", "../x-1", "",
+])
+def test_a_bad_game_number_gets_a_clear_error(server: Server, number: str) -> None:
+    before = rooms_stored(server)
+    error = server.error(server.client.post(
+        "/api/solitaire", json={"game": GAME, "name": "Ana", "game_number": number}))
+    assert error["code"] == "bad_game_number"
+    assert "game number" in error["message"] or "unknown board" in error["message"]
+    assert rooms_stored(server) == before
+
+
+def test_a_game_number_deals_the_engine_s_game_and_is_practice(server: Server) -> None:
+    started = server.start(name="Ana", game_number=f" {SMALL.upper()}-4821 ")
+    assert started["kind"] == "practice" and started["game_number"] == f"{SMALL}-4821"
+    assert started["room"]["fairness"]["practice"] is True
+    engine = load(GAME, layout=SMALL).new_initial_state(4821)
+    assert server.first_view(started)["tiles"] == engine.view(0)["tiles"]
+    server.play_out(started)
+    assert server.client.get(f"/api/scores/{GAME}/{SMALL}").json()["scores"] == []
+    info = server.client.get(f"/api/solitaire/{started['room']['id']}").json()
+    assert info["finished"] and info["kind"] == "practice"
+    assert info["game_number"] == f"{SMALL}-4821"
+
+
+def test_a_ranked_game_counts_and_shows_its_number_only_when_over(server: Server) -> None:
+    started = server.start(name="Ana", board=SMALL)
+    room = started["room"]["id"]
+    assert started["kind"] == "ranked" and started["game_number"] is None
+    assert server.client.get(f"/api/solitaire/{room}").json()["game_number"] is None
+    final = server.play_out(started)
+    outcome = final["view"]["outcome"]
+    info = server.client.get(f"/api/solitaire/{room}").json()
+    seed = server.client.get(f"/api/rooms/{room}/record").json()["seed"]
+    assert info["game_number"] == f"{SMALL}-{seed}"
+    table = server.client.get(f"/api/scores/{GAME}/{SMALL}").json()
+    assert table["variant"] == ""
+    [row] = table["scores"]
+    assert row["player"] == "Ana" and row["score"] == outcome["scores"][0]
+    assert row["won"] == (0 in outcome["winners"]) and row["seconds"] >= 0
+    # Another rules variant has its own table.
+    other = server.client.get(f"/api/scores/{GAME}/{SMALL}",
+                              params={"options": '{"mode": "time-attack"}'}).json()
+    assert other["variant"] == "mode=time-attack" and other["scores"] == []
+    assert server.error(server.client.get(
+        f"/api/scores/{GAME}/{SMALL}", params={"options": '{"mode": "fast"}'}))
+
+
+# -- the daily deal ---------------------------------------------------------------------
+
+
+def test_the_daily_deal_is_the_same_for_everyone_on_a_date_and_not_on_another(
+    server: Server,
+) -> None:
+    ana = server.start(name="Ana", daily=True)
+    bo = server.start(name="Bo", daily=True)
+    assert ana["kind"] == bo["kind"] == "daily" and ana["board"] == bo["board"]
+    assert ana["game_number"] is None  # the deal stays the server's
+    assert server.first_view(ana)["tiles"] == server.first_view(bo)["tiles"]
+    server.day = date(2026, 12, 2)
+    cy = server.start(name="Cy", daily=True)
+    assert (cy["board"], server.first_view(cy)["tiles"]) != (
+        ana["board"], server.first_view(ana)["tiles"])
+
+
+def test_a_name_s_second_daily_game_counts_nowhere(server: Server) -> None:
+    first = server.start(name="Ana", daily=True)
+    again = server.start(name=" ana ", daily=True)
+    assert again["kind"] == "retry"
+    server.play_out(again, seed=1)
+    assert server.client.get(f"/api/daily/{GAME}").json()["scores"] == []
+    server.play_out(first)
+    daily = server.client.get(f"/api/daily/{GAME}").json()
+    assert [row["player"] for row in daily["scores"]] == ["Ana"]
+    assert daily["day"] == "2026-12-01" and daily["board"]["name"] == first["board"]
+
+
+def test_days_to_come_and_malformed_days_are_refused(server: Server) -> None:
+    assert server.error(server.client.get(f"/api/daily/{GAME}?day=2026-12-02"))["code"] \
+        == "bad_day"
+    assert server.error(server.client.get(f"/api/daily/{GAME}?day=yesterday"))["code"] \
+        == "bad_day"
+    past = server.client.get(f"/api/daily/{GAME}?day=2026-11-30").json()
+    assert past["day"] == "2026-11-30" and past["scores"] == []
+
+
+def test_the_daily_deal_depends_on_the_secret_and_the_date() -> None:
+    names = board_names(GAME)
+    day = date(2026, 12, 1)
+    today = daily_game_number(b"one", GAME, day, names)
+    assert today == daily_game_number(b"one", GAME, day, names)
+    days = {daily_game_number(b"one", GAME, day + timedelta(n), names) for n in range(30)}
+    assert len(days) == 30
+    assert {daily_game_number(bytes([n]), GAME, day, names) for n in range(30)} != {today}
+
+
+# -- the tables' order -------------------------------------------------------------------
+
+
+def test_a_table_ranks_each_name_once_cleared_then_score_then_time(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'scores.db'}")
+    storage.migrate()
+    records = SolitaireRecords(storage.engine)
+    start = datetime(2026, 12, 1, 10, tzinfo=UTC)
+    games = [  # player, won, score, seconds
+        ("Ana", False, 9000, 100), ("Bo", True, 5000, 300), ("Cy", True, 5000, 200),
+        ("Ana", True, 4000, 50), ("Dee", True, 7000, 900), ("bo", True, 5100, 400),
+        ("Eve", False, 12000, 10),
+    ]
+    with storage.engine.begin() as connection:
+        for number, _game in enumerate(games):
+            connection.execute(sa.text(
+                "INSERT INTO rooms (id, game, options, seed, host_token_hash, settings, "
+                "status, created_at, updated_at) VALUES (:id, 'mahjongg', '{}', '1', 'h', "
+                "'{}', 'finished', :now, :now)"), {"id": f"r{number}", "now": start})
+    for number, (player, won, score, seconds) in enumerate(games):
+        records.add(SolitaireGame(f"r{number}", GAME, SMALL, "", RANKED, None, player, start))
+        assert records.finish(f"r{number}", start + timedelta(seconds=seconds), won, score, 30)
+        assert not records.finish(f"r{number}", start, True, 99999, 1)  # once only
+    table = records.table(GAME, RANKED, SMALL, "")
+    assert [(row["player"], row["score"], row["seconds"]) for row in table] == [
+        ("Dee", 7000, 900), ("bo", 5100, 400), ("Cy", 5000, 200), ("Ana", 4000, 50),
+        ("Eve", 12000, 10),
+    ]
+    assert [row["rank"] for row in table] == [1, 2, 3, 4, 5]
+    assert records.table(GAME, DAILY) == [] and records.table(GAME, RANKED, "turtle") == []
+    storage.dispose()
