@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
@@ -77,3 +79,47 @@ def test_balance_rejects_bad_player_counts(tmp_path: Path) -> None:
                                  str(tmp_path)])
     assert result.exit_code == 2
     assert "comma-separated" in result.stderr
+
+
+def _plugin(name: str, value: str) -> Any:
+    from importlib import metadata
+
+    from pyramids.agents.base import ENTRY_POINT_GROUP, PluginAgentFactory
+
+    return PluginAgentFactory(metadata.EntryPoint(name, value, ENTRY_POINT_GROUP))
+
+
+def test_arena_names_the_extra_a_plugin_agent_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramids.agents import base
+
+    monkeypatch.setitem(base._AGENTS, "ghost-bot",
+                        _plugin("ghost-bot", "pyramids_no_such_package.bots:make [ghosts]"))
+    result = runner.invoke(app, ["arena", "pacal", "--agents", "ghost-bot,greedy", "-n", "2"])
+    assert result.exit_code == 2
+    assert "ghost-bot" in result.stderr
+    assert "pip install 'pyramids[ghosts]'" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_openspiel_mcts_is_an_arena_agent_even_without_its_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The installed entry point lists it; without OpenSpiel the arena names the extra."""
+    import sys
+    from importlib import metadata
+
+    from pyramids.agents import agent_names, base
+
+    (entry,) = [e for e in metadata.entry_points(group=base.ENTRY_POINT_GROUP)
+                if e.name == "openspiel-mcts"]
+    assert entry.extras == ["openspiel"]
+    assert "openspiel-mcts" in agent_names()
+    # As if the extra were not installed: importing pyspiel fails.
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    for module in [m for m in sys.modules if m.startswith("pyramids.openspiel")]:
+        monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(base._AGENTS, "openspiel-mcts", base.PluginAgentFactory(entry))
+    result = runner.invoke(app, ["arena", "pacal", "--agents", "openspiel-mcts,greedy",
+                                 "-n", "2"])
+    assert result.exit_code == 2
+    assert "pip install 'pyramids[openspiel]'" in result.stderr

@@ -93,3 +93,31 @@ def test_the_openspiel_mcts_agent_plays_legal_seeded_moves() -> None:
     second = make_agent("openspiel-mcts", seed=3, simulations=10).step(state)
     assert first in state.legal_actions() and first == second
     assert state.to_json() == before  # it searched a copy
+
+
+def test_the_command_line_arena_loads_openspiel_mcts_through_its_entry_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`pyramids arena` imports nothing of OpenSpiel: the agent comes from its entry point."""
+    import json
+    from importlib import metadata
+
+    from typer.testing import CliRunner
+
+    from pyramids.agents import base
+    from pyramids.cli.main import app
+
+    (entry,) = [e for e in metadata.entry_points(group=base.ENTRY_POINT_GROUP)
+                if e.name == "openspiel-mcts"]
+    monkeypatch.setitem(base._AGENTS, "openspiel-mcts", base.PluginAgentFactory(entry))
+    args = ["arena", "pacal", "--agents", "openspiel-mcts:simulations=4,greedy", "-n", "2",
+            "--seed", "5", "-o", "rounds_to_win=1", "--json"]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    summary = json.loads(first.stdout)
+    assert set(summary["agents"]) == {"openspiel-mcts:simulations=4", "greedy"}
+    assert summary["agents"]["greedy"]["games"] == 2
+    again = json.loads(CliRunner().invoke(app, args).stdout)
+    for figures in (summary, again):
+        figures.pop("seconds_per_move")
+    assert again == summary  # seeded: the same games again

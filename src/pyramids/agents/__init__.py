@@ -9,10 +9,20 @@
 - `easy`, `medium`, `hard`, `expert`: named levels, each a setting of the agents
   above chosen per game (`pyramids.agents.levels`).
 
+Installed distributions add agents through the entry point group
+`pyramids.agents` (`pyramids.agents.base`); this package's own `openspiel-mcts`
+(OpenSpiel's MCTS, the `openspiel` extra) comes that way.
+
 See docs/agents.md for how strong each is.
 """
 
-from pyramids.agents.base import Agent, agent_names, make_agent, register_agent
+from pyramids.agents.base import (
+    Agent,
+    agent_names,
+    make_agent,
+    register_agent,
+    require_agent,
+)
 from pyramids.agents.greedy import GreedyAgent
 from pyramids.agents.levels import LEVELS, LevelAgent, level_factory, level_setting
 from pyramids.agents.mcts import MctsAgent
@@ -38,4 +48,5 @@ __all__ = [
     "level_setting",
     "make_agent",
     "register_agent",
+    "require_agent",
 ]

@@ -70,7 +70,7 @@ def parse_agents(text: str) -> list[AgentSpec]:
     A name given twice gets labels `name`, `name#2`, ...; options make the label
     `name:key=value` so that two settings of one agent can meet.
     """
-    from pyramids.agents import agent_names
+    from pyramids.agents import require_agent
 
     specs: list[AgentSpec] = []
     seen: dict[str, int] = {}
@@ -80,10 +80,7 @@ def parse_agents(text: str) -> list[AgentSpec]:
                 f"--agents {text!r} has an empty entry; give names separated by commas"
             )
         name, *settings = item.split(":")
-        if name not in agent_names():
-            raise OptionError(
-                f"unknown agent {name!r}; allowed agents: {', '.join(agent_names())}"
-            )
+        require_agent(name)  # unknown names, and plugin agents without their extra
         options: dict[str, Any] = {}
         for setting in settings:
             key, sep, value = setting.partition("=")
