@@ -156,8 +156,8 @@ def monument(name: str, title: str, description: str) -> Callable[[Callable[[Pla
 
 @monument(
     "step-pyramid-of-saqqara", "Step Pyramid of Saqqara",
-    "Djoser's six steps, each a full tile in from the one below; two capstones on the "
-    "summit and a vault at two opposite corners of the base.",
+    "Djoser's six steps, each a tile in from the one below at the ends and half a tile "
+    "at the sides; two capstones on the summit and a vault at two opposite corners.",
 )
 def _saqqara(p: Plan) -> None:
     p.terraced(0, 0, 10, 6, 5, inset_x=1, inset_y=0.5)
@@ -170,8 +170,8 @@ def _saqqara(p: Plan) -> None:
 
 @monument(
     "mastaba-of-ti", "Mastaba of Ti",
-    "A low flat-topped tomb: two wide layers and a row of offering stones; one vault "
-    "at each end of the chapel wall.",
+    "A low flat-topped tomb: two wide layers and a row of four offering stones on "
+    "top, each a capstone; one vault at each end of the chapel wall.",
 )
 def _mastaba_ti(p: Plan) -> None:
     p.rect(0, 0, 10, 4, 0)
@@ -381,7 +381,7 @@ def _sphinx(p: Plan) -> None:
 @monument(
     "hall-of-records", "Hall of Records",
     "The legendary library under the Sphinx: a wide flat roof over a hidden floor of "
-    "face-down tiles, with four vaults along the walls.",
+    "face-down tiles, with three vaults along the walls.",
 )
 def _records(p: Plan) -> None:
     p.rect(0, 0, 9, 6, 0)
@@ -398,8 +398,8 @@ def _records(p: Plan) -> None:
 
 @monument(
     "sun-temple-of-nyuserre", "Sun Temple of Nyuserre",
-    "An open courtyard with a squat obelisk on a podium at its west end: the "
-    "obelisk's tip is the capstone, the altar in the court a vault.",
+    "An open courtyard with a squat obelisk on a podium at one end: the obelisk's "
+    "tip is the capstone, the altar in the court a vault.",
 )
 def _sun_temple(p: Plan) -> None:
     p.ring(0, 0, 10, 6, 0)
@@ -472,8 +472,9 @@ def _serapeum(p: Plan) -> None:
 
 @monument(
     "pyramid-of-djedefre", "Pyramid of Djedefre",
-    "The ruined pyramid of Abu Rawash, quarried away to a hollow core: a square ring "
-    "of walls around an open pit, three layers high at the corners.",
+    "The ruined pyramid of Abu Rawash, quarried down to its core: a square ring of "
+    "walls, broken on the north side and three layers high at the corners, and a "
+    "vault alone in the open pit.",
 )
 def _djedefre(p: Plan) -> None:
     p.ring(0, 0, 8, 8, 0)
@@ -518,7 +519,7 @@ def _unfinished(p: Plan) -> None:
 
 @monument(
     "obelisk-of-hatshepsut", "Obelisk of Hatshepsut",
-    "Karnak's tallest standing obelisk: a shaft seven stones high on a wide plinth, "
+    "Karnak's tallest standing obelisk: a shaft six stones high on a two-step plinth, "
     "its pyramidion the capstone; only the top of the shaft is ever free of it.",
 )
 def _obelisk(p: Plan) -> None:
@@ -533,8 +534,8 @@ def _obelisk(p: Plan) -> None:
 
 @monument(
     "obelisks-of-karnak", "Obelisks of Karnak",
-    "Four obelisks in pairs before the pylons, each a stack straight up on its own "
-    "plinth, each tipped with a capstone.",
+    "Four obelisks standing on one long platform, each a stack of four stones "
+    "straight up tipped with a capstone; a vault in the platform between the pairs.",
 )
 def _obelisks(p: Plan) -> None:
     p.rect(0, 0, 12, 3, 0)
@@ -546,8 +547,8 @@ def _obelisks(p: Plan) -> None:
 
 @monument(
     "karnak-hypostyle-hall", "Karnak's Hypostyle Hall",
-    "A forest of 134 columns: rows of pillars two stones high under a roof that joins "
-    "them; the taller central nave holds the capstones.",
+    "A forest of columns: rows of pillars standing on the hall's floor, and a taller "
+    "central nave of stones stacked straight up that holds the capstones.",
 )
 def _hypostyle(p: Plan) -> None:
     p.rect(0, 0, 12, 7, 0)
@@ -661,8 +662,8 @@ def _memnon(p: Plan) -> None:
 
 @monument(
     "temple-of-hatshepsut", "Temple of Hatshepsut",
-    "Deir el-Bahari: three wide terraces climbing to the cliff, joined by a central "
-    "ramp; the sanctuary cut into the rock is a vault.",
+    "Deir el-Bahari: three wide terraces climbing to the cliff, with the sanctuary "
+    "on top as its two capstones; a vault at the foot of the lowest terrace.",
 )
 def _hatshepsut(p: Plan) -> None:
     p.rect(0, 0, 12, 6, 0)
@@ -885,7 +886,7 @@ def _meroe(p: Plan) -> None:
 
 @monument(
     "white-walls-of-memphis", "White Walls of Memphis",
-    "The fortified capital: a double ring of white walls with corner towers, the "
+    "The fortified capital: a ring of white walls with a tower at each corner, the "
     "temple of Ptah in the middle as a low pyramid with a capstone.",
 )
 def _memphis(p: Plan) -> None:
@@ -900,8 +901,8 @@ def _memphis(p: Plan) -> None:
 
 @monument(
     "pharos-of-alexandria", "Pharos of Alexandria",
-    "The great lighthouse: a square base, an eight-sided middle and a round top, each "
-    "narrower than the last, with the beacon as its capstone.",
+    "The great lighthouse: a broad square base, then a tower stacked straight up in "
+    "two ever narrower stages, with the beacon as its capstone.",
 )
 def _pharos(p: Plan) -> None:
     p.rect(0, 0, 7, 7, 0)

@@ -5,7 +5,7 @@
 
 Python code marks messages with `_("...")`, `gettext(...)` and
 `ngettext(singular, plural, n)`, and the engines (which cannot translate) with
-`N_("...")` in the errors they raise; the browser pages with `t("...")` and
+`N_("...")` and `PluralWords(singular, plural, n)` in the errors they raise; the browser pages with `t("...")` and
 `tn(singular, plural, n)`. The English catalogue repeats each English message
 id; the Korean one keeps its translations, and a new message is added with an
 empty translation for a person to write (the check fails until one does).
@@ -62,6 +62,35 @@ def _declared_words(path: Path) -> list[tuple[str, int]]:
     return found
 
 
+# Board layouts are data too: a `.pyr` file's `title:` and `description:` lines,
+# and the titles a blueprints package gives its KMahjongg imports (`TITLES`).
+LAYOUT_HEADER = re.compile(r"^(title|description):\s*(.+?)\s*$")
+
+
+def _layout_words(path: Path) -> list[tuple[str, int]]:
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("layer "):
+            break
+        match = LAYOUT_HEADER.match(line)
+        if match:
+            found.append((match.group(2), number))
+    return found
+
+
+def _layout_titles(path: Path) -> list[tuple[str, int]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                and any(isinstance(t, ast.Name) and t.id == "TITLES" for t in node.targets)):
+            continue
+        for value in node.value.values:
+            for part in value.elts if isinstance(value, ast.Tuple) else [value]:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    found.append((part.value, part.lineno))
+    return found
+
+
 # The HTML pages mark their words with data-i18n="..." (and -title, -placeholder).
 HTML_MESSAGE = re.compile(r'data-i18n(|-title|-placeholder)="([^"]+)"')
 # Tutorials are data: these fields of theirs are messages.
@@ -78,6 +107,12 @@ def extract() -> Catalog:
                         context=context)
     for path in sorted(SOURCE.glob("games/**/*.py")):
         for message, line in _declared_words(path):
+            catalog.add(message, None, [(str(path.relative_to(SOURCE)), line)])
+    for path in sorted(SOURCE.glob("games/*/blueprints/*.pyr")):
+        for message, line in _layout_words(path):
+            catalog.add(message, None, [(str(path.relative_to(SOURCE)), line)])
+    for path in sorted(SOURCE.glob("games/*/blueprints/__init__.py")):
+        for message, line in _layout_titles(path):
             catalog.add(message, None, [(str(path.relative_to(SOURCE)), line)])
     for path in sorted(SOURCE.glob("web/static/*.html")):
         text = path.read_text(encoding="utf-8")

@@ -21,6 +21,7 @@ from pyramids.cli.common import USAGE_ERROR, user_errors
 from pyramids.core.errors import LayoutError
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import layout_names, load_layout
+from pyramids.games.mahjongg.blueprints.difficulty import LEVELS, measured_layouts
 from pyramids.games.mahjongg.deal import find_clearing_order
 from pyramids.games.mahjongg.geometry import mask_of
 from pyramids.games.mahjongg.kmahjongg import is_kmahjongg_text
@@ -49,10 +50,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(layout_app, name="layout")
 
 
-
-
-
-
 def layout_summary(layout: Layout) -> dict[str, Any]:
     """The figures `layout info` prints."""
     per_layer = [0] * layout.layers
@@ -74,13 +71,75 @@ def layout_summary(layout: Layout) -> dict[str, Any]:
     }
 
 
+def layout_entries() -> list[dict[str, Any]]:
+    """Every shipped layout with its tier and measured figures (None when unmeasured)."""
+    measured = measured_layouts()
+    entries = []
+    for name in layout_names():
+        layout = load_layout(name)
+        record = measured.get(name)
+        entries.append({
+            "name": name,
+            "title": layout.title,
+            "description": layout.description,
+            "tiles": layout.size,
+            "layers": layout.layers,
+            "capstones": len(layout.capstones),
+            "vaults": len(layout.vaults),
+            "face_down": len(layout.face_down),
+            "tier": record["tier"] if record else None,
+            "figures": record,
+        })
+    return entries
+
+
+def tier_word(tier: str) -> str:
+    """A tier's name in the player's language."""
+    from pyramids.play.i18n import _
+
+    words = {"beginner": _("beginner"), "intermediate": _("intermediate"),
+             "advanced": _("advanced"), "expert": _("expert")}
+    return words.get(tier, tier)
+
+
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.0f}%"
+
+
 @layout_app.command("list")
-def list_layouts() -> None:
-    """List the shipped layouts with their tiles and layers."""
+def list_layouts(
+    as_json: bool = typer.Option(False, "--json", help="Every layout and its figures as JSON."),
+) -> None:
+    """List the shipped layouts with their tier and measured difficulty.
+
+    Tier and figures come from the difficulty data measured by
+    benchmarks/layout_difficulty.py (docs/layouts.md explains them): the
+    estimated solve time for a person, the share of random deals that cannot
+    be cleared, and how often each bot level clears a deal.
+    """
+    from pyramids.play.i18n import _
+
     with user_errors():
-        for name in layout_names():
-            layout = load_layout(name)
-            typer.echo(f"{name:26} {layout.size:4} tiles {layout.layers} layers  {layout.title}")
+        entries = layout_entries()
+    if as_json:
+        typer.echo(json.dumps(entries, indent=2, ensure_ascii=False))
+        return
+    # Not inside the f-string: the extractor only sees calls outside string literals.
+    words = (_("layout"), _("tiles"), _("layers"), _("tier"), _("minutes"), _("unsolvable"),
+             _("bots clear (easy/medium/hard/expert)"), _("title"))
+    header = "{:30} {:>5} {:>6}  {:13} {:>7} {:>10}  {}  {}".format(*words)
+    typer.echo(header)
+    for entry in entries:
+        figures = entry["figures"]
+        if figures is None:
+            measured = _("not measured")
+        else:
+            clears = "/".join(_percent(figures[f"clear_rate_{level}"]) for level in LEVELS)
+            measured = (f"{tier_word(figures['tier']):13} {figures['estimated_minutes']:7.0f} "
+                        f"{_percent(figures['unsolvable_share']):>10}  {clears}")
+        title = _(entry["title"]) if entry["title"] else ""
+        typer.echo(f"{entry['name']:30} {entry['tiles']:5} {entry['layers']:6}  {measured}  "
+                   f"{title}".rstrip())
 
 
 @layout_app.command("info")
