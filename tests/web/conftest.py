@@ -60,8 +60,8 @@ def _test_game_and_agent() -> None:
 def empty_postgres(url: str) -> None:
     engine = sa.create_engine(normalize_url(url))
     with engine.begin() as connection:
-        for table in ("solitaire_games", "server_secrets", "actions", "seats", "rooms",
-                      "alembic_version"):
+        for table in ("solitaire_games", "server_secrets", "chat_messages", "chat_settings",
+                      "actions", "seats", "rooms", "alembic_version"):
             connection.execute(sa.text(f"DROP TABLE IF EXISTS {table} CASCADE"))
     engine.dispose()
 

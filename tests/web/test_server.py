@@ -265,6 +265,11 @@ def test_whole_game_sends_each_client_only_what_it_may_see(
                 # state, when the most was hidden.
                 text = re.sub(r"'play \w+'", "", text)
                 number = 0
+            elif message["type"] == "log":
+                # The move log: judged by the state after its latest entry's move.
+                number = max(entry["number"] for entry in message["entries"])
+            elif message["type"] == "chat_history":
+                number = 0
             else:
                 number = message["move_number"]
             leaked = secrets_seen(text, states[number], seat)
@@ -273,7 +278,7 @@ def test_whole_game_sends_each_client_only_what_it_may_see(
                 assert message["seat"] == seat
                 if message["status"] != "waiting":
                     assert message["view"] == states[number].view(seat)
-        assert kinds == {"state", "error"}
+        assert kinds == {"state", "error", "log", "chat_history"}
 
 
 def test_person_against_a_bot(server: ServerThread, clients: list[Client]) -> None:
@@ -449,6 +454,7 @@ def test_a_connection_that_never_joins_is_closed(
     watcher = Client(server.ws_base, room_id)
     clients.append(watcher)
     assert watcher.recv()["type"] == "state"
+    assert watcher.recv()["type"] == "chat_history"
     with pytest.raises(TimeoutError):
         watcher.recv(timeout=0.6)
 
@@ -462,6 +468,7 @@ def test_random_messages_never_break_the_server(
     ana = Client(server.ws_base, room_id, tokens[0])
     clients.append(ana)
     ana.state_at_least(0)
+    ana.until(lambda m: m["type"] == "chat_history")
     json_values = st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
@@ -489,7 +496,8 @@ def test_random_messages_never_break_the_server(
         replies = [ana.recv()]
         while replies[-1]["type"] != "pong" or (is_ping and len(replies) == 1):
             replies.append(ana.recv())
-        kinds = [reply["type"] for reply in replies[:-1]]
+        # A move also brings its move log entry; the rest answers one to one.
+        kinds = [reply["type"] for reply in replies[:-1] if reply["type"] != "log"]
         after = server.http.get(f"/api/rooms/{room_id}").json()["room"]["move_number"]
         # One answer each: an error, a pong, or (a legal move) the new state.
         assert after in (before, before + 1)

@@ -157,6 +157,8 @@ class MoveLog:
     game: str
     entries: dict[Audience, list[LogEntry]] = field(default_factory=dict)
     _views: dict[Audience, dict[str, Any]] | None = None
+    # Entries already put into words: (audience, language, number) -> JSON.
+    _texts: dict[tuple[Audience, str, int], dict[str, Any]] = field(default_factory=dict)
 
     def record(self, state: State, actor: int, action: str, by_bot: bool,
                apply: Callable[[], Any]) -> None:
@@ -176,6 +178,16 @@ class MoveLog:
     def for_audience(self, audience: Audience, since: int = 0) -> list[LogEntry]:
         """The entries one audience may read (from move number `since + 1`)."""
         return self.entries.get(audience, [])[since:]
+
+    def as_json(self, audience: Audience, lang: str, since: int = 0) -> list[dict[str, Any]]:
+        """`for_audience` in words, each entry worded once per language."""
+        found = []
+        for entry in self.for_audience(audience, since):
+            key = (audience, lang, entry.number)
+            if key not in self._texts:
+                self._texts[key] = entry.as_json(lang)
+            found.append(self._texts[key])
+        return found
 
     def __len__(self) -> int:
         return len(next(iter(self.entries.values()), []))

@@ -10,9 +10,11 @@ again to drop it). Keyboard: the arrow keys move a cursor between free tiles,
 Enter or Space selects. There is no list of the legal pairs: Hint (one-player
 modes) and the paid Ra Sight are the ways to see matches, as in the source.
 Favors are buttons with their cost, and keys: `h` hint, `r` Ra Sight, `a`
-Anubis Shift (then choose a blocked tile), `x` Sandstorm Reshuffle, `u` undo,
-`f` finish, `p` pass, Escape drops the selection. The clock of Time Attack is
-kept by the app (see `app.py`), never by the board.
+Anubis Shift (then choose a blocked tile), `v` Tile Reveal (then choose a
+face-down tile), `x` Sandstorm Reshuffle, `u` undo, `f` finish, `p` pass,
+Escape drops the selection. The clock of Time Attack is kept by the app (see
+`app.py`), never by the board; the board draws the Solar Barque track from the
+view (`barque_track`).
 """
 
 from __future__ import annotations
@@ -110,12 +112,16 @@ FAVORS = (
     ("hint", "h", None),
     ("sight", "r", "sight_cost"),
     ("shift", "a", "shift_cost"),
+    ("reveal", "v", "reveal_cost"),
     ("reshuffle", "x", "reshuffle_cost"),
     ("undo", "u", None),
     ("finish", "f", None),
     ("pass", "p", None),
 )
-DEFAULT_COSTS = {"sight_cost": 1, "shift_cost": 1, "reshuffle_cost": 3}
+DEFAULT_COSTS = {"sight_cost": 1, "shift_cost": 1, "reveal_cost": 1, "reshuffle_cost": 3}
+# The favors that ask for a tile next: Anubis Shift a blocked one, Tile Reveal a
+# face-down one.
+TILE_FAVORS = ("shift", "reveal")
 
 
 def favor_name(action: str) -> str:
@@ -123,6 +129,7 @@ def favor_name(action: str) -> str:
         "hint": _("Hint"),
         "sight": _("Ra Sight"),
         "shift": _("Anubis Shift"),
+        "reveal": _("Tile Reveal"),
         "reshuffle": _("Sandstorm"),
         "undo": _("Undo"),
         "finish": _("Finish"),
@@ -144,6 +151,7 @@ def action_words(kind: str) -> str:
         "match": _("removed a pair"),
         "sight": _("used Ra Sight"),
         "shift": _("used Anubis Shift"),
+        "reveal": _("used a Tile Reveal"),
         "reshuffle": _("called a Sandstorm Reshuffle"),
         "hint": _("asked for a hint"),
         "undo": _("took back a move"),
@@ -151,6 +159,40 @@ def action_words(kind: str) -> str:
         "pass": _("passed"),
     }
     return words.get(kind, kind)
+
+
+SAILED, AHEAD, BARQUE, SUNSET = "━", "─", "◆", "☼"
+
+
+def barque_track(space: int, spaces: int) -> str:
+    """The Solar Barque track as one line of `spaces + 1` cells: space 0 on the
+    left, the barque `◆` on its space, the spaces sailed drawn heavy, sunset `☼`
+    at the right end (where the barque stands once the time is up)."""
+    space = max(0, min(space, spaces))
+    if space == spaces:
+        return SAILED * spaces + BARQUE
+    return SAILED * space + BARQUE + AHEAD * (spaces - space - 1) + SUNSET
+
+
+def barque_lines(barque: dict[str, Any], elapsed: int) -> list[str]:
+    """The track and what speed is worth now, for the summary of a time attack."""
+    left = int(barque["spaces_left"])
+    track = barque_track(int(barque["space"]), int(barque["spaces"]))
+    if left:
+        where = ngettext("{count} space to sunset", "{count} spaces to sunset", left)
+    else:
+        where = _("sunset")
+    lines = [_("Solar Barque {track} {where}", track=track, where=where)]
+    quick = int(barque["quick_until"]) - elapsed
+    bonuses = []
+    if quick >= 0 and left:
+        bonuses.append(ngettext("quick pair for {count} more second",
+                                "quick pair for {count} more seconds", quick))
+    if barque.get("layer_bonus"):
+        bonuses.append(_("a layer emptied now earns {points}", points=barque["layer_bonus"]))
+    if bonuses:
+        lines.append("  " + " · ".join(bonuses))
+    return lines
 
 
 class TileCanvas(Widget, can_focus=True):
@@ -282,13 +324,14 @@ class MahjonggBoard(Board):
             "- **Mahjongg**: click a free tile, then its partner; or arrows move the cursor "
             "between free tiles and Enter/Space selects. Esc drops the selection.\n"
             "- favors: `h` hint, `r` Ra Sight, `a` Anubis Shift (then a blocked tile), "
-            "`x` Sandstorm Reshuffle, `u` undo, `f` finish, `p` pass (the buttons say what "
-            "each costs)"
+            "`v` Tile Reveal (then a face-down tile), `x` Sandstorm Reshuffle, `u` undo, "
+            "`f` finish, `p` pass (the buttons say what each costs)"
         )
 
     def on_new_view(self) -> None:
         self.selected: list[int] = []
         self.shifting = False
+        self.revealing = False
         self.prompt = ""
         if not hasattr(self, "cursor"):
             self.cursor: int | None = None
@@ -324,7 +367,7 @@ class MahjonggBoard(Board):
                     favor_label(action, key, price), id=f"do-{action}", name=action,
                     compact=True, disabled=not self._allowed(action),
                 )
-                button.set_class(action == "shift" and self.shifting, "active")
+                button.set_class(self._picking(action), "active")
                 yield button
         yield TileCanvas(self, id="tiles")
         yield Static(self._last_and_result(), classes="info", id="last-move")
@@ -378,8 +421,8 @@ class MahjonggBoard(Board):
             button = self.query_one(f"#do-{action}", Button)
             if button.disabled == self._allowed(action):
                 button.disabled = not self._allowed(action)
-            if button.has_class("active") != (action == "shift" and self.shifting):
-                button.set_class(action == "shift" and self.shifting, "active")
+            if button.has_class("active") != self._picking(action):
+                button.set_class(self._picking(action), "active")
         self._update("#last-move", self._last_and_result())
         self.query_one("#tiles", TileCanvas).repaint()
 
@@ -394,9 +437,13 @@ class MahjonggBoard(Board):
             return _("The board can no longer be cleared by matching alone (favors may help).")
         return ""
 
+    def _picking(self, action: str) -> bool:
+        """Whether the board waits for the tile of this favor."""
+        return (action == "shift" and self.shifting) or (action == "reveal" and self.revealing)
+
     def _allowed(self, action: str) -> bool:
-        if action == "shift":
-            return any(text.startswith("shift ") for text in self.legal)
+        if action in TILE_FAVORS:
+            return any(text.startswith(action + " ") for text in self.legal)
         return action in self.legal
 
     def _cost(self, option: str) -> int:
@@ -429,6 +476,8 @@ class MahjonggBoard(Board):
             lines.append(turn + line)
         if "team_score" in view:
             lines.append("  " + _("team score {score}", score=view["team_score"]))
+        if view.get("barque"):
+            lines.extend(barque_lines(view["barque"], int(view.get("elapsed") or 0)))
         capstones = view.get("capstones", [])
         vaults = view.get("vaults", [])
         extras = []
@@ -467,6 +516,14 @@ class MahjonggBoard(Board):
             parts.append(_("{points} points", points=last["points"]))
         if last.get("vaults_unlocked"):
             parts.append(_("{count} vault(s) unlocked", count=len(last["vaults_unlocked"])))
+        if last.get("speed_bonus"):
+            parts.append(_("quick pair +{points}", points=last["speed_bonus"]))
+        if last.get("layer_bonus"):
+            parts.append(_("layer emptied before sunset +{points}", points=last["layer_bonus"]))
+        if last.get("settled"):
+            parts.append(ngettext("the monument settles: {count} tile turns face up",
+                                  "the monument settles: {count} tiles turn face up",
+                                  len(last["settled"])))
         return " · ".join(parts)
 
     def _result(self, result: dict[str, Any]) -> str:
@@ -497,6 +554,8 @@ class MahjonggBoard(Board):
                      second=self.face_of(int(words[2])))
         if words and words[0] == "shift" and len(words) == 2:
             return _("lifted {face} with Anubis Shift", face=self.face_of(int(words[1])))
+        if words and words[0] == "reveal" and len(words) == 2:
+            return _("turned up a face-down tile with a Tile Reveal")
         if not words or action_words(words[0]) == words[0]:
             return text
         return action_words(words[0])
@@ -538,10 +597,13 @@ class MahjonggBoard(Board):
 
     def _candidates(self) -> list[dict[str, Any]]:
         tiles = self.view.get("tiles", [])
-        if self.shifting:
-            # A blocked tile that shows on screen (one under others cannot be pointed at).
+        if self.shifting or self.revealing:
+            # A tile that shows on screen (one under others cannot be pointed at):
+            # blocked for a shift, face down for a reveal.
             shown = set(self.query_one("#tiles", TileCanvas).canvas.owner.values()) if (
                 self.query("#tiles")) else {t["id"] for t in tiles}
+            if self.revealing:
+                return [t for t in tiles if t.get("face") is None and t["id"] in shown]
             return [t for t in tiles if not t.get("free") and t["id"] in shown]
         return [t for t in tiles if t.get("free") or t.get("shifted")]
 
@@ -586,10 +648,11 @@ class MahjonggBoard(Board):
         if not self.interactive:
             return
         self.cursor = tile_id
-        if self.shifting:
-            self.shifting = False
+        if self.shifting or self.revealing:
+            favor = "shift" if self.shifting else "reveal"
+            self.shifting = self.revealing = False
             self.prompt = ""
-            self.choose(f"shift {tile_id}")
+            self.choose(f"{favor} {tile_id}")
             return
         if tile_id in self.selected:
             self.selected.remove(tile_id)
@@ -610,12 +673,18 @@ class MahjonggBoard(Board):
     def action_favor(self, action: str) -> None:
         if not self.interactive:
             return
-        if action == "shift":
-            self.shifting = not self.shifting
+        if action in TILE_FAVORS:
+            if action == "shift":
+                self.shifting, self.revealing = not self.shifting, False
+            else:
+                self.revealing, self.shifting = not self.revealing, False
             self.selected = []
             self.prompt = ""
             if self.shifting:
                 self.prompt = _("Anubis Shift: choose a blocked tile (click, or arrows and "
+                                "Enter); Esc cancels.")
+            if self.revealing:
+                self.prompt = _("Tile Reveal: choose a face-down tile (click, or arrows and "
                                 "Enter); Esc cancels.")
             self.cursor = None
             self._keep_cursor()
@@ -627,9 +696,9 @@ class MahjonggBoard(Board):
         self.update_drawing()
 
     def action_drop(self) -> None:
-        if self.selected or self.shifting:
+        if self.selected or self.shifting or self.revealing:
             self.selected = []
-            self.shifting = False
+            self.shifting = self.revealing = False
             self.prompt = ""
             self._keep_cursor()
             self.update_drawing()
@@ -647,7 +716,7 @@ class MahjonggBoard(Board):
 
     def list_moves(self, legal: list[str]) -> list[str]:
         """No list of pairs or tiles: Hint and Ra Sight show matches."""
-        return [text for text in legal if text.split(" ")[0] not in ("match", "shift")]
+        return [text for text in legal if text.split(" ")[0] not in ("match", *TILE_FAVORS)]
 
     @staticmethod
     def variant_of(view: dict[str, Any]) -> str:

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from pyramids.agents import agent_names
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
 from pyramids.play.i18n import _, negotiate
+from pyramids.web.chat import mount_chat
 from pyramids.web.hub import Hub
 from pyramids.web.limits import (
     SERVER_OPTION_MAXIMUM,
@@ -32,6 +33,7 @@ from pyramids.web.limits import (
     json_too_deep,
     retry_after,
 )
+from pyramids.web.replay import mount_replay
 from pyramids.web.rooms import (
     ABORTED,
     EXPIRED,
@@ -511,6 +513,8 @@ def create_app(
     async def websocket(websocket: WebSocket, room_id: str) -> None:
         await room_socket(websocket, hub_of(websocket), room_id)
 
+    mount_chat(app)
+    mount_replay(app)
     mount_solitaire(
         app, lambda game, options: check_room_options(game, options, allow_file_options),
         room_creations, today,

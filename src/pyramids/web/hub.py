@@ -34,7 +34,10 @@ from typing import Any, TypeVar
 
 from pyramids.agents import Agent, agent_names
 from pyramids.core import PyramidsError
-from pyramids.web.limits import ServerLimits
+from pyramids.play.movelog import MoveLog
+from pyramids.web.chat import ChatRoom, chat_joined
+from pyramids.web.limits import ServerLimits, TokenBucket
+from pyramids.web.movelog import logged_apply, prepare_logs, push_logs
 from pyramids.web.rooms import (
     AGENT,
     EXPIRED,
@@ -94,6 +97,11 @@ class Connection:
         self._send_text = send_text
         self._close = close
         self.closing = False
+        # The language its log entries are worded in, how many it has had, and its
+        # chat limit (pyramids.web.movelog, pyramids.web.chat).
+        self.lang = "en"
+        self.log_sent = 0
+        self.chat_bucket: TokenBucket | None = None
 
     @property
     def dropped(self) -> bool:
@@ -141,6 +149,9 @@ class LiveRoom:
     clock_limit: int | None = None
     clock_origin: float | None = None
     clock_elapsed: int = 0
+    # The move log and the chat, made when first needed (web/movelog.py, web/chat.py).
+    move_log: MoveLog | None = None
+    chat: ChatRoom | None = None
 
     def needs_people(self) -> bool:
         """A room only bots play waits while nobody watches it."""
@@ -674,7 +685,7 @@ class Hub:
         room = live.room
 
         def apply() -> None:
-            room.apply(seat, action, by_bot)
+            logged_apply(live, seat, action, by_bot)
 
         messages = await self.run_engine(self._messages, live, apply)
         if room.status == FINISHED:
@@ -703,6 +714,7 @@ class Hub:
             live.changed.set()  # a watcher wakes a room only bots play
             # Everyone sees the seat come back; the newcomer gets its current view.
             await self._broadcast(live)
+            await chat_joined(self, live, conn)
 
     async def leave(self, live: LiveRoom, conn: Connection) -> None:
         async with live.lock:
@@ -737,6 +749,7 @@ class Hub:
         """(In the engine pool) make `change`, then each audience's state message."""
         if change is not None:
             change()
+        prepare_logs(live)
         room = live.room
         connected = live.connected()
         return {
@@ -753,6 +766,7 @@ class Hub:
             conn.offer(text)
             if conn.dropped:
                 live.connections.discard(conn)
+        push_logs(live)
 
     def _ensure_driver(self, live: LiveRoom) -> None:
         from pyramids.web.bots import drive

@@ -1,9 +1,11 @@
 """The WebSocket of a room: join as a seat (with its token) or as a spectator, then play.
 
 Protocol (see docs/server.md): the client's first message is
-`{"type": "join", "token": "..."}` (no token: a spectator). The server answers
+`{"type": "join", "token": "...", "lang": "ko"}` (no token: a spectator; `lang`:
+the language of its move log, English by default). The server answers
 with a `state` message and sends one after every change; a seat sends
-`{"type": "action", "action": "<action string>"}` on its turn. Every refusal is
+`{"type": "action", "action": "<action string>"}` on its turn, and anyone may send
+`{"type": "chat", "text": "..."}` (pyramids.web.chat). Every refusal is
 an `error` message to that client only; the connection stays open, except after
 a bad token or an unknown room, which close it.
 
@@ -26,14 +28,16 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from pyramids.web.chat import send_chat
 from pyramids.web.hub import Connection, Hub, LiveRoom
 from pyramids.web.limits import TokenBucket, json_too_deep
+from pyramids.web.movelog import client_language
 from pyramids.web.rooms import RoomError
 
 log = logging.getLogger("pyramids.web.ws")
 
 MAX_MESSAGE_BYTES = 4096
-MESSAGE_TYPES = ("join", "action", "ping")
+MESSAGE_TYPES = ("join", "action", "ping", "chat")
 
 JOIN_TIMEOUT_SECONDS = 30.0
 
@@ -172,6 +176,7 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                     if conn.joined:
                         raise RoomError("already_joined", "this connection has already joined")
                     token = message.get("token")
+                    conn.lang = client_language(message.get("lang"))
                     if token is not None and not isinstance(token, str):
                         raise RoomError("bad_token", "'token' is a string")
                     try:
@@ -186,6 +191,9 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                 else:
                     if live is None or not conn.joined:
                         raise RoomError("not_joined", "send a join message first")
+                    if message["type"] == "chat":
+                        await send_chat(hub, live, conn, message.get("text"))
+                        continue
                     await hub.submit(
                         live, conn.seat, message.get("action"),
                         move_number=message.get("move_number"),

@@ -14,8 +14,9 @@ scores each legal `match A B`:
 - **points**: with opponents the pair's points (group value times elevation,
   capstone bonus) come first; alone, clearing the board is all that counts and
   points only break ties.
-`finish` (every tile free) is always taken. With no pair, it spends tokens on a
-reshuffle, then an Anubis shift that makes a match; otherwise it passes.
+`finish` (every tile free) is always taken. With no pair, it spends tokens on an
+Anubis shift that makes a match, then a reshuffle, then a Tile Reveal (a face
+seen may make a shift useful next); otherwise it passes.
 """
 
 from __future__ import annotations
@@ -130,6 +131,8 @@ def action_scores(state: State) -> dict[int, float]:
             scores[action] = -20.0
         elif name.startswith("shift ") and not matches:
             scores[action] = _shift_score(name, board, by_key, pantheon)
+        elif name.startswith("reveal ") and not matches:
+            scores[action] = -15.0
         else:
             scores[action] = -1e6  # hints, sight and undo only end the streak
     return scores

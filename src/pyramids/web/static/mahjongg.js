@@ -1,5 +1,6 @@
 // Mahjongg Pyramids: layered tiles with depth (each layer offset and lighter), free tiles
-// marked, click two tiles to match, favors, hint, undo, and the clock of time attack.
+// marked, click two tiles to match, favors, hint, undo, and the clock of time attack with
+// its Solar Barque track (the server keeps the time; the page only draws it).
 
 import { clickable, h, s, seatName, t, tn } from "/static/common.js";
 import { keysLine, navItem } from "/static/access.js";
@@ -127,6 +128,11 @@ function clickTile(ctx, tile) {
     ctx.send(`shift ${tile.id}`);
     return;
   }
+  if (ctx.ui.mjReveal) {
+    ctx.ui.mjReveal = false;
+    ctx.send(`reveal ${tile.id}`);
+    return;
+  }
   const chosen = ctx.ui.mjSelected;
   if (chosen === tile.id) {
     ctx.ui.mjSelected = null;
@@ -157,7 +163,9 @@ function tileShape(ctx, tile, box, marks) {
   const py = PAD + (tile.y - box.minY) * CELL_H + (box.maxZ - tile.z) * LIFT_Y;
   const playable = ctx.yourTurn && !ctx.finished;
   const shiftTarget = Boolean(ctx.ui.mjShift) && !tile.free && ctx.legal.includes(`shift ${tile.id}`);
-  const selectable = playable && (ctx.ui.mjShift ? shiftTarget : tile.free || tile.shifted);
+  const revealTarget = Boolean(ctx.ui.mjReveal) && !tile.face && ctx.legal.includes(`reveal ${tile.id}`);
+  const picking = ctx.ui.mjShift || ctx.ui.mjReveal;
+  const selectable = playable && (picking ? shiftTarget || revealTarget : tile.free || tile.shifted);
   const selected = ctx.ui.mjSelected === tile.id;
   const classes = ["tile", tile.free || tile.shifted ? "free" : "blocked"];
   if (!tile.face) classes.push("facedown");
@@ -207,12 +215,14 @@ function tileShape(ctx, tile, box, marks) {
   }
   // Inside the face, so that the tile keeps its outline (and its box) when focused.
   group.append(s("rect", { class: "focus-ring", x: 2, y: 2, width: TILE_W - 5, height: TILE_H - 5, rx: 4 }));
-  if (tile.free || tile.shifted || shiftTarget) {
+  if (tile.free || tile.shifted || shiftTarget || revealTarget) {
     group.dataset.key = `tile-${tile.id}`;
     // Reading order: rows from the back, left to right, the upper tile first.
     const order = (tile.y * 1000 + tile.x) * 10 + (9 - tile.z);
     if (selectable) {
-      const verb = selected ? t("unselect {tile}", { tile: label }) : ctx.ui.mjShift ? t("lift {tile}", { tile: label }) : label;
+      const verb = selected ? t("unselect {tile}", { tile: label })
+        : ctx.ui.mjShift ? t("lift {tile}", { tile: label })
+          : ctx.ui.mjReveal ? t("turn up {tile}", { tile: label }) : label;
       clickable(group, verb, () => clickTile(ctx, tile));
       if (selected) group.setAttribute("aria-pressed", "true");
     }
@@ -279,10 +289,18 @@ function button(ctx, action, label, extra = {}) {
 }
 
 // The letter keys of the buttons (shown on the page and on the buttons for screen readers).
-const KEYS = { h: "hint", u: "undo", r: "sight", a: "shift", s: "reshuffle", f: "finish" };
+const KEYS = { h: "hint", u: "undo", r: "sight", a: "shift", v: "reveal", s: "reshuffle", f: "finish" };
 
 function toggleShift(ctx) {
   ctx.ui.mjShift = !ctx.ui.mjShift;
+  ctx.ui.mjReveal = false;
+  ctx.ui.mjSelected = null;
+  ctx.rerender();
+}
+
+function toggleReveal(ctx) {
+  ctx.ui.mjReveal = !ctx.ui.mjReveal;
+  ctx.ui.mjShift = false;
   ctx.ui.mjSelected = null;
   ctx.rerender();
 }
@@ -290,6 +308,8 @@ function toggleShift(ctx) {
 function controls(ctx) {
   const view = ctx.view;
   const canShift = ctx.legal.some((action) => action.startsWith("shift "));
+  const canReveal = ctx.legal.some((action) => action.startsWith("reveal "));
+  const revealCost = (ctx.options && ctx.options.reveal_cost) || 1;
   const solo = view.players === 1;
   const row = [
     button(ctx, "hint", t("Hint"), { key: "H", title: t("show a pair that keeps the board clearable (ends your streak)") }),
@@ -300,6 +320,13 @@ function controls(ctx) {
       class: ctx.ui.mjShift ? "primary" : undefined, "aria-keyshortcuts": "A",
       onclick: () => toggleShift(ctx),
     }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : t("Anubis Shift (1 token)")),
+    h("button", {
+      "data-key": "button-reveal", disabled: !canReveal, "aria-pressed": String(Boolean(ctx.ui.mjReveal)),
+      class: ctx.ui.mjReveal ? "primary" : undefined, "aria-keyshortcuts": "V",
+      title: t("turn one face-down tile face up, for everyone to see (ends your streak)"),
+      onclick: () => toggleReveal(ctx),
+    }, ctx.ui.mjReveal ? t("Tile Reveal: choose a face-down tile (click again to cancel)")
+      : tn("Tile Reveal ({count} token)", "Tile Reveal ({count} tokens)", revealCost)),
     button(ctx, "reshuffle", t("Sandstorm Reshuffle (3 tokens)"), { key: "S" }),
     button(ctx, "finish", t("Finish"), { key: "F" }),
     button(ctx, "pass", solo ? t("Give up") : t("Pass")),
@@ -333,12 +360,14 @@ function scorePanel(ctx) {
     h("div", { class: "panel-row" }, lines),
   ];
   if (view.mode === "time-attack") {
+    if (view.barque) children.unshift(barqueTrack(view), barqueText(view));
     children.unshift(h("p", { class: "timer", id: "timer", "aria-live": "off" }, ""));
   }
   const last = lastPair(view);
   if (last) children.push(h("p", { class: "hint" }, last));
   if (view.unsolvable) children.push(h("p", { class: "error", role: "status" }, t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.")));
   if (ctx.ui.mjShift) children.push(h("p", { class: "hint" }, t("Anubis Shift: choose a blocked tile to lift.")));
+  if (ctx.ui.mjReveal) children.push(h("p", { class: "hint" }, t("Tile Reveal: choose a face-down tile (marked ?) to turn up.")));
   return h("div", { class: "mahjongg-panel" }, children);
 }
 
@@ -353,7 +382,76 @@ function lastPair(view) {
   const parts = [move.doubled ? t("Last pair: +{points} (doubled)", { points: move.points }) : t("Last pair: +{points}", { points: move.points })];
   if (move.capstone_bonus) parts.push(t("capstone +{points}", { points: move.capstone_bonus }));
   if (move.vault_bonus) parts.push(t("vault +{points}", { points: move.vault_bonus }));
+  if (move.speed_bonus) parts.push(t("quick pair +{points}", { points: move.speed_bonus }));
+  if (move.layer_bonus) parts.push(t("layer emptied before sunset +{points}", { points: move.layer_bonus }));
+  if (move.settled && move.settled.length) {
+    parts.push(tn("the monument settles: {count} tile turns face up", "the monument settles: {count} tiles turn face up", move.settled.length));
+  }
   return parts.join(", ");
+}
+
+// -- the Solar Barque track ----------------------------------------------------------
+
+const TRACK_STEP = 26;
+const TRACK_H = 34;
+
+/** Where the barque stands after `elapsed` seconds (as the engine's `barque.Track`). */
+function barqueSpace(barque, elapsed, limit) {
+  if (elapsed >= limit) return barque.spaces;
+  return Math.min(barque.spaces, Math.floor(elapsed / barque.space_seconds));
+}
+
+/** The track drawn: one mark per space from 0 to sunset (a sun), the spaces sailed
+ * filled, and the barque on its space; `tickClock` moves it between views. */
+function barqueTrack(view) {
+  const barque = view.barque;
+  const width = PAD * 2 + barque.spaces * TRACK_STEP;
+  const svg = s("svg", {
+    viewBox: `0 0 ${width} ${TRACK_H}`, class: "barque-track", id: "barque-track", role: "img",
+    "data-space": barque.space, "data-spaces": barque.spaces, width, height: TRACK_H,
+    "aria-label": t("Solar Barque track: space {space} of {spaces}", { space: barque.space, spaces: barque.spaces }),
+  });
+  svg.append(s("path", { d: `M${PAD} ${TRACK_H / 2} H${PAD + barque.spaces * TRACK_STEP}`, stroke: "#3a6ea5", "stroke-width": 3 }));
+  for (let space = 0; space <= barque.spaces; space += 1) {
+    const x = PAD + space * TRACK_STEP;
+    if (space === barque.spaces) {
+      const sun = s("g", { class: "barque-sunset", transform: `translate(${x} ${TRACK_H / 2})` });
+      sun.append(s("circle", { r: 7, fill: "#e8902a", stroke: "#8a4b0f" }));
+      for (let ray = 0; ray < 8; ray += 1) {
+        const angle = (ray * Math.PI) / 4;
+        sun.append(s("path", { d: `M${9 * Math.cos(angle)} ${9 * Math.sin(angle)} L${12 * Math.cos(angle)} ${12 * Math.sin(angle)}`, stroke: "#8a4b0f" }));
+      }
+      svg.append(sun);
+    } else {
+      svg.append(s("circle", { class: "barque-space", "data-space": space, cx: x, cy: TRACK_H / 2, r: 4, fill: space < barque.space ? "#3a6ea5" : "#fff", stroke: "#3a6ea5" }));
+    }
+  }
+  const marker = s("g", { id: "barque-marker", class: "barque-marker", transform: `translate(${PAD + barque.space * TRACK_STEP} ${TRACK_H / 2})` });
+  // A boat: a hull and a sail, above the track.
+  marker.append(s("path", { d: "M-10 -4 L10 -4 L6 2 L-6 2 Z", fill: "#c8a02a", stroke: "#5a4510" }));
+  marker.append(s("path", { d: "M0 -4 V-15 L8 -6 Z", fill: "#f4ecd0", stroke: "#5a4510" }));
+  svg.append(marker);
+  return svg;
+}
+
+/** The track in words after `elapsed` seconds, with what speed is worth then. */
+function barqueWords(view, elapsed, limit) {
+  const barque = view.barque;
+  const left = barque.spaces - barqueSpace(barque, elapsed, limit);
+  const parts = [left
+    ? tn("Solar Barque: {count} space to sunset", "Solar Barque: {count} spaces to sunset", left)
+    : t("Solar Barque: sunset")];
+  const quick = barque.quick_until - elapsed;
+  if (quick >= 0 && left) parts.push(tn("quick pair for {count} more second", "quick pair for {count} more seconds", quick));
+  // The view gives the layer bonus at its own time: per space, times the spaces left now.
+  const perSpace = barque.spaces_left ? barque.layer_bonus / barque.spaces_left : 0;
+  if (perSpace && left) parts.push(t("a layer emptied now earns {points}", { points: perSpace * left }));
+  return parts.join(" · ");
+}
+
+function barqueText(view) {
+  const limit = view.elapsed + view.time_left;
+  return h("p", { class: "hint", id: "barque-text" }, barqueWords(view, view.elapsed, limit));
 }
 
 // -- the clock of time attack ------------------------------------------------------
@@ -370,6 +468,15 @@ function tickClock(ctx) {
   const seconds = String(left % 60).padStart(2, "0");
   line.textContent = t("Time: {minutes}:{seconds} left", { minutes, seconds });
   line.classList.toggle("low", left <= 30);
+  const barque = ctx.view && ctx.view.barque;
+  const marker = document.getElementById("barque-marker");
+  if (barque && marker) {
+    // Between views the barque sails on the page's estimate of the server's clock.
+    const space = barqueSpace(barque, elapsed, clock.limit);
+    marker.setAttribute("transform", `translate(${PAD + space * TRACK_STEP} ${TRACK_H / 2})`);
+    const words = document.getElementById("barque-text");
+    if (words) words.textContent = barqueWords(ctx.view, elapsed, clock.limit);
+  }
   // At 0:00 the server, which keeps the time, ends the game.
 }
 
@@ -391,7 +498,10 @@ export function render(box, ctx) {
   if (ctx.ui.mjSelected !== null && ctx.ui.mjSelected !== undefined && !view.tiles.some((tile) => tile.id === ctx.ui.mjSelected)) {
     ctx.ui.mjSelected = null;
   }
-  if (!ctx.yourTurn) ctx.ui.mjShift = false;
+  if (!ctx.yourTurn) {
+    ctx.ui.mjShift = false;
+    ctx.ui.mjReveal = false;
+  }
   updateClock(ctx);
   ctx.ui.mjLatest = view;
   ctx.ui.mjLatestTurn = ctx.yourTurn;
@@ -400,7 +510,7 @@ export function render(box, ctx) {
     : t("Free tiles have a notch in the corner. ▲ capstone, V burial vault."));
   const keys = keysLine([
     ["H", t("Hint")], ["U", t("Undo")], ["R", t("Ra Sight")], ["A", t("Anubis Shift")],
-    ["S", t("Sandstorm Reshuffle")], ["F", t("Finish")],
+    ["V", t("Tile Reveal")], ["S", t("Sandstorm Reshuffle")], ["F", t("Finish")],
   ]);
   box.replaceChildren(scorePanel(ctx), board(ctx), controls(ctx), help, keys, freeTilesText(ctx));
   if (view.mode === "time-attack") {
@@ -422,15 +532,21 @@ export function onKey(key, ctx) {
     toggleShift(ctx);
     return true;
   }
+  if (action === "reveal") {
+    if (!ctx.legal.some((entry) => entry.startsWith("reveal "))) return false;
+    toggleReveal(ctx);
+    return true;
+  }
   if (!ctx.legal.includes(action)) return false;
   sendTimed(ctx, action);
   return true;
 }
 
-/** Escape: drop the chosen tile, or leave Anubis Shift. */
+/** Escape: drop the chosen tile, or leave Anubis Shift or Tile Reveal. */
 export function cancel(ctx) {
-  if (!ctx.ui.mjShift && (ctx.ui.mjSelected === null || ctx.ui.mjSelected === undefined)) return false;
+  if (!ctx.ui.mjShift && !ctx.ui.mjReveal && (ctx.ui.mjSelected === null || ctx.ui.mjSelected === undefined)) return false;
   ctx.ui.mjShift = false;
+  ctx.ui.mjReveal = false;
   ctx.ui.mjSelected = null;
   return true;
 }
@@ -452,6 +568,7 @@ export function describeMove(action, view) {
       : t("matches {first} and {second}: +{points}", { first, second, points });
   }
   if (verb === "shift" && rest.length === 1) return t("lifts {face} with Anubis Shift", { face: face(rest[0]) });
+  if (verb === "reveal" && rest.length === 1) return t("turns up a face-down tile with a Tile Reveal");
   const words = {
     pass: t("passes"), hint: t("asks for a hint"), undo: t("takes back the last move"),
     sight: t("uses Ra Sight"), reshuffle: t("calls a Sandstorm Reshuffle"), finish: t("finishes the monument"),

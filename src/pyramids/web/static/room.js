@@ -1,9 +1,10 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
+import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
+import { installSide, onChat, onLog, sideState } from "./log.js";
 
 const CLOSE_BAD_TOKEN = 4403;
 const CLOSE_UNKNOWN_ROOM = 4404;
@@ -58,7 +59,7 @@ function connect() {
   ws.addEventListener("open", () => {
     if (socket !== ws) return;
     attempt = 0;
-    ws.send(JSON.stringify(seat ? { type: "join", token: seat.token } : { type: "join" }));
+    ws.send(JSON.stringify(seat ? { type: "join", token: seat.token, lang: LANG } : { type: "join", lang: LANG }));
     setConnection(seat ? t("Connected") : t("Connected: watching"), "ok");
   });
   ws.addEventListener("message", (event) => {
@@ -71,6 +72,8 @@ function connect() {
     }
     if (message.type === "state") onState(message);
     else if (message.type === "error") showMessage(message.message, "error");
+    else if (message.type === "log") onLog(message);
+    else if (message.type.startsWith("chat")) onChat(message);
   });
   ws.addEventListener("close", (event) => {
     if (socket !== ws) return;
@@ -116,6 +119,17 @@ function rejoin() {
   connect();
 }
 
+/** A message other than a move (chat): false when there is no connection to send it on. */
+function sendMessage(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    showMessage(t("Not connected: your message was not sent. Reconnecting…"));
+    reconnectNow();
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
 function send(actions) {
   const list = Array.isArray(actions) ? actions : [actions];
   if (!socket || socket.readyState !== WebSocket.OPEN || !lastState) {
@@ -137,6 +151,7 @@ function send(actions) {
 function onState(message) {
   const previous = lastState;
   lastState = message;
+  sideState(message);
   if (message.move_number !== shownMove) {
     shownMove = message.move_number;
     if (document.getElementById("message").classList.contains("error")) showMessage("");
@@ -532,6 +547,7 @@ async function main() {
     window.location.assign("/");
     return;
   }
+  installSide(document.getElementById("side"), { roomId, send: sendMessage, hostToken: hostToken() });
   arrowNavigation(document.getElementById("game"));
   installKeys(document.getElementById("game"), ui);
   window.addEventListener("online", reconnectNow);

@@ -1,0 +1,93 @@
+"""The move log of a live room, and what each client is sent of it.
+
+The log (`pyramids.play.movelog.MoveLog`) holds, for every seat and for
+spectators, each move told from that audience's own views: a client is sent
+only its audience's entries (its seat's, or the spectators'), so another
+player's hidden cards never reach it through the log. Entries are put into the
+client's language (`lang` in its join message) when sent.
+
+Protocol: after each change the server sends each client a
+`{"type": "log", "entries": [...]}` message with the entries it has not had yet
+(after a join: the whole log); an entry is `{number, seat, by_bot, lines}`.
+
+Engine work (reading views, replaying a restored room's moves) runs in the
+engine pool, with the room's lock held: `logged_apply` and `prepare_logs` are
+called from there. `push_logs` runs on the event loop and only slices and sends
+entries already put into words.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from pyramids.core import load
+from pyramids.play.i18n import DEFAULT, UnknownLanguageError, check_language
+from pyramids.play.movelog import MoveLog, replay_log
+
+if TYPE_CHECKING:
+    from pyramids.web.hub import LiveRoom
+
+
+def client_language(value: Any) -> str:
+    """The language a client asked for in its join message (English when none or unknown)."""
+    if not isinstance(value, str) or len(value) > 35:
+        return DEFAULT
+    try:
+        return check_language(value)
+    except UnknownLanguageError:
+        return DEFAULT
+
+
+def ensure_log(live: LiveRoom) -> MoveLog:
+    """The room's log, replayed from the seed and the moves when the room was restored.
+
+    (In the engine pool.) A move's seat is the seat to move before it; the log
+    does not keep which moves bots made in a restored room, which it never shows."""
+    if live.move_log is not None:
+        return live.move_log
+    room = live.room
+    state = load(room.game_name, **room.options).new_initial_state(room.seed)
+    moves = []
+    replay = state.clone()
+    for text in room.actions:
+        moves.append((replay.current_player, text, False))
+        replay.apply_action(replay.string_to_action(text))
+    live.move_log = replay_log(state, moves)
+    return live.move_log
+
+
+def logged_apply(live: LiveRoom, seat: int, action: int, by_bot: bool) -> None:
+    """(In the engine pool.) Apply a committed action to the room and log it."""
+    log = ensure_log(live)
+    room = live.room
+    text = room.state.action_to_string(action)
+    log.record(room.state, seat, text, by_bot, partial(room.apply, seat, action, by_bot))
+
+
+def prepare_logs(live: LiveRoom) -> None:
+    """(In the engine pool.) Build the log if needed and put the entries the connected
+    clients have not had into their languages, so that sending them is cheap."""
+    log = ensure_log(live)
+    for conn in list(live.connections):
+        log.as_json(conn.seat, conn.lang, conn.log_sent)
+
+
+def push_logs(live: LiveRoom) -> None:
+    """Send each client the log entries it has not had (on the event loop)."""
+    log = live.move_log
+    if log is None:
+        return
+    total = len(log)
+    for conn in list(live.connections):
+        if conn.log_sent >= total or conn.dropped:
+            continue
+        entries = log.as_json(conn.seat, conn.lang, conn.log_sent)
+        message = {"type": "log", "reset": conn.log_sent == 0, "entries": entries}
+        conn.log_sent = total
+        conn.offer(json.dumps(message, separators=(",", ":")))
+
+
+__all__ = ["client_language", "ensure_log", "logged_apply", "prepare_logs",
+           "push_logs"]

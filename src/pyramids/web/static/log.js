@@ -1,0 +1,140 @@
+// Beside the table: the move log and the room's chat.
+//
+// The server words the log for this client's seat (or for spectators) in the page's
+// language: `log` messages add entries (`reset` starts over). Chat messages are other
+// people's text: they are only ever put into the page as text (textContent), never as
+// markup. The limits are the server's; the page shows its refusals.
+
+import { api, h, t } from "./common.js";
+
+const MAX_CHAT_LENGTH = 300;
+const SHOWN_LOG = 400;
+
+const side = { send: null, seats: [], mySeat: null, host: null, roomId: null, muted: false };
+
+function seatLabel(seat) {
+  if (seat === null || seat === undefined) return t("Spectator");
+  const entry = side.seats[seat];
+  const name = entry ? entry.name : t("seat {number}", { number: seat + 1 });
+  return seat === side.mySeat ? t("{name} (you)", { name }) : name;
+}
+
+/** Build the side panel into `box` once; `send(message)` writes to the room's socket. */
+export function installSide(box, { roomId, send, hostToken }) {
+  side.send = send;
+  side.roomId = roomId;
+  side.host = hostToken || null;
+  const input = h("input", {
+    id: "chat-input", maxlength: String(MAX_CHAT_LENGTH), autocomplete: "off",
+    placeholder: t("Write to the room"), "aria-label": t("Chat message"),
+  });
+  const form = h("form", { id: "chat-form", class: "chat-form" }, input,
+    h("button", { type: "submit" }, t("Send")));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (side.send({ type: "chat", text })) input.value = "";
+  });
+  const parts = [
+    h("section", { id: "move-log", class: "move-log panel", "aria-labelledby": "move-log-title" },
+      h("h2", { id: "move-log-title" }, t("Moves")),
+      h("ol", { id: "move-log-list", class: "move-log-list" })),
+    h("section", { id: "chat", class: "chat panel", "aria-labelledby": "chat-title" },
+      h("h2", { id: "chat-title" }, t("Chat")),
+      h("ol", { id: "chat-list", class: "chat-list", "aria-live": "polite" }),
+      h("p", { id: "chat-muted", class: "hint", hidden: true }, t("The host has muted spectators.")),
+      form,
+      side.host ? muteControl() : null),
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
+  box.hidden = false;
+}
+
+function muteControl() {
+  const box = h("input", { type: "checkbox", id: "chat-mute" });
+  box.addEventListener("change", async () => {
+    try {
+      await api("POST", `/api/rooms/${encodeURIComponent(side.roomId)}/chat/mute`,
+        { token: side.host, muted: box.checked });
+    } catch (problem) {
+      box.checked = !box.checked;
+    }
+  });
+  return h("label", { class: "chat-mute" }, box, " ", t("Mute spectators"));
+}
+
+/** The latest state: who sits where (names in the log and chat), and whether I may write. */
+export function sideState(message) {
+  side.seats = message.seats || [];
+  side.mySeat = message.seat;
+  showMuted();
+  const over = message.status === "finished" || message.status === "aborted";
+  if (over && !document.getElementById("replay-link")) {
+    const section = document.getElementById("move-log");
+    if (section) {
+      section.append(h("p", {}, h("a", {
+        id: "replay-link", class: "button", href: `/replay/${encodeURIComponent(side.roomId)}`,
+      }, t("Watch the replay"))));
+    }
+  }
+}
+
+function showMuted() {
+  const note = document.getElementById("chat-muted");
+  const form = document.getElementById("chat-form");
+  const mute = document.getElementById("chat-mute");
+  if (mute) mute.checked = side.muted;
+  if (!note || !form) return;
+  const silenced = side.muted && (side.mySeat === null || side.mySeat === undefined);
+  note.hidden = !side.muted;
+  form.hidden = silenced;
+}
+
+/** A `log` message: entries in words, for this seat or for spectators. */
+export function onLog(message) {
+  const list = document.getElementById("move-log-list");
+  if (!list) return;
+  if (message.reset) list.replaceChildren();
+  for (const entry of message.entries) {
+    if (!entry.lines.length) continue;
+    const item = h("li", { class: "log-entry", "data-number": String(entry.number) },
+      h("span", { class: "log-number" }, `${entry.number}.`),
+      ...entry.lines.map((line) => h("span", { class: "log-line" }, line)));
+    if (entry.by_bot) item.classList.add("by-bot");
+    list.append(item);
+  }
+  while (list.children.length > SHOWN_LOG) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+function chatItem(entry) {
+  // textContent only: a message is someone's text, never markup.
+  const author = h("span", { class: "chat-author" });
+  author.textContent = entry.seat === null ? t("Spectator") : (entry.name || seatLabel(entry.seat));
+  const text = h("span", { class: "chat-text" });
+  text.textContent = entry.text;
+  return h("li", { class: "chat-message", "data-number": String(entry.number) }, author, ": ", text);
+}
+
+/** `chat`, `chat_history` and `chat_settings` messages. */
+export function onChat(message) {
+  const list = document.getElementById("chat-list");
+  if (!list) return;
+  if (message.type === "chat_history") {
+    list.replaceChildren(...message.messages.map(chatItem));
+    side.muted = Boolean(message.spectators_muted);
+  } else if (message.type === "chat") {
+    list.append(chatItem(message.message));
+  } else if (message.type === "chat_settings") {
+    side.muted = Boolean(message.spectators_muted);
+  }
+  showMuted();
+  list.scrollTop = list.scrollHeight;
+}
+
+/** Chat refusals go to the chat box's own line, not over the game. */
+export function isChatError(message) {
+  return typeof message.code === "string" && message.code.startsWith("chat_")
+    || message.code === "bad_chat";
+}
