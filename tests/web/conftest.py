@@ -60,8 +60,9 @@ def _test_game_and_agent() -> None:
 def empty_postgres(url: str) -> None:
     engine = sa.create_engine(normalize_url(url))
     with engine.begin() as connection:
-        for table in ("solitaire_games", "server_secrets", "chat_messages", "chat_settings",
-                      "actions", "seats", "rooms", "alembic_version"):
+        for table in ("rated_games", "ratings", "sessions", "accounts", "solitaire_games",
+                      "server_secrets", "chat_messages", "chat_settings", "actions", "seats",
+                      "rooms", "alembic_version"):
             connection.execute(sa.text(f"DROP TABLE IF EXISTS {table} CASCADE"))
     engine.dispose()
 
@@ -90,9 +91,11 @@ class ServerThread:
     follow the hidden state themselves)."""
 
     def __init__(self, db_url: str, limits: ServerLimits | None = None,
-                 seeds: Iterator[int] | None = None, http: Any = "auto") -> None:
+                 seeds: Iterator[int] | None = None, http: Any = "auto",
+                 clock: Any = None) -> None:
         draw = (lambda: next(seeds)) if seeds is not None else new_seed
-        self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw)
+        self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw,
+                              clock=clock)
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",
@@ -125,8 +128,9 @@ def start_server() -> Iterator[Callable[..., ServerThread]]:
     started: list[ServerThread] = []
 
     def start(url: str, limits: ServerLimits | None = None,
-              seeds: Iterator[int] | None = None, http: Any = "auto") -> ServerThread:
-        server = ServerThread(url, limits, seeds, http)
+              seeds: Iterator[int] | None = None, http: Any = "auto",
+              clock: Any = None) -> ServerThread:
+        server = ServerThread(url, limits, seeds, http, clock)
         started.append(server)
         return server
 

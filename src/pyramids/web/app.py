@@ -24,7 +24,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from pyramids.agents import agent_names
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
 from pyramids.play.i18n import _, negotiate
+from pyramids.web.accounts import mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
+from pyramids.web.clocks import Clock
 from pyramids.web.hub import Hub
 from pyramids.web.limits import (
     SERVER_OPTION_MAXIMUM,
@@ -88,6 +90,11 @@ class CreateRoom(Strict):
     takeover_agent: str = Field(default="random", max_length=64)
     bot_delay_seconds: float = Field(default=0.0, ge=0, le=10)
     unlisted: bool = False
+    # Results count for ratings: only accounts sit, the server always deals.
+    ranked: bool = False
+    # {"kind": "none" | "move" | "bank", "seconds", "increment", "on_timeout": "bot" |
+    # "adjourn"}; checked by pyramids.web.clocks.TimeControl.
+    time_control: dict[str, Any] | None = None
 
 
 class TakeSeat(Strict):
@@ -347,6 +354,7 @@ def create_app(
     allow_file_options: bool = False,
     limits: ServerLimits | None = None,
     draw_seed: Callable[[], int | str] = new_seed,
+    clock: Clock | None = None,
     today: Callable[[], date] | None = None,
 ) -> FastAPI:
     """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
@@ -355,6 +363,7 @@ def create_app(
     (a Mahjongg layout file); off by default, since clients are not trusted.
     `limits`: what each client may do (`ServerLimits()` by default). `draw_seed`:
     the source of the server's secret seeds (a test may fix it; clients cannot).
+    `clock`: the wall clock of the turn clocks (a test gives a `FakeClock`).
     `today`: the date of the daily deal (a test may fix it; by default the UTC date
     of the server's clock).
     """
@@ -365,7 +374,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(storage, limits=limits, draw_seed=draw_seed)
+        hub = Hub(storage, limits=limits, draw_seed=draw_seed, clock=clock)
+
+        async def rate(room: Any) -> None:
+            await accounts.rate_finished(hub, room)
+
+        hub.finish_hooks.append(rate)
         await hub.start()
         app.state.hub = hub
         attach_solitaire(hub)
@@ -373,12 +387,14 @@ def create_app(
             yield
         finally:
             await hub.stop()
+            accounts.close()
 
     app = FastAPI(title="pyramids server", lifespan=lifespan)
     app.state.limits = limits
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, max_depth=limits.max_json_depth)
     app.add_middleware(RateLimit, rate=limits.http_per_second, burst=limits.http_burst)
     app.add_middleware(SecurityHeaders)
+    accounts = mount_accounts(app, storage.engine)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -437,6 +453,8 @@ def create_app(
             bot_takeover_seconds=body.bot_takeover_seconds,
             takeover_agent=body.takeover_agent,
             bot_delay_seconds=body.bot_delay_seconds,
+            ranked=body.ranked,
+            time_control=body.time_control,
         )
         live, host_token = await hub_of(request).create_room(
             body.game, body.options, body.seed, settings, client_of(request.scope),
@@ -463,7 +481,8 @@ def create_app(
     async def take_seat(room_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         live = await hub.get(room_id)
-        seat, token = await hub.take_seat(live, body.name, body.seat)
+        account = await seat_account(request)
+        seat, token = await hub.take_seat(live, body.name, body.seat, account)
         return {"room": live.room.summary(), "seat": seat.index, "token": token}
 
     @app.post("/api/rooms/{room_id}/leave", responses=ERRORS)

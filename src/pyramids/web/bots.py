@@ -9,7 +9,9 @@ comes back gets the seat back at once: the bot only moves while they are away.
 
 A room only bots play waits while nobody watches it. Each agent's seed comes from
 the server's secrets, never from public data such as the room id. In a game with a
-clock the task also ends the game when the time is up.
+clock the task also ends the game when the time is up, and in a room with a turn
+clock it times out the seat to move when its time runs out (`Hub.time_out`): with
+`on_timeout: bot` the takeover agent then plays that turn.
 """
 
 from __future__ import annotations
@@ -67,14 +69,26 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
                 log.exception("room %s: could not end the game at time up", room.id)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
             continue
+        turn_left = hub.turn_due(live)
+        if turn_left is not None and turn_left <= 0:
+            try:
+                await hub.time_out(live)
+            except Exception:
+                log.exception("room %s: could not time out a turn", room.id)
+                await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+            continue
+        time_left = _sooner_known(time_left, turn_left)
         async with live.lock:  # not while a move is being applied
             seat = room.state.current_player
         if room.status in OVER or not 0 <= seat < len(room.seats):
             continue
         entry = room.seats[seat]
         agent_name: str | None = None
+        clock = live.turn_clock
         if entry.kind == AGENT:
             agent_name = entry.agent
+        elif entry.kind == PERSON and clock is not None and clock.overtime and clock.seat == seat:
+            agent_name = room.settings.takeover_agent  # the seat ran out of time
         elif entry.kind == PERSON and room.settings.bot_takeover_seconds is not None:
             away = live.away_since.get(seat)
             if away is not None:
@@ -119,3 +133,7 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
 
 def _sooner(first: float, second: float | None) -> float:
     return first if second is None else min(first, max(0.0, second))
+
+
+def _sooner_known(first: float | None, second: float | None) -> float | None:
+    return second if first is None else _sooner(first, second)

@@ -36,6 +36,7 @@ from pyramids.agents import Agent, agent_names
 from pyramids.core import PyramidsError
 from pyramids.play.movelog import MoveLog
 from pyramids.web.chat import ChatRoom, chat_joined
+from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
 from pyramids.web.limits import ServerLimits, TokenBucket
 from pyramids.web.movelog import logged_apply, prepare_logs, push_logs
 from pyramids.web.rooms import (
@@ -152,6 +153,8 @@ class LiveRoom:
     # The move log and the chat, made when first needed (web/movelog.py, web/chat.py).
     move_log: MoveLog | None = None
     chat: ChatRoom | None = None
+    # The turn clock of a room with a time control (`pyramids.web.clocks`).
+    turn_clock: TurnClock | None = None
 
     def needs_people(self) -> bool:
         """A room only bots play waits while nobody watches it."""
@@ -226,9 +229,18 @@ class Hub:
         limits: ServerLimits | None = None,
         draw_seed: Callable[[], int | str] = new_seed,
         engine_threads: int = 4,
+        clock: Clock | None = None,
     ) -> None:
         """`draw_seed` is where the server's secret seeds come from (tests may fix it;
-        clients never choose it, except the seed of a one-player practice room)."""
+        clients never choose it, except the seed of a one-player practice room).
+        `clock`: the wall clock of the turn clocks (a `FakeClock` in tests)."""
+        self.clock: Clock = clock or SystemClock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        listeners = getattr(self.clock, "listeners", None)
+        if isinstance(listeners, list):
+            listeners.append(self._wake_rooms_soon)
+        # Called (with the room's lock held) when a game finishes: ratings.
+        self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []
         self.storage = storage
         self.limits = limits or ServerLimits()
         self.draw_seed = draw_seed
@@ -264,6 +276,7 @@ class Hub:
         )
 
     async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         await self.run_db(self.storage.migrate)
         self._writer_task = asyncio.create_task(self.writer.run(), name="pyramids-writer")
         # Rooms are loaded when someone asks for them, not here: a server with many
@@ -387,6 +400,7 @@ class Hub:
             if room.status == PLAYING:
                 await self.run_engine(self._read_clock, live)
                 self._start_clock(live)
+                await self._restore_turn_clock(live)
             self.rooms[room_id] = live
             self._ensure_driver(live)
             return live
@@ -468,6 +482,17 @@ class Hub:
                 "join an open room or try again later",
                 429,
             )
+        try:
+            control = TimeControl.from_dict(settings.time_control)
+        except ClockError as error:
+            raise RoomError("bad_time_control", str(error)) from None
+        settings.time_control = control.to_dict() if control.timed else None
+        if settings.ranked and seed is not None:
+            raise RoomError(
+                "seed_not_allowed",
+                "a ranked room is always dealt by the server: a chosen seed (a practice "
+                "deal) can never be ranked. Leave 'seed' out, or make the room unranked",
+            )
         practice = seed is not None
         chosen = check_practice_seed(seed) if practice else (
             self.draw_seed() if server_seed is None else server_seed)
@@ -484,6 +509,12 @@ class Hub:
                 "from every player. Leave 'seed' out: the server draws one and shows its "
                 "commitment",
             )
+        if settings.ranked and len(room.seats) < 2:
+            raise RoomError(
+                "ranked_needs_players",
+                f"a ranked room needs at least two players; {game} with these options has "
+                "one seat. Make the room unranked",
+            )
         await self.run_db(self.storage.create_room, room)
         live = LiveRoom(room)
         self.rooms[room.id] = live
@@ -494,10 +525,14 @@ class Hub:
                  " (practice)" if practice else "")
         return live, host_token
 
-    async def take_seat(self, live: LiveRoom, name: Any, seat: int | None) -> tuple[Seat, str]:
+    async def take_seat(
+        self, live: LiveRoom, name: Any, seat: int | None,
+        account: tuple[int, str] | None = None,
+    ) -> tuple[Seat, str]:
+        """Seat a person; `account` (id, name) when they are logged in."""
         async with live.lock:
             before = _copy_seat(live.room, seat)
-            chosen, token = live.room.take_seat(name, seat)
+            chosen, token = live.room.take_seat(name, seat, account)
             try:
                 await self.run_db(self.storage.save_seat, live.room.id, chosen)
             except Exception:
@@ -576,6 +611,7 @@ class Hub:
             live.mark_away(time.monotonic())
             await self.run_engine(self._read_clock, live)
             self._start_clock(live)
+            await self._start_turn_clock(live)
             log.info("room %s started", room.id)
             await self._broadcast(live)
 
@@ -632,6 +668,82 @@ class Hub:
             await self._advance_clock(live)
 
 
+    # -- turn clocks ----------------------------------------------------------------
+
+    def _wake_rooms_soon(self) -> None:
+        """The clock moved (a test's fake clock): every room's driver looks again."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+
+        def wake() -> None:
+            for live in self.rooms.values():
+                live.changed.set()
+
+        loop.call_soon_threadsafe(wake)
+
+    def _save_turn_clock(self, live: LiveRoom) -> None:
+        """Store the turn clock, after whatever is queued on the database thread (not
+        awaited: the move is already committed; a crash in between loses one turn's
+        change, which a restart notices by the move number)."""
+        clock = live.turn_clock
+        if clock is None:
+            return
+        clock.move_number = len(live.room.actions)
+        text = json.dumps(clock.to_dict())
+        saving = asyncio.ensure_future(self.run_db(self.storage.save_clock, live.room.id, text))
+        saving.add_done_callback(_log_failure)
+
+    async def _start_turn_clock(self, live: LiveRoom) -> None:
+        room = live.room
+        control = TimeControl.from_dict(room.settings.time_control)
+        if not control.timed or room.status != PLAYING:
+            return
+        clock = TurnClock.new(control, len(room.seats))
+        clock.start_turn(room.state.current_player, self.clock.now())
+        live.turn_clock = clock
+        self._save_turn_clock(live)
+
+    async def _restore_turn_clock(self, live: LiveRoom) -> None:
+        """The stored clock of a playing room; its deadline stands (a restart gives no
+        time back). A clock saved before the last move restarts the current turn."""
+        room = live.room
+        control = TimeControl.from_dict(room.settings.time_control)
+        if not control.timed:
+            return
+        text = await self.run_db(self.storage.load_clock, room.id)
+        player = room.state.current_player
+        if text is None:
+            clock = TurnClock.new(control, len(room.seats))
+            clock.start_turn(player, self.clock.now())
+        else:
+            clock = TurnClock.from_dict(json.loads(text))
+            if clock.move_number != len(room.actions):
+                clock.start_turn(player, self.clock.now())
+        live.turn_clock = clock
+
+    def turn_due(self, live: LiveRoom) -> float | None:
+        """Seconds until the running turn times out (<= 0: it has), or None."""
+        clock = live.turn_clock
+        deadline = None if clock is None else clock.deadline()
+        if deadline is None or live.room.status != PLAYING:
+            return None
+        return deadline - self.clock.now()
+
+    async def time_out(self, live: LiveRoom) -> None:
+        """The seat to move ran out of time: its bot takes the turn, or the game is
+        adjourned, as the room's time control says."""
+        async with live.lock:
+            clock = live.turn_clock
+            now = self.clock.now()
+            if clock is None or live.room.status != PLAYING or not clock.overdue(now):
+                return
+            clock.time_out(now)
+            log.info("room %s: seat %s ran out of time (%s)", live.room.id, clock.seat,
+                     clock.control.on_timeout)
+            self._save_turn_clock(live)
+            await self._broadcast(live)
+
     # -- moves --------------------------------------------------------------------
 
     async def submit(
@@ -683,11 +795,16 @@ class Hub:
     ) -> None:
         """Apply a committed action and build everyone's new view, in one engine call."""
         room = live.room
+        now = self.clock.now()
 
         def apply() -> None:
             logged_apply(live, seat, action, by_bot)
+            if live.turn_clock is not None:
+                following = room.state.current_player if room.status == PLAYING else None
+                live.turn_clock.after_move(seat, following, now)
 
-        messages = await self.run_engine(self._messages, live, apply)
+        messages = await self.run_engine(self._messages, live, apply, now)
+        self._save_turn_clock(live)
         if room.status == FINISHED:
             log.info("room %s finished: %s", room.id, room.result())
             try:
@@ -695,6 +812,11 @@ class Hub:
             except Exception:
                 # The last action is committed, so a restart still finds the game over.
                 log.exception("room %s: could not mark the room finished", room.id)
+            for hook in self.finish_hooks:
+                try:
+                    await hook(room)
+                except Exception:
+                    log.exception("room %s: a finished-game hook failed", room.id)
         self._deliver(live, messages)
         self._forget_if_done(live)
 
@@ -740,22 +862,29 @@ class Hub:
         if not live.connections:
             live.changed.set()
             return
-        self._deliver(live, await self.run_engine(self._messages, live, None))
+        self._deliver(
+            live, await self.run_engine(self._messages, live, None, self.clock.now())
+        )
 
     @staticmethod
     def _messages(
-        live: LiveRoom, change: Callable[[], None] | None
+        live: LiveRoom, change: Callable[[], None] | None, now: float
     ) -> dict[int | None, str]:
-        """(In the engine pool) make `change`, then each audience's state message."""
+        """(In the engine pool) make `change`, then each audience's state message
+        (with the turn clock as it stands at `now`)."""
         if change is not None:
             change()
         prepare_logs(live)
         room = live.room
         connected = live.connected()
-        return {
-            seat: json.dumps(room.message_for(seat, connected), separators=(",", ":"))
-            for seat in {conn.seat for conn in live.connections}
-        }
+        clock = None if live.turn_clock is None else live.turn_clock.public(now)
+        messages = {}
+        for seat in {conn.seat for conn in live.connections}:
+            message = room.message_for(seat, connected)
+            if clock is not None:
+                message["clock"] = clock
+            messages[seat] = json.dumps(message, separators=(",", ":"))
+        return messages
 
     def _deliver(self, live: LiveRoom, messages: dict[int | None, str]) -> None:
         live.changed.set()
@@ -777,12 +906,18 @@ class Hub:
             live.driver = asyncio.create_task(drive(self, live), name=f"room-{live.room.id}")
 
 
+def _log_failure(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("could not store a turn clock: %s", future.exception())
+
+
 def _copy_seat(room: Room, seat: int | None) -> Seat | None:
     if seat is None or isinstance(seat, bool) or not isinstance(seat, int):
         return None
     if 0 <= seat < len(room.seats):
         entry = room.seats[seat]
-        return Seat(entry.index, entry.kind, entry.name, entry.agent, entry.token_hash)
+        return Seat(entry.index, entry.kind, entry.name, entry.agent, entry.token_hash,
+                    entry.account_id)
     return None
 
 

@@ -43,6 +43,14 @@ def mount_pages(app: FastAPI) -> FastAPI:
     async def lobby() -> FileResponse:
         return FileResponse(STATIC_DIR / "lobby.html", headers=NO_CACHE)
 
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "account.html", headers=NO_CACHE)
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "leaderboard.html", headers=NO_CACHE)
+
     @app.get("/play/{room_id}", include_in_schema=False)
     async def room_page(room_id: str) -> FileResponse:
         # The page reads the room id from its own address; an unknown room is

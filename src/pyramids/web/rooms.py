@@ -155,6 +155,8 @@ class Seat:
     name: str | None = None
     agent: str | None = None
     token_hash: str | None = None
+    # The account holding this seat (a person who took it logged in), or None.
+    account_id: int | None = None
 
     def display_name(self) -> str:
         if self.kind == AGENT:
@@ -164,7 +166,11 @@ class Seat:
         return f"seat {self.index}"
 
     def public(self) -> dict[str, Any]:
-        return {"seat": self.index, "kind": self.kind, "name": self.display_name()}
+        public: dict[str, Any] = {"seat": self.index, "kind": self.kind,
+                                  "name": self.display_name()}
+        if self.account_id is not None:
+            public["account"] = True  # the name is an account's, checked by its password
+        return public
 
 
 @dataclass
@@ -174,20 +180,29 @@ class RoomSettings:
     bot_takeover_seconds: float | None = None
     takeover_agent: str = "random"
     bot_delay_seconds: float = 0.0
+    # Results count for the players' ratings (server-owned deals, accounts only).
+    ranked: bool = False
+    # The turn clock (`pyramids.web.clocks.TimeControl.to_dict()`); None: no clock.
+    time_control: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "bot_takeover_seconds": self.bot_takeover_seconds,
             "takeover_agent": self.takeover_agent,
             "bot_delay_seconds": self.bot_delay_seconds,
+            "ranked": self.ranked,
+            "time_control": self.time_control,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
+        # Rooms stored before ranked play and clocks read as unranked, without a clock.
         return cls(
             bot_takeover_seconds=data.get("bot_takeover_seconds"),
             takeover_agent=data.get("takeover_agent", "random"),
             bot_delay_seconds=data.get("bot_delay_seconds", 0.0),
+            ranked=bool(data.get("ranked", False)),
+            time_control=data.get("time_control"),
         )
 
 
@@ -353,6 +368,7 @@ class Room:
         self._waiting("leave a seat")
         seat = self.seats[index]
         seat.kind, seat.name, seat.agent, seat.token_hash = OPEN, None, None, None
+        seat.account_id = None
         return seat
 
     def kick(self, token: str | None, seat: Any) -> Seat:
@@ -364,6 +380,7 @@ class Room:
         if entry.kind == OPEN:
             raise RoomError("seat_open", f"seat {index} is already open", 409)
         entry.kind, entry.name, entry.agent, entry.token_hash = OPEN, None, None, None
+        entry.account_id = None
         return entry
 
     def abort(self, token: str | None) -> None:
@@ -387,13 +404,27 @@ class Room:
             raise RoomError("seat_taken", f"seat {seat} of room {self.id} is already taken", 409)
         return self.seats[seat]
 
-    def take_seat(self, name: Any, seat: int | None = None) -> tuple[Seat, str]:
-        """Seat a person; returns the seat and its secret token (only its hash is kept)."""
-        clean = clean_name(name)
+    def take_seat(
+        self, name: Any, seat: int | None = None, account: tuple[int, str] | None = None
+    ) -> tuple[Seat, str]:
+        """Seat a person; returns the seat and its secret token (only its hash is kept).
+
+        `account` (id, name): a logged-in person sits under their account's name. A
+        ranked room seats only accounts, each at most once."""
+        clean = clean_name(account[1] if account is not None else name)
+        if self.settings.ranked:
+            if account is None:
+                raise RoomError("account_required", "this room is ranked: its results count "
+                                "for ratings, so only players logged in to an account may "
+                                "take its seats; log in, or join an unranked room", 403)
+            if any(other.account_id == account[0] for other in self.seats):
+                raise RoomError("already_seated", "your account already holds a seat in this "
+                                "ranked room; one account plays one seat", 409)
         chosen = self._free_seat(seat)
         token = new_token()
         chosen.kind, chosen.name, chosen.agent = PERSON, clean, None
         chosen.token_hash = hash_token(token)
+        chosen.account_id = None if account is None else account[0]
         return chosen, token
 
     def give_to_agent(self, seat: int, agent: str, known_agents: list[str]) -> Seat:
@@ -404,6 +435,7 @@ class Room:
             )
         chosen = self._free_seat(seat)
         chosen.kind, chosen.agent, chosen.name, chosen.token_hash = AGENT, agent, None, None
+        chosen.account_id = None
         return chosen
 
     def start(self) -> None:
@@ -486,6 +518,8 @@ class Room:
             "bot_takeover_seconds": self.settings.bot_takeover_seconds,
             "takeover_agent": self.settings.takeover_agent,
             "bot_delay_seconds": self.settings.bot_delay_seconds,
+            "ranked": self.settings.ranked,
+            "time_control": self.settings.time_control,
             "result": self.result(),
             "unlisted": self.unlisted,
             "fairness": self.fairness(),

@@ -59,6 +59,8 @@ rooms_table = sa.Table(
     sa.Column("salt", sa.String(64), nullable=True),
     sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("unlisted", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Revision 0005: the turn clock's state (`TurnClock.to_dict()` as JSON), or null.
+    sa.Column("clock", sa.Text, nullable=True),
 )
 
 sa.Index("ix_rooms_status_updated", rooms_table.c.status, rooms_table.c.updated_at)
@@ -74,6 +76,8 @@ seats_table = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("agent", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    # Revision 0005: the account of a person who took the seat logged in.
+    sa.Column("account_id", sa.Integer, nullable=True, index=True),
 )
 
 actions_table = sa.Table(
@@ -210,6 +214,7 @@ class Storage:
             "name": seat.name,
             "agent": seat.agent,
             "token_hash": seat.token_hash,
+            "account_id": seat.account_id,
         }
 
     def save_seat(self, room_id: str, seat: Seat) -> None:
@@ -218,7 +223,7 @@ class Storage:
                 seats_table.update()
                 .where(seats_table.c.room_id == room_id, seats_table.c.seat == seat.index)
                 .values(kind=seat.kind, name=seat.name, agent=seat.agent,
-                        token_hash=seat.token_hash)
+                        token_hash=seat.token_hash, account_id=seat.account_id)
             )
             connection.execute(
                 rooms_table.update().where(rooms_table.c.id == room_id).values(updated_at=_now())
@@ -330,7 +335,9 @@ class Storage:
         )
         seats: dict[str, list[Seat]] = {room_id: [] for room_id in ids}
         for s in seat_rows:
-            seats[s.room_id].append(Seat(s.seat, s.kind, s.name, s.agent, s.token_hash))
+            seats[s.room_id].append(
+                Seat(s.seat, s.kind, s.name, s.agent, s.token_hash, s.account_id)
+            )
         summaries = []
         for row in rows:
             settings = RoomSettings.from_dict(json.loads(row.settings))
@@ -395,6 +402,20 @@ class Storage:
         )
         return record
 
+    def save_clock(self, room_id: str, clock: str | None) -> None:
+        """Store a room's turn clock (JSON), so that it survives a restart."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                rooms_table.update().where(rooms_table.c.id == room_id).values(clock=clock)
+            )
+
+    def load_clock(self, room_id: str) -> str | None:
+        with self.engine.connect() as connection:
+            found: str | None = connection.execute(
+                sa.select(rooms_table.c.clock).where(rooms_table.c.id == room_id)
+            ).scalar_one_or_none()
+            return found
+
     def count_status(self, status: str) -> int:
         with self.engine.connect() as connection:
             return int(connection.execute(
@@ -451,7 +472,8 @@ class Storage:
                 .order_by(actions_table.c.number)
             ).all()
         seats = [
-            Seat(index=s.seat, kind=s.kind, name=s.name, agent=s.agent, token_hash=s.token_hash)
+            Seat(index=s.seat, kind=s.kind, name=s.name, agent=s.agent, token_hash=s.token_hash,
+                 account_id=s.account_id)
             for s in seat_rows
         ]
         return dict(

@@ -141,6 +141,11 @@ export class ApiError extends Error {
 /** Call the server's JSON API; a refusal throws ApiError with the server's message. */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
+  if (method !== "GET") {
+    // Double-submit CSRF token: requests made with a login carry the cookie's value.
+    const csrf = /(?:^|; )pyramids_csrf=([^;]*)/.exec(document.cookie);
+    if (csrf) init.headers["X-CSRF-Token"] = decodeURIComponent(csrf[1]);
+  }
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -3,6 +3,8 @@
 import { agentLabel, api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
+import { readTimeControl, timeControlFields } from "./clock.js";
+import { accountLine } from "./account.js";
 
 const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds", "time_limit_seconds"]);
 const REFRESH_MS = 4000;
@@ -146,6 +148,8 @@ async function onCreate(event) {
       options: readOptions(),
       seats,
       bot_delay_seconds: Number(document.getElementById("bot-delay").value) || 0,
+      ranked: document.getElementById("ranked").checked,
+      time_control: readTimeControl(),
       name,
     });
     window.location.assign(`/play/${roomId}`);
@@ -198,6 +202,8 @@ async function main() {
   applyDisplay();
   document.querySelector("header.top").append(displayControl());
   document.getElementById("name").value = store.name();
+  document.getElementById("time-control-box").replaceChildren(timeControlFields());
+  accountLine().then((line) => document.querySelector("header.top").append(line));
   try {
     catalogue = await loadCatalogue();
   } catch (problem) {

@@ -3,6 +3,8 @@
 
 import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
+import { renderClock } from "./clock.js";
+import { currentAccount, renderRatingChange } from "./account.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
 import { installSide, onChat, onLog, sideState } from "./log.js";
 
@@ -326,7 +328,9 @@ async function copyLink(link) {
 
 async function takeSeat(index) {
   const input = document.getElementById("seat-name");
-  const name = (input && input.value.trim()) || store.name();
+  // A logged-in person sits under their account's name (the server sees to it).
+  const account = await currentAccount();
+  const name = (account && account.name) || (input && input.value.trim()) || store.name();
   if (!name) {
     showMessage(t("Give your name to take a seat."));
     if (input) input.focus();
@@ -441,6 +445,8 @@ function rematchSetup(message) {
     options: (ui.summary && ui.summary.options) || (saved && saved.options) || {},
     seats,
     bot_delay_seconds: (ui.summary && ui.summary.bot_delay_seconds) || 0,
+    ranked: Boolean(ui.summary && ui.summary.ranked),
+    time_control: (ui.summary && ui.summary.time_control) || null,
     name: (store.seat(roomId) && store.seat(roomId).name) || store.name() || t("Player"),
   };
 }
@@ -529,6 +535,8 @@ function render() {
   if (waiting) renderWaiting(message);
   else if (!closed) renderGame(message);
   if (message.status === "finished") renderOver(message);
+  renderClock(message);
+  renderRatingChange(message, ui.summary);
 }
 
 // For the console and the browser tests: drop the connection as a network failure would.

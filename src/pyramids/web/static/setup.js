@@ -13,6 +13,8 @@ export async function createRoom(setup) {
     options: setup.options || {},
     bot_delay_seconds: setup.bot_delay_seconds || 0,
   };
+  if (setup.ranked) body.ranked = true;
+  if (setup.time_control) body.time_control = setup.time_control;
   const created = await api("POST", "/api/rooms", body);
   const roomId = created.room.id;
   const host = created.host_token;

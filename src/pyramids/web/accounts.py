@@ -1,0 +1,532 @@
+"""Accounts: name and password, session cookies, history and ratings of ranked games.
+
+Players may still play by name without an account; an account is needed only for
+ranked rooms. The rules this module keeps:
+
+- A password is stored only as its argon2id hash (argon2-cffi); it is never
+  logged and never sent back. Names are unique regardless of case.
+- Logging in sets a session cookie (`pyramids_session`: a random secret; the
+  database keeps its SHA-256), HttpOnly, SameSite=Lax, Secure when the page was
+  served over https, for `SESSION_DAYS` days. A session acts only for its own
+  account: nothing names an account except the cookie.
+- CSRF: a request that changes something on the strength of the session cookie
+  (logging in or out, registering, taking a seat) must carry the header
+  `X-CSRF-Token` equal to the `pyramids_csrf` cookie (double submit: another site
+  can neither read the cookie nor set the header), and an `Origin`, when sent,
+  must be this server's. Otherwise: 403 `csrf`, nothing done.
+- Limits: `LOGIN_ATTEMPTS` failed logins per name and per address in
+  `LOGIN_WINDOW_SECONDS` (then 429 with Retry-After); registrations per address
+  per hour. Argon2 runs in a thread, never on the event loop.
+- When a ranked game finishes, the ratings of its accounts are updated
+  (`pyramids.web.ratings`), once, and the change is kept with the account's history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from fastapi import FastAPI, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
+
+from pyramids.web.limits import Buckets, retry_after
+from pyramids.web.ratings import Rating, bot_ratings, closest_bot, rate_table
+from pyramids.web.rooms import AGENT, PERSON, Room, RoomError, clean_name
+from pyramids.web.storage import rooms_table, seats_table
+
+log = logging.getLogger("pyramids.web.accounts")
+
+SESSION_COOKIE = "pyramids_session"
+CSRF_COOKIE = "pyramids_csrf"
+CSRF_HEADER = "x-csrf-token"
+SESSION_DAYS = 30
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+MIN_NAME = 2
+LOGIN_ATTEMPTS = 5
+LOGIN_WINDOW_SECONDS = 900.0
+REGISTRATIONS_PER_HOUR = 5
+HISTORY = 50
+LEADERBOARD = 100
+
+metadata = sa.MetaData()
+
+accounts_table = sa.Table(
+    "accounts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("name_key", sa.String(64), nullable=False, unique=True),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+sessions_table = sa.Table(
+    "sessions", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+ratings_table = sa.Table(
+    "ratings", metadata,
+    sa.Column("account_id", sa.Integer, primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+rated_games_table = sa.Table(
+    "rated_games", metadata,
+    sa.Column("room_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("account_id", sa.Integer, nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("score", sa.Float, nullable=False),
+    sa.Column("rating_before", sa.Float, nullable=False),
+    sa.Column("rating_after", sa.Float, nullable=False),
+    sa.Column("deviation_after", sa.Float, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; they were stored in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def session_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def name_key(name: str) -> str:
+    return name.casefold()
+
+
+def check_account_name(name: Any) -> str:
+    clean = clean_name(name)
+    if len(clean) < MIN_NAME:
+        raise RoomError("bad_name", f"an account name has at least {MIN_NAME} characters")
+    if clean.endswith(")"):
+        # "(bot)" and "(you)" are how the pages mark seats; no account may look like one.
+        raise RoomError("bad_name", "an account name may not end with ')'")
+    return clean
+
+
+def check_password(password: Any) -> str:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise RoomError("bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} "
+                        "characters")
+    return password
+
+
+class AccountStore:
+    """The account tables (synchronous; the server calls it on its database thread)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, name: str, password_hash: str) -> int | None:
+        """A new account's id, or None when the name is taken."""
+        with self.engine.begin() as connection:
+            taken = connection.execute(
+                sa.select(accounts_table.c.id).where(accounts_table.c.name_key == name_key(name))
+            ).first()
+            if taken is not None:
+                return None
+            result = connection.execute(accounts_table.insert().values(
+                name=name, name_key=name_key(name), password_hash=password_hash,
+                created_at=_now()))
+            key = result.inserted_primary_key
+            return int(key[0]) if key is not None else None
+
+    def find(self, name: str) -> tuple[int, str, str] | None:
+        """(id, name, password hash) of the account with this name, any case."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))
+            ).first()
+        return None if row is None else (row.id, row.name, row.password_hash)
+
+    def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(accounts_table.update().where(accounts_table.c.id == account_id)
+                               .values(password_hash=password_hash))
+
+    def new_session(self, account_id: int, token_hash: str, days: float) -> None:
+        now = _now()
+        with self.engine.begin() as connection:
+            connection.execute(sa.delete(sessions_table).where(sessions_table.c.expires_at < now))
+            connection.execute(sessions_table.insert().values(
+                token_hash=token_hash, account_id=account_id, created_at=now,
+                expires_at=now + timedelta(days=days)))
+
+    def session_account(self, token_hash: str) -> tuple[int, str] | None:
+        """(id, name) of the live session's account, or None."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(accounts_table.c.id, accounts_table.c.name,
+                          sessions_table.c.expires_at)
+                .join(accounts_table, accounts_table.c.id == sessions_table.c.account_id)
+                .where(sessions_table.c.token_hash == token_hash)
+            ).first()
+        if row is None or _aware(row.expires_at) < _now():
+            return None
+        return int(row.id), str(row.name)
+
+    def end_session(self, token_hash: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(sa.delete(sessions_table)
+                               .where(sessions_table.c.token_hash == token_hash))
+
+    def ratings_of(self, account_id: int) -> dict[str, dict[str, Any]]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(ratings_table).where(ratings_table.c.account_id == account_id)
+            ).all()
+        return {
+            row.game: {"rating": row.rating, "deviation": row.deviation,
+                       "volatility": row.volatility, "games": row.games}
+            for row in rows
+        }
+
+    def history(self, account_id: int, limit: int = HISTORY) -> list[dict[str, Any]]:
+        """The account's finished (and aborted) games, newest first, with rating changes."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(rooms_table.c.id, rooms_table.c.game, rooms_table.c.status,
+                          rooms_table.c.result, rooms_table.c.updated_at, seats_table.c.seat,
+                          rated_games_table.c.rating_before, rated_games_table.c.rating_after)
+                .join(seats_table, seats_table.c.room_id == rooms_table.c.id)
+                .outerjoin(rated_games_table, sa.and_(
+                    rated_games_table.c.room_id == seats_table.c.room_id,
+                    rated_games_table.c.seat == seats_table.c.seat))
+                .where(seats_table.c.account_id == account_id,
+                       rooms_table.c.status.in_(("finished", "aborted")))
+                .order_by(rooms_table.c.updated_at.desc()).limit(limit)
+            ).all()
+        import json
+
+        games = []
+        for row in rows:
+            returns = json.loads(row.result)["returns"] if row.result else None
+            games.append({
+                "room": row.id, "game": row.game, "status": row.status, "seat": row.seat,
+                "returns": returns, "finished_at": _aware(row.updated_at).isoformat(),
+                "rating_before": row.rating_before, "rating_after": row.rating_after,
+            })
+        return games
+
+    def leaderboard(self, game: str, limit: int = LEADERBOARD) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(accounts_table.c.name, ratings_table.c.rating,
+                          ratings_table.c.deviation, ratings_table.c.games)
+                .join(accounts_table, accounts_table.c.id == ratings_table.c.account_id)
+                .where(ratings_table.c.game == game)
+                .order_by(ratings_table.c.rating.desc(), accounts_table.c.name)
+                .limit(limit)
+            ).all()
+        return [{"name": row.name, "rating": row.rating, "deviation": row.deviation,
+                 "games": row.games} for row in rows]
+
+    def rate_game(self, room_id: str, game: str, seats: list[tuple[int, int | None, str | None]],
+                  returns: list[float]) -> dict[int, tuple[float, float]]:
+        """Update the ratings of one finished ranked game, once (a second call changes
+        nothing). `seats`: (seat, account id or None, agent name or None). Returns each
+        rated seat's (rating before, after)."""
+        with self.engine.begin() as connection:
+            done = connection.execute(
+                sa.select(rated_games_table.c.seat).where(rated_games_table.c.room_id == room_id)
+            ).first()
+            if done is not None:
+                return {}
+            before: list[Rating] = []
+            games_played: dict[int, int] = {}
+            for _seat, account, agent in seats:
+                if account is None:
+                    before.append(bot_ratings().get(game, {}).get(agent or "", Rating()))
+                    continue
+                row = connection.execute(
+                    sa.select(ratings_table).where(ratings_table.c.account_id == account,
+                                                   ratings_table.c.game == game)
+                ).first()
+                before.append(Rating() if row is None else
+                              Rating(row.rating, row.deviation, row.volatility))
+                games_played[account] = 0 if row is None else int(row.games)
+            rated = [account is not None for _, account, _ in seats]
+            after = rate_table(before, returns, rated)
+            now = _now()
+            changes: dict[int, tuple[float, float]] = {}
+            for (seat, account, _agent), old, new in zip(seats, before, after, strict=True):
+                if account is None:
+                    continue
+                values = {"rating": new.rating, "deviation": new.deviation,
+                          "volatility": new.volatility,
+                          "games": games_played[account] + 1, "updated_at": now}
+                if games_played[account] == 0 and not connection.execute(
+                    sa.select(ratings_table.c.game).where(
+                        ratings_table.c.account_id == account, ratings_table.c.game == game)
+                ).first():
+                    connection.execute(ratings_table.insert().values(
+                        account_id=account, game=game, **values))
+                else:
+                    connection.execute(ratings_table.update().where(
+                        ratings_table.c.account_id == account, ratings_table.c.game == game
+                    ).values(**values))
+                others = [other for other in range(len(seats)) if other != seat]
+                score = sum(
+                    1.0 if returns[seat] > returns[o] else 0.5 if returns[seat] == returns[o]
+                    else 0.0 for o in others
+                ) / max(1, len(others))
+                connection.execute(rated_games_table.insert().values(
+                    room_id=room_id, seat=seat, account_id=account, game=game, score=score,
+                    rating_before=old.rating, rating_after=new.rating,
+                    deviation_after=new.deviation, created_at=now))
+                changes[seat] = (old.rating, new.rating)
+            return changes
+
+
+class Accounts:
+    """The account service of one server: hashing off the event loop, limits, cookies."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.store = AccountStore(engine)
+        # argon2id with the library's defaults (RFC 9106's second recommendation).
+        self.hasher = PasswordHasher()
+        self._hash_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pyramids-hash")
+        self.failed_by_name = Buckets(LOGIN_ATTEMPTS / LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS)
+        self.failed_by_address = Buckets(LOGIN_ATTEMPTS * 4 / LOGIN_WINDOW_SECONDS,
+                                         LOGIN_ATTEMPTS * 4)
+        self.registrations = Buckets(REGISTRATIONS_PER_HOUR / 3600.0, REGISTRATIONS_PER_HOUR)
+        # Checked against when a name is unknown, so that a wrong name costs the same time.
+        self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
+
+    async def _in_thread(self, function: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._hash_pool, function, *args)
+
+    def _verify(self, password_hash: str, password: str) -> bool:
+        try:
+            return bool(self.hasher.verify(password_hash, password))
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
+
+    def close(self) -> None:
+        self._hash_pool.shutdown(wait=False, cancel_futures=True)
+
+    async def register(self, hub: Any, name: Any, password: Any, address: str) -> tuple[int, str]:
+        clean = check_account_name(name)
+        check_password(password)
+        wait = self.registrations.take(address)
+        if wait > 0:
+            raise RoomError("rate_limited", f"too many new accounts from your address: at most "
+                            f"{REGISTRATIONS_PER_HOUR} an hour; try again in "
+                            f"{retry_after(wait)} s", 429, retry_after=wait)
+        password_hash = await self._in_thread(self.hasher.hash, password)
+        account = await hub.run_db(self.store.create, clean, password_hash)
+        if account is None:
+            raise RoomError("name_taken", f"the name {clean!r} already has an account; "
+                            "log in, or choose another name", 409)
+        log.info("account %d registered", account)
+        return account, clean
+
+    async def login(self, hub: Any, name: Any, password: Any, address: str) -> tuple[int, str]:
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise RoomError("bad_login", "a login is a name and a password")
+        key = name_key(" ".join(name.split()))
+        for buckets, what in ((self.failed_by_name, key), (self.failed_by_address, address)):
+            bucket = buckets.buckets.get(what)
+            wait = 0.0 if bucket is None else _refill(bucket)
+            if wait > 0:
+                raise RoomError("rate_limited", f"too many failed logins: at most "
+                                f"{LOGIN_ATTEMPTS} for a name in {LOGIN_WINDOW_SECONDS / 60:g} "
+                                f"minutes; try again in {retry_after(wait)} s", 429,
+                                retry_after=wait)
+        found = await hub.run_db(self.store.find, " ".join(name.split()))
+        stored = found[2] if found is not None else self._dummy_hash
+        ok = await self._in_thread(self._verify, stored, password[:MAX_PASSWORD + 1])
+        if found is None or not ok:
+            self.failed_by_name.take(key)
+            self.failed_by_address.take(address)
+            log.info("failed login")
+            raise RoomError("bad_login", "wrong name or password", 403)
+        account, clean, _ = found
+        if self.hasher.check_needs_rehash(stored):
+            new_hash = await self._in_thread(self.hasher.hash, password)
+            await hub.run_db(self.store.set_password_hash, account, new_hash)
+        return account, clean
+
+    async def start_session(self, hub: Any, account: int, request: Request,
+                            response: Response) -> None:
+        token = secrets.token_urlsafe(32)
+        await hub.run_db(self.store.new_session, account, session_hash(token), SESSION_DAYS)
+        response.set_cookie(
+            SESSION_COOKIE, token, max_age=SESSION_DAYS * 86_400, httponly=True,
+            samesite="lax", secure=request.url.scheme == "https", path="/",
+        )
+
+    async def account_of(self, hub: Any, request: Request) -> tuple[int, str] | None:
+        """(id, name) of the request's session, or None (no cookie, or a dead one)."""
+        token = request.cookies.get(SESSION_COOKIE)
+        if not token or len(token) > 200:
+            return None
+        found: tuple[int, str] | None = await hub.run_db(
+            self.store.session_account, session_hash(token)
+        )
+        return found
+
+    async def rate_finished(self, hub: Any, room: Room) -> None:
+        """A finished game's hook: a ranked room's accounts get their new ratings."""
+        if not room.settings.ranked or room.practice or room.status != "finished":
+            return
+        result = room.result()
+        if result is None:
+            return
+        seats = [
+            (seat.index, seat.account_id if seat.kind == PERSON else None,
+             seat.agent if seat.kind == AGENT else None)
+            for seat in room.seats
+        ]
+        if not any(account is not None for _, account, _ in seats):
+            return
+        changes = await hub.run_db(self.store.rate_game, room.id, room.game_name, seats,
+                                   list(result["returns"]))
+        log.info("room %s rated: %d seats", room.id, len(changes))
+
+
+def _refill(bucket: Any) -> float:
+    """Seconds until a bucket holds a token again (0: it does)."""
+    now = bucket.clock()
+    tokens = min(bucket.burst, bucket.tokens + (now - bucket.stamp) * bucket.rate)
+    return 0.0 if tokens >= 1 else (1 - tokens) / bucket.rate
+
+
+def check_csrf(request: Request) -> None:
+    """Double submit: the `X-CSRF-Token` header equals the `pyramids_csrf` cookie, and an
+    `Origin`, when the browser sends one, is this server's own."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host")
+    if origin is not None and (host is None or urlsplit(origin).netloc.lower() != host.lower()):
+        raise RoomError("csrf", "this request came from another site's page; refused", 403)
+    cookie = request.cookies.get(CSRF_COOKIE) or ""
+    header = request.headers.get(CSRF_HEADER) or ""
+    if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()):
+        raise RoomError("csrf", "missing or wrong X-CSRF-Token header: send the value of the "
+                        f"{CSRF_COOKIE} cookie (GET /api/account sets it) with every request "
+                        "that uses your login", 403)
+
+
+def ensure_csrf_cookie(request: Request, response: Response) -> str:
+    token = request.cookies.get(CSRF_COOKIE)
+    if not token or len(token) > 100:
+        token = secrets.token_urlsafe(24)
+        # Readable by this site's scripts (they copy it into the header); never HttpOnly.
+        response.set_cookie(CSRF_COOKIE, token, max_age=SESSION_DAYS * 86_400,
+                            samesite="strict", secure=request.url.scheme == "https", path="/")
+    return token
+
+
+async def seat_account(request: Request) -> tuple[int, str] | None:
+    """The account a seat is taken for: the session's, after the CSRF check; None when
+    the request carries no session cookie (a person playing by name)."""
+    if not request.cookies.get(SESSION_COOKIE):
+        return None
+    check_csrf(request)
+    accounts: Accounts = request.app.state.accounts
+    found = await accounts.account_of(request.app.state.hub, request)
+    if found is None:
+        raise RoomError("not_logged_in", "your login has expired; log in again, or clear the "
+                        "site's cookies to play by name", 401)
+    return found
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=1024)
+
+
+def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
+    """The account API on `app`: /api/account..., /api/leaderboard/{game}."""
+    accounts = Accounts(engine)
+    app.state.accounts = accounts
+
+    def client(request: Request) -> str:
+        return request.client.host if request.client is not None else ""
+
+    async def describe(hub: Any, account: tuple[int, str]) -> dict[str, Any]:
+        ratings = await hub.run_db(accounts.store.ratings_of, account[0])
+        for game, rating in ratings.items():
+            rating["closest_bot"] = closest_bot(game, rating["rating"])
+        history = await hub.run_db(accounts.store.history, account[0])
+        return {"name": account[1], "ratings": ratings, "games": history}
+
+    @app.get("/api/account")
+    async def who_am_i(request: Request, response: Response) -> dict[str, Any]:
+        ensure_csrf_cookie(request, response)
+        hub = request.app.state.hub
+        account = await accounts.account_of(hub, request)
+        return {"account": None if account is None else await describe(hub, account)}
+
+    @app.post("/api/account/register", status_code=201)
+    async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        check_csrf(request)
+        hub = request.app.state.hub
+        account = await accounts.register(hub, body.name, body.password, client(request))
+        await accounts.start_session(hub, account[0], request, response)
+        return {"account": await describe(hub, account)}
+
+    @app.post("/api/account/login")
+    async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+        check_csrf(request)
+        hub = request.app.state.hub
+        account = await accounts.login(hub, body.name, body.password, client(request))
+        await accounts.start_session(hub, account[0], request, response)
+        return {"account": await describe(hub, account)}
+
+    @app.post("/api/account/logout")
+    async def logout(request: Request, response: Response) -> dict[str, Any]:
+        check_csrf(request)
+        token = request.cookies.get(SESSION_COOKIE)
+        if token:
+            await request.app.state.hub.run_db(accounts.store.end_session, session_hash(token))
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return {"account": None}
+
+    @app.get("/api/leaderboard/{game}")
+    async def leaderboard(game: str, request: Request) -> dict[str, Any]:
+        from pyramids.core import UnknownGameError, game_manifest
+
+        try:
+            game_manifest(game)
+        except UnknownGameError:
+            raise RoomError("unknown_game", f"no game {game!r}; see GET /api/games", 404) \
+                from None
+        players = await request.app.state.hub.run_db(accounts.store.leaderboard, game)
+        bots = [
+            {"agent": agent, "rating": rating.rating, "deviation": rating.deviation}
+            for agent, rating in sorted(bot_ratings().get(game, {}).items(),
+                                        key=lambda item: -item[1].rating)
+        ]
+        return {"game": game, "players": players, "bots": bots}
+
+    return accounts
+
+
+__all__ = ["Accounts", "AccountStore", "check_csrf", "mount_accounts", "seat_account"]

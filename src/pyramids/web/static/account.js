@@ -1,0 +1,162 @@
+// Accounts in the pages: the header's login line, the account page (log in, register,
+// ratings, history), and the rating change shown after a ranked game. The session is
+// an HttpOnly cookie; api() sends the CSRF cookie's value with every change.
+
+import { agentLabel, api, formatNumber, gameTitle, h, t } from "./common.js";
+
+let current;
+
+/** The logged-in account ({name, ratings, games}) or null; asked once per page. */
+export async function currentAccount(refresh = false) {
+  if (current === undefined || refresh) {
+    try {
+      current = (await api("GET", "/api/account")).account;
+    } catch (problem) {
+      current = null;
+    }
+  }
+  return current;
+}
+
+/** The header's line: who is logged in, or a link to log in. */
+export async function accountLine() {
+  const account = await currentAccount();
+  const box = h("p", { class: "account-line", id: "account-line" });
+  const board = h("a", { class: "learn-link", href: "/leaderboard" }, t("Leaderboards"));
+  if (account) {
+    box.append(h("a", { href: "/account", id: "account-name" }, t("Logged in as {name}", { name: account.name })), " ", board);
+  } else {
+    box.append(h("a", { href: "/account", id: "login-link" }, t("Log in or register")), " ", board);
+  }
+  return box;
+}
+
+export function ratingText(rating) {
+  return t("{rating} ± {deviation}", {
+    rating: formatNumber(Math.round(rating.rating)),
+    deviation: formatNumber(Math.round(2 * rating.deviation)),
+  });
+}
+
+/** After a ranked game: the player's new rating, the change, the bot of about that strength. */
+export async function renderRatingChange(message, summary) {
+  const box = document.getElementById("rating-change");
+  if (!box || box.dataset.done || message.status !== "finished" || message.seat === null) return;
+  if (!summary || !summary.ranked) return;
+  box.dataset.done = "pending";
+  const account = await currentAccount(true);
+  const game = account && account.games.find((entry) => entry.room === message.room);
+  if (!game || game.rating_after === null) {
+    delete box.dataset.done;
+    return;
+  }
+  box.dataset.done = "true";
+  const change = Math.round(game.rating_after - game.rating_before);
+  const rating = account.ratings[message.game];
+  const parts = [
+    h("p", { id: "rating-after" }, t("Your rating: {rating} ({change})", {
+      rating: formatNumber(Math.round(game.rating_after)),
+      change: `${change >= 0 ? "+" : ""}${formatNumber(change)}`,
+    })),
+  ];
+  if (rating && rating.closest_bot) {
+    parts.push(h("p", { class: "hint" }, t("You are about as strong as the {bot} bot.", { bot: agentLabel(rating.closest_bot) })));
+  }
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
+// -- the account page ------------------------------------------------------------------
+
+function showError(text) {
+  const box = document.getElementById("account-error");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+function credentialsForm(id, title, button, path) {
+  const name = h("input", { name: "name", id: `${id}-name`, maxlength: 40, required: true, autocomplete: "username" });
+  const password = h("input", {
+    name: "password", id: `${id}-password`, type: "password", required: true, minlength: 8,
+    autocomplete: id === "register" ? "new-password" : "current-password",
+  });
+  const form = h("form", { id, class: "panel" },
+    h("h2", {}, title),
+    h("label", { class: "field" }, h("span", {}, t("Name")), name),
+    h("label", { class: "field" }, h("span", {}, t("Password")), password),
+    id === "register" ? h("p", { class: "hint" }, t("At least 8 characters. The server keeps only a hash of it.")) : null,
+    h("button", { type: "submit", class: "primary" }, button));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError("");
+    try {
+      await api("POST", path, { name: name.value.trim(), password: password.value });
+      password.value = "";
+      current = undefined;
+      await renderAccountPage();
+    } catch (problem) {
+      showError(problem.message);
+    }
+  });
+  return form;
+}
+
+function outcome(entry) {
+  if (entry.status === "aborted") return t("ended by the host");
+  if (!entry.returns) return "";
+  const mine = entry.returns[entry.seat];
+  const best = Math.max(...entry.returns);
+  if (mine < best) return t("lost");
+  return entry.returns.filter((value) => value === best).length > 1 ? t("drawn") : t("won");
+}
+
+function historyTable(games) {
+  if (!games.length) return h("p", { class: "hint" }, t("No finished games yet."));
+  return h("table", { class: "history", id: "history" },
+    h("thead", {}, h("tr", {}, h("th", {}, t("Game")), h("th", {}, t("Result")), h("th", {}, t("Rating")), h("th", {}, t("Room")))),
+    h("tbody", {}, games.map((entry) => {
+      const rated = entry.rating_after !== null;
+      const change = rated ? Math.round(entry.rating_after - entry.rating_before) : null;
+      return h("tr", {},
+        h("td", {}, gameTitle(entry.game)),
+        h("td", {}, outcome(entry)),
+        h("td", {}, rated ? `${formatNumber(Math.round(entry.rating_after))} (${change >= 0 ? "+" : ""}${formatNumber(change)})` : t("unranked")),
+        h("td", {}, h("a", { href: `/play/${encodeURIComponent(entry.room)}` }, t("open"))));
+    })));
+}
+
+export async function renderAccountPage() {
+  const main = document.getElementById("account");
+  const account = await currentAccount();
+  if (!account) {
+    main.replaceChildren(
+      credentialsForm("login", t("Log in"), t("Log in"), "/api/account/login"),
+      credentialsForm("register", t("New account"), t("Register"), "/api/account/register"),
+      h("p", { class: "hint" }, t("You can play by name without an account; ranked rooms need one.")),
+    );
+    return;
+  }
+  const ratings = Object.entries(account.ratings);
+  const logout = h("button", { id: "logout" }, t("Log out"));
+  logout.addEventListener("click", async () => {
+    try {
+      await api("POST", "/api/account/logout");
+      current = undefined;
+      await renderAccountPage();
+    } catch (problem) {
+      showError(problem.message);
+    }
+  });
+  main.replaceChildren(
+    h("section", { class: "panel" },
+      h("h2", { id: "account-title" }, t("Logged in as {name}", { name: account.name })), logout,
+      h("h3", {}, t("Ratings")),
+      ratings.length
+        ? h("ul", { id: "ratings" }, ratings.map(([game, rating]) => h("li", {},
+            h("strong", {}, gameTitle(game)), " ", ratingText(rating), " · ",
+            t("{count} ranked games", { count: formatNumber(rating.games) }),
+            rating.closest_bot ? ` · ${t("You are about as strong as the {bot} bot.", { bot: agentLabel(rating.closest_bot) })}` : "")))
+        : h("p", { class: "hint" }, t("Play a ranked room to get a rating.")),
+      h("h3", {}, t("Finished games")),
+      historyTable(account.games)));
+}

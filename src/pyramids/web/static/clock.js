@@ -1,0 +1,151 @@
+// Turn clocks on the room page: each seat's time left, counting down here from what the
+// server sent (its `remaining` at the moment it sent it: the server keeps the time, this
+// page only shows it), and announcements for screen readers: your turn's time, warnings
+// at 30 and 10 seconds, and time-outs. The lobby's time control choice lives here too.
+
+import { h, seatName, t } from "./common.js";
+
+const TICK_MS = 250;
+const WARNINGS = [30, 10];
+
+let shown = null; // {clock, receivedAt, seats, mine, warned: Set, key}
+let ticker = null;
+
+/** "1:05", "0:09", "1:02:03": minutes and seconds (hours when needed). */
+export function formatClock(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+function spoken(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const minutes = Math.floor(whole / 60);
+  const secs = whole % 60;
+  if (!minutes) return t("{seconds} s", { seconds: secs });
+  return secs ? t("{minutes} min {seconds} s", { minutes, seconds: secs }) : t("{minutes} min", { minutes });
+}
+
+function announce(text) {
+  const region = document.getElementById("announcer");
+  if (region) region.append(h("p", {}, text));
+}
+
+function timeLeft(seat) {
+  if (!shown) return 0;
+  const { clock, receivedAt } = shown;
+  const base = clock.remaining[seat] || 0;
+  if (seat !== clock.seat || clock.adjourned || clock.overtime || clock.deadline === null) return base;
+  return Math.max(0, base - (performance.now() - receivedAt) / 1000);
+}
+
+function tick() {
+  if (!shown) return;
+  const { clock, mine } = shown;
+  for (const cell of document.querySelectorAll("#clock [data-clock-seat]")) {
+    const seat = Number(cell.dataset.clockSeat);
+    const left = timeLeft(seat);
+    cell.querySelector(".clock-time").textContent = formatClock(left);
+    cell.classList.toggle("low", seat === clock.seat && left <= WARNINGS[WARNINGS.length - 1]);
+  }
+  if (mine !== null && clock.seat === mine && clock.deadline !== null && !clock.adjourned) {
+    const left = timeLeft(mine);
+    for (const mark of WARNINGS) {
+      if (left <= mark && left > 0 && !shown.warned.has(mark)) {
+        shown.warned.add(mark);
+        announce(t("{time} left for your move", { time: spoken(left) }));
+      }
+    }
+  }
+}
+
+function controlText(clock) {
+  if (clock.kind === "move") return t("{time} a move", { time: formatClock(clock.seconds) });
+  return clock.increment
+    ? t("{time} each, plus {increment} s a move", { time: formatClock(clock.seconds), increment: clock.increment })
+    : t("{time} each", { time: formatClock(clock.seconds) });
+}
+
+/** Draw (or hide) the clock of a state message and announce what changed. */
+export function renderClock(message) {
+  const box = document.getElementById("clock");
+  if (!box) return;
+  const clock = message.clock;
+  if (!clock || message.status === "waiting") {
+    box.hidden = true;
+    shown = null;
+    return;
+  }
+  const previous = shown;
+  const key = `${message.move_number}:${clock.seat}:${clock.adjourned}:${clock.overtime}`;
+  shown = {
+    clock, receivedAt: performance.now(), mine: message.seat,
+    warned: previous && previous.key === key ? previous.warned : new Set(), key,
+  };
+  const rows = message.seats.map((seat) => h("li", {
+    class: `clock-seat${seat.seat === clock.seat ? " running" : ""}`,
+    "data-clock-seat": seat.seat,
+  }, h("span", { class: "clock-name" }, seatName(message.seats, seat.seat)), " ",
+  h("span", { class: "clock-time", role: "timer", "aria-label": t("time left for {name}", { name: seatName(message.seats, seat.seat) }) }, "")));
+  const notes = [];
+  if (clock.adjourned && clock.seat !== null) {
+    notes.push(h("p", { class: "hint", id: "clock-adjourned" }, t("Adjourned: {name} ran out of time; the game waits for their move.", { name: seatName(message.seats, clock.seat) })));
+  } else if (clock.overtime && clock.seat !== null) {
+    notes.push(h("p", { class: "hint", id: "clock-overtime" }, t("{name} ran out of time: a bot moves for them.", { name: seatName(message.seats, clock.seat) })));
+  }
+  box.replaceChildren(
+    h("p", { class: "hint" }, t("Clock: {control}", { control: controlText(clock) })),
+    h("ul", { class: "clock-seats" }, rows),
+    ...notes,
+  );
+  box.hidden = false;
+  if (message.status !== "playing") {
+    clearInterval(ticker);
+    ticker = null;
+  } else if (!ticker) {
+    ticker = setInterval(tick, TICK_MS);
+  }
+  tick();
+  if (!previous || previous.key === key || message.status !== "playing") return;
+  if (clock.seat !== null && (clock.overtime || clock.adjourned) && !(previous.clock.overtime || previous.clock.adjourned)) {
+    const name = seatName(message.seats, clock.seat);
+    announce(clock.adjourned
+      ? t("{name} ran out of time; the game is adjourned until they move.", { name })
+      : t("{name} ran out of time; a bot moves for them.", { name }));
+  } else if (clock.seat === message.seat && previous.clock.seat !== message.seat && clock.deadline !== null) {
+    announce(t("Your move: {time} on your clock", { time: spoken(timeLeft(message.seat)) }));
+  }
+}
+
+// -- the lobby's choice ---------------------------------------------------------------
+
+export const TIME_CONTROLS = [
+  ["none", () => t("No clock")],
+  ["move:60", () => t("1 minute a move")],
+  ["move:120", () => t("2 minutes a move")],
+  ["move:300", () => t("5 minutes a move")],
+  ["bank:300:10", () => t("5 minutes each, plus 10 s a move")],
+  ["bank:900:10", () => t("15 minutes each, plus 10 s a move")],
+];
+
+/** The lobby's time control fields: how much time, and what a time-out does. */
+export function timeControlFields() {
+  return h("div", { class: "time-control" },
+    h("label", { class: "field" }, h("span", {}, t("Turn clock")), h("select", { id: "time-control" },
+      TIME_CONTROLS.map(([value, label]) => h("option", { value }, label())))),
+    h("label", { class: "field" }, h("span", {}, t("When a player's time runs out")), h("select", { id: "on-timeout" },
+      h("option", { value: "bot" }, t("a bot makes their move")),
+      h("option", { value: "adjourn" }, t("the game waits for them (adjourned)")))));
+}
+
+/** The time control the lobby's fields describe, as the server takes it (null: none). */
+export function readTimeControl() {
+  const choice = document.getElementById("time-control");
+  if (!choice || choice.value === "none") return null;
+  const [kind, seconds, increment] = choice.value.split(":");
+  const control = { kind, seconds: Number(seconds), on_timeout: document.getElementById("on-timeout").value };
+  if (increment) control.increment = Number(increment);
+  return control;
+}

@@ -1,0 +1,240 @@
+"""Accounts: passwords only as argon2 hashes (never stored or logged in clear), session
+cookies that act for their own account only, CSRF refused without the token, login
+limits, ranked rooms (accounts only, server deals) and ratings after a ranked game."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+from pyramids.core import load
+from pyramids.web.accounts import CSRF_COOKIE, LOGIN_ATTEMPTS, SESSION_COOKIE
+from pyramids.web.storage import normalize_url
+from tests.web.conftest import TIMEOUT, Client, ServerThread
+from tests.web.toy import NAME
+
+PASSWORD = "correct horse battery staple"
+
+
+def browser(server: ServerThread) -> httpx.Client:
+    """A client with its own cookie jar, holding the CSRF cookie (as a page would)."""
+    client = httpx.Client(base_url=server.base, timeout=TIMEOUT)
+    assert client.get("/api/account").json() == {"account": None}
+    assert client.cookies.get(CSRF_COOKIE)
+    return client
+
+
+def csrf(client: httpx.Client) -> dict[str, str]:
+    return {"X-CSRF-Token": client.cookies[CSRF_COOKIE]}
+
+
+def register(client: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+    return client.post("/api/account/register", json={"name": name, "password": password},
+                       headers=csrf(client))
+
+
+def login(client: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+    return client.post("/api/account/login", json={"name": name, "password": password},
+                       headers=csrf(client))
+
+
+def code_of(response: httpx.Response) -> str:
+    code: str = response.json()["error"]["code"]
+    return code
+
+
+def test_a_password_is_never_stored_or_logged_in_clear(
+    server: ServerThread, db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    ana = browser(server)
+    made = register(ana, "Ana")
+    assert made.status_code == 201, made.text
+    assert made.json()["account"]["name"] == "Ana"
+    assert PASSWORD not in made.text
+    assert code_of(login(browser(server), "Ana", "wrong password!")) == "bad_login"
+    assert login(browser(server), "ana", PASSWORD).status_code == 200  # any case
+
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "account 1 registered" in logged or "registered" in logged
+    assert PASSWORD not in logged and "wrong password!" not in logged
+    engine = sa.create_engine(normalize_url(db_url))
+    with engine.connect() as connection:
+        stored = connection.execute(sa.text("SELECT password_hash FROM accounts")).scalar_one()
+        sessions = connection.execute(sa.text("SELECT token_hash FROM sessions")).scalars().all()
+    engine.dispose()
+    assert stored.startswith("$argon2id$") and PASSWORD not in stored
+    assert ana.cookies[SESSION_COOKIE] not in sessions  # only its SHA-256 is kept
+    if db_url.startswith("sqlite"):
+        path = Path(sa.engine.make_url(db_url).database or "")
+        for file in path.parent.glob(path.name + "*"):
+            assert PASSWORD.encode() not in file.read_bytes()
+
+
+def test_the_session_cookie_is_httponly_and_samesite(server: ServerThread) -> None:
+    ana = browser(server)
+    made = register(ana, "Ana")
+    cookie = next(value for value in made.headers.get_list("set-cookie")
+                  if value.startswith(SESSION_COOKIE + "="))
+    flags = {part.strip().lower() for part in cookie.split(";")}
+    assert "httponly" in flags and "samesite=lax" in flags
+    assert "secure" not in flags  # plain http here; https pages get Secure
+
+
+@pytest.mark.parametrize("problem", ["no header", "wrong header", "other origin"])
+def test_csrf_is_refused_without_the_token(server: ServerThread, problem: str) -> None:
+    ana = browser(server)
+    headers = {"no header": {}, "wrong header": {"X-CSRF-Token": "forged"},
+               "other origin": {**csrf(ana), "Origin": "https://evil.example"}}[problem]
+    refused = ana.post("/api/account/register", json={"name": "Ana", "password": PASSWORD},
+                       headers=headers)
+    assert refused.status_code == 403 and code_of(refused) == "csrf"
+    assert ana.get("/api/account").json() == {"account": None}
+    assert register(ana, "Ana").status_code == 201  # nothing was made: the name is free
+    # A seat taken on the strength of the session cookie needs the token too.
+    room = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()
+    room_id = room["room"]["id"]
+    forged = ana.post(f"/api/rooms/{room_id}/seats", json={"name": "x"}, headers=headers)
+    assert forged.status_code == 403 and code_of(forged) == "csrf"
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["open_seats"] == [0, 1]
+    logout = ana.post("/api/account/logout", headers=headers)
+    assert logout.status_code == 403
+    assert ana.get("/api/account").json()["account"]["name"] == "Ana"
+
+
+def test_a_session_acts_only_for_its_own_account(server: ServerThread) -> None:
+    ana, bo = browser(server), browser(server)
+    assert register(ana, "Ana").status_code == 201
+    assert register(bo, "Bo").status_code == 201
+    room = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()
+    room_id = room["room"]["id"]
+    # Ana asks for a seat under Bo's name: she sits as herself.
+    taken = ana.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"}, headers=csrf(ana))
+    assert taken.status_code == 201, taken.text
+    assert taken.json()["room"]["seats"][0] == {"seat": 0, "kind": "person", "name": "Ana",
+                                                "account": True}
+    again = ana.post(f"/api/rooms/{room_id}/seats", json={"name": "Ana"}, headers=csrf(ana))
+    assert again.status_code == 409 and code_of(again) == "already_seated"
+    # A cookie changed by one character is nobody's.
+    stolen = httpx.Client(base_url=server.base, timeout=TIMEOUT)
+    token = ana.cookies[SESSION_COOKIE]
+    stolen.cookies.set(SESSION_COOKIE, token[:-1] + ("A" if token[-1] != "A" else "B"))
+    assert stolen.get("/api/account").json() == {"account": None}
+    # Logging out ends Ana's session only; her old cookie is dead afterwards.
+    assert ana.post("/api/account/logout", headers=csrf(ana)).status_code == 200
+    replay = httpx.Client(base_url=server.base, timeout=TIMEOUT)
+    replay.cookies.set(SESSION_COOKIE, token)
+    assert replay.get("/api/account").json() == {"account": None}
+    assert bo.get("/api/account").json()["account"]["name"] == "Bo"
+
+
+def test_names_and_passwords_are_checked(server: ServerThread) -> None:
+    ana = browser(server)
+    assert code_of(register(ana, "Ana", "short")) == "bad_password"
+    assert code_of(register(ana, "x")) == "bad_name"
+    assert code_of(register(ana, "random (bot)")) == "bad_name"
+    assert register(ana, "Ana").status_code == 201
+    taken = register(browser(server), "ANA")
+    assert taken.status_code == 409 and code_of(taken) == "name_taken"
+
+
+def test_failed_logins_are_limited(server: ServerThread) -> None:
+    assert register(browser(server), "Ana").status_code == 201
+    mallory = browser(server)
+    for _ in range(LOGIN_ATTEMPTS):
+        assert code_of(login(mallory, "Ana", "guess guess")) == "bad_login"
+    limited = login(mallory, "Ana", PASSWORD)  # even the right password, for now
+    assert limited.status_code == 429 and code_of(limited) == "rate_limited"
+    assert int(limited.headers["Retry-After"]) > 0
+    assert SESSION_COOKIE not in mallory.cookies
+
+
+def test_a_ranked_room_refuses_a_chosen_seed_and_people_without_accounts(
+    server: ServerThread,
+) -> None:
+    chosen = server.http.post("/api/rooms", json={"game": NAME, "ranked": True, "seed": 7})
+    assert chosen.status_code == 400 and code_of(chosen) == "seed_not_allowed"
+    assert "can never be ranked" in chosen.json()["error"]["message"]
+    room_id = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()[
+        "room"]["id"]
+    anonymous = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Ana"})
+    assert anonymous.status_code == 403 and code_of(anonymous) == "account_required"
+    summary = server.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert summary["ranked"] is True and summary["open_seats"] == [0, 1]
+
+
+def decisive_seed() -> int:
+    """A deal whose game, both seats playing their first legal card, has a winner."""
+    for seed in range(100):
+        state = load(NAME).new_initial_state(seed)
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+        if state.returns()[0] != state.returns()[1]:
+            return seed
+    raise AssertionError("no decisive deal in 100 seeds")
+
+
+def play_first_legal(clients: list[Client]) -> dict[str, Any]:
+    number = 0
+    while True:
+        for client in clients:
+            state = client.state_at_least(number)
+            if state["status"] == "finished":
+                return state
+            if state["your_turn"]:
+                client.send({"type": "action", "action": state["legal_actions"][0],
+                             "move_number": number})
+                number += 1
+                break
+
+
+@pytest.mark.parametrize("ranked", [True, False])
+def test_a_ranked_game_moves_both_ratings_and_enters_the_history(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client], ranked: bool
+) -> None:
+    server = start_server(db_url, seeds=iter([decisive_seed()]))
+    ana, bo = browser(server), browser(server)
+    register(ana, "Ana")
+    register(bo, "Bo")
+    created = server.http.post("/api/rooms", json={"game": NAME, "ranked": ranked}).json()
+    room_id, host = created["room"]["id"], created["host_token"]
+    tokens = []
+    for person in (ana, bo):
+        taken = person.post(f"/api/rooms/{room_id}/seats", json={"name": "?"},
+                            headers=csrf(person))
+        assert taken.status_code == 201, taken.text
+        tokens.append(taken.json()["token"])
+    assert server.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code \
+        == 200
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    clients.extend(seats)
+    final = play_first_legal(seats)
+    winner = 0 if final["result"]["returns"][0] > 0 else 1
+
+    accounts = [person.get("/api/account").json()["account"] for person in (ana, bo)]
+    board = server.http.get(f"/api/leaderboard/{NAME}").json()
+    if not ranked:
+        assert all(account["ratings"] == {} for account in accounts)
+        assert board["players"] == []
+        assert accounts[0]["games"][0]["rating_after"] is None
+        return
+    ratings = [account["ratings"][NAME] for account in accounts]
+    assert ratings[winner]["rating"] > 1500 > ratings[1 - winner]["rating"]
+    assert all(rating["games"] == 1 and rating["deviation"] < 350 for rating in ratings)
+    for account, rating in zip(accounts, ratings, strict=True):
+        game = account["games"][0]
+        assert game["room"] == room_id and game["rating_before"] == 1500
+        assert game["rating_after"] == pytest.approx(rating["rating"])
+    assert [row["name"] for row in board["players"]] == [["Ana", "Bo"][winner],
+                                                         ["Ana", "Bo"][1 - winner]]
+
+
+def test_the_leaderboard_of_an_unknown_game_is_refused(server: ServerThread) -> None:
+    answer = server.http.get("/api/leaderboard/chess")
+    assert answer.status_code == 404 and code_of(answer) == "unknown_game"

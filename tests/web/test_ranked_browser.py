@@ -1,0 +1,188 @@
+"""Two people with accounts play a ranked Pacal match with a turn clock in Chromium.
+
+Each registers on the account page in their own browser context; Ana creates a
+ranked room with one minute a move from the lobby, Bo takes the open seat from the
+link. The server's clock is a fake one the test moves: when Bo lets his minute pass,
+the bot makes his move and both pages say so. After the end both ratings moved,
+and each page shows its player's new rating.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TIMEOUT_MS,
+    finished,
+    move_number,
+    pacal_move,
+    playwright_sync,
+)
+
+uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra (pip install '.[web]')")
+
+from pyramids.web.app import create_app  # noqa: E402
+from pyramids.web.clocks import FakeClock  # noqa: E402
+from pyramids.web.limits import ServerLimits  # noqa: E402
+from pyramids.web.pages import mount_pages  # noqa: E402
+from pyramids.web.ws import MAX_MESSAGE_BYTES  # noqa: E402
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+
+PASSWORD = "pyramids of the sun"
+
+
+class ClockedServer:
+    """The app with its pages and a fake turn clock, under uvicorn in a thread."""
+
+    def __init__(self, db_url: str) -> None:
+        self.clock = FakeClock()
+        app = mount_pages(create_app(db_url, limits=ServerLimits.relaxed(), clock=self.clock))
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                                ws_max_size=MAX_MESSAGE_BYTES * 16)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
+@pytest.fixture
+def server(tmp_path: Any) -> Iterator[ClockedServer]:
+    running = ClockedServer(f"sqlite:///{tmp_path / 'ranked.db'}")
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+def person(browser: Any, errors: list[str]) -> Any:
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def register(page: Any, server: ClockedServer, name: str) -> None:
+    page.goto(server.base + "/account")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#register-name", name)
+    page.fill("#register-password", PASSWORD)
+    page.click("#register button[type=submit]")
+    page.wait_for_selector("#account-title")
+    assert name in page.inner_text("#account-title")
+
+
+def play_one_move(pages: list[Any]) -> None:
+    """Whoever's turn it is makes one move by clicks; wait until both pages show it."""
+    before = move_number(pages[0])
+    for page in pages:
+        if page.evaluate("document.body.dataset.yourTurn") == "true":
+            pacal_move(page)
+            break
+    else:
+        raise AssertionError("neither page has the turn")
+    for page in pages:
+        page.wait_for_function(
+            "(n) => document.body.dataset.status === 'finished' "
+            "|| Number(document.body.dataset.moveNumber) > n", arg=before)
+
+
+def test_a_ranked_pacal_match_with_clocks_between_two_accounts(
+    browser: Any, server: ClockedServer
+) -> None:
+    errors: list[str] = []
+    ana, bo = person(browser, errors), person(browser, errors)
+    register(ana, server, "Ana")
+    register(bo, server, "Bo")
+
+    ana.goto(server.base + "/")
+    ana.wait_for_selector("body[data-ready=true]")
+    assert "Ana" in ana.inner_text("#account-line")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game", "pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.fill("#option-rounds_to_win", "1")
+    ana.locator("#option-rounds_to_win").dispatch_event("change")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    ana.select_option("#time-control", "move:60")
+    ana.select_option("#on-timeout", "bot")
+    ana.check("#ranked")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room = ana.url.rsplit("/", 1)[1]
+
+    bo.goto(f"{server.base}/play/{room}")
+    bo.click("[data-take-seat='1']")
+    bo.wait_for_selector("[data-leave='1']")
+    ana.click("#start:not([disabled])")
+    for page in (ana, bo):
+        page.wait_for_selector("body[data-status=playing]")
+        page.wait_for_selector("#clock:not([hidden]) [data-clock-seat='1']")
+    assert "1:00 a move" in ana.inner_text("#clock")
+    assert re.fullmatch(r"[01]:\d\d", ana.inner_text("#clock [data-clock-seat='0'] .clock-time"))
+
+    # Play until it is Bo's turn after a few moves; then he lets his minute pass.
+    while not (move_number(ana) >= 3 and bo.evaluate("document.body.dataset.yourTurn") == "true"):
+        play_one_move([ana, bo])
+        assert not finished(ana), "the match ended before Bo's clock could run out"
+    timed_out_at = move_number(bo)
+    server.clock.advance(61)
+    for page in (ana, bo):
+        page.wait_for_function(
+            "(n) => Number(document.body.dataset.moveNumber) > n", arg=timed_out_at)
+        page.wait_for_function(
+            "() => document.getElementById('announcer').textContent.includes('ran out of time')")
+    assert "by a bot while away" in ana.inner_text("#last-move")
+
+    while not (finished(ana) and finished(bo)):
+        play_one_move([ana, bo])
+    for page in (ana, bo):
+        page.wait_for_selector("#rating-after")
+        assert re.search(r"\(([+-]\d+)\)", page.inner_text("#rating-after"))
+
+    ratings = {}
+    for page, name in ((ana, "Ana"), (bo, "Bo")):
+        account = page.evaluate("fetch('/api/account').then((r) => r.json())")["account"]
+        assert account["name"] == name
+        ratings[name] = account["ratings"]["pacal"]["rating"]
+        assert account["games"][0]["room"] == room
+    assert ratings["Ana"] != 1500 and ratings["Bo"] != 1500
+    assert (ratings["Ana"] - 1500) * (ratings["Bo"] - 1500) < 0  # one won, one lost
+    board = ana.evaluate("fetch('/api/leaderboard/pacal').then((r) => r.json())")
+    assert sorted(row["name"] for row in board["players"]) == ["Ana", "Bo"]
+    ana.goto(server.base + "/leaderboard?game=pacal")
+    ana.wait_for_selector("#leaderboard tbody tr")
+    assert "Ana" in ana.inner_text("#leaderboard") and "Bo" in ana.inner_text("#leaderboard")
+    assert not errors, f"the pages raised JavaScript errors: {errors}"

@@ -1,0 +1,106 @@
+"""Glicko-2 against Glickman's worked example, the pairwise extension for tables of
+more than two, and the bots' measured ratings."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramids.core import game_names
+from pyramids.web.ratings import (
+    Rating,
+    bot_ratings,
+    closest_bot,
+    expected_score,
+    pair_score,
+    rate_table,
+    update,
+)
+
+
+def test_glickmans_worked_example() -> None:
+    """Glickman, "Example of the Glicko-2 system": 1500/200/0.06 beats 1400/30 and loses
+    to 1550/100 and 1700/300 -> 1464.06, 151.52, 0.05999 (tau 0.5)."""
+    player = Rating(1500, 200, 0.06)
+    games = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
+    after = update(player, games)
+    assert after.rating == pytest.approx(1464.06, abs=0.015)
+    assert after.deviation == pytest.approx(151.52, abs=0.005)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_no_games_only_widens_the_deviation() -> None:
+    after = update(Rating(1600, 50, 0.06), [])
+    assert after.rating == 1600
+    assert after.deviation == pytest.approx((50**2 + (0.06 * 173.7178) ** 2) ** 0.5)
+
+
+def test_a_score_is_a_win_a_draw_or_a_loss() -> None:
+    with pytest.raises(ValueError, match="1 \\(won\\), 0.5 \\(drawn\\) or 0 \\(lost\\)"):
+        update(Rating(), [(Rating(), 0.7)])
+
+
+def test_a_four_player_table_rates_every_pair_by_finishing_order() -> None:
+    """Temple: returns 3 > 1 = 1 > -2. The winner beat three, the two seconds drew with
+    each other, the last lost three; each seat's update is Glicko-2 against the other
+    three at once, from the ratings before the game."""
+    before = [Rating(1500, 200), Rating(1500, 200), Rating(1500, 200), Rating(1500, 200)]
+    returns = [3.0, 1.0, 1.0, -2.0]
+    after = rate_table(before, returns, [True, True, True, True])
+    expected_first = update(before[0], [(before[1], 1.0), (before[2], 1.0), (before[3], 1.0)])
+    assert after[0].rating == pytest.approx(expected_first.rating)
+    assert after[0].rating > after[1].rating > after[3].rating
+    assert after[1].rating == pytest.approx(after[2].rating)
+    assert after[1].rating == pytest.approx(1500.0)  # one win, one draw, one loss, all equal
+    assert sum(r.rating for r in after) == pytest.approx(6000.0)  # equal players: zero sum
+
+
+def test_a_bot_counts_as_an_opponent_and_never_moves() -> None:
+    person, bot = Rating(1500, 350), Rating(1800, 40)
+    after = rate_table([person, bot], [1.0, -1.0], [True, False])
+    assert after[1] == bot
+    assert after[0].rating > 1500 + 200  # beating a far stronger, well-known bot
+    with pytest.raises(ValueError, match="one rating, one return"):
+        rate_table([person], [1.0, 0.0], [True])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ratings=st.lists(st.tuples(st.floats(800, 2400), st.floats(30, 350)), min_size=2,
+                     max_size=4),
+    returns=st.lists(st.integers(-3, 3), min_size=4, max_size=4),
+)
+def test_winning_never_lowers_and_losing_never_raises_a_rating(
+    ratings: list[tuple[float, float]], returns: list[int]
+) -> None:
+    before = [Rating(r, d) for r, d in ratings]
+    table = [float(value) for value in returns[: len(before)]]
+    after = rate_table(before, table, [True] * len(before))
+    for seat, (old, new) in enumerate(zip(before, after, strict=True)):
+        scores = [pair_score(table[seat], table[o]) for o in range(len(table)) if o != seat]
+        if all(score == 1.0 for score in scores):
+            assert new.rating >= old.rating
+        if all(score == 0.0 for score in scores):
+            assert new.rating <= old.rating
+        assert 30.0 <= new.deviation <= 350.0
+
+
+def test_expected_score_is_symmetric_between_equals() -> None:
+    assert expected_score(Rating(1500, 100), Rating(1500, 100)) == pytest.approx(0.5)
+    assert expected_score(Rating(1700, 50), Rating(1500, 50)) > 0.7
+
+
+def test_the_bots_ratings_are_measured_for_known_games_and_agents() -> None:
+    from pyramids.agents import agent_names
+
+    measured = bot_ratings()
+    assert measured, "bot_ratings.json holds no game"
+    for game, bots in measured.items():
+        assert game in game_names()
+        assert set(bots) <= set(agent_names())
+        for rating in bots.values():
+            assert 0 < rating.deviation <= 350 and 0 < rating.rating < 4000
+        weakest = min(bots, key=lambda name: bots[name].rating)
+        assert closest_bot(game, bots[weakest].rating - 500) == weakest
+    assert closest_bot("no-such-game", 1500) is None
