@@ -2,7 +2,7 @@
 // ratings, history), and the rating change shown after a ranked game. The session is
 // an HttpOnly cookie; api() sends the CSRF cookie's value with every change.
 
-import { agentLabel, api, formatNumber, gameTitle, h, t } from "./common.js";
+import { agentLabel, api, formatNumber, gameTitle, h, t, tn } from "./common.js";
 
 let current;
 
@@ -154,7 +154,7 @@ export async function renderAccountPage() {
       ratings.length
         ? h("ul", { id: "ratings" }, ratings.map(([game, rating]) => h("li", {},
             h("strong", {}, gameTitle(game)), " ", ratingText(rating), " · ",
-            t("{count} ranked games", { count: formatNumber(rating.games) }),
+            tn("{count} ranked game", "{count} ranked games", rating.games),
             rating.closest_bot ? ` · ${t("You are about as strong as the {bot} bot.", { bot: agentLabel(rating.closest_bot) })}` : "")))
         : h("p", { class: "hint" }, t("Play a ranked room to get a rating.")),
       h("h3", {}, t("Finished games")),
