@@ -53,14 +53,23 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
+    baseline: list[int] = []
     for label, setting in SETTINGS:
         start = time.perf_counter()
         totals = {"cleared": 0, "settled": 0, "revealed": 0}
+        cleared = []
         for seed in range(args.deals):
-            for key, value in play({"layout": args.layout, **setting}, seed).items():
+            outcome = play({"layout": args.layout, **setting}, seed)
+            cleared.append(outcome["cleared"])
+            for key, value in outcome.items():
                 totals[key] += value
+        baseline = baseline or cleared
+        # Paired with the first setting on the same deals (the discordant deals).
+        gained = sum(1 for now, then in zip(cleared, baseline, strict=True) if now > then)
+        lost = sum(1 for now, then in zip(cleared, baseline, strict=True) if now < then)
         low, high = wilson_interval(totals["cleared"], args.deals)
-        rows.append({"setting": label, "deals": args.deals, **totals,
+        rows.append({"setting": label, "deals": args.deals, **totals, "gained": gained,
+                     "lost": lost,
                      "clear_rate": totals["cleared"] / args.deals, "ci95": [low, high],
                      "seconds": round(time.perf_counter() - start, 1)})
     if args.json:
@@ -71,7 +80,8 @@ def main() -> None:
         low, high = row["ci95"]
         print(f"  {row['setting']:24} cleared {row['cleared']:4} ({row['clear_rate']:.1%}, "
               f"CI {low:.1%}-{high:.1%}); tiles settled {row['settled']}, "
-              f"revealed {row['revealed']}; {row['seconds']} s")
+              f"revealed {row['revealed']}; against the first: +{row['gained']} "
+              f"-{row['lost']} deals; {row['seconds']} s")
 
 
 if __name__ == "__main__":
