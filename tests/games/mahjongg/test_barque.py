@@ -191,3 +191,25 @@ def test_time_attack_records_from_before_the_track_replay_without_its_bonuses() 
         if today.is_terminal():
             break
     assert today.scores[0] > replayed.scores[0]
+
+
+def test_the_move_log_tells_the_speed_bonuses_and_a_settling_in_words() -> None:
+    from pyramids.play.logs.mahjongg import describe_mahjongg
+
+    from .test_reveal_and_settling import KEYSTONE_FACES, keystone_game
+
+    state = keystone_game(mode="time-attack").state_with_faces(KEYSTONE_FACES, 1)
+    before = state.view(0)
+    state.apply_string("match 8 9")  # the capstone at 0 s: quick, and it empties layer 2
+    lines = [str(words) for words in describe_mahjongg("match 8 9", 0, 0, before,
+                                                       state.view(0))]
+    text = " ".join(lines)
+    assert "quick pair bonus 50" in text and "layer before sunset 750" in text
+    assert "Turned face up: Scarab 1, Scarab 1." in text  # the settling
+    for number in ("8", "9"):
+        assert f" {number} " not in f" {text} "
+    fresh = keystone_game().state_with_faces(KEYSTONE_FACES, 1)
+    before = fresh.view(None)
+    fresh.apply_string("reveal 2")
+    (line,) = describe_mahjongg("reveal 2", 0, None, before, fresh.view(None))
+    assert str(line) == "Seat 1 turned Scarab 1 face up (1 token)."

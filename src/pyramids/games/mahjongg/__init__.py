@@ -50,6 +50,7 @@ register(
             {"layout": SMALL, "players": 2},
             {"layout": SMALL, "mode": "coop", "players": 3},
             {"layout": "great-zenith", "mode": "time-attack", "time_limit_seconds": 60},
+            {"layout": SMALL, "mode": "time-attack", "clock": "turns", "time_limit_seconds": 120},
             {"layout": SMALL, "deal": "random", "players": 4, "pantheon_pairs": False},
         ),
         rules_page=rules_page,

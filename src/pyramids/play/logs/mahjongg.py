@@ -2,7 +2,8 @@
 
 Told from one audience's views before and after the move (rules.md): a pair
 names its faces and what it earned (pair points, doubling, streak, capstone
-and vault bonuses, from the view's `last_move`); favors name their cost in
+and vault bonuses, time attack's quick-pair and layer bonuses, from the view's
+`last_move`); favors name their cost in
 tokens; tiles turned face up by the move are named (reveals). Ra Sight and
 hints show pairs only in the view of the seat that asked, so only that seat
 reads how many pairs it was shown. The server's clock ticks are not told.
@@ -66,6 +67,10 @@ def _pair_lines(who: Words, faces: list[str | None], after: dict[str, Any]) -> l
         parts.append(say("capstone bonus {points}", points=gained["capstone_bonus"]))
     if gained.get("vault_bonus"):
         parts.append(say("vault bonus {points}", points=gained["vault_bonus"]))
+    if gained.get("speed_bonus"):
+        parts.append(say("quick pair bonus {points}", points=gained["speed_bonus"]))
+    if gained.get("layer_bonus"):
+        parts.append(say("layer before sunset {points}", points=gained["layer_bonus"]))
     lines.append(
         say("+{points} points ({details}).", points=gained["points"], details=listing(parts))
     )
