@@ -33,6 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from pyramids.play.i18n import _, ngettext
+from pyramids.play.text.mahjongg import barque_track
 from pyramids.tui.board import Board, update_static
 from pyramids.tui.mahjongg_tiles import (
     Canvas,
@@ -159,19 +160,6 @@ def action_words(kind: str) -> str:
         "pass": _("passed"),
     }
     return words.get(kind, kind)
-
-
-SAILED, AHEAD, BARQUE, SUNSET = "━", "─", "◆", "☼"
-
-
-def barque_track(space: int, spaces: int) -> str:
-    """The Solar Barque track as one line of `spaces + 1` cells: space 0 on the
-    left, the barque `◆` on its space, the spaces sailed drawn heavy, sunset `☼`
-    at the right end (where the barque stands once the time is up)."""
-    space = max(0, min(space, spaces))
-    if space == spaces:
-        return SAILED * spaces + BARQUE
-    return SAILED * space + BARQUE + AHEAD * (spaces - space - 1) + SUNSET
 
 
 def barque_lines(barque: dict[str, Any], elapsed: int) -> list[str]:

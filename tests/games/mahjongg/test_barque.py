@@ -213,3 +213,17 @@ def test_the_move_log_tells_the_speed_bonuses_and_a_settling_in_words() -> None:
     fresh.apply_string("reveal 2")
     (line,) = describe_mahjongg("reveal 2", 0, None, before, fresh.view(None))
     assert str(line) == "Seat 1 turned Scarab 1 face up (1 token)."
+
+
+def test_the_plain_text_board_draws_the_track() -> None:
+    from pyramids.play.text.mahjongg import barque_track, render_mahjongg
+
+    game = mini_game(mode="time-attack", clock="turns", turn_seconds=60,
+                     time_limit_seconds=300)
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    assert "Solar Barque ◆────☼ 5 spaces to sunset" in render_mahjongg(state.view(0))
+    state.apply_string("match 7 8")
+    state.apply_string("match 0 9")  # 120 s gone: space 2 of 5
+    assert f"Solar Barque {barque_track(2, 5)} 3 spaces to sunset" in render_mahjongg(
+        state.view(0))
+    assert barque_track(2, 5) == "━━◆──☼"

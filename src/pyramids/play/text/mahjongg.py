@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, ngettext
 
 
 def mahjongg_grid_lines(tiles: list[dict[str, Any]]) -> list[str]:
@@ -32,6 +32,19 @@ def mahjongg_grid_lines(tiles: list[dict[str, Any]]) -> list[str]:
     return ["".join(row).rstrip() for row in grid]
 
 
+SAILED, AHEAD, BARQUE, SUNSET = "━", "─", "◆", "☼"
+
+
+def barque_track(space: int, spaces: int) -> str:
+    """The Solar Barque track as one line of `spaces + 1` cells: space 0 on the
+    left, the barque `◆` on its space, the spaces sailed drawn heavy, sunset `☼`
+    at the right end (where the barque stands once the time is up)."""
+    space = max(0, min(space, spaces))
+    if space == spaces:
+        return SAILED * spaces + BARQUE
+    return SAILED * space + BARQUE + AHEAD * (spaces - space - 1) + SUNSET
+
+
 def _mode(name: str) -> str:
     words = {"standard": _("standard"), "time-attack": _("time attack"), "coop": _("co-op")}
     return words.get(name, name)
@@ -52,6 +65,13 @@ def render_mahjongg(view: dict[str, Any]) -> str:
             streak=view["streaks"][seat], doubled=view["doubling"][seat]))
     if "time_left" in view:
         lines.append("  " + _("time left {seconds} s", seconds=view["time_left"]))
+    if view.get("barque"):
+        barque = view["barque"]
+        lines.append("  " + _("Solar Barque {track} {where}",
+                              track=barque_track(barque["space"], barque["spaces"]),
+                              where=ngettext("{count} space to sunset",
+                                             "{count} spaces to sunset", barque["spaces_left"])
+                              if barque["spaces_left"] else _("sunset")))
     lines.append(_("Each tile: its face, * if free, its layer; below, the number you type "
                    "(match A B). ## is face down."))
     lines.extend(mahjongg_grid_lines(view.get("tiles", [])))
