@@ -205,3 +205,36 @@ def test_settlings_change_what_players_know_and_nothing_else() -> None:
             settled_games += bool(a.last_move and a.last_move.get("settled"))
         assert b.is_terminal() and a.end_reason == b.end_reason
     assert settled_games > 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"layout": "great-zenith", "start_tokens": 8},
+        {"layout": "great-zenith", "mode": "time-attack", "clock": "turns", "turn_seconds": 7},
+        {"layout": "great-zenith", "mode": "time-attack", "time_limit_seconds": 120,
+         "settle_reach": 0},
+    ],
+)
+def test_states_with_reveals_settlings_and_the_track_save_load_and_replay(
+    options: dict[str, object]
+) -> None:
+    from pyramids.core import GameRecord
+
+    from .test_saving import random_states
+
+    game = pyramids.load("mahjongg", **options)
+    assert isinstance(game, MahjonggGame)
+    last = None
+    for state in random_states(game, 2, 11):
+        text = state.to_json()
+        restored = game.state_from_json(text)
+        assert restored.to_json() == text
+        assert restored.legal_actions() == state.legal_actions()
+        assert state.clone().to_json() == text
+        assert restored.view(0) == state.view(0)
+        if state.is_terminal():
+            last = state
+            replayed = GameRecord.from_json(GameRecord.from_state(state).to_json()).final_state()
+            assert replayed.to_json() == text
+    assert last is not None
