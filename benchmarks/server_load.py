@@ -12,6 +12,12 @@ is replaced by a new one, so the number of games stays constant.
     python benchmarks/server_load.py --games 500 --duration 60
     python benchmarks/server_load.py --games 200 --game temple --duration 30
     python benchmarks/server_load.py --memory 1000   # memory per waiting room, by game
+    python benchmarks/server_load.py --games 500 --chat 0.3 --clock move:120
+
+`--chat P`: before each move a player also writes a chat message with chance P
+(everyone at the table receives it). `--clock KIND:SECONDS[:INCREMENT]`: every
+room has that turn clock (`move:120`: two minutes a move; `bank:300:10`), so the
+server times every turn and sends the clock in every state.
 
 `--memory N` instead opens N waiting rooms of each game (with its default
 options, and Mahjongg's three modes) and reports the server's resident memory
@@ -55,6 +61,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
     games_finished: int = 0
+    chats: int = 0
     errors: list[str] = field(default_factory=list)
     connected: int = 0
     peak_connected: int = 0
@@ -109,8 +116,28 @@ def start_server(db_url: str, port: int, log: Path, sqlite_sync: str) -> subproc
     raise SystemExit(f"the server did not start; see {log}")
 
 
-async def new_game(http: httpx.AsyncClient, game: str, agent: str) -> tuple[str, str]:
-    created = (await http.post("/api/rooms", json={"game": game})).json()
+def time_control(text: str | None) -> dict[str, Any] | None:
+    """`move:120` or `bank:300:10` as the server's time control."""
+    if not text:
+        return None
+    kind, _, rest = text.partition(":")
+    seconds, _, increment = rest.partition(":")
+    control: dict[str, Any] = {"kind": kind, "seconds": float(seconds)}
+    if increment:
+        control["increment"] = float(increment)
+    return control
+
+
+async def new_game(
+    http: httpx.AsyncClient, game: str, agent: str, clock: dict[str, Any] | None = None
+) -> tuple[str, str]:
+    body: dict[str, Any] = {"game": game}
+    if clock is not None:
+        body["time_control"] = clock
+    made = await http.post("/api/rooms", json=body)
+    if made.status_code != 201:
+        raise RuntimeError(f"could not make a room: {made.text}")
+    created = made.json()
     room_id, host = created["room"]["id"], created["host_token"]
     seated = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "load", "seat": 0})
     token = seated.json()["token"]
@@ -128,13 +155,13 @@ async def receive_state(ws: ClientConnection) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await ws.recv())
         if message["type"] == "state":
             return message
-        if message["type"] == "error":
+        if message["type"] == "error" and not message["code"].startswith("chat_"):
             raise RuntimeError(f"{message['code']}: {message['message']}")
 
 
 async def play_one_game(
     ws_base: str, room_id: str, token: str, think: float, rng: random.Random,
-    tally: Tally, stop_at: float,
+    tally: Tally, stop_at: float, chat: float = 0.0,
 ) -> bool:
     """Play until the game ends (True) or time is up (False)."""
     async with connect(f"{ws_base}/ws/rooms/{room_id}", max_size=2**22) as ws:
@@ -151,6 +178,9 @@ async def play_one_game(
                 if time.monotonic() > stop_at:
                     return False
                 number = state["move_number"]
+                if chat and rng.random() < chat:
+                    await ws.send(json.dumps({"type": "chat", "text": f"move {number}, gl hf"}))
+                    tally.chats += 1
                 sent = time.perf_counter()
                 await ws.send(json.dumps({"type": "action", "move_number": number,
                                           "action": rng.choice(state["legal_actions"])}))
@@ -172,9 +202,10 @@ async def player(
     await asyncio.sleep(index / args.ramp)
     while time.monotonic() < stop_at:
         try:
-            room_id, token = await new_game(http, args.game, args.agent)
+            room_id, token = await new_game(http, args.game, args.agent,
+                                            time_control(args.clock))
             finished = await play_one_game(
-                ws_base, room_id, token, args.think, rng, tally, stop_at
+                ws_base, room_id, token, args.think, rng, tally, stop_at, args.chat
             )
         except Exception as error:  # count, report and go on with a new game
             tally.errors.append(f"{type(error).__name__}: {error}")
@@ -288,6 +319,10 @@ def main() -> None:
     parser.add_argument("--sqlite-sync", default="full", choices=("full", "normal"))
     parser.add_argument("--port", type=int, default=None,
                         help="use a server already running on this loopback port")
+    parser.add_argument("--chat", type=float, default=0.0,
+                        help="chance a player writes a chat message before each move")
+    parser.add_argument("--clock", default=None,
+                        help="a turn clock in every room: move:SECONDS or bank:SECONDS:INCREMENT")
     parser.add_argument("--memory", type=int, default=0,
                         help="measure memory per waiting room with this many rooms a game")
     args = parser.parse_args()
@@ -315,6 +350,8 @@ def main() -> None:
     latencies = [value * 1000 for value in tally.latencies]
     print(f"\ngame {args.game} vs {args.agent}; {args.games} games requested, think {args.think}s,"
           f" db {'sqlite ' + args.sqlite_sync if args.db is None else args.db.split('@')[-1]}")
+    print(f"chat {args.chat:g} a move ({tally.chats} messages sent), clock "
+          f"{args.clock or 'none'}")
     print(f"peak concurrent games held: {tally.peak_connected}")
     print(f"games finished (replaced by new ones): {tally.games_finished}")
     print(f"client errors: {len(tally.errors)}" +

@@ -683,9 +683,9 @@ class Hub:
         loop.call_soon_threadsafe(wake)
 
     def _save_turn_clock(self, live: LiveRoom) -> None:
-        """Store the turn clock, after whatever is queued on the database thread (not
-        awaited: the move is already committed; a crash in between loses one turn's
-        change, which a restart notices by the move number)."""
+        """Store the turn clock as it stands (at the start, at a time-out), after whatever
+        is queued on the database thread; not awaited. A move stores the clock in its
+        own commit instead (`_clock_with_move`)."""
         clock = live.turn_clock
         if clock is None:
             return
@@ -693,6 +693,16 @@ class Hub:
         text = json.dumps(clock.to_dict())
         saving = asyncio.ensure_future(self.run_db(self.storage.save_clock, live.room.id, text))
         saving.add_done_callback(_log_failure)
+
+    @staticmethod
+    def _clock_with_move(live: LiveRoom, mover: int, now: float) -> str | None:
+        """The turn clock to store with a move: as it stands before the move, with the
+        mover and the time, so that a restart (which knows the next seat from the
+        replay) finishes the step the same way. One commit, no write of its own."""
+        clock = live.turn_clock
+        if clock is None:
+            return None
+        return json.dumps({"clock": clock.to_dict(), "mover": mover, "moved_at": now})
 
     async def _start_turn_clock(self, live: LiveRoom) -> None:
         room = live.room
@@ -717,9 +727,16 @@ class Hub:
             clock = TurnClock.new(control, len(room.seats))
             clock.start_turn(player, self.clock.now())
         else:
-            clock = TurnClock.from_dict(json.loads(text))
-            if clock.move_number != len(room.actions):
+            data = json.loads(text)
+            clock = TurnClock.from_dict(data.get("clock", data))
+            if "mover" in data and clock.move_number + 1 == len(room.actions):
+                # Stored with the last move: make that move's step of the clock again.
+                following = player if room.status == PLAYING else None
+                clock.after_move(int(data["mover"]), following, float(data["moved_at"]))
+                clock.move_number = len(room.actions)
+            elif clock.move_number != len(room.actions):
                 clock.start_turn(player, self.clock.now())
+        clock.move_number = len(room.actions)
         live.turn_clock = clock
 
     def turn_due(self, live: LiveRoom) -> float | None:
@@ -780,10 +797,12 @@ class Hub:
             await self._advance_clock(live)  # the time is the server's, taken now
             action, canonical = await self.run_engine(self._check, room, seat, text)
             assert seat is not None  # check_action refuses spectators
-            await self.writer.write(
-                StoredAction(room.id, len(room.actions) + 1, seat, canonical, by_bot)
-            )
-            await self._apply_and_broadcast(live, seat, action, by_bot)
+            now = self.clock.now()
+            await self.writer.write(StoredAction(
+                room.id, len(room.actions) + 1, seat, canonical, by_bot,
+                clock=self._clock_with_move(live, seat, now),
+            ))
+            await self._apply_and_broadcast(live, seat, action, by_bot, now)
 
     @staticmethod
     def _check(room: Room, seat: int | None, text: Any) -> tuple[int, str]:
@@ -791,11 +810,14 @@ class Hub:
         return action, room.state.action_to_string(action)
 
     async def _apply_and_broadcast(
-        self, live: LiveRoom, seat: int, action: int, by_bot: bool
+        self, live: LiveRoom, seat: int, action: int, by_bot: bool, now: float | None = None
     ) -> None:
-        """Apply a committed action and build everyone's new view, in one engine call."""
+        """Apply a committed action and build everyone's new view, in one engine call.
+
+        `now`: the time of the move, when its turn clock was stored with it."""
         room = live.room
-        now = self.clock.now()
+        clock_stored = now is not None
+        now = self.clock.now() if now is None else now
 
         def apply() -> None:
             logged_apply(live, seat, action, by_bot)
@@ -804,7 +826,10 @@ class Hub:
                 live.turn_clock.after_move(seat, following, now)
 
         messages = await self.run_engine(self._messages, live, apply, now)
-        self._save_turn_clock(live)
+        if live.turn_clock is not None:
+            live.turn_clock.move_number = len(room.actions)
+            if not clock_stored:
+                self._save_turn_clock(live)
         if room.status == FINISHED:
             log.info("room %s finished: %s", room.id, room.result())
             try:

@@ -104,6 +104,8 @@ class StoredAction:
     action: str
     by_bot: bool
     result: dict[str, Any] | None = None
+    # The room's turn clock to store with the action (JSON), committed together.
+    clock: str | None = None
 
 
 def _now() -> datetime:
@@ -271,6 +273,9 @@ class Storage:
         for item in batch:
             if item.result is not None:
                 self._set_status(connection, item.room_id, FINISHED, item.result)
+            if item.clock is not None:
+                connection.execute(rooms_table.update().where(rooms_table.c.id == item.room_id)
+                                   .values(clock=item.clock))
 
     # -- reads ----------------------------------------------------------------
 
