@@ -464,8 +464,13 @@ class Credentials(BaseModel):
 
 def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
     """The account API on `app`: /api/account..., /api/leaderboard/{game}."""
+    from pyramids.web.app import ERRORS, ErrorAnswer  # the app module imports this one
+
     accounts = Accounts(engine)
     app.state.accounts = accounts
+    errors: dict[int | str, dict[str, Any]] = {
+        **ERRORS, 401: {"model": ErrorAnswer, "description": "the login has expired"},
+    }
 
     def client(request: Request) -> str:
         return request.client.host if request.client is not None else ""
@@ -477,14 +482,14 @@ def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
         history = await hub.run_db(accounts.store.history, account[0])
         return {"name": account[1], "ratings": ratings, "games": history}
 
-    @app.get("/api/account")
+    @app.get("/api/account", responses=errors)
     async def who_am_i(request: Request, response: Response) -> dict[str, Any]:
         ensure_csrf_cookie(request, response)
         hub = request.app.state.hub
         account = await accounts.account_of(hub, request)
         return {"account": None if account is None else await describe(hub, account)}
 
-    @app.post("/api/account/register", status_code=201)
+    @app.post("/api/account/register", status_code=201, responses=errors)
     async def register(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
         check_csrf(request)
         hub = request.app.state.hub
@@ -492,7 +497,7 @@ def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
         await accounts.start_session(hub, account[0], request, response)
         return {"account": await describe(hub, account)}
 
-    @app.post("/api/account/login")
+    @app.post("/api/account/login", responses=errors)
     async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
         check_csrf(request)
         hub = request.app.state.hub
@@ -500,7 +505,7 @@ def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
         await accounts.start_session(hub, account[0], request, response)
         return {"account": await describe(hub, account)}
 
-    @app.post("/api/account/logout")
+    @app.post("/api/account/logout", responses=errors)
     async def logout(request: Request, response: Response) -> dict[str, Any]:
         check_csrf(request)
         token = request.cookies.get(SESSION_COOKIE)
@@ -509,7 +514,7 @@ def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
         response.delete_cookie(SESSION_COOKIE, path="/")
         return {"account": None}
 
-    @app.get("/api/leaderboard/{game}")
+    @app.get("/api/leaderboard/{game}", responses=errors)
     async def leaderboard(game: str, request: Request) -> dict[str, Any]:
         from pyramids.core import UnknownGameError, game_manifest
 
