@@ -2,9 +2,11 @@
 
 Each registers on the account page in their own browser context; Ana creates a
 ranked room with one minute a move from the lobby, Bo takes the open seat from the
-link. The server's clock is a fake one the test moves: when Bo lets his minute pass,
-the bot makes his move and both pages say so. After the end both ratings moved,
-and each page shows its player's new rating.
+link. They chat; the move log beside the table shows each move. The server's clock
+is a fake one the test moves: when Bo lets his minute pass, the bot makes his move
+and both pages say so. After the end both ratings moved, each page shows its
+player's new rating, and the replay viewer steps through the game with both hands
+shown.
 """
 
 from __future__ import annotations
@@ -153,10 +155,21 @@ def test_a_ranked_pacal_match_with_clocks_between_two_accounts(
     assert "1:00 a move" in ana.inner_text("#clock")
     assert re.fullmatch(r"[01]:\d\d", ana.inner_text("#clock [data-clock-seat='0'] .clock-time"))
 
+    ana.fill("#chat-input", "good luck, Bo")
+    ana.press("#chat-input", "Enter")
+    bo.wait_for_function("() => document.getElementById('chat-list').textContent"
+                         ".includes('good luck, Bo')")
+    bo.fill("#chat-input", "<b>thanks</b>")
+    bo.press("#chat-input", "Enter")
+    ana.wait_for_selector("#chat-list li:has-text('<b>thanks</b>')")  # text, not markup
+
     # Play until it is Bo's turn after a few moves; then he lets his minute pass.
     while not (move_number(ana) >= 3 and bo.evaluate("document.body.dataset.yourTurn") == "true"):
         play_one_move([ana, bo])
         assert not finished(ana), "the match ended before Bo's clock could run out"
+        number = move_number(ana)
+        for page in (ana, bo):  # the log beside the table shows the move
+            page.wait_for_selector(f"#move-log-list li[data-number='{number}']")
     timed_out_at = move_number(bo)
     server.clock.advance(61)
     for page in (ana, bo):
@@ -185,4 +198,15 @@ def test_a_ranked_pacal_match_with_clocks_between_two_accounts(
     ana.goto(server.base + "/leaderboard?game=pacal")
     ana.wait_for_selector("#leaderboard tbody tr")
     assert "Ana" in ana.inner_text("#leaderboard") and "Bo" in ana.inner_text("#leaderboard")
+
+    bo.goto(f"{server.base}/replay/{room}")
+    bo.wait_for_selector("#controls:not([hidden])")
+    bo.click("#first")
+    for _ in range(3):
+        bo.click("#forward")
+    assert bo.inner_text("#step").startswith("Move 3 of")
+    for seat in (0, 1):  # every seat's cards, once the game is over
+        assert bo.locator(f".replay-seat[data-seat='{seat}'] .hand [data-card]").count() > 0
+    bo.click("#back")
+    assert bo.inner_text("#step").startswith("Move 2 of")
     assert not errors, f"the pages raised JavaScript errors: {errors}"
