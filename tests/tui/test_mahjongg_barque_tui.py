@@ -24,7 +24,7 @@ def test_the_track_draws_the_barque_on_its_space_and_sunset_at_the_end() -> None
 
 def test_the_summary_lines_tell_the_bonuses_in_words() -> None:
     barque = {"space": 4, "spaces": 15, "space_seconds": 60, "spaces_left": 11,
-              "quick_until": 255, "layer_bonus": 550}
+              "quick_until": 255, "quick_bonus": 50, "layer_bonus": 550}
     track, bonuses = barque_lines(barque, 250)
     assert track == "Solar Barque " + barque_track(4, 15) + " 11 spaces to sunset"
     assert bonuses == "  quick pair for 5 more seconds · a layer emptied now earns 550"

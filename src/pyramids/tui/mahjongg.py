@@ -173,7 +173,7 @@ def barque_lines(barque: dict[str, Any], elapsed: int) -> list[str]:
     lines = [_("Solar Barque {track} {where}", track=track, where=where)]
     quick = int(barque["quick_until"]) - elapsed
     bonuses = []
-    if quick >= 0 and left:
+    if quick >= 0 and left and barque.get("quick_bonus"):
         bonuses.append(ngettext("quick pair for {count} more second",
                                 "quick pair for {count} more seconds", quick))
     if barque.get("layer_bonus"):

@@ -67,8 +67,9 @@ class BarqueView(TypedDict):
     spaces: int
     space_seconds: int
     spaces_left: int
-    #: The elapsed second until which the next pair is a quick pair.
+    #: The elapsed second until which the next pair is a quick pair, and its bonus.
     quick_until: int
+    quick_bonus: int
     #: What emptying a layer is worth now.
     layer_bonus: int
 

@@ -442,7 +442,7 @@ function barqueWords(view, elapsed, limit) {
     ? tn("Solar Barque: {count} space to sunset", "Solar Barque: {count} spaces to sunset", left)
     : t("Solar Barque: sunset")];
   const quick = barque.quick_until - elapsed;
-  if (quick >= 0 && left) parts.push(tn("quick pair for {count} more second", "quick pair for {count} more seconds", quick));
+  if (quick >= 0 && left && barque.quick_bonus) parts.push(tn("quick pair for {count} more second", "quick pair for {count} more seconds", quick));
   // The view gives the layer bonus at its own time: per space, times the spaces left now.
   const perSpace = barque.spaces_left ? barque.layer_bonus / barque.spaces_left : 0;
   if (perSpace && left) parts.push(t("a layer emptied now earns {points}", { points: perSpace * left }));
