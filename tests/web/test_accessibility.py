@@ -341,6 +341,10 @@ def test_axe_finds_no_serious_violation_on_any_page(themed: Any, server: PageSer
         if theme == "contrast":
             page.evaluate("document.body.classList.add('theme-contrast')")
         found += serious_violations(page, path)
+    for path in ["/account", "/leaderboard"]:
+        page.goto(server.base + path)
+        page.wait_for_selector("body[data-ready=true]")
+        found += serious_violations(page, path)
     assert not found, "\n".join(found)
 
 
