@@ -210,3 +210,24 @@ def test_a_ranked_pacal_match_with_clocks_between_two_accounts(
     bo.click("#back")
     assert bo.inner_text("#step").startswith("Move 2 of")
     assert not errors, f"the pages raised JavaScript errors: {errors}"
+
+
+def test_the_lobby_asks_for_a_login_before_a_ranked_room(
+    browser: Any, server: ClockedServer
+) -> None:
+    errors: list[str] = []
+    guest = person(browser, errors)
+    guest.goto(server.base + "/")
+    guest.wait_for_selector("body[data-ready=true]")
+    assert "Log in or register" in guest.inner_text("#account-line")
+    guest.fill("#name", "Guest")
+    guest.select_option("#game", "pacal")
+    guest.wait_for_selector("body[data-options='pacal']")
+    guest.select_option("#seats select[data-seat='1']", "bot:easy")
+    guest.check("#ranked")
+    guest.click("#create-button")
+    guest.wait_for_selector("#create-error:not([hidden])")
+    assert "Log in to play a ranked room" in guest.inner_text("#create-error")
+    waiting = guest.evaluate("fetch('/api/rooms?status=waiting').then((r) => r.json())")
+    assert waiting["rooms"] == [] and guest.url.endswith("/")
+    assert not errors, f"the page raised JavaScript errors: {errors}"

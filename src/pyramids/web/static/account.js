@@ -31,6 +31,17 @@ export async function accountLine() {
   return box;
 }
 
+/** Why the lobby cannot make this ranked room for you (null: it can): only players
+ * logged in take a ranked room's seats, and a room of bots alone rates nobody. */
+export async function rankedRefusal(ranked, seats) {
+  if (!ranked) return null;
+  if (!seats.some((seat) => seat.kind !== "bot")) return t("A ranked room needs at least one player with an account.");
+  if (seats.some((seat) => seat.kind === "me") && !(await currentAccount())) {
+    return t("Log in to play a ranked room: ratings belong to accounts.");
+  }
+  return null;
+}
+
 export function ratingText(rating) {
   return t("{rating} ± {deviation}", {
     rating: formatNumber(Math.round(rating.rating)),

@@ -4,7 +4,7 @@ import { agentLabel, api, gameTitle, h, languageSwitch, loadCatalogue, loadMessa
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { readTimeControl, timeControlFields } from "./clock.js";
-import { accountLine } from "./account.js";
+import { accountLine, rankedRefusal } from "./account.js";
 
 const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds", "time_limit_seconds"]);
 const REFRESH_MS = 4000;
@@ -136,6 +136,12 @@ async function onCreate(event) {
   }
   if (seats.filter((seat) => seat.kind === "me").length > 1) {
     error.textContent = t("You can take only one seat; choose a friend or a bot for the others.");
+    error.hidden = false;
+    return;
+  }
+  const refusal = await rankedRefusal(document.getElementById("ranked").checked, seats);
+  if (refusal) {
+    error.textContent = refusal;
     error.hidden = false;
     return;
   }
