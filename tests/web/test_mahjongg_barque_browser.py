@@ -45,3 +45,17 @@ def test_the_barque_track_is_drawn_and_a_reveal_turns_up_the_chosen_tile(
         "svg.board .tile.facedown", "nodes => nodes.map(n => Number(n.dataset.id))")
     assert sorted(still_hidden) == sorted(hidden[1:])
     assert "Tile Reveal" in page.inner_text("body")
+
+
+def test_on_the_turn_clock_the_page_shows_the_engines_time_standing_still(
+    page: Any, server: Any
+) -> None:
+    create_from_lobby(page, server, "mahjongg",
+                      {"mode": "time-attack", "clock": "turns", "turn_seconds": 30}, ["me"])
+    page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+    page.wait_for_timeout(1500)
+    assert "15:00 left" in page.inner_text("#timer")
+    page.click("[data-key='button-hint']")  # one action: 30 s of the engine's time
+    page.wait_for_function("document.getElementById('timer').textContent.includes('14:30')")
+    page.wait_for_timeout(1200)
+    assert "14:30 left" in page.inner_text("#timer")

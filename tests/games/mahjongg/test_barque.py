@@ -67,7 +67,8 @@ def test_the_speed_bonuses_of_a_hand_timed_game() -> None:
     state = mini_game(mode="time-attack").state_with_faces(MINI_FACES, seed=1)
     view = state.view(0)
     assert view["barque"] == {"space": 0, "spaces": 15, "space_seconds": 60,
-                              "spaces_left": 15, "quick_until": 10, "quick_bonus": 50,
+                              "spaces_left": 15, "clock": "real", "quick_until": 10,
+                              "quick_bonus": 50,
                               "layer_bonus": 750}
 
     def play(clock: int | None, move: str) -> dict[str, object]:

@@ -104,6 +104,7 @@ def barque_view(state: MahjonggState) -> dict[str, Any]:
         "spaces": track.spaces,
         "space_seconds": track.space_seconds,
         "spaces_left": track.spaces_left(elapsed),
+        "clock": state.game.options["clock"],
         "quick_until": state.last_pair_at + track.quick_seconds,
         "quick_bonus": track.quick_bonus,
         "layer_bonus": track.layers_bonus(elapsed, 1),

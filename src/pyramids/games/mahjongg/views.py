@@ -67,6 +67,8 @@ class BarqueView(TypedDict):
     spaces: int
     space_seconds: int
     spaces_left: int
+    #: "real": the interface reports the time; "turns": each action takes its seconds.
+    clock: Literal["real", "turns"]
     #: The elapsed second until which the next pair is a quick pair, and its bonus.
     quick_until: int
     quick_bonus: int

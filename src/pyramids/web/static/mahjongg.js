@@ -155,6 +155,8 @@ function sendTimed(ctx, action) {
 }
 
 function currentElapsed(clock) {
+  // With `clock=turns` the engine's moves keep the time: it stands still between them.
+  if (clock.turns) return clock.elapsed;
   return Math.min(clock.limit, clock.elapsed + Math.floor((performance.now() - clock.at) / 1000));
 }
 
@@ -309,7 +311,8 @@ function controls(ctx) {
   const view = ctx.view;
   const canShift = ctx.legal.some((action) => action.startsWith("shift "));
   const canReveal = ctx.legal.some((action) => action.startsWith("reveal "));
-  const revealCost = (ctx.options && ctx.options.reveal_cost) || 1;
+  const options = (ctx.ui.summary && ctx.ui.summary.options) || {};
+  const revealCost = options.reveal_cost || 1;
   const solo = view.players === 1;
   const row = [
     button(ctx, "hint", t("Hint"), { key: "H", title: t("show a pair that keeps the board clearable (ends your streak)") }),
@@ -488,7 +491,10 @@ function updateClock(ctx) {
   }
   const clock = ctx.ui.mjClock;
   if (!clock || clock.elapsed !== view.elapsed) {
-    ctx.ui.mjClock = { elapsed: view.elapsed, at: performance.now(), limit: view.elapsed + view.time_left, sentLimit: clock ? clock.sentLimit : null };
+    ctx.ui.mjClock = {
+      elapsed: view.elapsed, at: performance.now(), limit: view.elapsed + view.time_left,
+      sentLimit: clock ? clock.sentLimit : null, turns: Boolean(view.barque && view.barque.clock === "turns"),
+    };
   }
 }
 
