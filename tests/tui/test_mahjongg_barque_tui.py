@@ -66,3 +66,21 @@ async def test_the_barque_sails_with_the_apps_clock_and_a_reveal_is_chosen_on_th
         assert barque_track(2, 15) + " 13 spaces to sunset" in summary
         last = str(app.query_one("#last-move").render())
         assert "removed a pair" in last and "quick pair" not in last  # 125 s on
+
+
+@pytest.mark.asyncio
+async def test_on_the_turn_clock_the_board_shows_the_engines_time() -> None:
+    session = new_session(load("mahjongg", mode="time-attack", clock="turns", turn_seconds=60,
+                               layout="giza-step-ramp"), ["human"], 2)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert not app.timed  # no clock of the app's
+        summary = str(app.query_one("#summary").render())
+        assert "Time left 15:00" in summary
+        pair = free_pair(session.state.view(0))
+        assert pair is not None
+        await click_tile(pilot, app, pair[0])
+        await click_tile(pilot, app, pair[1])
+        summary = str(app.query_one("#summary").render())
+        assert "Time left 14:00" in summary and barque_track(1, 15) in summary

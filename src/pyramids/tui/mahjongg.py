@@ -33,6 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from pyramids.play.i18n import _, ngettext
+from pyramids.play.scores import clock_text
 from pyramids.play.text.mahjongg import barque_track
 from pyramids.tui.board import Board, update_static
 from pyramids.tui.mahjongg_tiles import (
@@ -465,6 +466,10 @@ class MahjonggBoard(Board):
         if "team_score" in view:
             lines.append("  " + _("team score {score}", score=view["team_score"]))
         if view.get("barque"):
+            if view["barque"].get("clock") == "turns":
+                # No clock of the app's: the engine's moves keep the time.
+                lines.append("  " + _("Time left {clock}",
+                                      clock=clock_text(int(view.get("time_left") or 0))))
             lines.extend(barque_lines(view["barque"], int(view.get("elapsed") or 0)))
         capstones = view.get("capstones", [])
         vaults = view.get("vaults", [])
