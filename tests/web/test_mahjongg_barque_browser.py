@@ -56,6 +56,7 @@ def test_on_the_turn_clock_the_page_shows_the_engines_time_standing_still(
     page.wait_for_timeout(1500)
     assert "15:00 left" in page.inner_text("#timer")
     page.click("[data-key='button-hint']")  # one action: 30 s of the engine's time
-    page.wait_for_function("document.getElementById('timer').textContent.includes('14:30')")
+    page.wait_for_function(
+        "() => document.getElementById('timer').textContent.includes('14:30')")
     page.wait_for_timeout(1200)
     assert "14:30 left" in page.inner_text("#timer")
