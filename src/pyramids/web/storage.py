@@ -273,9 +273,14 @@ class Storage:
         for item in batch:
             if item.result is not None:
                 self._set_status(connection, item.room_id, FINISHED, item.result)
-            if item.clock is not None:
-                connection.execute(rooms_table.update().where(rooms_table.c.id == item.room_id)
-                                   .values(clock=item.clock))
+        # One statement for the batch's clocks, the latest of each room.
+        clocks = {item.room_id: item.clock for item in batch if item.clock is not None}
+        if clocks:
+            connection.execute(
+                rooms_table.update().where(rooms_table.c.id == sa.bindparam("room"))
+                .values(clock=sa.bindparam("stored_clock")),
+                [{"room": room, "stored_clock": clock} for room, clock in clocks.items()],
+            )
 
     # -- reads ----------------------------------------------------------------
 
