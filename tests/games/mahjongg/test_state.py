@@ -140,10 +140,10 @@ def test_undo_restores_the_exact_state_and_ends_the_streak() -> None:
     assert expected.pop("tokens") == [3]
     assert restored == expected  # board, score, vaults, doubling...
     assert state.scores == [2000 + 970]
-    # Undo again, back past the vault.
+    # Undo again, back past the vault: its token goes, the sight stays paid.
     state.apply_string("undo")
     assert state.view(0)["vaults"][0]["state"] == "locked"
-    assert state.tokens == [2] and state.bank == 18
+    assert state.tokens == [1] and state.bank == 19
     # The history keeps the undos, so that a record replays exactly.
     assert [state.action_to_string(a) for a in state.history()[-3:]] == ["undo"] * 3
 

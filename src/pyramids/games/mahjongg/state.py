@@ -537,15 +537,37 @@ class MahjonggState(SavedState, State):
         # face-down tile for free.
         # A favor's tokens stay spent: otherwise shift-then-undo would still show
         # every face-down tile at no cost. A favor removes no tile, a match does.
+        # Counted over the whole history since the snapshot, so that undoing a
+        # match after a favor (match, favor, undo, undo) does not refund it either.
         still_hidden = self.face_down
-        present, tokens, bank = self.present, list(self.tokens), self.bank
+        refunds = self.game.options["undo_refunds_favors"]
+        spent = 0 if refunds else self._favor_tokens_spent_since_snapshot()
         CORE.load_object(self, self._undo.pop())
-        if self.present == present and not self.game.options["undo_refunds_favors"]:
-            self.tokens, self.bank = tokens, bank
+        if spent:
+            wallet = self.wallet(player)
+            self.tokens = [t - spent if w == wallet else t for w, t in enumerate(self.tokens)]
+            self.bank += spent
         self._reset_caches()
         self.face_down &= still_hidden
         self.streaks[player] = 0
         self.last_move = {"player": player, "action": act.UNDO}
+
+    def _favor_tokens_spent_since_snapshot(self) -> int:
+        """Tokens paid for favors since the newest undo snapshot, undone favors included."""
+        space = self.game.actions
+        options = self.game.options
+        costs = {act.SIGHT: options["sight_cost"], "shift": options["shift_cost"],
+                 "reveal": options["reveal_cost"], act.RESHUFFLE: options["reshuffle_cost"]}
+        taken: list[int] = []  # where in the history each snapshot on the stack was taken
+        for index, action in enumerate(self._history):
+            kind = space.kind(action)
+            if kind == act.UNDO:
+                taken.pop()
+            elif kind not in ("clock", act.HINT, act.PASS):
+                taken.append(index)
+        if not taken:
+            return 0
+        return sum(costs.get(space.kind(action), 0) for action in self._history[taken[-1]:])
 
     def _apply_clock(self, seconds: int) -> None:
         self.elapsed = seconds

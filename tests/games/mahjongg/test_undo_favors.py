@@ -1,0 +1,84 @@
+"""Undo gives back no favor's tokens, however the favor is reached: undoing the match
+before a favor must not refund it (match, favor, undo, undo), or a solo player could
+peek under tiles and see every pair for free and still top a best-score table."""
+
+from __future__ import annotations
+
+import random
+
+from pyramids.core import load
+
+from .conftest import MINI_FACES, mini_game
+
+
+def test_undoing_the_match_before_a_favor_keeps_the_favor_paid() -> None:
+    game = mini_game(face_down=frozenset({1, 2}))
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    start = state.view(0)
+    cost = game.options["shift_cost"]
+    state.apply_string("match 7 8")
+    state.apply_string("shift 1")
+    state.apply_string("undo")
+    state.apply_string("undo")
+    after = state.view(0)
+    assert after["tokens"] == [start["tokens"][0] - cost]
+    assert after["bank"] == start["bank"] + cost
+    assert "match 7 8" in state.legal_action_strings()
+
+
+def test_sight_twice_across_matches_costs_twice() -> None:
+    game = mini_game()
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    start = state.view(0)["tokens"][0]
+    cost = game.options["sight_cost"]
+    state.apply_string("match 0 9")
+    state.apply_string("sight")
+    state.apply_string("match 7 8")
+    assert "sight" in state.legal_action_strings()  # Ra Sight lasts one turn
+    state.apply_string("sight")
+    assert state.view(0)["tokens"] == [start - 2 * cost]
+    for _ in range(4):
+        state.apply_string("undo")
+    assert "undo" not in state.legal_action_strings()
+    assert state.view(0)["tokens"] == [start - 2 * cost]
+
+
+def test_the_legacy_option_still_refunds_on_undo() -> None:
+    # Records made before the decision replay with `undo_refunds_favors=True`.
+    game = mini_game(face_down=frozenset({1, 2}), undo_refunds_favors=True)
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    start = state.view(0)
+    state.apply_string("match 7 8")
+    state.apply_string("shift 1")
+    state.apply_string("undo")
+    state.apply_string("undo")
+    assert state.view(0)["tokens"] == start["tokens"]
+
+
+def test_tokens_and_bank_never_exceed_the_set_over_random_undo_play() -> None:
+    # Over random solo games with undos and favors, a token is never created:
+    # wallet + bank stays the set's 20, and after undoing to the very start the
+    # wallet holds the start tokens minus every favor paid on the way.
+    game = load("mahjongg", layout="giza-step-ramp", start_tokens=4)
+    costs = {"sight": game.options["sight_cost"], "shift": game.options["shift_cost"],
+             "reshuffle": game.options["reshuffle_cost"]}
+    for seed in range(25):
+        pick = random.Random(seed)
+        state = game.new_initial_state(seed)
+        start = state.view(0)
+        paid = 0
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            moves = [m for m in state.legal_action_strings() if m not in ("pass", "finish")]
+            if not moves:
+                break
+            choice = pick.choice(moves)
+            paid += costs.get(choice.split()[0], 0)
+            state.apply_string(choice)
+            view = state.view(0)
+            assert view["tokens"][0] + view["bank"] == start["tokens"][0] + start["bank"]
+        while not state.is_terminal() and "undo" in state.legal_action_strings():
+            state.apply_string("undo")
+        if not state.is_terminal():
+            assert state.view(0)["tokens"] == [start["tokens"][0] - paid]
