@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from pyramids.core import load
 from pyramids.web.accounts import CSRF_COOKIE, LOGIN_ATTEMPTS, SESSION_COOKIE
+from pyramids.web.ratings import Rating
 from pyramids.web.storage import normalize_url
 from tests.web.conftest import TIMEOUT, Client, ServerThread
 from tests.web.toy import NAME
@@ -238,3 +239,29 @@ def test_a_ranked_game_moves_both_ratings_and_enters_the_history(
 def test_the_leaderboard_of_an_unknown_game_is_refused(server: ServerThread) -> None:
     answer = server.http.get("/api/leaderboard/chess")
     assert answer.status_code == 404 and code_of(answer) == "unknown_game"
+
+
+def test_a_game_against_a_bot_is_rated_once_against_its_fixed_rating(db_url: str) -> None:
+    from pyramids.web.accounts import AccountStore
+    from pyramids.web.ratings import bot_rating, update
+    from pyramids.web.rooms import Room, RoomSettings
+    from pyramids.web.storage import Storage
+
+    storage = Storage(db_url)
+    storage.migrate()
+    room = Room.create("rated1", NAME, {}, 3, "host", RoomSettings(ranked=True))
+    storage.create_room(room)
+    store = AccountStore(storage.engine)
+    ana = store.create("Ana", "$argon2id$not-a-real-hash")
+    assert ana is not None and store.create("ANA", "x") is None
+    game = "pacal"  # rated under any name: the bots' table is read by game name
+    seats = [(0, ana, None), (1, None, "hard")]
+    changes = store.rate_game("rated1", game, seats, [1.0, -1.0])
+    hard = bot_rating(game, "hard")
+    assert hard.rating > 1500  # measured, not a newcomer's
+    expected = update(Rating(), [(hard, 1.0)], clamp=True)
+    assert changes == {0: (1500.0, pytest.approx(expected.rating))}
+    assert store.rate_game("rated1", game, seats, [1.0, -1.0]) == {}  # once only
+    rating = store.ratings_of(ana)[game]
+    assert rating["games"] == 1 and rating["rating"] == pytest.approx(expected.rating)
+    storage.dispose()

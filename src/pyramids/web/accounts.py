@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -41,8 +42,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
 from pyramids.web.limits import Buckets, retry_after
-from pyramids.web.ratings import Rating, bot_ratings, closest_bot, rate_table
-from pyramids.web.rooms import AGENT, PERSON, Room, RoomError, clean_name
+from pyramids.web.ratings import (
+    Rating,
+    bot_rating,
+    bot_ratings,
+    closest_bot,
+    pair_score,
+    rate_table,
+)
+from pyramids.web.rooms import ABORTED, AGENT, FINISHED, PERSON, Room, RoomError, clean_name
 from pyramids.web.storage import rooms_table, seats_table
 
 log = logging.getLogger("pyramids.web.accounts")
@@ -217,11 +225,9 @@ class AccountStore:
                     rated_games_table.c.room_id == seats_table.c.room_id,
                     rated_games_table.c.seat == seats_table.c.seat))
                 .where(seats_table.c.account_id == account_id,
-                       rooms_table.c.status.in_(("finished", "aborted")))
+                       rooms_table.c.status.in_((FINISHED, ABORTED)))
                 .order_by(rooms_table.c.updated_at.desc()).limit(limit)
             ).all()
-        import json
-
         games = []
         for row in rows:
             returns = json.loads(row.result)["returns"] if row.result else None
@@ -257,18 +263,21 @@ class AccountStore:
             if done is not None:
                 return {}
             before: list[Rating] = []
+            # Games played so far, for accounts that have a rating in this game.
             games_played: dict[int, int] = {}
             for _seat, account, agent in seats:
                 if account is None:
-                    before.append(bot_ratings().get(game, {}).get(agent or "", Rating()))
+                    before.append(bot_rating(game, agent))
                     continue
                 row = connection.execute(
                     sa.select(ratings_table).where(ratings_table.c.account_id == account,
                                                    ratings_table.c.game == game)
                 ).first()
-                before.append(Rating() if row is None else
-                              Rating(row.rating, row.deviation, row.volatility))
-                games_played[account] = 0 if row is None else int(row.games)
+                if row is None:
+                    before.append(Rating())
+                else:
+                    before.append(Rating(row.rating, row.deviation, row.volatility))
+                    games_played[account] = int(row.games)
             rated = [account is not None for _, account, _ in seats]
             after = rate_table(before, returns, rated)
             now = _now()
@@ -278,22 +287,18 @@ class AccountStore:
                     continue
                 values = {"rating": new.rating, "deviation": new.deviation,
                           "volatility": new.volatility,
-                          "games": games_played[account] + 1, "updated_at": now}
-                if games_played[account] == 0 and not connection.execute(
-                    sa.select(ratings_table.c.game).where(
-                        ratings_table.c.account_id == account, ratings_table.c.game == game)
-                ).first():
-                    connection.execute(ratings_table.insert().values(
-                        account_id=account, game=game, **values))
-                else:
+                          "games": games_played.get(account, 0) + 1, "updated_at": now}
+                if account in games_played:
                     connection.execute(ratings_table.update().where(
                         ratings_table.c.account_id == account, ratings_table.c.game == game
                     ).values(**values))
+                else:
+                    connection.execute(ratings_table.insert().values(
+                        account_id=account, game=game, **values))
                 others = [other for other in range(len(seats)) if other != seat]
-                score = sum(
-                    1.0 if returns[seat] > returns[o] else 0.5 if returns[seat] == returns[o]
-                    else 0.0 for o in others
-                ) / max(1, len(others))
+                # The share of the pairwise matches won (a draw half), for the history.
+                score = sum(pair_score(returns[seat], returns[o]) for o in others) / max(
+                    1, len(others))
                 connection.execute(rated_games_table.insert().values(
                     room_id=room_id, seat=seat, account_id=account, game=game, score=score,
                     rating_before=old.rating, rating_after=new.rating,
@@ -392,7 +397,7 @@ class Accounts:
 
     async def rate_finished(self, hub: Any, room: Room) -> None:
         """A finished game's hook: a ranked room's accounts get their new ratings."""
-        if not room.settings.ranked or room.practice or room.status != "finished":
+        if not room.settings.ranked or room.practice or room.status != FINISHED:
             return
         result = room.result()
         if result is None:
