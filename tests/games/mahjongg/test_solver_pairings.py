@@ -14,7 +14,6 @@ from pyramids.games.mahjongg.solver import (
     PAIRING_SEARCH_AFTER,
     SolverOptions,
     _geometry_tables,
-    solve,
     solve_classes,
 )
 from pyramids.games.mahjongg.solver_pairings import PairingSearch, take_pairs
@@ -26,6 +25,7 @@ from tests.games.mahjongg.test_solver import (
     dense_position,
     finder_for,
     small_positions,
+    solve_reference,
 )
 
 
@@ -173,7 +173,7 @@ def test_solve_with_the_pairing_search_early_agrees_with_brute_force() -> None:
         options = SolverOptions(partner_search=False, root_pairings=False, inner_pairings=False)
         for seed in range(400):
             geo, faces = dense_position(seed)
-            result = solve(geo, faces, options=options)
+            result = solve_reference(geo, faces, options=options)
             assert result.solvable is brute_force(geo, faces, geo.all_mask, True), seed
             if result.solvable:
                 assert_clears(geo, faces, result.moves)

@@ -12,7 +12,14 @@ from pyramids.games.mahjongg.deal import deal_random
 from pyramids.games.mahjongg.geometry import Geometry, mask_of, tiles_in
 from pyramids.games.mahjongg.solver import SolverOptions, _geometry_tables, solve
 from pyramids.games.mahjongg.solver_partners import WALK_LENGTH, PartnerSearch
-from tests.games.mahjongg.test_solver import X, Y, assert_clears, brute_force, dense_position
+from tests.games.mahjongg.test_solver import (
+    X,
+    Y,
+    assert_clears,
+    brute_force,
+    dense_position,
+    solve_reference,
+)
 
 
 def walk_for(geo: Geometry, groups: list[list[int]], seed: int = 0) -> PartnerSearch:
@@ -152,7 +159,7 @@ def test_solve_with_the_walk_after_every_attempt_agrees_with_brute_force() -> No
         patch.setattr(solver_module, "RESTART_BASE", 1)
         for seed in range(400):
             geo, faces = dense_position(seed)
-            result = solve(geo, faces)
+            result = solve_reference(geo, faces)
             assert result.solvable is brute_force(geo, faces, geo.all_mask, True), seed
             if result.solvable:
                 assert_clears(geo, faces, result.moves)

@@ -113,6 +113,7 @@ Purity: nothing here reads the clock except `solve` when a caller passes
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -125,6 +126,9 @@ from pyramids.games.mahjongg.solver_partners import PartnerSearch
 from pyramids.games.mahjongg.tiles import NUM_FACES, match_class
 
 Pair = tuple[int, int]
+# The environment variable that picks the implementation, and its values.
+SOLVER_ENV = "PYRAMIDS_SOLVER"
+IMPLEMENTATIONS = ("python", "compiled")
 # A candidate move: the pair, the present tiles after it and their free tiles.
 _Move = tuple[int, int, int, int]
 
@@ -202,6 +206,8 @@ PARTNER_SEARCH_AFTER = 512
 PARTNER_SEARCH_SHARE = 1.0
 # Steps between two looks at the clock while the partner search runs.
 PARTNER_SEARCH_CHUNK = 1024
+# The seed of the walk's own random stream (apart from the restarts' noise).
+PARTNER_SEED = "partners"
 # Nodes after which (and once the root pairings have been tested two classes
 # at a time) `solver_pairings.PairingSearch` goes on for PAIRING_SEARCH_SHARE
 # nodes' worth of removal tests per node of each failed attempt, a test
@@ -361,10 +367,10 @@ class _Search:
         self.pairing_search: PairingSearch | None = None
 
     def run(self, present: int) -> list[Pair] | None:
-        if self.options.deadlock_pruning and self.finder.any_pair_deadlocked(present):
+        if self.options.deadlock_pruning and self._root_deadlocked(present):
             self.nodes = 1
             return None
-        free = self.board.free_mask(present)
+        free = self._root_free(present)
         attempt = 0
         options = self.options
         pairwise_done = not (options.root_pairings and options.pairwise_pairings)
@@ -380,7 +386,7 @@ class _Search:
                 self.attempt_limit = self.nodes + _attempt_budget(attempt)
                 self.noise = Rng(attempt) if attempt else None
             try:
-                found = self._search(present, free, moves)
+                found = self._attempt(present, free, moves)
             except _RestartNow:
                 # The first dive failed: this deal is worth a closer look at its
                 # pairings before the next (which often proves it lost at once).
@@ -411,15 +417,22 @@ class _Search:
                 continue
             return moves if found else None
 
+    # The steps an implementation provides (`solver_compiled` overrides them;
+    # `run` above, the pairing search and the budgets are shared).
+
+    def _root_free(self, present: int) -> int:
+        return self.board.free_mask(present)
+
+    def _root_deadlocked(self, present: int) -> bool:
+        return self.finder.any_pair_deadlocked(present)
+
+    def _attempt(self, present: int, free: int, moves: list[Pair]) -> bool:
+        """One attempt within `attempt_limit` and with `noise`: whether it cleared
+        the board (then `moves` holds the clearing); `_RestartNow` when it ran out."""
+        return self._search(present, free, moves)
+
     def _search_partners(self, present: int, steps: int) -> list[Pair] | None:
         """Go on with the walk over pairings for `steps` steps (counted as nodes)."""
-        walk = self.partner_search
-        if walk is None:
-            board = self.board
-            # Its own seeded stream, apart from the restarts' noise.
-            walk = self.partner_search = PartnerSearch(
-                board.geometry, board.class_mask, present, board.neighbour_mask, Rng("partners")
-            )
         while steps > 0:
             chunk = min(steps, PARTNER_SEARCH_CHUNK)
             if self.node_limit is not None:
@@ -428,11 +441,23 @@ class _Search:
                 raise _BudgetExhausted
             self.nodes += chunk
             steps -= chunk
-            # Only the root's facts are in `forbidden` between attempts.
-            clearing = walk.run(chunk, self.forbidden)
+            clearing = self._walk(present, chunk)
             if clearing is not None:
                 return clearing
         return None
+
+    def _walk(self, present: int, steps: int) -> list[Pair] | None:
+        """A slice of `steps` steps of the walk (started on the first call)."""
+        walk = self.partner_search
+        if walk is None:
+            board = self.board
+            # Its own seeded stream, apart from the restarts' noise.
+            walk = self.partner_search = PartnerSearch(
+                board.geometry, board.class_mask, present, board.neighbour_mask,
+                Rng(PARTNER_SEED),
+            )
+        # Only the root's facts are in `forbidden` between attempts.
+        return walk.run(steps, self.forbidden)
 
     def _search_pairings(self, present: int, tests: int) -> tuple[bool | None, list[Pair]]:
         """Go on with the search over pairings for about `tests` removal tests
@@ -759,6 +784,7 @@ def solve(
     node_limit: int | None = None,
     time_limit: float | None = None,
     options: SolverOptions | None = None,
+    implementation: str | None = None,
 ) -> SolveResult:
     """Decide whether the present tiles (all tiles by default) can be cleared.
 
@@ -766,13 +792,47 @@ def solve(
     `node_limit` bounds the positions searched; `time_limit` (seconds, read from
     `time.perf_counter`) bounds the wall time. Either stops the search with
     `solvable=None`. A class with an odd number of tiles left is answered
-    unsolvable at once.
+    unsolvable at once. `implementation` picks "python" or "compiled" (see
+    `choose_implementation`); both give the same answer, node for node.
     """
     present = geometry.all_mask if present_mask is None else present_mask
     _check_input(geometry, faces, present)
     keys = [match_class(faces[t], pantheon_pairs) if present >> t & 1 else -1
             for t in range(geometry.size)]
-    return solve_classes(geometry, keys, present, node_limit, time_limit, options)
+    return solve_classes(
+        geometry, keys, present, node_limit, time_limit, options, implementation
+    )
+
+
+def compiled_available() -> bool:
+    """Whether the compiled core (`_solvercore`, built at install) is importable."""
+    from pyramids.games.mahjongg import solver_compiled
+
+    return solver_compiled.available()
+
+
+def choose_implementation(implementation: str | None = None) -> str:
+    """"python" or "compiled": the one asked for, else `PYRAMIDS_SOLVER`, else
+    the compiled core when it is importable (both answer alike, the compiled
+    one faster). Asking for "compiled" where it is not built is an error."""
+    wanted = implementation
+    source = "implementation"
+    if wanted is None:
+        wanted = os.environ.get(SOLVER_ENV) or None
+        source = SOLVER_ENV
+    if wanted is None:
+        return "compiled" if compiled_available() else "python"
+    if wanted not in IMPLEMENTATIONS:
+        raise ValueError(
+            f"{source} is {wanted!r}; the solver implementations are "
+            + " and ".join(repr(name) for name in IMPLEMENTATIONS)
+        )
+    if wanted == "compiled" and not compiled_available():
+        raise RuntimeError(
+            f"{source} asks for the compiled solver, but its core is not built here "
+            "(reinstall with a C compiler present, or ask for 'python')"
+        )
+    return wanted
 
 
 def solve_classes(
@@ -782,23 +842,35 @@ def solve_classes(
     node_limit: int | None = None,
     time_limit: float | None = None,
     options: SolverOptions | None = None,
+    implementation: str | None = None,
 ) -> SolveResult:
     """`solve` for tiles given by match class (equal keys match) rather than face.
 
     For tile sets other than this game's, e.g. the standard 36 groups of four
     that published solver figures use.
     """
+    compiled = choose_implementation(implementation) == "compiled"
     started = time.perf_counter()
     present = geometry.all_mask if present_mask is None else present_mask
     if len(class_keys) != geometry.size:
         raise ValueError(f"{len(class_keys)} classes for {geometry.size} positions")
     if present < 0 or present > geometry.all_mask:
         raise ValueError(f"present_mask has bits beyond the layout's {geometry.size} tiles")
-    if _odd_class(class_keys, present):
-        return SolveResult(False, [], 0, time.perf_counter() - started)
-    board = _Board(geometry, class_keys, present)
     deadline = None if time_limit is None else started + time_limit
-    search = _Search(board, options or SolverOptions(), node_limit, deadline)
+    options = options or SolverOptions()
+    search: _Search
+    if compiled:
+        from pyramids.games.mahjongg import solver_compiled
+    if compiled and geometry.size <= solver_compiled.MAX_TILES:
+        search = solver_compiled.CompiledSearch(
+            geometry, class_keys, present, options, node_limit, deadline
+        )
+        if search.odd_class:
+            return SolveResult(False, [], 0, time.perf_counter() - started)
+    else:  # (layouts beyond the compiled core's masks take the reference)
+        if _odd_class(class_keys, present):
+            return SolveResult(False, [], 0, time.perf_counter() - started)
+        search = _Search(_Board(geometry, class_keys, present), options, node_limit, deadline)
     try:
         moves = search.run(present)
     except _BudgetExhausted:
