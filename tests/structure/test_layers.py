@@ -112,7 +112,8 @@ def _companion_files() -> dict[str, set[Path]]:
         if not module.startswith("pyramids.games."):
             continue
         files = {path for path in (SRC / "games" / module.split(".")[2]).rglob("*")}
-        for kind in ("greedy_policy", "planner", "text_renderer", "terminal_board", "move_log"):
+        for kind in ("greedy_policy", "planner", "text_renderer", "terminal_board", "move_log",
+                     "observation_encoder"):
             path = getattr(manifest, kind)
             if path:
                 name = path.partition(":")[0]

@@ -45,6 +45,8 @@ COMPANIONS = {
     "text_renderer": "a function `(view) -> str` drawing a view as plain text",
     "terminal_board": "a Textual `Board` subclass (pyramids.tui.board.Board)",
     "web_renderer": "a JavaScript module file, as `package:file.js`",
+    "observation_encoder": "a function `(layout, game) -> writer` filling the RL observation "
+    "vector straight from a state (pyramids.rl.encoding)",
     "move_log": "a function `(action, actor, viewer, before, after) -> list[Words]` telling "
     "one move from one audience's views before and after it (pyramids.play.movelog)",
 }
@@ -88,6 +90,7 @@ class GameManifest:
     text_renderer: str | None = None
     terminal_board: str | None = None
     web_renderer: str | None = None
+    observation_encoder: str | None = None
     move_log: str | None = None
 
     @property

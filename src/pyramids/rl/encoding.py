@@ -102,7 +102,18 @@ def probe(game: Game, games: int = PROBE_GAMES) -> _Measure:
 
 # -- the layout --------------------------------------------------------------------
 
-Writer = Callable[[Any, list[Any], int], None]
+Writer = Callable[[Any, Any, int], None]
+
+
+@dataclass(frozen=True)
+class ListSlots:
+    """Where a list's features are: its length feature, then `capacity` slots of `size`."""
+
+    length: int
+    first: int
+    size: int
+    capacity: int
+    write_item: Writer
 
 
 def _capacity(seen: int) -> int:
@@ -118,6 +129,9 @@ class _Builder:
         self.measure = measure
         self.features: list[Feature] = []
         self.size = 0
+        self.lists: dict[str, ListSlots] = {}
+        self.choices: dict[str, dict[Any, int]] = {}
+        self.fields: dict[str, tuple[int, int, Writer]] = {}
 
     def add(self, path: str, size: int, meaning: str, low: float, high: float) -> int:
         offset = self.size
@@ -163,11 +177,13 @@ class _Builder:
 
     def _typed_dict(self, kind: Any, path: str, probe_path: str) -> Writer:
         hints = typing.get_type_hints(kind)
-        writers = [
-            (key, self._build(hints[key], f"{path}.{key}" if path else key,
-                              f"{probe_path}.{key}"))
-            for key in hints
-        ]
+        writers = []
+        for key in hints:
+            field_path = f"{path}.{key}" if path else key
+            start = self.size
+            writer = self._build(hints[key], field_path, f"{probe_path}.{key}")
+            self.fields[field_path] = (start, self.size, writer)
+            writers.append((key, writer))
 
         def write(value: Any, out: list[Any], base: int) -> None:
             for key, writer in writers:
@@ -206,6 +222,7 @@ class _Builder:
     def _one_hot(self, choices: list[Any], path: str) -> Writer:
         offset = self.add(path, len(choices), "one-hot: " + ", ".join(map(str, choices)), 0.0, 1.0)
         index = {choice: position for position, choice in enumerate(choices)}
+        self.choices[path] = {choice: offset + position for choice, position in index.items()}
         return lambda value, out, base: out.__setitem__(base + offset + index[value], 1.0)
 
     def _list(self, item: Any, path: str, probe_path: str) -> Writer:
@@ -218,6 +235,7 @@ class _Builder:
         self.size += item_size * (capacity - 1)
         if item_size:
             self._repeat(path, first, item_size, capacity)
+        self.lists[path] = ListSlots(length, first, item_size, capacity, item_writer)
 
         if item in (int, float) and item_size == 1:
             # A list of numbers is copied in one slice (clipped later with the rest).
@@ -280,14 +298,130 @@ def _matcher(kind: Any) -> Callable[[Any], bool]:
     return lambda value: True
 
 
+class Layout:
+    """Where each feature of the view-based layout is, for a game's own fast writer.
+
+    Paths are the feature paths of `describe()` (`phase`, `viewer?`,
+    `pyramids[0][3].len`); list paths name slots generically (`pyramids[i]`).
+    A writer built on these offsets fills exactly the vector the view would give.
+    """
+
+    def __init__(self, builder: _Builder, size: int) -> None:
+        self.size = size
+        self._offsets = {feature.path: feature.offset for feature in builder.features}
+        self._lists = builder.lists
+        self._choices = builder.choices
+        self._fields = builder.fields
+
+    def offset(self, path: str) -> int:
+        """The offset of the feature `path` (KeyError naming it when the layout has none)."""
+        try:
+            return self._offsets[path]
+        except KeyError:
+            raise KeyError(f"the observation layout has no feature {path!r}") from None
+
+    def has(self, path: str) -> bool:
+        return path in self._offsets
+
+    def choice(self, path: str, value: Any) -> int:
+        """The offset of `value`'s entry in the one-hot `path`."""
+        return self._choices[path][value]
+
+    def choices(self, path: str) -> dict[Any, int]:
+        return dict(self._choices[path])
+
+    def slots(self, path: str) -> ListSlots:
+        """The list at `path` (slots named generically: `pyramids[i]`)."""
+        return self._lists[path]
+
+    def span(self, path: str) -> tuple[int, int]:
+        """The features [start, stop) of the view field `path` (`last_round`, `outcome`)."""
+        start, stop, _ = self._fields[path]
+        return start, stop
+
+    def write_field(self, path: str, value: Any, out: Any, base: int = 0) -> None:
+        """Write the view field `path` holding `value` as the view-based encoder does."""
+        self._fields[path][2](value, out, base)
+
+    def template(self) -> np.ndarray:
+        return np.zeros(self.size, dtype=np.float32)
+
+
+class BlockCache:
+    """Encoded runs of features kept by a key (a pyramid's cards, say), so that a run
+    that did not change since the last observation is copied, not encoded again.
+
+    A run is the features [start, stop) that `write` (a view-based writer) fills
+    for a value; blocks are clipped to the `Box` bounds as `encode_view` does.
+    """
+
+    def __init__(self, start: int, stop: int, write: Writer, limit: int = 4096) -> None:
+        self.start, self.stop = start, stop
+        self._write = write
+        self._limit = limit
+        self._blocks: dict[Any, np.ndarray] = {}
+
+    def block(self, key: Any, value: Callable[[], Any]) -> np.ndarray:
+        """The run for `key`, encoding `value()` the first time the key is seen."""
+        found = self._blocks.get(key)
+        if found is None:
+            if len(self._blocks) >= self._limit:
+                self._blocks.clear()
+            found = self._blocks[key] = self.encode(value())
+        return found
+
+    def encode(self, value: Any) -> np.ndarray:
+        """The run for `value`, encoded now (not kept)."""
+        run = np.zeros(self.stop - self.start, dtype=np.float32)
+        self._write(value, run, -self.start)
+        return np.clip(run, -VALUE_BOUND, VALUE_BOUND, out=run)
+
+    @classmethod
+    def for_field(cls, layout: Layout, path: str) -> BlockCache:
+        start, stop = layout.span(path)
+        return cls(start, stop, layout._fields[path][2])
+
+    @classmethod
+    def for_slot(cls, layout: Layout, path: str) -> BlockCache:
+        """Slot 0 of the list `path`; copy a block to slot k at `start + k * size`."""
+        slots = layout.slots(path)
+        return cls(slots.first, slots.first + slots.size, slots.write_item)
+
+
+def put_numbers(out: np.ndarray, slots: ListSlots, values: list[int]) -> None:
+    """A list of numbers as the view-based encoder writes it: its length, then the values."""
+    out[slots.length] = len(values)
+    kept = values[:slots.capacity]
+    if len(kept) <= 4:
+        # Item by item is cheaper than a slice for a few values.
+        first = slots.first
+        for index, value in enumerate(kept):
+            out[first + index] = value
+    else:
+        out[slots.first:slots.first + len(kept)] = kept
+
+
+#: A game's fast writer: the observation of `state` for `player`, or None where the
+#: game leaves that position to the view-based encoder (say, the final one).
+FastWriter = Callable[[State, int], "np.ndarray | None"]
+
+
 class Encoder:
     """Encodes `view(player)` as a fixed-length float32 vector, and legal actions as a mask.
 
     Build one with `encoder_for(game)`; `size`, `features` (the documented
     layout), `low`/`high` (the `Box` bounds) and `num_actions` describe it.
+
+    A game whose manifest names an `observation_encoder` companion (a function
+    `(layout, game) -> FastWriter`) is encoded by that writer straight from the
+    state's own fields; it must give, feature for feature, what `encode_view`
+    gives for the seat's view (tests/rl/test_fast_encoders.py checks thousands
+    of positions), so it reads only what the view shows. `encode_from_view`
+    always goes through the view.
     """
 
-    def __init__(self, game: Game, view_type: type, measure: _Measure) -> None:
+    def __init__(self, game: Game, view_type: type, measure: _Measure,
+                 fast: Callable[[Layout, Game], FastWriter] | None = None) -> None:
         builder = _Builder(measure)
         self.size, self._write = builder.build(view_type, "", "")
         self.features = sorted(builder.features, key=lambda f: f.offset)
@@ -298,6 +432,13 @@ class Encoder:
             self.high[feature.offset:feature.offset + feature.size] = feature.high
         self.num_actions = game.num_distinct_actions
         self.view_type = view_type
+        self.layout = Layout(builder, self.size)
+        self._fast = fast(self.layout, game) if fast is not None else None
+        self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
+
+    @property
+    def has_fast_writer(self) -> bool:
+        return self._fast is not None
 
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:
         # Writers fill a plain list (cheaper per item than a numpy array), which
@@ -308,13 +449,25 @@ class Encoder:
         return np.clip(vector, self.low, self.high, out=vector)
 
     def encode(self, state: State, player: int) -> np.ndarray:
+        if self._fast is not None:
+            vector = self._fast(state, player)
+            if vector is not None:
+                return vector
         return self.encode_view(state.view(player))
 
-    def action_mask(self, state: State, player: int) -> np.ndarray:
-        """1 for each legal action when `player` is to move, else all zeros."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        if not state.is_terminal() and state.current_player == player:
-            mask[state.legal_actions()] = 1
+    def encode_from_view(self, state: State, player: int) -> np.ndarray:
+        """The documented view-based encoding (what the fast writers must equal)."""
+        return self.encode_view(state.view(player))
+
+    def action_mask(self, state: State, player: int,
+                    legal: list[int] | None = None) -> np.ndarray:
+        """1 for each legal action when `player` is to move, else all zeros.
+
+        `legal`: the state's legal actions when the caller has them already."""
+        if state.is_terminal() or state.current_player != player:
+            return self._no_actions.copy()
+        mask = self._no_actions.copy()
+        mask[state.legal_actions() if legal is None else legal] = 1
         return mask
 
     def describe(self) -> list[dict[str, Any]]:
@@ -327,18 +480,28 @@ class Encoder:
 
 
 @lru_cache(maxsize=64)
-def _cached_encoder(name: str, options_key: tuple[tuple[str, Any], ...]) -> Encoder:
+def _cached_encoder(name: str, options_key: tuple[tuple[str, Any], ...],
+                    fast: bool = True) -> Encoder:
     game = load(name, **dict(options_key))
-    view_type = game_manifest(name).view_type
+    manifest = game_manifest(name)
+    view_type = manifest.view_type
     if view_type is None:
         raise ValueError(f"game {name!r} declares no view_type in its manifest; the RL "
                          "encoders build the observation layout from it")
-    return Encoder(game, view_type, probe(game))
+    writer = manifest.companion("observation_encoder") if fast else None
+    return Encoder(game, view_type, _probe_for(name, options_key), writer)
 
 
-def encoder_for(game: Game) -> Encoder:
-    """The encoder of `game` (its name and options); built once per process."""
-    return _cached_encoder(game.name, tuple(sorted(game.options.items())))
+@lru_cache(maxsize=64)
+def _probe_for(name: str, options_key: tuple[tuple[str, Any], ...]) -> _Measure:
+    return probe(load(name, **dict(options_key)))
+
+
+def encoder_for(game: Game, fast: bool = True) -> Encoder:
+    """The encoder of `game` (its name and options); built once per process.
+
+    `fast=False`: without the game's own writer (every observation through the view)."""
+    return _cached_encoder(game.name, tuple(sorted(game.options.items())), fast)
 
 
 def layout_markdown(game: Game) -> str:

@@ -39,6 +39,7 @@ register(
         terminal_board="pyramids.tui.mahjongg:BOARD",
         web_renderer="pyramids.web:static/mahjongg.js",
         view_type=MahjonggView,
+        observation_encoder="pyramids.rl.observe.mahjongg:make_mahjongg_writer",
         factory=MahjonggGame,
         summary="Egyptian Mahjong solitaire: clear pyramids of tiles, alone, against others "
         "or as a team",

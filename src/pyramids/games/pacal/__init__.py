@@ -38,6 +38,7 @@ register(
         terminal_board="pyramids.tui.pacal:BOARD",
         web_renderer="pyramids.web:static/pacal.js",
         view_type=PacalView,
+        observation_encoder="pyramids.rl.observe.pacal:make_pacal_writer",
         variants=(
             {},
             {"direction": "ascending"},
@@ -62,6 +63,7 @@ register(
         terminal_board="pyramids.tui.pacal:BOARD",
         web_renderer="pyramids.web:static/pacal.js",
         view_type=PacalSoloView,
+        observation_encoder="pyramids.rl.observe.pacal:make_pacal_solo_writer",
         variants=({}, {"direction": "ascending"}),
         rules_page=rules_page,
     )

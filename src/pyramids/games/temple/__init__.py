@@ -43,6 +43,7 @@ register(
         terminal_board="pyramids.tui.temple:BOARD",
         web_renderer="pyramids.web:static/temple.js",
         view_type=TempleView,
+        observation_encoder="pyramids.rl.observe.temple:make_temple_writer",
         factory=TempleGame,
         summary="Temple of Inscriptions: build a nine-level pyramid together, "
         "collect the largest treasure (2-5 players)",
