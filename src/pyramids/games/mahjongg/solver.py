@@ -43,24 +43,20 @@ measure it (the verdicts never depend on them):
   proved on the way stay in the transposition table. Since the budgets grow
   without end, some attempt is a complete search and the verdict stays exact.
   Most solvable deals that the first dive misses are cleared by a later one
-  long before a complete search would get there (measured: the noise matters
-  more than the heuristic once the first dive has failed, but noise that
-  leaves the heuristic some say, `RESTART_NOISE`, decides a few more);
+  long before a complete search would get there;
 - **root pairings**: before the second attempt (or at once without restarts),
   `DeadlockFinder.settle_pairings` tests the three pairings of every class of
   four: pairings that deadlock are ruled out for the whole search, and a class
   with none left proves the deal lost (three tiles of a class stacked on one
-  another is the usual case). It costs about 15 ms, so easy deals skip it;
+  another is the usual case). Easy deals skip it;
 - **pairwise pairings**: once a deal has cost `PAIRWISE_AFTER` nodes, the
   pairings of every two classes of four are tested together: a pairing that
   deadlocks with each pairing left to another class is ruled out too, to a
   fixpoint (arc consistency). Two classes each holding up the other prove
-  lost about half the deals that the restarts left open (measured: random
-  Turtle deals 2000-2999 at 15,000 nodes, 15 undecided before, 7 after;
-  seeds 0-1999 at 1 s, 22 undecided before, 14 after). It costs some
-  30-150 ms, and a pair of pairings is tested together only when one's
-  deadlock test reached a tile of the other's class (otherwise the joint test
-  would run exactly as the single ones did);
+  lost about half the deals that the restarts left open. A pair of pairings
+  is tested together only when one's deadlock test reached a tile of the
+  other's class (otherwise the joint test would run exactly as the single
+  ones did);
 - **inner pairings**: a position whose moves have cost more than
   `INNER_PAIRINGS_AFTER` nodes without a clearing gets the same pairing test
   (one class at a time; two at a time as well past `INNER_PAIRWISE_AFTER`):
@@ -69,12 +65,7 @@ measure it (the verdicts never depend on them):
   found there hold for the positions below it only: its fixed partners are
   dropped after the test, its ruled-out pairs when the search leaves it. The
   result is remembered per position, so that restarts apply it on entry.
-  Only positions that already cost hundreds of nodes pay the few
-  milliseconds (measured: deal 582, open after 240 s and 5.3 million nodes
-  before, is cleared in 4 s; random Turtle deals 2000-2999 at 1 s, 4
-  undecided before, 3 after, p99 391 ms before, 288 ms after; but deal 638,
-  cleared in 27 s without it, stays open 150 s with it: which restart finds
-  a clearing shifts with the pruning);
+  Only positions that already cost hundreds of nodes pay for it;
 - **partner search**: once a deal has cost `PARTNER_SEARCH_AFTER` nodes,
   every failed restart attempt is followed by a slice of a walk over
   pairings (`solver_partners`): with every tile's partner fixed, taking free
@@ -83,18 +74,23 @@ measure it (the verdicts never depend on them):
   find clearings, never prove a deal lost, and it complements the restarts,
   which find the clearings of most deals but not of the stubborn ones. Its
   slice takes as many steps as the attempt took nodes, each step counted as
-  a node (measured, random Turtle deals 0-1999 at 60 s: without it 3 deals
-  stayed open and p99 was 536 ms; with it every deal is decided, the slowest
-  in 9.3 s, p99 678 ms);
+  a node;
 - **pairing search**: once a deal has cost `PAIRING_SEARCH_AFTER` nodes (and
   its root pairings have been tested two classes at a time), each failed
   attempt is also followed by a slice of an exact search over the pairings
   of the classes (`solver_pairings`), resumed where the last slice stopped.
   It proves lost deals that the search over positions cannot exhaust,
-  because it never tries the same pairs in another order (measured, 2,000
-  classic-set Turtle deals at 10 s: 22 open without it, 11 with it, and 51
-  proven lost instead of 42; this game's deals 0-1999 at 60 s: all decided,
-  p99 771 ms).
+  because it never tries the same pairs in another order.
+
+Why each speed-up is there, and what it was measured to be worth, is in
+docs/solver.md, with the benchmark figures.
+
+Two implementations run this search: the code here (the reference, and the
+fallback) and a compiled core, `_solvercore.c` via `solver_compiled`, which
+does the same steps draw for draw: same verdicts, clearings and node counts.
+`solve(..., implementation=...)` or the `PYRAMIDS_SOLVER` environment variable
+picks one ("python" or "compiled"); by default the compiled core when it was
+built at install.
 
 Bookkeeping that never changes a verdict: pairs already ruled out at a node
 are dropped before they are scored; scoring a pair computes the position it
@@ -179,9 +175,7 @@ FIRST_DIVE = 256
 RESTART_BASE = 64
 # How far random noise can move a candidate pair's score (a freed tile is 100,
 # a newly possible pair 1000): enough to reorder most moves, while the heuristic
-# still leans. Measured (random Turtle deals, 15,000 nodes each): of 110 slow
-# deals 1000 decided 68, 3000: 80, 6000: 84, 10000: 81, 20000: 77; of seeds
-# 2000-2999, 6000 decided 985 and 20000 983, in slightly fewer nodes.
+# still leans (measured choice: docs/solver.md).
 RESTART_NOISE = 6000
 # Nodes after which the root pairings are also tested two classes at a time
 # (`pairwise_pairings`, tens of milliseconds): only deals this stubborn pay it.
@@ -189,9 +183,7 @@ PAIRWISE_AFTER = 2048
 # Nodes a position's moves must have cost (failing) before the pairings of its
 # classes are tested there too (`inner_pairings`, 1-3 ms each one class at a
 # time), and the nodes after which they are tested two classes at a time as
-# well (tens of milliseconds). Measured on deals 6, 582 and 1653 (60 s each):
-# 1024 decided 582 in 21 s, 256 in 4 s; pairwise after 4096 spent most of the
-# time in the tests, after 8192 about a quarter.
+# well (costlier; both thresholds measured: docs/solver.md).
 INNER_PAIRINGS_AFTER = 256
 INNER_PAIRWISE_AFTER = 8192
 # Positions whose inner pairing test is remembered before the memory is emptied.
@@ -199,9 +191,6 @@ INNER_CACHE_LIMIT = 1 << 16
 # Nodes after which each failed restart attempt is followed by a slice of
 # `solver_partners.PartnerSearch`, of PARTNER_SEARCH_SHARE times the attempt's
 # budget in steps (each step counts as a node; it costs about as much).
-# Measured on random Turtle deals 0-1999 at 60 s, all decided with each:
-# 512 and 1.0: p99 678 ms, slowest 9.3 s; 1024 and 1.0: 758 ms, 10.1 s;
-# 2048 and 0.5: 503 ms, 33.7 s (p99 moves by some 100 ms between runs).
 PARTNER_SEARCH_AFTER = 512
 PARTNER_SEARCH_SHARE = 1.0
 # Steps between two looks at the clock while the partner search runs.
@@ -211,12 +200,9 @@ PARTNER_SEED = "partners"
 # Nodes after which (and once the root pairings have been tested two classes
 # at a time) `solver_pairings.PairingSearch` goes on for PAIRING_SEARCH_SHARE
 # nodes' worth of removal tests per node of each failed attempt, a test
-# counted as PAIRING_TEST_NODES nodes (measured: 140-270 µs a test on Turtle,
-# against some 50 µs a node). Measured on random Turtle deals 0-1999 (60 s),
-# p99 678 ms without it: 1,432 ms from 2,048 nodes on, a test counted as one
-# node; 1,058 ms counted as four. Deals that cost this much are the slowest
-# 1% of this game's deals, and it rarely decides them: the search over
-# positions and the walk do; it is for the lost deals they cannot exhaust.
+# counted as PAIRING_TEST_NODES nodes (a test costs some four nodes' time).
+# It is for the lost deals that the search over positions and the walk cannot
+# exhaust: the slowest 1% of this game's deals (docs/solver.md).
 PAIRING_SEARCH_AFTER = 16384
 PAIRING_SEARCH_SHARE = 1.0
 PAIRING_TEST_NODES = 4
