@@ -70,6 +70,9 @@ class PyramidsAECEnv(AECEnv):
                               for agent in self.possible_agents}
         self._seeds: np.random.Generator | None = None
         self.state_: State | None = None
+        # The legal actions of the position, asked of the engine once (observe and step
+        # both need them); None after every move.
+        self._legal: list[int] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -88,6 +91,7 @@ class PyramidsAECEnv(AECEnv):
             seed = fresh_seed(self._seeds)
         self.seed_ = seed
         self.state_ = self.game.new_initial_state(seed)
+        self._legal = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -99,8 +103,14 @@ class PyramidsAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._require_state()
         seat = self._seat[agent]
+        legal = self._legal_actions() if seat == state.current_player else []
         return {"observation": self.encoder.encode(state, seat),
-                "action_mask": self.encoder.action_mask(state, seat)}
+                "action_mask": self.encoder.action_mask(state, seat, legal)}
+
+    def _legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._require_state().legal_actions()
+        return self._legal
 
     def raw_view(self, agent: str) -> dict[str, Any]:
         """The agent's `view()` as the engine gives it (a JSON-able dict)."""
@@ -114,12 +124,13 @@ class PyramidsAECEnv(AECEnv):
         state = self._require_state()
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if action is None or int(action) not in state.legal_actions():
+        if action is None or int(action) not in self._legal_actions():
             self.rewards[agent] = -1.0
             self.infos[agent] = {"illegal_action": True}
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             state.apply_action(int(action))
+            self._legal = None
             if state.is_terminal():
                 self.rewards = {a: float(r) for a, r in zip(self.agents, state.returns(),
                                                              strict=True)}

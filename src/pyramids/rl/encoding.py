@@ -467,7 +467,13 @@ class Encoder:
         if state.is_terminal() or state.current_player != player:
             return self._no_actions.copy()
         mask = self._no_actions.copy()
-        mask[state.legal_actions() if legal is None else legal] = 1
+        if legal is None:
+            legal = state.legal_actions()
+        if len(legal) <= 8:
+            for action in legal:  # a few item writes are cheaper than a fancy index
+                mask[action] = 1
+        else:
+            mask[legal] = 1
         return mask
 
     def describe(self) -> list[dict[str, Any]]:

@@ -50,6 +50,7 @@ class PyramidsGymEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.encoder.num_actions)
         self._seeds: np.random.Generator | None = None
         self.state: State | None = None
+        self._legal: list[int] | None = None  # asked of the engine once a position
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -60,6 +61,7 @@ class PyramidsGymEnv(gymnasium.Env):
         else:
             seed = fresh_seed(self._seeds)
         self.state = self.game.new_initial_state(seed)
+        self._legal = None
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -67,11 +69,12 @@ class PyramidsGymEnv(gymnasium.Env):
         if state.is_terminal():
             raise RuntimeError("the episode is over; call reset()")
         action = int(action)
-        if action not in state.legal_actions():
+        if action not in self._legal_actions():
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), -1.0, True, False, info
         state.apply_action(action)
+        self._legal = None
         done = state.is_terminal()
         reward = float(state.returns()[0]) if done else 0.0
         return self._observe(), reward, done, False, self._info()
@@ -89,7 +92,14 @@ class PyramidsGymEnv(gymnasium.Env):
         return self.encoder.encode(self._require_state(), 0)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.encoder.action_mask(self._require_state(), 0)}
+        state = self._require_state()
+        legal = [] if state.is_terminal() else self._legal_actions()
+        return {"action_mask": self.encoder.action_mask(state, 0, legal)}
+
+    def _legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._require_state().legal_actions()
+        return self._legal
 
     def _require_state(self) -> State:
         if self.state is None:

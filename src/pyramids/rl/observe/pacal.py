@@ -9,7 +9,6 @@ The final position goes through the view.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -17,11 +16,52 @@ import numpy as np
 from pyramids.core import Game, State
 from pyramids.games.pacal import pyramid as pyr
 from pyramids.games.pacal.match import OVER, PHASE_NAMES, PICK, PLACE
-from pyramids.rl.encoding import BlockCache, FastWriter, Layout, put_numbers
+from pyramids.rl.encoding import BlockCache, FastWriter, Layout, ListSlots, put_numbers
 
 
-def _pyramid_key(visible: list[int], covered: list[int]) -> tuple[int, ...]:
-    return (*visible, *covered)
+class _PyramidRuns:
+    """A pyramid's run of features (`[[cards of F1], ..]`, a list of lists), kept by its cards.
+
+    `fields` and `cards` are the layout's lists `X` and `X[i]`; a run is the
+    features from `start` (the list's length) to `stop`, with its spread beside it.
+    """
+
+    def __init__(self, fields: ListSlots, cards: ListSlots, start: int, stop: int) -> None:
+        self.start, self.stop = start, stop
+        self.fields_length = fields.length - start
+        self.field_size = fields.size
+        self.field_capacity = fields.capacity
+        self.cards_length = cards.length - start
+        self.cards_first = cards.first - start
+        self.card_size = cards.size
+        self.card_capacity = cards.capacity
+        self._runs: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
+
+    def run(self, visible: list[int], covered: list[int]) -> tuple[np.ndarray, int]:
+        key = (*visible, *covered)
+        found = self._runs.get(key)
+        if found is None:
+            if len(self._runs) >= RUNS_KEPT:
+                self._runs.clear()
+            found = self._runs[key] = (self._encode(visible, covered), pyr.spread(visible))
+        return found
+
+    def _encode(self, visible: list[int], covered: list[int]) -> np.ndarray:
+        run = np.zeros(self.stop - self.start, dtype=np.float32)
+        run[self.fields_length] = len(visible)
+        for index in range(min(len(visible), self.field_capacity)):
+            top = visible[index]
+            if not top:
+                continue  # an empty field: length 0, no cards
+            at = index * self.field_size
+            cards = [covered[index], top] if covered[index] else [top]
+            run[at + self.cards_length] = len(cards)
+            for slot, card in enumerate(cards[:self.card_capacity]):
+                run[at + self.cards_first + slot * self.card_size] = card
+        return run
+
+
+RUNS_KEPT = 4096
 
 
 def make_pacal_writer(layout: Layout, game: Game) -> FastWriter:
@@ -36,7 +76,8 @@ def make_pacal_writer(layout: Layout, game: Game) -> FastWriter:
     round_wins = layout.slots("round_wins")
     reveal_flag, reveal = offset("revealed_apex_bases?"), layout.slots("revealed_apex_bases")
     pyramids = layout.slots("pyramids")
-    pyramid_cache = BlockCache.for_slot(layout, "pyramids")
+    pyramid_runs = _PyramidRuns(layout.slots("pyramids[i]"), layout.slots("pyramids[i][i]"),
+                                pyramids.first, pyramids.first + pyramids.size)
     spreads, hand_sizes = layout.slots("spreads"), layout.slots("hand_sizes")
     offer_flag, offer = offset("offer?"), layout.slots("offer")
     picked_flag, picked_at = offset("picked?"), offset("picked")
@@ -83,12 +124,10 @@ def make_pacal_writer(layout: Layout, game: Game) -> FastWriter:
         out[pyramids.length] = 2
         out[spreads.length] = 2
         for seat in (0, 1):
-            vis, cov = visible[seat], covered[seat]
-            block = pyramid_cache.block(_pyramid_key(vis, cov),
-                                        partial(pyr.fields_as_lists, vis, cov))
+            run, spread = pyramid_runs.run(visible[seat], covered[seat])
             start = pyramids.first + seat * pyramids.size
-            out[start:start + pyramids.size] = block
-            out[spreads.first + seat] = pyr.spread(vis)
+            out[start:start + pyramids.size] = run
+            out[spreads.first + seat] = spread
         hands = s._hands
         put_numbers(out, hand_sizes, [len(hands[0]), len(hands[1])])
         if phase in (PICK, PLACE) and s._offer is not None:
@@ -129,7 +168,9 @@ def make_pacal_writer(layout: Layout, game: Game) -> FastWriter:
 def make_pacal_solo_writer(layout: Layout, game: Game) -> FastWriter:
     """The one-player game's writer."""
     offset = layout.offset
-    pyramid = BlockCache.for_field(layout, "pyramid")
+    pyramid = layout.slots("pyramid")
+    pyramid_runs = _PyramidRuns(pyramid, layout.slots("pyramid[i]"), pyramid.length,
+                                pyramid.first + pyramid.size * pyramid.capacity)
     card_flag, card_at = offset("card?"), offset("card")
     legal = layout.slots("legal_fields")
     draws_at, pile_at, spread_at = offset("draws"), offset("pile_size"), offset("spread")
@@ -154,9 +195,8 @@ def make_pacal_solo_writer(layout: Layout, game: Game) -> FastWriter:
             return None
         out = template(s._direction, player).copy()
         visible, covered = s._visible, s._covered
-        key = _pyramid_key(visible, covered)
-        out[pyramid.start:pyramid.stop] = pyramid.block(
-            key, lambda: pyr.fields_as_lists(visible, covered))
+        run, spread = pyramid_runs.run(visible, covered)
+        out[pyramid_runs.start:pyramid_runs.stop] = run
         card = s._card
         if card:
             out[card_flag] = 1.0
@@ -164,7 +204,7 @@ def make_pacal_solo_writer(layout: Layout, game: Game) -> FastWriter:
             put_numbers(out, legal, pyr.legal_fields(visible, covered, card, 1))
         out[draws_at] = s._draws
         out[pile_at] = len(s._pile)
-        out[spread_at] = pyr.spread(visible)
+        out[spread_at] = spread
         return out
 
     return write

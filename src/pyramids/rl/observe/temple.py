@@ -11,6 +11,7 @@ encoder drops it). The final position goes through the view.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,32 @@ def _put_counts(out: np.ndarray, where: list[tuple[int, int]], counts: list[int]
             out[at] = count
 
 
+def _shifted(where: list[tuple[int, int]], start: int) -> list[tuple[int, int]]:
+    return [(kind, at - start) for kind, at in where]
+
+
+class _CountRuns:
+    """Runs of card-count features that seldom change (known cards, discard and removed
+    cards), encoded once per content and copied after."""
+
+    def __init__(self, start: int, stop: int) -> None:
+        self.start, self.stop = start, stop
+        self._runs: dict[Any, np.ndarray] = {}
+
+    def run(self, key: Any, fill: Callable[[np.ndarray], None]) -> np.ndarray:
+        found = self._runs.get(key)
+        if found is None:
+            if len(self._runs) >= RUNS_KEPT:
+                self._runs.clear()
+            found = np.zeros(self.stop - self.start, dtype=np.float32)
+            fill(found)
+            self._runs[key] = found
+        return found
+
+
+RUNS_KEPT = 4096
+
+
 def make_temple_writer(layout: Layout, game: Game) -> FastWriter:
     offset = layout.offset
     phase_at = layout.choices("phase")
@@ -48,6 +75,21 @@ def make_temple_writer(layout: Layout, game: Game) -> FastWriter:
     removed_at = _count_offsets(layout, "out_of_game")
     hand_at = _count_offsets(layout, "hand")
     pile_at, passes_at = offset("pile_size"), offset("passes")
+    known_runs = _CountRuns(known.length, known.first + known.size * known.capacity)
+    known_in_run = [_shifted(where, known_runs.start) for where in known_at]
+    table_offsets = [at for _, at in discard_at + removed_at]
+    table_runs = _CountRuns(min(table_offsets, default=0), max(table_offsets, default=-1) + 1)
+    discard_in_run = _shifted(discard_at, table_runs.start)
+    removed_in_run = _shifted(removed_at, table_runs.start)
+
+    def fill_known(seen: list[list[int]], run: np.ndarray) -> None:
+        run[0] = len(seen)
+        for seat, counts in enumerate(seen[:known.capacity]):
+            _put_counts(run, known_in_run[seat], counts)
+
+    def fill_table(discard: list[int], removed: list[int], run: np.ndarray) -> None:
+        _put_counts(run, discard_in_run, discard)
+        _put_counts(run, removed_in_run, removed)
     templates: dict[tuple[Any, ...], np.ndarray] = {}
 
     def template(state: Any, player: int) -> np.ndarray:
@@ -80,16 +122,16 @@ def make_temple_writer(layout: Layout, game: Game) -> FastWriter:
         put_numbers(out, treasure, list(s.treasure))
         put_numbers(out, hand_sizes, [sum(hand) for hand in s.hands])
         seen = s.known
-        out[known.length] = len(seen)
-        for seat, counts in enumerate(seen[:known.capacity]):
-            _put_counts(out, known_at[seat], counts)
+        out[known_runs.start:known_runs.stop] = known_runs.run(
+            tuple(map(tuple, seen)), lambda run: fill_known(seen, run))
         slots = s.zone
         out[zone.length] = len(slots)
         for index, kind in enumerate(slots[:zone.capacity]):
             if kind != EMPTY_SLOT:
                 out[zone.first + index * zone.size] = 1.0
-        _put_counts(out, discard_at, s.discard)
-        _put_counts(out, removed_at, s.removed)
+        discard, removed = s.discard, s.removed
+        out[table_runs.start:table_runs.stop] = table_runs.run(
+            (*discard, -1, *removed), lambda run: fill_table(discard, removed, run))
         out[pile_at] = len(s.pile)
         if phase == PHASE_SUMMON:
             out[passes_at] = s.acted
