@@ -141,12 +141,15 @@ def create_from_lobby(
     page.wait_for_selector("body[data-ready=true]")
     page.fill("#name", name)
     page.select_option("#game", game)
+    page.wait_for_selector(f"body[data-options='{game}']")
     if page.locator("#options details").count():
         page.click("#options details summary")
     for option, value in options.items():
         field = page.locator(f"#option-{option}")
         if field.evaluate("node => node.tagName") == "SELECT":
             field.select_option(str(value))
+        elif field.get_attribute("type") == "hidden":  # a picture chooser's value
+            field.evaluate("(node, value) => { node.value = value; }", str(value))
         else:
             field.fill(str(value))
             field.dispatch_event("change")

@@ -43,7 +43,7 @@ from pyramids.play.boards import (
     practice_options,
     variant_text,
 )
-from pyramids.play.i18n import _, negotiate
+from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.web.hub import Hub
 from pyramids.web.limits import Buckets, retry_after
 from pyramids.web.rooms import FINISHED, Room, RoomError, RoomSettings
@@ -69,10 +69,12 @@ class StartSolitaire(BaseModel):
     game_number: str | None = Field(default=None, max_length=200)
     daily: bool = False
     options: dict[str, Any] = Field(default_factory=dict)
+    # The language of the answer's messages (any text: unknown ones get English).
+    lang: str | None = Field(default=None, max_length=40)
 
 
-def board_error(error: BoardError, code: str) -> RoomError:
-    return RoomError(code, str(error))
+def board_error(error: BoardError, code: str, lang: str = "en") -> RoomError:
+    return RoomError(code, words_text(error, lang))
 
 
 def now_of(hub: Hub) -> float:
@@ -83,6 +85,8 @@ def now_of(hub: Hub) -> float:
 def translated(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     shown = dict(entry)
     shown["title"] = _(entry["title"], lang=lang)
+    if entry["tier"]:
+        shown["tier"] = _(entry["tier"], lang=lang)
     if entry["description"]:
         shown["description"] = _(entry["description"], lang=lang)
     return shown
@@ -178,7 +182,7 @@ def mount_solitaire(
                 kind = RANKED
         except BoardError as error:
             code = "bad_game_number" if body.game_number is not None else "bad_board"
-            raise board_error(error, code) from None
+            raise board_error(error, code, negotiate(body.lang)) from None
         game = load(body.game, **options)
         if game.num_players != 1:
             raise RoomError("not_solitaire", f"{body.game} with these options has "

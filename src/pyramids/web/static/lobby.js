@@ -5,11 +5,17 @@ import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { readTimeControl, timeControlFields } from "./clock.js";
 import { accountLine, rankedRefusal } from "./account.js";
+import {
+  boardChooser, boardPicture, boardScores, dailyScores, loadBoards, looksLikeGameNumber,
+  startSolitaire,
+} from "./boards.js";
 
 const MAIN_OPTIONS = new Set(["players", "rounds_to_win", "direction", "mode", "layout", "max_rounds", "time_limit_seconds"]);
 const REFRESH_MS = 4000;
 
 let catalogue = { games: [], agents: [] };
+// The boards of the chosen game ({option, boards}) when it ships some: a picture chooser.
+let boardInfo = { option: null, boards: [] };
 
 function currentGame() {
   const name = document.getElementById("game").value;
@@ -35,15 +41,15 @@ function optionInput(spec) {
       id, name: spec.name, type: "number", value: spec.default,
       step: spec.kind === "int" ? 1 : "any",
     });
-  } else if (spec.name === "layout") {
-    // A layout is a blueprint name or a file on the server; offer the blueprints.
-    input = h("input", { id, name: spec.name, value: spec.default ?? "", list: "layouts" });
   } else {
     input = h("input", { id, name: spec.name, value: spec.default ?? "" });
   }
   input.dataset.kind = spec.kind;
   input.dataset.default = JSON.stringify(spec.default);
-  input.addEventListener("change", renderSeats);
+  input.addEventListener("change", () => {
+    renderSeats();
+    renderBoardScores();
+  });
   return h(
     "label",
     { class: "field option", title: spec.allowed || "" },
@@ -82,6 +88,67 @@ function renderOptions() {
   }
   if (!game.options.length) box.append(h("p", { class: "hint" }, t("This game has no options.")));
   renderSeats();
+  return renderBoards(game);
+}
+
+/** Put the picture chooser in place of the board option's box, when the game has boards. */
+async function renderBoards(game) {
+  document.getElementById("board-scores").replaceChildren();
+  delete document.body.dataset.options;
+  try {
+    boardInfo = await loadBoards(game.name);
+  } catch (problem) {
+    boardInfo = { option: null, boards: [] };
+  }
+  if (currentGame() !== game) return;
+  // Tests (and scripts) wait for this: the options of `game` are all in place.
+  document.body.dataset.options = game.name;
+  if (!boardInfo.option || !boardInfo.boards.length) return;
+  const old = document.getElementById(`option-${boardInfo.option}`);
+  if (!old) return;
+  const spec = game.options.find((option) => option.name === boardInfo.option);
+  const usual = boardInfo.boards.some((board) => board.name === spec.default) ? null : {
+    name: spec.default, title: t("The mode's usual board"),
+    description: t("Each mode has its own board; choose a picture to play another."),
+  };
+  const { element, input } = boardChooser({
+    name: boardInfo.option, boards: boardInfo.boards, value: spec.default, extra: usual,
+    onChange: () => renderBoardScores(),
+  });
+  input.dataset.kind = spec.kind;
+  input.dataset.default = JSON.stringify(spec.default);
+  old.closest("label").replaceWith(element);
+  renderBoardScores();
+}
+
+function chosenBoard() {
+  if (!boardInfo.option) return null;
+  const input = document.getElementById(`option-${boardInfo.option}`);
+  return (input && boardInfo.boards.find((board) => board.name === input.value)) || null;
+}
+
+async function renderBoardScores() {
+  const box = document.getElementById("board-scores");
+  const board = chosenBoard();
+  const game = currentGame();
+  if (!board || !game) {
+    box.replaceChildren();
+    return;
+  }
+  const options = readOptions();
+  delete options[boardInfo.option];
+  try {
+    const table = await boardScores(game.name, board.name, board.title, options);
+    if (chosenBoard() === board) box.replaceChildren(table);
+  } catch (problem) {
+    box.replaceChildren(h("p", { class: "hint" }, problem.message));
+  }
+}
+
+/** One person alone on a shipped board: a solitaire game, whose result counts on the
+ * board's table (the server deals). */
+function soloOnBoard(seats) {
+  return seats.length === 1 && seats[0].kind === "me" && chosenBoard() !== null;
 }
 
 function renderSeats() {
@@ -149,15 +216,23 @@ async function onCreate(event) {
   const button = document.getElementById("create-button");
   button.disabled = true;
   try {
-    const roomId = await createRoom({
-      game: document.getElementById("game").value,
-      options: readOptions(),
-      seats,
-      bot_delay_seconds: Number(document.getElementById("bot-delay").value) || 0,
-      ranked: document.getElementById("ranked").checked,
-      time_control: readTimeControl(),
-      name,
-    });
+    const game = document.getElementById("game").value;
+    let roomId;
+    if (soloOnBoard(seats)) {
+      const options = readOptions();
+      delete options[boardInfo.option];
+      roomId = await startSolitaire({ game, name, board: chosenBoard().name, options });
+    } else {
+      roomId = await createRoom({
+        game,
+        options: readOptions(),
+        seats,
+        bot_delay_seconds: Number(document.getElementById("bot-delay").value) || 0,
+        ranked: document.getElementById("ranked").checked,
+        time_control: readTimeControl(),
+        name,
+      });
+    }
     window.location.assign(`/play/${roomId}`);
   } catch (problem) {
     error.textContent = problem.message;
@@ -226,12 +301,94 @@ async function main() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted && known.some((game) => game.name === wanted)) select.value = wanted;
   select.addEventListener("change", renderOptions);
-  renderOptions();
+  await renderOptions();
   document.getElementById("create").addEventListener("submit", onCreate);
   document.getElementById("goto").addEventListener("submit", onGoto);
+  await renderSolitaire(wanted);
   document.body.dataset.ready = "true";
   refreshRooms();
   setInterval(refreshRooms, REFRESH_MS);
+}
+
+// -- the daily deal and game numbers -------------------------------------------------------
+
+let solitaireGame = null;
+
+function playerName(errorBox) {
+  const name = document.getElementById("name").value.trim();
+  if (!name) {
+    errorBox.textContent = t("Give your name to take a seat.");
+    errorBox.hidden = false;
+    document.getElementById("name").focus();
+    return null;
+  }
+  store.setName(name);
+  return name;
+}
+
+async function startAndGo(request, errorBox, button) {
+  errorBox.hidden = true;
+  const name = playerName(errorBox);
+  if (!name) return;
+  button.disabled = true;
+  try {
+    const roomId = await startSolitaire({ ...request, name });
+    window.location.assign(`/play/${roomId}`);
+  } catch (problem) {
+    errorBox.textContent = problem.message;
+    errorBox.hidden = false;
+    button.disabled = false;
+  }
+}
+
+/** The daily deal of the first game with boards (the wanted one when it has some), and
+ * the game number box; a link `/?game=G&number=N` fills the box. */
+async function renderSolitaire(wanted) {
+  const ordered = [...catalogue.games].sort((a, b) => (b.name === wanted) - (a.name === wanted));
+  for (const game of ordered) {
+    let info;
+    try {
+      info = await loadBoards(game.name);
+    } catch (problem) {
+      continue;
+    }
+    if (!info.option || !info.boards.length) continue;
+    solitaireGame = game.name;
+    break;
+  }
+  if (!solitaireGame) return;
+  document.getElementById("solitaire").hidden = false;
+  const errorBox = document.getElementById("number-error");
+  const daily = document.getElementById("daily");
+  try {
+    const { answer, table } = await dailyScores(solitaireGame);
+    const button = h("button", { type: "button", id: "daily-button", class: "primary" },
+      t("Play today's deal"));
+    button.addEventListener("click", () => startAndGo({ game: solitaireGame, daily: true }, errorBox, button));
+    daily.replaceChildren(
+      h("div", { class: "daily-board" }, boardPicture(answer.board),
+        h("p", {}, t("Today's deal ({day}, UTC) is on {board}: the same deal for everyone, once per name on the table.",
+          { day: answer.day, board: answer.board.title }))),
+      button, table,
+    );
+  } catch (problem) {
+    daily.replaceChildren(h("p", { class: "hint" }, problem.message));
+  }
+  const numberInput = document.getElementById("game-number");
+  const number = new URLSearchParams(window.location.search).get("number");
+  if (number) numberInput.value = number;
+  document.getElementById("number-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = numberInput.value.trim();
+    if (!looksLikeGameNumber(text)) {
+      errorBox.textContent = t("A game number is a board's name, a dash and the deal number, like {example}.",
+        { example: "turtle-4821" });
+      errorBox.hidden = false;
+      numberInput.focus();
+      return;
+    }
+    startAndGo({ game: solitaireGame, game_number: text }, errorBox, document.getElementById("number-button"));
+  });
 }
 
 main();

@@ -1,0 +1,61 @@
+// On a one-player game's page: what kind of game it is (counted, the daily deal, practice),
+// its game number when the player may know it, and the table it counts on once it is over.
+
+import { api, h, loadMessages, t } from "./common.js";
+import { boardScores, dailyScores, gameNumberLink, loadBoards } from "./boards.js";
+
+const POLL_MS = 3000;
+
+function describe(info) {
+  if (info.kind === "practice") return t("Practice game: it counts on no table.");
+  if (info.kind === "daily") return t("The daily deal of {day}: it counts on the day's table.", { day: info.day });
+  if (info.kind === "retry") return t("The daily deal of {day}, played again: only your first game of the day counts.", { day: info.day });
+  return t("This deal counts on the board's table of best scores.");
+}
+
+async function tableFor(info) {
+  if (info.kind === "daily" || info.kind === "retry") {
+    return (await dailyScores(info.game, info.day)).table;
+  }
+  const boards = await loadBoards(info.game);
+  const board = boards.boards.find((entry) => entry.name === info.board);
+  return boardScores(info.game, info.board, board ? board.title : info.board);
+}
+
+async function show(box, roomId) {
+  let info;
+  try {
+    info = await api("GET", `/api/solitaire/${encodeURIComponent(roomId)}`);
+  } catch (problem) {
+    return; // not a one-player game on a board: nothing to add
+  }
+  const parts = [h("p", {}, describe(info))];
+  if (info.game_number) {
+    parts.push(h("p", {}, t("Game number: {number}", { number: info.game_number }), " ",
+      h("a", { href: gameNumberLink(info.game, info.game_number), id: "game-number-link" },
+        t("Link to play this deal"))));
+  }
+  if (info.finished) {
+    try {
+      parts.push(await tableFor(info));
+    } catch (problem) {
+      parts.push(h("p", { class: "hint" }, problem.message));
+    }
+  }
+  box.replaceChildren(...parts);
+  box.hidden = false;
+  box.dataset.finished = String(info.finished);
+  if (!info.finished) setTimeout(() => show(box, roomId), POLL_MS);
+}
+
+async function main() {
+  await loadMessages();
+  const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
+  const box = h("section", { id: "solitaire-info", class: "solitaire-info", "aria-live": "polite", hidden: true });
+  const room = document.getElementById("room");
+  if (!room) return;
+  room.append(box);
+  show(box, roomId);
+}
+
+main();
