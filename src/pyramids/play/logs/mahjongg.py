@@ -50,7 +50,7 @@ def _pair_lines(who: Words, faces: list[str | None], after: dict[str, Any]) -> l
     gained = after.get("last_move") or {}
     lines = [
         say(
-            "{seat} matched {first} and {second}.",
+            "{seat} removed {first} and {second}.",
             seat=who,
             first=face_words(faces[0]),
             second=face_words(faces[1]),
@@ -99,7 +99,7 @@ def _move_lines(
     if words[0] == "reveal":
         return [
             say(
-                "{seat} turned {face} face up ({cost}).",
+                "{seat} used Tile Reveal on {face} ({cost}).",
                 seat=who,
                 face=face_words(_faces(after).get(int(words[1]))),
                 cost=cost,

@@ -1,0 +1,70 @@
+"""The terminal app's log panel tells moves in words, as the move log does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from pyramids.core import load  # noqa: E402
+from pyramids.play.session import new_session  # noqa: E402
+from pyramids.tui.app import PlayApp  # noqa: E402
+from tests.tui.helpers import SIZE, settle  # noqa: E402
+
+
+def _log(app: PlayApp) -> str:
+    return "\n".join(str(line.text) for line in app.query_one("#log").lines)
+
+
+async def _type(pilot, app: PlayApp, text: str) -> None:  # type: ignore[no-untyped-def]
+    app.query_one("#command").focus()
+    await pilot.press(*text, "enter")
+    await pilot.pause()
+
+
+async def test_pacal_moves_read_as_words_with_you_for_the_person() -> None:
+    session = new_session(load("pacal", rounds_to_win=1, max_rounds=1), ["human", "random"], 8)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(6):
+            await settle(pilot, app)
+            if session.state.is_terminal():
+                break
+            await _type(pilot, app, session.state.legal_action_strings()[0])
+        await settle(pilot, app)
+        log = _log(app)
+        history = session.state.history_strings()
+        assert len(history) >= 6
+        offers = [text.split() for text in history if text.startswith("offer")]
+        mine = session.state.history_strings()[0]
+        if mine.startswith("offer"):
+            _verb, low, high = mine.split()
+            assert f"You offered {low} and {high}." in log
+        assert re.search(r"^Seat 2 (offered|picked|placed) \d+", log, re.MULTILINE), log
+        assert re.search(r"^You (offered|picked|placed) \d+", log, re.MULTILINE), log
+        # Words, not action strings.
+        for words in offers:
+            assert " ".join(words) not in log
+        assert not re.search(r"\bplace F\d+\b|\bpick \d+\b", log)
+
+
+async def test_temple_log_names_cards_in_words_and_keeps_other_hands_hidden() -> None:
+    session = new_session(load("temple", players=2), ["human", "greedy"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(12):
+            await settle(pilot, app)
+            if session.state.is_terminal():
+                break
+            await _type(pilot, app, session.state.legal_action_strings()[-1])
+        await settle(pilot, app)
+        log = _log(app)
+        assert re.search(r"level-\d card|jewel", log), log
+        assert not re.search(r"\bswap (L\d|J) \d\b|\bset \d \d\b", log)
+        # The other seat's draws are counts; only the person's own cards are named.
+        for line in log.splitlines():
+            if line.startswith("Seat 2 drew"):
+                assert re.fullmatch(r"Seat 2 drew \d+ cards?\.", line), line
