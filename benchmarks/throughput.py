@@ -9,7 +9,10 @@ With `--env`, each game is also stepped through the adapters that serve it
 (the `rl` and `openspiel` extras): the PettingZoo AEC env (observe + step,
 masked random actions), the Gymnasium env for one-player games, and the
 OpenSpiel game (legal_actions + apply_action, no observation). Each figure is
-env steps per second beside the native one, and the ratio native/adapter.
+env steps per second beside the native one, and the ratio native/adapter. The
+native and adapter loops run in interleaved bursts on the same deals, so a
+change in the machine's load during the run touches them alike (on a shared
+machine the absolute figures still move; the ratios are the figure to quote).
 
 It plays random games (legal_actions + apply_action, the loop an agent or an RL
 trainer runs) on one core for a fixed wall time and prints actions/s and games/s.
@@ -55,22 +58,52 @@ def _masked_choice(rng: random.Random, mask) -> int:
     return rng.choice(mask.nonzero()[0].tolist())
 
 
-def measure_env(name: str, options: dict[str, object], seconds: float,
-                seed: int = 0) -> dict[str, float]:
-    """Env steps per second through each adapter that serves this game (missing extras skip)."""
-    figures: dict[str, float] = {}
+class _Loop:
+    """One way of stepping a game, run in bursts: `burst(seconds)` plays whole episodes
+    (seeded `seed`, `seed + 1`, ..) and counts steps and time."""
+
+    def __init__(self, episode, seed: int) -> None:
+        self.episode = episode
+        self.next_seed = seed
+        self.steps = 0
+        self.seconds = 0.0
+
+    def burst(self, seconds: float) -> None:
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.steps += self.episode(self.next_seed)
+            self.next_seed += 1
+        self.seconds += time.perf_counter() - start
+
+    @property
+    def rate(self) -> float:
+        return self.steps / self.seconds if self.seconds else 0.0
+
+
+def _env_loops(name: str, options: dict[str, object], seed: int) -> dict[str, _Loop]:
+    """The native loop and one per adapter that serves this game (missing extras skip)."""
     rng = random.Random(seed)
     game = pyramids.load(name, **options)
+
+    def native(deal: int) -> int:
+        state = game.new_initial_state(deal)
+        steps = 0
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    loops = {"native": _Loop(native, seed)}
     try:
         import pyramids.rl as rl
     except ImportError:
-        return figures
+        return loops
     rl.encoder_for(game)  # the layout probe is paid once per process, not per step
     env = rl.env(name, **options)
-    steps = episodes = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + episodes)
+
+    def pettingzoo(deal: int) -> int:
+        env.reset(seed=deal)
+        steps = 0
         for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
@@ -78,40 +111,57 @@ def measure_env(name: str, options: dict[str, object], seconds: float,
             else:
                 env.step(_masked_choice(rng, observation["action_mask"]))
                 steps += 1
-        episodes += 1
-    figures["pettingzoo"] = steps / (time.perf_counter() - start)
+        return steps
+
+    loops["pettingzoo"] = _Loop(pettingzoo, seed)
     if game.num_players == 1:
         import gymnasium
 
         genv = gymnasium.make(rl.env_id(name), **options).unwrapped
-        steps = episodes = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            _, info = genv.reset(seed=seed + episodes)
-            done = False
+
+        def gym(deal: int) -> int:
+            _, info = genv.reset(seed=deal)
+            done, steps = False, 0
             while not done:
                 _, _, done, _, info = genv.step(_masked_choice(rng, info["action_mask"]))
                 steps += 1
-            episodes += 1
-        figures["gymnasium"] = steps / (time.perf_counter() - start)
+            return steps
+
+        loops["gymnasium"] = _Loop(gym, seed)
     try:
         import pyspiel
 
         import pyramids.openspiel as po
     except ImportError:
-        return figures
+        return loops
     spiel_game = pyspiel.load_game(po.short_name(name), options)
-    steps = episodes = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+
+    def openspiel(deal: int) -> int:
         state = spiel_game.new_initial_state()
-        state.apply_action(seed + episodes)
+        state.apply_action(deal)
+        steps = 0
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-        episodes += 1
-    figures["openspiel"] = steps / (time.perf_counter() - start)
-    return figures
+        return steps
+
+    loops["openspiel"] = _Loop(openspiel, seed)
+    return loops
+
+
+def measure_env(name: str, options: dict[str, object], seconds: float,
+                seed: int = 0, bursts: int = 6) -> dict[str, float]:
+    """Steps per second natively and through each adapter, measured in interleaved bursts.
+
+    Each loop runs `bursts` times for `seconds / bursts`, in turn with the others,
+    so a machine whose load changes during the run slows all of them alike and
+    the ratios stay fair. The native loop here plays the same deals as the
+    adapters (`seed`, `seed + 1`, ..)."""
+    loops = _env_loops(name, options, seed)
+    for _ in range(bursts):
+        for loop in loops.values():
+            loop.burst(seconds / bursts)
+    return {label: loop.rate for label, loop in loops.items()}
 
 
 def parse_option(text: str) -> tuple[str, str]:
@@ -136,9 +186,10 @@ def main() -> None:
     if args.env:
         for result in results:
             figures = measure_env(result["game"], dict(args.option), args.seconds)
+            native = figures.pop("native")
+            result["env_native_steps_per_second"] = round(native)
             result["env_steps_per_second"] = {k: round(v) for k, v in figures.items()}
-            result["env_cost"] = {k: round(result["actions_per_second"] / v, 2)
-                                  for k, v in figures.items()}
+            result["env_cost"] = {k: round(native / v, 2) for k, v in figures.items()}
     if args.json:
         print(json.dumps(results, indent=1))
         return
@@ -149,10 +200,13 @@ def main() -> None:
             f"{r['mean_actions']:>9} {r['games']:>7}"
         )
     if args.env:
-        print(f"\n{'game':12} {'adapter':11} {'steps/s':>10} {'cost (native/adapter)':>22}")
+        print(f"\n{'game':12} {'adapter':11} {'steps/s':>10} {'native':>10} "
+              f"{'cost (native/adapter)':>22}")
         for r in results:
+            native = r["env_native_steps_per_second"]
             for adapter, rate in r["env_steps_per_second"].items():
-                print(f"{r['game']:12} {adapter:11} {rate:>10,} {r['env_cost'][adapter]:>21}x")
+                print(f"{r['game']:12} {adapter:11} {rate:>10,} {native:>10,} "
+                      f"{r['env_cost'][adapter]:>21}x")
 
 
 if __name__ == "__main__":

@@ -78,3 +78,15 @@ def test_a_vector_env_steps_with_masks() -> None:
         observations, rewards, terminated, truncated, infos = envs.step(actions)
         assert observations.shape[0] == 3 and set(rewards.tolist()) <= {-1.0, 0.0, 1.0}
     envs.close()
+
+
+def test_reset_seeds_the_action_space_and_the_seeds_of_unseeded_resets() -> None:
+    env = gymnasium.make("pyramids/pacal-solo-v0").unwrapped
+    runs = []
+    for _ in range(2):
+        env.reset(seed=8)
+        samples = [int(env.action_space.sample()) for _ in range(6)]
+        deals = [env.reset()[0].tobytes() for _ in range(3)]  # unseeded: drawn from seed 8
+        runs.append((samples, deals))
+    assert runs[0] == runs[1]
+    assert len(set(runs[0][1])) == 3

@@ -100,3 +100,19 @@ def test_names_metadata_and_ansi_render() -> None:
     assert isinstance(text, str) and text
     with pytest.raises(ValueError, match="render_mode"):
         rl.env("pacal", render_mode="human")
+
+
+def test_reset_seeds_the_action_spaces_and_the_seeds_of_unseeded_resets() -> None:
+    env = rl.env("temple", players=3)
+    runs = []
+    for _ in range(2):
+        env.reset(seed=4)
+        samples = [int(env.action_space(agent).sample()) for agent in env.possible_agents
+                   for _ in range(3)]
+        deals = []
+        for _ in range(3):
+            env.reset()  # unseeded: the deal's seed is drawn from seed 4
+            deals.append(env.state_.to_json())
+        runs.append((samples, deals))
+    assert runs[0] == runs[1]
+    assert len(set(runs[0][1])) == 3

@@ -37,10 +37,23 @@ def render_text(state: State, game: Game) -> str:
     return renderer(view) if renderer is not None else json.dumps(view, sort_keys=True)
 
 
-def fresh_seed(rng: np.random.Generator | None) -> int:
-    """The next seed for an unseeded reset: from the last seed given, else from the OS."""
-    source = rng if rng is not None else np.random.default_rng()
-    return int(source.integers(0, 2**63 - 1))
+class SeedSource:
+    """Seeds for unseeded resets: drawn from the last seed given, else from the OS.
+
+    The generator is made only when an unseeded reset asks for one (a seeded
+    reset, the common case, costs nothing here)."""
+
+    def __init__(self) -> None:
+        self._seed: int | None = None
+        self._rng: np.random.Generator | None = None
+
+    def restart(self, seed: int) -> None:
+        self._seed, self._rng = seed, None
+
+    def next(self) -> int:
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._seed)
+        return int(self._rng.integers(0, 2**63 - 1))
 
 
 class PyramidsAECEnv(AECEnv):
@@ -68,7 +81,10 @@ class PyramidsAECEnv(AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(self.encoder.num_actions)
                               for agent in self.possible_agents}
-        self._seeds: np.random.Generator | None = None
+        self._seeds = SeedSource()
+        # Action spaces are seeded by reset(seed=) when first asked for through
+        # action_space(agent): seeding one costs as much as a move.
+        self._space_seeds: dict[str, int] = {}
         self.state_: State | None = None
         # The legal actions of the position, asked of the engine once (observe and step
         # both need them); None after every move.
@@ -78,17 +94,21 @@ class PyramidsAECEnv(AECEnv):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        space = self.action_spaces[agent]
+        pending = self._space_seeds.pop(agent, None)
+        if pending is not None:
+            space.seed(pending)
+        return space
 
     # -- the episode ----------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            for number, agent in enumerate(self.possible_agents):
-                self.action_spaces[agent].seed(seed + number)
+            self._seeds.restart(seed)
+            self._space_seeds = {agent: seed + number
+                                 for number, agent in enumerate(self.possible_agents)}
         else:
-            seed = fresh_seed(self._seeds)
+            seed = self._seeds.next()
         self.seed_ = seed
         self.state_ = self.game.new_initial_state(seed)
         self._legal = None

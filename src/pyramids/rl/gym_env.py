@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from pyramids.core import Game, State, load, manifests
-from pyramids.rl.aec import fresh_seed, render_text
+from pyramids.rl.aec import SeedSource, render_text
 from pyramids.rl.encoding import Encoder, encoder_for
 
 VERSION = "v0"
@@ -47,8 +47,9 @@ class PyramidsGymEnv(gymnasium.Env):
         self.encoder: Encoder = encoder_for(self.game)
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high,
                                             dtype=np.float32)
-        self.action_space = spaces.Discrete(self.encoder.num_actions)
-        self._seeds: np.random.Generator | None = None
+        self._action_space: spaces.Space = spaces.Discrete(self.encoder.num_actions)
+        self._action_space_seed: int | None = None
+        self._seeds = SeedSource()
         self.state: State | None = None
         self._legal: list[int] | None = None  # asked of the engine once a position
 
@@ -56,10 +57,10 @@ class PyramidsGymEnv(gymnasium.Env):
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            self.action_space.seed(seed)
+            self._seeds.restart(seed)
+            self._action_space_seed = seed
         else:
-            seed = fresh_seed(self._seeds)
+            seed = self._seeds.next()
         self.state = self.game.new_initial_state(seed)
         self._legal = None
         return self._observe(), self._info()
@@ -78,6 +79,19 @@ class PyramidsGymEnv(gymnasium.Env):
         done = state.is_terminal()
         reward = float(state.returns()[0]) if done else 0.0
         return self._observe(), reward, done, False, self._info()
+
+    @property
+    def action_space(self) -> spaces.Space:
+        """`Discrete(num_distinct_actions)`, seeded by reset(seed=) when first asked for
+        (seeding costs as much as a move, and most loops never sample it)."""
+        if self._action_space_seed is not None:
+            self._action_space.seed(self._action_space_seed)
+            self._action_space_seed = None
+        return self._action_space
+
+    @action_space.setter
+    def action_space(self, space: spaces.Space) -> None:
+        self._action_space, self._action_space_seed = space, None
 
     def render(self) -> str | None:
         if self.render_mode is None:
