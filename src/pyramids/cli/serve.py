@@ -47,6 +47,12 @@ def register(app: typer.Typer) -> None:
             help="SQLite only: 'full' flushes every commit to disk (survives power loss); "
             "'normal' survives a crash of the server but not of the machine, and is faster.",
         ),
+        cluster: bool = typer.Option(
+            False,
+            help="Several `pyramids serve` processes share this PostgreSQL database (behind "
+            "a load balancer): moves are serialised and fanned out across them with "
+            "LISTEN/NOTIFY, bots move once. PostgreSQL only; see docs/server.md.",
+        ),
         log_level: str = typer.Option("info", help="critical, error, warning, info or debug."),
         allow_file_options: bool = typer.Option(
             False,
@@ -124,6 +130,13 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(
                 f"{sqlite_sync!r}; allowed: {allowed}", param_hint="--sqlite-sync"
             )
+        if cluster and not db.startswith(("postgresql://", "postgres://",
+                                          "postgresql+psycopg://")):
+            raise typer.BadParameter(
+                f"{db!r}: cluster mode needs a PostgreSQL database every process shares "
+                "(postgresql://user:password@host/dbname); SQLite serves one process",
+                param_hint="--cluster",
+            )
         limits = ServerLimits(
             rooms_per_client=rooms_per_client,
             waiting_rooms=waiting_rooms,
@@ -141,7 +154,8 @@ def register(app: typer.Typer) -> None:
             header_seconds=header_seconds,
             allowed_origins=tuple(allowed_origin),
         )
-        app = create_app(db, sqlite_sync, allow_file_options=allow_file_options, limits=limits)
+        app = create_app(db, sqlite_sync, allow_file_options=allow_file_options, limits=limits,
+                         cluster=cluster)
         try:
             from pyramids.web.pages import mount_pages
         except ModuleNotFoundError as error:  # the browser pages are optional

@@ -27,6 +27,7 @@ from pyramids.play.i18n import _, negotiate
 from pyramids.web.accounts import mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
 from pyramids.web.clocks import Clock
+from pyramids.web.cluster import is_postgres
 from pyramids.web.hub import Hub
 from pyramids.web.limits import (
     SERVER_OPTION_MAXIMUM,
@@ -356,8 +357,12 @@ def create_app(
     draw_seed: Callable[[], int | str] = new_seed,
     clock: Clock | None = None,
     today: Callable[[], date] | None = None,
+    cluster: bool = False,
 ) -> FastAPI:
     """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
+
+    `cluster`: other server processes share the same PostgreSQL database
+    (`pyramids.web.cluster`); refused for SQLite, which serves one process.
 
     `allow_file_options` lets clients name files on the server as option values
     (a Mahjongg layout file); off by default, since clients are not trusted.
@@ -367,6 +372,11 @@ def create_app(
     `today`: the date of the daily deal (a test may fix it; by default the UTC date
     of the server's clock).
     """
+    if cluster and not is_postgres(db_url or DEFAULT_DB_URL):
+        raise ValueError(
+            "cluster mode needs a PostgreSQL database that every process shares "
+            "(postgresql://user:password@host/dbname); SQLite serves one process only"
+        )
     storage = Storage(db_url or DEFAULT_DB_URL, sqlite_synchronous)
     limits = limits or ServerLimits()
     room_creations = Buckets(limits.rooms_created_per_minute / 60.0,
@@ -374,7 +384,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(storage, limits=limits, draw_seed=draw_seed, clock=clock)
+        hub = Hub(storage, limits=limits, draw_seed=draw_seed, clock=clock, cluster=cluster)
 
         async def rate(room: Any) -> None:
             await accounts.rate_finished(hub, room)

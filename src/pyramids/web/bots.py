@@ -12,6 +12,10 @@ the server's secrets, never from public data such as the room id. In a game with
 clock the task also ends the game when the time is up, and in a room with a turn
 clock it times out the seat to move when its time runs out (`Hub.time_out`): with
 `on_timeout: bot` the takeover agent then plays that turn.
+
+With several server processes (cluster mode) every process that holds the room
+runs this task, but only the one holding the room's bot lease (`Hub.bot_turn`)
+computes and submits a bot move; the others wait for the move to reach them.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("pyramids.web.bots")
 
 FAILURE_BACKOFF_SECONDS = 5.0
+# How soon a process without a room's bot lease looks again (its holder may have died).
+LEASE_RETRY_SECONDS = 0.5
 
 
 def agent_seed() -> int:
@@ -100,35 +106,39 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
         if agent_name is None:
             await _wait_for_change(live, time_left)
             continue
-        if room.settings.bot_delay_seconds > 0:
-            await asyncio.sleep(room.settings.bot_delay_seconds)
-        async with live.lock:  # a move may be being applied in the engine pool
-            number = len(room.actions)
-            if room.state.current_player != seat or room.status in OVER:
+        async with hub.bot_turn(live) as ours:
+            if not ours:  # another server process plays this room's bots now
+                await _wait_for_change(live, LEASE_RETRY_SECONDS)
                 continue
-            snapshot = room.state.clone()
-        try:
-            agent = _agent_for(live, seat, agent_name)
-            action = await loop.run_in_executor(hub.bot_pool, agent.step, snapshot)
-            text = snapshot.action_to_string(action)
-        except Exception:
-            log.exception("room %s: agent %s failed at seat %d", room.id, agent_name, seat)
-            await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
-            continue
-        if len(room.actions) != number:
-            continue  # the person came back and moved meanwhile
-        if live.clock_limit is not None and text.startswith("clock"):
-            await _wait_for_change(live, 1.0)  # the time is the server's to report
-            continue
-        try:
-            await hub.submit(live, seat, text, by_bot=True, move_number=number)
-        except RoomError as error:
-            if error.code != "stale":
-                log.error("room %s: agent %s move refused: %s", room.id, agent_name, error)
+            if room.settings.bot_delay_seconds > 0:
+                await asyncio.sleep(room.settings.bot_delay_seconds)
+            async with live.lock:  # a move may be being applied in the engine pool
+                number = len(room.actions)
+                if room.state.current_player != seat or room.status in OVER:
+                    continue
+                snapshot = room.state.clone()
+            try:
+                agent = _agent_for(live, seat, agent_name)
+                action = await loop.run_in_executor(hub.bot_pool, agent.step, snapshot)
+                text = snapshot.action_to_string(action)
+            except Exception:
+                log.exception("room %s: agent %s failed at seat %d", room.id, agent_name, seat)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
-        except Exception:
-            log.exception("room %s: could not store a bot move", room.id)
-            await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+                continue
+            if len(room.actions) != number:
+                continue  # the person came back and moved meanwhile
+            if live.clock_limit is not None and text.startswith("clock"):
+                await _wait_for_change(live, 1.0)  # the time is the server's to report
+                continue
+            try:
+                await hub.submit(live, seat, text, by_bot=True, move_number=number)
+            except RoomError as error:
+                if error.code != "stale":
+                    log.error("room %s: agent %s move refused: %s", room.id, agent_name, error)
+                    await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+            except Exception:
+                log.exception("room %s: could not store a bot move", room.id)
+                await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
 
 
 def _sooner(first: float, second: float | None) -> float:

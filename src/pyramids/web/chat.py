@@ -227,7 +227,27 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
         chat.count += 1
         chat.messages.append(message)
         del chat.messages[:-HISTORY]
+    await hub.announce(live.room.id, "chat")
     _broadcast(live, {"type": "chat", "message": message.to_json()})
+
+
+async def reload_chat(hub: Hub, live: LiveRoom, reason: str) -> None:
+    """Another server process stored a chat message (`chat`) or the mute
+    (`chat_settings`): read the chat again and send what is new to this one's clients."""
+    chat = live.chat
+    if chat is None:
+        return  # not read here yet: it is read whole when first needed
+    messages, count, muted = await hub.run_db(_store(hub).load, live.room.id)
+    async with chat.lock:
+        known = chat.count
+        fresh = [message for message in messages if message.number > known]
+        chat.messages, chat.count = messages, max(count, known)
+        changed_mute = chat.spectators_muted != muted
+        chat.spectators_muted = muted
+    for message in fresh:
+        _broadcast(live, {"type": "chat", "message": message.to_json()})
+    if reason == "chat_settings" and changed_mute:
+        _broadcast(live, {"type": "chat_settings", "spectators_muted": muted})
 
 
 class MuteSpectators(BaseModel):
@@ -260,10 +280,11 @@ def mount_chat(app: FastAPI) -> None:
         async with chat.lock:
             await hub.run_db(_store(hub).set_muted, room_id, body.muted)
             chat.spectators_muted = body.muted
+        await hub.announce(room_id, "chat_settings")
         _broadcast(live, {"type": "chat_settings", "spectators_muted": body.muted})
         return {"spectators_muted": body.muted}
 
 
 __all__ = ["CHAT_BURST", "CHAT_RATE", "HISTORY", "MAX_CHAT_LENGTH", "MAX_ROOM_CHAT",
            "ChatMessage", "ChatRoom", "ChatStore", "chat_joined", "chat_of",
-           "clean_chat_text", "mount_chat", "send_chat"]
+           "clean_chat_text", "mount_chat", "reload_chat", "send_chat"]

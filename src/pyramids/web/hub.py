@@ -16,6 +16,14 @@ has been connected to for `adjourn_after_seconds` is put away from memory and co
 back as it was when opened again; rooms are loaded only when someone asks for them.
 In a game with a clock (Mahjongg time attack) the server keeps the time: it adds
 the elapsed seconds before each move and ends the game when the time is up.
+
+Cluster mode (`cluster=True`, PostgreSQL only; `pyramids.web.cluster`): several
+processes serve the same rooms. Before checking a move the hub applies the
+actions other processes committed (`_catch_up`); a move is committed under the
+room's advisory lock, and one committed elsewhere meanwhile (`Behind`) sends the
+move back to be checked again. Each change is announced after its commit; a
+process that hears of a change to a room it holds reloads that part (`_sync`).
+A move flows one way: socket, room check, storage, then the fan-out.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -35,8 +43,9 @@ from typing import Any, TypeVar
 from pyramids.agents import Agent, agent_names
 from pyramids.core import PyramidsError
 from pyramids.play.movelog import MoveLog
-from pyramids.web.chat import ChatRoom, chat_joined
+from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
+from pyramids.web.cluster import RESYNC, Behind, Cluster, Notice
 from pyramids.web.limits import ServerLimits, TokenBucket
 from pyramids.web.movelog import logged_apply, prepare_logs, push_logs
 from pyramids.web.rooms import (
@@ -230,10 +239,12 @@ class Hub:
         draw_seed: Callable[[], int | str] = new_seed,
         engine_threads: int = 4,
         clock: Clock | None = None,
+        cluster: bool = False,
     ) -> None:
         """`draw_seed` is where the server's secret seeds come from (tests may fix it;
         clients never choose it, except the seed of a one-player practice room).
-        `clock`: the wall clock of the turn clocks (a `FakeClock` in tests)."""
+        `clock`: the wall clock of the turn clocks (a `FakeClock` in tests).
+        `cluster`: other processes serve the same PostgreSQL database (see above)."""
         self.clock: Clock = clock or SystemClock()
         self._loop: asyncio.AbstractEventLoop | None = None
         listeners = getattr(self.clock, "listeners", None)
@@ -263,6 +274,8 @@ class Hub:
         self._client_of_room: dict[str, str] = {}
         # Open sockets by address (for `sockets_per_client`).
         self.sockets_by_client: dict[str, int] = {}
+        self.cluster: Cluster | None = Cluster(storage, self._on_notice) if cluster else None
+        self._syncs: set[asyncio.Task[None]] = set()
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -278,6 +291,8 @@ class Hub:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         await self.run_db(self.storage.migrate)
+        if self.cluster is not None:
+            await self.cluster.start()
         self._writer_task = asyncio.create_task(self.writer.run(), name="pyramids-writer")
         # Rooms are loaded when someone asks for them, not here: a server with many
         # stored rooms answers at once. Waiting rooms idle too long are archived first.
@@ -287,6 +302,7 @@ class Hub:
 
     async def stop(self) -> None:
         tasks = [live.driver for live in self.rooms.values() if live.driver is not None]
+        tasks.extend(self._syncs)
         for extra in (self._writer_task, self._sweeper_task):
             if extra is not None:
                 tasks.append(extra)
@@ -295,6 +311,8 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.engine_pool.shutdown(wait=False, cancel_futures=True)
         self._db_pool.shutdown(wait=True)
@@ -337,6 +355,8 @@ class Hub:
                 conn.close(1000, "room_expired")
         if expired:
             log.info("%d idle waiting rooms expired", len(expired))
+        for room_id in expired:
+            await self.announce(room_id, "room")
         return list(expired)
 
     def _adjourn_idle(self, now: float) -> None:
@@ -538,6 +558,7 @@ class Hub:
             except Exception:
                 live.room.seats[chosen.index] = before or Seat(chosen.index)
                 raise
+            await self.announce(live.room.id, "room")
             live.mark_away(time.monotonic())
             await self._broadcast(live)
             return chosen, token
@@ -552,6 +573,7 @@ class Hub:
             except Exception:
                 live.room.seats[chosen.index] = before or Seat(chosen.index)
                 raise
+            await self.announce(live.room.id, "room")
             await self._broadcast(live)
             return chosen
 
@@ -568,6 +590,7 @@ class Hub:
             except Exception:
                 room.seats[freed.index] = before or Seat(freed.index)
                 raise
+            await self.announce(room.id, "room")
             for conn in list(live.connections):
                 if conn.seat == freed.index:
                     conn.error("seat_freed", "you no longer hold this seat: "
@@ -590,6 +613,7 @@ class Hub:
             except Exception:
                 room.status = before
                 raise
+            await self.announce(room.id, "room")
             self._no_longer_waiting(room.id)
             log.info("room %s aborted by its host", room.id)
             live.changed.set()
@@ -612,6 +636,7 @@ class Hub:
             await self.run_engine(self._read_clock, live)
             self._start_clock(live)
             await self._start_turn_clock(live)
+            await self.announce(room.id, "room")  # after the clock's save, on one thread
             log.info("room %s started", room.id)
             await self._broadcast(live)
 
@@ -658,7 +683,13 @@ class Hub:
         seat = room.state.current_player
         text = f"{CLOCK_PREFIX}{elapsed}"
         action = await self.run_engine(room.check_action, seat, text)
-        await self.writer.write(StoredAction(room.id, len(room.actions) + 1, seat, text, True))
+        try:
+            await self._store_action(StoredAction(room.id, len(room.actions) + 1, seat, text,
+                                                  True))
+        except Behind:  # another process told the time first
+            if await self._catch_up(live):
+                await self._broadcast(live)
+            return
         live.clock_elapsed = elapsed
         await self._apply_and_broadcast(live, seat, action, True)
 
@@ -759,6 +790,7 @@ class Hub:
             log.info("room %s: seat %s ran out of time (%s)", live.room.id, clock.seat,
                      clock.control.on_timeout)
             self._save_turn_clock(live)
+            await self.announce(live.room.id, "clock")
             await self._broadcast(live)
 
     # -- moves --------------------------------------------------------------------
@@ -783,26 +815,41 @@ class Hub:
             )
         async with live.lock:
             room = live.room
-            if live.clock_limit is not None and isinstance(text, str) and (
-                text.strip().lower().startswith(CLOCK_PREFIX.strip())
-            ):
-                raise RoomError("server_clock", "the server keeps the time in this game; "
-                                "send your moves only")
-            if move_number != len(room.actions) and room.status not in OVER:
-                raise RoomError(
-                    "stale",
-                    f"your move was for move number {move_number}, but the game is at "
-                    f"move number {len(room.actions)}",
-                )
-            await self._advance_clock(live)  # the time is the server's, taken now
-            action, canonical = await self.run_engine(self._check, room, seat, text)
-            assert seat is not None  # check_action refuses spectators
-            now = self.clock.now()
-            await self.writer.write(StoredAction(
-                room.id, len(room.actions) + 1, seat, canonical, by_bot,
-                clock=self._clock_with_move(live, seat, now),
-            ))
+            while True:
+                if self.cluster is not None and await self._catch_up(live):
+                    await self._broadcast(live)
+                if live.clock_limit is not None and isinstance(text, str) and (
+                    text.strip().lower().startswith(CLOCK_PREFIX.strip())
+                ):
+                    raise RoomError("server_clock", "the server keeps the time in this game; "
+                                    "send your moves only")
+                if move_number != len(room.actions) and room.status not in OVER:
+                    raise RoomError(
+                        "stale",
+                        f"your move was for move number {move_number}, but the game is at "
+                        f"move number {len(room.actions)}",
+                    )
+                await self._advance_clock(live)  # the time is the server's, taken now
+                action, canonical = await self.run_engine(self._check, room, seat, text)
+                assert seat is not None  # check_action refuses spectators
+                now = self.clock.now()
+                try:
+                    await self._store_action(StoredAction(
+                        room.id, len(room.actions) + 1, seat, canonical, by_bot,
+                        clock=self._clock_with_move(live, seat, now),
+                    ))
+                except Behind:
+                    continue  # another process moved first: catch up, check again
+                break
             await self._apply_and_broadcast(live, seat, action, by_bot, now)
+
+    async def _store_action(self, action: StoredAction) -> None:
+        """Commit one action: in a batch with other rooms' (one process), or under the
+        room's lock across processes (cluster mode; `Behind` when another was first)."""
+        if self.cluster is None:
+            await self.writer.write(action)
+        else:
+            await self.cluster.commit(action)
 
     @staticmethod
     def _check(room: Room, seat: int | None, text: Any) -> tuple[int, str]:
@@ -844,6 +891,130 @@ class Hub:
                     log.exception("room %s: a finished-game hook failed", room.id)
         self._deliver(live, messages)
         self._forget_if_done(live)
+
+    # -- other processes (cluster mode) ---------------------------------------------
+
+    async def announce(self, room_id: str, reason: str) -> None:
+        """Tell the other processes that a room changed, after the change is stored (on
+        the database thread, behind any write still queued there)."""
+        if self.cluster is None:
+            return
+        try:
+            await self.run_db(self.cluster.notify, room_id, reason)
+        except Exception:  # stored all the same: the others see it when they next reload
+            log.exception("room %s: could not announce a change (%s)", room_id, reason)
+
+    async def _catch_up(self, live: LiveRoom) -> bool:
+        """With the room's lock held: apply the actions other processes committed; whether
+        there were any (the caller broadcasts)."""
+        room = live.room
+        stored = await self.run_db(self.storage.actions_after, room.id, len(room.actions))
+        if not stored:
+            return False
+
+        def apply_all() -> None:
+            for seat, text, by_bot in stored:
+                logged_apply(live, seat, room.state.string_to_action(text), by_bot)
+
+        await self.run_engine(apply_all)
+        if live.clock_limit is not None:
+            await self.run_engine(self._read_clock, live)
+            self._start_clock(live)
+        await self._restore_turn_clock(live)
+        return True
+
+    def _on_notice(self, notice: Notice) -> None:
+        """(On the event loop.) Another process changed a room: reload it if it is here."""
+        if notice.reason == RESYNC:
+            targets = [(live, "room") for live in self.rooms.values()]
+        else:
+            live = self.rooms.get(notice.room_id)
+            targets = [] if live is None else [(live, notice.reason)]
+        for live, reason in targets:
+            task = asyncio.create_task(self._sync(live, reason))
+            self._syncs.add(task)
+            task.add_done_callback(self._syncs.discard)
+
+    async def _sync(self, live: LiveRoom, reason: str) -> None:
+        try:
+            if reason in ("chat", "chat_settings"):
+                await reload_chat(self, live, reason)
+                return
+            async with live.lock:
+                if self.rooms.get(live.room.id) is not live:
+                    return  # put away meanwhile: it is reloaded whole when next opened
+                if reason == "move" and live.room.status != WAITING:
+                    changed = await self._catch_up(live)
+                elif reason == "clock":
+                    await self._restore_turn_clock(live)
+                    changed = True
+                else:
+                    await self._reload_room(live)
+                    changed = True
+                if changed:
+                    await self._broadcast(live)
+                self._forget_if_done(live)
+        except Exception:
+            log.exception("room %s: could not reload a change from another process (%s)",
+                          live.room.id, reason)
+
+    async def _reload_room(self, live: LiveRoom) -> None:
+        """With the lock held: the seats, status and actions another process stored.
+
+        A status that is over here stays (this process may have applied the last
+        move before the other stored the room finished)."""
+        room = live.room
+        data = await self.run_db(self.storage.load_room_data, room.id)
+        if data is None:
+            return
+        holders = [seat.token_hash for seat in room.seats]
+        was = room.status
+        room.seats = data["seats"]
+        if room.status not in OVER:
+            room.status = data["status"]
+        await self._catch_up(live)
+        if room.status != WAITING:
+            self._no_longer_waiting(room.id)
+        if was == WAITING and room.status == PLAYING:
+            live.away_since.clear()
+            await self.run_engine(self._read_clock, live)
+            self._start_clock(live)
+            await self._restore_turn_clock(live)
+        for conn in list(live.connections):
+            seat = conn.seat
+            if seat is not None and room.seats[seat].token_hash != holders[seat]:
+                conn.error("seat_freed", "you no longer hold this seat; you watch as a "
+                           "spectator")
+                conn.seat = None
+        if room.status == EXPIRED:
+            self.rooms.pop(room.id, None)
+            if live.driver is not None:
+                live.driver.cancel()
+            for conn in list(live.connections):
+                conn.error("room_expired", "this room expired: nobody started it in "
+                           f"{self.limits.waiting_room_idle_seconds:g} seconds")
+                conn.close(1000, "room_expired")
+        live.mark_away(time.monotonic())
+
+    @contextlib.asynccontextmanager
+    async def bot_turn(self, live: LiveRoom) -> AsyncIterator[bool]:
+        """Whether this process plays the room's bots now. One process: always. Cluster
+        mode: only while it holds the room's bot lease, after catching up, so a bot
+        move is computed and committed by one process only."""
+        if self.cluster is None:
+            yield True
+            return
+        room_id = live.room.id
+        if not await self.cluster.take_bot_lease(room_id):
+            yield False
+            return
+        try:
+            async with live.lock:
+                if await self._catch_up(live):
+                    await self._broadcast(live)
+            yield True
+        finally:
+            await self.cluster.release_bot_lease(room_id)
 
     # -- connections ----------------------------------------------------------------
 

@@ -1,0 +1,240 @@
+"""Several server processes on one PostgreSQL database (`pyramids serve --cluster`).
+
+Every process keeps its own live rooms in memory; the database is the one truth
+they share. The rules that keep them in step:
+
+- **Moves are serialised per room.** A process commits action N+1 of a room only
+  in a transaction that holds the room's transaction-scoped advisory lock
+  (`pg_advisory_xact_lock(MOVE_LOCK, hashtext(room))`) and finds N actions stored;
+  otherwise it raises `Behind`, and the hub catches up on the actions another
+  process committed and checks the move again (usually it is then `stale`). The
+  actions table's (room_id, number) primary key is the last line of defence.
+- **Fan-out after commit.** The same transaction sends `NOTIFY pyramids_rooms`
+  with the room, a reason and the sending process; PostgreSQL delivers it only
+  when the transaction commits, so no process hears of a move that could still
+  be lost. Every process LISTENs on its own connection (psycopg's async
+  connection, on the event loop, never blocking it) and brings its copy of the
+  room up to date from the database: the notice says *what* changed, never the
+  change itself, so nothing hidden travels in it.
+- **Bots move once.** Only the process holding a room's bot lease (a
+  session-level advisory lock, `BOT_LOCK`, on the process's lease connection)
+  computes and submits a bot move. A process that dies loses its database
+  session, and with it the lease, so another process takes over.
+- **Other room events** (seats, start, abort, expiry, turn-clock time-outs, chat)
+  are written by one process and announced with their reason; the others reload
+  what changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from pyramids.web.storage import Storage, StoredAction, actions_table
+
+log = logging.getLogger("pyramids.web.cluster")
+
+CHANNEL = "pyramids_rooms"
+# The first key of the two-key advisory locks: what is locked; the second is the room.
+MOVE_LOCK = 1
+BOT_LOCK = 2
+# What a notice may say changed; a receiving process reloads that part of the room.
+REASONS = ("move", "room", "clock", "chat", "chat_settings")
+# Told to the hub (with no room) when the listener reconnected: notices may be lost.
+RESYNC = "resync"
+RECONNECT_SECONDS = 1.0
+
+
+class Behind(Exception):
+    """Another process committed actions of the room this process has not applied."""
+
+    def __init__(self, stored: int) -> None:
+        super().__init__(f"the room has {stored} actions stored")
+        self.stored = stored
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A room changed on some process: `reason` says which part to reload."""
+
+    room_id: str
+    reason: str
+    origin: str
+
+
+def notice_payload(room_id: str, reason: str, origin: str) -> str:
+    if reason not in REASONS:
+        raise ValueError(f"unknown notice reason {reason!r}; allowed: {', '.join(REASONS)}")
+    return json.dumps({"room": room_id, "reason": reason, "origin": origin},
+                      separators=(",", ":"))
+
+
+def parse_notice(payload: str) -> Notice | None:
+    """The notice in a NOTIFY payload, or None for anything that is not one of ours."""
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    room, reason, origin = data.get("room"), data.get("reason"), data.get("origin")
+    if not (isinstance(room, str) and isinstance(origin, str) and reason in REASONS):
+        return None
+    return Notice(room, reason, origin)
+
+
+def psycopg_conninfo(url: str) -> str:
+    """The libpq address of an SQLAlchemy PostgreSQL URL (without the `+psycopg`)."""
+    parsed = sa.engine.make_url(url)
+    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def is_postgres(url: str) -> bool:
+    return sa.engine.make_url(url).get_backend_name() == "postgresql"
+
+
+class Cluster:
+    """This process's link to the others: commits under the room lock, notices, leases.
+
+    `on_notice` is called on the event loop for each notice another process sent
+    (and with `Notice("", RESYNC, "")` after the listener reconnected)."""
+
+    def __init__(self, storage: Storage, on_notice: Callable[[Notice], None],
+                 threads: int = 4) -> None:
+        if not is_postgres(storage.url):
+            raise ValueError(
+                "several server processes share a PostgreSQL database; "
+                f"{storage.engine.url.get_backend_name()} is one process's database. "
+                "Give a postgresql:// URL, or run one process without cluster mode"
+            )
+        self.storage = storage
+        self.origin = secrets.token_hex(8)
+        self.on_notice = on_notice
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="pyramids-cluster")
+        self._lease_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramids-lease")
+        self._lease_connection: Connection | None = None
+        self._lease_guard = threading.Lock()
+        self._listener: asyncio.Task[None] | None = None
+        self.listening = asyncio.Event()
+
+    # -- lifecycle ----------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._listener = asyncio.create_task(self._listen(), name="pyramids-listener")
+        await asyncio.wait_for(self.listening.wait(), 30)
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+        await asyncio.get_running_loop().run_in_executor(self._lease_pool, self._close_lease)
+        self._pool.shutdown(wait=True)
+        self._lease_pool.shutdown(wait=True)
+
+    # -- moves --------------------------------------------------------------------
+
+    async def commit(self, action: StoredAction) -> None:
+        """Commit a room's next action and announce it; `Behind` if another process
+        committed first (nothing is written then)."""
+        await asyncio.get_running_loop().run_in_executor(self._pool, self._commit, action)
+
+    def _commit(self, action: StoredAction) -> None:
+        with self.storage.engine.begin() as connection:
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(
+                MOVE_LOCK, sa.func.hashtext(action.room_id))))
+            stored = connection.execute(
+                sa.select(sa.func.count()).select_from(actions_table)
+                .where(actions_table.c.room_id == action.room_id)
+            ).scalar_one()
+            if stored + 1 != action.number:
+                raise Behind(int(stored))
+            self.storage._insert_actions(connection, [action])
+            self._notify(connection, action.room_id, "move")
+
+    def notify(self, room_id: str, reason: str) -> None:
+        """(On the database thread, after the write it announces.) Tell the others."""
+        with self.storage.engine.begin() as connection:
+            self._notify(connection, room_id, reason)
+
+    def _notify(self, connection: Connection, room_id: str, reason: str) -> None:
+        connection.execute(sa.select(sa.func.pg_notify(
+            CHANNEL, notice_payload(room_id, reason, self.origin))))
+
+    # -- bot leases -----------------------------------------------------------------
+
+    async def take_bot_lease(self, room_id: str) -> bool:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._lease_pool, self._lease, "pg_try_advisory_lock", room_id)
+
+    async def release_bot_lease(self, room_id: str) -> None:
+        await asyncio.get_running_loop().run_in_executor(
+            self._lease_pool, self._lease, "pg_advisory_unlock", room_id)
+
+    def _lease(self, function: str, room_id: str) -> bool:
+        """Run a session advisory-lock function on the lease connection. A lost
+        connection has lost its leases too: it is dropped, and the answer is no."""
+        with self._lease_guard:
+            try:
+                if self._lease_connection is None:
+                    self._lease_connection = self.storage.engine.connect()
+                    self._lease_connection.execution_options(isolation_level="AUTOCOMMIT")
+                call = getattr(sa.func, function)(BOT_LOCK, sa.func.hashtext(room_id))
+                return bool(self._lease_connection.execute(sa.select(call)).scalar_one())
+            except sa.exc.SQLAlchemyError:
+                log.exception("bot lease of room %s: the lease connection failed", room_id)
+                self._close_lease_locked()
+                return False
+
+    def _close_lease(self) -> None:
+        with self._lease_guard:
+            self._close_lease_locked()
+
+    def _close_lease_locked(self) -> None:
+        if self._lease_connection is not None:
+            with contextlib.suppress(Exception):
+                self._lease_connection.invalidate()
+                self._lease_connection.close()
+            self._lease_connection = None
+
+    # -- listening --------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        conninfo = psycopg_conninfo(self.storage.url)
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True
+                ) as connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    if not first:
+                        # Notices sent while the connection was down are lost: reload.
+                        self.on_notice(Notice("", RESYNC, ""))
+                    first = False
+                    async for message in connection.notifies():
+                        notice = parse_notice(message.payload)
+                        if notice is not None and notice.origin != self.origin:
+                            self.on_notice(notice)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("listening for other processes failed (%s); reconnecting", error)
+            await asyncio.sleep(RECONNECT_SECONDS)
+
+
+__all__ = ["BOT_LOCK", "CHANNEL", "MOVE_LOCK", "REASONS", "RESYNC", "Behind", "Cluster",
+           "Notice", "is_postgres", "notice_payload", "parse_notice", "psycopg_conninfo"]

@@ -1,0 +1,340 @@
+"""Several `pyramids serve --cluster` processes on one PostgreSQL database.
+
+Real parts: each server is its own process (its own event loop) on its own
+loopback port, against the PostgreSQL of PYRAMIDS_TEST_POSTGRES_URL; the clients
+are real WebSocket clients. The checks: a move made on one process reaches a
+client of the other within 100 ms; a process killed with SIGKILL mid-game loses
+nothing, and the game goes on through the other with every move stored once; a
+bot moves exactly once per turn while two processes race to play it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+from pyramids.core import GameRecord, State
+from pyramids.web.cluster import notice_payload, parse_notice
+from pyramids.web.storage import Storage, normalize_url
+from tests.web.conftest import POSTGRES_ENV, Client, empty_postgres
+from tests.web.toy import NAME
+
+ROOT = Path(__file__).resolve().parents[2]
+COUNT_DIR_ENV = "PYRAMIDS_TEST_BOT_COUNT_DIR"
+# The toy game and the counting bot exist only in tests: the server process registers them.
+LAUNCH = "from tests.web.test_cluster import launch; launch()"
+CROSSING_SECONDS = 0.1
+
+
+class CountingAgent:
+    """Plays the first legal action and notes, in a file of its process, each move it
+    computed: summed over the processes, the bot moves computed."""
+
+    name = "counting"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.seed = seed
+
+    def step(self, state: State) -> int:
+        folder = Path(os.environ[COUNT_DIR_ENV])
+        with (folder / f"{os.getpid()}.txt").open("a") as notes:
+            notes.write(f"{len(getattr(state, 'moves', ()))}\n")
+        return state.legal_actions()[0]
+
+
+def launch() -> None:
+    """`pyramids` with the test game and agent registered (run in the server process)."""
+    from pyramids.agents import register_agent
+    from pyramids.cli.main import main
+    from tests.web.toy import register_toy
+
+    register_toy()
+    register_agent("counting", CountingAgent)
+    main()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ClusterProcess:
+    """`pyramids serve --cluster` in its own process on a free loopback port."""
+
+    def __init__(self, db_url: str, log: Path, count_dir: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.log = log.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH, "serve", "--cluster", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", db_url, "--log-level", "warning",
+             "--http-burst", "1000", "--http-per-second", "1000",
+             "--rooms-created-per-minute", "1000"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            env={**os.environ, COUNT_DIR_ENV: str(count_dir)},
+        )
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}")
+            try:
+                if self.http.get("/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)  # no shutdown code runs
+            self.process.wait(10)
+
+    def close(self) -> None:
+        self.kill()
+        self.http.close()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> str:
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
+    empty_postgres(url)
+    Storage(url).migrate()  # once, so that the processes can start side by side
+    return url
+
+
+class Cluster:
+    """Two server processes for the module's tests; one a test killed comes back."""
+
+    def __init__(self, url: str, folder: Path) -> None:
+        self.url = url
+        self.folder = folder
+        self.count_dir = folder / "bot-moves"
+        self.count_dir.mkdir()
+        self.processes = [self._start(name) for name in ("a", "b")]
+        for process in self.processes:
+            process.wait_ready()
+
+    def _start(self, name: str) -> ClusterProcess:
+        return ClusterProcess(self.url, self.folder / f"{name}.log", self.count_dir)
+
+    def running(self) -> list[ClusterProcess]:
+        for index, process in enumerate(self.processes):
+            if process.process.poll() is not None:
+                process.close()
+                self.processes[index] = self._start("ab"[index])
+                self.processes[index].wait_ready()
+        return self.processes
+
+    def close(self) -> None:
+        for process in self.processes:
+            process.close()
+
+
+@pytest.fixture(scope="module")
+def cluster(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    started = Cluster(postgres_url, tmp_path_factory.mktemp("cluster"))
+    yield started
+    started.close()
+
+
+@pytest.fixture
+def two_processes(cluster: Cluster) -> list[ClusterProcess]:
+    return list(cluster.running())
+
+
+def stored_actions(url: str, room_id: str) -> list[tuple[int, int, str, bool]]:
+    engine = sa.create_engine(normalize_url(url))
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(sa.text(
+                "SELECT number, seat, action, by_bot FROM actions WHERE room_id = :room "
+                "ORDER BY number"), {"room": room_id}).all()
+    finally:
+        engine.dispose()
+    return [(row.number, row.seat, row.action, bool(row.by_bot)) for row in rows]
+
+
+def new_room(server: ClusterProcess, **body: Any) -> tuple[str, str]:
+    created = server.http.post("/api/rooms", json={"game": NAME, **body})
+    assert created.status_code == 201, created.text
+    return created.json()["room"]["id"], created.json()["host_token"]
+
+
+def sit(server: ClusterProcess, room_id: str, name: str, seat: int) -> str:
+    taken = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name, "seat": seat})
+    assert taken.status_code == 201, taken.text
+    token: str = taken.json()["token"]
+    return token
+
+
+def crossing_time(mover: Client, watcher: Client, action: str, number: int) -> float:
+    """Seconds from sending a move on one process to its state on the other."""
+    sent = time.monotonic()
+    mover.send({"type": "action", "action": action, "move_number": number})
+    watcher.state_at_least(number + 1)
+    return time.monotonic() - sent
+
+
+# -- without PostgreSQL -------------------------------------------------------------
+
+
+def test_notices_round_trip_and_anything_else_is_ignored() -> None:
+    payload = notice_payload("room1", "move", "abc")
+    notice = parse_notice(payload)
+    assert notice is not None
+    assert (notice.room_id, notice.reason, notice.origin) == ("room1", "move", "abc")
+    for junk in ("", "not json", "[]", json.dumps({"room": "r", "reason": "drop tables",
+                                                    "origin": "x"}),
+                 json.dumps({"room": 5, "reason": "move", "origin": "x"})):
+        assert parse_notice(junk) is None
+    with pytest.raises(ValueError, match="allowed: move, room"):
+        notice_payload("room1", "anything", "abc")
+
+
+def test_cluster_mode_refuses_sqlite(tmp_path: Path) -> None:
+    from pyramids.cli.main import app
+    from pyramids.web.app import create_app
+
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        create_app(f"sqlite:///{tmp_path / 'one.db'}", cluster=True)
+    result = CliRunner().invoke(app, ["serve", "--cluster", "--db",
+                                      f"sqlite:///{tmp_path / 'one.db'}"])
+    assert result.exit_code != 0
+    assert "PostgreSQL" in result.output
+    assert not (tmp_path / "one.db").exists()
+
+
+# -- two processes ----------------------------------------------------------------
+
+
+def test_moves_cross_processes_and_a_kill_9_loses_nothing(
+    two_processes: list[ClusterProcess], clients: list[Client], postgres_url: str,
+) -> None:
+    first, second = two_processes
+    room_id, host = new_room(first)
+    tokens = [sit(first, room_id, "Ana", 0), sit(second, room_id, "Bo", 1)]
+    ana = Client(first.ws_base, room_id, tokens[0])
+    bo = Client(second.ws_base, room_id, tokens[1])
+    watcher = Client(second.ws_base, room_id)
+    clients.extend([ana, bo, watcher])
+    # Seats taken on the other process reach this one's sockets too.
+    assert ana.until(lambda m: m.get("type") == "state" and m["seats"][1]["kind"] == "person")
+    assert first.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
+    sent: list[str] = []
+    crossings = []
+    for number, (mover, other) in enumerate([(ana, bo), (bo, ana)]):
+        action = mover.state_at_least(number)["legal_actions"][-1]
+        crossings.append(crossing_time(mover, other, action, number))
+        sent.append(action)
+    assert max(crossings) < CROSSING_SECONDS, crossings
+    assert watcher.state_at_least(2)["move_number"] == 2
+
+    # Ana's next move goes to the first process, which is killed at once: the move
+    # was either committed (and stands) or not (and she sends it again), never twice.
+    action = ana.state_at_least(2)["legal_actions"][-1]
+    ana.send({"type": "action", "action": action, "move_number": 2})
+    first.kill()
+    ana.close()
+    ana = Client(second.ws_base, room_id, tokens[0])
+    clients.append(ana)
+    resumed = ana.state_at_least(2)
+    if resumed["move_number"] == 2:
+        assert resumed["your_turn"]
+        ana.send({"type": "action", "action": action, "move_number": 2})
+    sent.append(action)
+    action = bo.state_at_least(3)["legal_actions"][-1]
+    bo.send({"type": "action", "action": action, "move_number": 3})
+    sent.append(action)
+    final = ana.state_at_least(4)
+    assert final["status"] == "finished"
+
+    stored = stored_actions(postgres_url, room_id)
+    assert [(number, seat, text) for number, seat, text, _ in stored] == [
+        (1, 0, sent[0]), (2, 1, sent[1]), (3, 0, sent[2]), (4, 1, sent[3])]
+    record = second.http.get(f"/api/rooms/{room_id}/record")
+    assert record.status_code == 200, record.text
+    assert len(GameRecord.from_json(record.text).replay()) == len(stored) + 1
+    summary = second.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert summary["status"] == "finished" and summary["move_number"] == 4
+
+
+def test_chat_and_an_abort_reach_the_other_process(
+    two_processes: list[ClusterProcess], clients: list[Client],
+) -> None:
+    first, second = two_processes
+    room_id, host = new_room(first)
+    token = sit(first, room_id, "Ana", 0)
+    ana = Client(first.ws_base, room_id, token)
+    watcher = Client(second.ws_base, room_id)
+    clients.extend([ana, watcher])
+    assert watcher.until(lambda m: m.get("type") == "chat_history")["messages"] == []
+    ana.send({"type": "chat", "text": "hello from the first process"})
+    heard = watcher.until(lambda m: m.get("type") == "chat")
+    assert heard["message"]["text"] == "hello from the first process"
+    assert heard["message"]["name"] == "Ana"
+    assert first.http.post(f"/api/rooms/{room_id}/abort",
+                           json={"token": host}).status_code == 200
+    assert watcher.until(lambda m: m.get("type") == "state" and m["status"] == "aborted")
+
+
+def test_a_bot_moves_once_a_turn_with_two_processes_racing(
+    two_processes: list[ClusterProcess], clients: list[Client], postgres_url: str,
+    cluster: Cluster,
+) -> None:
+    first, second = two_processes
+    for notes in cluster.count_dir.glob("*.txt"):
+        notes.unlink()
+    rooms = []
+    for _ in range(4):
+        room_id, host = new_room(first)
+        for seat in (0, 1):
+            given = first.http.post(f"/api/rooms/{room_id}/agents",
+                                    json={"token": host, "seat": seat, "agent": "counting"})
+            assert given.status_code == 200, given.text
+        # A spectator on each process: both hold the room, both run its bot task.
+        watchers = [Client(server.ws_base, room_id) for server in two_processes]
+        clients.extend(watchers)
+        for watcher in watchers:
+            watcher.until(lambda m: m.get("type") == "state"
+                          and all(s["kind"] == "agent" for s in m["seats"]))
+        rooms.append((room_id, host, watchers))
+    for room_id, host, _ in rooms:
+        assert second.http.post(f"/api/rooms/{room_id}/start",
+                                json={"token": host}).status_code == 200
+    for _, _, watchers in rooms:
+        for watcher in watchers:
+            assert watcher.state_at_least(4)["status"] == "finished"
+    for room_id, _, _ in rooms:
+        stored = stored_actions(postgres_url, room_id)
+        assert [number for number, *_ in stored] == [1, 2, 3, 4]
+        assert all(by_bot for *_, by_bot in stored)
+    computed = [
+        int(line) for notes in cluster.count_dir.glob("*.txt")
+        for line in notes.read_text().split()
+    ]
+    # Every bot move was computed by one process only: as many as were stored.
+    assert sorted(computed) == sorted([0, 1, 2, 3] * len(rooms))
