@@ -234,11 +234,11 @@ class PyramidsObserver:
         self.dict = {"view": self.tensor}
 
     def set_from(self, state: PyramidsSpielState, player: int) -> None:
-        view = state.view(player)
-        if view is None:
+        if state.engine is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = self.encoder.encode_view(view)
+            # The game's own writer: the same vector as the view's, without building the view.
+            self.tensor[:] = self.encoder.encode(state.engine.state, player)
 
     def string_from(self, state: PyramidsSpielState, player: int) -> str:
         view = state.view(player)
