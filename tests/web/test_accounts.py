@@ -265,3 +265,20 @@ def test_a_game_against_a_bot_is_rated_once_against_its_fixed_rating(db_url: str
     rating = store.ratings_of(ana)[game]
     assert rating["games"] == 1 and rating["rating"] == pytest.approx(expected.rating)
     storage.dispose()
+
+
+def test_the_session_cookie_is_secure_over_https(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from pyramids.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'https.db'}")
+    with TestClient(app, base_url="https://pyramids.example") as client:
+        client.get("/api/account")
+        made = client.post("/api/account/register", json={"name": "Ana", "password": PASSWORD},
+                           headers={"X-CSRF-Token": client.cookies[CSRF_COOKIE]})
+        assert made.status_code == 201, made.text
+        cookie = next(value for value in made.headers.get_list("set-cookie")
+                      if value.startswith(SESSION_COOKIE + "="))
+        flags = {part.strip().lower() for part in cookie.split(";")}
+        assert {"secure", "httponly", "samesite=lax"} <= flags
