@@ -1,4 +1,4 @@
-"""The local score file: bests by variant, survives reopening, refuses a corrupt file."""
+"""The local score file: bests by variant, survives reopening, keeps a corrupt file aside."""
 
 from __future__ import annotations
 
@@ -39,15 +39,38 @@ def test_lower_is_better_for_games_that_count_draws(tmp_path: Path) -> None:
     assert [e.score for e in store.best("pacal-solo", "", lower_is_better=True)] == [12, 20, 30]
 
 
-def test_a_corrupt_file_gives_a_clear_error_and_is_kept(tmp_path: Path) -> None:
+def test_a_corrupt_file_is_kept_aside_and_a_new_one_started(tmp_path: Path) -> None:
     path = tmp_path / "scores.sqlite3"
-    path.write_bytes(b"this is not a database" * 100)
+    damaged = b"this is not a database" * 100
+    path.write_bytes(damaged)
+    (tmp_path / "scores.sqlite3.corrupt-1").write_bytes(b"kept from before")
     store = ScoreStore(path)
-    with pytest.raises(ScoreStoreError, match="cannot be used.*move it away"):
-        store.add(entry(1))
-    with pytest.raises(ScoreStoreError):
-        store.entries("mahjongg")
-    assert path.read_bytes().startswith(b"this is not a database")
+    store.add(entry(1))
+    kept = tmp_path / "scores.sqlite3.corrupt-2"
+    assert store.set_aside == kept and kept.read_bytes() == damaged
+    assert (tmp_path / "scores.sqlite3.corrupt-1").read_bytes() == b"kept from before"
+    assert [e.score for e in ScoreStore(path).entries("mahjongg")] == [1]
+
+
+def test_a_damaged_database_is_kept_aside_too(tmp_path: Path) -> None:
+    path = tmp_path / "scores.sqlite3"
+    store = ScoreStore(path)
+    for score in range(200):
+        store.add(entry(score))
+    data = bytearray(path.read_bytes())
+    data[4096:8192] = b"\xff" * 4096  # a page of rows overwritten
+    path.write_bytes(bytes(data))
+    fresh = ScoreStore(path)
+    assert fresh.entries("mahjongg") == []
+    assert fresh.set_aside is not None and fresh.set_aside.read_bytes() == bytes(data)
+
+
+def test_a_file_that_cannot_be_read_for_other_reasons_is_left_alone(tmp_path: Path) -> None:
+    folder = tmp_path / "scores.sqlite3"
+    folder.mkdir()  # a folder where the file should be
+    with pytest.raises(ScoreStoreError, match="scores.sqlite3"):
+        ScoreStore(folder).add(entry(1))
+    assert folder.is_dir()
 
 
 def test_the_default_file_is_in_the_user_data_folder(

@@ -49,7 +49,7 @@ async def test_best_scores_survive_a_restart_of_the_app(
         assert f"1. {draws:g}" in shown
 
 
-async def test_a_corrupt_score_file_is_a_message_not_a_crash(
+async def test_a_corrupt_score_file_is_kept_aside_with_a_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -59,9 +59,10 @@ async def test_a_corrupt_score_file_is_a_message_not_a_crash(
     app = PlayApp(new_session(load("pacal-solo"), ["human"], 5), agent_delay=0)
     async with app.run_test(size=SMALL) as pilot:
         await finish_solo_by_keys(pilot, app)
-        assert "Best scores are not available" in app.message
-        assert str(broken) in app.message
-    assert broken.read_bytes() == b"not sqlite" * 50
+        kept = broken.with_name("scores.sqlite3.corrupt-1")
+        assert "could not be read" in app.message and str(kept) in app.message
+        assert "rank 1 of 1" in str(app.query_one("#scores").render())
+    assert kept.read_bytes() == b"not sqlite" * 50
 
 
 async def test_play_again_and_the_same_deal_again(tmp_path: Path) -> None:

@@ -23,6 +23,8 @@ from pyramids.cli.common import (
 )
 from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import GameRecord, PyramidsError, State
+from pyramids.core.errors import N_
+from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.learn import learn_text
 from pyramids.play.render import render_view
 from pyramids.play.results import result_lines
@@ -58,10 +60,25 @@ def play(
     save: Path | None = typer.Option(None, "--save", help="Save the game to this record file."),
     resume: Path | None = typer.Option(None, "--resume", help="Go on with a saved record file."),
     lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
+    game_number: str | None = typer.Option(
+        None, "--game-number",
+        help="Play the deal a game number names: a board and a deal, e.g. turtle-4821 "
+        "(the board's other options at their defaults).",
+    ),
 ) -> None:
     """Play a game in the terminal, against agents or other people at the same keyboard."""
     apply_language(lang)
     with user_errors():
+        if game_number is not None:
+            if game is None or resume is not None or seed is not None or option \
+                    or players is not None:
+                raise PyramidsError(N_(
+                    "--game-number needs the game's name and sets the board, the deal and "
+                    "the options itself: leave out --seed, --option, --players and --resume"
+                ))
+            number = parse_game_number(game, game_number)
+            option = [f"{key}={value}" for key, value in practice_options(game, number).items()]
+            seed = number.deal
         session = _make_session(game, vs, seats, seed, option, players, save, resume)
         name = session.game.name
         if plain:

@@ -3,8 +3,11 @@
 One row per finished game: the game, its variant (for Mahjongg the layout and
 mode), won or not, the score in the game's own unit, the seconds it took, the
 seed and the date. Every write is one transaction, so a crash never leaves half
-a row; a file that is not a score database raises `ScoreStoreError` with a
-message that says which file and what to do, and is never overwritten.
+a row. A file that is not a score database (or a damaged one) is never
+overwritten: it is kept aside as `scores.sqlite3.corrupt-N` and a new file is
+started, and `ScoreStore.set_aside` names the kept file so that the interface can
+say so. Other failures (a locked or unwritable file) raise `ScoreStoreError` with
+a message that says which file and what to do.
 
 The default file is `scores.sqlite3` in the user data folder (`platformdirs`,
 imported only when that default is asked for, so the core install does not need
@@ -69,14 +72,69 @@ class Standing:
     fastest_win: ScoreEntry | None
 
 
+#: What SQLite says of a file that is not, or no longer, a database.
+CORRUPT_SIGNS = ("file is not a database", "malformed", "not a database")
+
+
+def is_corrupt(error: sqlite3.DatabaseError) -> bool:
+    return any(sign in str(error).lower() for sign in CORRUPT_SIGNS)
+
+
+def aside_path(path: Path) -> Path:
+    """The first free `NAME.corrupt-N` beside `path`."""
+    number = 1
+    while True:
+        candidate = path.with_name(f"{path.name}.corrupt-{number}")
+        if not candidate.exists():
+            return candidate
+        number += 1
+
+
 class ScoreStore:
     """The score database at `path` (created on the first write)."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        #: Where an unreadable score file was kept (None: nothing was set aside).
+        self.set_aside: Path | None = None
 
     @contextmanager
     def _connect(self, write: bool) -> Iterator[sqlite3.Connection]:
+        self._check_readable()
+        with self._open(write) as connection:
+            yield connection
+
+    def _check_readable(self) -> None:
+        """Keep an unreadable file aside (renamed, never deleted) and start afresh."""
+        if not self.path.is_file():
+            return
+        try:
+            probe = sqlite3.connect(self.path, timeout=5)
+            try:
+                verdict = probe.execute("PRAGMA quick_check").fetchone()
+                if verdict is None or verdict[0] != "ok":
+                    raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
+            finally:
+                probe.close()
+        except sqlite3.DatabaseError as error:
+            if not is_corrupt(error):
+                raise ScoreStoreError(
+                    f"the score file {self.path} cannot be used ({error}); it was left as "
+                    "it is: try again later, or move it away to start a new one"
+                ) from error
+            target = aside_path(self.path)
+            try:
+                self.path.rename(target)
+            except OSError as move_error:
+                raise ScoreStoreError(
+                    f"the score file {self.path} cannot be read ({error}) nor moved aside "
+                    f"({move_error.strerror}); it was left as it is: move it away to start "
+                    "a new one"
+                ) from error
+            self.set_aside = target
+
+    @contextmanager
+    def _open(self, write: bool) -> Iterator[sqlite3.Connection]:
         if not write and not self.path.exists():
             connection = sqlite3.connect(":memory:")
         else:

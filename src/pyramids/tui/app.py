@@ -53,6 +53,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from pyramids.core import GameRecord, IllegalActionError
+from pyramids.play.boards import boards, parse_game_number, practice_options
 from pyramids.play.i18n import _
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer
@@ -68,6 +69,12 @@ from pyramids.play.scores import (
 )
 from pyramids.play.session import HUMAN, Session, fresh_seed, new_session
 from pyramids.tui.board import Board, board_class, translate_bindings, update_static
+from pyramids.tui.board_chooser import (
+    BoardChooserScreen,
+    GameNumberScreen,
+    board_menu_choices,
+    game_number_text,
+)
 
 AGENT_DELAY = 0.4
 CLOCK_PREFIX = "clock "
@@ -374,6 +381,9 @@ class PlayApp(App[None]):
         self.title = f"pyramids: {session.game.name}"
         seats = ", ".join(seat_label(seat, session.seats) for seat in range(len(session.seats)))
         self.sub_title = _("seed {seed} · {seats}", seed=session.seed, seats=seats)
+        number = game_number_text(session.game, session.seed) if self._is_solo() else None
+        if number:
+            self.sub_title += f" · {number}"
 
     @property
     def board(self) -> Board:
@@ -658,6 +668,10 @@ class PlayApp(App[None]):
         except ScoreStoreError as error:
             self.set_message(_("Best scores are not available: {reason}", reason=error))
             return
+        if store.set_aside is not None:
+            self.set_message(_(
+                "The score file could not be read; it was kept as {kept} and a new one "
+                "was started.", kept=str(store.set_aside)))
         lines = [
             _(
                 "This game: {score} in {clock}, {verdict}, rank {rank} of {of}.",
@@ -745,6 +759,36 @@ class PlayApp(App[None]):
             self.push_screen(ChoiceScreen(
                 _("Best scores") + "\n\n" + self.best_scores_text(), (("close", _("Close")),)
             ))
+        elif answer == "board":
+            game = self.session.game
+            option = getattr(type(game), "board_option", "")
+            self.push_screen(BoardChooserScreen(boards(game.name), game.options.get(option)),
+                             self.play_board)
+        elif answer == "number":
+            self.push_screen(GameNumberScreen(self.session.game.name), self.play_game_number)
+
+    def play_board(self, name: str | None) -> None:
+        """A new deal on the board `name` (the chooser's answer), the same seats and rules."""
+        if name is None:
+            return
+        game = self.session.game
+        option = getattr(type(game), "board_option", "")
+        chosen = type(game)(**{**game.options, option: name})
+        seed = fresh_seed()
+        self.default_save = None
+        self.start_session(new_session(chosen, list(self.session.seats), seed),
+                           _("New game on {board}: seed {seed}.", board=name, seed=seed))
+
+    def play_game_number(self, text: str | None) -> None:
+        """The game a game number names (checked by the screen that asked for it)."""
+        if text is None:
+            return
+        game = self.session.game
+        number = parse_game_number(game.name, text)
+        chosen = type(game)(**practice_options(game.name, number))
+        self.default_save = None
+        self.start_session(new_session(chosen, list(self.session.seats), number.deal),
+                           _("Game number {number}.", number=str(number)))
 
     # ----- input -----
 
@@ -803,7 +847,8 @@ class PlayApp(App[None]):
     def action_menu(self) -> None:
         if isinstance(self.screen, ModalScreen):
             return
-        self.push_screen(ChoiceScreen("", menu_choices()), self._menu_answer)
+        choices = menu_choices() + board_menu_choices(self.session.game)
+        self.push_screen(ChoiceScreen("", choices), self._menu_answer)
 
     def _save_target(self) -> Path:
         return self.session.save_path or self.default_save or Path(
