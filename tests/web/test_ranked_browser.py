@@ -146,6 +146,7 @@ def test_a_ranked_pacal_match_with_clocks_between_two_accounts(
     room = ana.url.rsplit("/", 1)[1]
 
     bo.goto(f"{server.base}/play/{room}")
+    assert "Bo" in bo.inner_text("#account-name")  # he sits as his account
     bo.click("[data-take-seat='1']")
     bo.wait_for_selector("[data-leave='1']")
     ana.click("#start:not([disabled])")

@@ -4,7 +4,7 @@
 import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { renderClock } from "./clock.js";
-import { currentAccount, renderRatingChange } from "./account.js";
+import { accountLine, currentAccount, renderRatingChange } from "./account.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
 import { installSide, onChat, onLog, sideState } from "./log.js";
 
@@ -576,6 +576,8 @@ async function main() {
       class: "learn-link", href: `/learn/${encodeURIComponent(summary.room.game)}`,
       target: "_blank", rel: "noopener",
     }, t("How to play")));
+    // Who is logged in: a ranked room seats accounts only.
+    accountLine().then((line) => document.querySelector("header.top").append(line));
   } catch (problem) {
     if (problem.status === 404) {
       setConnection(t("No such room"), "bad");
