@@ -23,6 +23,14 @@ server times every turn and sends the clock in every state.
 options, and Mahjongg's three modes) and reports the server's resident memory
 per room (Linux /proc), and how long a restart takes to answer after them.
 
+`--processes N` (with `--db postgresql://...`): the same load on 1, 2, ... N
+`pyramids serve --cluster` processes sharing that database, one report each.
+Each game is made over HTTP on one process and played over the WebSocket of the
+next, so with two or more processes every move crosses between them (commit under
+the room's lock, NOTIFY, catch-up) and both race for the bot's lease.
+
+    python benchmarks/server_load.py --db postgresql://u:p@127.0.0.1/db --processes 2
+
 Bounded: at most `--games` (<= 2000) games and `--duration` (<= 600) seconds,
 loopback only. The target is 500 concurrent games with p95 under 50 ms.
 """
@@ -97,11 +105,12 @@ def free_port() -> int:
         return port
 
 
-def start_server(db_url: str, port: int, log: Path, sqlite_sync: str) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, log: Path, sqlite_sync: str,
+                 cluster: bool = False) -> subprocess.Popen[bytes]:
     # Every simulated player comes from this one address: lift the per-client limits.
     command = [sys.executable, "-m", "pyramids.cli.main", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", db_url, "--sqlite-sync", sqlite_sync,
-               "--log-level", "warning", *RELAXED]
+               "--log-level", "warning", *RELAXED, *(["--cluster"] if cluster else [])]
     process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -195,9 +204,12 @@ async def play_one_game(
 
 
 async def player(
-    index: int, http: httpx.AsyncClient, ws_base: str, args: argparse.Namespace,
-    tally: Tally, stop_at: float,
+    index: int, https: list[httpx.AsyncClient], ws_bases: list[str],
+    args: argparse.Namespace, tally: Tally, stop_at: float,
 ) -> None:
+    # With several processes the room is made on one and played on the next.
+    http = https[index % len(https)]
+    ws_base = ws_bases[(index + 1) % len(ws_bases)]
     rng = random.Random(index)
     await asyncio.sleep(index / args.ramp)
     while time.monotonic() < stop_at:
@@ -276,33 +288,43 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, port: int, server_pid: int | None) -> Tally:
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+def total_cpu_seconds(pids: list[int]) -> float | None:
+    times = [cpu_seconds(pid) for pid in pids]
+    return None if not times or None in times else sum(t for t in times if t is not None)
+
+
+async def run(args: argparse.Namespace, ports: list[int], server_pids: list[int]) -> Tally:
     tally = Tally()
     limits = httpx.Limits(max_connections=100)
     warmup = args.games / args.ramp + 2
     started = time.monotonic()
     stop_at = started + args.duration
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+    https = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30, limits=limits)
+             for port in ports]
+    ws_bases = [f"ws://127.0.0.1:{port}" for port in ports]
+    try:
         players = [
-            asyncio.create_task(player(i, http, ws_base, args, tally, stop_at))
+            asyncio.create_task(player(i, https, ws_bases, args, tally, stop_at))
             for i in range(args.games)
         ]
         await asyncio.sleep(min(warmup, args.duration / 2))
         tally.measuring = True
         print(f"measuring: {tally.connected} games connected after {warmup:.0f} s of ramp-up")
-        server_before, client_before = cpu_seconds(server_pid), time.process_time()
+        server_before, client_before = total_cpu_seconds(server_pids), time.process_time()
         while time.monotonic() < stop_at:
             await asyncio.sleep(min(5, max(0.0, stop_at - time.monotonic())))
             print(f"  t={time.monotonic() - started:5.0f}s  games={tally.connected}  "
                   f"actions={tally.actions}  errors={len(tally.errors)}")
-        server_after = cpu_seconds(server_pid)
+        server_after = total_cpu_seconds(server_pids)
         if server_before is not None and server_after is not None:
             tally.server_cpu_seconds = server_after - server_before
         tally.client_cpu_seconds = time.process_time() - client_before
         await asyncio.wait(players, timeout=30)
         for task in players:
             task.cancel()
+    finally:
+        for http in https:
+            await http.aclose()
     tally.measured_seconds = args.duration - min(warmup, args.duration / 2)
     return tally
 
@@ -325,30 +347,55 @@ def main() -> None:
                         help="a turn clock in every room: move:SECONDS or bank:SECONDS:INCREMENT")
     parser.add_argument("--memory", type=int, default=0,
                         help="measure memory per waiting room with this many rooms a game")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="measure 1..N `serve --cluster` processes on the --db PostgreSQL")
     args = parser.parse_args()
     if args.memory:
         measure_memory(args)
         return
     args.games = max(1, min(args.games, MAX_GAMES))
     args.duration = max(5.0, min(args.duration, MAX_DURATION))
+    if args.processes:
+        if not (args.db or "").startswith(("postgresql://", "postgres://")):
+            raise SystemExit("--processes needs --db postgresql://...: the processes share it")
+        if not 1 <= args.processes <= 8:
+            raise SystemExit("--processes is 1 to 8")
+        for count in range(1, args.processes + 1):
+            tally, server_log = measure(args, count)
+            report(args, tally, server_log, f"{count} cluster process"
+                   + ("es" if count > 1 else ""))
+        return
 
-    server_log = ""
     if args.port is not None:
-        tally = asyncio.run(run(args, args.port, None))
+        tally, server_log = asyncio.run(run(args, [args.port], [])), ""
     else:
-        with tempfile.TemporaryDirectory() as folder:
-            db_url = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
-            port = free_port()
-            server = start_server(db_url, port, Path(folder) / "server.log", args.sqlite_sync)
-            try:
-                tally = asyncio.run(run(args, port, server.pid))
-            finally:
+        tally, server_log = measure(args, 0)
+    report(args, tally, server_log, "one process")
+
+
+def measure(args: argparse.Namespace, processes: int) -> tuple[Tally, str]:
+    """Start the server (`processes` cluster processes; 0: one plain one), run the load."""
+    with tempfile.TemporaryDirectory() as folder:
+        db_url = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
+        ports = [free_port() for _ in range(max(1, processes))]
+        logs = [Path(folder) / f"server{index}.log" for index in range(len(ports))]
+        servers = []
+        try:
+            for port, log in zip(ports, logs, strict=True):
+                servers.append(start_server(db_url, port, log, args.sqlite_sync,
+                                            cluster=processes > 0))
+            tally = asyncio.run(run(args, ports, [server.pid for server in servers]))
+        finally:
+            for server in servers:
                 server.kill()
                 server.wait(10)
-                server_log = (Path(folder) / "server.log").read_text(errors="replace")
+        return tally, "".join(log.read_text(errors="replace") for log in logs if log.exists())
 
+
+def report(args: argparse.Namespace, tally: Tally, server_log: str, label: str) -> None:
     latencies = [value * 1000 for value in tally.latencies]
-    print(f"\ngame {args.game} vs {args.agent}; {args.games} games requested, think {args.think}s,"
+    print(f"\n[{label}] game {args.game} vs {args.agent}; {args.games} games requested, "
+          f"think {args.think}s,"
           f" db {'sqlite ' + args.sqlite_sync if args.db is None else args.db.split('@')[-1]}")
     print(f"chat {args.chat:g} a move ({tally.chats} messages sent), clock "
           f"{args.clock or 'none'}")
