@@ -47,6 +47,8 @@ class PluginAgentFactory:
     def __init__(self, entry_point: metadata.EntryPoint) -> None:
         self.entry_point = entry_point
         self._factory: AgentFactory | None = None
+        # Where the agent lives (its package's own tests cover it), as for a factory function.
+        self.__module__ = entry_point.module
 
     def load(self) -> AgentFactory:
         if self._factory is None:
