@@ -16,6 +16,11 @@ has been connected to for `adjourn_after_seconds` is put away from memory and co
 back as it was when opened again; rooms are loaded only when someone asks for them.
 In a game with a clock (Mahjongg time attack) the server keeps the time: it adds
 the elapsed seconds before each move and ends the game when the time is up.
+A room with a turn clock (`pyramids.web.clocks`) is timed by the hub's `Clock`
+(a fake one in tests): each move stores the clock in its own commit, a time-out
+(`time_out`, called by the room's bot task) hands the turn to the bot or adjourns
+the game, and the clock goes to every client in each state message. When a game
+finishes, the `finish_hooks` run (the ratings of a ranked room).
 
 Cluster mode (`cluster=True`, PostgreSQL only; `pyramids.web.cluster`): several
 processes serve the same rooms. Before checking a move the hub applies the
