@@ -4,6 +4,7 @@
     python benchmarks/throughput.py --game pacal --seconds 10
     python benchmarks/throughput.py --option players=2 --game temple
     python benchmarks/throughput.py --env           # also the RL adapters, per game
+    python benchmarks/throughput.py --env --floor   # and PettingZoo's protocol alone
 
 With `--env`, each game is also stepped through the adapters that serve it
 (the `rl` and `openspiel` extras): the PettingZoo AEC env (observe + step,
@@ -80,7 +81,8 @@ class _Loop:
         return self.steps / self.seconds if self.seconds else 0.0
 
 
-def _env_loops(name: str, options: dict[str, object], seed: int) -> dict[str, _Loop]:
+def _env_loops(name: str, options: dict[str, object], seed: int,
+               floor: bool = False) -> dict[str, _Loop]:
     """The native loop and one per adapter that serves this game (missing extras skip)."""
     rng = random.Random(seed)
     game = pyramids.load(name, **options)
@@ -114,6 +116,37 @@ def _env_loops(name: str, options: dict[str, object], seed: int) -> dict[str, _L
         return steps
 
     loops["pettingzoo"] = _Loop(pettingzoo, seed)
+    if floor:
+        # The same loop with the observation and mask replaced by preallocated arrays
+        # (the legal actions still asked once a position): what PettingZoo's protocol
+        # and the masked choice cost alone, the floor any encoder adds to.
+        import numpy as np
+
+        bare = rl.env(name, **options)
+        vector = np.zeros(bare.encoder.size, dtype=np.float32)
+        mask = np.zeros(bare.encoder.num_actions, dtype=np.int8)
+
+        def observe_nothing(agent: str) -> dict:
+            mask[:] = 0
+            if bare._seat[agent] == bare.state_.current_player:
+                mask[bare._legal_actions()] = 1
+            return {"observation": vector, "action_mask": mask}
+
+        bare.observe = observe_nothing
+
+        def protocol(deal: int) -> int:
+            bare.reset(seed=deal)
+            steps = 0
+            for _agent in bare.agent_iter():
+                observation, _, terminated, truncated, _ = bare.last()
+                if terminated or truncated:
+                    bare.step(None)
+                else:
+                    bare.step(_masked_choice(rng, observation["action_mask"]))
+                    steps += 1
+            return steps
+
+        loops["pettingzoo-floor"] = _Loop(protocol, seed)
     if game.num_players == 1:
         import gymnasium
 
@@ -150,14 +183,14 @@ def _env_loops(name: str, options: dict[str, object], seed: int) -> dict[str, _L
 
 
 def measure_env(name: str, options: dict[str, object], seconds: float,
-                seed: int = 0, bursts: int = 6) -> dict[str, float]:
+                seed: int = 0, bursts: int = 6, floor: bool = False) -> dict[str, float]:
     """Steps per second natively and through each adapter, measured in interleaved bursts.
 
     Each loop runs `bursts` times for `seconds / bursts`, in turn with the others,
     so a machine whose load changes during the run slows all of them alike and
     the ratios stay fair. The native loop here plays the same deals as the
     adapters (`seed`, `seed + 1`, ..)."""
-    loops = _env_loops(name, options, seed)
+    loops = _env_loops(name, options, seed, floor)
     for _ in range(bursts):
         for loop in loops.values():
             loop.burst(seconds / bursts)
@@ -180,12 +213,16 @@ def main() -> None:
     parser.add_argument("--env", action="store_true",
                         help="also env steps/s through the PettingZoo, Gymnasium and OpenSpiel "
                         "adapters")
+    parser.add_argument("--floor", action="store_true",
+                        help="with --env: also PettingZoo's loop with a preallocated "
+                        "observation (the protocol's own cost)")
     args = parser.parse_args()
     names = args.game or pyramids.game_names()
     results = [measure(name, dict(args.option), args.seconds) for name in names]
     if args.env:
         for result in results:
-            figures = measure_env(result["game"], dict(args.option), args.seconds)
+            figures = measure_env(result["game"], dict(args.option), args.seconds,
+                                  floor=args.floor)
             native = figures.pop("native")
             result["env_native_steps_per_second"] = round(native)
             result["env_steps_per_second"] = {k: round(v) for k, v in figures.items()}
@@ -200,12 +237,12 @@ def main() -> None:
             f"{r['mean_actions']:>9} {r['games']:>7}"
         )
     if args.env:
-        print(f"\n{'game':12} {'adapter':11} {'steps/s':>10} {'native':>10} "
+        print(f"\n{'game':12} {'adapter':16} {'steps/s':>10} {'native':>10} "
               f"{'cost (native/adapter)':>22}")
         for r in results:
             native = r["env_native_steps_per_second"]
             for adapter, rate in r["env_steps_per_second"].items():
-                print(f"{r['game']:12} {adapter:11} {rate:>10,} {native:>10,} "
+                print(f"{r['game']:12} {adapter:16} {rate:>10,} {native:>10,} "
                       f"{r['env_cost'][adapter]:>21}x")
 
 
