@@ -5,10 +5,11 @@
 
 Python code marks messages with `_("...")`, `gettext(...)` and
 `ngettext(singular, plural, n)`, and the engines (which cannot translate) with
-`N_("...")` and `PluralWords(singular, plural, n)` in the errors they raise; the browser pages with `t("...")` and
-`tn(singular, plural, n)`. The English catalogue repeats each English message
-id; the Korean one keeps its translations, and a new message is added with an
-empty translation for a person to write (the check fails until one does).
+`N_("...")` and `PluralWords(singular, plural, n)` in the errors they raise;
+the browser pages with `t("...")` and `tn(singular, plural, n)`. The English
+catalogue repeats each English message id; the Korean one keeps its
+translations, and a new message is added with an empty translation for a person
+to write (the check fails until one does).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ LANGUAGES = ("en", "ko")
 # Each kind of file with the functions that mark messages in it.
 EXTRACTORS = [
     # `say`/`say_n` (pyramids.play.movelog) keep a message to put into words later.
+    # N_ and PluralWords (pyramids.core.errors): an engine's words, translated by interfaces.
     ([("**.py", "python")], {"_": None, "gettext": None, "ngettext": (1, 2),
-                             "say": None, "say_n": (1, 2)}),
+                             "say": None, "say_n": (1, 2), "N_": None, "PluralWords": (1, 2)}),
     ([("**/static/**.js", "javascript")], {"t": None, "tn": (1, 2)}),
 ]
 

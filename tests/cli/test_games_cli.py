@@ -20,6 +20,19 @@ def invoke(*args: str, stdin: str | None = None):
     return runner.invoke(app, list(args), input=stdin)
 
 
+def test_an_illegal_move_at_the_plain_prompt_is_refused_in_korean() -> None:
+    # Seat 1 opens a Pacal round with an offer: a decline, a bad field and a typo.
+    result = invoke(
+        "play", "pacal", "--vs", "random", "--seed", "11", "--plain", "--lang", "ko",
+        *SHORT_MATCH, stdin="decline\nplase F3\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert ("둘 수 없는 수입니다: 'decline' 수는 둘 수 없습니다: "
+            "손의 카드 두 장을 제안해야 합니다 ('offer A B')") in result.output
+    assert "둘 수 없는 수입니다: 알 수 없는 수 'plase F3'. 둘 수 있는 수: 'offer A B'" in result.output
+    assert "is illegal" not in result.output and "unknown move" not in result.output
+
+
 def test_play_pacal_plain_full_game_with_bad_moves(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     # A mistyped move and an illegal one first, then always the first listed move.
@@ -29,7 +42,7 @@ def test_play_pacal_plain_full_game_with_bad_moves(tmp_path: Path) -> None:
         *SHORT_MATCH, stdin=stdin,
     )
     assert result.exit_code == 0, result.output
-    assert "Not a legal move: pacal: unknown action 'plase F3'" in result.output
+    assert "Not a legal move: unknown move 'plase F3'" in result.output
     assert "the move 'decline' is illegal" in result.output
     assert "1285" not in result.output
     assert "there is no move number 0" in result.output
@@ -193,7 +206,7 @@ def test_replay_step_stops_on_q(tmp_path: Path) -> None:
         (
             json.dumps({"format": "pyramids-record", "version": 1, "game": "pacal-solo",
                         "options": {}, "seed": 1, "actions": ["place F11"]}),
-            "action 1 ('place F11')",
+            "move 1 ('place F11')",
         ),
     ],
 )

@@ -49,7 +49,7 @@ def test_malformed_records_are_rejected_with_the_reason(tmp_path: Path) -> None:
         json.dumps({**good, "actions": [1, 2]}): "'actions' must be a list of action strings",
         json.dumps({**good, "seed": 1.5}): "'seed' must be",
         json.dumps({**good, "game": "chess"}): "unknown game 'chess'",
-        json.dumps({**good, "actions": ["fly"]}): r"action 1 \('fly'\)",
+        json.dumps({**good, "actions": ["fly"]}): r"move 1 \('fly'\)",
         json.dumps({**good, "options": {"nope": 1}}): "unknown option nope",
     }
     for text, reason in cases.items():

@@ -9,7 +9,7 @@ from typing import NoReturn
 import typer
 
 from pyramids.core import PyramidsError
-from pyramids.play.i18n import UnknownLanguageError, set_language
+from pyramids.play.i18n import UnknownLanguageError, set_language, words_text
 
 USAGE_ERROR = 2
 
@@ -25,7 +25,7 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except (PyramidsError, ValueError) as error:
-        fail(str(error).replace("\n", " "))
+        fail(words_text(error).replace("\n", " "))
 
 
 @contextmanager

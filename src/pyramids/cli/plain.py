@@ -15,7 +15,7 @@ from collections.abc import Callable
 import typer
 
 from pyramids.core import IllegalActionError, PyramidsError, game_manifest
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, words_text
 from pyramids.play.moves import format_moves, parse_move, summarize_moves
 from pyramids.play.render import render_view
 from pyramids.play.results import result_lines, seat_label
@@ -110,7 +110,7 @@ def play_plain(
         try:
             state.apply_action(parse_move(state, text))
         except IllegalActionError as error:
-            write(_("Not a legal move: {problem}", problem=error))
+            write(_("Not a legal move: {problem}", problem=words_text(error)))
             continue
         session.save()
     write(render_view(session.game.name, state.view(None)))
@@ -148,4 +148,4 @@ def _rules(rules_page: Callable[[], str] | None) -> str:
     try:
         return rules_page()
     except PyramidsError as error:
-        return str(error)
+        return words_text(error)

@@ -20,7 +20,7 @@ import typer
 from pyramids.cli.common import LANG_HELP, apply_language, fail, user_errors
 from pyramids.cli.plain import HELP_WORDS, QUIT_WORDS, echo, play_plain, read_stdin_line
 from pyramids.core import IllegalActionError, game_manifest
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.moves import format_moves, parse_move
 from pyramids.play.render import render_view
@@ -104,7 +104,7 @@ def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
         try:
             move = run.state.action_to_string(parse_move(run.state, text))
         except IllegalActionError as error:
-            write(_("Not a legal move: {problem}", problem=error))
+            write(_("Not a legal move: {problem}", problem=words_text(error)))
             continue
         feedback = run.attempt(move)
         write(feedback.message)

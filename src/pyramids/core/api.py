@@ -30,7 +30,7 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Protocol
 
-from pyramids.core.errors import IllegalActionError, RecordError
+from pyramids.core.errors import N_, IllegalActionError, RecordError, Words
 from pyramids.core.options import Option, resolve_options
 from pyramids.core.views import Outcome, make_outcome
 
@@ -84,13 +84,14 @@ class Game(ABC):
         try:
             data = json.loads(text)
         except (TypeError, ValueError) as error:
-            raise RecordError(f"not a saved state: invalid JSON ({error})") from None
+            raise RecordError(N_("not a saved state: invalid JSON ({problem})"),
+                              problem=str(error)) from None
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-            raise RecordError(f"not a saved state: expected an object with format {STATE_FORMAT!r}")
+            raise RecordError(N_("not a saved state: expected an object with format '{format}'"),
+                              format=STATE_FORMAT)
         if data.get("game") != self.name:
-            raise RecordError(
-                f"saved state is for game {data.get('game')!r}, not {self.name!r}"
-            )
+            raise RecordError(N_("saved state is for game {saved}, not '{game}'"),
+                              saved=repr(data.get("game")), game=self.name)
         saved_options = data.get("options")
         if isinstance(saved_options, dict):
             # A save from before an option existed loads into a game with any value of
@@ -101,18 +102,18 @@ class Game(ABC):
                 saved_options = {**saved_options,
                                  **{name: self._options[name] for name in missing}}
         if saved_options != self._options:
-            raise RecordError(
-                f"saved state has options {data.get('options')!r}, this game has {self._options!r}"
-            )
+            raise RecordError(N_("saved state has options {saved}, this game has {current}"),
+                              saved=repr(data.get("options")), current=repr(self._options))
         body = data.get("state")
         if not isinstance(body, dict):
-            raise RecordError("not a saved state: missing the 'state' object")
+            raise RecordError(N_("not a saved state: missing the 'state' object"))
         try:
             return self._state_from_dict(body)
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise RecordError(f"saved {self.name} state is malformed: {error!r}") from None
+            raise RecordError(N_("saved {game} state is malformed: {problem}"), game=self.name,
+                              problem=repr(error)) from None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._options!r})"
@@ -218,14 +219,17 @@ class State(ABC):
     def legal_action_strings(self) -> list[str]:
         return [self.action_to_string(a) for a in self.legal_actions()]
 
-    def illegal(self, action: int, why: str) -> IllegalActionError:
-        """An `IllegalActionError` naming the action as a string when it has one."""
+    def illegal(self, action: int, why: str | Words) -> IllegalActionError:
+        """An `IllegalActionError` naming the action as a string when it has one.
+
+        `why` is the reason in player words (`Words`, translated by the interfaces).
+        """
         # Players read the move as they would type it, never its number.
         try:
-            label = repr(self.action_to_string(action))
-        except Exception:  # an out-of-range number has no string
-            label = f"number {action!r} (not a move of this game)"
-        return IllegalActionError(f"{self.game.name}: the move {label} is illegal: {why}")
+            move = self.action_to_string(action)
+        except Exception:  # an out-of-range number has no string: the reason says so
+            return IllegalActionError(why if isinstance(why, Words) else Words(why))
+        return IllegalActionError(N_("the move '{move}' is illegal: {why}"), move=move, why=why)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.to_json() == self.to_json()

@@ -1,14 +1,88 @@
-"""The errors every game and interface raises.
+"""The errors every game and interface raises, and the words they carry for players.
 
 Each message says what was wrong and what is allowed, so that a person at a
 prompt, a client of the server and a test all get something they can act on.
+
+Engines sit below the message catalogue (`pyramids.play.i18n`), so they cannot
+translate; instead an error carries `Words`: a catalogue message id (the English
+text, with `{name}` placeholders, marked with `N_` so that
+`scripts/update_catalogue.py` extracts it) and the named values that fill it. A
+value may itself be `Words` (a reason inside a refusal, a tile's name) and is
+translated too; `PluralWords` choose a form by a count. `str(error)` is the
+English text, for developers and logs; the interfaces show
+`pyramids.play.i18n.words_text(error)` in the player's language.
+Values are player words: seats counted from 1, cards and fields as printed,
+never action numbers or reprs.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark `message` as a catalogue message id; the interfaces translate it, not here."""
+    return message
+
+
+class Words:
+    """A message for a player, translated later: a message id and its `{name}` values."""
+
+    __slots__ = ("msgid", "values")
+
+    def __init__(self, msgid: str, /, **values: Any) -> None:
+        self.msgid = msgid
+        self.values = values
+
+    def __str__(self) -> str:
+        """The English text (values that are `Words` in English too)."""
+        if not self.values:
+            return self.msgid
+        return self.msgid.format(**{name: str(value) for name, value in self.values.items()})
+
+    def __repr__(self) -> str:
+        values = "".join(f", {name}={value!r}" for name, value in self.values.items())
+        return f"Words({self.msgid!r}{values})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Words) and other.msgid == self.msgid
+                and other.values == self.values)
+
+    def __hash__(self) -> int:
+        return hash((self.msgid, tuple(sorted(self.values))))
+
+
+class PluralWords(Words):
+    """Words whose form follows `count` ("1 unit", "2 units"); `{count}` is filled too.
+
+    `scripts/update_catalogue.py` extracts the singular and plural as one message.
+    """
+
+    __slots__ = ("plural",)
+
+    def __init__(self, singular: str, plural: str, count: int, /, **values: Any) -> None:
+        super().__init__(singular, count=count, **values)
+        self.plural = plural
+
+    def __str__(self) -> str:
+        text = self.msgid if self.values["count"] == 1 else self.plural
+        return text.format(**{name: str(value) for name, value in self.values.items()})
+
+    def __repr__(self) -> str:
+        return f"Plural{super().__repr__()[:-1]}, plural={self.plural!r})"
+
 
 class PyramidsError(Exception):
-    """Base of every error this package raises on purpose."""
+    """Base of every error this package raises on purpose.
+
+    `PyramidsError(N_("card {card} is not in your hand"), card=17)` or
+    `PyramidsError(words)`; `error.words` is what a player reads, translated by
+    the interface, and `str(error)` is its English text.
+    """
+
+    def __init__(self, message: str | Words = "", /, *args: Any, **values: Any) -> None:
+        self.words = message if isinstance(message, Words) else Words(str(message), **values)
+        super().__init__(str(self.words), *args)
 
 
 class IllegalActionError(PyramidsError, ValueError):

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pyramids.core.errors import OptionError
+from pyramids.core.errors import N_, OptionError, PluralWords, Words
 
 #: `Option.legacy` of an option that games have always had.
 NO_LEGACY: Any = object()
@@ -40,17 +40,27 @@ class Option:
         return self.legacy is not NO_LEGACY
 
     def allowed(self) -> str:
+        """The values allowed, in English (`allowed_words` for players)."""
+        return str(self.allowed_words())
+
+    def allowed_words(self) -> Words:
+        """The values allowed, as player words the interfaces translate."""
         if self.choices is not None:
-            return "one of " + ", ".join(repr(c) for c in self.choices)
+            return Words(N_("one of {choices}"),
+                         choices=", ".join(repr(c) for c in self.choices))
         if self.kind is bool:
-            return "true or false"
-        bounds = []
-        if self.minimum is not None:
-            bounds.append(f">= {self.minimum:g}")
-        if self.maximum is not None:
-            bounds.append(f"<= {self.maximum:g}")
-        kind = {int: "an integer", float: "a number", str: "a string"}.get(self.kind, "a value")
-        return kind + (" " + " and ".join(bounds) if bounds else "")
+            return Words(N_("true or false"))
+        kinds = {int: N_("an integer"), float: N_("a number"), str: N_("a string")}
+        kind = Words(kinds.get(self.kind, N_("a value")))
+        low = None if self.minimum is None else f"{self.minimum:g}"
+        high = None if self.maximum is None else f"{self.maximum:g}"
+        if low is not None and high is not None:
+            return Words(N_("{kind} >= {low} and <= {high}"), kind=kind, low=low, high=high)
+        if low is not None:
+            return Words(N_("{kind} >= {low}"), kind=kind, low=low)
+        if high is not None:
+            return Words(N_("{kind} <= {high}"), kind=kind, high=high)
+        return kind
 
     def coerce(self, game: str, value: Any) -> Any:
         """Validate `value` (a Python value or the text a user typed) and return it typed."""
@@ -58,20 +68,20 @@ class Option:
             typed = self._convert(value)
         except (TypeError, ValueError):
             raise OptionError(
-                f"{game}: option {self.name}={value!r} is not valid; allowed: {self.allowed()}"
-            ) from None
+                N_("option {name}={value} is not valid; allowed: {allowed}"),
+                name=self.name, value=repr(value), allowed=self.allowed_words()) from None
         if self.choices is not None and typed not in self.choices:
             raise OptionError(
-                f"{game}: option {self.name}={value!r} is not valid; allowed: {self.allowed()}"
-            )
+                N_("option {name}={value} is not valid; allowed: {allowed}"),
+                name=self.name, value=repr(value), allowed=self.allowed_words())
         if self.minimum is not None and typed < self.minimum:
             raise OptionError(
-                f"{game}: option {self.name}={value!r} is too small; allowed: {self.allowed()}"
-            )
+                N_("option {name}={value} is too small; allowed: {allowed}"),
+                name=self.name, value=repr(value), allowed=self.allowed_words())
         if self.maximum is not None and typed > self.maximum:
             raise OptionError(
-                f"{game}: option {self.name}={value!r} is too large; allowed: {self.allowed()}"
-            )
+                N_("option {name}={value} is too large; allowed: {allowed}"),
+                name=self.name, value=repr(value), allowed=self.allowed_words())
         return typed
 
     def _convert(self, value: Any) -> Any:
@@ -117,9 +127,9 @@ def resolve_options(
     if unknown:
         allowed = ", ".join(sorted(by_name)) or "none"
         raise OptionError(
-            f"{game}: unknown option{'s' if len(unknown) > 1 else ''} "
-            f"{', '.join(unknown)}; allowed options: {allowed}"
-        )
+            PluralWords("unknown option {names}; allowed options: {allowed}",
+                        "unknown options {names}; allowed options: {allowed}",
+                        len(unknown), names=", ".join(unknown), allowed=allowed))
     resolved = {name: spec.default for name, spec in by_name.items()}
     for name, value in given.items():
         resolved[name] = by_name[name].coerce(game, value)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.core.api import State
-from pyramids.core.errors import IllegalActionError, PyramidsError, RecordError
+from pyramids.core.errors import N_, IllegalActionError, PyramidsError, RecordError
 from pyramids.core.options import Option, with_legacy
 from pyramids.core.registry import game_manifest, load
 
@@ -65,15 +65,15 @@ class GameRecord:
         try:
             data = json.loads(text)
         except (TypeError, ValueError) as error:
-            raise RecordError(f"not a game record: invalid JSON ({error})") from None
+            raise RecordError(N_("not a game record: invalid JSON ({problem})"),
+                              problem=str(error)) from None
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(
-                f"not a game record: expected an object with format {RECORD_FORMAT!r}"
-            )
+                N_("not a game record: expected an object with format '{format}'"),
+                format=RECORD_FORMAT)
         if data.get("version") != RECORD_VERSION:
-            raise RecordError(
-                f"unsupported record version {data.get('version')!r}; supported: {RECORD_VERSION}"
-            )
+            raise RecordError(N_("unsupported record version {version}; supported: {supported}"),
+                              version=repr(data.get("version")), supported=RECORD_VERSION)
         game = data.get("game")
         options = data.get("options", {})
         seed = data.get("seed")
@@ -81,17 +81,17 @@ class GameRecord:
         players = data.get("players", [])
         result = data.get("result")
         if not isinstance(game, str):
-            raise RecordError("game record: 'game' must be a game name")
+            raise RecordError(N_("game record: 'game' must be a game name"))
         if not isinstance(options, dict):
-            raise RecordError("game record: 'options' must be an object")
+            raise RecordError(N_("game record: 'options' must be an object"))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-            raise RecordError("game record: 'seed' must be an integer, a string or null")
+            raise RecordError(N_("game record: 'seed' must be an integer, a string or null"))
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise RecordError("game record: 'actions' must be a list of action strings")
+            raise RecordError(N_("game record: 'actions' must be a list of action strings"))
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise RecordError("game record: 'players' must be a list of names")
+            raise RecordError(N_("game record: 'players' must be a list of names"))
         if result is not None and not isinstance(result, dict):
-            raise RecordError("game record: 'result' must be an object or null")
+            raise RecordError(N_("game record: 'result' must be an object or null"))
         return cls(game, options, seed, actions, players, result)
 
     @classmethod
@@ -99,7 +99,8 @@ class GameRecord:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as error:
-            raise RecordError(f"cannot read game record {path}: {error.strerror}") from None
+            raise RecordError(N_("cannot read game record {path}: {problem}"), path=str(path),
+                              problem=error.strerror) from None
         return cls.from_json(text)
 
     def save_file(self, path: str | Path) -> None:
@@ -114,22 +115,22 @@ class GameRecord:
         try:
             game = load(self.game, **with_legacy(_option_specs(self.game), self.options))
         except PyramidsError as error:
-            raise RecordError(f"game record: {error}") from None
+            raise RecordError(N_("game record: {problem}"), problem=error) from None
         state = game.new_initial_state(self.seed)
         states = [state.clone()]
         for number, text in enumerate(self.actions, start=1):
             try:
                 state.apply_action(state.string_to_action(text))
             except IllegalActionError as error:
-                raise RecordError(f"game record: action {number} ({text!r}): {error}") from None
+                raise RecordError(N_("game record: move {number} ('{move}'): {problem}"),
+                                  number=number, move=text, problem=error) from None
             states.append(state.clone())
         if self.result is not None and state.is_terminal():
             recorded = self.result.get("returns")
             if recorded is not None and [float(r) for r in recorded] != state.returns():
                 raise RecordError(
-                    f"game record: recorded returns {recorded} differ from the replay's "
-                    f"{state.returns()}"
-                )
+                    N_("game record: recorded returns {recorded} differ from the replay's "
+                       "{replayed}"), recorded=recorded, replayed=state.returns())
         return states
 
     def final_state(self) -> State:

@@ -29,7 +29,7 @@ from importlib import metadata, resources
 from typing import Any
 
 from pyramids.core.api import Game
-from pyramids.core.errors import UnknownGameError
+from pyramids.core.errors import N_, UnknownGameError
 
 BUILTIN_MODULES = (
     "pyramids.games.pacal",
@@ -219,7 +219,8 @@ def game_manifest(name: str) -> GameManifest:
         return _REGISTRY[name]
     except KeyError:
         allowed = ", ".join(sorted(_REGISTRY)) or "none"
-        raise UnknownGameError(f"unknown game {name!r}; allowed games: {allowed}") from None
+        raise UnknownGameError(N_("unknown game {name}; allowed games: {allowed}"),
+                               name=repr(name), allowed=allowed) from None
 
 
 game_entry = game_manifest

@@ -5,6 +5,8 @@ the code with `_("...")` (or `ngettext(singular, plural, n)`), with `{name}`
 placeholders filled by `str.format`. The catalogues are Babel `.po` files in
 `pyramids/play/locale/<lang>/LC_MESSAGES/pyramids.po`, read once per process;
 `tests/play/test_i18n.py` fails when a marked message lacks a translation.
+Engines mark theirs with `N_` and raise errors carrying `Words`, shown here by
+`words_text` (see `pyramids.core.errors`).
 
 The language: an interface passes one (`lang=`), or the process default is
 used, set by `set_language` (the CLI's `--lang`) or taken from the usual
@@ -24,6 +26,8 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
+
+from pyramids.core.errors import PluralWords, PyramidsError, Words
 
 LANGUAGES = ("en", "ko")
 DEFAULT = "en"
@@ -130,6 +134,28 @@ def ngettext(singular: str, plural: str, count: int, lang: str | None = None,
     return text.format(count=format_number(count, code), **values)
 
 
+def words_text(words: Words | Exception | str, lang: str | None = None) -> str:
+    """What an engine said (`Words`, or an error carrying them) in `lang`.
+
+    Engines cannot reach the catalogue, so their errors carry a message id and
+    values (`pyramids.core.errors`); a value that is itself `Words` or an error is
+    translated too. A plain string (or any other exception) is shown as it is.
+    """
+    if isinstance(words, PyramidsError):
+        words = words.words
+    if not isinstance(words, Words):
+        return str(words)
+    values = {
+        name: words_text(value, lang) if isinstance(value, (Words, PyramidsError)) else value
+        for name, value in words.values.items()
+    }
+    if isinstance(words, PluralWords):
+        count = int(words.values["count"])
+        del values["count"]
+        return ngettext(words.msgid, words.plural, count, lang, **values)
+    return gettext(words.msgid, lang, **values)
+
+
 def format_number(value: float, lang: str | None = None) -> str:
     """`12345` as `12,345` in English and Korean (Babel's locale rules)."""
     return str(format_decimal(value, locale=lang or current_language()))
@@ -158,4 +184,5 @@ __all__ = [
     "negotiate",
     "ngettext",
     "set_language",
+    "words_text",
 ]

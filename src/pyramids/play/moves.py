@@ -6,6 +6,7 @@ Shared by the line-prompt player and the terminal app.
 from __future__ import annotations
 
 from pyramids.core import IllegalActionError, State
+from pyramids.core.errors import N_
 from pyramids.play.i18n import _, ngettext
 
 
@@ -73,10 +74,11 @@ def parse_move(state: State, text: str) -> int:
             if 1 <= number <= len(legal):
                 return legal[number - 1]
             raise IllegalActionError(
-                _("there is no move number {number}; the moves are numbered 1 to {last}",
-                  number=number, last=len(legal))
+                N_("there is no move number {number}; the moves are numbered 1 to {last}"),
+                number=number, last=len(legal)
             ) from None
+        # Words, not text: the interface shows them in its player's language.
         raise IllegalActionError(
-            _("{problem} (type 'moves' to list the legal moves, 'help' for commands)",
-              problem=parse_error)
+            N_("{problem} (type 'moves' to list the legal moves, 'help' for commands)"),
+            problem=parse_error
         ) from None

@@ -54,7 +54,7 @@ from textual.widgets.option_list import Option
 
 from pyramids.core import GameRecord, IllegalActionError
 from pyramids.play.boards import boards, parse_game_number, practice_options
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer
 from pyramids.play.moves import parse_move
@@ -627,7 +627,7 @@ class PlayApp(App[None]):
             seat = state.current_player
             lines = self._apply_logged(seat, label, action)
         except IllegalActionError as error:
-            reason = self.board.explain_illegal(text.strip().lower(), str(error))
+            reason = self.board.explain_illegal(text.strip().lower(), words_text(error))
             self.set_message(_("Not a legal move: {reason}", reason=reason))
             return False
         self.set_message("")

@@ -24,7 +24,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 
 from pyramids.core import IllegalActionError, State
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, words_text
 from pyramids.play.moves import parse_move
 from pyramids.play.results import seat_label
 from pyramids.play.session import Session, new_session
@@ -148,7 +148,7 @@ class TutorialApp(PlayApp):
         try:
             label = state.action_to_string(parse_move(state, text))
         except IllegalActionError as error:
-            reason = self.board.explain_illegal(text.strip().lower(), str(error))
+            reason = self.board.explain_illegal(text.strip().lower(), words_text(error))
             self._refuse(_("Not a legal move: {reason}", reason=reason))
             return False
         snapshot = self._snapshot()

@@ -23,12 +23,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramids.agents import agent_names
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
-from pyramids.play.i18n import _, negotiate
+from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.web.accounts import mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
 from pyramids.web.clocks import Clock
 from pyramids.web.cluster import is_postgres
 from pyramids.web.hub import Hub
+from pyramids.web.language import client_language
 from pyramids.web.limits import (
     SERVER_OPTION_MAXIMUM,
     Buckets,
@@ -317,7 +318,7 @@ def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
                         "default": spec.default,
                         "kind": spec.kind.__name__,
                         "doc": _(spec.doc, lang=lang),
-                        "allowed": spec.allowed(),
+                        "allowed": words_text(spec.allowed_words(), lang),
                         "choices": list(spec.choices) if spec.choices is not None else None,
                     }
                     for spec in game.option_specs
@@ -411,23 +412,24 @@ def create_app(
         return hub
 
     @app.exception_handler(RoomError)
-    async def room_error(_request: Request, error: RoomError) -> JSONResponse:
+    async def room_error(request: Request, error: RoomError) -> JSONResponse:
         headers = None
         if error.status == 429:
             headers = {"Retry-After": retry_after(error.retry_after or 60)}
-        return error_response(error.status, error.code, error.message, headers)
+        return error_response(error.status, error.code,
+                              words_text(error, client_language(request)), headers)
 
     @app.exception_handler(UnknownGameError)
-    async def unknown_game(_request: Request, error: UnknownGameError) -> JSONResponse:
-        return error_response(400, "unknown_game", str(error))
+    async def unknown_game(request: Request, error: UnknownGameError) -> JSONResponse:
+        return error_response(400, "unknown_game", words_text(error, client_language(request)))
 
     @app.exception_handler(OptionError)
-    async def bad_option(_request: Request, error: OptionError) -> JSONResponse:
-        return error_response(400, "bad_option", str(error))
+    async def bad_option(request: Request, error: OptionError) -> JSONResponse:
+        return error_response(400, "bad_option", words_text(error, client_language(request)))
 
     @app.exception_handler(PyramidsError)
-    async def pyramids_error(_request: Request, error: PyramidsError) -> JSONResponse:
-        return error_response(400, "bad_request", str(error))
+    async def pyramids_error(request: Request, error: PyramidsError) -> JSONResponse:
+        return error_response(400, "bad_request", words_text(error, client_language(request)))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:

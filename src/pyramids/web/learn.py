@@ -21,14 +21,12 @@ from pyramids.play.i18n import (
     UnknownLanguageError,
     _,
     catalogue_json,
-    check_language,
-    negotiate,
 )
 from pyramids.play.learn import learn_text
 from pyramids.play.tutorial import tutorial_for
+from pyramids.web.language import LANG_COOKIE, client_language
 from pyramids.web.rooms import RoomError
 
-LANG_COOKIE = "pyramids_lang"
 COOKIE_SECONDS = 365 * 24 * 3600
 # Markdown from the game packages, never from clients; raw HTML in it stays text.
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
@@ -36,13 +34,7 @@ _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 def page_language(request: Request) -> str:
     """The language of a page: ?lang=, then the cookie, then Accept-Language."""
-    for candidate in (request.query_params.get("lang"), request.cookies.get(LANG_COOKIE)):
-        if candidate:
-            try:
-                return check_language(candidate)
-            except UnknownLanguageError:
-                continue
-    return negotiate(request.headers.get("accept-language"))
+    return client_language(request)
 
 
 def _switch(path: str, lang: str) -> str:

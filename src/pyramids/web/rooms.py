@@ -31,6 +31,7 @@ from pyramids.core import (
     State,
     load,
 )
+from pyramids.core.errors import N_, Words
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -51,11 +52,13 @@ class RoomError(PyramidsError):
     """A request a room refuses. `code` is stable for clients, `status` is the HTTP status."""
 
     def __init__(
-        self, code: str, message: str, status: int = 400, retry_after: float | None = None
+        self, code: str, message: str | Words, status: int = 400,
+        retry_after: float | None = None
     ) -> None:
+        # An engine's words travel on, so each client reads them in its own language.
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.message = str(message)
         self.status = status
         self.retry_after = retry_after  # seconds, for status 429
 
@@ -471,14 +474,14 @@ class Room:
         try:
             action = self.state.string_to_action(text)
         except IllegalActionError as error:
-            raise RoomError("illegal_action", str(error)) from None
+            raise RoomError("illegal_action", error.words) from None
         if action not in self.state.legal_actions():
             # The engine says why; trying the move on a copy leaves the room untouched.
             try:
                 self.state.clone().apply_action(action)
             except IllegalActionError as error:
-                raise RoomError("illegal_action", str(error)) from None
-            raise RoomError("illegal_action", f"{text!r} is not legal now")
+                raise RoomError("illegal_action", error.words) from None
+            raise RoomError("illegal_action", Words(N_("'{move}' is not legal now"), move=text))
         return action
 
     def apply(self, seat: int, action: int, by_bot: bool = False) -> str:

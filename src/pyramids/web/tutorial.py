@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.agents import make_agent
 from pyramids.core import PyramidsError, State, game_manifest, manifests
-from pyramids.play.i18n import UnknownLanguageError, _, check_language
+from pyramids.play.i18n import UnknownLanguageError, _, check_language, words_text
 from pyramids.play.tutorial import Tutorial, TutorialRun, tutorial_for
 from pyramids.web.learn import page_language
 from pyramids.web.rooms import RoomError
@@ -123,7 +123,7 @@ class Replay:
             try:
                 self.state.apply_string(entry)
             except PyramidsError as error:
-                return str(error)
+                return words_text(error, self.lang)
         self.entries.append(entry)
         if entry is not None:
             self.others = []

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from pyramids.play.i18n import words_text
 from pyramids.web.chat import send_chat
 from pyramids.web.hub import Connection, Hub, LiveRoom
 from pyramids.web.limits import TokenBucket, json_too_deep
@@ -199,7 +200,8 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                         move_number=message.get("move_number"),
                     )
             except RoomError as error:
-                conn.error(error.code, error.message)
+                # In the language the client joined with (an engine's words translate).
+                conn.error(error.code, words_text(error, conn.lang))
             except Exception:
                 log.exception("room %s: error handling a message", room_id)
                 conn.error("server_error", "the server could not handle that message; "

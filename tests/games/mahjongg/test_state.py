@@ -41,13 +41,13 @@ def test_action_strings_round_trip_and_normalise() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("match 1 1", "names tile 1 twice"),
-        ("match 1 10", "tile ids are 0..9"),
-        ("match -1 2", "tile ids are 0..9"),
-        ("shift x", "not a tile id"),
-        ("clock 5", "unknown action"),  # no clock outside time attack
+        ("match 1 1", "names the same tile twice"),
+        ("match 1 10", "tiles are numbered 0..9"),
+        ("match -1 2", "tiles are numbered 0..9"),
+        ("shift x", "'x' is not the number of a tile"),
+        ("clock 5", "unknown move"),  # no clock outside time attack
         ("dance", "allowed: 'match A B'"),
-        ("", "unknown action"),
+        ("", "unknown move"),
     ],
 )
 def test_malformed_action_strings_say_what_is_allowed(text: str, message: str) -> None:
@@ -59,9 +59,9 @@ def test_malformed_action_strings_say_what_is_allowed(text: str, message: str) -
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("match 1 2", "tile 1 is not free"),
-        ("match 0 3", "tile 3 is not free"),
-        ("match 0 7", r"tiles 0 \(Golden Pharaoh\) and 7 \(Glyph 5\) do not match"),
+        ("match 1 2", "Scarab 1 is not free"),
+        ("match 0 3", "Harvest is not free"),
+        ("match 0 7", "Golden Pharaoh and Glyph 5 do not match"),
         ("shift 0", "already free"),
         ("reshuffle", "only when no valid pair exists"),
         ("undo", "nothing to undo"),
@@ -80,10 +80,10 @@ def test_removed_tiles_and_out_of_range_numbers() -> None:
     state = mini_game().state_with_faces(MINI_FACES, seed=1)
     state.apply_string("match 7 8")
     before = state.to_json()
-    with pytest.raises(IllegalActionError, match="tile 7 is no longer on the board"):
+    with pytest.raises(IllegalActionError, match="is no longer on the board"):
         state.apply_string("match 7 8")
     for number in (-1, state.game.num_distinct_actions, 10**9):
-        with pytest.raises(IllegalActionError, match="not an action of this game"):
+        with pytest.raises(IllegalActionError, match="not a move of this game"):
             state.apply_action(number)
     assert state.to_json() == before
 

@@ -287,7 +287,7 @@ def test_options_are_marked_ours_with_the_page_defaults() -> None:
 @pytest.mark.parametrize(
     ("moves", "action", "message"),
     [
-        ([], offer(10, 11), "card 11 is not in player 0's hand"),
+        ([], offer(10, 11), "card 11 is not in your hand"),
         ([], pick(10), "must offer"),
         ([], DECLINE, "must offer"),
         ([offer(10, 35)], pick(20), "only 10 or 35 was offered"),

@@ -202,7 +202,7 @@ def test_swap_gives_a_card_for_a_slot_and_the_table_knows_it() -> None:
     assert state.legal_action_strings() == ["swap L3 1", "swap L3 3", "swap L3 4", "swap pass"]
     with pytest.raises(IllegalActionError, match="slot 2 is empty"):
         play(state, "swap L3 2")
-    with pytest.raises(IllegalActionError, match="you hold no J card"):
+    with pytest.raises(IllegalActionError, match="you hold no jewel card"):
         play(state, "swap J 1")
     play(state, "swap L3 1")
     assert counts(state, 0) == {"L5": 1}

@@ -12,7 +12,7 @@ Actions, for a layout of `n` tiles (ids 0..n-1):
 
 from __future__ import annotations
 
-from pyramids.core.errors import IllegalActionError
+from pyramids.core.errors import N_, IllegalActionError, Words
 
 PASS = "pass"
 SIGHT = "sight"
@@ -87,19 +87,14 @@ class ActionSpace:
 
     def parse(self, text: str) -> int:
         words = text.strip().lower().split() if isinstance(text, str) else []
-        allowed = (
-            "allowed: 'match A B', 'shift A'" + (", 'reveal A'" if self.reveal else "")
-            + f" (A, B tile ids 0..{self.tiles - 1}), " + ", ".join(repr(s) for s in SIMPLE)
-            + (f", 'clock S' (S 0..{self.clock_limit})" if self.clock_limit is not None else "")
-        )
         if len(words) == 1 and words[0] in self.simple:
             return self.simple[words[0]]
         if words and words[0] == "match" and len(words) == 3:
             a, b = self._tile(words[1], text), self._tile(words[2], text)
             if a == b:
                 raise IllegalActionError(
-                    f"mahjongg: {text!r} names tile {a} twice; a match takes two different tiles"
-                )
+                    N_("'{text}' names the same tile twice; a match takes two different tiles"),
+                    text=text)
             return self.match(a, b)
         if words and words[0] == "shift" and len(words) == 2:
             return self.shift(self._tile(words[1], text))
@@ -109,17 +104,27 @@ class ActionSpace:
             seconds = _int(words[1])
             if seconds is None or not 0 <= seconds <= self.clock_limit:
                 raise IllegalActionError(
-                    f"mahjongg: {text!r}: the clock takes whole seconds 0..{self.clock_limit}"
-                )
+                    N_("'{text}': the clock takes whole seconds 0..{last}"),
+                    text=text, last=self.clock_limit)
             return self.clock(seconds)
-        raise IllegalActionError(f"mahjongg: unknown action {text!r}; {allowed}")
+        raise IllegalActionError(self._unknown(text))
+
+    def _unknown(self, text: str) -> Words:
+        """What a move may be: the tile moves by the numbers shown on the board."""
+        moves = ["'match A B'", "'shift A'"] + (["'reveal A'"] if self.reveal else [])
+        rest = ", ".join(repr(s) for s in SIMPLE)
+        if self.clock_limit is not None:
+            rest += f", 'clock S' (S 0..{self.clock_limit})"
+        return Words(N_("unknown move '{text}'; allowed: {tile_moves} (A and B the numbers of "
+                        "tiles, 0..{last}), {others}"),
+                     text=text, tile_moves=", ".join(moves), last=self.tiles - 1, others=rest)
 
     def _tile(self, word: str, text: str) -> int:
         tile = _int(word)
         if tile is None or not 0 <= tile < self.tiles:
             raise IllegalActionError(
-                f"mahjongg: {text!r}: {word!r} is not a tile id; tile ids are 0..{self.tiles - 1}"
-            )
+                N_("'{text}': '{word}' is not the number of a tile; tiles are numbered "
+                   "0..{last}"), text=text, word=word, last=self.tiles - 1)
         return tile
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pyramids.core.errors import LayoutError
+from pyramids.core.errors import N_, LayoutError
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.geometry import Geometry, mask_of, tiles_in
 from pyramids.games.mahjongg.layout import Layout
@@ -91,13 +91,14 @@ def deal_solvable_with_order(
         order = find_clearing_order(geometry, geometry.all_mask, rng)
     if order is None:
         raise LayoutError(
-            f"layout {layout.name!r}: found no way to clear all {layout.size} tiles "
-            f"in {ATTEMPTS} attempts, so it cannot be dealt solvable; deal=random still works"
-        )
+            N_("layout '{layout}': found no way to clear all {tiles} tiles in {attempts} "
+               "attempts, so it cannot be dealt solvable; deal=random still works"),
+            layout=layout.name, tiles=layout.size, attempts=ATTEMPTS)
     faces = [-1] * layout.size
     pairs = _face_pairs(faces_needed, rng, pantheon_pairs)
     if pairs is None:  # tile_set keeps every class even, so this is a bug
-        raise LayoutError(f"layout {layout.name!r}: the tile set cannot be split into pairs")
+        raise LayoutError(N_("layout '{layout}': the tile set cannot be split into pairs"),
+                          layout=layout.name)
     _assign(faces, order, pairs, rng)
     return SolvableDeal(tuple(faces), tuple(order), vaults_unlockable)
 
@@ -150,8 +151,8 @@ def reshuffle_solvable_with_order(
 def _tile_set(layout: Layout) -> list[int]:
     if layout.size == 0 or layout.size % 2:
         raise LayoutError(
-            f"layout {layout.name!r} has {layout.size} tiles: a deal needs a positive even number"
-        )
+            N_("layout '{layout}' has {tiles} tiles: a deal needs a positive even number"),
+            layout=layout.name, tiles=layout.size)
     return tile_set(layout.size)
 
 

@@ -1,88 +1,121 @@
-"""Why a Mahjongg move is illegal: the message `IllegalActionError` carries.
+"""Why a Mahjongg move is illegal: the words `IllegalActionError` carries.
 
 Kept apart from the rules of play (`state`) because it only reads a position:
-each kind of move gets the reason that applies, with what is allowed.
+each kind of move gets the reason that applies, with what is allowed. Tiles are
+named by their faces as players read them (a face-down tile stays unnamed), never
+by id; the player told is the one to move ("you"), or the team in co-op.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.games.mahjongg import actions as act
 from pyramids.games.mahjongg.tiles import FACES
 
 if TYPE_CHECKING:
     from pyramids.games.mahjongg.state import MahjonggState
 
+# Each face name as a catalogue message (the suits carry their number as a value).
+_SUIT_WORDS = {"Scarab": N_("Scarab {value}"), "Papyrus": N_("Papyrus {value}"),
+               "Glyph": N_("Glyph {value}")}
+_FACE_WORDS = {
+    name: name for name in (
+        N_("Ra"), N_("Horus"), N_("Anubis"), N_("Isis"), N_("Nile Inundation"), N_("Harvest"),
+        N_("Oasis"), N_("Sun"), N_("Wind"), N_("Sandstorm"), N_("Golden Pharaoh"),
+        N_("Sacred Scepter"),
+    )
+}
 
-def why_illegal(state: MahjonggState, action: int) -> str:
+
+def tile_words(state: MahjonggState, tile: int) -> Words:
+    """A tile as players read it: its face, or "a face-down tile" while it hides one."""
+    if state.face_down >> tile & 1:
+        return Words(N_("a face-down tile"))
+    name = FACES[state.faces[tile]].name
+    suit, _space, value = name.partition(" ")
+    if suit in _SUIT_WORDS and value:
+        return Words(_SUIT_WORDS[suit], value=int(value))
+    return Words(_FACE_WORDS.get(name, name))
+
+
+def _tokens_held(state: MahjonggState, tokens: int) -> Words:
+    if state.game.shared_pool:
+        return Words(N_("the team has {tokens}"), tokens=tokens)
+    return Words(N_("you have {tokens}"), tokens=tokens)
+
+
+def _cost(favor: Words, cost: int, held: Words) -> Words:
+    return Words(N_("{favor} costs {tokens}; {held}"), favor=favor,
+                 tokens=PluralWords("{count} token", "{count} tokens", cost), held=held)
+
+
+def why_illegal(state: MahjonggState, action: int) -> Words:
     """Why `action` is not legal in `state`, in words a player can act on."""
     space = state.game.actions
     kind = space.kind(action)
     if not kind:
-        return f"not an action of this game; actions are 0..{space.size - 1}"
+        return Words(N_("that is not a move of this game"))
     if state.over:
-        return "the game is over"
+        return Words(N_("the game is over"))
     options = state.game.options
-    tokens = state.tokens[state.wallet(state.player)]
-    owner = "the team has" if state.game.shared_pool else f"player {state.player} has"
+    held = _tokens_held(state, state.tokens[state.wallet(state.player)])
     if kind == "match":
         a, b = space.pairs[action]
         for tile in (a, b):
             if not state.present >> tile & 1:
-                return f"tile {tile} is no longer on the board"
+                return Words(N_("{tile} is no longer on the board"), tile=tile_words(state, tile))
         free = state.free_mask()
         for tile in (a, b):
             if not free >> tile & 1:
-                return f"tile {tile} is not free (covered, or blocked on both sides)"
-        return (
-            f"tiles {a} ({FACES[state.faces[a]].name}) and {b} "
-            f"({FACES[state.faces[b]].name}) do not match"
-        )
+                return Words(N_("{tile} is not free (covered, or blocked on both sides)"),
+                             tile=tile_words(state, tile))
+        return Words(N_("{first} and {second} do not match"),
+                     first=tile_words(state, a), second=tile_words(state, b))
     if kind == "shift":
         tile = action - space.shift_base
         if state.shift >= 0:
-            return f"tile {state.shift} is already shifted this turn"
-        if tokens < options["shift_cost"]:
-            return f"Anubis Shift costs {options['shift_cost']} token(s); {owner} {tokens}"
+            return Words(N_("{tile} is already shifted this turn"),
+                         tile=tile_words(state, state.shift))
+        if state.tokens[state.wallet(state.player)] < options["shift_cost"]:
+            return _cost(Words(N_("Anubis Shift")), options["shift_cost"], held)
         if not state.present >> tile & 1:
-            return f"tile {tile} is no longer on the board"
-        return f"tile {tile} is already free; Anubis Shift lifts a tile that is not free"
+            return Words(N_("{tile} is no longer on the board"), tile=tile_words(state, tile))
+        return Words(N_("{tile} is already free; Anubis Shift lifts a tile that is not free"),
+                     tile=tile_words(state, tile))
     if kind == "reveal":
         tile = action - space.reveal_base
-        if tokens < options["reveal_cost"]:
-            return f"a Tile Reveal costs {options['reveal_cost']} token(s); {owner} {tokens}"
+        if state.tokens[state.wallet(state.player)] < options["reveal_cost"]:
+            return _cost(Words(N_("Tile Reveal")), options["reveal_cost"], held)
         if not state.present >> tile & 1:
-            return f"tile {tile} is no longer on the board"
-        return f"tile {tile} is already face up; a Tile Reveal turns up a face-down tile"
+            return Words(N_("{tile} is no longer on the board"), tile=tile_words(state, tile))
+        return Words(N_("{tile} is already face up; Tile Reveal turns up a face-down tile"),
+                     tile=tile_words(state, tile))
     if kind == act.SIGHT:
         if state.sight:
-            return "Ra Sight is already showing this turn's pairs"
-        return f"Ra Sight costs {options['sight_cost']} token(s); {owner} {tokens}"
+            return Words(N_("Ra Sight is already showing this turn's pairs"))
+        return _cost(Words(N_("Ra Sight")), options["sight_cost"], held)
     if kind == act.RESHUFFLE:
         if state.valid_pairs():
-            return "a Sandstorm Reshuffle is allowed only when no valid pair exists"
-        return (
-            f"a Sandstorm Reshuffle costs {options['reshuffle_cost']} tokens; "
-            f"{owner} {tokens}"
-        )
+            return Words(N_("a Sandstorm Reshuffle is allowed only when no valid pair exists"))
+        return _cost(Words(N_("Sandstorm Reshuffle")), options["reshuffle_cost"], held)
     if kind in (act.UNDO, act.HINT):
         if not state.game.solo:
-            return f"{kind} exists only in the one-player modes"
+            return Words(N_("'{move}' exists only in the one-player modes"), move=kind)
         if kind == act.UNDO:
-            return "there is nothing to undo"
+            return Words(N_("there is nothing to undo"))
         if state.hint:
-            return "a hint is already showing"
-        return "there is no valid pair to hint at"
+            return Words(N_("a hint is already showing"))
+        return Words(N_("there is no valid pair to hint at"))
     if kind == act.FINISH:
         if not state.game.can_finish:
-            return "finish exists only in the one-player modes and co-op"
-        return "finish needs every remaining tile to be free"
+            return Words(N_("finish exists only in the one-player modes and co-op"))
+        return Words(N_("finish needs every remaining tile to be free"))
     if kind == "clock":
         if space.clock_limit is None:
-            return "the clock exists only in time attack"
-        return (
-            f"the clock reports the total elapsed seconds, which only grow: "
-            f"now {state.elapsed}, allowed {state.elapsed + 1}..{space.clock_limit}"
-        )
-    return "not legal now"
+            return Words(N_("the clock exists only in time attack"))
+        return Words(N_("the clock reports the total elapsed seconds, which only grow: "
+                        "now {now}, allowed {low}..{high}"),
+                     now=state.elapsed, low=state.elapsed + 1, high=space.clock_limit)
+    return Words(N_("not legal now"))

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from pyramids.core.api import Game
-from pyramids.core.errors import LayoutError, OptionError
+from pyramids.core.errors import N_, LayoutError, OptionError
 from pyramids.core.options import Option
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg import barque, blueprints, modes, settling
@@ -162,14 +162,14 @@ class MahjonggGame(Game):
         mode = options["mode"]
         problem = modes.players_problem(mode, options["players"])
         if problem:
-            raise OptionError(f"mahjongg: {problem}")
+            raise OptionError(problem)
         needed = options["start_tokens"] * options["players"]
         if needed > options["bank"]:
             raise OptionError(
-                f"mahjongg: the bank of {options['bank']} tokens cannot give "
-                f"{options['players']} player(s) {options['start_tokens']} each; "
-                f"allowed: bank >= players × start_tokens = {needed}"
-            )
+                N_("the bank of {bank} tokens cannot give {players} player(s) {tokens} each; "
+                   "allowed: bank >= players × start_tokens = {needed}"),
+                bank=options["bank"], players=options["players"],
+                tokens=options["start_tokens"], needed=needed)
         if self._layout_object is not None:
             layout = self._layout_object
         else:
@@ -179,14 +179,12 @@ class MahjonggGame(Game):
             try:
                 layout = load_layout(name)
             except LayoutError as error:
-                raise OptionError(
-                    f"mahjongg: option layout={options['layout']!r}: {error}"
-                ) from None
+                raise OptionError(N_("option layout='{layout}': {problem}"),
+                                  layout=options["layout"], problem=error) from None
         if layout.size < 2 or layout.size % 2:
             raise OptionError(
-                f"mahjongg: layout {layout.name!r} has {layout.size} tiles; "
-                "a layout needs a positive even number"
-            )
+                N_("layout '{layout}' has {tiles} tiles; a layout needs a positive even number"),
+                layout=layout.name, tiles=layout.size)
         self.layout = layout
         self.geometry: Geometry = layout.geometry
         self.mode: str = mode

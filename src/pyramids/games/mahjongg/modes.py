@@ -21,6 +21,8 @@ tie on every criterion. Co-op: +1 for all when the team wins, else -1 for all.
 
 from __future__ import annotations
 
+from pyramids.core.errors import N_, PluralWords, Words
+
 STANDARD = "standard"
 TIME_ATTACK = "time-attack"
 COOP = "coop"
@@ -36,13 +38,17 @@ END_REASONS = (CLEARED, ALL_PASSED, LOCKOUT, TIME_UP)
 PLAYER_RANGE = {STANDARD: (1, 4), TIME_ATTACK: (1, 1), COOP: (2, 4)}
 
 
-def players_problem(mode: str, players: int) -> str | None:
-    """Why `players` does not suit `mode`, or None when it does."""
+def players_problem(mode: str, players: int) -> Words | None:
+    """Why `players` does not suit `mode` (player words), or None when it does."""
     low, high = PLAYER_RANGE[mode]
     if low <= players <= high:
         return None
-    allowed = f"exactly {low}" if low == high else f"{low} to {high}"
-    return f"mode {mode!r} is for {allowed} player{'s' if high > 1 else ''}, not {players}"
+    if low == high:
+        return PluralWords("mode '{mode}' is for exactly {count} player, not {players}",
+                           "mode '{mode}' is for exactly {count} players, not {players}",
+                           low, mode=mode, players=players)
+    return Words(N_("mode '{mode}' is for {low} to {high} players, not {players}"),
+                 mode=mode, low=low, high=high, players=players)
 
 
 def is_solo(mode: str, players: int) -> bool:

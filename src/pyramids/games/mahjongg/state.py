@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.errors import Words
 from pyramids.core.rng import Rng
 from pyramids.core.saving import (
     BOOL,
@@ -349,7 +350,7 @@ class MahjonggState(SavedState, State):
             limit = self.game.options["time_limit_seconds"]
             self._apply_clock(min(limit, self.elapsed + self.game.options["turn_seconds"]))
 
-    def _why_illegal(self, action: int) -> str:
+    def _why_illegal(self, action: int) -> Words:
         return why_illegal(self, action)
 
     # -- moves -------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 
-from pyramids.core.errors import IllegalActionError
+from pyramids.core.errors import N_, IllegalActionError, Words
 from pyramids.games.pacal.pyramid import FIELD_COUNT, HIGHEST_CARD, LOWEST_CARD
 
 OFFER_COUNT = HIGHEST_CARD * (HIGHEST_CARD - 1) // 2
@@ -49,10 +49,8 @@ _MATCH_STRINGS = (
 )
 _SOLO_STRINGS = tuple(f"place F{index + 1}" for index in range(FIELD_COUNT))
 
-MATCH_SYNTAX = (
-    "'offer A B' (two different cards 1..50), 'pick V' (1..50), "
-    "'place F1'..'place F10', 'decline'"
-)
+MATCH_SYNTAX = Words(N_("'offer A B' (two different cards 1..50), 'pick V' (1..50), "
+                        "'place F1'..'place F10', 'decline'"))
 SOLO_SYNTAX = "'place F1'..'place F10'"
 
 
@@ -74,6 +72,7 @@ def match_action_to_string(action: int) -> str:
     index = _as_index(action)
     if index is not None and 0 <= index < NUM_ACTIONS:
         return _MATCH_STRINGS[index]
+    # Only a program passes numbers, so this one speaks to its author.
     raise IllegalActionError(
         f"pacal: {action!r} is not an action; actions are 0..{NUM_ACTIONS - 1}"
     )
@@ -124,7 +123,8 @@ def match_string_to_action(text: str) -> int:
                 return PLACE_BASE + index
         elif verb == "decline" and not rest:
             return DECLINE
-    raise IllegalActionError(f"pacal: unknown action {text!r}; actions are {MATCH_SYNTAX}")
+    raise IllegalActionError(N_("unknown move '{text}'; the moves are {allowed}"),
+                             text=text, allowed=MATCH_SYNTAX)
 
 
 def solo_string_to_action(text: str) -> int:
@@ -133,4 +133,5 @@ def solo_string_to_action(text: str) -> int:
         index = _field(words[1:])
         if index is not None:
             return index
-    raise IllegalActionError(f"pacal-solo: unknown action {text!r}; actions are {SOLO_SYNTAX}")
+    raise IllegalActionError(N_("unknown move '{text}'; the moves are {allowed}"),
+                             text=text, allowed=SOLO_SYNTAX)

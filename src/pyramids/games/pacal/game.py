@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pyramids.core.api import Game
-from pyramids.core.errors import OptionError
+from pyramids.core.errors import N_, OptionError
 from pyramids.core.options import Option
 from pyramids.games.pacal.actions import NUM_ACTIONS, SOLO_NUM_ACTIONS
 from pyramids.games.pacal.match import PacalState
@@ -57,9 +57,9 @@ class PacalGame(Game):
         max_rounds = self._options["max_rounds"]
         if max_rounds < rounds_to_win:
             raise OptionError(
-                f"pacal: option max_rounds={max_rounds} is below rounds_to_win={rounds_to_win}, "
-                f"so no one could reach it; allowed: max_rounds >= rounds_to_win"
-            )
+                N_("option max_rounds={max_rounds} is below rounds_to_win={rounds_to_win}, "
+                   "so no one could reach it; allowed: max_rounds >= rounds_to_win"),
+                max_rounds=max_rounds, rounds_to_win=rounds_to_win)
 
     @property
     def num_players(self) -> int:

@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.errors import N_, Words
 from pyramids.core.rng import Rng
 from pyramids.core.saving import (
     BOOL,
@@ -336,7 +337,7 @@ class PacalState(SavedState, State):
                 self._history.append(int(action))
                 return
             missing = low if low not in hand else high
-            raise self.illegal(action, f"card {missing} is not in player {player}'s hand")
+            raise self.illegal(action, Words(N_("card {card} is not in your hand"), card=missing))
         raise self.illegal(action, self._expected())
 
     def _apply_pick(self, action: int) -> None:
@@ -354,9 +355,9 @@ class PacalState(SavedState, State):
                 self._end_round(offerer, f"player {player} could not place the picked card {value}")
             return
         if PICK_BASE < action < PLACE_BASE:
-            raise self.illegal(
-                action, f"only {offer[0]} or {offer[1]} was offered; pick one of them"
-            )
+            raise self.illegal(action, Words(
+                N_("only {first} or {second} was offered; pick one of them"),
+                first=offer[0], second=offer[1]))
         raise self.illegal(action, self._expected())
 
     def _apply_place(self, action: int) -> None:
@@ -395,7 +396,8 @@ class PacalState(SavedState, State):
             visible, covered = self._visible[player], self._covered[player]
             why = pyr.why_not(visible, covered, index, hand[0])
             if why is not None:
-                raise self.illegal(action, f"{why} (or 'decline' the last card)")
+                raise self.illegal(action, Words(N_("{why} (or 'decline' the last card)"),
+                                                 why=why))
             pyr.place(visible, covered, index, hand.pop())
         else:
             raise self.illegal(action, self._expected())
@@ -406,20 +408,22 @@ class PacalState(SavedState, State):
             self._after_last_cards()
 
     def _apply_over(self, action: int) -> None:
-        raise self.illegal(action, "the match is over")
+        raise self.illegal(action, Words(N_("the match is over")))
 
-    def _expected(self) -> str:
-        """What the current phase allows, for error messages."""
+    def _expected(self) -> Words:
+        """What the current phase allows, for error messages (said to the player to move)."""
         player = self._current
         if self._phase == OFFER:
-            return f"player {player} must offer two of their hand cards ('offer A B')"
+            return Words(N_("you must offer two of your hand cards ('offer A B')"))
         if self._phase == PICK:
             assert self._offer is not None
             low, high = self._offer
-            return f"player {player} must pick an offered card: 'pick {low}' or 'pick {high}'"
+            return Words(N_("you must pick an offered card: 'pick {first}' or 'pick {second}'"),
+                         first=low, second=high)
         if self._phase == PLACE:
-            return f"player {player} must place card {self._pending[player]} ('place Fn')"
-        return f"player {player} must place the last card ('place Fn') or 'decline'"
+            return Words(N_("you must place card {card} ('place Fn')"),
+                         card=self._pending[player])
+        return Words(N_("you must place the last card ('place Fn') or 'decline'"))
 
     def action_to_string(self, action: int) -> str:
         return match_action_to_string(action)

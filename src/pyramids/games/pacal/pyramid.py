@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pyramids.core.errors import N_, Words
+
 FIELD_COUNT = 10
 LOWEST_CARD = 1
 HIGHEST_CARD = 50
@@ -104,24 +106,24 @@ def bounds(visible: Sequence[int], index: int) -> tuple[int | None, int | None]:
     return lo, hi
 
 
-def why_not(visible: Sequence[int], covered: Sequence[int], index: int, card: int) -> str | None:
-    """Why `card` may not go on field `index`, or None when it may."""
+def why_not(visible: Sequence[int], covered: Sequence[int], index: int, card: int) -> Words | None:
+    """Why `card` may not go on field `index` (player words), or None when it may."""
     name = field_name(index)
     if covered[index]:
-        return (
-            f"{name} is closed: {visible[index]} already covers {covered[index]} "
-            "and a field takes at most two cards"
-        )
+        return Words(
+            N_("{field} is closed: {top} already covers {under} and a field takes at most "
+               "two cards"), field=name, top=visible[index], under=covered[index])
     lo, hi = bounds(visible, index)
     if (hi is None or card < hi) and (lo is None or card > lo):
         return None
     if lo is not None and hi is not None:
-        need = f"a value between {lo} and {hi}"
+        need = Words(N_("a value between {low} and {high}"), low=lo, high=hi)
     elif hi is not None:
-        need = f"a value below {hi}"
+        need = Words(N_("a value below {high}"), high=hi)
     else:
-        need = f"a value above {lo}"
-    return f"card {card} cannot go on {name}: it needs {need}"
+        need = Words(N_("a value above {low}"), low=lo)
+    return Words(N_("card {card} cannot go on {field}: it needs {need}"),
+                 card=card, field=name, need=need)
 
 
 def place(visible: list[int], covered: list[int], index: int, card: int) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
+from pyramids.core.errors import N_, Words
 from pyramids.core.rng import Rng
 from pyramids.core.saving import (
     RNG,
@@ -132,9 +133,12 @@ class PacalSoloState(SavedState, State):
 
     def apply_action(self, action: int) -> None:
         if self._result != PLAYING:
-            raise self.illegal(action, f"the game is over ({self._result})")
+            over = (Words(N_("the game is over: you won")) if self._result == WON
+                    else Words(N_("the game is over: you lost")))
+            raise self.illegal(action, over)
         if not 0 <= action < SOLO_NUM_ACTIONS:
-            raise self.illegal(action, "place the drawn card with 'place F1'..'place F10'")
+            raise self.illegal(action, Words(
+                N_("place the drawn card with 'place F1'..'place F10'")))
         if not pyr.fits(self._visible, self._covered, action, self._card):
             why = pyr.why_not(self._visible, self._covered, action, self._card)
             raise self.illegal(action, why or "")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pyramids.core.errors import IllegalActionError
+from pyramids.core.errors import N_, IllegalActionError
 from pyramids.games.temple.cards import KIND_NAMES, NUM_KINDS, parse_kind
 from pyramids.games.temple.construction import SET_CHOICES
 
@@ -75,6 +75,7 @@ class ActionCodec:
     def to_string(self, action: int) -> str:
         decoded = self.decode(action)
         if decoded is None:
+            # Only a program passes numbers, so this one speaks to its author.
             raise IllegalActionError(
                 f"temple: {action!r} is not an action number; allowed: 0..{self.size - 1}"
             )
@@ -90,10 +91,10 @@ class ActionCodec:
         action = self._parse_words(words)
         if action is None:
             raise IllegalActionError(
-                f"temple: {text!r} is not an action; allowed: 'swap K S' (K one of "
-                f"{', '.join(KIND_NAMES)}, S a slot 1..{self.swap_size}), 'swap pass', "
-                "'summon', 'pass', 'set C J' (C level cards and J jewel pairs, C + J <= 3)"
-            )
+                N_("unknown move '{text}'; allowed: 'swap K S' (K one of {kinds}, S a slot "
+                   "1..{slots}), 'swap pass', 'summon', 'pass', 'set C J' (C level cards and "
+                   "J jewel pairs, C + J <= 3)"),
+                text=text, kinds=", ".join(KIND_NAMES), slots=self.swap_size)
         return action
 
     def _parse_words(self, words: list[str]) -> int | None:

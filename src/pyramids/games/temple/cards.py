@@ -8,6 +8,8 @@ face-up cards is a list of ten counts indexed by kind.
 
 from __future__ import annotations
 
+from pyramids.core.errors import N_, Words
+
 LEVELS = 9
 JEWEL = LEVELS  # the kind index of a jewel card
 NUM_KINDS = LEVELS + 1
@@ -17,6 +19,13 @@ _KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 
 def kind_name(kind: int) -> str:
     return KIND_NAMES[kind]
+
+
+def kind_words(kind: int) -> Words:
+    """A card kind as players read it ("level 3 card", "jewel card"), for messages."""
+    if kind == JEWEL:
+        return Words(N_("jewel card"))
+    return Words(N_("level {level} card"), level=kind + 1)
 
 
 def parse_kind(text: str) -> int | None:

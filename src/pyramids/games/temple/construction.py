@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramids.core.errors import N_, PluralWords, Words
+
 UNITS_TO_BUILD = 5
 MAX_UNITS_PER_PLAYER = 3
 
@@ -27,21 +29,25 @@ SET_CHOICES: tuple[tuple[int, int], ...] = tuple(
 
 
 def why_set_is_illegal(cards: int, pairs: int, level: int, level_cards_held: int,
-                       jewels_held: int, missing: int) -> str | None:
+                       jewels_held: int, missing: int) -> Words | None:
     """Why setting `cards` level cards and `pairs` jewel pairs is not allowed, or None."""
     units = cards + pairs
     if cards < 0 or pairs < 0:
-        return "counts cannot be negative"
+        return Words(N_("counts cannot be negative"))
     if units > MAX_UNITS_PER_PLAYER:
-        return f"a player sets at most {MAX_UNITS_PER_PLAYER} units, this is {units}"
+        return Words(N_("a player sets at most {most} units, this is {units}"),
+                     most=MAX_UNITS_PER_PLAYER, units=units)
     if units > missing:
-        return f"only {missing} unit{'s' if missing != 1 else ''} still missing"
+        return PluralWords("only {count} unit still missing",
+                           "only {count} units still missing", missing)
     if cards > level_cards_held:
-        return (f"you hold only {level_cards_held} card{'s' if level_cards_held != 1 else ''}"
-                f" of level {level}")
+        return PluralWords("you hold only {count} card of level {level}",
+                           "you hold only {count} cards of level {level}",
+                           level_cards_held, level=level)
     if 2 * pairs > jewels_held:
-        return f"{pairs} jewel pair{'s' if pairs != 1 else ''} need {2 * pairs} jewels, "\
-               f"you hold {jewels_held}"
+        return PluralWords("{count} jewel pair needs {jewels} jewels, you hold {held}",
+                           "{count} jewel pairs need {jewels} jewels, you hold {held}",
+                           pairs, jewels=2 * pairs, held=jewels_held)
     return None
 
 

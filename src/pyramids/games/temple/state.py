@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyramids.core.api import TERMINAL, RandomSource, State
-from pyramids.core.errors import RecordError
+from pyramids.core.errors import N_, RecordError, Words
 from pyramids.core.rng import Rng
 from pyramids.core.saving import (
     BOOL,
@@ -55,6 +55,7 @@ from pyramids.games.temple.cards import (
     counts_of,
     counts_to_dict,
     empty_counts,
+    kind_words,
     level_kind,
     new_deck,
     parse_kind,
@@ -283,27 +284,28 @@ class TempleState(SavedState, State):
                     and 2 * pairs <= held_jewels]
         return []
 
-    def _why_illegal(self, move: Decoded) -> str | None:
+    def _why_illegal(self, move: Decoded) -> Words | None:
         if self.phase == PHASE_OVER:
-            return "the game is over"
+            return Words(N_("the game is over"))
         if self.phase == PHASE_SWAP:
             if move.what == SWAP:
                 if not self.hands[self.current][move.a]:
-                    return f"you hold no {KIND_NAMES[move.a]} card"
+                    return Words(N_("you hold no {card}"), card=kind_words(move.a))
                 if self.zone[move.b] == EMPTY_SLOT:
-                    return f"swap-zone slot {move.b + 1} is empty"
+                    return Words(N_("swap-zone slot {slot} is empty"), slot=move.b + 1)
                 return None
             if move.what == SWAP_PASS:
                 return None
-            return "it is phase 2 (swap); allowed: 'swap K S' or 'swap pass'"
+            return Words(N_("it is phase 2 (swap); allowed: 'swap K S' or 'swap pass'"))
         if self.phase == PHASE_SUMMON:
             if move.what in (SUMMON, PASS):
                 return None
-            return f"it is phase 3: summon the construction of level {self.level} or pass; " \
-                   "allowed: 'summon' or 'pass'"
+            return Words(N_("it is phase 3: summon the construction of level {level} or pass; "
+                            "allowed: 'summon' or 'pass'"), level=self.level)
         assert self.construction is not None
         if move.what != SET:
-            return f"a construction of level {self.level} is under way; allowed: 'set C J'"
+            return Words(N_("a construction of level {level} is under way; allowed: 'set C J'"),
+                         level=self.level)
         hand = self.hands[self.current]
         return why_set_is_illegal(move.a, move.b, self.level, hand[level_kind(self.level)],
                                   hand[JEWEL], self.construction.missing)
@@ -311,8 +313,7 @@ class TempleState(SavedState, State):
     def apply_action(self, action: int) -> None:
         move = self.game.codec.decode(action)
         if move is None:
-            raise self.illegal(action, f"not an action number; allowed: 0.."
-                                       f"{self.game.codec.size - 1}")
+            raise self.illegal(action, Words(N_("that is not a move of this game")))
         why = self._why_illegal(move)
         if why is not None:
             raise self.illegal(action, why)

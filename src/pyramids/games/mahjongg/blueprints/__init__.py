@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from pyramids.core.errors import LayoutError
+from pyramids.core.errors import N_, LayoutError
 from pyramids.games.mahjongg.kmahjongg import (
     is_kmahjongg_text,
     parse_kmahjongg,
@@ -75,11 +75,10 @@ def load_layout(name_or_path: str | Path) -> Layout:
         return read_any_layout_file(path)
     looks_like_path = path.suffix in EXTENSIONS or "/" in text_name or "\\" in text_name
     if looks_like_path:
-        raise LayoutError(f"no layout file at {text_name!r}")
+        raise LayoutError(N_("no layout file at '{path}'"), path=text_name)
     raise LayoutError(
-        f"unknown layout {text_name!r}: the shipped layouts are {', '.join(sorted(files))}; "
-        "or give the path of a .pyr or KMahjongg .layout file"
-    )
+        N_("unknown layout '{name}': the shipped layouts are {names}; or give the path of a "
+           ".pyr or KMahjongg .layout file"), name=text_name, names=", ".join(sorted(files)))
 
 
 @cache
