@@ -27,7 +27,12 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from pyramids.core import GameRecord, State
-from pyramids.web.cluster import notice_payload, parse_notice
+from pyramids.web.cluster import (
+    PAYLOAD_LIMIT,
+    notice_payload,
+    parse_notice,
+    presence_payloads,
+)
 from pyramids.web.storage import Storage, normalize_url
 from tests.web.conftest import POSTGRES_ENV, Client, empty_postgres
 from tests.web.toy import NAME
@@ -215,6 +220,22 @@ def test_notices_round_trip_and_anything_else_is_ignored() -> None:
         notice_payload("room1", "anything", "abc")
 
 
+def test_presence_is_sent_in_parts_under_the_payload_limit() -> None:
+    rooms = {f"room{index:05d}": [index % 2, 1] for index in range(1500)}
+    payloads = presence_payloads("origin", rooms)
+    assert len(payloads) > 1
+    assert all(len(payload) <= PAYLOAD_LIMIT for payload in payloads)
+    heard: dict[str, tuple[int, ...]] = {}
+    for payload in payloads:
+        notice = parse_notice(payload)
+        assert notice is not None and notice.reason == "presence" and notice.presence
+        heard.update(notice.presence)
+    assert heard == {room: tuple(seats) for room, seats in rooms.items()}
+    assert parse_notice(presence_payloads("o", {})[0]) is not None
+    for bad in ({"r": [True]}, {"r": [-1]}, {"r": "0"}, {"r": [0.5]}):
+        assert parse_notice(notice_payload("", "presence", "o", bad)) is None
+
+
 def test_cluster_mode_refuses_sqlite(tmp_path: Path) -> None:
     from pyramids.cli.main import app
     from pyramids.web.app import create_app
@@ -241,8 +262,10 @@ def test_moves_cross_processes_and_a_kill_9_loses_nothing(
     bo = Client(second.ws_base, room_id, tokens[1])
     watcher = Client(second.ws_base, room_id)
     clients.extend([ana, bo, watcher])
-    # Seats taken on the other process reach this one's sockets too.
-    assert ana.until(lambda m: m.get("type") == "state" and m["seats"][1]["kind"] == "person")
+    # Seats taken on the other process reach this one's sockets too, and a seat
+    # connected to the other process shows connected here.
+    assert ana.until(lambda m: m.get("type") == "state" and m["seats"][1]["kind"] == "person"
+                     and m["seats"][1]["connected"])
     assert first.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
     sent: list[str] = []
     crossings = []
@@ -338,3 +361,31 @@ def test_a_bot_moves_once_a_turn_with_two_processes_racing(
     ]
     # Every bot move was computed by one process only: as many as were stored.
     assert sorted(computed) == sorted([0, 1, 2, 3] * len(rooms))
+
+
+def test_a_person_on_the_other_process_is_not_taken_over(
+    two_processes: list[ClusterProcess], clients: list[Client],
+) -> None:
+    first, second = two_processes
+    room_id, host = new_room(first, bot_takeover_seconds=0.3)
+    tokens = [sit(first, room_id, "Ana", 0), sit(first, room_id, "Bo", 1)]
+    ana = Client(first.ws_base, room_id, tokens[0])
+    bo = Client(second.ws_base, room_id, tokens[1])
+    clients.extend([ana, bo])
+    ana.until(lambda m: m.get("type") == "state" and m["seats"][1]["connected"])
+    assert first.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
+    action = ana.state_at_least(0)["legal_actions"][-1]
+    ana.send({"type": "action", "action": action, "move_number": 0})
+    assert bo.state_at_least(1)["your_turn"]
+    # Bo thinks: connected to the second process, he is never away on the first.
+    quiet_until = time.monotonic() + 1.0
+    while (left := quiet_until - time.monotonic()) > 0:
+        try:
+            ana.recv(left)
+        except TimeoutError:
+            break
+    assert ana.last_state is not None and ana.last_state["move_number"] == 1
+    bo.close()
+    # Gone from every process: after the takeover delay a bot plays his seat.
+    moved = ana.state_at_least(2)
+    assert moved["last_move"]["seat"] == 1 and moved["last_move"]["by_bot"]

@@ -23,6 +23,10 @@ they share. The rules that keep them in step:
 - **Other room events** (seats, start, abort, expiry, turn-clock time-outs, chat)
   are written by one process and announced with their reason; the others reload
   what changed.
+- **Presence** (which seats have a socket somewhere) is not stored: each process
+  tells the others the seats connected to it, when they change and as a
+  heartbeat; an entry not refreshed in `PRESENCE_TTL_SECONDS` lapses. So a person
+  connected to another process is neither shown away nor taken over by a bot.
 """
 
 from __future__ import annotations
@@ -49,7 +53,14 @@ CHANNEL = "pyramids_rooms"
 MOVE_LOCK = 1
 BOT_LOCK = 2
 # What a notice may say changed; a receiving process reloads that part of the room.
-REASONS = ("move", "room", "clock", "chat", "chat_settings")
+REASONS = ("move", "room", "clock", "chat", "chat_settings", "presence")
+# A `presence` notice lists, by room, the seats with a socket on the sending process;
+# it is sent when they change and every PRESENCE_SECONDS, and trusted for
+# PRESENCE_TTL_SECONDS (so a dead process's sockets stop counting).
+PRESENCE_SECONDS = 5.0
+PRESENCE_TTL_SECONDS = 3 * PRESENCE_SECONDS
+# PostgreSQL refuses NOTIFY payloads of 8000 bytes or more: presence is sent in parts.
+PAYLOAD_LIMIT = 7000
 # Told to the hub (with no room) when the listener reconnected: notices may be lost.
 RESYNC = "resync"
 RECONNECT_SECONDS = 1.0
@@ -65,18 +76,47 @@ class Behind(Exception):
 
 @dataclass(frozen=True)
 class Notice:
-    """A room changed on some process: `reason` says which part to reload."""
+    """A room changed on some process: `reason` says which part to reload. A
+    `presence` notice carries the seats connected to its origin, by room."""
 
     room_id: str
     reason: str
     origin: str
+    presence: dict[str, tuple[int, ...]] | None = None
 
 
-def notice_payload(room_id: str, reason: str, origin: str) -> str:
+def notice_payload(room_id: str, reason: str, origin: str,
+                   presence: dict[str, list[int]] | None = None) -> str:
     if reason not in REASONS:
         raise ValueError(f"unknown notice reason {reason!r}; allowed: {', '.join(REASONS)}")
-    return json.dumps({"room": room_id, "reason": reason, "origin": origin},
-                      separators=(",", ":"))
+    data: dict[str, object] = {"room": room_id, "reason": reason, "origin": origin}
+    if presence is not None:
+        data["presence"] = presence
+    return json.dumps(data, separators=(",", ":"))
+
+
+def presence_payloads(origin: str, presence: dict[str, list[int]]) -> list[str]:
+    """`presence` notices for these rooms, each under PostgreSQL's payload limit."""
+    payloads: list[str] = []
+    part: dict[str, list[int]] = {}
+    for room_id, seats in presence.items():
+        part[room_id] = seats
+        if len(notice_payload("", "presence", origin, part)) > PAYLOAD_LIMIT:
+            del part[room_id]
+            payloads.append(notice_payload("", "presence", origin, part))
+            part = {room_id: seats}
+    if part or not payloads:
+        payloads.append(notice_payload("", "presence", origin, part))
+    return payloads
+
+
+def _seats(value: object) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or not all(
+        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 64
+        for seat in value
+    ):
+        return None
+    return tuple(value)
 
 
 def parse_notice(payload: str) -> Notice | None:
@@ -90,7 +130,16 @@ def parse_notice(payload: str) -> Notice | None:
     room, reason, origin = data.get("room"), data.get("reason"), data.get("origin")
     if not (isinstance(room, str) and isinstance(origin, str) and reason in REASONS):
         return None
-    return Notice(room, reason, origin)
+    if reason != "presence":
+        return Notice(room, reason, origin)
+    listed = data.get("presence")
+    if not isinstance(listed, dict):
+        return None
+    presence = {key: _seats(value) for key, value in listed.items()}
+    if any(seats is None for seats in presence.values()):
+        return None
+    return Notice(room, reason, origin,
+                  {key: seats for key, seats in presence.items() if seats is not None})
 
 
 def psycopg_conninfo(url: str) -> str:
@@ -167,6 +216,12 @@ class Cluster:
         with self.storage.engine.begin() as connection:
             self._notify(connection, room_id, reason)
 
+    def notify_presence(self, presence: dict[str, list[int]]) -> None:
+        """(On the database thread.) The seats connected here, by room."""
+        with self.storage.engine.begin() as connection:
+            for payload in presence_payloads(self.origin, presence):
+                connection.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+
     def _notify(self, connection: Connection, room_id: str, reason: str) -> None:
         connection.execute(sa.select(sa.func.pg_notify(
             CHANNEL, notice_payload(room_id, reason, self.origin))))
@@ -236,5 +291,6 @@ class Cluster:
             await asyncio.sleep(RECONNECT_SECONDS)
 
 
-__all__ = ["BOT_LOCK", "CHANNEL", "MOVE_LOCK", "REASONS", "RESYNC", "Behind", "Cluster",
-           "Notice", "is_postgres", "notice_payload", "parse_notice", "psycopg_conninfo"]
+__all__ = ["BOT_LOCK", "CHANNEL", "MOVE_LOCK", "PRESENCE_SECONDS", "PRESENCE_TTL_SECONDS",
+           "REASONS", "RESYNC", "Behind", "Cluster", "Notice", "is_postgres", "notice_payload",
+           "parse_notice", "presence_payloads", "psycopg_conninfo"]

@@ -50,7 +50,14 @@ from pyramids.core import PyramidsError
 from pyramids.play.movelog import MoveLog
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
-from pyramids.web.cluster import RESYNC, Behind, Cluster, Notice
+from pyramids.web.cluster import (
+    PRESENCE_SECONDS,
+    PRESENCE_TTL_SECONDS,
+    RESYNC,
+    Behind,
+    Cluster,
+    Notice,
+)
 from pyramids.web.limits import ServerLimits, TokenBucket
 from pyramids.web.movelog import logged_apply, prepare_logs, push_logs
 from pyramids.web.rooms import (
@@ -169,6 +176,9 @@ class LiveRoom:
     chat: ChatRoom | None = None
     # The turn clock of a room with a time control (`pyramids.web.clocks`).
     turn_clock: TurnClock | None = None
+    # Cluster mode: the seats connected to each other process, and when (monotonic)
+    # it last said so (`pyramids.web.cluster`, presence).
+    remote_seats: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)
 
     def needs_people(self) -> bool:
         """A room only bots play waits while nobody watches it."""
@@ -177,8 +187,17 @@ class LiveRoom:
         )
 
     def connected(self) -> dict[int, bool]:
-        seats = {conn.seat for conn in self.connections if conn.seat is not None}
+        seats = self.local_seats()
+        if self.remote_seats:
+            fresh = time.monotonic() - PRESENCE_TTL_SECONDS
+            for elsewhere, heard in self.remote_seats.values():
+                if heard >= fresh:
+                    seats |= elsewhere
         return {seat.index: seat.index in seats for seat in self.room.seats}
+
+    def local_seats(self) -> set[int]:
+        """The seats with a socket on this process."""
+        return {conn.seat for conn in self.connections if conn.seat is not None}
 
     def mark_away(self, now: float) -> None:
         """Start the away clock of every person seat with no connection."""
@@ -281,6 +300,7 @@ class Hub:
         self.sockets_by_client: dict[str, int] = {}
         self.cluster: Cluster | None = Cluster(storage, self._on_notice) if cluster else None
         self._syncs: set[asyncio.Task[None]] = set()
+        self._presence_task: asyncio.Task[None] | None = None
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -298,6 +318,8 @@ class Hub:
         await self.run_db(self.storage.migrate)
         if self.cluster is not None:
             await self.cluster.start()
+            self._presence_task = asyncio.create_task(self._tell_presence(),
+                                                      name="pyramids-presence")
         self._writer_task = asyncio.create_task(self.writer.run(), name="pyramids-writer")
         # Rooms are loaded when someone asks for them, not here: a server with many
         # stored rooms answers at once. Waiting rooms idle too long are archived first.
@@ -308,7 +330,7 @@ class Hub:
     async def stop(self) -> None:
         tasks = [live.driver for live in self.rooms.values() if live.driver is not None]
         tasks.extend(self._syncs)
-        for extra in (self._writer_task, self._sweeper_task):
+        for extra in (self._writer_task, self._sweeper_task, self._presence_task):
             if extra is not None:
                 tasks.append(extra)
         for task in tasks:
@@ -428,6 +450,8 @@ class Hub:
                 await self._restore_turn_clock(live)
             self.rooms[room_id] = live
             self._ensure_driver(live)
+            if self.cluster is not None:  # a change announced while it was being loaded
+                self._on_notice(Notice(room_id, "room", ""))
             return live
 
     async def summary(self, room_id: str) -> dict[str, Any]:
@@ -932,6 +956,8 @@ class Hub:
         """(On the event loop.) Another process changed a room: reload it if it is here."""
         if notice.reason == RESYNC:
             targets = [(live, "room") for live in self.rooms.values()]
+        elif notice.reason == "presence":
+            targets = self._heard_presence(notice)
         else:
             live = self.rooms.get(notice.room_id)
             targets = [] if live is None else [(live, notice.reason)]
@@ -948,7 +974,10 @@ class Hub:
             async with live.lock:
                 if self.rooms.get(live.room.id) is not live:
                     return  # put away meanwhile: it is reloaded whole when next opened
-                if reason == "move" and live.room.status != WAITING:
+                if reason == "presence":
+                    live.mark_away(time.monotonic())
+                    changed = True
+                elif reason == "move" and live.room.status != WAITING:
                     changed = await self._catch_up(live)
                 elif reason == "clock":
                     await self._restore_turn_clock(live)
@@ -962,6 +991,56 @@ class Hub:
         except Exception:
             log.exception("room %s: could not reload a change from another process (%s)",
                           live.room.id, reason)
+
+    def _heard_presence(self, notice: Notice) -> list[tuple[LiveRoom, str]]:
+        """Note the seats connected to another process; the rooms whose seats changed."""
+        changed = []
+        now = time.monotonic()
+        for room_id, seats in (notice.presence or {}).items():
+            live = self.rooms.get(room_id)
+            if live is None:
+                continue
+            before = live.connected()
+            if seats:
+                live.remote_seats[notice.origin] = (frozenset(seats), now)
+            else:
+                live.remote_seats.pop(notice.origin, None)
+            if live.connected() != before:
+                changed.append((live, "presence"))
+        return changed
+
+    async def _announce_presence(self, live: LiveRoom) -> None:
+        if self.cluster is None:
+            return
+        try:
+            await self.run_db(self.cluster.notify_presence,
+                              {live.room.id: sorted(live.local_seats())})
+        except Exception:
+            log.exception("room %s: could not tell the others who is connected", live.room.id)
+
+    async def _tell_presence(self) -> None:
+        """Every PRESENCE_SECONDS: tell the others the seats connected here, and forget
+        what a silent process said (it may have died)."""
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(PRESENCE_SECONDS)
+            try:
+                here = {room_id: sorted(live.local_seats())
+                        for room_id, live in self.rooms.items() if live.local_seats()}
+                if here:
+                    await self.run_db(self.cluster.notify_presence, here)
+                lapsed = time.monotonic() - PRESENCE_TTL_SECONDS
+                for live in list(self.rooms.values()):
+                    gone = [origin for origin, (_, heard) in live.remote_seats.items()
+                            if heard < lapsed]
+                    if gone:
+                        for origin in gone:
+                            del live.remote_seats[origin]
+                        task = asyncio.create_task(self._sync(live, "presence"))
+                        self._syncs.add(task)
+                        task.add_done_callback(self._syncs.discard)
+            except Exception:
+                log.exception("telling the other processes who is connected failed")
 
     async def _reload_room(self, live: LiveRoom) -> None:
         """With the lock held: the seats, status and actions another process stored.
@@ -1034,6 +1113,7 @@ class Hub:
             conn.joined = True
             live.connections.add(conn)
             live.mark_away(time.monotonic())
+            await self._announce_presence(live)
             live.changed.set()  # a watcher wakes a room only bots play
             # Everyone sees the seat come back; the newcomer gets its current view.
             await self._broadcast(live)
@@ -1047,6 +1127,7 @@ class Hub:
                 live.mark_away(now)
                 if not live.connections:
                     live.unwatched_since = now
+                await self._announce_presence(live)
                 await self._broadcast(live)
             self._forget_if_done(live)
 
