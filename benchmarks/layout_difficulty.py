@@ -63,6 +63,7 @@ from pyramids.sim.play import play_game
 # The measured fields of a record; all others are derived (`difficulty.derive`).
 RAW_KEYS = ("tiles", "layers", "moves", "face_down", "random_deals", "solvable_deals", "bots",
             "seconds", "settings")
+ACTIONS_PER_TILE = 3
 DEFAULTS = {
     "deals": 30,
     "first_seed": 0,
@@ -142,14 +143,22 @@ def measure_solvable_deals(name: str, deals: int, first_seed: int, node_limit: i
 def measure_bots(name: str, games: int, expert_games: int, first_game_seed: int
                  ) -> dict[str, dict[str, int]]:
     game = load("mahjongg", layout=name)
+    # A game that needs more actions than this is a bot going round in circles
+    # (the expert can repeat a match and its undo); it counts as not cleared.
+    max_actions = ACTIONS_PER_TILE * load_layout(name).size
     found = {}
     for level in LEVELS:
         count = expert_games if level == "expert" else games
-        clears = 0
+        clears = stalled = 0
         for seed in range(first_game_seed, first_game_seed + count):
-            state = play_game(game, [LevelAgent(level, seed=seed)], seed=seed)
-            clears += not state.present  # type: ignore[attr-defined]
-        found[level] = {"games": count, "clears": clears}
+            try:
+                state = play_game(game, [LevelAgent(level, seed=seed)], seed=seed,
+                                  max_actions=max_actions)
+            except RuntimeError:
+                stalled += 1
+                continue
+            clears += not state.present
+        found[level] = {"games": count, "clears": clears, "stalled": stalled}
     return found
 
 
@@ -268,13 +277,15 @@ def main() -> int:
         "games": args.games,
         "expert_games": args.expert_games,
         "first_game_seed": args.first_game_seed,
+        "actions_per_tile": ACTIONS_PER_TILE,
     }
     data = read_data(args.output) if args.output.exists() else {"layouts": {}}
     sample = {
         "deals": "deal_random(layout, Rng(seed)) and deal_solvable_with_order(layout, "
                  "Rng(seed)) for seed in first_seed .. first_seed + deals - 1",
         "games": "one-player standard games, default options, seed first_game_seed + i "
-                 "for the deal and the bot, per level",
+                 "for the deal and the bot, per level; a game past "
+                 f"{ACTIONS_PER_TILE} actions a tile is stalled, not cleared",
         "command": "nice -n 10 python benchmarks/layout_difficulty.py "
                    f"--deals {args.deals} --node-limit {args.node_limit} --games {args.games} "
                    f"--expert-games {args.expert_games}",
