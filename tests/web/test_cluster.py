@@ -232,7 +232,8 @@ def test_presence_is_sent_in_parts_under_the_payload_limit() -> None:
         heard.update(notice.presence)
     assert heard == {room: tuple(seats) for room, seats in rooms.items()}
     assert parse_notice(presence_payloads("o", {})[0]) is not None
-    for bad in ({"r": [True]}, {"r": [-1]}, {"r": "0"}, {"r": [0.5]}):
+    wrong_seats: list[Any] = [{"r": [True]}, {"r": [-1]}, {"r": "0"}, {"r": [0.5]}]
+    for bad in wrong_seats:
         assert parse_notice(notice_payload("", "presence", "o", bad)) is None
 
 
