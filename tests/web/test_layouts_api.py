@@ -109,6 +109,22 @@ def test_every_shipped_layout_is_offered_with_what_its_picture_needs(server: Ser
             assert 0 <= x <= entry["width"] - 2 and 0 <= y <= entry["height"] - 2
 
 
+def test_measured_boards_carry_their_tier_and_figures(server: Server) -> None:
+    from pyramids.games.mahjongg.blueprints.difficulty import measured_layouts
+
+    measured = measured_layouts()
+    boards = server.client.get(f"/api/games/{GAME}/boards").json()["boards"]
+    for entry in boards:
+        record = measured.get(entry["name"])
+        if record is None:
+            assert entry["tier"] == "" and entry["figures"] == {}
+        else:
+            assert entry["tier"] == record["tier"]
+            assert entry["figures"]["estimated_minutes"] == record["estimated_minutes"]
+    korean = server.client.get(f"/api/games/{GAME}/boards?lang=ko").json()["boards"]
+    assert [entry["tiles"] for entry in korean] == [entry["tiles"] for entry in boards]
+
+
 def test_a_game_without_boards_offers_none(server: Server) -> None:
     answer = server.client.get("/api/games/pacal/boards").json()
     assert answer == {"game": "pacal", "option": None, "boards": []}

@@ -48,9 +48,27 @@ def board_facts(entry: dict[str, Any]) -> str:
         ngettext("{count} tile", "{count} tiles", entry["tiles"]),
         ngettext("{count} layer", "{count} layers", entry["layers"]),
     ]
+    minutes = entry["figures"].get("estimated_minutes")
+    if minutes:
+        facts.append(_("about {minutes} min", minutes=round(minutes)))
     if entry["tier"]:
         facts.insert(0, _("tier: {tier}", tier=_(entry["tier"])))
     return " · ".join(facts)
+
+
+def measured_lines(figures: dict[str, Any]) -> list[str]:
+    """The measured figures in words (none when the board was not measured)."""
+    lines = []
+    if "unsolvable_share" in figures:
+        lines.append(_("Random deals with no way to clear: {share}%",
+                       share=round(100 * figures["unsolvable_share"])))
+    rates = {level: figures.get(f"clear_rate_{level}")
+             for level in ("easy", "medium", "hard", "expert")}
+    if all(rate is not None for rate in rates.values()):
+        lines.append(_(
+            "Bots clear it: easy {easy}%, medium {medium}%, hard {hard}%, expert {expert}%",
+            **{level: round(100 * rate) for level, rate in rates.items() if rate is not None}))
+    return lines
 
 
 def board_card(entry: dict[str, Any]) -> str:
@@ -58,6 +76,7 @@ def board_card(entry: dict[str, Any]) -> str:
     lines = [_(entry["title"]), board_facts(entry)]
     if entry["description"]:
         lines.append(_(entry["description"]))
+    lines += measured_lines(entry["figures"])
     lines += ["", *text_preview(entry), "",
               _("Digits: tiles stacked there. C: a capstone on top. Dots: no tile.")]
     return "\n".join(lines)

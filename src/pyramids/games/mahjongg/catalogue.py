@@ -6,56 +6,43 @@ holds what a player reads (title, description, tier, tile count, layers) and wha
 a preview is drawn from: each tile's position `[x, y, z]` in half-tile cells
 (a tile covers 2 x 2 cells) and the tile numbers of the capstones, vaults and
 face-down tiles. The tier and the measured figures come from the difficulty data
-file shipped with the blueprints (`difficulty.json`, written by
-`benchmarks/layout_difficulty.py`) when it has the layout; without it they are
-absent (`tier` empty, `figures` empty), never guessed.
+file shipped with the blueprints (`blueprints.difficulty`, written by
+`benchmarks/layout_difficulty.py`) when it has the layout: the tier, the
+estimated minutes for a person, the share of random deals that are unsolvable,
+the solver's median nodes and each bot level's clear rate. Without a measurement
+they are absent (`tier` empty, `figures` empty), never guessed.
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from pyramids.games.mahjongg import blueprints
+from pyramids.games.mahjongg.blueprints import difficulty
 from pyramids.games.mahjongg.layout import Layout
 
-DIFFICULTY_FILE = "difficulty.json"
+#: The measured figures a chooser shows (the difficulty file has more, with intervals).
+SHOWN_FIGURES = (
+    "estimated_minutes", "unsolvable_share", "solver_median_nodes", "clear_rate_easy",
+    "clear_rate_medium", "clear_rate_hard", "clear_rate_expert",
+)
 
 
 @cache
 def difficulty_data() -> dict[str, dict[str, Any]]:
-    """The measured figures by layout name ({} when no data file is shipped)."""
-    entry = resources.files(blueprints.__name__).joinpath(DIFFICULTY_FILE)
-    if not entry.is_file():
-        return {}
+    """The measured records by layout name ({} when no data file is shipped)."""
     try:
-        data = json.loads(entry.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return difficulty.measured_layouts()
+    except (OSError, ValueError, KeyError):
         return {}
-    if isinstance(data, dict) and isinstance(data.get("layouts"), dict):
-        data = data["layouts"]
-    if isinstance(data, list):
-        data = {item.get("name"): item for item in data if isinstance(item, dict)}
-    if not isinstance(data, dict):
-        return {}
-    return {str(name): item for name, item in data.items() if isinstance(item, dict)}
 
 
 def _figures(measured: dict[str, Any]) -> dict[str, Any]:
-    """The numbers of a layout's measurement, nested ones flattened with dots."""
-    figures: dict[str, Any] = {}
-    for key, value in measured.items():
-        if isinstance(value, bool) or key in ("name", "tier", "title", "description"):
-            continue
-        if isinstance(value, int | float):
-            figures[key] = value
-        elif isinstance(value, dict):
-            for inner, number in value.items():
-                if isinstance(number, int | float) and not isinstance(number, bool):
-                    figures[f"{key}.{inner}"] = number
-    return figures
+    return {
+        key: measured[key] for key in SHOWN_FIGURES
+        if isinstance(measured.get(key), int | float) and not isinstance(measured[key], bool)
+    }
 
 
 def board_entry(layout: Layout) -> dict[str, Any]:

@@ -56,6 +56,8 @@ function boardFacts(board) {
     tn("{count} tile", "{count} tiles", board.tiles),
     tn("{count} layer", "{count} layers", board.layers),
   ];
+  const minutes = board.figures && board.figures.estimated_minutes;
+  if (minutes) facts.push(t("about {minutes} min", { minutes: formatNumber(Math.round(minutes)) }));
   // The server sends the tier in the page's language.
   if (board.tier) facts.unshift(t("tier: {tier}", { tier: board.tier }));
   return facts.join(" · ");
