@@ -140,7 +140,8 @@ export class ApiError extends Error {
 
 /** Call the server's JSON API; a refusal throws ApiError with the server's message. */
 export async function api(method, path, body) {
-  const init = { method, headers: {} };
+  // The server words its refusals in the language this page reads.
+  const init = { method, headers: { "Accept-Language": LANG } };
   if (method !== "GET") {
     // Double-submit CSRF token: requests made with a login carry the cookie's value.
     const csrf = /(?:^|; )pyramids_csrf=([^;]*)/.exec(document.cookie);
