@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from pyramids.core import IllegalActionError, OptionError, PyramidsError, State
 from pyramids.core.errors import PluralWords, Words
 from pyramids.play.i18n import catalogue_json, words_text
 
-GAMES = {
+GAMES: dict[str, dict[str, Any]] = {
     "pacal": {"rounds_to_win": 1},
     "pacal-solo": {},
     "temple": {"players": 3},
