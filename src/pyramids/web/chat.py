@@ -259,18 +259,19 @@ class MuteSpectators(BaseModel):
 
 def mount_chat(app: FastAPI) -> None:
     """The chat's HTTP endpoints: read a room's chat, and the host's mute."""
+    from pyramids.web.app import ERRORS  # the app module calls this: it is loaded
 
     def hub_of(request: Request) -> Hub:
         hub: Hub = request.app.state.hub
         return hub
 
-    @app.get("/api/rooms/{room_id}/chat")
+    @app.get("/api/rooms/{room_id}/chat", responses=ERRORS)
     async def read_chat(room_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         live = await hub.get(room_id)
         return (await chat_of(hub, live)).history()
 
-    @app.post("/api/rooms/{room_id}/chat/mute")
+    @app.post("/api/rooms/{room_id}/chat/mute", responses=ERRORS)
     async def mute_spectators(room_id: str, body: MuteSpectators,
                               request: Request) -> dict[str, Any]:
         hub = hub_of(request)

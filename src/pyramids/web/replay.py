@@ -83,9 +83,10 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
 
 def mount_replay(app: FastAPI) -> None:
     """The replay API and page on `app` (made by `create_app`)."""
+    from pyramids.web.app import ERRORS  # the app module calls this: it is loaded
     kept: OrderedDict[tuple[str, str], str] = OrderedDict()
 
-    @app.get("/api/rooms/{room_id}/replay")
+    @app.get("/api/rooms/{room_id}/replay", responses=ERRORS)
     async def replay(room_id: str, request: Request, lang: str | None = None) -> Response:
         hub = request.app.state.hub
         language = negotiate(lang)
