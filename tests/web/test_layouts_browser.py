@@ -196,3 +196,30 @@ def test_the_daily_deal_is_the_same_for_two_players_on_a_date_not_on_another(
     page.click("#daily-button")
     page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
     assert board_tiles(page) != deals[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_chooser_and_the_tables_pass_the_accessibility_audit(
+    new_page: Any, server: DatedServer, lang: str
+) -> None:
+    pytest.importorskip("axe_playwright_python.sync_playwright",
+                        reason="needs axe-playwright-python (pip install -e '.[dev]')")
+    from tests.web.test_accessibility import serious_violations
+
+    page = new_page()
+    page.add_init_script(f"try {{ localStorage.setItem('pyramids.lang', '{lang}'); }}"
+                         " catch (e) {}")
+    lobby(page, server, "Ada")
+    page.click(f".board-card[data-board='{SMALL}']")
+    page.wait_for_selector("#board-scores :is(table, p)")
+    found = serious_violations(page, "lobby with the board chooser")
+    page.evaluate("document.body.classList.add('theme-contrast')")
+    found += serious_violations(page, "the board chooser in high contrast")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+    page.focus("[data-action='pass']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#solitaire-info[data-finished=true] table.scores")
+    found += serious_violations(page, "a finished solitaire game with its table")
+    assert found == []
