@@ -167,7 +167,8 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
         import pyramids.openspiel as po
     except ImportError:
         return loops
-    spiel_game = pyspiel.load_game(po.short_name(name), options)
+    # OpenSpiel wants typed parameters: the values as the game parsed them.
+    spiel_game = pyspiel.load_game(po.short_name(name), {k: game.options[k] for k in options})
 
     def openspiel(deal: int) -> int:
         state = spiel_game.new_initial_state()

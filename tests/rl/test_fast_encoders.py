@@ -30,9 +30,10 @@ CASES = [
     ("pacal-solo", {"direction": "ascending"}, 50),
     ("temple", {"players": 2}, 4),
     ("temple", {"players": 5}, 2),
+    ("mahjongg", {}, 10),
     ("mahjongg", {"layout": SMALL}, 40),
     ("mahjongg", {"layout": SMALL, "players": 2}, 30),
-    ("mahjongg", {"layout": SMALL, "players": 3, "mode": "coop"}, 25),
+    ("mahjongg", {"layout": SMALL, "players": 3, "mode": "coop"}, 12),
     ("mahjongg", {"layout": SMALL, "mode": "time-attack"}, 25),
 ]
 
@@ -65,7 +66,7 @@ def test_the_fast_writer_equals_the_view_encoding(name, options, games) -> None:
             if state.is_terminal():
                 break
             state.apply_action(rng.choice(state.legal_actions()))
-    assert positions >= 150
+    assert positions >= 5 * games  # whole games were played, not just their first positions
 
 
 @pytest.mark.parametrize(("name", "options"), [

@@ -4,8 +4,8 @@ It fills the vector that `MahjonggView` encodes to, from the state's own fields.
 What a seat reads: the tiles on the board (a face-down tile without its face),
 scores, tokens, streaks, capstones, vaults, the clock, and, for the seat to
 move, the pairs or hint it paid for. The tiles' run (most of the vector) is
-encoded once per board (tiles present, faces, face-down tiles, the shifted
-tile) and copied after. The solver's unsolvable warning, part of the view
+filled with array operations from the board's bit masks and a table of each
+tile's constant columns. The solver's unsolvable warning, part of the view
 where the options ask for it, is asked of the game's advice exactly as the view
 asks (so it costs what it costs there: the solver, cached per board). The
 final position goes through the view.
@@ -19,42 +19,86 @@ import numpy as np
 
 from pyramids.core import Game, State
 from pyramids.games.mahjongg import modes
-from pyramids.games.mahjongg.geometry import tiles_in
 from pyramids.games.mahjongg.tiles import FACES
 from pyramids.games.mahjongg.viewing import barque_view
-from pyramids.rl.encoding import BlockCache, FastWriter, Layout
+from pyramids.rl.encoding import FastWriter, Layout
 
 
-def _tiles(state: Any) -> list[dict[str, Any]]:
-    """The board's tiles as the view lists them."""
-    game = state.game
-    positions = game.geometry.positions
-    free = state.free_mask()
-    capstones = set(game.capstone_ids)
-    vaults = set(game.vault_ids)
-    tiles = []
-    for tile in tiles_in(state.present):
-        x, y, z = positions[tile]
-        entry: dict[str, Any] = {"id": tile, "x": x, "y": y, "z": z}
-        if state.face_down >> tile & 1:
-            entry.update(face=None, face_index=None, group=None, short=None)
-        else:
-            face = FACES[state.faces[tile]]
-            entry.update(face=face.name, face_index=face.index, group=face.group,
-                         short=face.short)
-        entry["free"] = bool(free >> tile & 1)
-        if tile == state.shift:
-            entry["shifted"] = True
-        if tile in capstones:
-            entry["capstone"] = True
-        if tile in vaults:
-            entry["vault"] = True
-        tiles.append(entry)
-    return tiles
+def _bits(mask: int, size: int) -> np.ndarray:
+    """Bit i of `mask` at index i, for i < size (0/1 as uint8)."""
+    raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:size]
+
+
+class _TileRuns:
+    """The `tiles` run, built with array operations (a board has up to ~150 tiles).
+
+    Each slot holds one present tile in ascending order: its constant columns
+    (id, x, y, z, capstone, vault) from a table made once per game, then the
+    face columns for a face-up tile, `free`, and `shifted` for the shifted tile.
+    """
+
+    def __init__(self, layout: Layout, state: Any) -> None:
+        self.start, self.stop = layout.span("tiles")
+        slots = layout.slots("tiles")
+        self.capacity, self.width = slots.capacity, slots.size
+        self.first = slots.first - self.start
+        self.length = slots.length - self.start
+
+        def column(name: str) -> int:
+            return layout.offset(f"tiles[0].{name}") - slots.first
+
+        game = state.game
+        self.geometry = game.geometry
+        self.size = game.geometry.size
+        self.static = np.zeros((self.size, self.width), dtype=np.float32)
+        for tile in range(self.size):
+            x, y, z = game.geometry.positions[tile]
+            for name, value in (("id", tile), ("x", x), ("y", y), ("z", z)):
+                self.static[tile, column(name)] = value
+        for tile in game.capstone_ids:
+            self.static[tile, column("capstone")] = 1.0
+        for tile in game.vault_ids:
+            self.static[tile, column("vault")] = 1.0
+        self.face_flags = [column(name) for name in ("face?", "face_index?", "group?", "short?")]
+        self.face_index = column("face_index")
+        self.free = column("free")
+        self.shifted = column("shifted")
+        self.face_numbers = np.array([face.index for face in FACES], dtype=np.float32)
+        self._faces: dict[tuple[int, ...], np.ndarray] = {}
+
+    def run(self, state: Any) -> np.ndarray:
+        run = np.zeros(self.stop - self.start, dtype=np.float32)
+        present = np.flatnonzero(_bits(state.present, self.size))
+        run[self.length] = len(present)
+        present = present[:self.capacity]
+        count = len(present)
+        rows = run[self.first:self.first + count * self.width].reshape(count, self.width)
+        rows[:] = self.static[present]
+        face_up = _bits(state.face_down, self.size)[present] == 0
+        faces = self._face_array(state.faces)
+        up_rows = rows[face_up]
+        for flag in self.face_flags:
+            up_rows[:, flag] = 1.0
+        up_rows[:, self.face_index] = self.face_numbers[faces[present[face_up]]]
+        rows[face_up] = up_rows
+        rows[:, self.free] = _bits(state.free_mask(), self.size)[present]
+        if state.shift >= 0:
+            rows[present == state.shift, self.shifted] = 1.0
+        return run
+
+    def _face_array(self, faces: list[int]) -> np.ndarray:
+        key = tuple(faces)
+        found = self._faces.get(key)
+        if found is None:
+            if len(self._faces) >= 256:
+                self._faces.clear()
+            found = self._faces[key] = np.array(faces, dtype=np.intp)
+        return found
 
 
 def make_mahjongg_writer(layout: Layout, game: Game) -> FastWriter:
-    tiles = BlockCache.for_field(layout, "tiles")
+    tile_runs: dict[Any, _TileRuns] = {}
     write_field = layout.write_field
     templates: dict[tuple[Any, ...], np.ndarray] = {}
 
@@ -76,8 +120,10 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> FastWriter:
             return None
         g = s.game
         out = template(s).copy()
-        key = (s.present, s.face_down, s.shift, tuple(s.faces))
-        out[tiles.start:tiles.stop] = tiles.block(key, lambda: _tiles(s))
+        runs = tile_runs.get(id(g.geometry))
+        if runs is None or runs.geometry is not g.geometry:
+            runs = tile_runs[id(g.geometry)] = _TileRuns(layout, s)
+        out[runs.start:runs.stop] = runs.run(s)
         write_field("current_player", s.current_player, out)
         write_field("tiles_left", s.present.bit_count(), out)
         write_field("scores", [s.scores[s.wallet(p)] for p in range(g.num_players)], out)
