@@ -44,7 +44,7 @@ def test_the_picker_who_cannot_place_loses_the_round() -> None:
     view = state.view(None)
     assert view["round_wins"] == [1, 0]
     assert view["last_round"]["winner"] == 0
-    assert "player 1 could not place the picked card 49" in view["last_round"]["reason"]
+    assert "seat 2 could not place the picked card 49" in view["last_round"]["reason"]
     assert view["last_round"]["pyramids"][1][0] == [40, 48]
     # A new round is dealt at once; the loser starts it.
     assert view["round"] == 2 and view["starting_player"] == 1 and state.current_player == 1
@@ -60,7 +60,7 @@ def test_the_offerer_who_cannot_place_loses_the_round() -> None:
     state.apply_action(place(1))
     view = state.view(None)
     assert view["round_wins"] == [0, 1]
-    assert "player 0 could not place the returned card 50" in view["last_round"]["reason"]
+    assert "seat 1 could not place the returned card 50" in view["last_round"]["reason"]
     assert view["last_round"]["pyramids"][1][0] == [49]
     assert view["starting_player"] == 0
 
@@ -80,7 +80,7 @@ def test_exactly_one_complete_pyramid_wins() -> None:
     state.apply_action(place(10))  # player 1 completes
     state.apply_action(place(9))  # player 0 covers F9 with 10: nine fields still
     last = state.view(None)["last_round"]
-    assert last["winner"] == 1 and "player 1 completed" in last["reason"]
+    assert last["winner"] == 1 and "seat 2 completed" in last["reason"]
     assert last["occupied"] == [9, 10]
     assert state.view(None)["round_wins"] == [0, 1]
 
@@ -391,3 +391,15 @@ def test_fourteen_turns_lead_to_the_last_cards() -> None:
         if found >= 2:
             break
     assert found == 2
+
+
+def test_round_reasons_count_seats_from_one_even_from_old_saves() -> None:
+    from pyramids.games.pacal.match import seats_from_one
+
+    # Saves keep the engine's reason as it was written, with players from 0.
+    assert seats_from_one("no pyramid complete; player 0 occupied more fields (9 against 8)") \
+        == "no pyramid complete; seat 1 occupied more fields (9 against 8)"
+    assert seats_from_one("player 1 could not place the returned card 33") \
+        == "seat 2 could not place the returned card 33"
+    assert seats_from_one("both pyramids complete with equal spreads (12)") \
+        == "both pyramids complete with equal spreads (12)"

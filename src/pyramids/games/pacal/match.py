@@ -25,6 +25,7 @@ comes from the `Rng` kept in the state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -651,10 +652,20 @@ def _copy_round(result: dict[str, Any] | None) -> dict[str, Any] | None:
     if result is None:
         return None
     copy = dict(result)
+    if isinstance(copy.get("reason"), str):
+        copy["reason"] = seats_from_one(copy["reason"])
     for key in ("pyramids", "spreads", "occupied"):
         if key in copy:
             copy[key] = _deep_list(copy[key])
     return copy
+
+
+def seats_from_one(reason: str) -> str:
+    """A round's reason as players read it: "player 0" (as saves keep it) is "seat 1"."""
+    return _PLAYER_NUMBER.sub(lambda match: f"seat {int(match.group(1)) + 1}", reason)
+
+
+_PLAYER_NUMBER = re.compile(r"\bplayer ([01])\b")
 
 
 def _deep_list(value: Any) -> Any:
