@@ -10,6 +10,7 @@ pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
 from pyramids.core import GameRecord, load  # noqa: E402
+from pyramids.play.i18n import set_language  # noqa: E402
 from pyramids.play.scores import ScoreStore  # noqa: E402
 from pyramids.play.session import new_session, resume_session  # noqa: E402
 from pyramids.tui.app import ChoiceScreen, HelpScreen, PassScreen, PlayApp, ReplayApp  # noqa: E402
@@ -95,6 +96,21 @@ async def test_all_moves_panel_is_optional_and_moves_can_be_typed() -> None:
         await pilot.pause()
         assert session.state.history_strings()[1] == target
         assert app.query_one("#command").value == ""
+
+
+async def test_the_title_and_a_refusal_speak_korean() -> None:
+    set_language("ko")
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        # The manifest's title in the player's language, not the game's name.
+        assert app.title == "pyramids: 파칼"
+        app.query_one("#command").focus()
+        await pilot.press(*"decline", "enter")
+        await pilot.pause()
+        assert app.message.startswith("둘 수 없는 수입니다: 'decline' 수는 둘 수 없습니다: ")
+        assert "must" not in app.message
 
 
 async def test_illegal_input_shows_a_message_and_changes_nothing() -> None:

@@ -52,7 +52,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from pyramids.core import GameRecord, IllegalActionError
+from pyramids.core import GameRecord, IllegalActionError, UnknownGameError, game_manifest
 from pyramids.play.boards import boards, parse_game_number, practice_options
 from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
@@ -294,6 +294,14 @@ GAME_CSS = """
 """
 
 
+def game_title(name: str) -> str:
+    """The game's title as players read it (the manifest's, translated), not its name."""
+    try:
+        return _(game_manifest(name).display_title)
+    except UnknownGameError:  # a record of a game this install lacks
+        return name
+
+
 class PlayApp(App[None]):
     """One game (then more, from the menu) between people and agents."""
 
@@ -372,13 +380,14 @@ class PlayApp(App[None]):
 
     def on_mount(self) -> None:
         self._titles()
-        self.log_line(_("{game}, seed {seed}", game=self.session.game.name, seed=self.session.seed))
+        self.log_line(_("{game}, seed {seed}", game=game_title(self.session.game.name),
+                        seed=self.session.seed))
         self.set_interval(1.0, self.tick)
         self.advance()
 
     def _titles(self) -> None:
         session = self.session
-        self.title = f"pyramids: {session.game.name}"
+        self.title = f"pyramids: {game_title(session.game.name)}"
         seats = ", ".join(seat_label(seat, session.seats) for seat in range(len(session.seats)))
         self.sub_title = _("seed {seed} · {seats}", seed=session.seed, seats=seats)
         number = game_number_text(session.game, session.seed) if self._is_solo() else None
@@ -926,7 +935,7 @@ class ReplayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = _("replay: {game}", game=self.record.game)
+        self.title = _("replay: {game}", game=game_title(self.record.game))
         self.sub_title = _(
             "seed {seed}; players {players}",
             seed=self.record.seed, players=", ".join(self._players()),
