@@ -29,11 +29,14 @@ from typer.testing import CliRunner
 from pyramids.core import GameRecord, State
 from pyramids.web.cluster import (
     PAYLOAD_LIMIT,
+    Behind,
     notice_payload,
     parse_notice,
     presence_payloads,
 )
-from pyramids.web.storage import Storage, normalize_url
+from pyramids.web.cluster import Cluster as ClusterLink
+from pyramids.web.rooms import Room, RoomSettings, hash_token, new_room_id
+from pyramids.web.storage import Storage, StoredAction, normalize_url
 from tests.web.conftest import POSTGRES_ENV, Client, empty_postgres
 from tests.web.toy import NAME
 
@@ -248,6 +251,40 @@ def test_cluster_mode_refuses_sqlite(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert "PostgreSQL" in result.output
     assert not (tmp_path / "one.db").exists()
+
+
+# -- one link to PostgreSQL, no server ------------------------------------------------
+
+
+def test_a_commit_behind_the_stored_actions_writes_nothing_and_returns_them(
+    postgres_url: str,
+) -> None:
+    storage = Storage(postgres_url)
+    link = ClusterLink(storage, lambda notice: None)
+    try:
+        room = Room.create(new_room_id(), NAME, {}, 7, hash_token("host"), RoomSettings())
+        storage.create_room(room)
+        first, second = room.state.legal_action_strings()[:2]
+        link._commit(StoredAction(room.id, 1, 0, first, False))
+        # A second process that had not seen move 1 tries to commit its own move 1.
+        with pytest.raises(Behind) as behind:
+            link._commit(StoredAction(room.id, 1, 0, second, False))
+        assert behind.value.missing == [(1, 0, first, False)]
+        with pytest.raises(Behind):  # nor can it skip ahead
+            link._commit(StoredAction(room.id, 3, 0, second, False))
+        assert storage.actions_after(room.id, 0) == [(1, 0, first, False)]
+        # The bot lease: one holder at a time, across connections (processes).
+        other = ClusterLink(storage, lambda notice: None)
+        try:
+            assert link._lease_and_read(room.id, 0) == [(1, 0, first, False)]
+            assert other._lease_and_read(room.id, 1) is None
+            link._lease("pg_advisory_unlock", room.id)
+            assert other._lease_and_read(room.id, 1) == []
+        finally:
+            other._close_lease()
+    finally:
+        link._close_lease()
+        storage.dispose()
 
 
 # -- two processes ----------------------------------------------------------------

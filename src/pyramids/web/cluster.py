@@ -40,6 +40,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -47,6 +48,8 @@ from sqlalchemy.engine import Connection
 from pyramids.web.storage import Storage, StoredAction, actions_table
 
 log = logging.getLogger("pyramids.web.cluster")
+
+T = TypeVar("T")
 
 CHANNEL = "pyramids_rooms"
 # The first key of the two-key advisory locks: what is locked; the second is the room.
@@ -66,12 +69,17 @@ RESYNC = "resync"
 RECONNECT_SECONDS = 1.0
 
 
-class Behind(Exception):
-    """Another process committed actions of the room this process has not applied."""
+# A stored action: (number, seat, action string, by_bot).
+StoredRow = tuple[int, int, str, bool]
 
-    def __init__(self, stored: int) -> None:
-        super().__init__(f"the room has {stored} actions stored")
-        self.stored = stored
+
+class Behind(Exception):
+    """Another process committed actions of the room this process has not applied:
+    `missing`, read under the room's lock."""
+
+    def __init__(self, missing: list[StoredRow]) -> None:
+        super().__init__(f"{len(missing)} actions of the room were committed elsewhere")
+        self.missing = missing
 
 
 @dataclass(frozen=True)
@@ -207,7 +215,8 @@ class Cluster:
                 .where(actions_table.c.room_id == action.room_id)
             ).scalar_one()
             if stored + 1 != action.number:
-                raise Behind(int(stored))
+                raise Behind(self.storage.select_actions_after(
+                    connection, action.room_id, action.number - 1))
             self.storage._insert_actions(connection, [action])
             self._notify(connection, action.room_id, "move")
 
@@ -228,9 +237,26 @@ class Cluster:
 
     # -- bot leases -----------------------------------------------------------------
 
-    async def take_bot_lease(self, room_id: str) -> bool:
+    async def read(self, function: Callable[..., T], *args: Any) -> T:
+        """A read on one of this link's threads (not queued behind the writes)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+
+    async def take_bot_lease(self, room_id: str, known: int) -> list[StoredRow] | None:
+        """The room's bot lease, and the actions after the first `known` (in one hop);
+        None when another process holds the lease."""
         return await asyncio.get_running_loop().run_in_executor(
-            self._lease_pool, self._lease, "pg_try_advisory_lock", room_id)
+            self._lease_pool, self._lease_and_read, room_id, known)
+
+    def _lease_and_read(self, room_id: str, known: int) -> list[StoredRow] | None:
+        if not self._lease("pg_try_advisory_lock", room_id):
+            return None
+        with self._lease_guard:
+            try:
+                assert self._lease_connection is not None
+                return self.storage.select_actions_after(self._lease_connection, room_id, known)
+            except Exception:
+                self._lease("pg_advisory_unlock", room_id)
+                raise
 
     async def release_bot_lease(self, room_id: str) -> None:
         await asyncio.get_running_loop().run_in_executor(

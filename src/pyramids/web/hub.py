@@ -23,11 +23,12 @@ the game, and the clock goes to every client in each state message. When a game
 finishes, the `finish_hooks` run (the ratings of a ranked room).
 
 Cluster mode (`cluster=True`, PostgreSQL only; `pyramids.web.cluster`): several
-processes serve the same rooms. Before checking a move the hub applies the
-actions other processes committed (`_catch_up`); a move is committed under the
-room's advisory lock, and one committed elsewhere meanwhile (`Behind`) sends the
-move back to be checked again. Each change is announced after its commit; a
-process that hears of a change to a room it holds reloads that part (`_sync`).
+processes serve the same rooms. A move is committed under the room's advisory
+lock only when this process has applied every stored action; otherwise the
+commit returns the actions other processes committed (`Behind`), the hub applies
+them (`_catch_up`) and checks the move again before trying once more. Each
+change is announced after its commit; a process that hears of a change to a room
+it holds reloads that part (`_sync`).
 A move flows one way: socket, room check, storage, then the fan-out.
 """
 
@@ -715,8 +716,8 @@ class Hub:
         try:
             await self._store_action(StoredAction(room.id, len(room.actions) + 1, seat, text,
                                                   True))
-        except Behind:  # another process told the time first
-            if await self._catch_up(live):
+        except Behind as behind:  # another process told the time first
+            if await self._catch_up(live, behind.missing):
                 await self._broadcast(live)
             return
         live.clock_elapsed = elapsed
@@ -845,8 +846,6 @@ class Hub:
         async with live.lock:
             room = live.room
             while True:
-                if self.cluster is not None and await self._catch_up(live):
-                    await self._broadcast(live)
                 if live.clock_limit is not None and isinstance(text, str) and (
                     text.strip().lower().startswith(CLOCK_PREFIX.strip())
                 ):
@@ -867,8 +866,12 @@ class Hub:
                         room.id, len(room.actions) + 1, seat, canonical, by_bot,
                         clock=self._clock_with_move(live, seat, now),
                     ))
-                except Behind:
-                    continue  # another process moved first: catch up, check again
+                except Behind as behind:
+                    # Another process moved first: apply its moves, check this one again
+                    # (the client answered the older state: usually `stale` now).
+                    if await self._catch_up(live, behind.missing):
+                        await self._broadcast(live)
+                    continue
                 break
             await self._apply_and_broadcast(live, seat, action, by_bot, now)
 
@@ -933,16 +936,23 @@ class Hub:
         except Exception:  # stored all the same: the others see it when they next reload
             log.exception("room %s: could not announce a change (%s)", room_id, reason)
 
-    async def _catch_up(self, live: LiveRoom) -> bool:
-        """With the room's lock held: apply the actions other processes committed; whether
-        there were any (the caller broadcasts)."""
+    async def _catch_up(
+        self, live: LiveRoom, known: list[tuple[int, int, str, bool]] | None = None
+    ) -> bool:
+        """With the room's lock held: apply the actions other processes committed (`known`:
+        already read, from some number on); whether there were any (the caller
+        broadcasts)."""
         room = live.room
-        stored = await self.run_db(self.storage.actions_after, room.id, len(room.actions))
+        have = len(room.actions)
+        stored = [row for row in known or () if row[0] > have]
+        if not stored or stored[0][0] != have + 1:
+            assert self.cluster is not None
+            stored = await self.cluster.read(self.storage.actions_after, room.id, have)
         if not stored:
             return False
 
         def apply_all() -> None:
-            for seat, text, by_bot in stored:
+            for _number, seat, text, by_bot in stored:
                 logged_apply(live, seat, room.state.string_to_action(text), by_bot)
 
         await self.run_engine(apply_all)
@@ -1089,13 +1099,15 @@ class Hub:
             yield True
             return
         room_id = live.room.id
-        if not await self.cluster.take_bot_lease(room_id):
+        stored = await self.cluster.take_bot_lease(room_id, len(live.room.actions))
+        if stored is None:
             yield False
             return
         try:
-            async with live.lock:
-                if await self._catch_up(live):
-                    await self._broadcast(live)
+            if stored:
+                async with live.lock:
+                    if await self._catch_up(live, stored):
+                        await self._broadcast(live)
             yield True
         finally:
             await self.cluster.release_bot_lease(room_id)

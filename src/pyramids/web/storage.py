@@ -419,16 +419,23 @@ class Storage:
                 rooms_table.update().where(rooms_table.c.id == room_id).values(clock=clock)
             )
 
-    def actions_after(self, room_id: str, number: int) -> list[tuple[int, str, bool]]:
-        """A room's stored actions after the first `number`, in order: (seat, action,
-        by_bot). Another server process committed them (cluster mode)."""
+    def actions_after(self, room_id: str, number: int) -> list[tuple[int, int, str, bool]]:
+        """A room's stored actions after the first `number`, in order: (number, seat,
+        action, by_bot). Another server process committed them (cluster mode)."""
         with self.engine.connect() as connection:
-            rows = connection.execute(
-                sa.select(actions_table.c.seat, actions_table.c.action, actions_table.c.by_bot)
-                .where(actions_table.c.room_id == room_id, actions_table.c.number > number)
-                .order_by(actions_table.c.number)
-            ).all()
-        return [(row.seat, row.action, bool(row.by_bot)) for row in rows]
+            return self.select_actions_after(connection, room_id, number)
+
+    @staticmethod
+    def select_actions_after(
+        connection: Connection, room_id: str, number: int
+    ) -> list[tuple[int, int, str, bool]]:
+        rows = connection.execute(
+            sa.select(actions_table.c.number, actions_table.c.seat, actions_table.c.action,
+                      actions_table.c.by_bot)
+            .where(actions_table.c.room_id == room_id, actions_table.c.number > number)
+            .order_by(actions_table.c.number)
+        ).all()
+        return [(row.number, row.seat, row.action, bool(row.by_bot)) for row in rows]
 
     def load_clock(self, room_id: str) -> str | None:
         with self.engine.connect() as connection:
