@@ -18,6 +18,7 @@ from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import load_layout
 from pyramids.games.mahjongg.deal import deal_random, deal_solvable
 from pyramids.games.mahjongg.solver import solve
+from pyramids.play.i18n import words_text
 
 DEALS = ("solvable", "random")
 
@@ -60,7 +61,7 @@ def solve_mahjongg(
         else:
             faces = deal_random(board, rng)
     except PyramidsError as error:
-        fail(str(error))
+        fail(words_text(error))
     result = solve(board.geometry, faces, pantheon_pairs=pantheon_pairs, node_limit=node_limit)
     moves = [f"match {a} {b}" for a, b in result.moves]
     if as_json:

@@ -120,7 +120,7 @@ def mount_learn(app: FastAPI) -> None:
         try:
             page = learn_html(game, lang)
         except UnknownGameError as error:
-            raise RoomError("unknown_game", str(error), 404) from None
+            raise RoomError("unknown_game", error.words, 404) from None
         return _remembered(HTMLResponse(page), request, lang)
 
     @app.get("/api/i18n/{lang}", include_in_schema=False)

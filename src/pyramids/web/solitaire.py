@@ -245,7 +245,7 @@ def mount_solitaire(
         try:
             variant = variant_text(load(game, **{**chosen, option: name}))
         except PyramidsError as error:
-            raise RoomError("bad_option", str(error)) from None
+            raise RoomError("bad_option", error.words) from None
         table = await hub.run_db(records_of(hub).table, game, RANKED, name, variant)
         return {"game": game, "board": name, "variant": variant, "scores": table}
 
