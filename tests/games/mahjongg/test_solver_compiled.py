@@ -161,3 +161,35 @@ def test_asking_for_a_missing_core_is_an_error(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv(SOLVER_ENV, "compiled")
     with pytest.raises(RuntimeError, match="PYRAMIDS_SOLVER asks for the compiled solver"):
         solve(load_layout("giza-step-ramp").geometry, [0] * 72)
+
+
+def test_class_keys_beyond_64_bits_still_get_an_answer() -> None:
+    # solve_classes takes any integers as keys; the core reads 64-bit ones and
+    # leaves the others to the reference, with the same answer.
+    layout = load_layout("turtle")
+    keys = [tile // 4 for tile in range(layout.size)]
+    Rng(3).shuffle(keys)
+    huge = [(1 << 80) + key for key in keys]
+    small = solve_classes(layout.geometry, keys, node_limit=500)
+    big = solve_classes(layout.geometry, huge, node_limit=500)
+    assert (big.solvable, big.moves, big.nodes) == (small.solvable, small.moves, small.nodes)
+    assert small.nodes > 1
+
+
+@needs_core
+def test_solves_in_threads_match_solves_in_turn() -> None:
+    # The core lets go of the interpreter lock while it searches: solves running
+    # at once in threads (as the server's workers do) share only the geometry.
+    from concurrent.futures import ThreadPoolExecutor
+
+    turtle = load_layout("turtle")
+    deals = [deal_random(turtle, Rng(seed)) for seed in range(16)]
+
+    def verdict(faces: list[int]) -> tuple[bool | None, list[tuple[int, int]], int]:
+        result = solve(turtle.geometry, faces, node_limit=3_000)
+        return result.solvable, result.moves, result.nodes
+
+    in_turn = [verdict(faces) for faces in deals]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        at_once = list(pool.map(verdict, deals))
+    assert at_once == in_turn

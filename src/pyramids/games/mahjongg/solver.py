@@ -847,13 +847,19 @@ def solve_classes(
     search: _Search
     if compiled:
         from pyramids.games.mahjongg import solver_compiled
+    core_search = None
     if compiled and geometry.size <= solver_compiled.MAX_TILES:
-        search = solver_compiled.CompiledSearch(
-            geometry, class_keys, present, options, node_limit, deadline
-        )
-        if search.odd_class:
+        try:
+            core_search = solver_compiled.CompiledSearch(
+                geometry, class_keys, present, options, node_limit, deadline
+            )
+        except (TypeError, OverflowError):  # keys other than 64-bit integers
+            core_search = None
+    if core_search is not None:
+        search = core_search
+        if core_search.odd_class:
             return SolveResult(False, [], 0, time.perf_counter() - started)
-    else:  # (layouts beyond the compiled core's masks take the reference)
+    else:  # (layouts or keys beyond the compiled core's take the reference)
         if _odd_class(class_keys, present):
             return SolveResult(False, [], 0, time.perf_counter() - started)
         search = _Search(_Board(geometry, class_keys, present), options, node_limit, deadline)
