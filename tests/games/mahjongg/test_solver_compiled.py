@@ -193,3 +193,29 @@ def test_solves_in_threads_match_solves_in_turn() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         at_once = list(pool.map(verdict, deals))
     assert at_once == in_turn
+
+
+@needs_core
+def test_the_python_pairing_search_beside_the_core_gives_the_same_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where the core cannot run the search over pairings (no coroutines, or a
+    # class of more than eight tiles) the Python one runs beside it, from the
+    # pairs the core ruled out: the answer must not change.
+    turtle = load_layout("turtle")
+    groups = [tile // 4 for tile in range(turtle.size)]
+    Rng(42).shuffle(groups)
+    monkeypatch.setattr(solver_compiled._CompiledPairings, "supported", lambda self: False)
+    ran = []
+    original = solver_module.PairingSearch.run
+
+    def counted(search: solver_module.PairingSearch, tests: int) -> bool | None:
+        ran.append(tests)
+        return original(search, tests)
+
+    monkeypatch.setattr(solver_module.PairingSearch, "run", counted)
+    mixed = solve_classes(turtle.geometry, groups, node_limit=20_000, implementation="compiled")
+    assert ran, "the Python search over pairings did not run"
+    monkeypatch.undo()
+    core = solve_classes(turtle.geometry, groups, node_limit=20_000, implementation="compiled")
+    assert (mixed.solvable, mixed.moves, mixed.nodes) == (core.solvable, core.moves, core.nodes)
