@@ -175,6 +175,11 @@ class MoveLog:
             )
         self._views = after
 
+    def latest_view(self, audience: Audience) -> dict[str, Any] | None:
+        """The audience's view after the last move logged (None before any): whoever
+        shows the position then need not build it again. Read it, never change it."""
+        return None if self._views is None else self._views.get(audience)
+
     def for_audience(self, audience: Audience, since: int = 0) -> list[LogEntry]:
         """The entries one audience may read (from move number `since + 1`)."""
         return self.entries.get(audience, [])[since:]

@@ -60,7 +60,7 @@ from pyramids.web.cluster import (
     Notice,
 )
 from pyramids.web.limits import ServerLimits, TokenBucket
-from pyramids.web.movelog import logged_apply, prepare_logs, push_logs
+from pyramids.web.movelog import current_view, logged_apply, prepare_logs, push_logs
 from pyramids.web.rooms import (
     AGENT,
     EXPIRED,
@@ -584,10 +584,17 @@ class Hub:
             before = _copy_seat(live.room, seat)
             chosen, token = live.room.take_seat(name, seat, account)
             try:
-                await self.run_db(self.storage.save_seat, live.room.id, chosen)
+                saved = await self.run_db(self.storage.save_seat, live.room.id, chosen,
+                                          self.cluster is not None)
             except Exception:
                 live.room.seats[chosen.index] = before or Seat(chosen.index)
                 raise
+            if not saved:  # another process seated someone there a moment ago
+                live.room.seats[chosen.index] = before or Seat(chosen.index)
+                await self._reload_room(live)
+                await self._broadcast(live)
+                raise RoomError("seat_taken", "someone took that seat a moment ago; "
+                                "choose another", 409)
             await self.announce(live.room.id, "room")
             live.mark_away(time.monotonic())
             await self._broadcast(live)
@@ -1174,7 +1181,7 @@ class Hub:
         clock = None if live.turn_clock is None else live.turn_clock.public(now)
         messages = {}
         for seat in {conn.seat for conn in live.connections}:
-            message = room.message_for(seat, connected)
+            message = room.message_for(seat, connected, current_view(live, seat))
             if clock is not None:
                 message["clock"] = clock
             messages[seat] = json.dumps(message, separators=(",", ":"))

@@ -66,6 +66,15 @@ def logged_apply(live: LiveRoom, seat: int, action: int, by_bot: bool) -> None:
     log.record(room.state, seat, text, by_bot, partial(room.apply, seat, action, by_bot))
 
 
+def current_view(live: LiveRoom, audience: int | None) -> dict[str, Any] | None:
+    """The audience's view of the room's position as the log last read it, when the
+    log is up to date with the room (None: build it)."""
+    log = live.move_log
+    if log is None or len(log) != len(live.room.actions):
+        return None
+    return log.latest_view(audience)
+
+
 def prepare_logs(live: LiveRoom) -> None:
     """(In the engine pool.) Build the log if needed and put the entries the connected
     clients have not had into their languages, so that sending them is cheap."""
@@ -89,5 +98,5 @@ def push_logs(live: LiveRoom) -> None:
         conn.offer(json.dumps(message, separators=(",", ":")))
 
 
-__all__ = ["client_language", "ensure_log", "logged_apply", "prepare_logs",
+__all__ = ["client_language", "current_view", "ensure_log", "logged_apply", "prepare_logs",
            "push_logs"]

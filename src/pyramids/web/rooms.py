@@ -528,8 +528,10 @@ class Room:
             "fairness": self.fairness(),
         }
 
-    def message_for(self, seat: int | None, connected: dict[int, bool]) -> dict[str, Any]:
-        """The state message for one seat (or a spectator, `None`): only its own view."""
+    def message_for(self, seat: int | None, connected: dict[int, bool],
+                    view: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message for one seat (or a spectator, `None`): only its own view
+        (`view`: that view already built for this position, by the move log)."""
         started = self.status != WAITING
         player = self.state.current_player if self.status == PLAYING else None
         your_turn = seat is not None and player == seat
@@ -548,7 +550,7 @@ class Room:
             "seats": seats,
             "current_player": player,
             "your_turn": your_turn,
-            "view": self.state.view(seat) if started else None,
+            "view": (view if view is not None else self.state.view(seat)) if started else None,
             "legal_actions": self.state.legal_action_strings() if your_turn else [],
             "last_move": self.last_move.to_dict() if self.last_move else None,
             "result": self.result(),
