@@ -348,10 +348,15 @@ def test_chat_and_an_abort_reach_the_other_process(
 ) -> None:
     first, second = two_processes
     room_id, host = new_room(first)
-    token = sit(first, room_id, "Ana", 0)
-    ana = Client(first.ws_base, room_id, token)
     watcher = Client(second.ws_base, room_id)
-    clients.extend([ana, watcher])
+    clients.append(watcher)
+    watcher.until(lambda m: m.get("type") == "state")
+    token = sit(first, room_id, "Ana", 0)
+    # The second process held the room with seat 0 open: the seat is Ana's all the same.
+    late = second.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Eve", "seat": 0})
+    assert late.status_code == 409 and late.json()["error"]["code"] == "seat_taken"
+    ana = Client(first.ws_base, room_id, token)
+    clients.append(ana)
     assert watcher.until(lambda m: m.get("type") == "chat_history")["messages"] == []
     ana.send({"type": "chat", "text": "hello from the first process"})
     heard = watcher.until(lambda m: m.get("type") == "chat")

@@ -584,10 +584,17 @@ class Hub:
             before = _copy_seat(live.room, seat)
             chosen, token = live.room.take_seat(name, seat, account)
             try:
-                await self.run_db(self.storage.save_seat, live.room.id, chosen)
+                saved = await self.run_db(self.storage.save_seat, live.room.id, chosen,
+                                          self.cluster is not None)
             except Exception:
                 live.room.seats[chosen.index] = before or Seat(chosen.index)
                 raise
+            if not saved:  # another process seated someone there a moment ago
+                live.room.seats[chosen.index] = before or Seat(chosen.index)
+                await self._reload_room(live)
+                await self._broadcast(live)
+                raise RoomError("seat_taken", "someone took that seat a moment ago; "
+                                "choose another", 409)
             await self.announce(live.room.id, "room")
             live.mark_away(time.monotonic())
             await self._broadcast(live)

@@ -219,17 +219,24 @@ class Storage:
             "account_id": seat.account_id,
         }
 
-    def save_seat(self, room_id: str, seat: Seat) -> None:
+    def save_seat(self, room_id: str, seat: Seat, only_if_open: bool = False) -> bool:
+        """Store a seat; `only_if_open`: only if it is still open in the database (several
+        server processes: another may have just seated someone there). Whether it was."""
         with self.engine.begin() as connection:
-            connection.execute(
-                seats_table.update()
-                .where(seats_table.c.room_id == room_id, seats_table.c.seat == seat.index)
-                .values(kind=seat.kind, name=seat.name, agent=seat.agent,
-                        token_hash=seat.token_hash, account_id=seat.account_id)
-            )
+            query = seats_table.update().where(
+                seats_table.c.room_id == room_id, seats_table.c.seat == seat.index)
+            if only_if_open:
+                query = query.where(seats_table.c.kind == OPEN)
+            changed = connection.execute(
+                query.values(kind=seat.kind, name=seat.name, agent=seat.agent,
+                             token_hash=seat.token_hash, account_id=seat.account_id)
+            ).rowcount
+            if only_if_open and not changed:
+                return False
             connection.execute(
                 rooms_table.update().where(rooms_table.c.id == room_id).values(updated_at=_now())
             )
+        return True
 
     def save_status(self, room_id: str, status: str, result: dict[str, Any] | None) -> None:
         with self.engine.begin() as connection:
