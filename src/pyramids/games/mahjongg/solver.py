@@ -103,8 +103,9 @@ restarts do not test it again, and one that failed it joins the transposition
 table.
 
 Purity: nothing here reads the clock except `solve` when a caller passes
-`time_limit` (it reads `time.perf_counter`); the game engine passes only
-`node_limit`, which keeps its hints and warnings deterministic.
+`time_limit` (it reads `time.perf_counter`, the compiled core the monotonic
+clock); the game engine passes only `node_limit`, which keeps its hints and
+warnings deterministic, and the same with either implementation.
 """
 
 from __future__ import annotations
