@@ -3,11 +3,13 @@
 `CompiledSearch` is `solver._Search` with the steps that cost the time done by
 the compiled core: an attempt of the search over positions (free tiles,
 candidate pairs and their order, the transposition table, the deadlock and
-pairing tests inside the search), the pairing tests at the root and the walk
-over partners. The loop over attempts, the budgets and the search over
-pairings (`solver_pairings`) stay in `solver`. The core is a port of the
-Python code, draw for draw: both give the same verdict, the same clearing and
-the same node count for every deal and budget (the tests compare them).
+pairing tests inside the search), the pairing tests at the root, the walk over
+partners and slices of the search over pairings (where the core has
+coroutines, i.e. on Linux, and no class has more than eight tiles; else
+`solver_pairings` runs it from the pairs the core ruled out). The loop over
+attempts and the budgets stay in `solver`. The core is a port of the Python
+code, draw for draw: both give the same verdict, the same clearing and the
+same node count for every deal and budget (the tests compare them).
 
 The core is optional: `pip install` builds it when a C compiler is present
 (`setup.py`, `optional=True`), and without it the solver is the pure-Python one.
