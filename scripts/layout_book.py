@@ -830,7 +830,7 @@ def _kom_ombo(p: Plan) -> None:
     "temple-of-dendera", "Temple of Dendera",
     "Hathor's temple with chapels on its roof and hidden crypts: the crypts are "
     "face-down tiles under the two roof chapels, whose tops are capstones; a vault "
-    "in the west wall.",
+    "in the south wall.",
 )
 def _dendera(p: Plan) -> None:
     p.rect(0, 0, 10, 7, 0)
@@ -841,7 +841,7 @@ def _dendera(p: Plan) -> None:
     p.add(7.5, 4.5, 3)
     p.face_down_covered([1])
     p.cap_top()
-    p.mark(VAULT, 0, 3, 0)
+    p.mark(VAULT, 5, 6, 0)
 
 
 @monument(
