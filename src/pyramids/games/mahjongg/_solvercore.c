@@ -1,13 +1,14 @@
 /* The compiled core of the Mahjongg solver (see solver.py and docs/solver.md).
  *
  * A line-by-line port of the pure-Python search in `solver.py`,
- * `solver_deadlock.py` and `solver_partners.py`: the same positions in the same
- * order, the same node counts, the same random draws (SplitMix64, as
- * `pyramids.core.rng.Rng`), so both implementations return the same verdict,
- * the same clearing and the same node count for every deal and budget.  The
- * loop over restart attempts and the search over pairings stay in Python
- * (`solver.py`, `solver_pairings.py`); this module does one attempt, one
- * pairing test of the root, or one slice of the walk over partners per call.
+ * `solver_deadlock.py`, `solver_partners.py` and `solver_pairings.py`: the
+ * same positions in the same order, the same node counts, the same random
+ * draws (SplitMix64, as `pyramids.core.rng.Rng`), so both implementations
+ * return the same verdict, the same clearing and the same node count for every
+ * deal and budget.  The loop over restart attempts and the budgets stay in
+ * Python (`solver.py`); this module does one attempt, one pairing test of the
+ * root, or one slice of the walk over partners or of the search over pairings
+ * per call.
  *
  * Sets of tiles are fixed-width bit masks of MASK_WORDS 64-bit words; the
  * Python side falls back to the pure-Python solver on bigger layouts.
