@@ -238,7 +238,8 @@ class Cluster:
     # -- bot leases -----------------------------------------------------------------
 
     async def read(self, function: Callable[..., T], *args: Any) -> T:
-        """A read on one of this link's threads (not queued behind the writes)."""
+        """A read (or a notice) on one of this link's threads, not queued behind the
+        writes of the database thread."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
 
     async def take_bot_lease(self, room_id: str, known: int) -> list[StoredRow] | None:

@@ -673,7 +673,8 @@ class Hub:
             await self.run_engine(self._read_clock, live)
             self._start_clock(live)
             await self._start_turn_clock(live)
-            await self.announce(room.id, "room")  # after the clock's save, on one thread
+            # After the turn clock's save, which is queued on the database thread.
+            await self.announce(room.id, "room", behind_writes=True)
             log.info("room %s started", room.id)
             await self._broadcast(live)
 
@@ -827,7 +828,7 @@ class Hub:
             log.info("room %s: seat %s ran out of time (%s)", live.room.id, clock.seat,
                      clock.control.on_timeout)
             self._save_turn_clock(live)
-            await self.announce(live.room.id, "clock")
+            await self.announce(live.room.id, "clock", behind_writes=True)
             await self._broadcast(live)
 
     # -- moves --------------------------------------------------------------------
@@ -933,13 +934,18 @@ class Hub:
 
     # -- other processes (cluster mode) ---------------------------------------------
 
-    async def announce(self, room_id: str, reason: str) -> None:
-        """Tell the other processes that a room changed, after the change is stored (on
-        the database thread, behind any write still queued there)."""
+    async def announce(self, room_id: str, reason: str, behind_writes: bool = False) -> None:
+        """Tell the other processes that a room changed, after the change is stored.
+        `behind_writes`: the change is a write still queued on the database thread (a
+        turn clock), so the notice is queued behind it; otherwise it goes at once, off
+        that one thread."""
         if self.cluster is None:
             return
         try:
-            await self.run_db(self.cluster.notify, room_id, reason)
+            if behind_writes:
+                await self.run_db(self.cluster.notify, room_id, reason)
+            else:
+                await self.cluster.read(self.cluster.notify, room_id, reason)
         except Exception:  # stored all the same: the others see it when they next reload
             log.exception("room %s: could not announce a change (%s)", room_id, reason)
 
@@ -1030,7 +1036,7 @@ class Hub:
         if self.cluster is None:
             return
         try:
-            await self.run_db(self.cluster.notify_presence,
+            await self.cluster.read(self.cluster.notify_presence,
                               {live.room.id: sorted(live.local_seats())})
         except Exception:
             log.exception("room %s: could not tell the others who is connected", live.room.id)
@@ -1045,7 +1051,7 @@ class Hub:
                 here = {room_id: sorted(live.local_seats())
                         for room_id, live in self.rooms.items() if live.local_seats()}
                 if here:
-                    await self.run_db(self.cluster.notify_presence, here)
+                    await self.cluster.read(self.cluster.notify_presence, here)
                 lapsed = time.monotonic() - PRESENCE_TTL_SECONDS
                 for live in list(self.rooms.values()):
                     gone = [origin for origin, (_, heard) in live.remote_seats.items()
