@@ -17,6 +17,10 @@ microseconds per node, then the median, p99 and total CPU time of this process
 else the compiled core when it is built; both give the same answers).
 `--without NAME` turns off one speed-up of `SolverOptions` (repeatable);
 `--compare` runs the same deals once with all speed-ups and once without each.
+`--workers N` solves N deals at a time in local processes, `--backend ray` (with
+`--address` or RAY_ADDRESS) on a Ray cluster; verdicts and node counts are the
+same on every backend (with `--node-limit` as the only budget, exactly; a
+`--time-limit` cap can end a starved deal sooner).
 `--standard-tiles` deals the classic 36 groups of four identical tiles instead
 of this game's set, for comparison with the published share (this game's wild
 seasons and elements, six each, and pantheon pairs of eight make fewer deals
@@ -30,7 +34,7 @@ import json
 import math
 import statistics
 import time
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import load_layout
@@ -42,6 +46,7 @@ from pyramids.games.mahjongg.solver import (
     solve,
     solve_classes,
 )
+from pyramids.sim.backends import BACKENDS, Backend, make_backend, run_indexed
 
 SPEED_UPS = [f.name for f in fields(SolverOptions)]
 
@@ -63,6 +68,43 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+@dataclass(frozen=True)
+class DealJob:
+    """What every deal of a run shares; deal `i` is seed `first_seed + i`."""
+
+    layout_name: str
+    first_seed: int
+    options: SolverOptions
+    node_limit: int | None
+    time_limit: float | None
+    standard_tiles: bool
+    implementation: str | None
+
+
+def solve_deal(job: DealJob, index: int) -> tuple[float, float, int, bool | None]:
+    """Deal `index` of a run: wall and CPU milliseconds, nodes and the verdict."""
+    seed = job.first_seed + index
+    layout = load_layout(job.layout_name)
+    if job.standard_tiles:
+        # The classic set: groups of four identical tiles, shuffled by the seed.
+        groups = [tile // 4 for tile in range(layout.size)]
+        Rng(seed).shuffle(groups)
+        start, cpu_start = time.perf_counter(), time.process_time()
+        result = solve_classes(
+            layout.geometry, groups, node_limit=job.node_limit, time_limit=job.time_limit,
+            options=job.options, implementation=job.implementation,
+        )
+    else:
+        faces = deal_random(layout, Rng(seed))
+        start, cpu_start = time.perf_counter(), time.process_time()
+        result = solve(
+            layout.geometry, faces, node_limit=job.node_limit, time_limit=job.time_limit,
+            options=job.options, implementation=job.implementation,
+        )
+    return ((time.perf_counter() - start) * 1000, (time.process_time() - cpu_start) * 1000,
+            result.nodes, result.solvable)
+
+
 def run(
     layout_name: str,
     deals: int,
@@ -74,40 +116,25 @@ def run(
     progress: bool,
     standard_tiles: bool = False,
     implementation: str | None = None,
+    backend: Backend | None = None,
 ) -> dict[str, object]:
-    layout = load_layout(layout_name)
-    geometry = layout.geometry
-    times: list[float] = []
-    cpu_times: list[float] = []  # (the process's CPU time: what other load does not inflate)
-    nodes: list[int] = []
-    unsolvable: list[int] = []
-    undecided: list[int] = []
-    for seed in range(first_seed, first_seed + deals):
-        if standard_tiles:
-            # The classic set: groups of four identical tiles, shuffled by the seed.
-            groups = [tile // 4 for tile in range(layout.size)]
-            Rng(seed).shuffle(groups)
-            start, cpu_start = time.perf_counter(), time.process_time()
-            result = solve_classes(
-                geometry, groups, node_limit=node_limit, time_limit=time_limit,
-                options=options, implementation=implementation,
-            )
-        else:
-            faces = deal_random(layout, Rng(seed))
-            start, cpu_start = time.perf_counter(), time.process_time()
-            result = solve(
-                geometry, faces, node_limit=node_limit, time_limit=time_limit, options=options,
-                implementation=implementation,
-            )
-        times.append((time.perf_counter() - start) * 1000)
-        cpu_times.append((time.process_time() - cpu_start) * 1000)
-        nodes.append(result.nodes)
-        if result.solvable is False:
-            unsolvable.append(seed)
-        elif result.solvable is None:
-            undecided.append(seed)
-        if progress and (seed - first_seed + 1) % 100 == 0:
-            print(f"  ... {seed - first_seed + 1} deals", flush=True)
+    job = DealJob(layout_name, first_seed, options, node_limit, time_limit, standard_tiles,
+                  implementation)
+    finished = 0
+
+    def count(n: int) -> None:
+        nonlocal finished
+        before, finished = finished, finished + n
+        if progress and finished // 100 > before // 100:
+            print(f"  ... {finished} deals", flush=True)
+
+    rows = run_indexed(solve_deal, job, deals, backend, count)
+    times = [row[0] for row in rows]
+    # (the CPU time of the process that solved the deal: what other load does not inflate)
+    cpu_times = [row[1] for row in rows]
+    nodes = [row[2] for row in rows]
+    unsolvable = [first_seed + i for i, row in enumerate(rows) if row[3] is False]
+    undecided = [first_seed + i for i, row in enumerate(rows) if row[3] is None]
     decided = deals - len(undecided)
     low, high = wilson(len(unsolvable), decided)
     return {
@@ -179,7 +206,14 @@ def main() -> None:
     )
     parser.add_argument("--progress", action="store_true")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="where the deals are solved: local processes or a Ray cluster")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="worker processes (each deal still runs on one core)")
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster (default: $RAY_ADDRESS, else a local instance)")
     args = parser.parse_args()
+    backend = make_backend(args.backend, args.workers, args.address)
     base = replace(SolverOptions(), **{name: False for name in args.without})
     runs = [("all on" if not args.without else "without " + ",".join(args.without), base)]
     if args.compare:
@@ -189,6 +223,7 @@ def main() -> None:
         row = run(
             args.layout, args.deals, args.first_seed, options, args.node_limit,
             args.time_limit, label, args.progress, args.standard_tiles, args.implementation,
+            backend,
         )
         if args.json:
             print(json.dumps(row), flush=True)

@@ -7,6 +7,7 @@ skipped only where the `ray` extra is not installed.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -61,7 +62,8 @@ def test_local_workers_give_the_same_series_as_one_process() -> None:
     [
         ("spark", 1, None, "unknown backend 'spark'; choose one of: local, ray"),
         ("local", 0, None, "--workers must be at least 1, got 0"),
-        ("local", 2, "ray://head:10001", "--address joins a Ray cluster; use it with --backend ray"),
+        ("local", 2, "ray://head:10001",
+         "--address joins a Ray cluster; use it with --backend ray"),
     ],
 )
 def test_bad_backend_settings_say_what_is_allowed(
@@ -127,3 +129,30 @@ def test_cli_arena_on_ray_prints_the_local_figures(ray_instance: Any) -> None:
     on_ray = runner.invoke(app, [*base, "--backend", "ray", "--workers", "2"])
     assert on_ray.exit_code == 0, on_ray.output
     assert without_timings(json.loads(on_ray.output)) == without_timings(local)
+
+
+def load_benchmark(name: str) -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_solver_benchmark_on_ray_gives_the_local_verdicts_and_nodes(ray_instance: Any) -> None:
+    bench = load_benchmark("solver")
+    # Ray's workers cannot import a benchmark script by name; they get it by value,
+    # as they do when the script runs as __main__.
+    ray_instance.cloudpickle.register_pickle_by_value(bench)
+    common = ("turtle", 8, 30, bench.SolverOptions(), 4000, None, "all on", False, True)
+    local = bench.run(*common)
+    on_ray = bench.run(*common, None, make_backend("ray", 2))
+    for key in ("decided", "unsolvable", "unsolvable_seeds", "undecided_seeds",
+                "median_nodes", "max_nodes", "implementation"):
+        assert on_ray[key] == local[key], key
+    assert local["deals"] == 8
