@@ -114,6 +114,7 @@ def mount_solitaire(
 ) -> None:
     """Add the solitaire endpoints to `app` (made by `create_app`). `check_options`
     refuses options a client may not give; `today` fixes the date (tests)."""
+    from pyramids.web.app import ERRORS  # the app module calls this: it is loaded
 
     def hub_of(request: Request) -> Hub:
         hub: Hub = request.app.state.hub
@@ -133,7 +134,7 @@ def mount_solitaire(
             return daily_game_number(secret, game, day, board_names(game))
         return derive()
 
-    @app.get("/api/games/{game}/boards")
+    @app.get("/api/games/{game}/boards", responses=ERRORS)
     async def list_boards(game: str, lang: str | None = None) -> dict[str, Any]:
         language = negotiate(lang)
         return {
@@ -142,7 +143,7 @@ def mount_solitaire(
             "boards": [translated(entry, language) for entry in boards(game)],
         }
 
-    @app.post("/api/solitaire", status_code=201)
+    @app.post("/api/solitaire", status_code=201, responses=ERRORS)
     async def start_solitaire(body: StartSolitaire, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         chosen = [body.board is not None, body.game_number is not None, body.daily]
@@ -206,7 +207,7 @@ def mount_solitaire(
             "game_number": str(number) if kind == PRACTICE else None,
         }
 
-    @app.get("/api/solitaire/{room_id}")
+    @app.get("/api/solitaire/{room_id}", responses=ERRORS)
     async def solitaire_game(room_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         entry = await hub.run_db(records_of(hub).get, room_id)
@@ -223,7 +224,7 @@ def mount_solitaire(
         answer["game_number"] = number
         return answer
 
-    @app.get("/api/scores/{game}/{board}")
+    @app.get("/api/scores/{game}/{board}", responses=ERRORS)
     async def board_scores(game: str, board: str, request: Request,
                            options: str | None = None) -> dict[str, Any]:
         hub = hub_of(request)
@@ -249,7 +250,7 @@ def mount_solitaire(
         table = await hub.run_db(records_of(hub).table, game, RANKED, name, variant)
         return {"game": game, "board": name, "variant": variant, "scores": table}
 
-    @app.get("/api/daily/{game}")
+    @app.get("/api/daily/{game}", responses=ERRORS)
     async def daily_scores(game: str, request: Request, day: str | None = None,
                            lang: str | None = None) -> dict[str, Any]:
         hub = hub_of(request)
