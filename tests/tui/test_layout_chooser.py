@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("textual")
 
+from textual.widgets import Input  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from pyramids.cli.main import app as cli_app  # noqa: E402
@@ -108,13 +109,13 @@ async def test_a_game_number_from_the_menu_deals_that_game(tmp_path: Path) -> No
         assert isinstance(app.screen, GameNumberScreen)
         for bad in ("turtle", "nowhere-3"):
             await pilot.click("#number-input")
-            app.screen.query_one("#number-input").value = bad
+            app.screen.query_one("#number-input", Input).value = bad
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, GameNumberScreen)
             error = str(app.screen.query_one("#number-error").render())
             assert "game number" in error or "unknown board" in error
-        app.screen.query_one("#number-input").value = "Turtle-12"
+        app.screen.query_one("#number-input", Input).value = "Turtle-12"
         await pilot.press("enter")
         await pilot.pause()
         assert app.session.game.options["layout"] == "turtle" and app.session.seed == 12
