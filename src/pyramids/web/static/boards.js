@@ -90,7 +90,8 @@ export function boardChooser({ name, boards, value, extra, onChange }) {
       h("strong", { class: "board-title" }, board.title),
       h("span", { class: "board-facts", id: describedBy },
         board.positions ? boardFacts(board) : board.description),
-      board.positions && board.description ? h("small", { class: "board-about" }, board.description) : null,
+      board.positions && board.description
+        ? h("small", { class: "board-about", title: board.description }, board.description) : null,
     );
   });
   group.append(...cards);
