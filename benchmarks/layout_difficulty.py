@@ -40,7 +40,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pyramids.agents.levels import LEVELS, LevelAgent
 from pyramids.core.registry import load
@@ -57,6 +57,7 @@ from pyramids.games.mahjongg.blueprints.difficulty import (
 from pyramids.games.mahjongg.deal import deal_random, deal_solvable_with_order
 from pyramids.games.mahjongg.geometry import Geometry
 from pyramids.games.mahjongg.solver import solve
+from pyramids.games.mahjongg.state import MahjonggState
 from pyramids.games.mahjongg.tiles import match_classes
 from pyramids.sim.play import play_game
 
@@ -157,7 +158,7 @@ def measure_bots(name: str, games: int, expert_games: int, first_game_seed: int
             except RuntimeError:
                 stalled += 1
                 continue
-            clears += not state.present
+            clears += not cast(MahjonggState, state).present
         found[level] = {"games": count, "clears": clears, "stalled": stalled}
     return found
 

@@ -531,13 +531,14 @@ def _unfinished(p: Plan) -> None:
 
 @monument(
     "obelisk-of-hatshepsut", "Obelisk of Hatshepsut",
-    "Karnak's tallest standing obelisk: a shaft six stones high on a two-step plinth, "
-    "its pyramidion the capstone; only the top of the shaft is ever free of it.",
+    "Karnak's tallest standing obelisk: a shaft two stones wide and four high on a "
+    "two-step plinth, its pyramidion two capstones; the shaft is taken from the top.",
 )
 def _obelisk(p: Plan) -> None:
     p.rect(0, 0, 8, 6, 0)
     p.rect(2.5, 1.5, 3, 3, 1)
-    p.tower(3.5, 2.5, 6, z0=2)
+    for z in range(2, 6):
+        p.rect(3, 2.5, 2, 1, z)
     p.add(3, 1.5, 2)
     p.cap_top()
     p.mark(VAULT, 0, 0, 0)
@@ -546,13 +547,13 @@ def _obelisk(p: Plan) -> None:
 
 @monument(
     "obelisks-of-karnak", "Obelisks of Karnak",
-    "Four obelisks standing on one long platform, each a stack of four stones "
+    "Four obelisks standing on one long platform, each a stack of three stones "
     "straight up tipped with a capstone; a vault in the platform between the pairs.",
 )
 def _obelisks(p: Plan) -> None:
     p.rect(0, 0, 12, 3, 0)
-    for x in (1, 3.5, 8.5, 11):
-        p.tower(x, 1, 4, z0=1)
+    for x in (1.5, 4.5, 7.5, 10.5):
+        p.tower(x, 1, 3, z0=1)
     p.cap_top()
     p.mark(VAULT, 6, 0, 0)
 
@@ -1115,7 +1116,10 @@ def _features(layout: Layout) -> str:
 def layouts_page(layouts: dict[str, Layout], data: dict[str, Any]) -> str:
     """docs/layouts.md: every shipped layout with its preview and measured figures."""
     measured = data["layouts"]
-    settings = next(iter(measured.values()))["settings"] if measured else {}
+    settings: dict[str, Any] = max((record["settings"] for record in measured.values()),
+                   key=lambda found: "actions_per_tile" in found, default={})
+    uncapped = sorted(name for name, record in measured.items()
+                      if "actions_per_tile" not in record["settings"])
     order = sorted(layouts, key=lambda n: (measured.get(n, {}).get("estimated_minutes", 1e9), n))
     lines = [
         "# The Layout Book",
@@ -1151,7 +1155,11 @@ def layouts_page(layouts: dict[str, Layout], data: dict[str, Any]) -> str:
         f"- **bots clear**: the share of {settings.get('games', '?')} one-player games "
         f"({settings.get('expert_games', '?')} for the expert, the costly MCTS level) that "
         "each bot level clears, playing from a player's view (face-down tiles hidden), "
-        f"game seeds {settings.get('first_game_seed', '?')} and up, default options;",
+        f"game seeds {settings.get('first_game_seed', '?')} and up, default options; a game "
+        f"that runs past {settings.get('actions_per_tile', '?')} actions a tile counts as not "
+        "cleared (the expert can go round in circles, matching and undoing)"
+        + (f" (the first run, which measured {', '.join(uncapped)}, had no such cap: a "
+           "looping game there played on until it ended)" if uncapped else "") + ";",
         "- **minutes**: the estimated solve time for a person, from this model **[ours]**:",
         "",
         "  `minutes = moves x (a + b x free) / 60 x (1 + c x (1 - medium clear rate))`",

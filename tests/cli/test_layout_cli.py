@@ -1,4 +1,4 @@
-"""`pyramids layout info | show | validate | convert`."""
+"""`pyramids layout list | info | show | validate | convert`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,14 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
-from pyramids.games.mahjongg.blueprints import load_layout
+from pyramids.games.mahjongg.blueprints import layout_names, load_layout
+from pyramids.games.mahjongg.blueprints.difficulty import TIERS as TIER_BOUNDS
+from pyramids.games.mahjongg.blueprints.difficulty import tier_of
 from pyramids.games.mahjongg.layout_format import read_layout_file
 
 runner = CliRunner()
 DATA = Path(__file__).parents[1] / "games/mahjongg/data/kmahjongg"
+TIERS = [name for name, _ in TIER_BOUNDS]
 
 
 def invoke(*args: str):
@@ -37,10 +40,38 @@ def test_info_json_of_a_file() -> None:
     assert sum(figures["tiles_per_layer"]) == 156
 
 
-def test_list() -> None:
+def test_list_has_a_row_per_layout_with_its_tier_and_title() -> None:
     result = invoke("list")
-    assert result.exit_code == 0
-    assert "pharaohs-tomb" in result.output and "144 tiles 5 layers" in result.output
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line for line in result.output.splitlines()[1:]}
+    assert sorted(rows) == layout_names()
+    words = rows["pharaohs-tomb"].split()
+    assert words[1:3] == ["144", "5"] and words[3] in TIERS
+    assert rows["pharaohs-tomb"].endswith("Pharaoh's Tomb")
+
+
+def test_list_in_korean_translates_titles_and_tiers() -> None:
+    result = runner.invoke(app, ["--lang", "ko", "layout", "list"])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("great-sphinx "))
+    assert row.endswith("기자의 대스핑크스")
+    assert row.split()[3] in ("초급", "중급", "상급", "최상급")
+
+
+def test_list_json_gives_every_layout_with_tier_and_figures() -> None:
+    result = invoke("list", "--json")
+    assert result.exit_code == 0, result.output
+    entries = json.loads(result.output)
+    assert [entry["name"] for entry in entries] == layout_names()
+    for entry in entries:
+        layout = load_layout(entry["name"])
+        assert (entry["tiles"], entry["layers"]) == (layout.size, layout.layers)
+        figures = entry["figures"]
+        assert figures is not None, f"{entry['name']} has no measured difficulty"
+        assert entry["tier"] == figures["tier"] == tier_of(figures["estimated_minutes"])
+        assert 0 <= figures["unsolvable_share"] <= 1
+        for level in ("easy", "medium", "hard", "expert"):
+            assert 0 <= figures[f"clear_rate_{level}"] <= 1
 
 
 def test_show_draws_tiles_with_half_offsets_and_markers() -> None:
