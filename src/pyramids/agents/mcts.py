@@ -120,6 +120,7 @@ class MctsAgent:
         self._root: Node | None = None
         self._modelled: dict[str, bool] = {}
         self._scorers: dict[str, tuple[Scorer | None, int | None]] = {}
+        self._unsearched_by_game: dict[str, frozenset[str]] = {}
         self.last_iterations = 0
         self._policy: Policy | None = None
         self._evaluators: dict[str, tuple[Evaluator | None, int | None]] = {}
@@ -239,12 +240,23 @@ class MctsAgent:
             self._scorers[game_name] = (scorer, width if scorer is not None else None)  # type: ignore[assignment]
         return self._scorers[game_name]
 
+    def _unsearched(self, game_name: str) -> frozenset[str]:
+        if game_name not in self._unsearched_by_game:
+            from pyramids.agents.greedy import unsearched_moves
+
+            self._unsearched_by_game[game_name] = unsearched_moves(game_name)
+        return self._unsearched_by_game[game_name]
+
     def _candidates(self, node: Node, world: State, legal: list[int]) -> list[int]:
         """The moves searched at a node: all, or the greedy rule's best `widen` ones.
 
         The set is chosen in the first determinization that reaches the node and
         grows whenever a later one offers none of its moves (another dealt hand).
         """
+        unsearched = self._unsearched(world.game.name)
+        if unsearched:
+            searchable = [a for a in legal if world.action_to_string(a) not in unsearched]
+            legal = searchable or legal
         scorer, width = self._scorer(world.game.name)
         if scorer is None or width is None or len(legal) <= width:
             return legal

@@ -62,6 +62,11 @@ def search_width(game_name: str) -> int | None:
     return getattr(_module_for(game_name), "SEARCH_WIDTH", None)
 
 
+def unsearched_moves(game_name: str) -> frozenset[str]:
+    """Moves (by their action string) a search never tries: `UNSEARCHED` in the game's module."""
+    return frozenset(getattr(_module_for(game_name), "UNSEARCHED", ()))
+
+
 def opponent_model(game_name: str) -> str | None:
     """How a search should model the other seats (`OPPONENTS`: "rollout" or "search")."""
     module = _module_for(game_name)

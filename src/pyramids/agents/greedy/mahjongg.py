@@ -176,6 +176,9 @@ def _shift_score(name: str, board: Board, by_key: dict[str, list[Tile]], pantheo
 
 SEARCH_GAMES = ("mahjongg",)
 SEARCH_WIDTH = 4
+# Undo takes a search back where it was: between "match" and "undo" a search can
+# go round forever (the expert bot did); hints and Ra Sight only cost the streak.
+UNSEARCHED = frozenset({"undo", "hint", "sight"})
 ROLLOUT_DEPTH = 8
 SCORE_SCALE = 500.0
 
