@@ -124,7 +124,7 @@ def test_the_turn_clock_gives_each_action_its_seconds_and_ends_at_sunset() -> No
                      time_limit_seconds=25)
     state = game.state_with_faces(MINI_FACES, seed=1)
     assert not [a for a in state.legal_action_strings() if a.startswith("clock")]
-    with pytest.raises(IllegalActionError, match="unknown action"):
+    with pytest.raises(IllegalActionError, match="unknown move 'clock 5'"):
         state.apply_string("clock 5")
     state.apply_string("match 7 8")  # at 0 s: quick
     assert (state.elapsed, state.view(0)["last_move"]["speed_bonus"]) == (10, 50)
@@ -214,7 +214,7 @@ def test_the_move_log_tells_the_speed_bonuses_and_a_settling_in_words() -> None:
     before = fresh.view(None)
     fresh.apply_string("reveal 2")
     (line,) = describe_mahjongg("reveal 2", 0, None, before, fresh.view(None))
-    assert str(line) == "Seat 1 turned Scarab 1 face up (1 token)."
+    assert str(line) == "Seat 1 used Tile Reveal on Scarab 1 (1 token)."
 
 
 def test_the_plain_text_board_draws_the_track() -> None:

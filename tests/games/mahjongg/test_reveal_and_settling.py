@@ -79,7 +79,7 @@ def test_a_reveal_ends_the_flawless_streak() -> None:
         ({"start_tokens": 0}, "reveal 1", "Tile Reveal costs 1 token; you have 0"),
         ({"reveal_cost": 3}, "reveal 1", "Tile Reveal costs 3 tokens; you have 2"),
         ({}, "reveal 3", "Harvest is already face up; Tile Reveal turns up a face-down tile"),
-        ({}, "reveal 10", "'10' is not a tile"),
+        ({}, "reveal 10", "'10' is not the number of a tile; tiles are numbered 0..9"),
         ({"reveal_favor": False}, "reveal 1", "'reveal 1'"),
     ],
 )
