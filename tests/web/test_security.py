@@ -258,11 +258,12 @@ def test_a_slow_view_in_one_room_does_not_hold_up_another(
     building = threading.Event()
     original = Room.message_for
 
-    def slow_message(self: Room, seat: int | None, connected: dict[int, bool]) -> Any:
+    def slow_message(self: Room, seat: int | None, connected: dict[int, bool],
+                     view: dict[str, Any] | None = None) -> Any:
         if self.id == slow_id and self.status == "playing" and self.actions:
             building.set()
             release.wait(TIMEOUT)  # like a solver that thinks for seconds
-        return original(self, seat, connected)
+        return original(self, seat, connected, view)
 
     monkeypatch.setattr(Room, "message_for", slow_message)
     room_id, host = create_room(server)
