@@ -29,7 +29,8 @@ def test_an_illegal_move_at_the_plain_prompt_is_refused_in_korean() -> None:
     assert result.exit_code == 0, result.output
     assert ("둘 수 없는 수입니다: 'decline' 수는 둘 수 없습니다: "
             "손의 카드 두 장을 제안해야 합니다 ('offer A B')") in result.output
-    assert "둘 수 없는 수입니다: 알 수 없는 수 'plase F3'. 둘 수 있는 수: 'offer A B'" in result.output
+    assert ("둘 수 없는 수입니다: 알 수 없는 수 'plase F3'. "
+            "둘 수 있는 수: 'offer A B'") in result.output
     assert "is illegal" not in result.output and "unknown move" not in result.output
 
 
