@@ -32,7 +32,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from pyramids.play.i18n import _, ngettext
+from pyramids.games.mahjongg.explain import face_words
+from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.scores import clock_text
 from pyramids.play.text.mahjongg import barque_track
 from pyramids.tui.board import Board, update_static
@@ -91,22 +92,7 @@ def layout_title(name: str) -> str:
 
 def face_name(face: str | None) -> str:
     """A tile's face as players read it (the engine's names are English ids)."""
-    if not face:
-        return _("a face-down tile")
-    suit, _space, value = face.partition(" ")
-    if value and suit == "Scarab":
-        return _("Scarab {value}", value=value)
-    if value and suit == "Papyrus":
-        return _("Papyrus {value}", value=value)
-    if value and suit == "Glyph":
-        return _("Glyph {value}", value=value)
-    names = {
-        "Ra": _("Ra"), "Horus": _("Horus"), "Anubis": _("Anubis"), "Isis": _("Isis"),
-        "Nile Inundation": _("Nile Inundation"), "Harvest": _("Harvest"),
-        "Oasis": _("Oasis"), "Sun": _("Sun"), "Wind": _("Wind"), "Sandstorm": _("Sandstorm"),
-        "Golden Pharaoh": _("Golden Pharaoh"), "Sacred Scepter": _("Sacred Scepter"),
-    }
-    return names.get(face, face)
+    return words_text(face_words(face))
 
 
 # (action, key, option naming its cost or None)

@@ -29,15 +29,21 @@ _FACE_WORDS = {
 }
 
 
-def tile_words(state: MahjonggState, tile: int) -> Words:
-    """A tile as players read it: its face, or "a face-down tile" while it hides one."""
-    if state.face_down >> tile & 1:
+def face_words(name: str | None) -> Words:
+    """A face's name (the engine's English id) as players read it; None: face down."""
+    if not name:
         return Words(N_("a face-down tile"))
-    name = FACES[state.faces[tile]].name
     suit, _space, value = name.partition(" ")
     if suit in _SUIT_WORDS and value:
         return Words(_SUIT_WORDS[suit], value=int(value))
     return Words(_FACE_WORDS.get(name, name))
+
+
+def tile_words(state: MahjonggState, tile: int) -> Words:
+    """A tile as players read it: its face, or "a face-down tile" while it hides one."""
+    if state.face_down >> tile & 1:
+        return face_words(None)
+    return face_words(FACES[state.faces[tile]].name)
 
 
 def _tokens_held(state: MahjonggState, tokens: int) -> Words:
