@@ -83,7 +83,34 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-class ServerThread:
+class UvicornThread:
+    """An ASGI app under uvicorn in a thread, on a free loopback port.
+
+    `wait`: seconds to wait for the start and the stop; `config`: more
+    `uvicorn.Config` settings."""
+
+    def __init__(self, app: Any, wait: float = TIMEOUT, **config: Any) -> None:
+        self.wait = wait
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **config)
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + wait
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        self.ws_base = f"ws://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(self.wait)
+
+
+class ServerThread(UvicornThread):
     """The app under uvicorn in a thread, on a free loopback port.
 
     Every client of a test comes from one address, so the limits are relaxed unless
@@ -96,31 +123,12 @@ class ServerThread:
         draw = (lambda: next(seeds)) if seeds is not None else new_seed
         self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw,
                               clock=clock)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-            ws_max_size=MAX_MESSAGE_BYTES * 16,
-            http=http,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + TIMEOUT
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-        self.ws_base = f"ws://127.0.0.1:{port}"
+        super().__init__(self.app, ws_max_size=MAX_MESSAGE_BYTES * 16, http=http)
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT)
 
     def stop(self) -> None:
         self.http.close()
-        self.server.should_exit = True
-        self.thread.join(TIMEOUT)
+        super().stop()
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,6 +49,7 @@ from pyramids.web.app import create_app  # noqa: E402
 from pyramids.web.limits import ServerLimits  # noqa: E402
 from pyramids.web.pages import mount_pages  # noqa: E402
 from pyramids.web.ws import MAX_MESSAGE_BYTES  # noqa: E402
+from tests.web.conftest import UvicornThread  # noqa: E402
 
 # A Mahjongg layout of ten tiles, so that a whole game is a few clicks.
 SMALL_LAYOUT = """\
@@ -64,30 +64,13 @@ layer 1
 """
 
 
-class PageServer:
+class PageServer(UvicornThread):
     """The app with its pages, under uvicorn in a thread on a free loopback port."""
 
     def __init__(self, db_url: str) -> None:
         app = mount_pages(create_app(db_url, allow_file_options=True,
                                      limits=ServerLimits.relaxed()))
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_level="warning",
-            ws_max_size=MAX_MESSAGE_BYTES * 16,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(15)
+        super().__init__(app, wait=15, ws_max_size=MAX_MESSAGE_BYTES * 16)
 
 
 @pytest.fixture(scope="module")

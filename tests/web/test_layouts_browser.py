@@ -9,8 +9,6 @@ date, and the test moves it, never the wall clock.
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -30,33 +28,20 @@ uvicorn = pytest.importorskip("uvicorn", reason="needs the web extra (pip instal
 from pyramids.web.app import create_app  # noqa: E402
 from pyramids.web.limits import ServerLimits  # noqa: E402
 from pyramids.web.pages import mount_pages  # noqa: E402
+from tests.web.conftest import UvicornThread  # noqa: E402
 
 GAME = "mahjongg"
 SMALL = "giza-step-ramp"
 
 
-class DatedServer:
+class DatedServer(UvicornThread):
     """The app with its pages on a free loopback port; `day` is the server's date."""
 
     def __init__(self, db_url: str) -> None:
         self.day = date(2026, 12, 1)
         app = mount_pages(create_app(db_url, limits=ServerLimits.relaxed(),
                                      today=lambda: self.day))
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
-                                                    log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(15)
+        super().__init__(app, wait=15)
 
 
 @pytest.fixture

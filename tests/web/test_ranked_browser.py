@@ -12,8 +12,6 @@ shown.
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -36,6 +34,7 @@ from pyramids.web.clocks import FakeClock  # noqa: E402
 from pyramids.web.limits import ServerLimits  # noqa: E402
 from pyramids.web.pages import mount_pages  # noqa: E402
 from pyramids.web.ws import MAX_MESSAGE_BYTES  # noqa: E402
+from tests.web.conftest import UvicornThread  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -46,28 +45,13 @@ pytestmark = [
 PASSWORD = "pyramids of the sun"
 
 
-class ClockedServer:
+class ClockedServer(UvicornThread):
     """The app with its pages and a fake turn clock, under uvicorn in a thread."""
 
     def __init__(self, db_url: str) -> None:
         self.clock = FakeClock()
         app = mount_pages(create_app(db_url, limits=ServerLimits.relaxed(), clock=self.clock))
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                ws_max_size=MAX_MESSAGE_BYTES * 16)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(15)
+        super().__init__(app, wait=15, ws_max_size=MAX_MESSAGE_BYTES * 16)
 
 
 @pytest.fixture
