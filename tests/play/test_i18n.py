@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -19,17 +18,11 @@ from pyramids.play.i18n import (
     ngettext,
     set_language,
 )
+from tests.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _catalogue_tool():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "update_catalogue", ROOT / "scripts" / "update_catalogue.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _catalogue_tool() -> Any:
+    return load_script("scripts/update_catalogue.py", "update_catalogue")
 
 
 def test_every_marked_message_is_in_both_catalogues_and_translated() -> None:

@@ -7,7 +7,6 @@ skipped only where the `ray` extra is not installed.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +19,7 @@ from pyramids.sim.arena import run_arena
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.balance import run_balance
 from pyramids.sim.play import play_series
+from tests.scripts import load_script
 
 runner = CliRunner()
 
@@ -131,21 +131,8 @@ def test_cli_arena_on_ray_prints_the_local_figures(ray_instance: Any) -> None:
     assert without_timings(json.loads(on_ray.output)) == without_timings(local)
 
 
-def load_benchmark(name: str) -> Any:
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_solver_benchmark_on_ray_gives_the_local_verdicts_and_nodes(ray_instance: Any) -> None:
-    bench = load_benchmark("solver")
+    bench = load_script("benchmarks/solver.py", "benchmark_solver")
     # Ray's workers cannot import a benchmark script by name; they get it by value,
     # as they do when the script runs as __main__.
     ray_instance.cloudpickle.register_pickle_by_value(bench)

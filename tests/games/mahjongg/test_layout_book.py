@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -25,23 +21,13 @@ from pyramids.games.mahjongg.blueprints.difficulty import (
 from pyramids.games.mahjongg.deal import deal_solvable_with_order, is_clearing_order
 from pyramids.games.mahjongg.layout_format import parse_layout, validate_layout
 from pyramids.play.i18n import gettext
+from tests.scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[3]
 OLDER = {"giza-step-ramp", "sphinx-guard", "pharaohs-tomb", "great-zenith",
          "twin-pyramids-of-dahshur", "turtle"}
 
 
-def _book_script() -> ModuleType:
-    path = ROOT / "scripts" / "layout_book.py"
-    spec = importlib.util.spec_from_file_location("layout_book", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-BOOK = _book_script()
+BOOK = load_script("scripts/layout_book.py", "layout_book")
 BOOK_NAMES = [entry.name for entry in BOOK.BOOK]
 
 
