@@ -41,7 +41,7 @@ import math
 import time as clock
 from collections.abc import Callable
 
-from pyramids.core import Rng, State
+from pyramids.core import Game, Rng, State
 
 DEFAULT_TIME = 0.8
 ROLLOUT_POLICIES = ("random", "greedy")
@@ -120,7 +120,9 @@ class MctsAgent:
         self._root: Node | None = None
         self._modelled: dict[str, bool] = {}
         self._scorers: dict[str, tuple[Scorer | None, int | None]] = {}
-        self._unsearched_by_game: dict[str, frozenset[str]] = {}
+        # id(game) -> (the game, its unsearched action numbers); the game is kept so
+        # that its id cannot be reused while the entry lives.
+        self._unsearched_by_game: dict[int, tuple[Game, frozenset[int]]] = {}
         self.last_iterations = 0
         self._policy: Policy | None = None
         self._evaluators: dict[str, tuple[Evaluator | None, int | None]] = {}
@@ -240,12 +242,21 @@ class MctsAgent:
             self._scorers[game_name] = (scorer, width if scorer is not None else None)  # type: ignore[assignment]
         return self._scorers[game_name]
 
-    def _unsearched(self, game_name: str) -> frozenset[str]:
-        if game_name not in self._unsearched_by_game:
+    def _unsearched(self, world: State) -> frozenset[int]:
+        """The action numbers of the game's `UNSEARCHED` moves, parsed once a game."""
+        found = self._unsearched_by_game.get(id(world.game))
+        if found is None:
             from pyramids.agents.greedy import unsearched_moves
 
-            self._unsearched_by_game[game_name] = unsearched_moves(game_name)
-        return self._unsearched_by_game[game_name]
+            actions = set()
+            for text in unsearched_moves(world.game.name):
+                try:
+                    actions.add(world.string_to_action(text))
+                except ValueError:
+                    continue  # not a move of this variant
+            found = (world.game, frozenset(actions))
+            self._unsearched_by_game[id(world.game)] = found
+        return found[1]
 
     def _candidates(self, node: Node, world: State, legal: list[int]) -> list[int]:
         """The moves searched at a node: all, or the greedy rule's best `widen` ones.
@@ -253,9 +264,9 @@ class MctsAgent:
         The set is chosen in the first determinization that reaches the node and
         grows whenever a later one offers none of its moves (another dealt hand).
         """
-        unsearched = self._unsearched(world.game.name)
+        unsearched = self._unsearched(world)
         if unsearched:
-            searchable = [a for a in legal if world.action_to_string(a) not in unsearched]
+            searchable = [a for a in legal if a not in unsearched]
             legal = searchable or legal
         scorer, width = self._scorer(world.game.name)
         if scorer is None or width is None or len(legal) <= width:
