@@ -198,3 +198,70 @@ def test_a_record_replays_into_the_same_log() -> None:
     replayed = record_log(GameRecord.from_state(state))
     for audience in (0, 1, None):
         assert _texts(replayed, audience) == _texts(log, audience)
+
+
+# -- following only the audiences someone reads ----------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("pacal", {}), ("temple", {"players": 3}), ("mahjongg", {"players": 2}),
+])
+def test_an_audience_caught_up_later_reads_what_it_would_have_read_all_along(
+    game: str, options: dict[str, object]
+) -> None:
+    """A server follows only the connected audiences; one that joins (or comes back)
+    later is replayed from the start and reads exactly the entries, and gets the
+    latest view, of a log that followed everyone from the first move."""
+    seed, moves = 5, 40
+    _state, everyone = _play(game, seed, moves, **options)
+    state = load(game, **options).new_initial_state(seed)
+    lazy = MoveLog(game, start=state.clone())
+    rng = random.Random(seed)
+    seats = list(range(state.game.num_players))
+    for number in range(moves):
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        actor, text = state.current_player, state.action_to_string(action)
+        # Seat 0 is always there; the spectators come at move 10; seat 1 leaves
+        # from move 5 to 20 and comes back.
+        follow: set[int | None] = {0}
+        if number >= 10:
+            follow.add(None)
+        if not 5 <= number < 20:
+            follow.add(seats[1])
+        lazy.record(state, actor, text, False, lambda a=action: state.apply_action(a),
+                    follow=follow)
+        assert lazy.latest_view(0) == state.view(0)
+        assert (lazy.latest_view(None) is None) == (number < 10)
+    assert len(lazy) == len(everyone)
+    for audience in [*seats, None]:
+        lazy.catch_up(audience)
+        assert _texts(lazy, audience) == _texts(everyone, audience)
+        assert lazy.as_json(audience, "ko") == everyone.as_json(audience, "ko")
+        assert lazy.latest_view(audience) == state.view(audience)
+
+
+def test_a_log_followed_for_nobody_words_no_move_until_asked() -> None:
+    state = load("pacal").new_initial_state(3)
+    log = MoveLog("pacal", start=state.clone())
+    for _ in range(6):
+        action = state.legal_actions()[0]
+        text = state.action_to_string(action)
+        log.record(state, state.current_player, text, False,
+                   lambda a=action: state.apply_action(a), follow=())
+    assert len(log) == 6 and log.entries == {}
+    assert log.latest_view(0) is None
+    log.catch_up(1)
+    assert [entry.number for entry in log.for_audience(1)] == [1, 2, 3, 4, 5, 6]
+    assert log.for_audience(0) == []
+
+
+def test_an_audience_cannot_fall_behind_without_a_start_to_replay() -> None:
+    state = load("pacal").new_initial_state(3)
+    log = MoveLog("pacal")
+    action = state.legal_actions()[0]
+    log.record(state, 0, state.action_to_string(action), False,
+               lambda: state.apply_action(action), follow={0})
+    with pytest.raises(ValueError, match="start"):
+        log.catch_up(1)

@@ -146,39 +146,88 @@ def describe_for(describe: Describe, action: str, actor: int, viewer: Audience,
 
 @dataclass
 class MoveLog:
-    """A game's log for every audience, kept up to date move by move.
+    """A game's log, kept up to date move by move for the audiences someone reads.
 
-    `record(state, apply)` reads every audience's view, lets `apply` make the
-    move, reads them again and adds one entry per audience. The views after a
-    move are kept as the next move's views before, so each move costs one view
-    per audience.
+    `record(state, actor, action, by_bot, apply)` keeps the move's raw record (who
+    moved, the action string, by a bot), reads the followed audiences' views, lets
+    `apply` make the move, reads them again and adds one entry per followed
+    audience. The views after a move are kept as the next move's views before, so
+    each move costs one view per followed audience.
+
+    Followed audiences: every seat and the spectators (`follow=None`, the
+    default), or only those in `follow` (a server follows the audiences with a
+    socket connected). An audience left out falls behind; `catch_up` brings it up
+    to date by replaying the raw moves from `start` (a copy of the game's first
+    state), reading only that audience's views, so its entries are the same as if
+    it had been followed all along.
     """
 
     game: str
+    start: State | None = None
     entries: dict[Audience, list[LogEntry]] = field(default_factory=dict)
-    _views: dict[Audience, dict[str, Any]] | None = None
+    # Every move so far: (seat, action string, by a bot).
+    moves: list[tuple[int, str, bool]] = field(default_factory=list)
+    # The view after the last move of each audience that is up to date (before any
+    # move: none kept, they are read from the state).
+    _views: dict[Audience, dict[str, Any]] = field(default_factory=dict)
     # Entries already put into words: (audience, language, number) -> JSON.
     _texts: dict[tuple[Audience, str, int], dict[str, Any]] = field(default_factory=dict)
 
     def record(self, state: State, actor: int, action: str, by_bot: bool,
-               apply: Callable[[], Any]) -> None:
-        before = self._views if self._views is not None else audience_views(state)
+               apply: Callable[[], Any], follow: Iterable[Audience] | None = None) -> None:
+        followed = audiences(state) if follow is None else list(follow)
+        before = {}
+        for audience in followed:
+            if not self.is_current(audience):
+                self.catch_up(audience)
+            kept = self._views.get(audience)
+            before[audience] = kept if kept is not None else state.view(audience)
         apply()
-        after = audience_views(state)
+        self.moves.append((actor, action, by_bot))
+        number = len(self.moves)
         describe = describer(self.game)
-        number = len(next(iter(self.entries.values()), [])) + 1
-        for audience in after:
-            lines = describe_for(describe, action, actor, audience, before[audience],
-                                 after[audience])
-            self.entries.setdefault(audience, []).append(
-                LogEntry(number, actor, by_bot, lines)
-            )
-        self._views = after
+        views = {}
+        for audience in followed:
+            after = state.view(audience)
+            lines = describe_for(describe, action, actor, audience, before[audience], after)
+            self.entries.setdefault(audience, []).append(LogEntry(number, actor, by_bot, lines))
+            views[audience] = after
+        self._views = views  # an audience not followed now is behind: its view is stale
+
+    def is_current(self, audience: Audience) -> bool:
+        """Whether the audience's entries and view are up to date with the moves."""
+        if len(self.entries.get(audience, ())) != len(self.moves):
+            return False
+        return not self.moves or audience in self._views
+
+    def catch_up(self, audience: Audience) -> None:
+        """Bring one audience's entries (and its latest view) up to date, replaying the
+        moves from `start`: a client of an audience nobody followed has joined."""
+        if self.is_current(audience):
+            return
+        if self.start is None:
+            raise ValueError("this log has no start state to replay an audience from")
+        have = self.entries.setdefault(audience, [])
+        replay = self.start.clone()
+        for _seat, text, _by_bot in self.moves[:len(have)]:
+            replay.apply_action(replay.string_to_action(text))
+        before = replay.view(audience)
+        describe = describer(self.game)
+        for number, (seat, text, by_bot) in enumerate(self.moves[len(have):], len(have) + 1):
+            replay.apply_action(replay.string_to_action(text))
+            after = replay.view(audience)
+            lines = describe_for(describe, text, seat, audience, before, after)
+            have.append(LogEntry(number, seat, by_bot, lines))
+            before = after
+        self._views[audience] = before
 
     def latest_view(self, audience: Audience) -> dict[str, Any] | None:
-        """The audience's view after the last move logged (None before any): whoever
-        shows the position then need not build it again. Read it, never change it."""
-        return None if self._views is None else self._views.get(audience)
+        """The audience's view after the last move logged (None before any, or when the
+        audience is behind): whoever shows the position then need not build it again.
+        Read it, never change it."""
+        if not self.moves or not self.is_current(audience):
+            return None
+        return self._views.get(audience)
 
     def for_audience(self, audience: Audience, since: int = 0) -> list[LogEntry]:
         """The entries one audience may read (from move number `since + 1`)."""
@@ -195,13 +244,13 @@ class MoveLog:
         return found
 
     def __len__(self) -> int:
-        return len(next(iter(self.entries.values()), []))
+        return len(self.moves)
 
 
 def replay_log(state: State, moves: Iterable[tuple[int, str, bool]]) -> MoveLog:
     """The log of a game replayed from `state` (its start) through `moves`
     (seat, action string, by a bot); `state` is moved to the end."""
-    log = MoveLog(state.game.name)
+    log = MoveLog(state.game.name, start=state.clone())
     for seat, text, by_bot in moves:
         action = state.string_to_action(text)
         log.record(state, seat, text, by_bot, partial(state.apply_action, action))

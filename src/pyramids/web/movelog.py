@@ -1,10 +1,16 @@
 """The move log of a live room, and what each client is sent of it.
 
-The log (`pyramids.play.movelog.MoveLog`) holds, for every seat and for
+The log (`pyramids.play.movelog.MoveLog`) holds, for each seat and for
 spectators, each move told from that audience's own views: a client is sent
 only its audience's entries (its seat's, or the spectators'), so another
 player's hidden cards never reach it through the log. Entries are put into the
 client's language (`lang` in its join message) when sent.
+
+Only the audiences with a socket connected are followed move by move (a bot's
+seat, or spectators nobody is, cost nothing); the log keeps every move's raw
+record, and when a client of an audience that fell behind joins, that audience
+is caught up by replaying the moves from the room's first state (as a restored
+room's log is built).
 
 Protocol: after each change the server sends each client a
 `{"type": "log", "entries": [...]}` message with the entries it has not had yet
@@ -24,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core import load
 from pyramids.play.i18n import DEFAULT, UnknownLanguageError, check_language
-from pyramids.play.movelog import MoveLog, replay_log
+from pyramids.play.movelog import MoveLog
 
 if TYPE_CHECKING:
     from pyramids.web.hub import LiveRoom
@@ -41,29 +47,38 @@ def client_language(value: Any) -> str:
 
 
 def ensure_log(live: LiveRoom) -> MoveLog:
-    """The room's log, replayed from the seed and the moves when the room was restored.
+    """The room's log; for a restored room, its moves' raw records from a replay of the
+    seed and the actions (no audience is worded until a client of it is connected).
 
     (In the engine pool.) A move's seat is the seat to move before it; the log
     does not keep which moves bots made in a restored room, which it never shows."""
     if live.move_log is not None:
         return live.move_log
     room = live.room
-    state = load(room.game_name, **room.options).new_initial_state(room.seed)
-    moves = []
-    replay = state.clone()
+    start = load(room.game_name, **room.options).new_initial_state(room.seed)
+    log = MoveLog(room.game_name, start=start.clone())
+    replay = start
     for text in room.actions:
-        moves.append((replay.current_player, text, False))
+        log.moves.append((replay.current_player, text, False))
         replay.apply_action(replay.string_to_action(text))
-    live.move_log = replay_log(state, moves)
-    return live.move_log
+    live.move_log = log
+    return log
+
+
+def followed(live: LiveRoom) -> set[int | None]:
+    """The audiences with a client connected: the seats of the sockets, and the
+    spectators (None) when one watches."""
+    return {conn.seat for conn in list(live.connections)}
 
 
 def logged_apply(live: LiveRoom, seat: int, action: int, by_bot: bool) -> None:
-    """(In the engine pool.) Apply a committed action to the room and log it."""
+    """(In the engine pool.) Apply a committed action to the room and log it for the
+    audiences connected."""
     log = ensure_log(live)
     room = live.room
     text = room.state.action_to_string(action)
-    log.record(room.state, seat, text, by_bot, partial(room.apply, seat, action, by_bot))
+    log.record(room.state, seat, text, by_bot, partial(room.apply, seat, action, by_bot),
+               follow=followed(live))
 
 
 def current_view(live: LiveRoom, audience: int | None) -> dict[str, Any] | None:
@@ -76,10 +91,12 @@ def current_view(live: LiveRoom, audience: int | None) -> dict[str, Any] | None:
 
 
 def prepare_logs(live: LiveRoom) -> None:
-    """(In the engine pool.) Build the log if needed and put the entries the connected
-    clients have not had into their languages, so that sending them is cheap."""
+    """(In the engine pool.) Build the log if needed, catch up the audiences of clients
+    that joined, and put the entries the connected clients have not had into their
+    languages, so that sending them is cheap."""
     log = ensure_log(live)
     for conn in list(live.connections):
+        log.catch_up(conn.seat)
         log.as_json(conn.seat, conn.lang, conn.log_sent)
 
 
@@ -93,10 +110,12 @@ def push_logs(live: LiveRoom) -> None:
         if conn.log_sent >= total or conn.dropped:
             continue
         entries = log.as_json(conn.seat, conn.lang, conn.log_sent)
+        if not entries:  # its audience is not caught up yet: prepare_logs does it
+            continue
         message = {"type": "log", "reset": conn.log_sent == 0, "entries": entries}
-        conn.log_sent = total
+        conn.log_sent += len(entries)
         conn.offer(json.dumps(message, separators=(",", ":")))
 
 
-__all__ = ["client_language", "current_view", "ensure_log", "logged_apply", "prepare_logs",
-           "push_logs"]
+__all__ = ["client_language", "current_view", "ensure_log", "followed", "logged_apply",
+           "prepare_logs", "push_logs"]
