@@ -56,7 +56,10 @@ def measure(name: str, options: dict[str, object], seconds: float, seed: int = 0
 
 
 def _masked_choice(rng: random.Random, mask) -> int:
-    return rng.choice(mask.nonzero()[0].tolist())
+    # The int8 mask read as booleans: NumPy's nonzero is several times faster on a
+    # bool array (2.2 against 0.5 microseconds for Pacal's 1,286 actions), and this
+    # is the random agent's cost, not the adapter's.
+    return rng.choice(mask.view(bool).nonzero()[0].tolist())
 
 
 class _Loop:

@@ -13,6 +13,7 @@ agent that played it gets -1 and the others 0 (PettingZoo's
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -56,8 +57,64 @@ class SeedSource:
         return int(self._rng.integers(0, 2**63 - 1))
 
 
+class MaskCanvas:
+    """The legal-action mask kept from step to step: only the entries of the actions that
+    were legal and of those that are legal now are written (a position has a few of
+    the game's hundreds or thousands of actions)."""
+
+    #: Past this many actions a NumPy fancy index is cheaper than item writes.
+    ITEMS = 24
+
+    def __init__(self, num_actions: int) -> None:
+        self.array = np.zeros(num_actions, dtype=np.int8)
+        self.cells = memoryview(self.array)
+        self.legal: list[int] = []
+
+    def show(self, legal: list[int]) -> np.ndarray:
+        """The mask of `legal` (this object's array: copy it to keep it)."""
+        if legal is not self.legal:
+            cells, before = self.cells, self.legal
+            if len(before) > self.ITEMS:
+                self.array.fill(0)
+            else:
+                for action in before:
+                    cells[action] = 0
+            if len(legal) > self.ITEMS:
+                self.array[legal] = 1
+            else:
+                for action in legal:
+                    cells[action] = 1
+            self.legal = legal
+        return self.array
+
+
+class _AgentIterable:
+    """`agent_iter()`: the agent to act, until no agent is left or `max_iter` turns
+    (PettingZoo's AECIterable, as a generator)."""
+
+    def __init__(self, env: PyramidsAECEnv, max_iter: int) -> None:
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env = self.env
+        for _ in range(self.max_iter):
+            if not env.agents:
+                return
+            yield env.agent_selection
+
+
 class PyramidsAECEnv(AECEnv):
-    """One registered game as a PettingZoo AEC environment."""
+    """One registered game as a PettingZoo AEC environment.
+
+    Unwrapped and lean: a classic environment is usually wrapped in PettingZoo's
+    order-enforcing and assertion wrappers, a Python call a step each; this one
+    checks what they check itself (reset before use, the action legal or None
+    for a finished agent). Observations are computed when asked for (`observe`,
+    `last`) and updated in place: each seat keeps its vector and the legal-action
+    mask is kept too (`Canvas`, `MaskCanvas`), and what `observe` returns is a copy
+    of them the caller may keep. The rewards, terminations, truncations and infos
+    dictionaries are updated in place: rewards are all zero until the end.
+    """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True,
                                 "render_fps": 1}
@@ -89,6 +146,12 @@ class PyramidsAECEnv(AECEnv):
         # The legal actions of the position, asked of the engine once (observe and step
         # both need them); None after every move.
         self._legal: list[int] | None = None
+        self._canvases = {agent: self.encoder.canvas(seat)
+                          for agent, seat in self._seat.items()}
+        self._mask = MaskCanvas(self.encoder.num_actions)
+        self._no_actions = np.zeros(self.encoder.num_actions, dtype=np.int8)
+        self._over = False  # the episode ended: every agent takes its dead step
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -112,6 +175,7 @@ class PyramidsAECEnv(AECEnv):
         self.seed_ = seed
         self.state_ = self.game.new_initial_state(seed)
         self._legal = None
+        self._over = False
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -120,12 +184,28 @@ class PyramidsAECEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.state_.current_player]
 
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        return _AgentIterable(self, max_iter)
+
+    def last(self, observe: bool = True
+             ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._require_state()
-        seat = self._seat[agent]
-        legal = self._legal_actions() if seat == state.current_player else []
-        return {"observation": self.encoder.encode(state, seat),
-                "action_mask": self.encoder.action_mask(state, seat, legal)}
+        state = self.state_
+        if state is None:
+            raise RuntimeError("call reset() before using the environment")
+        canvas = self._canvases[agent]
+        if canvas.player == state.current_player and not self._over:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = state.legal_actions()
+            mask = self._mask.show(legal).copy()
+        else:
+            mask = self._no_actions.copy()
+        return {"observation": self.encoder.update(state, canvas).copy(), "action_mask": mask}
 
     def _legal_actions(self) -> list[int]:
         if self._legal is None:
@@ -137,29 +217,54 @@ class PyramidsAECEnv(AECEnv):
         return self._require_state().view(self._seat[agent])
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:
             self._was_dead_step(action)
             return
-        state = self._require_state()
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if action is None or int(action) not in self._legal_actions():
-            self.rewards[agent] = -1.0
-            self.infos[agent] = {"illegal_action": True}
-            self.terminations = dict.fromkeys(self.agents, True)
+        state = self.state_
+        if state is None:
+            raise RuntimeError("call reset() before using the environment")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = state.legal_actions()
+        if action is None:
+            self._end_illegal(self.agent_selection)
+            return
+        if type(action) is not int:
+            action = int(action)
+        mask = self._mask
+        if mask.legal is legal and 0 <= action < len(mask.cells):
+            allowed = mask.cells[action]  # the mask of this position is shown already
         else:
-            state.apply_action(int(action))
-            self._legal = None
-            if state.is_terminal():
-                self.rewards = {a: float(r) for a, r in zip(self.agents, state.returns(),
-                                                             strict=True)}
-                self.terminations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        if any(self.terminations.values()):
-            self.agent_selection = self._next_live(agent)
+            allowed = action in legal
+        if not allowed:
+            self._end_illegal(self.agent_selection)
+            return
+        state.apply_action(action)
+        self._legal = None
+        if state.is_terminal():
+            self._end(state)
         else:
             self.agent_selection = self.possible_agents[state.current_player]
+
+    def _end(self, state: State) -> None:
+        agent = self.agent_selection
+        self._over = True
+        for seat, value in enumerate(state.returns()):
+            self.rewards[self.possible_agents[seat]] = float(value)
+        self._finish(agent)
+
+    def _end_illegal(self, agent: str) -> None:
+        self._over = True
+        self.rewards[agent] = -1.0
+        self.infos[agent] = {"illegal_action": True}
+        self._finish(agent)
+
+    def _finish(self, agent: str) -> None:
+        self._cumulative_rewards[agent] = 0.0
+        for other in self.agents:
+            self.terminations[other] = True
+        self._accumulate_rewards()
+        self.agent_selection = self._next_live(agent)
 
     def _next_live(self, agent: str) -> str:
         # After the end every agent takes one dead step, starting with the one after `agent`.

@@ -406,6 +406,64 @@ def put_numbers(out: np.ndarray, slots: ListSlots, values: list[int]) -> None:
 FastWriter = Callable[[State, int], "np.ndarray | None"]
 
 
+class Canvas:
+    """One seat's observation vector, kept from step to step and brought up to date in place.
+
+    An environment holds one a seat. The game's writer (`CanvasWriter.update`)
+    writes the features that may change, and rewrites a run that seldom changes
+    (a pyramid, the hand, the board) only when its source differs from what it
+    wrote there last, which it keeps in `memo`. An empty `memo` means nothing is
+    known of the vector: the writer starts from its template and writes it all.
+    `cells` is a memoryview of `array`: an item written through it costs a third
+    of a NumPy item write.
+    """
+
+    __slots__ = ("array", "cells", "memo", "player")
+
+    def __init__(self, size: int, player: int) -> None:
+        self.player = player
+        self.array = np.zeros(size, dtype=np.float32)
+        self.cells = memoryview(self.array)
+        self.memo: list[Any] = []
+
+    def forget(self) -> None:
+        """Nothing written here is to be trusted any more (the next update writes it all)."""
+        self.memo = []
+
+
+class CanvasWriter:
+    """A game's writer that updates a `Canvas` in place (what `observation_encoder` makes).
+
+    `update(state, canvas)` brings `canvas.array` to the observation of `state`
+    for `canvas.player` and returns True, or returns False for a position it
+    leaves to the view-based encoder (the canvas is then forgotten). Calling the
+    writer, `writer(state, player)`, encodes a position afresh (a new canvas)."""
+
+    def __init__(self, size: int, update: Callable[[State, Canvas], bool]) -> None:
+        self.size = size
+        self.update = update
+
+    def __call__(self, state: State, player: int) -> np.ndarray | None:
+        if player is None:
+            return None
+        canvas = Canvas(self.size, player)
+        return canvas.array if self.update(state, canvas) else None
+
+
+def put_cells(cells: memoryview, slots: ListSlots, values: list[int], before: int) -> None:
+    """A list of numbers into a canvas: its length, its values, and zeros over the rest of
+    the `before` values a former list left there."""
+    cells[slots.length] = len(values)
+    at = slots.first
+    if len(values) > slots.capacity:
+        values = values[:slots.capacity]
+    for value in values:
+        cells[at] = value
+        at += 1
+    for rest in range(at, slots.first + min(before, slots.capacity)):
+        cells[rest] = 0
+
+
 class Encoder:
     """Encodes `view(player)` as a fixed-length float32 vector, and legal actions as a mask.
 
@@ -434,6 +492,7 @@ class Encoder:
         self.view_type = view_type
         self.layout = Layout(builder, self.size)
         self._fast = fast(self.layout, game) if fast is not None else None
+        self._update = self._fast.update if isinstance(self._fast, CanvasWriter) else None
         self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
 
     @property
@@ -454,6 +513,30 @@ class Encoder:
             if vector is not None:
                 return vector
         return self.encode_view(state.view(player))
+
+    def canvas(self, player: int) -> Canvas:
+        """A vector for `player` to keep and bring up to date with `update`."""
+        return Canvas(self.size, player)
+
+    def update(self, state: State, canvas: Canvas) -> np.ndarray:
+        """The observation of `state` for `canvas.player`, equal to `encode(state, player)`.
+
+        With a game writer that updates in place, the canvas is brought up to date
+        and its own array returned (valid until the next update: copy it to keep
+        it); otherwise, or where the writer leaves the position to the view, a new
+        vector."""
+        fast = self._fast
+        if fast is not None:
+            update = self._update
+            if update is not None:
+                if update(state, canvas):
+                    return canvas.array
+                canvas.forget()
+            else:
+                vector = fast(state, canvas.player)
+                if vector is not None:
+                    return vector
+        return self.encode_view(state.view(canvas.player))
 
     def encode_from_view(self, state: State, player: int) -> np.ndarray:
         """The documented view-based encoding (what the fast writers must equal)."""

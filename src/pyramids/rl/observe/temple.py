@@ -19,7 +19,7 @@ import numpy as np
 from pyramids.core import Game, State
 from pyramids.games.temple.cards import KIND_NAMES, LEVELS
 from pyramids.games.temple.state import EMPTY_SLOT, PHASE_OVER, PHASE_SUMMON
-from pyramids.rl.encoding import FastWriter, Layout, put_numbers
+from pyramids.rl.encoding import Canvas, CanvasWriter, Layout, put_cells
 
 
 def _count_offsets(layout: Layout, prefix: str) -> list[tuple[int, int]]:
@@ -61,7 +61,10 @@ class _CountRuns:
 RUNS_KEPT = 4096
 
 
-def make_temple_writer(layout: Layout, game: Game) -> FastWriter:
+def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
+    """Temple's writer: it updates a seat's canvas in place. The scalars are written each
+    step; the treasure, hand sizes, known cards, swap zone, discard and removed cards,
+    the construction and the hand only when they differ from what the canvas holds."""
     offset = layout.offset
     phase_at = layout.choices("phase")
     current_at, round_at = offset("current_player"), offset("round")
@@ -81,6 +84,18 @@ def make_temple_writer(layout: Layout, game: Game) -> FastWriter:
     table_runs = _CountRuns(min(table_offsets, default=0), max(table_offsets, default=-1) + 1)
     discard_in_run = _shifted(discard_at, table_runs.start)
     removed_in_run = _shifted(removed_at, table_runs.start)
+    built_flag = offset("construction?")
+    built_start, built_stop = layout.span("construction")
+    built_level, built_summoner = offset("construction.level"), offset("construction.summoner")
+    built_paid = offset("construction.paid")
+    sets = layout.slots("construction.sets")
+    set_player = offset("construction.sets[0].player") - sets.first
+    set_cards = offset("construction.sets[0].cards") - sets.first
+    set_pairs = offset("construction.sets[0].jewel_pairs") - sets.first
+    units_by_player = layout.slots("construction.units_by_player")
+    units_at, missing_at = offset("construction.units"), offset("construction.missing")
+    next_at = offset("construction.next")
+    blank_construction = np.zeros(built_stop - built_start, dtype=np.float32)
 
     def fill_known(seen: list[list[int]], run: np.ndarray) -> None:
         run[0] = len(seen)
@@ -104,51 +119,90 @@ def make_temple_writer(layout: Layout, game: Game) -> FastWriter:
             templates[key] = found
         return found
 
-    def write(state: State, player: int) -> np.ndarray | None:
+    def write_construction(s: Any, c: Any, cells: memoryview) -> None:
+        cells[built_start:built_stop] = blank_construction
+        if c is None:
+            return
+        cells[built_flag] = 1
+        cells[built_level] = s.level
+        cells[built_summoner] = c.summoner
+        cells[built_paid] = 1 if c.paid else 0
+        cells[sets.length] = len(c.sets)
+        for index, (who, cards, pairs) in enumerate(c.sets[:sets.capacity]):
+            at = sets.first + index * sets.size
+            cells[at + set_player] = who
+            cells[at + set_cards] = cards
+            cells[at + set_pairs] = pairs
+        put_cells(cells, units_by_player, c.units_by_player(s.num_players), 0)
+        cells[units_at] = c.units
+        cells[missing_at] = c.missing
+        cells[next_at] = c.next_setter
+
+    def update(state: State, canvas: Canvas) -> bool:
         s: Any = state
         phase = s.phase
-        if phase == PHASE_OVER or player is None:
-            return None
-        out = template(s, player).copy()
-        out[phase_at[phase]] = 1.0
-        out[current_at] = s.current
-        out[round_at] = s.round
-        out[start_at] = s.start_player
-        out[quiet_at] = s.quiet_rounds
-        if s.built < LEVELS:
-            out[level_flag] = 1.0
-            out[level_at] = s.level
-        out[built_at] = s.built
-        put_numbers(out, treasure, list(s.treasure))
-        put_numbers(out, hand_sizes, [sum(hand) for hand in s.hands])
+        if phase == PHASE_OVER:
+            return False
+        cells = canvas.cells
+        memo = canvas.memo
+        if not memo:
+            canvas.array[:] = template(s, canvas.player)
+            # As written: phase, treasure, hand sizes, known cards, swap zone, discard
+            # and removed cards, construction (and its sets), hand.
+            memo[:] = [PHASE_OVER, [], [], None, [], None, (None, ()), None]
+        cells[phase_at[memo[0]]] = 0
+        cells[phase_at[phase]] = 1
+        memo[0] = phase
+        cells[current_at] = s.current
+        cells[round_at] = s.round
+        cells[start_at] = s.start_player
+        cells[quiet_at] = s.quiet_rounds
+        built = s.built
+        if built < LEVELS:
+            cells[level_flag] = 1
+            cells[level_at] = s.level
+        else:
+            cells[level_flag] = cells[level_at] = 0
+        cells[built_at] = built
+        cells[pile_at] = len(s.pile)
+        cells[passes_at] = s.acted if phase == PHASE_SUMMON else 0
+        gems = s.treasure
+        if gems != memo[1]:
+            put_cells(cells, treasure, gems, len(memo[1]))
+            memo[1] = list(gems)
+        sizes = [sum(hand) for hand in s.hands]
+        if sizes != memo[2]:
+            put_cells(cells, hand_sizes, sizes, len(memo[2]))
+            memo[2] = sizes
         seen = s.known
-        out[known_runs.start:known_runs.stop] = known_runs.run(
-            tuple(map(tuple, seen)), lambda run: fill_known(seen, run))
+        if seen != memo[3]:
+            cells[known_runs.start:known_runs.stop] = known_runs.run(
+                tuple(map(tuple, seen)), lambda run: fill_known(seen, run))
+            memo[3] = [list(counts) for counts in seen]
         slots = s.zone
-        out[zone.length] = len(slots)
-        for index, kind in enumerate(slots[:zone.capacity]):
-            if kind != EMPTY_SLOT:
-                out[zone.first + index * zone.size] = 1.0
+        if slots != memo[4]:
+            before = memo[4]
+            cells[zone.length] = len(slots)
+            for index in range(min(max(len(slots), len(before)), zone.capacity)):
+                cells[zone.first + index * zone.size] = (
+                    1 if index < len(slots) and slots[index] != EMPTY_SLOT else 0)
+            memo[4] = list(slots)
         discard, removed = s.discard, s.removed
-        out[table_runs.start:table_runs.stop] = table_runs.run(
-            (*discard, -1, *removed), lambda run: fill_table(discard, removed, run))
-        out[pile_at] = len(s.pile)
-        if phase == PHASE_SUMMON:
-            out[passes_at] = s.acted
+        table = (*discard, -1, *removed)
+        if table != memo[5]:
+            cells[table_runs.start:table_runs.stop] = table_runs.run(
+                table, lambda run: fill_table(discard, removed, run))
+            memo[5] = table
         c = s.construction
-        if c is not None:
-            layout.write_field("construction", {
-                "level": s.level,
-                "summoner": c.summoner,
-                "paid": c.paid,
-                "sets": [{"player": p, "cards": cards, "jewel_pairs": pairs}
-                         for p, cards, pairs in c.sets],
-                "units_by_player": c.units_by_player(s.num_players),
-                "units": c.units,
-                "missing": c.missing,
-                "next": c.next_setter,
-            }, out)
-        _put_counts(out, hand_at, s.hands[player])
-        return out
+        shown = (c, () if c is None else tuple(c.sets), s.level)
+        if shown != memo[6]:
+            write_construction(s, c, cells)
+            memo[6] = shown
+        own = s.hands[canvas.player]
+        if own != memo[7]:
+            for kind, at in hand_at:
+                cells[at] = own[kind]
+            memo[7] = list(own)
+        return True
 
-    return write
+    return CanvasWriter(layout.size, update)
