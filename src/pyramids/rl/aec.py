@@ -67,7 +67,7 @@ class MaskCanvas:
 
     def __init__(self, num_actions: int) -> None:
         self.array = np.zeros(num_actions, dtype=np.int8)
-        self.cells = memoryview(self.array)
+        self.cells = self.array.data
         self.legal: list[int] = []
 
     def show(self, legal: list[int]) -> np.ndarray:
@@ -80,7 +80,7 @@ class MaskCanvas:
                 for action in before:
                     cells[action] = 0
             if len(legal) > self.ITEMS:
-                self.array[legal] = 1
+                self.array[np.fromiter(legal, np.intp, len(legal))] = 1
             else:
                 for action in legal:
                     cells[action] = 1

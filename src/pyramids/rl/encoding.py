@@ -423,7 +423,7 @@ class Canvas:
     def __init__(self, size: int, player: int) -> None:
         self.player = player
         self.array = np.zeros(size, dtype=np.float32)
-        self.cells = memoryview(self.array)
+        self.cells = self.array.data
         self.memo: list[Any] = []
 
     def forget(self) -> None:

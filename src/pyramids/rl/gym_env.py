@@ -15,9 +15,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from pyramids.core import Game, State, load, manifests
-from pyramids.rl.aec import SeedSource, render_text
+from pyramids.rl.aec import MaskCanvas, SeedSource, render_text
 from pyramids.rl.encoding import Encoder, encoder_for
 
 VERSION = "v0"
@@ -50,13 +51,23 @@ class PyramidsGymEnv(gymnasium.Env):
         self._action_space: spaces.Space = spaces.Discrete(self.encoder.num_actions)
         self._action_space_seed: int | None = None
         self._seeds = SeedSource()
+        self._rng: np.random.Generator | None = None
+        self._rng_seed: int | None = None
         self.state: State | None = None
         self._legal: list[int] | None = None  # asked of the engine once a position
+        # The observation and the mask are kept and updated in place (see PyramidsAECEnv);
+        # what reset and step return are copies.
+        self._canvas = self.encoder.canvas(0)
+        self._mask = MaskCanvas(self.encoder.num_actions)
+        self._no_actions = np.zeros(self.encoder.num_actions, dtype=np.int8)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
         if seed is not None:
+            # Gymnasium's `np_random` is seeded by this seed when first used (the game
+            # draws from its own generator, and making a NumPy one costs more than a
+            # short episode's steps).
+            self._rng_seed, self._rng = seed, None
             self._seeds.restart(seed)
             self._action_space_seed = seed
         else:
@@ -66,19 +77,45 @@ class PyramidsGymEnv(gymnasium.Env):
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        state = self._require_state()
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before using the environment")
         if state.is_terminal():
             raise RuntimeError("the episode is over; call reset()")
-        action = int(action)
-        if action not in self._legal_actions():
+        if type(action) is not int:
+            action = int(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = state.legal_actions()
+        mask = self._mask
+        if mask.legal is legal and 0 <= action < len(mask.cells):
+            allowed = mask.cells[action]  # the mask of this position is shown already
+        else:
+            allowed = action in legal
+        if not allowed:
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), -1.0, True, False, info
         state.apply_action(action)
         self._legal = None
-        done = state.is_terminal()
-        reward = float(state.returns()[0]) if done else 0.0
-        return self._observe(), reward, done, False, self._info()
+        if state.is_terminal():
+            return (self._observe(), float(state.returns()[0]), True, False,
+                    {"action_mask": self._no_actions.copy()})
+        legal = self._legal = state.legal_actions()
+        return (self.encoder.update(state, self._canvas).copy(), 0.0, False, False,
+                {"action_mask": mask.show(legal).copy()})
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """`gymnasium.Env`'s generator, made from the last reset's seed when first asked for."""
+        if self._rng is None and self._rng_seed is not None:
+            self._rng, self._np_random_seed = seeding.np_random(self._rng_seed)
+            self._rng_seed = None
+        return self._rng
+
+    @_np_random.setter
+    def _np_random(self, generator: np.random.Generator | None) -> None:
+        self._rng, self._rng_seed = generator, None
 
     @property
     def action_space(self) -> spaces.Space:
@@ -103,12 +140,14 @@ class PyramidsGymEnv(gymnasium.Env):
         return self._require_state().view(0)
 
     def _observe(self) -> np.ndarray:
-        return self.encoder.encode(self._require_state(), 0)
+        """The observation (a copy: the env's own vector is updated in place)."""
+        return self.encoder.update(self._require_state(), self._canvas).copy()
 
     def _info(self) -> dict[str, Any]:
         state = self._require_state()
-        legal = [] if state.is_terminal() else self._legal_actions()
-        return {"action_mask": self.encoder.action_mask(state, 0, legal)}
+        if state.is_terminal():
+            return {"action_mask": self._no_actions.copy()}
+        return {"action_mask": self._mask.show(self._legal_actions()).copy()}
 
     def _legal_actions(self) -> list[int]:
         if self._legal is None:

@@ -123,7 +123,7 @@ def make_pacal_writer(layout: Layout, game: Game) -> CanvasWriter:
     def encode_round(finished: dict[str, Any]) -> np.ndarray:
         """The `last_round` run of features (what the view's writer gives for it)."""
         block = np.zeros(round_stop - round_start, dtype=np.float32)
-        cells = memoryview(block)
+        cells = block.data
         cells[round_flag - round_start] = 1
         cells[round_number_at - round_start] = finished["round"]
         if finished["winner"] is not None:
@@ -177,11 +177,11 @@ def make_pacal_writer(layout: Layout, game: Game) -> CanvasWriter:
         put_cells(cells, reveal, [] if shown is None else shown, reveal.capacity)
         finished = s._last_round
         if finished is None:
-            cells[round_start:round_stop] = _zeros(round_stop - round_start)
+            cells[round_start:round_stop] = _zeros(round_stop - round_start).data
         else:
             if kept_round[0] is not finished:
                 kept_round[:] = [finished, encode_round(finished)]
-            cells[round_start:round_stop] = kept_round[1]
+            cells[round_start:round_stop] = kept_round[1].data
 
     def update(state: State, canvas: Canvas) -> bool:
         s: Any = state

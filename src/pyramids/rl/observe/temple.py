@@ -12,6 +12,7 @@ encoder drops it). The final position goes through the view.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,26 @@ def _put_counts(out: np.ndarray, where: list[tuple[int, int]], counts: list[int]
         count = counts[kind]
         if count:
             out[at] = count
+
+
+def _by_kind(where: list[tuple[int, int]]) -> list[int | None]:
+    """The offset of each card kind's count (None where the layout has none)."""
+    found: list[int | None] = [None] * len(KIND_NAMES)
+    for kind, at in where:
+        found[kind] = at
+    return found
+
+
+def _put_changed(cells: memoryview, offsets: list[int | None], counts: list[int],
+                 was: list[int]) -> None:
+    """Write the counts that differ from `was` (found by C loops: one or two change)."""
+    changed = list(map(ne, counts, was))
+    kind = -1
+    for _ in range(changed.count(True)):
+        kind = changed.index(True, kind + 1)
+        at = offsets[kind]
+        if at is not None:
+            cells[at] = counts[kind]
 
 
 def _shifted(where: list[tuple[int, int]], start: int) -> list[tuple[int, int]]:
@@ -77,6 +98,8 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
     discard_at = _count_offsets(layout, "discard")
     removed_at = _count_offsets(layout, "out_of_game")
     hand_at = _count_offsets(layout, "hand")
+    hand_cells = _by_kind(hand_at)
+    known_cells = [_by_kind(where) for where in known_at]
     pile_at, passes_at = offset("pile_size"), offset("passes")
     known_runs = _CountRuns(known.length, known.first + known.size * known.capacity)
     known_in_run = [_shifted(where, known_runs.start) for where in known_at]
@@ -120,15 +143,20 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
         return found
 
     def write_construction(s: Any, c: Any, cells: memoryview) -> None:
-        cells[built_start:built_stop] = blank_construction
+        cells[built_start:built_stop] = blank_construction.data
         if c is None:
             return
         cells[built_flag] = 1
         cells[built_level] = s.level
         cells[built_summoner] = c.summoner
         cells[built_paid] = 1 if c.paid else 0
+        add_sets(s, c, 0, cells)
+
+    def add_sets(s: Any, c: Any, written: int, cells: memoryview) -> None:
+        """The sets recorded since `written` were (a construction's sets only grow)."""
         cells[sets.length] = len(c.sets)
-        for index, (who, cards, pairs) in enumerate(c.sets[:sets.capacity]):
+        for index in range(written, min(len(c.sets), sets.capacity)):
+            who, cards, pairs = c.sets[index]
             at = sets.first + index * sets.size
             cells[at + set_player] = who
             cells[at + set_cards] = cards
@@ -149,7 +177,7 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
             canvas.array[:] = template(s, canvas.player)
             # As written: phase, treasure, hand sizes, known cards, swap zone, discard
             # and removed cards, construction (and its sets), hand.
-            memo[:] = [PHASE_OVER, [], [], None, [], None, (None, ()), None]
+            memo[:] = [PHASE_OVER, [], [], None, [], None, (None, 0), None]
         cells[phase_at[memo[0]]] = 0
         cells[phase_at[phase]] = 1
         memo[0] = phase
@@ -170,14 +198,21 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
         if gems != memo[1]:
             put_cells(cells, treasure, gems, len(memo[1]))
             memo[1] = list(gems)
-        sizes = [sum(hand) for hand in s.hands]
+        sizes = list(map(sum, s.hands))
         if sizes != memo[2]:
             put_cells(cells, hand_sizes, sizes, len(memo[2]))
             memo[2] = sizes
         seen = s.known
         if seen != memo[3]:
-            cells[known_runs.start:known_runs.stop] = known_runs.run(
-                tuple(map(tuple, seen)), lambda run: fill_known(seen, run))
+            before = memo[3]
+            if before is None or len(seen) != len(before):
+                cells[known_runs.start:known_runs.stop] = known_runs.run(
+                    tuple(map(tuple, seen)), lambda run: fill_known(seen, run)).data
+            else:
+                # A hand's known cards change one hand at a time (a swap, a set).
+                for seat, (counts, was) in enumerate(zip(seen, before, strict=True)):
+                    if counts != was and seat < known.capacity:
+                        _put_changed(cells, known_cells[seat], counts, was)
             memo[3] = [list(counts) for counts in seen]
         slots = s.zone
         if slots != memo[4]:
@@ -191,17 +226,23 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
         table = (*discard, -1, *removed)
         if table != memo[5]:
             cells[table_runs.start:table_runs.stop] = table_runs.run(
-                table, lambda run: fill_table(discard, removed, run))
+                table, lambda run: fill_table(discard, removed, run)).data
             memo[5] = table
         c = s.construction
-        shown = (c, () if c is None else tuple(c.sets), s.level)
-        if shown != memo[6]:
+        was, written = memo[6]
+        if c is not was:
             write_construction(s, c, cells)
-            memo[6] = shown
+            memo[6] = (c, len(c.sets) if c is not None else 0)
+        elif c is not None and len(c.sets) != written:
+            add_sets(s, c, written, cells)
+            memo[6] = (c, len(c.sets))
         own = s.hands[canvas.player]
         if own != memo[7]:
-            for kind, at in hand_at:
-                cells[at] = own[kind]
+            if memo[7] is None:
+                for kind, at in hand_at:
+                    cells[at] = own[kind]
+            else:
+                _put_changed(cells, hand_cells, own, memo[7])
             memo[7] = list(own)
         return True
 
