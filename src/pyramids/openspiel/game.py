@@ -40,6 +40,10 @@ DEFAULT_MAX_GAME_LENGTH = 20_000
 PROBE_GAMES = 8
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 def short_name(game: str) -> str:
     return "pyramids_" + game.replace("-", "_")
 
@@ -131,6 +135,7 @@ class PyramidsSpielGame(pyspiel.Game):
         """A state past the deal, at the engine state `engine` (a copy is kept)."""
         state = PyramidsSpielState(self)
         state.engine = _Engine(engine.clone())
+        state._moved()
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
@@ -152,16 +157,39 @@ class PyramidsSpielState(pyspiel.State):
         self.engine: _Engine | None = None
         self.deal: int | None = None
         self.digests: dict[int, list[str]] = {}
+        # OpenSpiel asks for the player to move three to five times a step (in
+        # legal_actions and apply_action), each a call from C++ into Python: the
+        # answer is kept, and set again after each action (`_moved`).
+        self._player = _CHANCE
+        self._over = False
+
+    def _moved(self) -> None:
+        """Keep who moves now (after an action, or once an engine state is set)."""
+        state = self.engine.state if self.engine is not None else None
+        if state is None:
+            self._player, self._over = _CHANCE, False
+        elif state.is_terminal():
+            self._player, self._over = _TERMINAL, True
+        else:
+            self._player, self._over = state.current_player, False
 
     def current_player(self) -> int:
-        if self.engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.engine.state.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.engine.state.current_player
+        return self._player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of `player` (default: the player to move), answered here
+        for Python callers (OpenSpiel's own answer takes five calls from C++ into
+        Python); the same list C++ algorithms get through `_legal_actions`."""
+        if player is None:
+            player = self._player
+            if player == _CHANCE:
+                return list(range(self.deals))
+        if self._over or player != self._player or self.engine is None:
+            return []
+        return self.engine.state.legal_actions()
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.engine is None or self.engine.state.current_player != player:
+        if self.engine is None or self._over or self._player != player:
             return []
         return self.engine.state.legal_actions()
 
@@ -171,11 +199,18 @@ class PyramidsSpielState(pyspiel.State):
         return [(deal, probability) for deal in range(deals)]
 
     def _apply_action(self, action: int) -> None:
-        if self.engine is None:
+        engine = self.engine
+        if engine is None:
             self.deal = int(action)
             self.engine = _Engine(self.engine_game.new_initial_state(self.deal))
+            self._moved()
+            return
+        state = engine.state
+        state.apply_action(int(action))
+        if state.is_terminal():
+            self._player, self._over = _TERMINAL, True
         else:
-            self.engine.state.apply_action(int(action))
+            self._player = state.current_player
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE or self.engine is None:
@@ -183,7 +218,7 @@ class PyramidsSpielState(pyspiel.State):
         return self.engine.state.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        return self.engine is not None and self.engine.state.is_terminal()
+        return self._over
 
     def returns(self) -> list[float]:
         if self.engine is None:
