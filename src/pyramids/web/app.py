@@ -28,6 +28,7 @@ from pyramids.web.accounts import mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
 from pyramids.web.clocks import Clock
 from pyramids.web.cluster import is_postgres
+from pyramids.web.collector import settle_collector
 from pyramids.web.hub import Hub
 from pyramids.web.language import client_language
 from pyramids.web.limits import (
@@ -394,6 +395,7 @@ def create_app(
         await hub.start()
         app.state.hub = hub
         attach_solitaire(hub)
+        settle_collector()  # a server that owns its process: see pyramids.web.collector
         try:
             yield
         finally:
