@@ -120,22 +120,15 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
 
     loops["pettingzoo"] = _Loop(pettingzoo, seed)
     if floor:
-        # The same loop with the observation and mask replaced by preallocated arrays
-        # (the legal actions still asked once a position): what PettingZoo's protocol
-        # and the masked choice cost alone, the floor any encoder adds to.
+        # The same loop with the observation vector replaced by a preallocated array
+        # (the env's own mask, legality check, dictionaries and agent order kept): what
+        # PettingZoo's protocol and the masked choice cost alone, the floor any
+        # encoder adds to.
         import numpy as np
 
         bare = rl.env(name, **options)
         vector = np.zeros(bare.encoder.size, dtype=np.float32)
-        mask = np.zeros(bare.encoder.num_actions, dtype=np.int8)
-
-        def observe_nothing(agent: str) -> dict:
-            mask[:] = 0
-            if bare._seat[agent] == bare.state_.current_player:
-                mask[bare._legal_actions()] = 1
-            return {"observation": vector, "action_mask": mask}
-
-        bare.observe = observe_nothing
+        bare._update = lambda state, canvas: vector
 
         def protocol(deal: int) -> int:
             bare.reset(seed=deal)

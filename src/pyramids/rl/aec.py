@@ -13,7 +13,7 @@ agent that played it gets -1 and the others 0 (PettingZoo's
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from pyramids.core import Game, State, companion_of, load
-from pyramids.rl.encoding import Encoder, encoder_for
+from pyramids.rl.encoding import Canvas, Encoder, encoder_for
 
 VERSION = "v0"
 
@@ -148,6 +148,8 @@ class PyramidsAECEnv(AECEnv):
         self._legal: list[int] | None = None
         self._canvases = {agent: self.encoder.canvas(seat)
                           for agent, seat in self._seat.items()}
+        # (state, canvas) -> the seat's observation, updated in place.
+        self._update: Callable[[State, Canvas], np.ndarray] = self.encoder.update
         self._mask = MaskCanvas(self.encoder.num_actions)
         self._no_actions = np.zeros(self.encoder.num_actions, dtype=np.int8)
         self._over = False  # the episode ended: every agent takes its dead step
@@ -205,7 +207,7 @@ class PyramidsAECEnv(AECEnv):
             mask = self._mask.show(legal).copy()
         else:
             mask = self._no_actions.copy()
-        return {"observation": self.encoder.update(state, canvas).copy(), "action_mask": mask}
+        return {"observation": self._update(state, canvas).copy(), "action_mask": mask}
 
     def _legal_actions(self) -> list[int]:
         if self._legal is None:

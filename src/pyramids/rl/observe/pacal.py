@@ -17,6 +17,7 @@ import numpy as np
 from pyramids.core import Game, State
 from pyramids.games.pacal import pyramid as pyr
 from pyramids.games.pacal.match import LAST_CARD, OVER, PHASE_NAMES, PICK, PLACE
+from pyramids.games.pacal.solo import WON
 from pyramids.rl.encoding import (
     Canvas,
     CanvasWriter,
@@ -186,8 +187,6 @@ def make_pacal_writer(layout: Layout, game: Game) -> CanvasWriter:
     def update(state: State, canvas: Canvas) -> bool:
         s: Any = state
         phase = s._phase
-        if phase == OVER:
-            return False
         player = canvas.player
         cells = canvas.cells
         memo = canvas.memo
@@ -201,7 +200,7 @@ def make_pacal_writer(layout: Layout, game: Game) -> CanvasWriter:
         cells[phase_at[memo[0]]] = 0
         cells[phase_at[phase]] = 1
         memo[0] = phase
-        if s._bases is not memo[1]:
+        if s._bases is not memo[1] or phase == OVER:  # the last round ends without a deal
             write_round(s, cells, memo)
             memo[1] = s._bases
         cells[current] = s._current
@@ -270,6 +269,13 @@ def make_pacal_writer(layout: Layout, game: Game) -> CanvasWriter:
                 put_cells(cells, legal, fields, len(memo[6]))
                 memo[6] = fields
             memo[5] = card
+        if phase == OVER:
+            # The end's own fields, once an episode; the next update starts afresh.
+            array = canvas.array
+            layout.write_field("winner", s._winner, array)
+            layout.write_field("returns", s.returns(), array)
+            layout.write_field("outcome", s.outcome(), array)
+            canvas.forget()
         return True
 
     return CanvasWriter(layout.size, update)
@@ -294,6 +300,8 @@ def make_pacal_solo_writer(layout: Layout, game: Game) -> CanvasWriter:
     card_flag, card_at = offset("card?"), offset("card")
     legal = layout.slots("legal_fields")
     draws_at, pile_at, spread_at = offset("draws"), offset("pile_size"), offset("spread")
+    place_at, playing_at = layout.choice("phase", "place"), layout.choice("result", "playing")
+    current_at = offset("current_player")
     templates: dict[tuple[Any, ...], np.ndarray] = {}
 
     def template(direction: str, player: int) -> np.ndarray:
@@ -312,8 +320,6 @@ def make_pacal_solo_writer(layout: Layout, game: Game) -> CanvasWriter:
 
     def update(state: State, canvas: Canvas) -> bool:
         s: Any = state
-        if s.is_terminal():
-            return False
         cells = canvas.cells
         memo = canvas.memo
         if not memo:
@@ -337,6 +343,17 @@ def make_pacal_solo_writer(layout: Layout, game: Game) -> CanvasWriter:
             memo[2] = fields
         cells[draws_at] = s._draws
         cells[pile_at] = len(s._pile)
+        if s.is_terminal():
+            # The end's own fields, once an episode; the next update starts afresh.
+            array = canvas.array
+            cells[place_at] = cells[playing_at] = 0
+            cells[current_at] = s.current_player
+            for path, value in (("phase", "over"), ("result", s._result),
+                                ("won", s._result == WON),
+                                ("score", s._draws if s._result == WON else None),
+                                ("outcome", s.outcome())):
+                layout.write_field(path, value, array)
+            canvas.forget()
         return True
 
     return CanvasWriter(layout.size, update)

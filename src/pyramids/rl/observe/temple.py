@@ -169,8 +169,6 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
     def update(state: State, canvas: Canvas) -> bool:
         s: Any = state
         phase = s.phase
-        if phase == PHASE_OVER:
-            return False
         cells = canvas.cells
         memo = canvas.memo
         if not memo:
@@ -244,6 +242,16 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
             else:
                 _put_changed(cells, hand_cells, own, memo[7])
             memo[7] = list(own)
+        if phase == PHASE_OVER:
+            # The end's own fields, once an episode; the next update starts afresh.
+            array = canvas.array
+            best = s.winners()
+            for path, value in (("jewels", s.jewels_in_hand()), ("scores", s.scores()),
+                                ("winners", best),
+                                ("winner", best[0] if len(best) == 1 else None),
+                                ("ended_by", s.ended_by), ("outcome", s.outcome())):
+                layout.write_field(path, value, array)
+            canvas.forget()
         return True
 
     return CanvasWriter(layout.size, update)
