@@ -21,7 +21,7 @@ from pyramids.core import Game, State
 from pyramids.games.mahjongg import modes
 from pyramids.games.mahjongg.tiles import FACES
 from pyramids.games.mahjongg.viewing import barque_view
-from pyramids.rl.encoding import FastWriter, Layout
+from pyramids.rl.encoding import Canvas, CanvasWriter, Layout
 
 
 def _bits(mask: int, size: int) -> np.ndarray:
@@ -97,7 +97,10 @@ class _TileRuns:
         return found
 
 
-def make_mahjongg_writer(layout: Layout, game: Game) -> FastWriter:
+def make_mahjongg_writer(layout: Layout, game: Game) -> CanvasWriter:
+    """Mahjongg's writer. It writes the whole vector into the seat's canvas each time
+    (a move changes the tiles' run throughout: the slots hold the tiles left, in
+    order), the final position included."""
     tile_runs: dict[Any, _TileRuns] = {}
     write_field = layout.write_field
     templates: dict[tuple[Any, ...], np.ndarray] = {}
@@ -114,12 +117,14 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> FastWriter:
             templates[key] = found
         return found
 
-    def write(state: State, player: int) -> np.ndarray | None:
+    play_at = layout.choice("phase", "play")
+
+    def update(state: State, canvas: Canvas) -> bool:
         s: Any = state
-        if s.over or player is None:
-            return None
+        player = canvas.player
         g = s.game
-        out = template(s).copy()
+        out = canvas.array
+        out[:] = template(s)
         runs = tile_runs.get(id(g.geometry))
         if runs is None or runs.geometry is not g.geometry:
             runs = tile_runs[id(g.geometry)] = _TileRuns(layout, s)
@@ -149,6 +154,12 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> FastWriter:
             write_field("elapsed", s.elapsed, out)
             if g.track is not None:
                 write_field("barque", barque_view(s), out)
+        if s.over:
+            out[play_at] = 0.0
+            write_field("phase", "over", out)
+            write_field("result", s.result(), out)
+            write_field("outcome", s.outcome(), out)
+            return True
         if player == s.player:
             if s.sight:
                 write_field("sight_pairs", [list(p) for p in s.valid_pairs()], out)
@@ -156,6 +167,6 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> FastWriter:
                 write_field("hint", list(g.advice.hint_pair(s)), out)
         if g.solo and g.options["warn_unsolvable"]:
             write_field("unsolvable", g.advice.proven_unsolvable(s), out)
-        return out
+        return True
 
-    return write
+    return CanvasWriter(layout.size, update)
