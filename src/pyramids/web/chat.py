@@ -10,8 +10,9 @@ Rules the server keeps (a client is never trusted):
 - a spectator writes only while the host has not muted spectators (`chat_muted`);
 - the author is the seat's name, or None for a spectator; the server stamps the
   time. Messages are stored with the room (table `chat_messages`, migration
-  `0004_chat`) before they are sent, so they survive a restart, and a client that
-  joins gets the latest `HISTORY` of them.
+  `0004_chat`; the messages of all rooms written meanwhile share one commit)
+  before they are sent, so they survive a restart, and a client that joins gets
+  the latest `HISTORY` of them.
 
 The text is sent as it was written: pages show it as text, never as markup.
 
@@ -131,11 +132,16 @@ class ChatStore:
         return messages, int(count), bool(muted)
 
     def append(self, room_id: str, message: ChatMessage) -> None:
+        self.append_many([(room_id, message)])
+
+    def append_many(self, batch: list[tuple[str, ChatMessage]]) -> None:
+        """Messages of any rooms in one transaction: all or none."""
         with self.engine.begin() as connection:
-            connection.execute(chat_messages_table.insert().values(
-                room_id=room_id, number=message.number, seat=message.seat,
-                name=message.name, text=message.text, created_at=message.at,
-            ))
+            connection.execute(chat_messages_table.insert(), [
+                {"room_id": room_id, "number": message.number, "seat": message.seat,
+                 "name": message.name, "text": message.text, "created_at": message.at}
+                for room_id, message in batch
+            ])
 
     def set_muted(self, room_id: str, muted: bool) -> None:
         with self.engine.begin() as connection:
@@ -223,7 +229,8 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
         entry = live.room.seats[seat] if seat is not None else None
         name = entry.display_name() if entry is not None and entry.kind == PERSON else None
         message = ChatMessage(chat.count + 1, seat, name, clean, datetime.now(UTC))
-        await hub.run_db(_store(hub).append, live.room.id, message)
+        # Committed with the other rooms' messages of the moment (one transaction).
+        await hub.write_batched("chat", _store(hub).append_many, (live.room.id, message))
         chat.count += 1
         chat.messages.append(message)
         del chat.messages[:-HISTORY]

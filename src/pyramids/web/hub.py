@@ -44,7 +44,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pyramids.agents import Agent, agent_names
 from pyramids.core import PyramidsError
@@ -85,6 +85,7 @@ from pyramids.web.storage import Storage, StoredAction
 log = logging.getLogger("pyramids.web")
 
 T = TypeVar("T")
+Item = TypeVar("Item")
 
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 OUTBOX_LIMIT = 256
@@ -210,17 +211,19 @@ class LiveRoom:
                 self.away_since.pop(seat.index, None)
 
 
-class ActionWriter:
-    """Commits accepted actions in batches: each caller waits until its action is durable."""
+class BatchWriter(Generic[Item]):
+    """Commits items in batches with `commit(items)` on the database thread: each
+    caller waits until its item is durable; many rooms share a commit."""
 
-    def __init__(self, storage: Storage, run_db: Callable[..., Any]) -> None:
-        self.storage = storage
+    def __init__(self, commit: Callable[[list[Item]], None],
+                 run_db: Callable[..., Any]) -> None:
+        self.commit = commit
         self.run_db = run_db
-        self.queue: asyncio.Queue[tuple[StoredAction, asyncio.Future[None]]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[Item, asyncio.Future[None]]] = asyncio.Queue()
 
-    async def write(self, action: StoredAction) -> None:
+    async def write(self, item: Item) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait((action, done))
+        self.queue.put_nowait((item, done))
         await done
 
     async def run(self) -> None:
@@ -229,14 +232,14 @@ class ActionWriter:
             while not self.queue.empty() and len(batch) < WRITE_BATCH:
                 batch.append(self.queue.get_nowait())
             try:
-                await self.run_db(self.storage.append_actions, [item for item, _ in batch])
-            except Exception as error:  # one bad action must not fail the others
+                await self.run_db(self.commit, [item for item, _ in batch])
+            except Exception as error:  # one bad item must not fail the others
                 if len(batch) == 1:
                     self._settle(batch[0][1], error)
                     continue
                 for item, done in batch:
                     try:
-                        await self.run_db(self.storage.append_actions, [item])
+                        await self.run_db(self.commit, [item])
                     except Exception as single:
                         self._settle(done, single)
                     else:
@@ -253,6 +256,14 @@ class ActionWriter:
             done.set_result(None)
         else:
             done.set_exception(error)
+
+
+class ActionWriter(BatchWriter[StoredAction]):
+    """Commits accepted actions in batches: each caller waits until its action is durable."""
+
+    def __init__(self, storage: Storage, run_db: Callable[..., Any]) -> None:
+        super().__init__(storage.append_actions, run_db)
+        self.storage = storage
 
 
 class Hub:
@@ -292,6 +303,8 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self.writer = ActionWriter(storage, self.run_db)
         self._writer_task: asyncio.Task[None] | None = None
+        # Other batched writes (chat messages), by name, each with its task.
+        self._batch_writers: dict[str, tuple[BatchWriter[Any], asyncio.Task[None]]] = {}
         self._sweeper_task: asyncio.Task[None] | None = None
         self._known_agents = agent_names()
         # Waiting rooms by the address that made them (for `rooms_per_client`).
@@ -307,6 +320,17 @@ class Hub:
 
     async def run_db(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, function, *args)
+
+    async def write_batched(self, name: str, commit: Callable[[list[Item]], None],
+                            item: Item) -> None:
+        """Commit `item` with `commit`, in one batch with the other items written under
+        `name` meanwhile (of any room); returns once it is durable."""
+        found = self._batch_writers.get(name)
+        if found is None:
+            writer: BatchWriter[Any] = BatchWriter(commit, self.run_db)
+            task = asyncio.create_task(writer.run(), name=f"pyramids-writer-{name}")
+            self._batch_writers[name] = found = (writer, task)
+        await found[0].write(item)
 
     async def run_engine(self, function: Callable[..., T], *args: Any) -> T:
         """Engine work (deals, moves, views) off the event loop."""
@@ -331,6 +355,7 @@ class Hub:
     async def stop(self) -> None:
         tasks = [live.driver for live in self.rooms.values() if live.driver is not None]
         tasks.extend(self._syncs)
+        tasks.extend(task for _writer, task in self._batch_writers.values())
         for extra in (self._writer_task, self._sweeper_task, self._presence_task):
             if extra is not None:
                 tasks.append(extra)
@@ -1228,4 +1253,4 @@ def _copy_seat(room: Room, seat: int | None) -> Seat | None:
     return None
 
 
-__all__ = ["AGENT", "Connection", "Hub", "LiveRoom"]
+__all__ = ["AGENT", "ActionWriter", "BatchWriter", "Connection", "Hub", "LiveRoom"]
