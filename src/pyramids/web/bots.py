@@ -28,6 +28,7 @@ import time
 from typing import TYPE_CHECKING
 
 from pyramids.agents import Agent, make_agent
+from pyramids.core import State
 from pyramids.web.rooms import AGENT, OVER, PERSON, WAITING, RoomError
 
 if TYPE_CHECKING:
@@ -119,8 +120,8 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
                 snapshot = room.state.clone()
             try:
                 agent = _agent_for(live, seat, agent_name)
-                action = await loop.run_in_executor(hub.bot_pool, agent.step, snapshot)
-                text = snapshot.action_to_string(action)
+                action, text = await loop.run_in_executor(hub.bot_pool, _step, agent,
+                                                          snapshot)
             except Exception:
                 log.exception("room %s: agent %s failed at seat %d", room.id, agent_name, seat)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
@@ -131,7 +132,8 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
                 await _wait_for_change(live, 1.0)  # the time is the server's to report
                 continue
             try:
-                await hub.submit(live, seat, text, by_bot=True, move_number=number)
+                await hub.submit(live, seat, text, by_bot=True, move_number=number,
+                                 checked=action)
             except RoomError as error:
                 if error.code != "stale":
                     log.error("room %s: agent %s move refused: %s", room.id, agent_name, error)
@@ -139,6 +141,17 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
             except Exception:
                 log.exception("room %s: could not store a bot move", room.id)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+
+
+def _step(agent: Agent, snapshot: State) -> tuple[int, str]:
+    """(In the bot pool.) The agent's move on a copy of the room's state, and its
+    action string, checked legal there the way the room checks a move (so the hub
+    need not check it again while the room is at that state)."""
+    action = agent.step(snapshot)
+    text = snapshot.action_to_string(action)
+    if snapshot.string_to_action(text) != action or action not in snapshot.legal_actions():
+        raise RoomError("illegal_action", f"the agent chose {text!r}, which is not legal")
+    return action, text
 
 
 def _sooner(first: float, second: float | None) -> float:

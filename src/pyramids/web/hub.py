@@ -865,8 +865,13 @@ class Hub:
         text: Any,
         by_bot: bool = False,
         move_number: Any = None,
+        checked: int | None = None,
     ) -> None:
         """Check, commit, apply and broadcast one action; a refusal raises `RoomError`.
+
+        `checked`: the action `text` means, already checked legal for `seat` on a copy
+        of the room's state at `move_number` (a bot's move, checked in the bot's
+        thread): while the room is still at that move it is not checked again.
 
         `move_number` is the move number of the state the move answers: a move for
         any other state is refused as `stale`, so a double submit applies once."""
@@ -891,7 +896,12 @@ class Hub:
                         f"move number {len(room.actions)}",
                     )
                 await self._advance_clock(live)  # the time is the server's, taken now
-                action, canonical = await self.run_engine(self._check, room, seat, text)
+                if (checked is not None and room.status == PLAYING and isinstance(text, str)
+                        and len(room.actions) == move_number
+                        and room.state.current_player == seat):
+                    action, canonical = checked, text  # the same state: the same answer
+                else:
+                    action, canonical = await self.run_engine(self._check, room, seat, text)
                 assert seat is not None  # check_action refuses spectators
                 now = self.clock.now()
                 try:
