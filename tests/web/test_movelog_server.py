@@ -102,3 +102,41 @@ def test_a_restored_room_replays_its_log(
     after = _logs(again, 3)
     assert [entry["lines"] for entry in after] == [entry["lines"] for entry in before]
     assert len(after) == 3
+
+
+def test_a_spectator_and_a_player_who_join_later_read_the_whole_log(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """The server words moves only for the audiences connected; a spectator who comes
+    late, and a player who was connected only for their own moves, are caught up and
+    read exactly what a log that followed everyone says."""
+    server = start_server(db_url, seeds=itertools.repeat(SEED))
+    room_id, host = create_room(server, "pacal")
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    ana = Client(server.ws_base, room_id, tokens[0])
+    clients.append(ana)
+    state = load("pacal").new_initial_state(SEED)
+    expected = MoveLog("pacal")
+    for moves in range(10):
+        seat = ana.state_at_least(moves)["current_player"]
+        if seat == 0:
+            action = ana.state_at_least(moves)["legal_actions"][0]
+            ana.send({"type": "action", "action": action, "move_number": moves})
+        else:  # Bo comes for his move only
+            bo = Client(server.ws_base, room_id, tokens[1])
+            clients.append(bo)
+            action = bo.state_at_least(moves)["legal_actions"][0]
+            bo.send({"type": "action", "action": action, "move_number": moves})
+            bo.state_at_least(moves + 1)
+            bo.close()
+        expected.record(state, state.current_player, action, False,
+                        lambda a=action: state.apply_action(state.string_to_action(a)))
+    ana.state_at_least(10)
+    spectator = Client(server.ws_base, room_id, join=False)
+    spectator.send({"type": "join", "lang": "ko"})
+    bo = Client(server.ws_base, room_id, tokens[1])
+    clients += [spectator, bo]
+    assert _logs(spectator, 10) == expected.as_json(None, "ko")
+    assert _logs(bo, 10) == expected.as_json(1, "en")
+    assert _logs(ana, 10) == expected.as_json(0, "en")

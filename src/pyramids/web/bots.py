@@ -3,8 +3,9 @@
 The task wakes whenever the room changes. When the seat to move belongs to an
 agent, or to a person who has been away longer than the room's
 `bot_takeover_seconds`, it asks the agent for a move in a thread (so a slow
-agent never blocks other rooms) on a copy of the state, then submits the move
-through the same checks, commit and broadcast as a person's move. A person who
+agent never blocks other rooms) on a copy of the state, checks it there as the
+room would, then submits the move through the same commit and broadcast as a
+person's move (checked again only if the room moved meanwhile). A person who
 comes back gets the seat back at once: the bot only moves while they are away.
 
 A room only bots play waits while nobody watches it. Each agent's seed comes from
