@@ -11,9 +11,10 @@ With `--env`, each game is also stepped through the adapters that serve it
 masked random actions), the Gymnasium env for one-player games, and the
 OpenSpiel game (legal_actions + apply_action, no observation). Each figure is
 env steps per second beside the native one, and the ratio native/adapter. The
-native and adapter loops run in interleaved bursts on the same deals, so a
-change in the machine's load during the run touches them alike (on a shared
-machine the absolute figures still move; the ratios are the figure to quote).
+native and adapter loops run in interleaved bursts on the same deals, timed in
+CPU seconds of the process, so a change in the machine's load during the run
+touches them alike (on a shared machine the absolute figures still move; the
+ratios are the figure to quote).
 
 It plays random games (legal_actions + apply_action, the loop an agent or an RL
 trainer runs) on one core for a fixed wall time and prints actions/s and games/s.
@@ -73,11 +74,13 @@ class _Loop:
         self.seconds = 0.0
 
     def burst(self, seconds: float) -> None:
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        # CPU time of this process: on a shared machine, wall time also counts the
+        # moments another process had the core, which land on one loop or another.
+        start = time.process_time()
+        while time.process_time() - start < seconds:
             self.steps += self.episode(self.next_seed)
             self.next_seed += 1
-        self.seconds += time.perf_counter() - start
+        self.seconds += time.process_time() - start
 
     @property
     def rate(self) -> float:
