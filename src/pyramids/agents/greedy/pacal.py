@@ -157,6 +157,7 @@ def field_of(name: str) -> int | None:
 
 ROUND_WIN = 1000.0
 Scores = dict[int, float]
+Counts = tuple[list[Any], list[Any]]  # prefix counts for my shape and for the opponent's
 
 
 def choose(state: State, rng: Rng) -> int:
@@ -327,7 +328,11 @@ def evaluate_state(state: State) -> list[float]:
 # offers two cards the other cannot place wins the round at once. So the policy
 # keeps, for each pyramid, the set of values it can still take (a bit mask), and
 # judges a position by
-# - the shape (`evaluate`, as greedy), both pyramids, through a logistic;
+# - the shape (`evaluate`, as greedy), both pyramids, through a logistic, with
+#   each value still to come weighted by where it can come from (`SOURCE_COUNTS`):
+#   a card in this player's hand 1, an unseen card `THEIR_HAND` x the chance that
+#   it is in the opponent's hand rather than among the face-down bases, which
+#   never come; near 1 at a round's start, it falls as the opponent's hand empties;
 # - its own bullets: cards in its hand the opponent cannot place (two of them
 #   at its next offer win the round);
 # - the danger: the chance that the opponent's hidden hand holds two values this
@@ -344,8 +349,11 @@ TURNS = 14
 BULLET_EDGE = 0.15  # one bullet in hand: the forcing offer it allows
 DANGER_WEIGHT = 1.0
 PESSIMISM = 1.0  # offer: 1 expects the pick worst for this player, 0 the pick best for them
-EXPECTED_COUNTS = False  # shape from the values likely to be played, not all possible
 TEMPO = 0.0  # extra weight of a field ahead in the race to fill the pyramid
+SOURCE_COUNTS = True  # shapes count values by where they can come from (False: all alike)
+OWN_HAND = 1.0  # weight of a card in this player's hand, for its own shape
+OTHER_HAND = 1.0  # weight of a card in this player's hand, for the opponent's shape
+THEIR_HAND = 2.3  # weight of an unseen card: this x the chance it is in the opponent's hand
 
 
 def mask_of(values: Any) -> int:
@@ -454,14 +462,15 @@ def _sides(pyramid: Pyramid, card: int, counts: list[int]) -> list[Side]:
             for field in legal_fields(pyramid, card)]
 
 
-def expected_availability(hand: list[int], unseen: int, their_hand: int) -> list[Any]:
-    """Prefix sums of how likely each value is to be played this round: a card in
-    this player's hand surely, an unseen one as likely as it is in the opponent's
-    hand (the rest of the unseen cards are face-down bases)."""
-    share = their_hand / max(1, unseen.bit_count())
+def source_availability(hand: list[int], hand_weight: float, unseen: int, their_hand: int,
+                        unseen_weight: float) -> list[Any]:
+    """Prefix sums of values weighted by where they come from: a card in this
+    player's hand `hand_weight`, an unseen one `unseen_weight` x the chance that it
+    is in the opponent's hand (the other unseen cards are face-down bases)."""
+    share = unseen_weight * their_hand / max(1, unseen.bit_count())
     weights = [0.0] * (HIGHEST + 2)
     for value in hand:
-        weights[value] = 1.0
+        weights[value] = hand_weight
     for value in range(1, HIGHEST + 1):
         if unseen >> value & 1:
             weights[value] = share
@@ -492,11 +501,14 @@ def sharp_scores(state: State) -> Scores:
     if view["revealed_apex_bases"]:
         known |= set(view["revealed_apex_bases"])
     unseen = ALL_VALUES & ~mask_of(known)
-    if EXPECTED_COUNTS:
-        counts = expected_availability(view["hand"], unseen, view["hand_sizes"][1 - me])
-    else:
-        counts = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
     their_hand = view["hand_sizes"][1 - me]
+    counts: Counts
+    if SOURCE_COUNTS:
+        counts = (source_availability(view["hand"], OWN_HAND, unseen, their_hand, THEIR_HAND),
+                  source_availability(view["hand"], OTHER_HAND, unseen, their_hand, THEIR_HAND))
+    else:
+        plain = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
+        counts = (plain, plain)
     turns_left = TURNS - view["turns_played"] - 1
     hand = mask_of(view["hand"])
     phase = view["phase"]
@@ -512,10 +524,10 @@ def sharp_scores(state: State) -> Scores:
 
 
 def _sharp_offer(names: dict[int, str], mine: Pyramid, theirs: Pyramid, hand_cards: list[int],
-                 counts: list[int], outlook: Outlook) -> Scores:
+                 counts: Counts, outlook: Outlook) -> Scores:
     hand = mask_of(hand_cards)
-    my_sides = {c: _sides(mine, c, counts) for c in hand_cards}
-    their_sides = {c: _sides(theirs, c, counts) for c in hand_cards}
+    my_sides = {c: _sides(mine, c, counts[0]) for c in hand_cards}
+    their_sides = {c: _sides(theirs, c, counts[1]) for c in hand_cards}
     threat_base = outlook.unseen
     for c in hand_cards:
         my_sides[c].sort(key=lambda s: -(s.shape - 30.0 * at_least_two(
@@ -551,18 +563,18 @@ def _sharp_offer(names: dict[int, str], mine: Pyramid, theirs: Pyramid, hand_car
 
 
 def _sharp_pick(names: dict[int, str], mine: Pyramid, theirs: Pyramid, offer: list[int],
-                hand: int, counts: list[int], outlook: Outlook) -> Scores:
+                hand: int, counts: Counts, outlook: Outlook) -> Scores:
     after = Outlook(outlook.unseen & ~mask_of(offer), max(0, outlook.their_hand),
                     outlook.turns_left)
     scores: Scores = {}
     for action, name in names.items():
         card = int(name.split()[1])
         other = offer[1] if offer[0] == card else offer[0]
-        my_sides = _sides(mine, card, counts)
+        my_sides = _sides(mine, card, counts[0])
         if not my_sides:
             scores[action] = 0.0
             continue
-        their_sides = _sides(theirs, other, counts)
+        their_sides = _sides(theirs, other, counts[1])
         if not their_sides:
             scores[action] = 1.0
             continue
@@ -573,19 +585,19 @@ def _sharp_pick(names: dict[int, str], mine: Pyramid, theirs: Pyramid, offer: li
 
 
 def _sharp_place(names: dict[int, str], view: dict[str, Any], me: int, mine: Pyramid,
-                 theirs: Pyramid, hand: int, counts: list[int], outlook: Outlook) -> Scores:
+                 theirs: Pyramid, hand: int, counts: Counts, outlook: Outlook) -> Scores:
     card = view["card_to_place"]
     their_card = view["to_place"][1 - me]
     picker = view["active_player"] != me  # the picker places first and offers next
-    their_sides = ([Side(theirs, counts)] if their_card is None
-                   else _sides(theirs, their_card, counts))
+    their_sides = ([Side(theirs, counts[1])] if their_card is None
+                   else _sides(theirs, their_card, counts[1]))
     scores: Scores = {}
     for action, name in names.items():
         field = field_of(name)
         if field is None:
             scores[action] = -1.0
             continue
-        side = Side(placed(mine, field, card), counts, field)
+        side = Side(placed(mine, field, card), counts[0], field)
         if not their_sides:
             scores[action] = 1.0
             continue
