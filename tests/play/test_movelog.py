@@ -265,3 +265,15 @@ def test_an_audience_cannot_fall_behind_without_a_start_to_replay() -> None:
                lambda: state.apply_action(action), follow={0})
     with pytest.raises(ValueError, match="start"):
         log.catch_up(1)
+
+
+def test_the_json_text_of_entries_is_their_json_and_is_made_once() -> None:
+    import json
+
+    _state, log = _play("temple", 4, 30, players=3)
+    for audience, lang, since in ((0, "en", 0), (None, "ko", 12), (2, "ko", 29)):
+        text, count = log.as_json_text(audience, lang, since)
+        assert json.loads(text) == log.as_json(audience, lang, since)
+        assert count == len(log) - since
+        again, _count = log.as_json_text(audience, lang, since)
+        assert again == text

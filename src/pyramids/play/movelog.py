@@ -19,6 +19,7 @@ new lines with `say("...", name=value)` and `say_n(singular, plural, count)`:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -170,8 +171,8 @@ class MoveLog:
     # The view after the last move of each audience that is up to date (before any
     # move: none kept, they are read from the state).
     _views: dict[Audience, dict[str, Any]] = field(default_factory=dict)
-    # Entries already put into words: (audience, language, number) -> JSON.
-    _texts: dict[tuple[Audience, str, int], dict[str, Any]] = field(default_factory=dict)
+    # Entries already put into words: (audience, language, number) -> JSON text.
+    _texts: dict[tuple[Audience, str, int], str] = field(default_factory=dict)
 
     def record(self, state: State, actor: int, action: str, by_bot: bool,
                apply: Callable[[], Any], follow: Iterable[Audience] | None = None) -> None:
@@ -234,14 +235,21 @@ class MoveLog:
         return self.entries.get(audience, [])[since:]
 
     def as_json(self, audience: Audience, lang: str, since: int = 0) -> list[dict[str, Any]]:
-        """`for_audience` in words, each entry worded once per language."""
-        found = []
+        """`for_audience` in words."""
+        return [entry.as_json(lang) for entry in self.for_audience(audience, since)]
+
+    def as_json_text(self, audience: Audience, lang: str, since: int = 0) -> tuple[str, int]:
+        """`as_json` as JSON text, each entry worded and encoded once per language (a
+        server sends the same entries again to whoever joins); and how many entries."""
+        texts = []
         for entry in self.for_audience(audience, since):
             key = (audience, lang, entry.number)
-            if key not in self._texts:
-                self._texts[key] = entry.as_json(lang)
-            found.append(self._texts[key])
-        return found
+            text = self._texts.get(key)
+            if text is None:
+                text = self._texts[key] = json.dumps(entry.as_json(lang),
+                                                     separators=(",", ":"))
+            texts.append(text)
+        return "[" + ",".join(texts) + "]", len(texts)
 
     def __len__(self) -> int:
         return len(self.moves)

@@ -125,6 +125,8 @@ class Connection:
         # chat limit (pyramids.web.movelog, pyramids.web.chat).
         self.lang = "en"
         self.log_sent = 0
+        # The next log message, made in the engine pool: (from entry, to entry, text).
+        self.log_ready: tuple[int, int, str] | None = None
         self.chat_bucket: TokenBucket | None = None
 
     @property

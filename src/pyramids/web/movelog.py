@@ -24,7 +24,6 @@ entries already put into words.
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,7 @@ from pyramids.play.i18n import DEFAULT, UnknownLanguageError, check_language
 from pyramids.play.movelog import MoveLog
 
 if TYPE_CHECKING:
-    from pyramids.web.hub import LiveRoom
+    from pyramids.web.hub import Connection, LiveRoom
 
 
 def client_language(value: Any) -> str:
@@ -92,29 +91,42 @@ def current_view(live: LiveRoom, audience: int | None) -> dict[str, Any] | None:
 
 def prepare_logs(live: LiveRoom) -> None:
     """(In the engine pool.) Build the log if needed, catch up the audiences of clients
-    that joined, and put the entries the connected clients have not had into their
-    languages, so that sending them is cheap."""
+    that joined, and make each client's message of the entries it has not had (in its
+    language), so that sending it is cheap."""
     log = ensure_log(live)
+    total = len(log)
     for conn in list(live.connections):
         log.catch_up(conn.seat)
-        log.as_json(conn.seat, conn.lang, conn.log_sent)
+        if conn.log_sent < total:
+            conn.log_ready = (conn.log_sent, *_log_message(log, conn, conn.log_sent))
+
+
+def _log_message(log: MoveLog, conn: Connection, since: int) -> tuple[int, str]:
+    """How many entries the client has after this message, and the message."""
+    entries, count = log.as_json_text(conn.seat, conn.lang, since)
+    reset = "true" if since == 0 else "false"
+    return since + count, f'{{"type":"log","reset":{reset},"entries":{entries}}}'
 
 
 def push_logs(live: LiveRoom) -> None:
-    """Send each client the log entries it has not had (on the event loop)."""
+    """Send each client the log entries it has not had (on the event loop): the
+    message `prepare_logs` made, or one made here."""
     log = live.move_log
     if log is None:
         return
     total = len(log)
     for conn in list(live.connections):
+        ready, conn.log_ready = conn.log_ready, None
         if conn.log_sent >= total or conn.dropped:
             continue
-        entries = log.as_json(conn.seat, conn.lang, conn.log_sent)
-        if not entries:  # its audience is not caught up yet: prepare_logs does it
+        if ready is not None and ready[0] == conn.log_sent:
+            upto, text = ready[1], ready[2]
+        else:
+            upto, text = _log_message(log, conn, conn.log_sent)
+        if upto == conn.log_sent:  # its audience is not caught up yet: prepare_logs does it
             continue
-        message = {"type": "log", "reset": conn.log_sent == 0, "entries": entries}
-        conn.log_sent += len(entries)
-        conn.offer(json.dumps(message, separators=(",", ":")))
+        conn.log_sent = upto
+        conn.offer(text)
 
 
 __all__ = ["client_language", "current_view", "ensure_log", "followed", "logged_apply",
