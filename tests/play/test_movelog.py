@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -268,8 +269,6 @@ def test_an_audience_cannot_fall_behind_without_a_start_to_replay() -> None:
 
 
 def test_the_json_text_of_entries_is_their_json_and_is_made_once() -> None:
-    import json
-
     _state, log = _play("temple", 4, 30, players=3)
     for audience, lang, since in ((0, "en", 0), (None, "ko", 12), (2, "ko", 29)):
         text, count = log.as_json_text(audience, lang, since)
