@@ -28,6 +28,12 @@ view after every action. A list's capacity is the longest it was seen, plus a
 quarter for headroom. The probe is deterministic, so the layout of a game and
 its options is always the same; `describe()` lists it feature by feature
 (docs/rl.md prints the layouts of the built-in games).
+
+Speed: a game's manifest may name its own writer (`observation_encoder`), which
+fills the same vector from the state's fields. The built-in ones update a
+`Canvas` (one seat's vector, kept by an environment from step to step) in
+place, rewriting only what changed since the canvas last saw the game; the
+environments call `Encoder.update` and hand out copies.
 """
 
 from __future__ import annotations
