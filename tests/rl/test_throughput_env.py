@@ -1,0 +1,50 @@
+"""benchmarks/throughput.py --env: every adapter loop plays whole episodes.
+
+No timing is asserted (speed belongs to the benchmark's own runs); this checks
+that each loop the figures come from exists for its game and plays episodes to
+the end (an illegal masked choice would end them at once, after one step), and
+that the floor loop keeps the env's own mask and drops only the vector.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from tests.scripts import load_script  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return load_script("benchmarks/throughput.py", "benchmark_throughput")
+
+
+@pytest.mark.parametrize("name", ["pacal", "pacal-solo", "temple"])
+def test_every_loop_plays_whole_episodes(bench, name) -> None:
+    loops = bench._env_loops(name, {}, seed=3, floor=True)
+    expected = {"native", "pettingzoo", "pettingzoo-floor"}
+    if name == "pacal-solo":
+        expected.add("gymnasium")
+    assert expected <= set(loops)
+    lengths = {label: [loop.episode(deal) for deal in (3, 4)] for label, loop in loops.items()}
+    # The random choices differ between loops, so the episodes do too; none ends
+    # after one step, as an illegal action would end it.
+    assert all(min(steps) > 1 for steps in lengths.values()), lengths
+
+
+def test_the_floor_env_keeps_its_mask_and_drops_only_the_vector(bench) -> None:
+    import numpy as np
+
+    import pyramids.rl as rl
+
+    loops = bench._env_loops("pacal", {}, seed=0, floor=True)
+    bare = loops["pettingzoo-floor"].episode.__closure__
+    envs = [cell.cell_contents for cell in bare
+            if isinstance(cell.cell_contents, rl.PyramidsAECEnv)]
+    (env,) = envs
+    env.reset(seed=1)
+    observation = env.observe(env.agent_selection)
+    assert not observation["observation"].any()
+    assert np.flatnonzero(observation["action_mask"]).tolist() == env.state_.legal_actions()
