@@ -477,15 +477,18 @@ class Encoder:
     layout), `low`/`high` (the `Box` bounds) and `num_actions` describe it.
 
     A game whose manifest names an `observation_encoder` companion (a function
-    `(layout, game) -> FastWriter`) is encoded by that writer straight from the
-    state's own fields; it must give, feature for feature, what `encode_view`
-    gives for the seat's view (tests/rl/test_fast_encoders.py checks thousands
-    of positions), so it reads only what the view shows. `encode_from_view`
-    always goes through the view.
+    `(layout, game) -> writer`, the writer a `CanvasWriter` or a `FastWriter`)
+    is encoded by that writer straight from the state's own fields; it must
+    give, feature for feature, what `encode_view` gives for the seat's view
+    (tests/rl/test_fast_encoders.py and test_canvas.py check thousands of
+    positions), so it reads only what the view shows. `update` brings a kept
+    `Canvas` up to date (what the environments call); `encode_from_view` always
+    goes through the view.
     """
 
     def __init__(self, game: Game, view_type: type, measure: _Measure,
-                 fast: Callable[[Layout, Game], FastWriter] | None = None) -> None:
+                 fast: Callable[[Layout, Game], FastWriter | CanvasWriter] | None = None
+                 ) -> None:
         builder = _Builder(measure)
         self.size, self._write = builder.build(view_type, "", "")
         self.features = sorted(builder.features, key=lambda f: f.offset)

@@ -3,8 +3,9 @@
 A writer fills the observation vector of `pyramids.rl.encoding` straight from a
 state's fields, at the offsets of the view-based layout (`Layout`), reading only
 what the seat's view shows: the result equals, feature for feature, the
-encoding of `state.view(player)` (tests/rl/test_fast_encoders.py). Runs that
-seldom change (a pyramid, a finished round, the board) are encoded once and
-copied (`BlockCache`). A writer may return None for a position it leaves to the
-view-based encoder: the final position, once an episode.
+encoding of `state.view(player)` (tests/rl/test_fast_encoders.py). The built-in
+writers are `CanvasWriter`s: they update a seat's `Canvas` in place, rewriting
+a run (a pyramid's field, the hand, the round's block, a construction) only when
+its source differs from what the canvas holds (tests/rl/test_canvas.py checks
+canvases kept across moves and episodes), the final position included.
 """
