@@ -32,11 +32,14 @@ ACTIONS = 300
 @given(st.lists(st.lists(st.integers(0, ACTIONS - 1), max_size=80, unique=True), max_size=12))
 def test_the_kept_mask_is_the_legal_set_after_any_sequence(legal_lists) -> None:
     canvas = MaskCanvas(ACTIONS)
-    for legal in legal_lists:
-        mask = canvas.show(sorted(legal))
+    shared: list[int] = []  # one list object, changed in place, for every position
+    for position, legal in enumerate(legal_lists):
+        shared[:] = sorted(legal)
+        mask = canvas.show(shared, position)
         assert mask.dtype == np.int8 and mask.shape == (ACTIONS,)
         assert set(np.flatnonzero(mask).tolist()) == set(legal)
-        assert canvas.show(canvas.legal) is mask  # the same list again: nothing to write
+        assert canvas.show([], position) is mask  # the same position: nothing to write
+        assert set(np.flatnonzero(mask).tolist()) == set(legal)
 
 
 def _play(env, rng, steps):

@@ -58,9 +58,9 @@ class SeedSource:
 
 
 class MaskCanvas:
-    """The legal-action mask kept from step to step: only the entries of the actions that
-    were legal and of those that are legal now are written (a position has a few of
-    the game's hundreds or thousands of actions)."""
+    """The legal-action mask, kept: shown once a position (`position`, a number the
+    environment changes with every move and reset), and read again by the legality
+    check of `step` (one item instead of a search of the legal list)."""
 
     #: Past this many actions a NumPy fancy index is cheaper than item writes.
     ITEMS = 24
@@ -68,23 +68,20 @@ class MaskCanvas:
     def __init__(self, num_actions: int) -> None:
         self.array = np.zeros(num_actions, dtype=np.int8)
         self.cells = self.array.data
-        self.legal: list[int] = []
+        self.position = -1  # the position shown (none yet)
 
-    def show(self, legal: list[int]) -> np.ndarray:
-        """The mask of `legal` (this object's array: copy it to keep it)."""
-        if legal is not self.legal:
-            cells, before = self.cells, self.legal
-            if len(before) > self.ITEMS:
-                self.array.fill(0)
-            else:
-                for action in before:
-                    cells[action] = 0
+    def show(self, legal: list[int], position: int) -> np.ndarray:
+        """The mask of `legal`, the legal actions of `position` (this object's array:
+        copy it to keep it)."""
+        if position != self.position:
+            self.array.fill(0)
             if len(legal) > self.ITEMS:
                 self.array[np.fromiter(legal, np.intp, len(legal))] = 1
             else:
+                cells = self.cells
                 for action in legal:
                     cells[action] = 1
-            self.legal = legal
+            self.position = position
         return self.array
 
 
@@ -151,6 +148,7 @@ class PyramidsAECEnv(AECEnv):
         # (state, canvas) -> the seat's observation, updated in place.
         self._update: Callable[[State, Canvas], np.ndarray] = self.encoder.update
         self._mask = MaskCanvas(self.encoder.num_actions)
+        self._position = 0  # changes with every move and reset (what the mask shows)
         self._no_actions = np.zeros(self.encoder.num_actions, dtype=np.int8)
         self._over = False  # the episode ended: every agent takes its dead step
         self.agents: list[str] = []
@@ -177,6 +175,7 @@ class PyramidsAECEnv(AECEnv):
         self.seed_ = seed
         self.state_ = self.game.new_initial_state(seed)
         self._legal = None
+        self._position += 1
         self._over = False
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -204,7 +203,7 @@ class PyramidsAECEnv(AECEnv):
             legal = self._legal
             if legal is None:
                 legal = self._legal = state.legal_actions()
-            mask = self._mask.show(legal).copy()
+            mask = self._mask.show(legal, self._position).copy()
         else:
             mask = self._no_actions.copy()
         return {"observation": self._update(state, canvas).copy(), "action_mask": mask}
@@ -234,7 +233,7 @@ class PyramidsAECEnv(AECEnv):
         if type(action) is not int:
             action = int(action)
         mask = self._mask
-        if mask.legal is legal and 0 <= action < len(mask.cells):
+        if mask.position == self._position and 0 <= action < len(mask.cells):
             allowed = mask.cells[action]  # the mask of this position is shown already
         else:
             allowed = action in legal
@@ -243,6 +242,7 @@ class PyramidsAECEnv(AECEnv):
             return
         state.apply_action(action)
         self._legal = None
+        self._position += 1
         if state.is_terminal():
             self._end(state)
         else:

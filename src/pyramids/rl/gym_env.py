@@ -59,6 +59,7 @@ class PyramidsGymEnv(gymnasium.Env):
         # what reset and step return are copies.
         self._canvas = self.encoder.canvas(0)
         self._mask = MaskCanvas(self.encoder.num_actions)
+        self._position = 0  # changes with every move and reset (what the mask shows)
         self._no_actions = np.zeros(self.encoder.num_actions, dtype=np.int8)
 
     def reset(self, *, seed: int | None = None,
@@ -74,6 +75,7 @@ class PyramidsGymEnv(gymnasium.Env):
             seed = self._seeds.next()
         self.state = self.game.new_initial_state(seed)
         self._legal = None
+        self._position += 1
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -88,7 +90,7 @@ class PyramidsGymEnv(gymnasium.Env):
         if legal is None:
             legal = self._legal = state.legal_actions()
         mask = self._mask
-        if mask.legal is legal and 0 <= action < len(mask.cells):
+        if mask.position == self._position and 0 <= action < len(mask.cells):
             allowed = mask.cells[action]  # the mask of this position is shown already
         else:
             allowed = action in legal
@@ -98,12 +100,13 @@ class PyramidsGymEnv(gymnasium.Env):
             return self._observe(), -1.0, True, False, info
         state.apply_action(action)
         self._legal = None
+        self._position += 1
         if state.is_terminal():
             return (self._observe(), float(state.returns()[0]), True, False,
                     {"action_mask": self._no_actions.copy()})
         legal = self._legal = state.legal_actions()
         return (self.encoder.update(state, self._canvas).copy(), 0.0, False, False,
-                {"action_mask": mask.show(legal).copy()})
+                {"action_mask": mask.show(legal, self._position).copy()})
 
     @property
     def _np_random(self) -> np.random.Generator | None:
@@ -147,7 +150,7 @@ class PyramidsGymEnv(gymnasium.Env):
         state = self._require_state()
         if state.is_terminal():
             return {"action_mask": self._no_actions.copy()}
-        return {"action_mask": self._mask.show(self._legal_actions()).copy()}
+        return {"action_mask": self._mask.show(self._legal_actions(), self._position).copy()}
 
     def _legal_actions(self) -> list[int]:
         if self._legal is None:
