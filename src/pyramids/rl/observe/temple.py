@@ -6,12 +6,11 @@ is known to hold, the swap zone, discard and removed cards, the pile's size,
 the construction) and its own hand; never another hand's unknown cards or the
 pile's order. Card counts go to the `[L1]`..`[J]` features the layout has (a
 kind the layout's probe never saw in that place is dropped, as the view-based
-encoder drops it). The final position goes through the view.
+encoder drops it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import ne
 from typing import Any
 
@@ -19,94 +18,96 @@ import numpy as np
 
 from pyramids.core import Game, State
 from pyramids.games.temple.cards import KIND_NAMES, LEVELS
-from pyramids.games.temple.state import EMPTY_SLOT, PHASE_OVER, PHASE_SUMMON
-from pyramids.rl.encoding import Canvas, CanvasWriter, Layout, put_cells
+from pyramids.games.temple.state import (
+    EMPTY_SLOT,
+    PHASE_OVER,
+    PHASE_SET,
+    PHASE_SUMMON,
+    PHASE_SWAP,
+    PHASES,
+)
+from pyramids.rl.encoding import Canvas, CanvasWriter, Layout, ListSlots, put_cells
 
 
-def _count_offsets(layout: Layout, prefix: str) -> list[tuple[int, int]]:
-    """(kind, offset) for each card kind the layout has under `prefix` (`discard`)."""
-    return [(kind, layout.offset(f"{prefix}[{name}]")) for kind, name in enumerate(KIND_NAMES)
-            if layout.has(f"{prefix}[{name}]")]
-
-
-def _put_counts(out: np.ndarray, where: list[tuple[int, int]], counts: list[int]) -> None:
-    for kind, at in where:
-        count = counts[kind]
-        if count:
-            out[at] = count
-
-
-def _by_kind(where: list[tuple[int, int]]) -> list[int | None]:
-    """The offset of each card kind's count (None where the layout has none)."""
-    found: list[int | None] = [None] * len(KIND_NAMES)
-    for kind, at in where:
-        found[kind] = at
-    return found
-
-
-def _put_changed(cells: memoryview, offsets: list[int | None], counts: list[int],
-                 was: list[int]) -> None:
-    """Write the counts that differ from `was` (found by C loops: one or two change)."""
-    changed = list(map(ne, counts, was))
-    kind = -1
-    for _ in range(changed.count(True)):
-        kind = changed.index(True, kind + 1)
-        at = offsets[kind]
-        if at is not None:
-            cells[at] = counts[kind]
-
-
-def _shifted(where: list[tuple[int, int]], start: int) -> list[tuple[int, int]]:
-    return [(kind, at - start) for kind, at in where]
-
-
-class _CountRuns:
-    """Runs of card-count features that seldom change (known cards, discard and removed
-    cards), encoded once per content and copied after."""
-
-    def __init__(self, start: int, stop: int) -> None:
-        self.start, self.stop = start, stop
-        self._runs: dict[Any, np.ndarray] = {}
-
-    def run(self, key: Any, fill: Callable[[np.ndarray], None]) -> np.ndarray:
-        found = self._runs.get(key)
-        if found is None:
-            if len(self._runs) >= RUNS_KEPT:
-                self._runs.clear()
-            found = np.zeros(self.stop - self.start, dtype=np.float32)
-            fill(found)
-            self._runs[key] = found
-        return found
-
-
-RUNS_KEPT = 4096
+def _offsets_by_kind(layout: Layout, prefix: str) -> list[int]:
+    """The offset of each card kind's count under `prefix` (`discard`), -1 where the
+    layout has none (a kind its probe never saw there: dropped, as the view-based
+    encoder drops it)."""
+    return [layout.offset(f"{prefix}[{name}]") if layout.has(f"{prefix}[{name}]") else -1
+            for name in KIND_NAMES]
 
 
 def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
-    """Temple's writer: it updates a seat's canvas in place. The scalars are written each
-    step; the treasure, hand sizes, known cards, swap zone, discard and removed cards,
-    the construction and the hand only when they differ from what the canvas holds."""
+    """Temple's writer: it updates a seat's canvas in place.
+
+    Everything but the construction is one flat list of values (phase, scalars,
+    treasure, hand sizes, each hand's known cards, the swap zone, discard and
+    removed cards, the seat's hand: some 80 to 120 numbers) read from the state;
+    the canvas's memo keeps the last list, and only the values that differ are
+    written (the differences found by C loops, `map` and `list.index`). The
+    construction is written when it is a new one, then set by set."""
     offset = layout.offset
     phase_at = layout.choices("phase")
-    current_at, round_at = offset("current_player"), offset("round")
-    start_at, quiet_at = offset("start_player"), offset("quiet_rounds")
-    level_flag, level_at, built_at = offset("level?"), offset("level"), offset("built")
     treasure, hand_sizes = layout.slots("treasure"), layout.slots("hand_sizes")
     known = layout.slots("known")
-    known_at = [_count_offsets(layout, f"known[{seat}]") for seat in range(known.capacity)]
     zone = layout.slots("swap_zone")
-    discard_at = _count_offsets(layout, "discard")
-    removed_at = _count_offsets(layout, "out_of_game")
-    hand_at = _count_offsets(layout, "hand")
-    hand_cells = _by_kind(hand_at)
-    known_cells = [_by_kind(where) for where in known_at]
-    pile_at, passes_at = offset("pile_size"), offset("passes")
-    known_runs = _CountRuns(known.length, known.first + known.size * known.capacity)
-    known_in_run = [_shifted(where, known_runs.start) for where in known_at]
-    table_offsets = [at for _, at in discard_at + removed_at]
-    table_runs = _CountRuns(min(table_offsets, default=0), max(table_offsets, default=-1) + 1)
-    discard_in_run = _shifted(discard_at, table_runs.start)
-    removed_in_run = _shifted(removed_at, table_runs.start)
+    scalars = [phase_at[name] for name in PHASES] + [
+        offset(path) for path in ("current_player", "round", "start_player", "quiet_rounds",
+                                  "level?", "level", "built", "pile_size", "passes")]
+    known_by_seat = [_offsets_by_kind(layout, f"known[{seat}]")
+                     for seat in range(known.capacity)]
+    table = _offsets_by_kind(layout, "discard") + _offsets_by_kind(layout, "out_of_game")
+    hand_by_kind = _offsets_by_kind(layout, "hand")
+    flat_offsets: dict[tuple[int, int], list[int]] = {}
+
+    def numbers(slots: ListSlots, count: int) -> list[int]:
+        """A list's length feature, then its first `count` slots (-1 past the capacity)."""
+        return [slots.length] + [slots.first + index * slots.size if index < slots.capacity
+                                 else -1 for index in range(count)]
+
+    def offsets_for(players: int, zone_size: int) -> list[int]:
+        """Where each value of `values` goes (-1: nowhere), for a game's size."""
+        key = (players, zone_size)
+        found = flat_offsets.get(key)
+        if found is None:
+            found = list(scalars)
+            found += numbers(treasure, players) + numbers(hand_sizes, players)
+            found.append(known.length)
+            for seat in range(players):
+                found += (known_by_seat[seat] if seat < known.capacity
+                          else [-1] * len(KIND_NAMES))
+            found += numbers(zone, zone_size)
+            found += table + hand_by_kind
+            flat_offsets[key] = found
+        return found
+
+    def values(s: Any, player: int) -> list[Any]:
+        """The flat values, in the order of `offsets_for`."""
+        phase, built = s.phase, s.built
+        building = built < LEVELS
+        found: list[Any] = [
+            phase == PHASE_SWAP, phase == PHASE_SUMMON, phase == PHASE_SET, phase == PHASE_OVER,
+            s.current, s.round, s.start_player, s.quiet_rounds, building,
+            s.level if building else 0, built, len(s.pile),
+            s.acted if phase == PHASE_SUMMON else 0]
+        gems = s.treasure
+        found.append(len(gems))
+        found += gems
+        hands = s.hands
+        found.append(len(hands))
+        found += map(sum, hands)
+        seen = s.known
+        found.append(len(seen))
+        for counts in seen:
+            found += counts
+        slots = s.zone
+        found.append(len(slots))
+        found += [kind != EMPTY_SLOT for kind in slots]
+        found += s.discard
+        found += s.removed
+        found += hands[player]
+        return found
+
     built_flag = offset("construction?")
     built_start, built_stop = layout.span("construction")
     built_level, built_summoner = offset("construction.level"), offset("construction.summoner")
@@ -120,14 +121,6 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
     next_at = offset("construction.next")
     blank_construction = np.zeros(built_stop - built_start, dtype=np.float32)
 
-    def fill_known(seen: list[list[int]], run: np.ndarray) -> None:
-        run[0] = len(seen)
-        for seat, counts in enumerate(seen[:known.capacity]):
-            _put_counts(run, known_in_run[seat], counts)
-
-    def fill_table(discard: list[int], removed: list[int], run: np.ndarray) -> None:
-        _put_counts(run, discard_in_run, discard)
-        _put_counts(run, removed_in_run, removed)
     templates: dict[tuple[Any, ...], np.ndarray] = {}
 
     def template(state: Any, player: int) -> np.ndarray:
@@ -168,80 +161,37 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
 
     def update(state: State, canvas: Canvas) -> bool:
         s: Any = state
-        phase = s.phase
         cells = canvas.cells
         memo = canvas.memo
         if not memo:
             canvas.array[:] = template(s, canvas.player)
-            # As written: phase, treasure, hand sizes, known cards, swap zone, discard
-            # and removed cards, construction (and its sets), hand.
-            memo[:] = [PHASE_OVER, [], [], None, [], None, (None, 0), None]
-        cells[phase_at[memo[0]]] = 0
-        cells[phase_at[phase]] = 1
-        memo[0] = phase
-        cells[current_at] = s.current
-        cells[round_at] = s.round
-        cells[start_at] = s.start_player
-        cells[quiet_at] = s.quiet_rounds
-        built = s.built
-        if built < LEVELS:
-            cells[level_flag] = 1
-            cells[level_at] = s.level
+            # As written: the flat values, the construction (and its sets written).
+            memo[:] = [None, (None, 0)]
+        found = values(s, canvas.player)
+        offsets = offsets_for(s.num_players, len(s.zone))
+        before = memo[0]
+        if before is None or len(before) != len(found):
+            for at, value in zip(offsets, found, strict=True):
+                if at >= 0:
+                    cells[at] = value
         else:
-            cells[level_flag] = cells[level_at] = 0
-        cells[built_at] = built
-        cells[pile_at] = len(s.pile)
-        cells[passes_at] = s.acted if phase == PHASE_SUMMON else 0
-        gems = s.treasure
-        if gems != memo[1]:
-            put_cells(cells, treasure, gems, len(memo[1]))
-            memo[1] = list(gems)
-        sizes = list(map(sum, s.hands))
-        if sizes != memo[2]:
-            put_cells(cells, hand_sizes, sizes, len(memo[2]))
-            memo[2] = sizes
-        seen = s.known
-        if seen != memo[3]:
-            before = memo[3]
-            if before is None or len(seen) != len(before):
-                cells[known_runs.start:known_runs.stop] = known_runs.run(
-                    tuple(map(tuple, seen)), lambda run: fill_known(seen, run)).data
-            else:
-                # A hand's known cards change one hand at a time (a swap, a set).
-                for seat, (counts, was) in enumerate(zip(seen, before, strict=True)):
-                    if counts != was and seat < known.capacity:
-                        _put_changed(cells, known_cells[seat], counts, was)
-            memo[3] = [list(counts) for counts in seen]
-        slots = s.zone
-        if slots != memo[4]:
-            before = memo[4]
-            cells[zone.length] = len(slots)
-            for index in range(min(max(len(slots), len(before)), zone.capacity)):
-                cells[zone.first + index * zone.size] = (
-                    1 if index < len(slots) and slots[index] != EMPTY_SLOT else 0)
-            memo[4] = list(slots)
-        discard, removed = s.discard, s.removed
-        table = (*discard, -1, *removed)
-        if table != memo[5]:
-            cells[table_runs.start:table_runs.stop] = table_runs.run(
-                table, lambda run: fill_table(discard, removed, run)).data
-            memo[5] = table
+            changed = list(map(ne, found, before))
+            index = -1
+            for _ in range(changed.count(True)):
+                index = changed.index(True, index + 1)
+                at = offsets[index]
+                if at >= 0:
+                    cells[at] = found[index]
+        memo[0] = found
         c = s.construction
-        was, written = memo[6]
+        was, written = memo[1]
         if c is not was:
             write_construction(s, c, cells)
-            memo[6] = (c, len(c.sets) if c is not None else 0)
+            memo[1] = (c, len(c.sets) if c is not None else 0)
         elif c is not None and len(c.sets) != written:
             add_sets(s, c, written, cells)
-            memo[6] = (c, len(c.sets))
-        own = s.hands[canvas.player]
-        if own != memo[7]:
-            if memo[7] is None:
-                for kind, at in hand_at:
-                    cells[at] = own[kind]
-            else:
-                _put_changed(cells, hand_cells, own, memo[7])
-            memo[7] = list(own)
+            memo[1] = (c, len(c.sets))
+        phase = s.phase
         if phase == PHASE_OVER:
             # The end's own fields, once an episode; the next update starts afresh.
             array = canvas.array
