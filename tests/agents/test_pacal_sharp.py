@@ -24,10 +24,11 @@ def test_values_to_come_are_weighted_by_where_they_come_from() -> None:
     assert counts[11] == pytest.approx(share + 1.0)  # 5, 10
     assert counts[21] == pytest.approx(2 * share + 2.0)  # 5, 10, 15, 20
     assert counts[51] == pytest.approx(4 * share + 2.0)
-    # At a round's start (the opponent holds 15 of the 35 cards this player has not
-    # seen) an unseen value weighs about as much as a card in hand.
+    # With the defaults a card in this player's hand weighs more than an unseen one,
+    # even at a round's start (the opponent holds 15 of the 35 cards it has not seen).
     start = source_availability([], OWN_HAND, (1 << 36) - 2, 15, THEIR_HAND)
-    assert start[36] / 35 == pytest.approx(OWN_HAND, abs=0.05)
+    assert start[36] / 35 == pytest.approx(THEIR_HAND * 15 / 35)
+    assert start[36] / 35 < OWN_HAND
 
 
 def _placing_12(hand: list[int]) -> dict[str, float]:

@@ -330,9 +330,10 @@ def evaluate_state(state: State) -> list[float]:
 # judges a position by
 # - the shape (`evaluate`, as greedy), both pyramids, through a logistic, with
 #   each value still to come weighted by where it can come from (`SOURCE_COUNTS`):
-#   a card in this player's hand 1, an unseen card `THEIR_HAND` x the chance that
-#   it is in the opponent's hand rather than among the face-down bases, which
-#   never come; near 1 at a round's start, it falls as the opponent's hand empties;
+#   a card in this player's hand `OWN_HAND` (for the opponent's shape
+#   `OTHER_HAND`), an unseen card `THEIR_HAND` x the chance that it is in the
+#   opponent's hand rather than among the face-down bases, which never come
+#   (about 1.3 at a round's start, falling as the opponent's hand empties);
 # - its own bullets: cards in its hand the opponent cannot place (two of them
 #   at its next offer win the round);
 # - the danger: the chance that the opponent's hidden hand holds two values this
@@ -351,9 +352,9 @@ DANGER_WEIGHT = 1.0
 PESSIMISM = 1.0  # offer: 1 expects the pick worst for this player, 0 the pick best for them
 TEMPO = 0.0  # extra weight of a field ahead in the race to fill the pyramid
 SOURCE_COUNTS = True  # shapes count values by where they can come from (False: all alike)
-OWN_HAND = 1.0  # weight of a card in this player's hand, for its own shape
+OWN_HAND = 2.5  # weight of a card in this player's hand, for its own shape
 OTHER_HAND = 1.0  # weight of a card in this player's hand, for the opponent's shape
-THEIR_HAND = 2.3  # weight of an unseen card: this x the chance it is in the opponent's hand
+THEIR_HAND = 3.0  # weight of an unseen card: this x the chance it is in the opponent's hand
 
 
 def mask_of(values: Any) -> int:
