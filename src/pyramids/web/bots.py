@@ -22,7 +22,6 @@ computes and submits a bot move; the others wait for the move to reach them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -56,8 +55,18 @@ def _agent_for(live: LiveRoom, seat: int, name: str) -> Agent:
 
 
 async def _wait_for_change(live: LiveRoom, timeout: float | None) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(live.changed.wait(), timeout)
+    """Until the room changes, or `timeout` seconds pass (then the event is set: the
+    driver looks again either way). A timer, not `asyncio.wait_for`, which makes a
+    task for every wait: a room with a turn clock waits with a timeout after every
+    move."""
+    if timeout is None:
+        await live.changed.wait()
+        return
+    alarm = asyncio.get_running_loop().call_later(max(0.0, timeout), live.changed.set)
+    try:
+        await live.changed.wait()
+    finally:
+        alarm.cancel()
 
 
 async def drive(hub: Hub, live: LiveRoom) -> None:
