@@ -127,6 +127,7 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         await websocket.close(code, reason)
 
     conn = Connection(websocket.send_text, close)
+    chats: set[asyncio.Task[None]] = set()
     pump = asyncio.create_task(conn.pump())
     live: LiveRoom | None = None
     join_by = time.monotonic() + JOIN_TIMEOUT_SECONDS
@@ -193,7 +194,7 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                     if live is None or not conn.joined:
                         raise RoomError("not_joined", "send a join message first")
                     if message["type"] == "chat":
-                        await send_chat(hub, live, conn, message.get("text"))
+                        _chat_soon(hub, live, conn, message.get("text"), chats)
                         continue
                     await hub.submit(
                         live, conn.seat, message.get("action"),
@@ -216,6 +217,27 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
+
+
+def _chat_soon(hub: Hub, live: LiveRoom, conn: Connection, text: Any,
+               chats: set[asyncio.Task[None]]) -> None:
+    """Store and send a chat message in its own task, so that its commit does not hold
+    up the writer's next message (often its move). A connection's messages keep their
+    order (they queue for the room's chat lock in turn); a refusal goes to the writer."""
+
+    async def chat() -> None:
+        try:
+            await send_chat(hub, live, conn, text)
+        except RoomError as error:
+            conn.error(error.code, words_text(error, conn.lang))
+        except Exception:
+            log.exception("room %s: error handling a chat message", live.room.id)
+            conn.error("server_error", "the server could not handle that message; "
+                       "nothing changed, try again")
+
+    task = asyncio.create_task(chat())
+    chats.add(task)
+    task.add_done_callback(chats.discard)
 
 
 async def _refuse(conn: Connection, pump: asyncio.Task[None], error: RoomError, code: int) -> None:
