@@ -84,6 +84,13 @@ class MaskCanvas:
             self.position = position
         return self.array
 
+    def allows(self, action: int, legal: list[int], position: int) -> bool:
+        """Whether `action` is legal at `position`: one item of the mask when this
+        position's mask is shown already, else a search of `legal`."""
+        if self.position == position and 0 <= action < len(self.cells):
+            return bool(self.cells[action])
+        return action in legal
+
 
 class _AgentIterable:
     """`agent_iter()`: the agent to act, until no agent is left or `max_iter` turns
@@ -232,12 +239,7 @@ class PyramidsAECEnv(AECEnv):
             return
         if type(action) is not int:
             action = int(action)
-        mask = self._mask
-        if mask.position == self._position and 0 <= action < len(mask.cells):
-            allowed = mask.cells[action]  # the mask of this position is shown already
-        else:
-            allowed = action in legal
-        if not allowed:
+        if not self._mask.allows(action, legal, self._position):
             self._end_illegal(self.agent_selection)
             return
         state.apply_action(action)

@@ -89,12 +89,7 @@ class PyramidsGymEnv(gymnasium.Env):
         legal = self._legal
         if legal is None:
             legal = self._legal = state.legal_actions()
-        mask = self._mask
-        if mask.position == self._position and 0 <= action < len(mask.cells):
-            allowed = mask.cells[action]  # the mask of this position is shown already
-        else:
-            allowed = action in legal
-        if not allowed:
+        if not self._mask.allows(action, legal, self._position):
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), -1.0, True, False, info
@@ -106,7 +101,7 @@ class PyramidsGymEnv(gymnasium.Env):
                     {"action_mask": self._no_actions.copy()})
         legal = self._legal = state.legal_actions()
         return (self.encoder.update(state, self._canvas).copy(), 0.0, False, False,
-                {"action_mask": mask.show(legal, self._position).copy()})
+                {"action_mask": self._mask.show(legal, self._position).copy()})
 
     @property
     def _np_random(self) -> np.random.Generator | None:
