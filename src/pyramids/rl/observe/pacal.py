@@ -225,12 +225,16 @@ def make_pacal_writer(layout: Layout, game: Game) -> CanvasWriter:
         if own != memo[4]:
             put_cells(cells, hand, own, len(memo[4]))
             memo[4] = own[:]
-        if phase == PLACE:
+        if phase in (PLACE, PICK):
             offered = s._offer
             cells[offer_flag] = 1
             cells[offer_length] = 2
             cells[offer_at] = offered[0]
             cells[offer_at + 1] = offered[1]
+        else:
+            cells[offer_flag] = cells[offer_length] = 0
+            cells[offer_at] = cells[offer_at + 1] = 0
+        if phase == PLACE:
             pending = s._pending
             cells[picked_flag] = 1
             cells[picked_at] = offered[0] if offered[1] == pending[s._active] else offered[1]
@@ -241,15 +245,6 @@ def make_pacal_writer(layout: Layout, game: Game) -> CanvasWriter:
             cells[place_at[1] + 1] = second
             card = pending[player]
         else:
-            if phase == PICK:
-                offered = s._offer
-                cells[offer_flag] = 1
-                cells[offer_length] = 2
-                cells[offer_at] = offered[0]
-                cells[offer_at + 1] = offered[1]
-            else:
-                cells[offer_flag] = cells[offer_length] = 0
-                cells[offer_at] = cells[offer_at + 1] = 0
             cells[picked_flag] = cells[picked_at] = 0
             cells[place_at[0]] = cells[place_at[0] + 1] = 0
             cells[place_at[1]] = cells[place_at[1] + 1] = 0
