@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import random
@@ -58,6 +57,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from pyramids.web.collector import settle_collector
 
 MAX_GAMES = 2000
 # Messages the simulated players do not read (the move log, the chat), by how they begin.
@@ -331,12 +332,9 @@ async def run(args: argparse.Namespace, ports: list[int], server_pids: list[int]
             await asyncio.sleep(0.2)
         tally.ramp_seconds = time.monotonic() - started
         # This client's own collector must not stop it while moves are in flight (its
-        # pauses would be counted as the server's): as the server does
-        # (pyramids.web.collector), freeze what the ramp-up made and collect young
-        # objects less often.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(10_000, *gc.get_threshold()[1:])
+        # pauses would be counted as the server's): tuned as the server's is, freezing
+        # what the ramp-up made.
+        settle_collector()
         tally.stop_at = stop_at = time.monotonic() + measured
         tally.measuring = True
         print(f"measuring: {tally.connected} games connected after {tally.ramp_seconds:.0f} s "
