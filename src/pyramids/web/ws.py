@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -170,7 +171,7 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                 else:
                     conn.error("bad_message", "send text frames holding JSON, not binary")
                 continue
-            try:
+            with _answering(conn, room_id, "a message"):
                 message = _parse(text, limits.max_json_depth)
                 if message["type"] == "ping":
                     conn.offer(json.dumps({"type": "pong"}))
@@ -200,13 +201,6 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                         live, conn.seat, message.get("action"),
                         move_number=message.get("move_number"),
                     )
-            except RoomError as error:
-                # In the language the client joined with (an engine's words translate).
-                conn.error(error.code, words_text(error, conn.lang))
-            except Exception:
-                log.exception("room %s: error handling a message", room_id)
-                conn.error("server_error", "the server could not handle that message; "
-                           "nothing changed, try again")
     except WebSocketDisconnect:
         pass
     finally:
@@ -219,6 +213,21 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             await pump
 
 
+@contextlib.contextmanager
+def _answering(conn: Connection, room_id: str, what: str) -> Iterator[None]:
+    """Handle one client message: a refusal goes back to the client in the language it
+    joined with (an engine's words translate); any other failure is logged and the
+    client told that nothing changed."""
+    try:
+        yield
+    except RoomError as error:
+        conn.error(error.code, words_text(error, conn.lang))
+    except Exception:
+        log.exception("room %s: error handling %s", room_id, what)
+        conn.error("server_error", "the server could not handle that message; "
+                   "nothing changed, try again")
+
+
 def _chat_soon(hub: Hub, live: LiveRoom, conn: Connection, text: Any,
                chats: set[asyncio.Task[None]]) -> None:
     """Store and send a chat message in its own task, so that its commit does not hold
@@ -226,14 +235,8 @@ def _chat_soon(hub: Hub, live: LiveRoom, conn: Connection, text: Any,
     order (they queue for the room's chat lock in turn); a refusal goes to the writer."""
 
     async def chat() -> None:
-        try:
+        with _answering(conn, live.room.id, "a chat message"):
             await send_chat(hub, live, conn, text)
-        except RoomError as error:
-            conn.error(error.code, words_text(error, conn.lang))
-        except Exception:
-            log.exception("room %s: error handling a chat message", live.room.id)
-            conn.error("server_error", "the server could not handle that message; "
-                       "nothing changed, try again")
 
     task = asyncio.create_task(chat())
     chats.add(task)
