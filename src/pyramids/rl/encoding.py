@@ -119,7 +119,6 @@ class ListSlots:
     first: int
     size: int
     capacity: int
-    write_item: Writer
 
 
 def _capacity(seen: int) -> int:
@@ -241,7 +240,7 @@ class _Builder:
         self.size += item_size * (capacity - 1)
         if item_size:
             self._repeat(path, first, item_size, capacity)
-        self.lists[path] = ListSlots(length, first, item_size, capacity, item_writer)
+        self.lists[path] = ListSlots(length, first, item_size, capacity)
 
         if item in (int, float) and item_size == 1:
             # A list of numbers is copied in one slice (clipped later with the rest).
@@ -351,60 +350,6 @@ class Layout:
 
     def template(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)
-
-
-class BlockCache:
-    """Encoded runs of features kept by a key (a pyramid's cards, say), so that a run
-    that did not change since the last observation is copied, not encoded again.
-
-    A run is the features [start, stop) that `write` (a view-based writer) fills
-    for a value; blocks are clipped to the `Box` bounds as `encode_view` does.
-    """
-
-    def __init__(self, start: int, stop: int, write: Writer, limit: int = 4096) -> None:
-        self.start, self.stop = start, stop
-        self._write = write
-        self._limit = limit
-        self._blocks: dict[Any, np.ndarray] = {}
-
-    def block(self, key: Any, value: Callable[[], Any]) -> np.ndarray:
-        """The run for `key`, encoding `value()` the first time the key is seen."""
-        found = self._blocks.get(key)
-        if found is None:
-            if len(self._blocks) >= self._limit:
-                self._blocks.clear()
-            found = self._blocks[key] = self.encode(value())
-        return found
-
-    def encode(self, value: Any) -> np.ndarray:
-        """The run for `value`, encoded now (not kept)."""
-        run = np.zeros(self.stop - self.start, dtype=np.float32)
-        self._write(value, run, -self.start)
-        return np.clip(run, -VALUE_BOUND, VALUE_BOUND, out=run)
-
-    @classmethod
-    def for_field(cls, layout: Layout, path: str) -> BlockCache:
-        start, stop = layout.span(path)
-        return cls(start, stop, layout._fields[path][2])
-
-    @classmethod
-    def for_slot(cls, layout: Layout, path: str) -> BlockCache:
-        """Slot 0 of the list `path`; copy a block to slot k at `start + k * size`."""
-        slots = layout.slots(path)
-        return cls(slots.first, slots.first + slots.size, slots.write_item)
-
-
-def put_numbers(out: np.ndarray, slots: ListSlots, values: list[int]) -> None:
-    """A list of numbers as the view-based encoder writes it: its length, then the values."""
-    out[slots.length] = len(values)
-    kept = values[:slots.capacity]
-    if len(kept) <= 4:
-        # Item by item is cheaper than a slice for a few values.
-        first = slots.first
-        for index, value in enumerate(kept):
-            out[first + index] = value
-    else:
-        out[slots.first:slots.first + len(kept)] = kept
 
 
 #: A game's fast writer: the observation of `state` for `player`, or None where the
