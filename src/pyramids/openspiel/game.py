@@ -161,17 +161,15 @@ class PyramidsSpielState(pyspiel.State):
         # legal_actions and apply_action), each a call from C++ into Python: the
         # answer is kept, and set again after each action (`_moved`).
         self._player = _CHANCE
-        self._over = False
 
     def _moved(self) -> None:
         """Keep who moves now (after an action, or once an engine state is set)."""
-        state = self.engine.state if self.engine is not None else None
-        if state is None:
-            self._player, self._over = _CHANCE, False
-        elif state.is_terminal():
-            self._player, self._over = _TERMINAL, True
+        if self.engine is None:
+            self._player = _CHANCE
+        elif self.engine.state.is_terminal():
+            self._player = _TERMINAL
         else:
-            self._player, self._over = state.current_player, False
+            self._player = self.engine.state.current_player
 
     def current_player(self) -> int:
         return self._player
@@ -184,12 +182,10 @@ class PyramidsSpielState(pyspiel.State):
             player = self._player
             if player == _CHANCE:
                 return list(range(self.deals))
-        if self._over or player != self._player or self.engine is None:
-            return []
-        return self.engine.state.legal_actions()
+        return self._legal_actions(player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.engine is None or self._over or self._player != player:
+        if self.engine is None or self._player == _TERMINAL or self._player != player:
             return []
         return self.engine.state.legal_actions()
 
@@ -199,18 +195,12 @@ class PyramidsSpielState(pyspiel.State):
         return [(deal, probability) for deal in range(deals)]
 
     def _apply_action(self, action: int) -> None:
-        engine = self.engine
-        if engine is None:
+        if self.engine is None:
             self.deal = int(action)
             self.engine = _Engine(self.engine_game.new_initial_state(self.deal))
-            self._moved()
-            return
-        state = engine.state
-        state.apply_action(int(action))
-        if state.is_terminal():
-            self._player, self._over = _TERMINAL, True
         else:
-            self._player = state.current_player
+            self.engine.state.apply_action(int(action))
+        self._moved()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE or self.engine is None:
@@ -218,7 +208,7 @@ class PyramidsSpielState(pyspiel.State):
         return self.engine.state.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        return self._over
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         if self.engine is None:
