@@ -202,9 +202,7 @@ class PyramidsAECEnv(AECEnv):
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state_
-        if state is None:
-            raise RuntimeError("call reset() before using the environment")
+        state = self._require_state()
         canvas = self._canvases[agent]
         if canvas.player == state.current_player and not self._over:
             legal = self._legal
@@ -228,9 +226,7 @@ class PyramidsAECEnv(AECEnv):
         if self._over:
             self._was_dead_step(action)
             return
-        state = self.state_
-        if state is None:
-            raise RuntimeError("call reset() before using the environment")
+        state = self._require_state()
         legal = self._legal
         if legal is None:
             legal = self._legal = state.legal_actions()

@@ -79,9 +79,7 @@ class PyramidsGymEnv(gymnasium.Env):
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        state = self.state
-        if state is None:
-            raise RuntimeError("call reset() before using the environment")
+        state = self._require_state()
         if state.is_terminal():
             raise RuntimeError("the episode is over; call reset()")
         if type(action) is not int:
