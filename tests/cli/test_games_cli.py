@@ -34,6 +34,21 @@ def test_an_illegal_move_at_the_plain_prompt_is_refused_in_korean() -> None:
     assert "is illegal" not in result.output and "unknown move" not in result.output
 
 
+@pytest.mark.parametrize(("lang", "lines"), [
+    ("en", ["Pacal, seed 11", "seats: seat 1 (human), seat 2 (hard)",
+            "Type 'help' for commands."]),
+    ("ko", ["파칼, 시드 11", "자리: 1번 자리 (human), 2번 자리 (hard)",
+            "'help'를 입력하면 명령 목록을 볼 수 있습니다."]),
+])
+def test_the_plain_game_opens_with_its_title_and_seats_in_words(lang, lines) -> None:
+    result = invoke("play", "pacal", "--vs", "hard", "--seed", "11", "--plain", "--lang", lang,
+                    stdin="quit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:3] == lines
+    # Not the game's internal name or its options as a Python dict.
+    assert "{'" not in result.output and "rounds_to_win" not in result.output
+
+
 def test_play_pacal_plain_full_game_with_bad_moves(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     # A mistyped move and an illegal one first, then always the first listed move.

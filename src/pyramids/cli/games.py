@@ -22,12 +22,13 @@ from pyramids.cli.common import (
     user_errors,
 )
 from pyramids.cli.plain import echo, play_plain, read_stdin_line
-from pyramids.core import GameRecord, PyramidsError, State
+from pyramids.core import GameRecord, PyramidsError, State, game_manifest
 from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
+from pyramids.play.i18n import _
 from pyramids.play.learn import learn_text
 from pyramids.play.render import render_view
-from pyramids.play.results import result_lines
+from pyramids.play.results import result_lines, seat_label
 from pyramids.play.rules import rules_text
 from pyramids.play.session import (
     Session,
@@ -82,10 +83,11 @@ def play(
         session = _make_session(game, vs, seats, seed, option, players, save, resume)
         name = session.game.name
         if plain:
-            typer.echo(
-                f"{session.game.name} {session.game.options} seed {session.seed}; "
-                f"seats: {', '.join(session.seats)}. Type 'help' for commands."
-            )
+            typer.echo(_("{game}, seed {seed}", game=_(game_manifest(name).display_title),
+                         seed=session.seed))
+            typer.echo(_("seats: {seats}", seats=", ".join(
+                seat_label(seat, session.seats) for seat in range(len(session.seats)))))
+            typer.echo(_("Type 'help' for commands."))
             play_plain(session, read_stdin_line, echo, lambda: learn_text(name))
             return
         with require_extra("tui", "the full-screen app (or play with --plain)"):
