@@ -6,6 +6,8 @@
     python benchmarks/strength.py --json
     python benchmarks/strength.py --ladder              # the named levels, every game
     python benchmarks/strength.py --ladder --ladder-game pacal --games 200 --workers 2
+    python benchmarks/strength.py --ladder --ladder-game mahjongg --ladder-layout turtle \
+        --hidden-faces --games 500 --expert-games 200 --seed 19   # hidden faces, ceiling
 
 Each check runs the arena (seats rotated, every seed derived from --seed and the
 game number, so a rerun gives the same games) and prints win rates with 95%
@@ -18,11 +20,14 @@ time budget, and the printed ms/move says so.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pyramids.agents import LEVELS
@@ -30,6 +35,7 @@ from pyramids.agents.levels import level_setting
 from pyramids.core import load
 from pyramids.sim.arena import (
     ArenaJob,
+    derived_seed,
     pairwise_scores,
     parse_agents,
     resolve_game,
@@ -198,7 +204,15 @@ def ladder(game: str, games: int, workers: int, seed: int,
     labels = list(LEVELS)
     results = []
     started = time.perf_counter()
-    if players == 1 or players >= len(labels):
+    if players == 1 and expert_games and expert_games != games:
+        # The expert alone on the first `expert_games` of the same deals (a deal's
+        # seed depends only on the seed and its number).
+        cheap = parse_agents(",".join(labels[:-1]))
+        job = ArenaJob(game, chosen, tuple(cheap), seed, load)
+        results = run_games(job, games * len(cheap), workers)
+        job = ArenaJob(game, chosen, tuple(parse_agents(labels[-1])), seed, load)
+        results += run_games(job, expert_games, workers)
+    elif players == 1 or players >= len(labels):
         specs = parse_agents(",".join(labels))
         job = ArenaJob(game, chosen, tuple(specs), seed, load)
         results = run_games(job, games * (len(labels) if players == 1 else players), workers)
@@ -216,9 +230,9 @@ def ladder(game: str, games: int, workers: int, seed: int,
         met = won + scores.get((lower, upper), 0.0)
         lo, hi = wilson_interval(won, met)
         rate = won / met if met else 0.5
-        step = {"lower": lower, "upper": upper, "meetings": met, "score": rate,
-                "ci95": [lo, hi], "elo_step": elo_of(rate),
-                "elo_step_ci95": [elo_of(lo), elo_of(hi)]}
+        step: dict[str, Any] = {
+            "lower": lower, "upper": upper, "meetings": met, "score": rate, "ci95": [lo, hi],
+            "elo_step": elo_of(rate), "elo_step_ci95": [elo_of(lo), elo_of(hi)]}
         step["met"] = step["elo_step"] >= MIN_ELO_STEP and lo > 0.5
         steps.append(step)
     speeds = seconds_per_move(results)
@@ -237,9 +251,48 @@ def ladder(game: str, games: int, workers: int, seed: int,
                       if "tiles_left" in r.metrics]
             if clears:
                 rows[label]["clear_rate"] = sum(clears) / len(clears)
-    return {"game": game, "options": chosen, "players": players, "games": games,
-            "expert_games": expert_games, "seed": seed, "levels": rows, "steps": steps,
-            "seconds": round(time.perf_counter() - started, 1)}
+    figures = {"game": game, "options": chosen, "players": players, "games": games,
+               "expert_games": expert_games, "seed": seed, "levels": rows, "steps": steps,
+               "seconds": round(time.perf_counter() - started, 1)}
+    if game == "mahjongg" and players == 1:
+        figures["ceiling"] = mahjongg_ceiling(chosen, games, seed)
+    return figures
+
+
+def mahjongg_ceiling(options: dict[str, Any], games: int, seed: int,
+                     node_limit: int = 10_000_000) -> dict[str, Any]:
+    """The all-seeing solver on the ladder's deals: how many it clears, faces known."""
+    from pyramids.games.mahjongg.solver import solve
+
+    game: Any = load("mahjongg", **options)
+    pantheon = bool(game.options.get("pantheon_pairs", True))
+    verdicts = [solve(game.geometry, game.new_initial_state(derived_seed(seed, "deal", deal))
+                      .faces, pantheon_pairs=pantheon, node_limit=node_limit).solvable
+                for deal in range(games)]
+    cleared = sum(1 for v in verdicts if v is True)
+    lo, hi = wilson_interval(cleared, games)
+    return {"deals": games, "cleared": cleared, "undecided": verdicts.count(None),
+            "rate": cleared / games, "ci95": [lo, hi], "node_limit": node_limit}
+
+
+def hidden_faces_layout(name: str) -> str:
+    """A blueprint with every tile that has a tile on it face down (the rules' face-down
+    tiles, which Great Zenith alone marks): written once as `<name>-hidden.pyr` in the
+    temporary directory; its path is the `layout` option."""
+    from pyramids.games.mahjongg import blueprints
+    from pyramids.games.mahjongg.layout_format import dump_layout
+
+    layout = blueprints.load_layout(name)
+    geometry = layout.geometry
+    covered = frozenset(t for t in range(layout.size)
+                        if not geometry.is_uncovered(t, geometry.all_mask))
+    hidden = dataclasses.replace(layout, name=f"{layout.name}-hidden",
+                                 face_down=layout.face_down | covered)
+    path = Path(tempfile.gettempdir()) / f"{layout.name}-hidden.pyr"
+    text = dump_layout(hidden)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    return str(path)
 
 
 def _seat_wins(result: Any, seat: int) -> bool:
@@ -261,6 +314,12 @@ def print_ladder(figures: dict[str, Any]) -> None:
         print(f"   {label:7} Elo {row['elo']:6.0f}  wins {row['wins']}/{row['seats']} "
               f"({100 * row['win_rate']:.1f}%, CI {100 * lo:.1f}-{100 * hi:.1f}%){clear}; "
               f"{row['ms_per_move']} ms/move; {row['setting']}")
+    if "ceiling" in figures:
+        ceiling = figures["ceiling"]
+        lo, hi = ceiling["ci95"]
+        print(f"   ceiling: the solver on the true faces clears {ceiling['cleared']} of "
+              f"{ceiling['deals']} deals ({100 * ceiling['rate']:.1f}%, CI {100 * lo:.1f}-"
+              f"{100 * hi:.1f}%; {ceiling['undecided']} undecided)")
     for step in figures["steps"]:
         lo, hi = step["ci95"]
         elo_lo, elo_hi = step["elo_step_ci95"]
@@ -284,7 +343,12 @@ def main() -> None:
     parser.add_argument("--ladder", action="store_true",
                         help="the named levels easy..expert of every game, with Elo steps")
     parser.add_argument("--expert-games", type=int,
-                        help="ladder: matches of the expert step in two- and three-seat games")
+                        help="ladder: matches of the expert step in two- and three-seat games; "
+                             "in one-player games, the expert plays only the first N deals")
+    parser.add_argument("--ladder-layout",
+                        help="ladder, Mahjongg: the blueprint (default: LADDER's, turtle)")
+    parser.add_argument("--hidden-faces", action="store_true",
+                        help="ladder, Mahjongg: every tile with a tile on it starts face down")
     parser.add_argument("--ladder-game", action="append",
                         help=f"only these games in the ladder (of {', '.join(LADDER)})")
     args = parser.parse_args()
@@ -293,6 +357,10 @@ def main() -> None:
         figures_by_game = {}
         for game in chosen_games:
             options, base = LADDER.get(game, ({}, 50))
+            if game == "mahjongg" and (args.ladder_layout or args.hidden_faces):
+                name = args.ladder_layout or options["layout"]
+                layout = hidden_faces_layout(name) if args.hidden_faces else name
+                options = dict(options, layout=layout)
             count = args.games or max(2, round(base * args.scale))
             figures_by_game[game] = ladder(game, count, args.workers, args.seed, options,
                                            args.expert_games)

@@ -6,6 +6,8 @@
   `time`, `rollout`, `exploration`, `rollout_depth`, `widen`, `opponents`);
 - `planner`: searches one-player games (Pacal solo: `rollouts`; Mahjongg solo:
   the exact solver, `node_limit`) and plays `mcts` elsewhere;
+- `determinized`: Mahjongg solo with face-down tiles: the exact solver on sampled
+  faces of the hidden tiles (`samples`, `node_limit`); greedy elsewhere;
 - `easy`, `medium`, `hard`, `expert`: named levels, each a setting of the agents
   above chosen per game (`pyramids.agents.levels`).
 
@@ -23,6 +25,7 @@ from pyramids.agents.base import (
     register_agent,
     require_agent,
 )
+from pyramids.agents.determinized import DeterminizedAgent
 from pyramids.agents.greedy import GreedyAgent
 from pyramids.agents.levels import LEVELS, LevelAgent, level_factory, level_setting
 from pyramids.agents.mcts import MctsAgent
@@ -33,11 +36,13 @@ register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)
 register_agent("mcts", MctsAgent)
 register_agent("planner", PlannerAgent)
+register_agent("determinized", DeterminizedAgent)
 for _level in LEVELS:
     register_agent(_level, level_factory(_level))
 
 __all__ = [
     "Agent",
+    "DeterminizedAgent",
     "GreedyAgent",
     "LEVELS",
     "LevelAgent",

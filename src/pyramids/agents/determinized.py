@@ -1,0 +1,139 @@
+"""`determinized`: Mahjongg solo with hidden faces, by perfect-information Monte Carlo.
+
+With face-down tiles on the board, the agent draws `samples` determinizations:
+the faces it has not seen (the layout's tile set less the faces of the tiles
+removed and the faces showing) dealt at random over the face-down tiles. For
+every legal pair and every sample it asks the exact solver
+(`pyramids.games.mahjongg.solver`, at most `node_limit` positions a call)
+whether the board left after the pair can be cleared, and plays the pair that
+keeps the most samples clearable (a sample the solver gives no verdict on
+counts one half); ties go to the greedy evaluation
+(`pyramids.agents.greedy.mahjongg.action_scores`). All pairs are judged on the
+same samples (common random numbers). With every face showing it follows one
+clearing the solver finds, as the planner does. With no pair on the board it
+plays the greedy move (favors, or a pass).
+
+It reads only the view and the faces of tiles already removed (each was face
+up when it left the board): two states that differ only in the faces under
+face-down tiles get the same move from the same seed. The samples come from the
+agent's own generator, seeded from its seed, so a game replays exactly. Other
+games than Mahjongg with one player are played by greedy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pyramids.agents.greedy import greedy_action
+from pyramids.agents.greedy.mahjongg import action_scores
+from pyramids.agents.mahjongg_planning import next_action
+from pyramids.core import Rng, State
+
+DEFAULT_SAMPLES = 12
+DEFAULT_NODE_LIMIT = 2_000
+PLAN_NODE_LIMIT = 200_000
+UNDECIDED = 0.5  # a sample on which the solver ran out of its budget
+
+
+def unseen_faces(state: State) -> list[int] | None:
+    """The faces still hidden, as a sorted list, from what the player has seen:
+    the layout's tile set less the removed tiles' faces and the faces showing.
+    None when that does not add up (then the agent does not sample)."""
+    from pyramids.games.mahjongg.tiles import tile_set
+
+    game: Any = state.game
+    view = state.view(state.current_player)
+    tiles = view["tiles"]
+    present = {t["id"] for t in tiles}
+    faces: Any = getattr(state, "faces", None)
+    if faces is None:
+        return None
+    left = Counter(tile_set(game.layout.size))
+    left.subtract(faces[t] for t in range(game.layout.size) if t not in present)
+    left.subtract(int(t["face_index"]) for t in tiles if t["face_index"] is not None)
+    if any(count < 0 for count in left.values()):
+        return None
+    unseen = sorted(left.elements())
+    hidden = sum(1 for t in tiles if t["face_index"] is None)
+    return unseen if len(unseen) == hidden else None
+
+
+class DeterminizedAgent:
+    name = "determinized"
+
+    def __init__(self, seed: int | None = 0, samples: int = DEFAULT_SAMPLES,
+                 node_limit: int = DEFAULT_NODE_LIMIT,
+                 plan_node_limit: int = PLAN_NODE_LIMIT) -> None:
+        if samples < 1:
+            raise ValueError(f"determinized: samples must be at least 1, got {samples}")
+        if node_limit < 1:
+            raise ValueError(f"determinized: node_limit must be at least 1, got {node_limit}")
+        self.rng = Rng(seed)
+        self.samples = samples
+        self.sample_node_limit = node_limit
+        # mahjongg_planning.next_action reads `node_limit`, `_plan` and `_plan_key`.
+        self.node_limit = plan_node_limit
+        self._plan: list[int] = []
+        self._plan_key: str | None = None
+
+    def step(self, state: State) -> int:
+        if state.game.name != "mahjongg" or state.game.num_players != 1:
+            return greedy_action(state, self.rng)
+        action = next_action(self, state)  # every face showing: the solver's clearing
+        if action is not None:
+            return action
+        scores = self.pair_scores(state)
+        if not scores:
+            return greedy_action(state, self.rng)
+        return max(sorted(scores), key=scores.__getitem__)
+
+    def pair_scores(self, state: State) -> dict[int, float]:
+        """Each legal pair's count of clearable samples, the greedy score breaking ties
+        (empty when there is no pair, or `finish` is legal)."""
+        greedy = action_scores(state)
+        names = {a: state.action_to_string(a) for a in greedy}
+        if "finish" in names.values():
+            return {}
+        pairs = [(a, n.split()) for a, n in names.items() if n.startswith("match ")]
+        if not pairs:
+            return {}
+        clearable = self.clearable_counts(state, [(int(p[1]), int(p[2])) for _, p in pairs])
+        # The greedy score lies far below one sample's worth.
+        spread = max(abs(greedy[a]) for a, _ in pairs) + 1.0
+        return {a: clearable[i] + 0.5 * greedy[a] / spread / (self.samples + 1)
+                for i, (a, _) in enumerate(pairs)}
+
+    def clearable_counts(self, state: State, pairs: list[tuple[int, int]]) -> list[float]:
+        """For each pair of tile ids: on how many samples the board after it clears."""
+        from pyramids.games.mahjongg.solver import solve
+
+        game: Any = state.game
+        pantheon = bool(game.options.get("pantheon_pairs", True))
+        tiles = state.view(state.current_player)["tiles"]
+        hidden = sorted(t["id"] for t in tiles if t["face_index"] is None)
+        unseen = unseen_faces(state) if hidden else []
+        if unseen is None:
+            return [0.0] * len(pairs)
+        base = [0] * game.layout.size
+        present = 0
+        for t in tiles:
+            present |= 1 << t["id"]
+            if t["face_index"] is not None:
+                base[t["id"]] = int(t["face_index"])
+        counts = [0.0] * len(pairs)
+        rounds = self.samples if hidden else 1
+        for _ in range(rounds):
+            faces = list(base)
+            drawn = list(unseen)
+            self.rng.shuffle(drawn)
+            for tile, face in zip(hidden, drawn, strict=True):
+                faces[tile] = face
+            for i, (a, b) in enumerate(pairs):
+                result = solve(game.geometry, faces, present_mask=present & ~(1 << a | 1 << b),
+                               pantheon_pairs=pantheon, node_limit=self.sample_node_limit)
+                if result.solvable is None:
+                    counts[i] += UNDECIDED
+                elif result.solvable:
+                    counts[i] += 1.0
+        return counts
