@@ -6,10 +6,20 @@ positions without face-down tiles: with tiles still face down, a hint is any
 valid pair and no warning is given, so nothing hidden leaks into a view. The
 solver's verdicts are cached per board (faces and tiles present), since a view
 asks again for the same position.
+
+The warning needs only "proved lost" or not, and a clearing the solver found
+proves more than its own board solvable: removing tiles never blocks another
+tile, so every board that line passes through, and every board left after
+taking any of its pairs in any order (the line minus those pairs still clears
+it), can be cleared too. The warning reads those boards off the lines it
+keeps (`Lines`) instead of asking the solver. Its answer stays the solver's
+answer on that board alone (the solver never calls a clearable board lost),
+so it does not depend on which positions or games came before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pyramids.core.rng import Rng
@@ -17,12 +27,109 @@ from pyramids.games.mahjongg import deal as dealing
 from pyramids.games.mahjongg import favors
 from pyramids.games.mahjongg.geometry import Geometry
 from pyramids.games.mahjongg.solver import solve
+from pyramids.games.mahjongg.tiles import match_class
 
 if TYPE_CHECKING:
     from pyramids.games.mahjongg.state import MahjonggState
 
 Verdict = tuple[bool | None, tuple[int, int] | None]
 CACHE_LIMIT = 4096
+#: Clearing lines kept per deal (faces), newest first.
+LINES_PER_FACES = 8
+
+Pair = tuple[int, int]
+
+
+class Lines:
+    """Clearing lines known to clear a board, per deal (faces), newest first: the
+    board, the line's pairs in order, and each tile's place in it.
+
+    A line also clears every board its pairs leave, taken in any order (removing
+    tiles never blocks another, so each pair left stays free at its turn). When
+    the last move paired two tiles the line pairs elsewhere (a with a', b with
+    b'), the line with a' and b' paired at the later of their turns is tried:
+    kept when it clears the board (played through, free and matching at each
+    turn)."""
+
+    def __init__(self, geometry: Geometry, pantheon_pairs: bool) -> None:
+        self.geometry = geometry
+        self.pantheon_pairs = pantheon_pairs
+        self._lines: dict[tuple[int, ...], list[tuple[int, Sequence[Pair], dict[int, int]]]] = {}
+
+    def add(self, faces: tuple[int, ...], present: int, moves: Sequence[Pair]) -> None:
+        turn: dict[int, int] = {}
+        for number, (a, b) in enumerate(moves):
+            turn[a] = turn[b] = number
+        kept = self._lines.get(faces)
+        if kept is None:
+            if len(self._lines) >= CACHE_LIMIT:
+                self._lines.clear()
+            kept = self._lines[faces] = []
+        kept.insert(0, (present, moves, turn))
+        del kept[LINES_PER_FACES:]
+
+    def clears(self, faces: tuple[int, ...], present: int) -> bool:
+        """Whether a kept line (or one mended as above) clears `present` with these faces."""
+        mend = None
+        for board, moves, turn in self._lines.get(faces, ()):
+            if present & ~board:
+                continue
+            taken = board & ~present
+            rest, split = taken, []
+            while rest:
+                low = rest & -rest
+                tile = low.bit_length() - 1
+                a, b = moves[turn[tile]]
+                if not (taken >> (b if a == tile else a)) & 1:
+                    split.append(tile)
+                rest ^= low
+            if not split:
+                return True
+            if mend is None and len(split) == 2:
+                mend = (moves, turn, split)
+        return mend is not None and self._mend(faces, present, *mend)
+
+    def _mend(self, faces: tuple[int, ...], present: int, moves: Sequence[Pair],
+              turn: dict[int, int], split: list[int]) -> bool:
+        first, second = (turn[tile] for tile in split)
+        a = next(t for t in moves[first] if t != split[0])
+        b = next(t for t in moves[second] if t != split[1])
+        if (match_class(faces[a], self.pantheon_pairs)
+                != match_class(faces[b], self.pantheon_pairs)):
+            return False
+        # The new pair leaves at its first turn with both tiles free: staying on
+        # the board can only block others.
+        above = self.geometry.above_mask
+        left = self.geometry.left_mask
+        right = self.geometry.right_mask
+
+        def free(tile: int, board: int) -> bool:
+            return not (board & above[tile] or board & left[tile] and board & right[tile])
+
+        pair = (a, b) if a < b else (b, a)
+        pending = True
+        board = present
+        line: list[Pair] = []
+        for x, y in moves:
+            if not (board >> x & 1 and board >> y & 1):
+                continue  # taken already (one of the two pairs split)
+            if pending and free(a, board) and free(b, board):
+                line.append(pair)
+                board &= ~(1 << a | 1 << b)
+                pending = False
+            if not (free(x, board) and free(y, board)):
+                return False
+            line.append((x, y))
+            board &= ~(1 << x | 1 << y)
+        if pending:
+            if not (free(a, board) and free(b, board)):
+                return False
+            line.append(pair)
+            board &= ~(1 << a | 1 << b)
+        if board:
+            return False
+        self.add(faces, present, line)
+        return True
 
 
 class Advice:
@@ -35,33 +142,49 @@ class Advice:
         self.node_limit = node_limit
         self.solvable_deals = solvable_deals
         self._verdicts: dict[tuple[tuple[int, ...], int], Verdict] = {}
+        self._lines = Lines(geometry, pantheon_pairs)
 
     def verdict(self, state: MahjonggState) -> Verdict:
         """The solver's verdict on the board and its first move (cached per board)."""
         key = (tuple(state.faces), state.present)
         found = self._verdicts.get(key)
         if found is None:
-            if len(self._verdicts) > CACHE_LIMIT:
-                self._verdicts.clear()
-            result = solve(
-                self.geometry,
-                state.faces,
-                state.present,
-                pantheon_pairs=self.pantheon_pairs,
-                node_limit=self.node_limit,
-            )
-            first = result.moves[0] if result.solvable and result.moves else None
-            found = (result.solvable, first)
-            self._verdicts[key] = found
+            found = self._solve(key)
         return found
+
+    def _solve(self, key: tuple[tuple[int, ...], int]) -> Verdict:
+        """Ask the solver about a board not in the cache, and keep its verdict (and line)."""
+        faces, present = key
+        if len(self._verdicts) > CACHE_LIMIT:
+            self._verdicts.clear()
+        result = solve(self.geometry, faces, present, pantheon_pairs=self.pantheon_pairs,
+                       node_limit=self.node_limit)
+        first = result.moves[0] if result.solvable and result.moves else None
+        found = self._verdicts[key] = (result.solvable, first)
+        if result.solvable:
+            self._lines.add(faces, present, result.moves)
+        return found
+
+    def keep_clearing(self, faces: tuple[int, ...], present: int,
+                      moves: Sequence[tuple[int, int]]) -> None:
+        """Keep a known clearing of a board (a solvable deal's): the warning reads
+        that board and those it leads to off it."""
+        self._lines.add(faces, present, moves)
 
     def proven_unsolvable(self, state: MahjonggState) -> bool:
         """Whether the solver proves that matching alone can no longer clear the board.
 
         False when unknown (budget spent) and whenever tiles are still face down."""
-        if state.face_down & state.present or not state.present:
+        present = state.present
+        if state.face_down & present or not present:
             return False
-        return self.verdict(state)[0] is False
+        key = (tuple(state.faces), present)
+        found = self._verdicts.get(key)
+        if found is None:
+            if self._lines.clears(key[0], present):
+                return False  # a kept line clears it: the solver cannot call it lost
+            found = self._solve(key)
+        return found[0] is False
 
     def hint_pair(self, state: MahjonggState) -> tuple[int, int]:
         """A valid pair after which the board can still be cleared, when the solver

@@ -254,7 +254,11 @@ class MahjonggGame(Game):
 
     def deal(self, rng: Rng) -> list[int]:
         if self._options["deal"] == "solvable":
-            return dealing.deal_solvable(self.layout, rng, self._options["pantheon_pairs"])
+            dealt = dealing.deal_solvable_with_order(self.layout, rng,
+                                                     self._options["pantheon_pairs"])
+            # The deal's clearing, kept for the unsolvable warning (see advice).
+            self.advice.keep_clearing(dealt.faces, self.geometry.all_mask, dealt.order)
+            return list(dealt.faces)
         return dealing.deal_random(self.layout, rng)
 
     def new_initial_state(self, seed: int | str | None = None) -> MahjonggState:
