@@ -5,10 +5,11 @@ What a seat reads: the tiles on the board (a face-down tile without its face),
 scores, tokens, streaks, capstones, vaults, the clock, and, for the seat to
 move, the pairs or hint it paid for. The tiles' run (most of the vector) is
 filled with array operations from the board's bit masks and a table of each
-tile's constant columns. The solver's unsolvable warning, part of the view
-where the options ask for it, is asked of the game's advice exactly as the view
-asks (so it costs what it costs there: the solver, cached per board). The
-final position goes through the view.
+tile's constant columns, and only when the board differs from the one the
+seat's canvas shows. The solver's unsolvable warning, part of the view where
+the options ask for it, is asked of the game's advice exactly as the view asks
+(so it costs what it costs there: boards a known clearing still clears cost a
+few bit operations, the others a solver call, cached per board).
 """
 
 from __future__ import annotations
@@ -98,9 +99,10 @@ class _TileRuns:
 
 
 def make_mahjongg_writer(layout: Layout, game: Game) -> CanvasWriter:
-    """Mahjongg's writer. It writes the whole vector into the seat's canvas each time
-    (a move changes the tiles' run throughout: the slots hold the tiles left, in
-    order), the final position included."""
+    """Mahjongg's writer, the final position included. It writes the vector from its
+    template each time except the tiles' run, which a move changes throughout (the
+    slots hold the tiles left, in order) and which is rewritten when the board
+    changed; capstones and vaults are copied from a run kept per value."""
     tile_runs: dict[Any, _TileRuns] = {}
     write_field = layout.write_field
     templates: dict[tuple[Any, ...], np.ndarray] = {}
@@ -119,16 +121,54 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> CanvasWriter:
 
     play_at = layout.choice("phase", "play")
 
+    markers_at, markers_stop = layout.span("capstones")[0], layout.span("vaults")[1]
+    markers: dict[tuple[Any, ...], np.ndarray] = {}
+
+    def write_markers(s: Any, out: np.ndarray) -> None:
+        # Capstones and vaults, one run, written once per distinct value and kept.
+        g = s.game
+        present = s.present
+        key = (tuple(g.capstone_ids), tuple(s.capstone_by),
+               tuple([present >> tile & 1 for tile in g.capstone_ids]),
+               tuple(g.vault_ids), tuple(s.vault_status), tuple(s.vault_by))
+        found = markers.get(key)
+        if found is None:
+            scratch = layout.template()
+            write_field("capstones", [
+                {"id": tile, "removed_by": by, "on_board": bool(s.present >> tile & 1)}
+                for tile, by in zip(g.capstone_ids, s.capstone_by, strict=True)], scratch)
+            write_field("vaults", [
+                {"id": tile, "state": status, "by": by}
+                for tile, status, by in zip(g.vault_ids, s.vault_status, s.vault_by,
+                                            strict=True)], scratch)
+            if len(markers) >= 1024:
+                markers.clear()
+            found = markers[key] = scratch[markers_at:markers_stop].copy()
+        out[markers_at:markers_stop] = found
+
     def update(state: State, canvas: Canvas) -> bool:
         s: Any = state
         player = canvas.player
         g = s.game
         out = canvas.array
-        out[:] = template(s)
         runs = tile_runs.get(id(g.geometry))
         if runs is None or runs.geometry is not g.geometry:
             runs = tile_runs[id(g.geometry)] = _TileRuns(layout, s)
-        out[runs.start:runs.stop] = runs.run(s)
+        blank = template(s)
+        # The tiles' run is rewritten only when the board differs from the one this
+        # canvas shows (the memo: its template, tile runs and board); the rest of
+        # the vector starts from the template each time.
+        board = (s.present, s.face_down, s.shift, tuple(s.faces))
+        memo = canvas.memo
+        if not memo or memo[0] is not blank or memo[1] is not runs:
+            out[:] = blank
+            memo[:] = [blank, runs, None]
+        else:
+            out[:runs.start] = blank[:runs.start]
+            out[runs.stop:] = blank[runs.stop:]
+        if memo[2] != board:
+            out[runs.start:runs.stop] = runs.run(s)
+            memo[2] = board
         write_field("current_player", s.current_player, out)
         write_field("tiles_left", s.present.bit_count(), out)
         write_field("scores", [s.scores[s.wallet(p)] for p in range(g.num_players)], out)
@@ -137,13 +177,7 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> CanvasWriter:
         write_field("bank", s.bank, out)
         write_field("streaks", list(s.streaks), out)
         write_field("doubling", list(s.doubling), out)
-        write_field("capstones", [
-            {"id": tile, "removed_by": by, "on_board": bool(s.present >> tile & 1)}
-            for tile, by in zip(g.capstone_ids, s.capstone_by, strict=True)], out)
-        write_field("vaults", [
-            {"id": tile, "state": status, "by": by}
-            for tile, status, by in zip(g.vault_ids, s.vault_status, s.vault_by, strict=True)],
-            out)
+        write_markers(s, out)
         write_field("passes", s.passes, out)
         write_field("shifted", s.shift if s.shift >= 0 else None, out)
         write_field("last_move", s.last_move, out)
