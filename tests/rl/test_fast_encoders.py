@@ -22,6 +22,7 @@ from pyramids.core import manifests  # noqa: E402
 from pyramids.rl.encoding import encoder_for  # noqa: E402
 
 SMALL = "giza-step-ramp"
+FACE_DOWN = "ramesseum"  # 70 tiles, 5 of them dealt face down
 # (game, options, games): together several thousand positions times seats.
 CASES = [
     ("pacal", {}, 6),
@@ -35,6 +36,8 @@ CASES = [
     ("mahjongg", {"layout": SMALL, "players": 2}, 30),
     ("mahjongg", {"layout": SMALL, "players": 3, "mode": "coop"}, 12),
     ("mahjongg", {"layout": SMALL, "mode": "time-attack"}, 25),
+    # A layout with face-down tiles (their rows carry no face) and Anubis Shifts.
+    ("mahjongg", {"layout": FACE_DOWN}, 20),
 ]
 
 
@@ -71,6 +74,7 @@ def test_the_fast_writer_equals_the_view_encoding(name, options, games) -> None:
 
 @pytest.mark.parametrize(("name", "options"), [
     ("pacal", {}), ("pacal-solo", {}), ("temple", {"players": 3}), ("mahjongg", {"layout": SMALL}),
+    ("mahjongg", {"layout": FACE_DOWN}),
 ])
 def test_what_a_seat_cannot_see_never_reaches_its_vector(name, options) -> None:
     game = pyramids.load(name, **options)

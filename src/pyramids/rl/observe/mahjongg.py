@@ -66,35 +66,39 @@ class _TileRuns:
         self.free = column("free")
         self.shifted = column("shifted")
         self.face_numbers = np.array([face.index for face in FACES], dtype=np.float32)
-        self._faces: dict[tuple[int, ...], np.ndarray] = {}
+        self._faces: dict[tuple[int, ...], np.ndarray] = {}  # face-up rows per deal
 
     def run(self, state: Any) -> np.ndarray:
         run = np.zeros(self.stop - self.start, dtype=np.float32)
-        present = np.flatnonzero(_bits(state.present, self.size))
+        size = self.size
+        present = np.flatnonzero(_bits(state.present, size))
         run[self.length] = len(present)
         present = present[:self.capacity]
         count = len(present)
         rows = run[self.first:self.first + count * self.width].reshape(count, self.width)
-        rows[:] = self.static[present]
-        face_up = _bits(state.face_down, self.size)[present] == 0
-        faces = self._face_array(state.faces)
-        up_rows = rows[face_up]
-        for flag in self.face_flags:
-            up_rows[:, flag] = 1.0
-        up_rows[:, self.face_index] = self.face_numbers[faces[present[face_up]]]
-        rows[face_up] = up_rows
-        rows[:, self.free] = _bits(state.free_mask(), self.size)[present]
+        # Every tile face up, then the static rows of those face down.
+        rows[:] = self._face_up_rows(state.faces)[present]
+        hidden = state.face_down & state.present
+        if hidden:
+            down = _bits(hidden, size)[present].view(bool)
+            rows[down] = self.static[present[down]]
+        rows[:, self.free] = _bits(state.free_mask(), size)[present]
         if state.shift >= 0:
             rows[present == state.shift, self.shifted] = 1.0
         return run
 
-    def _face_array(self, faces: list[int]) -> np.ndarray:
+    def _face_up_rows(self, faces: list[int]) -> np.ndarray:
+        """Each tile's row as if face up (its constant columns and its face), per deal."""
         key = tuple(faces)
         found = self._faces.get(key)
         if found is None:
-            if len(self._faces) >= 256:
+            if len(self._faces) >= 64:
                 self._faces.clear()
-            found = self._faces[key] = np.array(faces, dtype=np.intp)
+            found = self.static.copy()
+            for flag in self.face_flags:
+                found[:, flag] = 1.0
+            found[:, self.face_index] = self.face_numbers[np.array(faces, dtype=np.intp)]
+            self._faces[key] = found
         return found
 
 
