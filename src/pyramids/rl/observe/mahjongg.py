@@ -22,7 +22,7 @@ from pyramids.core import Game, State
 from pyramids.games.mahjongg import modes
 from pyramids.games.mahjongg.tiles import FACES
 from pyramids.games.mahjongg.viewing import barque_view
-from pyramids.rl.encoding import Canvas, CanvasWriter, Layout
+from pyramids.rl.encoding import Canvas, CanvasWriter, Layout, ListSlots
 
 
 def _bits(mask: int, size: int) -> np.ndarray:
@@ -124,6 +124,20 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> CanvasWriter:
         return found
 
     play_at = layout.choice("phase", "play")
+    offset = layout.offset
+    current_at, tiles_left_at = offset("current_player"), offset("tiles_left")
+    bank_at, passes_at = offset("bank"), offset("passes")
+    shifted_flag, shifted_at = offset("shifted?"), offset("shifted")
+    scores, streaks = layout.slots("scores"), layout.slots("streaks")
+    doubling = layout.slots("doubling")
+
+    def put_numbers(cells: memoryview, slots: ListSlots, values: list[int]) -> None:
+        # Into the template's zeros: the length, then the values the slots hold.
+        cells[slots.length] = len(values)  # (one a seat: far below the bound)
+        at = slots.first
+        for value in values[:slots.capacity]:
+            cells[at] = value
+            at += 1
 
     markers_at, markers_stop = layout.span("capstones")[0], layout.span("vaults")[1]
     markers: dict[tuple[Any, ...], np.ndarray] = {}
@@ -173,17 +187,20 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> CanvasWriter:
         if memo[2] != board:
             out[runs.start:runs.stop] = runs.run(s)
             memo[2] = board
-        write_field("current_player", s.current_player, out)
-        write_field("tiles_left", s.present.bit_count(), out)
-        write_field("scores", [s.scores[s.wallet(p)] for p in range(g.num_players)], out)
+        cells = canvas.cells
+        cells[current_at] = s.current_player
+        cells[tiles_left_at] = s.present.bit_count()
+        put_numbers(cells, scores, [s.scores[s.wallet(p)] for p in range(g.num_players)])
         shared = g.shared_pool
         write_field("tokens", s.tokens[0] if shared else list(s.tokens), out)
-        write_field("bank", s.bank, out)
-        write_field("streaks", list(s.streaks), out)
-        write_field("doubling", list(s.doubling), out)
+        cells[bank_at] = s.bank
+        put_numbers(cells, streaks, s.streaks)
+        put_numbers(cells, doubling, s.doubling)
         write_markers(s, out)
-        write_field("passes", s.passes, out)
-        write_field("shifted", s.shift if s.shift >= 0 else None, out)
+        cells[passes_at] = s.passes
+        if s.shift >= 0:
+            cells[shifted_flag] = 1
+            cells[shifted_at] = s.shift
         write_field("last_move", s.last_move, out)
         if shared:
             write_field("team_score", s.scores[0], out)
