@@ -89,11 +89,15 @@ class _Loop:
 
 def _env_loops(name: str, options: dict[str, object], seed: int,
                floor: bool = False) -> dict[str, _Loop]:
-    """The native loop and one per adapter that serves this game (missing extras skip)."""
-    rng = random.Random(seed)
+    """The native loop and one per adapter that serves this game (missing extras skip).
+
+    Each loop draws its actions from its own generator seeded alike, and the legal
+    actions come in ascending order natively and from a mask, so every loop plays
+    the same games move for move: the same work (for Mahjongg, the same solver
+    calls) behind each figure."""
     game = pyramids.load(name, **options)
 
-    def native(deal: int) -> int:
+    def native(deal: int, rng: random.Random = random.Random(seed)) -> int:
         state = game.new_initial_state(deal)
         steps = 0
         while not state.is_terminal():
@@ -109,7 +113,7 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
     rl.encoder_for(game)  # the layout probe is paid once per process, not per step
     env = rl.env(name, **options)
 
-    def pettingzoo(deal: int) -> int:
+    def pettingzoo(deal: int, rng: random.Random = random.Random(seed)) -> int:
         env.reset(seed=deal)
         steps = 0
         for _agent in env.agent_iter():
@@ -133,7 +137,7 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
         vector = np.zeros(bare.encoder.size, dtype=np.float32)
         bare._update = lambda state, canvas: vector
 
-        def protocol(deal: int) -> int:
+        def protocol(deal: int, rng: random.Random = random.Random(seed)) -> int:
             bare.reset(seed=deal)
             steps = 0
             for _agent in bare.agent_iter():
@@ -151,7 +155,7 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
 
         genv = gymnasium.make(rl.env_id(name), **options).unwrapped
 
-        def gym(deal: int) -> int:
+        def gym(deal: int, rng: random.Random = random.Random(seed)) -> int:
             _, info = genv.reset(seed=deal)
             done, steps = False, 0
             while not done:
@@ -169,7 +173,7 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
     # OpenSpiel wants typed parameters: the values as the game parsed them.
     spiel_game = pyspiel.load_game(po.short_name(name), {k: game.options[k] for k in options})
 
-    def openspiel(deal: int) -> int:
+    def openspiel(deal: int, rng: random.Random = random.Random(seed)) -> int:
         state = spiel_game.new_initial_state()
         state.apply_action(deal)
         steps = 0

@@ -2,8 +2,9 @@
 
 No timing is asserted (speed belongs to the benchmark's own runs); this checks
 that each loop the figures come from exists for its game and plays episodes to
-the end (an illegal masked choice would end them at once, after one step), and
-that the floor loop keeps the env's own mask and drops only the vector.
+the end (an illegal masked choice would end them at once, after one step), that
+all loops play the same games move for move, and that the floor loop keeps the
+env's own mask and drops only the vector.
 """
 
 from __future__ import annotations
@@ -21,17 +22,39 @@ def bench():
     return load_script("benchmarks/throughput.py", "benchmark_throughput")
 
 
-@pytest.mark.parametrize("name", ["pacal", "pacal-solo", "temple"])
+@pytest.mark.parametrize("name", ["pacal", "pacal-solo", "temple", "mahjongg"])
 def test_every_loop_plays_whole_episodes(bench, name) -> None:
     loops = bench._env_loops(name, {}, seed=3, floor=True)
     expected = {"native", "pettingzoo", "pettingzoo-floor"}
     if name == "pacal-solo":
         expected.add("gymnasium")
     assert expected <= set(loops)
-    lengths = {label: [loop.episode(deal) for deal in (3, 4)] for label, loop in loops.items()}
-    # The random choices differ between loops, so the episodes do too; none ends
-    # after one step, as an illegal action would end it.
+    lengths = {label: [loop.episode(deal) for deal in (3, 4, 5)] for label, loop in loops.items()}
+    # None ends after one step, as an illegal action would end it.
     assert all(min(steps) > 1 for steps in lengths.values()), lengths
+    # Each loop draws from its own generator seeded alike: all play the same games.
+    assert len({tuple(steps) for steps in lengths.values()}) == 1, lengths
+
+
+def test_the_loops_play_the_same_moves(bench) -> None:
+    loops = bench._env_loops("mahjongg", {}, seed=1)
+    assert {"native", "pettingzoo", "gymnasium"} <= set(loops)
+    played = {}
+    for label, loop in loops.items():
+        moves = []
+        real = loop.episode.__defaults__[0]  # the loop's own generator
+        choice = real.choice
+
+        def watch(options, choice=choice, moves=moves):
+            picked = choice(options)
+            moves.append(picked)
+            return picked
+
+        real.choice = watch
+        loop.episode(7)
+        loop.episode(8)
+        played[label] = moves
+    assert len({tuple(moves) for moves in played.values()}) == 1
 
 
 def test_the_floor_env_keeps_its_mask_and_drops_only_the_vector(bench) -> None:
