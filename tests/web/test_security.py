@@ -30,6 +30,7 @@ from websockets.sync.client import connect
 from pyramids.cli.main import app as cli
 from pyramids.core import GameRecord, game_names
 from pyramids.web import bots
+from pyramids.web.hub import Hub
 from pyramids.web.limits import ServerLimits, json_too_deep
 from pyramids.web.rooms import Room, RoomSettings, hash_token, verify_commitment
 from pyramids.web.serving import header_deadline_protocol
@@ -293,6 +294,74 @@ def test_a_slow_view_in_one_room_does_not_hold_up_another(
     finally:
         release.set()
     assert slow.state_at_least(1)["move_number"] == 1
+
+
+def test_a_quick_games_moves_are_made_on_the_loop_and_others_in_the_pool(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pacal declares its engine quick: its checks, moves and views skip the worker
+    # pool (a hand-off costs more than the work); the toy game declares nothing.
+    handed: list[tuple[str, str]] = []
+    original = Hub.run_engine
+
+    async def recording(self: Hub, function: Callable[..., Any], *args: Any) -> Any:
+        handed.append((getattr(function, "__name__", "?"), repr(args[:1])))
+        return await original(self, function, *args)
+
+    monkeypatch.setattr(Hub, "run_engine", recording)
+    played = {}
+    for game in ("pacal", NAME):
+        room_id, host = create_room(server, game)
+        tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+        seats = [Client(server.ws_base, room_id, token) for token in tokens]
+        clients.extend(seats)
+        start(server, room_id, host)
+        handed.clear()
+        for move in range(2):
+            state = seats[0].state_at_least(move)
+            mover = seats[state["current_player"]]
+            mine = mover.state_at_least(move)
+            mover.send({"type": "action", "action": mine["legal_actions"][0],
+                        "move_number": move})
+            assert seats[0].state_at_least(move + 1)["move_number"] == move + 1
+        played[game] = {name for name, _ in handed}
+    assert not played["pacal"] & {"_check", "_messages"}
+    assert {"_check", "_messages"} <= played[NAME]
+    rooms = [Room.create("r", game, {}, 1, "h", RoomSettings())
+             for game in ("pacal", "pacal-solo", "temple", "mahjongg", NAME)]
+    assert [Hub.engine_inline(room) for room in rooms] == [True, True, True, False, False]
+
+
+def test_a_quick_bot_in_a_quick_game_moves_on_the_loop_a_searching_one_in_a_thread(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: dict[str, set[str]] = {}
+    original = bots._step
+
+    def recording(agent: Any, snapshot: Any) -> Any:
+        threads.setdefault(agent.name, set()).add(threading.current_thread().name)
+        return original(agent, snapshot)
+
+    monkeypatch.setattr(bots, "_step", recording)
+    for agent in ("random", "hard", "mcts"):
+        room_id, host = create_room(server, "pacal")
+        token = take_seat(server, room_id, "Ana", seat=1)
+        response = server.http.post(f"/api/rooms/{room_id}/agents",
+                                    json={"token": host, "seat": 0, "agent": agent})
+        assert response.status_code == 200, response.text
+        ana = Client(server.ws_base, room_id, token)
+        clients.append(ana)
+        start(server, room_id, host)
+        bot_moves = 0
+        while bot_moves < 2:  # Ana answers until the bot has moved twice
+            state = ana.until(lambda m: m["type"] == "state" and m["your_turn"])
+            bot_moves += bool(state["last_move"] and state["last_move"]["by_bot"])
+            ana.send({"type": "action", "action": state["legal_actions"][0],
+                      "move_number": state["move_number"]})
+        ana.close()
+    assert not any(name.startswith("pyramids-bot") for name in threads["random"])
+    assert not any(name.startswith("pyramids-bot") for name in threads["hard"])
+    assert all(name.startswith("pyramids-bot") for name in threads["mcts"])
 
 
 # -- 6. seats, lifecycles, sockets and messages ---------------------------------------

@@ -7,6 +7,8 @@ from pyramids.core import Rng, State
 
 class RandomAgent:
     name = "random"
+    #: Its step costs about one `legal_actions` (see `GreedyAgent.quick`).
+    quick = True
 
     def __init__(self, seed: int | None = 0) -> None:
         self.rng = Rng(seed)

@@ -72,6 +72,12 @@ class GameManifest:
     TypedDict that `state.view()` returns. The companion fields are dotted paths
     (see `COMPANIONS`); None means the interface falls back to its generic part
     (random play, an outline of the view, the raw view with move buttons).
+
+    `quick_engine`: the game's checks, moves and views are bounded and take
+    microseconds (no search, no solver): a server may run them on its event loop,
+    where handing them to a worker thread would cost more than the work (under
+    Python's GIL the thread does not run beside the loop anyway). Leave it False
+    (the safe default) for a game whose engine may think for long.
     """
 
     name: str
@@ -92,6 +98,7 @@ class GameManifest:
     web_renderer: str | None = None
     observation_encoder: str | None = None
     move_log: str | None = None
+    quick_engine: bool = False
 
     @property
     def display_title(self) -> str:

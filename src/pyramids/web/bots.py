@@ -3,10 +3,12 @@
 The task wakes whenever the room changes. When the seat to move belongs to an
 agent, or to a person who has been away longer than the room's
 `bot_takeover_seconds`, it asks the agent for a move in a thread (so a slow
-agent never blocks other rooms) on a copy of the state, checks it there as the
-room would, then submits the move through the same commit and broadcast as a
-person's move (checked again only if the room moved meanwhile). A person who
-comes back gets the seat back at once: the bot only moves while they are away.
+agent never blocks other rooms; a quick agent in a quick game, such as `random`
+or `greedy` in Pacal, moves at once on the event loop) on a copy of the state,
+checks it there as the room would, then submits the move through the same
+commit and broadcast as a person's move (checked again only if the room moved
+meanwhile). A person who comes back gets the seat back at once: the bot only
+moves while they are away.
 
 A room only bots play waits while nobody watches it. Each agent's seed comes from
 the server's secrets, never from public data such as the room id. In a game with a
@@ -130,8 +132,11 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
                 snapshot = room.state.clone()
             try:
                 agent = _agent_for(live, seat, agent_name)
-                action, text = await loop.run_in_executor(hub.bot_pool, _step, agent,
-                                                          snapshot)
+                if _quick(hub, live, agent):
+                    action, text = _step(agent, snapshot)
+                else:
+                    action, text = await loop.run_in_executor(hub.bot_pool, _step, agent,
+                                                              snapshot)
             except Exception:
                 log.exception("room %s: agent %s failed at seat %d", room.id, agent_name, seat)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
@@ -151,6 +156,18 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
             except Exception:
                 log.exception("room %s: could not store a bot move", room.id)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
+
+
+def _quick(hub: Hub, live: LiveRoom, agent: Agent) -> bool:
+    """Whether the agent's move is made on the event loop: a quick agent (no search,
+    `quick = True`) in a game whose engine is quick, where a thread hand-off would
+    cost more than the move. A level is asked about the agent it plays in this game."""
+    if not hub.engine_inline(live.room):
+        return False
+    resolve = getattr(agent, "agent_for", None)
+    if resolve is not None:
+        agent = resolve(live.room.game_name)
+    return bool(getattr(agent, "quick", False))
 
 
 def _step(agent: Agent, snapshot: State) -> tuple[int, str]:

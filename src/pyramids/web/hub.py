@@ -8,7 +8,11 @@ committed together in batches (`ActionWriter`), so many rooms share a commit.
 
 Engine work (dealing, checking and applying a move, building each seat's view,
 which may run the Mahjongg solver) runs in a worker pool (`run_engine`), never
-on the event loop: one room's slow view does not hold up the others.
+on the event loop: one room's slow view does not hold up the others. The moves
+and views of a game whose manifest declares its engine quick (Pacal, Temple:
+microseconds, no search) are made on the loop (`run_room_engine`): under the
+GIL a worker thread does not run beside the loop anyway, and the two hand-offs
+a move cost more CPU than the work.
 
 Lifecycles: a waiting room untouched for `waiting_room_idle_seconds` expires (it
 stays in the database as `expired` and is not loaded again); a playing room nobody
@@ -47,7 +51,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from pyramids.agents import Agent, agent_names
-from pyramids.core import PyramidsError
+from pyramids.core import PyramidsError, find_manifest
 from pyramids.play.movelog import MoveLog
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
@@ -339,6 +343,21 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(
             self.engine_pool, function, *args
         )
+
+    @staticmethod
+    def engine_inline(room: Room) -> bool:
+        """Whether a room's moves and views are made on the event loop: only for a game
+        whose manifest declares its engine quick (`GameManifest.quick_engine`)."""
+        manifest = find_manifest(room.game_name)
+        return manifest is not None and manifest.quick_engine
+
+    async def run_room_engine(self, room: Room, function: Callable[..., T], *args: Any) -> T:
+        """A room's engine work: at once for a quick game, where two thread hand-offs
+        cost more than the move and the views (about 0.7 ms of server CPU a person
+        action against a bot, in `benchmarks/server_load.py`); else in the pool."""
+        if self.engine_inline(room):
+            return function(*args)
+        return await self.run_engine(function, *args)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -747,7 +766,7 @@ class Hub:
             return
         seat = room.state.current_player
         text = f"{CLOCK_PREFIX}{elapsed}"
-        action = await self.run_engine(room.check_action, seat, text)
+        action = await self.run_room_engine(room, room.check_action, seat, text)
         try:
             await self._store_action(StoredAction(room.id, len(room.actions) + 1, seat, text,
                                                   True))
@@ -903,7 +922,8 @@ class Hub:
                         and room.state.current_player == seat):
                     action, canonical = checked, text  # the same state: the same answer
                 else:
-                    action, canonical = await self.run_engine(self._check, room, seat, text)
+                    action, canonical = await self.run_room_engine(room, self._check, room,
+                                                                   seat, text)
                 assert seat is not None  # check_action refuses spectators
                 now = self.clock.now()
                 try:
@@ -949,7 +969,7 @@ class Hub:
                 following = room.state.current_player if room.status == PLAYING else None
                 live.turn_clock.after_move(seat, following, now)
 
-        messages = await self.run_engine(self._messages, live, apply, now)
+        messages = await self.run_room_engine(room, self._messages, live, apply, now)
         if live.turn_clock is not None:
             live.turn_clock.move_number = len(room.actions)
             if not clock_stored:
@@ -1206,9 +1226,8 @@ class Hub:
         if not live.connections:
             live.changed.set()
             return
-        self._deliver(
-            live, await self.run_engine(self._messages, live, None, self.clock.now())
-        )
+        self._deliver(live, await self.run_room_engine(
+            live.room, self._messages, live, None, self.clock.now()))
 
     @staticmethod
     def _messages(

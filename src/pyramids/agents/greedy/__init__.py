@@ -128,6 +128,10 @@ class GreedyAgent:
     """
 
     name = "greedy"
+    #: No search: where the game's engine is quick (`GameManifest.quick_engine`), a
+    #: step costs about as much as a few moves, so a server may make it on its event
+    #: loop instead of handing it to a thread (pyramids.web.bots).
+    quick = True
 
     def __init__(self, seed: int | None = 0, mistakes: float = 0.0,
                  policy: str = "greedy") -> None:

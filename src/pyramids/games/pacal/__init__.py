@@ -45,6 +45,7 @@ register(
             {"rounds_to_win": 1, "max_rounds": 2},
         ),
         rules_page=rules_page,
+        quick_engine=True,
     )
 )
 register(
@@ -66,6 +67,7 @@ register(
         observation_encoder="pyramids.rl.observe.pacal:make_pacal_solo_writer",
         variants=({}, {"direction": "ascending"}),
         rules_page=rules_page,
+        quick_engine=True,
     )
 )
 

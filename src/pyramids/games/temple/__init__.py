@@ -58,5 +58,6 @@ register(
             {"players": 3, "start_rule": "poorest", "cards_per_level": 4, "jewels": 8},
         ),
         rules_page=rules_page,
+        quick_engine=True,
     )
 )
