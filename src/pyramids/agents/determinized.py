@@ -1,23 +1,28 @@
 """`determinized`: Mahjongg solo with hidden faces, by perfect-information Monte Carlo.
 
-With face-down tiles on the board, the agent draws `samples` determinizations:
-the faces it has not seen (the layout's tile set less the faces of the tiles
-removed and the faces showing) dealt at random over the face-down tiles. For
-every legal pair and every sample it asks the exact solver
-(`pyramids.games.mahjongg.solver`, at most `node_limit` positions a call)
-whether the board left after the pair can be cleared, and plays the pair that
-keeps the most samples clearable (a sample the solver gives no verdict on
-counts one half); ties go to the greedy evaluation
+With face-down tiles on the board, the agent draws determinizations: the faces
+it has not seen (the layout's tile set less the faces of the tiles removed and
+the faces showing) shuffled over the face-down tiles. The exact solver
+(`pyramids.games.mahjongg.solver`, at most `node_limit` positions a call) first
+asks whether the board can be cleared under the sample; a sample under which it
+cannot (or with no verdict) has no vote, so most samples cost one call. On each
+of up to `samples` samples that clear (drawing at most `draws` in all) the
+solver tries every legal pair, and the agent plays the pair that keeps the most
+of them clearable (no verdict counts one half); ties, and positions where no
+sample clears, go to the greedy evaluation
 (`pyramids.agents.greedy.mahjongg.action_scores`). All pairs are judged on the
-same samples (common random numbers). With every face showing it follows one
-clearing the solver finds, as the planner does. With no pair on the board it
-plays the greedy move (favors, or a pass).
+same samples (common random numbers). Counting among uniform samples ranks the
+pairs as the deal's own chances do: a deal dealt solvable is one that clears,
+and a pair that keeps a sample clearable keeps it among those.
+With every face showing it follows one clearing the solver finds, as the planner
+does. With no pair on the board it plays the greedy move (favors, or a pass).
 
 It reads only the view and the faces of tiles already removed (each was face
 up when it left the board): two states that differ only in the faces under
 face-down tiles get the same move from the same seed. The samples come from the
-agent's own generator, seeded from its seed, so a game replays exactly. Other
-games than Mahjongg with one player are played by greedy.
+agent's own generator, seeded from its seed, so a game replays exactly. It never
+uses undo, hints or favors to look under tiles. Games other than Mahjongg with
+one player are played by greedy.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ DEFAULT_SAMPLES = 12
 DEFAULT_NODE_LIMIT = 2_000
 PLAN_NODE_LIMIT = 200_000
 UNDECIDED = 0.5  # a sample on which the solver ran out of its budget
+DEFAULT_DRAWS = 48
 
 
 def unseen_faces(state: State) -> list[int] | None:
@@ -64,7 +70,7 @@ class DeterminizedAgent:
 
     def __init__(self, seed: int | None = 0, samples: int = DEFAULT_SAMPLES,
                  node_limit: int = DEFAULT_NODE_LIMIT,
-                 plan_node_limit: int = PLAN_NODE_LIMIT) -> None:
+                 plan_node_limit: int = PLAN_NODE_LIMIT, draws: int = DEFAULT_DRAWS) -> None:
         if samples < 1:
             raise ValueError(f"determinized: samples must be at least 1, got {samples}")
         if node_limit < 1:
@@ -72,6 +78,7 @@ class DeterminizedAgent:
         self.rng = Rng(seed)
         self.samples = samples
         self.sample_node_limit = node_limit
+        self.draws = max(draws, samples)
         # mahjongg_planning.next_action reads `node_limit`, `_plan` and `_plan_key`.
         self.node_limit = plan_node_limit
         self._plan: list[int] = []
@@ -105,7 +112,8 @@ class DeterminizedAgent:
                 for i, (a, _) in enumerate(pairs)}
 
     def clearable_counts(self, state: State, pairs: list[tuple[int, int]]) -> list[float]:
-        """For each pair of tile ids: on how many samples the board after it clears."""
+        """For each pair of tile ids: on how many of the samples under which the board
+        clears it still clears after the pair."""
         from pyramids.games.mahjongg.solver import solve
 
         game: Any = state.game
@@ -117,23 +125,35 @@ class DeterminizedAgent:
             return [0.0] * len(pairs)
         base = [0] * game.layout.size
         present = 0
+        known: dict[int, int] = {}
         for t in tiles:
             present |= 1 << t["id"]
             if t["face_index"] is not None:
-                base[t["id"]] = int(t["face_index"])
+                base[t["id"]] = known[t["id"]] = int(t["face_index"])
         counts = [0.0] * len(pairs)
-        rounds = self.samples if hidden else 1
-        for _ in range(rounds):
+        clearing = 0  # samples under which the board now can be cleared
+        for _ in range(self.draws if hidden else 1):
             faces = list(base)
             drawn = list(unseen)
             self.rng.shuffle(drawn)
             for tile, face in zip(hidden, drawn, strict=True):
                 faces[tile] = face
+            now = solve(game.geometry, faces, present_mask=present, pantheon_pairs=pantheon,
+                        node_limit=self.sample_node_limit)
+            if not now.solvable:  # lost whatever the pair (or no verdict): no vote
+                continue
+            first = set(now.moves[0]) if now.moves else set()
             for i, (a, b) in enumerate(pairs):
+                if {a, b} == first:
+                    counts[i] += 1.0
+                    continue
                 result = solve(game.geometry, faces, present_mask=present & ~(1 << a | 1 << b),
                                pantheon_pairs=pantheon, node_limit=self.sample_node_limit)
                 if result.solvable is None:
                     counts[i] += UNDECIDED
                 elif result.solvable:
                     counts[i] += 1.0
+            clearing += 1
+            if clearing >= self.samples:
+                break
         return counts

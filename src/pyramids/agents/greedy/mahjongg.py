@@ -206,5 +206,5 @@ DIFFICULTY = {
     "easy": "greedy:mistakes=0.5",
     "medium": "greedy:mistakes=0.15",
     "hard": "greedy",
-    "expert": "determinized:samples=12",
+    "expert": "determinized",
 }
