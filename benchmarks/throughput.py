@@ -65,7 +65,8 @@ def _masked_choice(rng: random.Random, mask) -> int:
 
 class _Loop:
     """One way of stepping a game, run in bursts: `burst(seconds)` plays whole episodes
-    (seeded `seed`, `seed + 1`, ..) and counts steps and time."""
+    (seeded `seed`, `seed + 1`, ..) for a time, `play(episodes)` a number of them, and
+    both count steps and time."""
 
     def __init__(self, episode, seed: int) -> None:
         self.episode = episode
@@ -78,6 +79,13 @@ class _Loop:
         # moments another process had the core, which land on one loop or another.
         start = time.process_time()
         while time.process_time() - start < seconds:
+            self.steps += self.episode(self.next_seed)
+            self.next_seed += 1
+        self.seconds += time.process_time() - start
+
+    def play(self, episodes: int) -> None:
+        start = time.process_time()
+        for _ in range(episodes):
             self.steps += self.episode(self.next_seed)
             self.next_seed += 1
         self.seconds += time.process_time() - start
@@ -190,14 +198,18 @@ def measure_env(name: str, options: dict[str, object], seconds: float,
                 seed: int = 0, bursts: int = 6, floor: bool = False) -> dict[str, float]:
     """Steps per second natively and through each adapter, measured in interleaved bursts.
 
-    Each loop runs `bursts` times for `seconds / bursts`, in turn with the others,
-    so a machine whose load changes during the run slows all of them alike and
-    the ratios stay fair. The native loop here plays the same deals as the
-    adapters (`seed`, `seed + 1`, ..)."""
+    Each loop runs `bursts` times, in turn with the others, so a machine whose
+    load changes during the run slows all of them alike and the ratios stay fair.
+    A burst is the same episodes for every loop (as many as the native loop plays
+    in `seconds / bursts`, timed once beforehand on other deals), and the loops
+    play them move for move alike: every figure counts the same work, which
+    matters where episodes differ much in cost (Mahjongg's solver calls)."""
     loops = _env_loops(name, options, seed, floor)
+    native = measure(name, options, min(0.5, seconds / bursts), seed + 10**6)
+    episodes = max(1, round(native["games_per_second"] * seconds / bursts))
     for _ in range(bursts):
         for loop in loops.values():
-            loop.burst(seconds / bursts)
+            loop.play(episodes)
     return {label: loop.rate for label, loop in loops.items()}
 
 
