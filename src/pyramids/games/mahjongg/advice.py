@@ -47,9 +47,9 @@ class Lines:
     A line also clears every board its pairs leave, taken in any order (removing
     tiles never blocks another, so each pair left stays free at its turn). When
     the last move paired two tiles the line pairs elsewhere (a with a', b with
-    b'), the line with a' and b' paired at the later of their turns is tried:
-    kept when it clears the board (played through, free and matching at each
-    turn)."""
+    b'), the line's partners with a' and b' paired instead are tried: the pairs
+    are taken as they come free, and the line they make is kept when it clears
+    the board."""
 
     def __init__(self, geometry: Geometry, pantheon_pairs: bool) -> None:
         self.geometry = geometry
@@ -97,37 +97,31 @@ class Lines:
         if (match_class(faces[a], self.pantheon_pairs)
                 != match_class(faces[b], self.pantheon_pairs)):
             return False
-        # The new pair leaves at its first turn with both tiles free: staying on
-        # the board can only block others.
+        # With every tile's partner fixed, taking any free pair never blocks another,
+        # so passes over the pairs left (in the line's order, the new pair where
+        # the first split one was) clear the board exactly when these partners can.
         above = self.geometry.above_mask
         left = self.geometry.left_mask
         right = self.geometry.right_mask
-
-        def free(tile: int, board: int) -> bool:
-            return not (board & above[tile] or board & left[tile] and board & right[tile])
-
         pair = (a, b) if a < b else (b, a)
-        pending = True
+        waiting = [pair if number == min(first, second) else move
+                   for number, move in enumerate(moves)
+                   if number == min(first, second)
+                   or present >> move[0] & 1 and present >> move[1] & 1]
         board = present
         line: list[Pair] = []
-        for x, y in moves:
-            if not (board >> x & 1 and board >> y & 1):
-                continue  # taken already (one of the two pairs split)
-            if pending and free(a, board) and free(b, board):
-                line.append(pair)
-                board &= ~(1 << a | 1 << b)
-                pending = False
-            if not (free(x, board) and free(y, board)):
+        while waiting:
+            blocked = []
+            for x, y in waiting:
+                if (board & above[x] or board & left[x] and board & right[x]
+                        or board & above[y] or board & left[y] and board & right[y]):
+                    blocked.append((x, y))
+                else:
+                    line.append((x, y))
+                    board &= ~(1 << x | 1 << y)
+            if len(blocked) == len(waiting):
                 return False
-            line.append((x, y))
-            board &= ~(1 << x | 1 << y)
-        if pending:
-            if not (free(a, board) and free(b, board)):
-                return False
-            line.append(pair)
-            board &= ~(1 << a | 1 << b)
-        if board:
-            return False
+            waiting = blocked
         self.add(faces, present, line)
         return True
 
