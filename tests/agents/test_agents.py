@@ -18,6 +18,7 @@ AGENT_SETTINGS: dict[str, dict[str, object]] = {
     "greedy": {},
     "mcts": {"iterations": 6, "rollout_depth": 3},
     "planner": {"rollouts": 3, "iterations": 6, "rollout_depth": 3, "node_limit": 2000},
+    "determinized": {"samples": 2, "draws": 4, "node_limit": 500},
 }
 VARIANTS = [
     pytest.param(name, options, id=f"{name}-{json.dumps(options, sort_keys=True)}")
