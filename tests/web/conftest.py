@@ -163,6 +163,7 @@ class Client:
         )
         self.received: list[str] = []
         self.last_state: dict[str, Any] | None = None
+        self._split: list[dict[str, Any]] = []
         if join:
             self.send({"type": "join", "token": token} if token else {"type": "join"})
 
@@ -170,10 +171,22 @@ class Client:
         self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
 
     def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next message; a state message's `log` update comes next as a `log`
+        message of its own (the browser reads it the same way)."""
+        if self._split:
+            split = self._split.pop(0)
+            self.received.append(json.dumps(split))
+            return split
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)
-        self.received.append(text)
         message: dict[str, Any] = json.loads(text)
+        update = message.pop("log", None) if message.get("type") == "state" else None
+        if update is None:
+            self.received.append(text)
+        else:  # `received` keeps the two apart too, as `recv` returns them
+            assert set(update) == {"reset", "entries"}, update
+            self._split.append({"type": "log", **update})
+            self.received.append(json.dumps(message))
         if message.get("type") == "state":
             self.last_state = message
         return message

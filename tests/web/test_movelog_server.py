@@ -10,7 +10,7 @@ from typing import Any
 
 from pyramids.core import load
 from pyramids.play.movelog import MoveLog
-from tests.web.conftest import Client, ServerThread
+from tests.web.conftest import TIMEOUT, Client, ServerThread
 from tests.web.test_server import create_room, start, take_seat
 
 SEED = 4242
@@ -140,3 +140,29 @@ def test_a_spectator_and_a_player_who_join_later_read_the_whole_log(
     assert _logs(spectator, 10) == expected.as_json(None, "ko")
     assert _logs(bo, 10) == expected.as_json(1, "en")
     assert _logs(ana, 10) == expected.as_json(0, "en")
+
+
+def test_a_moves_log_entry_travels_inside_its_state_message(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    # One frame a move for each socket: the state message carries its log update.
+    room_id, host = create_room(server, "pacal")
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    clients += seats
+    first = seats[0].state_at_least(0)
+    mover = seats[first["current_player"]]
+    legal = mover.state_at_least(0)["legal_actions"]
+    mover.send({"type": "action", "action": legal[0], "move_number": 0})
+    for client in seats:
+        frames = []
+        while not frames or json.loads(frames[-1]).get("move_number") != 1:
+            frames.append(client.ws.recv(timeout=TIMEOUT))
+        moved = json.loads(frames[-1])
+        assert moved["type"] == "state"
+        assert moved["log"]["reset"] is True  # the first entries this socket gets
+        assert [entry["number"] for entry in moved["log"]["entries"]] == [1]
+        assert moved["log"]["entries"][0]["lines"]
+        assert not any(json.loads(frame)["type"] == "log" for frame in frames[:-1]
+                       if '"number":1,' in frame)

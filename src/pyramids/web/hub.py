@@ -64,7 +64,13 @@ from pyramids.web.cluster import (
     Notice,
 )
 from pyramids.web.limits import ServerLimits, TokenBucket
-from pyramids.web.movelog import current_view, logged_apply, prepare_logs, push_logs
+from pyramids.web.movelog import (
+    current_view,
+    logged_apply,
+    prepare_logs,
+    push_logs,
+    with_log,
+)
 from pyramids.web.rooms import (
     AGENT,
     EXPIRED,
@@ -1255,7 +1261,7 @@ class Hub:
             text = messages.get(conn.seat)
             if text is None:  # joined while the views were built: its own comes next
                 continue
-            conn.offer(text)
+            conn.offer(with_log(live, conn, text))
             if conn.dropped:
                 live.connections.discard(conn)
         push_logs(live)

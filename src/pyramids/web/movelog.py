@@ -12,14 +12,17 @@ record, and when a client of an audience that fell behind joins, that audience
 is caught up by replaying the moves from the room's first state (as a restored
 room's log is built).
 
-Protocol: after each change the server sends each client a
-`{"type": "log", "entries": [...]}` message with the entries it has not had yet
-(after a join: the whole log); an entry is `{number, seat, by_bot, lines}`.
+Protocol: after each change each client gets the entries it has not had yet
+(after a join: the whole log) as `{"reset": bool, "entries": [...]}`, an entry
+being `{number, seat, by_bot, lines}`: inside the state message of the change,
+as its `log` field (one frame instead of two), or, when no state message goes
+to it then, as a message of its own, `{"type": "log", "reset": .., "entries": ..}`.
 
 Engine work (reading views, replaying a restored room's moves) runs in the
-engine pool, with the room's lock held: `logged_apply` and `prepare_logs` are
-called from there. `push_logs` runs on the event loop and only slices and sends
-entries already put into words.
+engine pool (on the loop for a quick game), with the room's lock held:
+`logged_apply` and `prepare_logs` are called from there. `with_log` and
+`push_logs` run on the event loop and only slice and send entries already put
+into words.
 """
 
 from __future__ import annotations
@@ -102,32 +105,50 @@ def prepare_logs(live: LiveRoom) -> None:
 
 
 def _log_message(log: MoveLog, conn: Connection, since: int) -> tuple[int, str]:
-    """How many entries the client has after this message, and the message."""
+    """How many entries the client has after this update, and the update,
+    `{"reset":..,"entries":[..]}` (JSON text)."""
     entries, count = log.as_json_text(conn.seat, conn.lang, since)
     reset = "true" if since == 0 else "false"
-    return since + count, f'{{"type":"log","reset":{reset},"entries":{entries}}}'
+    return since + count, f'{{"reset":{reset},"entries":{entries}}}'
+
+
+def _take_log_update(log: MoveLog, conn: Connection) -> str | None:
+    """The log update the client has not had (the one `prepare_logs` made, or one made
+    here), now counted as sent; None when it has had every entry."""
+    ready, conn.log_ready = conn.log_ready, None
+    if conn.log_sent >= len(log) or conn.dropped:
+        return None
+    if ready is not None and ready[0] == conn.log_sent:
+        upto, text = ready[1], ready[2]
+    else:
+        upto, text = _log_message(log, conn, conn.log_sent)
+    if upto == conn.log_sent:  # its audience is not caught up yet: prepare_logs does it
+        return None
+    conn.log_sent = upto
+    return text
+
+
+def with_log(live: LiveRoom, conn: Connection, state_text: str) -> str:
+    """A state message (JSON text of an object) with the client's log update as its
+    `log` field, when it has one: one frame to send instead of two."""
+    log = live.move_log
+    update = None if log is None else _take_log_update(log, conn)
+    if update is None:
+        return state_text
+    return f'{state_text[:-1]},"log":{update}}}'
 
 
 def push_logs(live: LiveRoom) -> None:
-    """Send each client the log entries it has not had (on the event loop): the
-    message `prepare_logs` made, or one made here."""
+    """Send each client the log entries it has not had yet (on the event loop), as a
+    `log` message: for the clients that had no state message with them."""
     log = live.move_log
     if log is None:
         return
-    total = len(log)
     for conn in list(live.connections):
-        ready, conn.log_ready = conn.log_ready, None
-        if conn.log_sent >= total or conn.dropped:
-            continue
-        if ready is not None and ready[0] == conn.log_sent:
-            upto, text = ready[1], ready[2]
-        else:
-            upto, text = _log_message(log, conn, conn.log_sent)
-        if upto == conn.log_sent:  # its audience is not caught up yet: prepare_logs does it
-            continue
-        conn.log_sent = upto
-        conn.offer(text)
+        update = _take_log_update(log, conn)
+        if update is not None:
+            conn.offer(f'{{"type":"log",{update[1:]}')
 
 
 __all__ = ["client_language", "current_view", "ensure_log", "followed", "logged_apply",
-           "prepare_logs", "push_logs"]
+           "prepare_logs", "push_logs", "with_log"]

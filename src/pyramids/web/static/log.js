@@ -91,7 +91,8 @@ function showMuted() {
   form.hidden = silenced;
 }
 
-/** A `log` message: entries in words, for this seat or for spectators. */
+/** A log update (a `log` message, or a state message's `log` field): entries in
+ * words, for this seat or for spectators. */
 export function onLog(message) {
   const list = document.getElementById("move-log-list");
   if (!list) return;

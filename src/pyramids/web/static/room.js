@@ -72,7 +72,10 @@ function connect() {
     } catch (error) {
       return;
     }
-    if (message.type === "state") onState(message);
+    if (message.type === "state") {
+      onState(message);
+      if (message.log) onLog(message.log);
+    }
     else if (message.type === "error") showMessage(message.message, "error");
     else if (message.type === "log") onLog(message);
     else if (message.type.startsWith("chat")) onChat(message);
