@@ -202,6 +202,8 @@ def evaluate_state(state: State) -> list[float]:
 
 # ----- named levels (pyramids.agents.levels; figures in docs/agents.md) -----------------
 
+# expert: perfect-information Monte Carlo with the exact solver on sampled faces of the
+# face-down tiles (agents/determinized.py; the solver's clearing when every face shows).
 DIFFICULTY = {
     "easy": "greedy:mistakes=0.5",
     "medium": "greedy:mistakes=0.15",
