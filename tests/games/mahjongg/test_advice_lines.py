@@ -98,3 +98,17 @@ def test_a_mended_line_is_kept_when_a_move_splits_two_pairs() -> None:
         else:  # not mended: the warning then asks the solver
             assert len(lines._lines[faces]) == 1
     assert mended
+
+
+def test_lines_are_kept_for_a_bounded_number_of_deals_newest_last() -> None:
+    from pyramids.games.mahjongg.advice import DEALS_KEPT, LINES_PER_FACES
+
+    game = pyramids.load("mahjongg", layout="giza-step-ramp")
+    lines = game.advice._lines._lines
+    first = tuple(game.new_initial_state(0).faces)
+    for seed in range(1, DEALS_KEPT + 20):
+        game.new_initial_state(seed)
+        game.advice.keep_clearing(first, 0, [])  # a deal still played stays kept
+    assert len(lines) == DEALS_KEPT
+    assert first in lines and len(lines[first]) == LINES_PER_FACES
+    assert tuple(game.new_initial_state(DEALS_KEPT + 20).faces) == list(lines)[-1]

@@ -34,8 +34,10 @@ if TYPE_CHECKING:
 
 Verdict = tuple[bool | None, tuple[int, int] | None]
 CACHE_LIMIT = 4096
-#: Clearing lines kept per deal (faces), newest first.
+#: Clearing lines kept per deal (faces), newest first, and deals kept (the oldest
+#: dropped first): at most 64 x 8 lines of a few kilobytes each.
 LINES_PER_FACES = 8
+DEALS_KEPT = 64
 
 Pair = tuple[int, int]
 
@@ -60,11 +62,12 @@ class Lines:
         turn: dict[int, int] = {}
         for number, (a, b) in enumerate(moves):
             turn[a] = turn[b] = number
-        kept = self._lines.get(faces)
+        kept = self._lines.pop(faces, None)
         if kept is None:
-            if len(self._lines) >= CACHE_LIMIT:
-                self._lines.clear()
-            kept = self._lines[faces] = []
+            if len(self._lines) >= DEALS_KEPT:
+                del self._lines[next(iter(self._lines))]
+            kept = []
+        self._lines[faces] = kept  # (last in the order: the newest deal)
         kept.insert(0, (present, moves, turn))
         del kept[LINES_PER_FACES:]
 
