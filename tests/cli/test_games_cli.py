@@ -35,9 +35,9 @@ def test_an_illegal_move_at_the_plain_prompt_is_refused_in_korean() -> None:
 
 
 @pytest.mark.parametrize(("lang", "lines"), [
-    ("en", ["Pacal, seed 11", "seats: seat 1 (human), seat 2 (hard)",
+    ("en", ["Pacal, seed 11", "seats: seat 1 (human), seat 2 (Hard)",
             "Type 'help' for commands."]),
-    ("ko", ["파칼, 시드 11", "자리: 1번 자리 (human), 2번 자리 (hard)",
+    ("ko", ["파칼, 시드 11", "자리: 1번 자리 (사람), 2번 자리 (어려움)",
             "'help'를 입력하면 명령 목록을 볼 수 있습니다."]),
 ])
 def test_the_plain_game_opens_with_its_title_and_seats_in_words(lang, lines) -> None:

@@ -8,12 +8,31 @@ catalogue (`pyramids.play.i18n`).
 from __future__ import annotations
 
 from pyramids.core import State
+from pyramids.core.errors import N_
 from pyramids.play.i18n import _
 
 
+#: Seat names players read in words: a person at the keyboard and the difficulty
+#: levels (the browser's lobby names the levels with the same messages).
+SEAT_NAME_WORDS = {
+    "human": N_("human"),
+    "easy": N_("Easy"),
+    "medium": N_("Medium"),
+    "hard": N_("Hard"),
+    "expert": N_("Expert"),
+}
+
+
+def seat_name(name: str) -> str:
+    """A seat's player in the reader's language: `human` and the levels in words,
+    any other agent setting (`greedy`, `mcts:iterations=50`) as typed."""
+    words = SEAT_NAME_WORDS.get(name)
+    return _(words) if words is not None else name
+
+
 def seat_label(seat: int, seats: list[str]) -> str:
-    """`seat 2 (greedy)`: a seat as a player reads it."""
-    return _("seat {number} ({name})", number=seat + 1, name=seats[seat])
+    """`seat 2 (Hard)`: a seat as a player reads it."""
+    return _("seat {number} ({name})", number=seat + 1, name=seat_name(seats[seat]))
 
 
 def winners(state: State) -> list[int]:
