@@ -24,7 +24,10 @@ CASES = [
 
 
 def test_every_registered_game_is_loadable_by_its_openspiel_name() -> None:
-    assert set(po.SPIEL_NAMES) == set(game_names())
+    assert {"pacal", "pacal-solo", "temple", "mahjongg"} <= set(po.SPIEL_NAMES)
+    # A game registered after the import (a plugin loaded later, another test's toy
+    # game) is registered with pyspiel on the next call.
+    assert set(po.register_games()) == set(game_names())
     for name in game_names():
         game = pyspiel.load_game("pyramids_" + name.replace("-", "_"))
         assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
