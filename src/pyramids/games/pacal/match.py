@@ -25,6 +25,7 @@ comes from the `Rng` kept in the state.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from itertools import combinations
@@ -654,12 +655,28 @@ def _copy_round(result: dict[str, Any] | None) -> dict[str, Any] | None:
     copy = dict(result)
     if isinstance(copy.get("reason"), str):
         copy["reason"] = seats_from_one(copy["reason"])
-    for key in ("pyramids", "spreads", "occupied"):
+    if "pyramids" in copy:
+        copy["pyramids"] = _copy_pyramids(copy["pyramids"])
+    for key in ("spreads", "occupied"):
         if key in copy:
             copy[key] = _deep_list(copy[key])
     return copy
 
 
+def _copy_pyramids(pyramids: Any) -> Any:
+    """A copy of the pyramids' [player][field] -> cards lists (a view is the caller's
+    to keep); any other shape (a hand-edited save) item by item."""
+    try:
+        return [[field[:] for field in pyramid] for pyramid in pyramids]
+    except TypeError:
+        return _deep_list(pyramids)
+
+
+def _deep_list(value: Any) -> Any:
+    return [_deep_list(item) for item in value] if isinstance(value, list) else value
+
+
+@functools.lru_cache(maxsize=256)
 def seats_from_one(reason: str) -> str:
     """A round's reason as players read it: "player 0" (as saves keep it) is "seat 1"."""
     return _PLAYER_NUMBER.sub(lambda match: f"seat {int(match.group(1)) + 1}", reason)
@@ -667,7 +684,4 @@ def seats_from_one(reason: str) -> str:
 
 _PLAYER_NUMBER = re.compile(r"\bplayer ([01])\b")
 
-
-def _deep_list(value: Any) -> Any:
-    return [_deep_list(item) for item in value] if isinstance(value, list) else value
 
