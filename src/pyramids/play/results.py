@@ -11,7 +11,6 @@ from pyramids.core import State
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _
 
-
 #: Seat names players read in words: a person at the keyboard and the difficulty
 #: levels (the browser's lobby names the levels with the same messages).
 SEAT_NAME_WORDS = {

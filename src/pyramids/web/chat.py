@@ -37,6 +37,7 @@ from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
+from pyramids.web import jsontext
 from pyramids.web.limits import TokenBucket
 from pyramids.web.rooms import PERSON, RoomError
 
@@ -191,7 +192,7 @@ async def chat_of(hub: Hub, live: LiveRoom) -> ChatRoom:
 
 
 def _broadcast(live: LiveRoom, message: dict[str, Any]) -> None:
-    text = json.dumps(message, separators=(",", ":"))
+    text = jsontext.dumps(message)
     for conn in list(live.connections):
         conn.offer(text)
         if conn.dropped:

@@ -53,6 +53,7 @@ from typing import Any, Generic, TypeVar
 from pyramids.agents import Agent, agent_names
 from pyramids.core import PyramidsError, find_manifest
 from pyramids.play.movelog import MoveLog
+from pyramids.web import jsontext
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
 from pyramids.web.cluster import (
@@ -811,7 +812,7 @@ class Hub:
         if clock is None:
             return
         clock.move_number = len(live.room.actions)
-        text = json.dumps(clock.to_dict())
+        text = jsontext.dumps(clock.to_dict())
         saving = asyncio.ensure_future(self.run_db(self.storage.save_clock, live.room.id, text))
         saving.add_done_callback(_log_failure)
 
@@ -823,7 +824,7 @@ class Hub:
         clock = live.turn_clock
         if clock is None:
             return None
-        return json.dumps({"clock": clock.to_dict(), "mover": mover, "moved_at": now})
+        return jsontext.dumps({"clock": clock.to_dict(), "mover": mover, "moved_at": now})
 
     async def _start_turn_clock(self, live: LiveRoom) -> None:
         room = live.room
@@ -1252,7 +1253,7 @@ class Hub:
             message = room.message_for(seat, connected, current_view(live, seat))
             if clock is not None:
                 message["clock"] = clock
-            messages[seat] = json.dumps(message, separators=(",", ":"))
+            messages[seat] = jsontext.dumps(message)
         return messages
 
     def _deliver(self, live: LiveRoom, messages: dict[int | None, str]) -> None:
