@@ -196,10 +196,17 @@ class MoveLog:
         self._views = views  # an audience not followed now is behind: its view is stale
 
     def is_current(self, audience: Audience) -> bool:
-        """Whether the audience's entries and view are up to date with the moves."""
-        if len(self.entries.get(audience, ())) != len(self.moves):
-            return False
-        return not self.moves or audience in self._views
+        """Whether the audience's entries are up to date with the moves (an audience
+        left out of a move has one entry fewer)."""
+        return len(self.entries.get(audience, ())) == len(self.moves)
+
+    def forget_views(self) -> None:
+        """Drop the views kept since the last move: the next move reads its views
+        before again from the state. A server that has sent the position calls it, so
+        that no view outlives its move: a kept view lives about as long as a young
+        garbage collection takes to come round, and each one then cost the
+        collector a walk of its few dozen lists."""
+        self._views = {}
 
     def catch_up(self, audience: Audience) -> None:
         """Bring one audience's entries (and its latest view) up to date, replaying the

@@ -141,6 +141,10 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
                 log.exception("room %s: agent %s failed at seat %d", room.id, agent_name, seat)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
                 continue
+            finally:
+                # Not kept in this task's frame until the next bot move: a copy living
+                # that long costs the garbage collector a walk (see web.collector).
+                del snapshot
             if len(room.actions) != number:
                 continue  # the person came back and moved meanwhile
             if live.clock_limit is not None and text.startswith("clock"):

@@ -1254,6 +1254,8 @@ class Hub:
             if clock is not None:
                 message["clock"] = clock
             messages[seat] = jsontext.dumps(message)
+        if live.move_log is not None:
+            live.move_log.forget_views()  # sent: let them die young (see forget_views)
         return messages
 
     def _deliver(self, live: LiveRoom, messages: dict[int | None, str]) -> None:
