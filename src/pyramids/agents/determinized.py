@@ -34,6 +34,7 @@ from pyramids.agents.greedy import greedy_action
 from pyramids.agents.greedy.mahjongg import action_scores
 from pyramids.agents.mahjongg_planning import next_action
 from pyramids.core import Rng, State
+from pyramids.games.mahjongg.state import MahjonggState
 
 DEFAULT_SAMPLES = 12
 DEFAULT_NODE_LIMIT = 2_000
@@ -85,7 +86,7 @@ class DeterminizedAgent:
         self._plan_key: str | None = None
 
     def step(self, state: State) -> int:
-        if state.game.name != "mahjongg" or state.game.num_players != 1:
+        if not isinstance(state, MahjonggState) or state.game.num_players != 1:
             return greedy_action(state, self.rng)
         action = next_action(self, state)  # every face showing: the solver's clearing
         if action is not None:
