@@ -202,9 +202,17 @@ def test_replay_round_trip(tmp_path: Path) -> None:
     record = GameRecord.load_file(save)
     result = invoke("replay", str(save))
     assert result.exit_code == 0, result.output
-    moves = [line for line in result.output.splitlines() if ". seat 1 (human): " in line]
-    assert [line.split(": ", 1)[1] for line in moves] == record.actions
-    assert "Game over." in result.output
+    lines = result.output.splitlines()
+    assert lines[:2] == ["Pacal solo, seed 8", "seats: seat 1 (human)"]
+    # Every move, numbered, in words: the card placed and the field it went to.
+    moves = [line for line in lines if re.match(r" *\d+\. ", line)]
+    assert len(moves) == len(record.actions)
+    for line, action in zip(moves, record.actions, strict=True):
+        assert f"on {action.split()[-1]}." in line, (line, action)  # "place F2": "on F2."
+    assert "{" not in result.output and "Game over." in result.output
+    korean = invoke("replay", str(save), "--lang", "ko")
+    assert korean.output.splitlines()[:2] == ["파칼 솔로, 시드 8", "자리: 1번 자리 (사람)"]
+    assert "게임이 끝났습니다." in korean.output
 
 
 def test_replay_step_stops_on_q(tmp_path: Path) -> None:
@@ -213,7 +221,7 @@ def test_replay_step_stops_on_q(tmp_path: Path) -> None:
     result = invoke("replay", str(save), "--step", stdin="\nq\n")
     assert result.exit_code == 0
     assert result.output.count("[Enter for the next move") == 2
-    assert "   1. seat 1" in result.output and "   2. seat 1" not in result.output
+    assert "   1. Placed " in result.output and "   2. " not in result.output
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _
 from pyramids.play.learn import learn_text
+from pyramids.play.movelog import replay_log
 from pyramids.play.render import render_view
 from pyramids.play.results import result_lines, seat_label
 from pyramids.play.rules import rules_text
@@ -206,35 +207,46 @@ def replay(
     file: Path = typer.Argument(..., help="A game record (saved by play --save)."),
     step: bool = typer.Option(False, "--step", help="Wait for Enter before each move."),
     tui: bool = typer.Option(False, "--tui", help="Step through it in the full-screen app."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
 ) -> None:
     """Replay a saved game, move by move, and show the result."""
+    apply_language(lang)
     with user_errors():
         record = GameRecord.load_file(file)
         states = record.replay()
+        # Each move in words, as a spectator reads it (no hand is shown).
+        moves = [(before.current_player, text, False)
+                 for before, text in zip(states, record.actions, strict=False)]
+        entries = replay_log(states[0].clone(), moves, follow=[None]).for_audience(None)
     if tui:
         with require_extra("tui", "the full-screen replay"):
             from pyramids.tui.app import run_replay_app
         run_replay_app(record)
         return
-    players = record.players or [f"seat {seat + 1}" for seat in range(states[0].game.num_players)]
-    typer.echo(f"{record.game} {record.options} seed {record.seed}; players: {', '.join(players)}")
-    for number, (before, text) in enumerate(zip(states, record.actions, strict=False), start=1):
+    players = record.players or ["?"] * states[0].game.num_players  # who is not recorded
+    typer.echo(_("{game}, seed {seed}", game=_(game_manifest(record.game).display_title),
+                 seed=record.seed))
+    defaults = load_game(record.game, {}).options
+    changed = {key: value for key, value in record.options.items()
+               if key not in defaults or defaults[key] != value}
+    if changed:  # as typed after --option
+        typer.echo(_("options: {options}", options=", ".join(
+            f"{key}={value}" for key, value in sorted(changed.items()))))
+    typer.echo(_("seats: {seats}", seats=", ".join(
+        seat_label(seat, players) for seat in range(len(players)))))
+    for number, (before, entry) in enumerate(zip(states, entries, strict=False), start=1):
         if step:
             typer.echo(render_view(record.game, before.view(None)))
-            typer.echo("[Enter for the next move, q to stop] ", nl=False)
+            typer.echo(_("[Enter for the next move, q to stop] "), nl=False)
             answer = read_stdin_line()
             if answer is None or answer.strip().lower() in ("q", "quit"):
                 typer.echo("")
                 return
-        seat = before.current_player
-        typer.echo(f"{number:4}. seat {seat + 1} ({_player(players, seat)}): {text}")
+        lines = [line.text() for line in entry.lines]
+        typer.echo(f"{number:4}. " + " ".join(lines))
     final = states[-1]
     typer.echo(render_view(record.game, final.view(None)))
     _echo_outcome(final, players)
-
-
-def _player(players: list[str], seat: int) -> str:
-    return players[seat] if 0 <= seat < len(players) else "?"
 
 
 def _echo_outcome(final: State, players: list[str]) -> None:
@@ -242,7 +254,8 @@ def _echo_outcome(final: State, players: list[str]) -> None:
         for line in result_lines(final, players):
             typer.echo(line)
     else:
-        typer.echo(f"The record stops before the end ({len(final.history())} moves played).")
+        typer.echo(_("The record stops before the end ({count} moves played).",
+                     count=len(final.history())))
 
 
 def register(app: typer.Typer) -> None:

@@ -262,13 +262,17 @@ class MoveLog:
         return len(self.moves)
 
 
-def replay_log(state: State, moves: Iterable[tuple[int, str, bool]]) -> MoveLog:
+def replay_log(state: State, moves: Iterable[tuple[int, str, bool]],
+               follow: Iterable[Audience] | None = None) -> MoveLog:
     """The log of a game replayed from `state` (its start) through `moves`
-    (seat, action string, by a bot); `state` is moved to the end."""
+    (seat, action string, by a bot); `state` is moved to the end. `follow`: the
+    audiences to word (default: every seat and the spectators)."""
     log = MoveLog(state.game.name, start=state.clone())
+    followed = None if follow is None else list(follow)
     for seat, text, by_bot in moves:
         action = state.string_to_action(text)
-        log.record(state, seat, text, by_bot, partial(state.apply_action, action))
+        log.record(state, seat, text, by_bot, partial(state.apply_action, action),
+                   follow=followed)
     return log
 
 
