@@ -311,3 +311,12 @@ def test_replay_tui_opens_the_replay_screen(monkeypatch, tmp_path: Path) -> None
     result = invoke("replay", str(save), "--tui")
     assert result.exit_code == 0, result.output
     assert opened[0].actions == GameRecord.load_file(save).actions
+
+
+def test_a_command_line_mistake_is_labelled_in_the_readers_language(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nothing.json")
+    english = invoke("replay", missing)
+    korean = invoke("replay", missing, "--lang", "ko")
+    assert english.exit_code == korean.exit_code == 2
+    assert english.output.startswith("error: ")
+    assert korean.output.startswith("오류: ") and "error" not in korean.output.split(":")[0]

@@ -20,6 +20,7 @@ from pyramids.cli.common import (
     user_errors,
 )
 from pyramids.core import OptionError
+from pyramids.core.errors import N_
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
 
@@ -122,7 +123,7 @@ def balance(
     from pyramids.agents import agent_names
     from pyramids.sim.balance import run_balance, write_report
 
-    with require_extra("sim", "pyramids balance (its plots)"):
+    with require_extra("sim", N_("pyramids balance (its plots)")):
         import matplotlib  # noqa: F401  (checked before hours of games, not after)
     with user_errors():
         if agent not in agent_names():

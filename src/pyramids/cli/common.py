@@ -9,13 +9,13 @@ from typing import NoReturn
 import typer
 
 from pyramids.core import PyramidsError
-from pyramids.play.i18n import UnknownLanguageError, set_language, words_text
+from pyramids.play.i18n import UnknownLanguageError, _, set_language, words_text
 
 USAGE_ERROR = 2
 
 
 def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(_("error: {problem}", problem=message), err=True)
     raise typer.Exit(USAGE_ERROR)
 
 
@@ -33,17 +33,17 @@ def require_extra(extra: str, feature: str) -> Iterator[None]:
     """Imports inside this block need the optional extra `extra`; a missing one is one line.
 
     The core install (`pip install pyramids`) has the engines, agents and plain
-    play; the terminal app, the server and the plots come with extras.
+    play; the terminal app, the server and the plots come with extras. `feature`
+    is a catalogue message (mark it with `N_`).
     """
     try:
         yield
     except ModuleNotFoundError as error:
         if error.name and error.name.split(".")[0] == "pyramids":
             raise
-        fail(
-            f"{feature} needs the '{extra}' extra (missing module {error.name!r}); "
-            f"install it with: pip install 'pyramids[{extra}]'"
-        )
+        fail(_("{feature} needs the '{extra}' extra (missing module {module}); "
+               "install it with: pip install 'pyramids[{extra}]'",
+               feature=_(feature), extra=extra, module=repr(error.name)))
 
 
 LANG_HELP = "Language of what players read: en or ko (default: from LANG)."

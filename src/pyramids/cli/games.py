@@ -91,7 +91,7 @@ def play(
             typer.echo(_("Type 'help' for commands."))
             play_plain(session, read_stdin_line, echo, lambda: learn_text(name))
             return
-        with require_extra("tui", "the full-screen app (or play with --plain)"):
+        with require_extra("tui", N_("the full-screen app (or play with --plain)")):
             from pyramids.tui.app import run_play_app
         run_play_app(session)
 
@@ -219,7 +219,7 @@ def replay(
                  for before, text in zip(states, record.actions, strict=False)]
         entries = replay_log(states[0].clone(), moves, follow=[None]).for_audience(None)
     if tui:
-        with require_extra("tui", "the full-screen replay"):
+        with require_extra("tui", N_("the full-screen replay")):
             from pyramids.tui.app import run_replay_app
         run_replay_app(record)
         return

@@ -13,6 +13,7 @@ from pathlib import Path
 import typer
 
 from pyramids.cli.common import require_extra
+from pyramids.core.errors import N_
 
 _D = {  # the defaults of ServerLimits, repeated so that --help needs no web extra
     "rooms_per_client": 10,
@@ -116,7 +117,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve multiplayer games: see docs/server.md for the HTTP and WebSocket protocol
         and the limits (the body size is 16 KiB, a socket message 4 KiB)."""
-        with require_extra("web", "pyramids serve"):
+        with require_extra("web", N_("pyramids serve")):
             import uvicorn
 
             from pyramids.web.app import create_app
