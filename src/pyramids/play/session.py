@@ -25,6 +25,7 @@ from pyramids.core import (
     load,
     manifests,
 )
+from pyramids.core.errors import N_
 
 HUMAN = "human"
 
@@ -35,7 +36,8 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} is not key=value (for example --option players=3)")
+            raise OptionError(N_("option {pair} is not key=value (for example --option "
+                                 "players=3)"), pair=repr(pair))
         options[key.strip()] = value.strip()
     return options
 
@@ -47,8 +49,9 @@ def load_game(name: str, options: dict[str, Any], players: int | None = None) ->
         if option is None:
             with_option = ", ".join(m.name for m in manifests() if m.players_option) or "none"
             raise OptionError(
-                f"{name} has no players option: it is played by {load(name).num_players} "
-                f"seat(s); games with a players option: {with_option}"
+                N_("{name} has no players option: it is played by {count} seat(s); games "
+                   "with a players option: {games}"),
+                name=name, count=load(name).num_players, games=with_option,
             )
         options = {**options, option: players}
     return load(name, **options)
@@ -62,14 +65,16 @@ def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
     person in a one-player game).
     """
     if seats is not None and vs is not None:
-        raise OptionError("give either --seats or --vs, not both")
+        raise OptionError(N_("give either --seats or --vs, not both"))
     if seats is not None:
         names = [name.strip() for name in seats.split(",") if name.strip()]
         if len(names) != game.num_players:
             example = ",".join([HUMAN] + ["random"] * (game.num_players - 1))
             raise OptionError(
-                f"{game.name} has {game.num_players} seat(s); --seats gave {len(names)}: "
-                f"{seats!r} (for example --seats {example})"
+                N_("{game} has {count} seat(s); --seats gave {given}: {seats} (for example "
+                   "--seats {example})"),
+                game=game.name, count=game.num_players, given=len(names), seats=repr(seats),
+                example=example,
             )
     else:
         names = [HUMAN] + [vs or "random"] * (game.num_players - 1)
@@ -84,10 +89,10 @@ def check_seat_names(names: list[str], allow_human: bool = True) -> None:
             continue
         if name not in allowed:
             if allow_human:
-                raise OptionError(
-                    f"unknown seat {name!r}; allowed: {HUMAN}, {', '.join(allowed)}"
-                )
-            raise OptionError(f"unknown agent {name!r}; allowed agents: {', '.join(allowed)}")
+                raise OptionError(N_("unknown seat {name}; allowed: {allowed}"),
+                                  name=repr(name), allowed=", ".join([HUMAN, *allowed]))
+            raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
+                              name=repr(name), allowed=", ".join(allowed))
 
 
 def fresh_seed() -> int:
@@ -153,7 +158,8 @@ def resume_session(
     names = seats or record.players or [HUMAN] * game.num_players
     if len(names) != game.num_players:
         raise OptionError(
-            f"{path}: the record names {len(names)} player(s), the game has {game.num_players}"
+            N_("{path}: the record names {given} player(s), the game has {count}"),
+            path=str(path), given=len(names), count=game.num_players,
         )
     check_seat_names(names)
     return Session(game, names, record.seed, state, _make_agents(names, record.seed), save_path)
