@@ -27,7 +27,7 @@ from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _
 from pyramids.play.learn import learn_text
-from pyramids.play.movelog import replay_log
+from pyramids.play.movelog import record_log
 from pyramids.play.render import render_view
 from pyramids.play.results import result_lines, seat_label
 from pyramids.play.rules import rules_text
@@ -215,9 +215,7 @@ def replay(
         record = GameRecord.load_file(file)
         states = record.replay()
         # Each move in words, as a spectator reads it (no hand is shown).
-        moves = [(before.current_player, text, False)
-                 for before, text in zip(states, record.actions, strict=False)]
-        entries = replay_log(states[0].clone(), moves, follow=[None]).for_audience(None)
+        entries = record_log(record, follow=[None], states=states).for_audience(None)
     if tui:
         with require_extra("tui", N_("the full-screen replay")):
             from pyramids.tui.app import run_replay_app

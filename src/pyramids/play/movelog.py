@@ -276,14 +276,16 @@ def replay_log(state: State, moves: Iterable[tuple[int, str, bool]],
     return log
 
 
-def record_log(record: GameRecord) -> MoveLog:
-    """The log of a game record, every audience (the record's seats are not stored,
-    so the seat to move before each action is the actor)."""
-    states = record.replay()
-    state = states[0].clone()
+def record_log(record: GameRecord, follow: Iterable[Audience] | None = None,
+               states: list[State] | None = None) -> MoveLog:
+    """The log of a game record, for `follow` (default: every audience; the record's
+    seats are not stored, so the seat to move before each action is the actor).
+    `states`: `record.replay()`, when the caller has it already."""
+    if states is None:
+        states = record.replay()
     moves = [(before.current_player, text, False)
              for before, text in zip(states, record.actions, strict=False)]
-    return replay_log(state, moves)
+    return replay_log(states[0].clone(), moves, follow)
 
 
 __all__ = [
