@@ -106,6 +106,17 @@ def named_policy(game_name: str, policy: str) -> Policy | None:
     return found
 
 
+def slow_policies() -> set[str]:
+    """The policies some registered game's module marks as searching (`SLOW_POLICIES`):
+    a move takes milliseconds, too long for a server's event loop."""
+    from pyramids.core import game_names
+
+    names: set[str] = set()
+    for game_name in game_names():
+        names |= set(getattr(_module_for(game_name), "SLOW_POLICIES", None) or ())
+    return names
+
+
 def known_policies() -> set[str]:
     """Every policy name some registered game's module names in `POLICIES`."""
     from pyramids.core import game_names
@@ -120,7 +131,7 @@ class GreedyAgent:
     """The greedy rule; options:
 
     - `policy`: another policy the game's module names in `POLICIES` (Pacal:
-      `sharp`); `greedy` (the default) is the module's `choose`;
+      `sharp`, Pacal solo: `lookahead`); `greedy` (the default) is the module's `choose`;
     - `mistakes`: the chance of a human-like slip each move: one of the
       `MISTAKE_CHOICES` next best moves by the rule's own scores (a plausible
       move, not a random one), or any other move where the game's rule gives no
@@ -140,6 +151,8 @@ class GreedyAgent:
         self.rng = Rng(seed)
         self.mistakes = float(mistakes)
         self.policy = policy
+        # A policy that searches (a module's `SLOW_POLICIES`) is not quick.
+        self.quick = policy not in slow_policies()
 
     def step(self, state: State) -> int:
         if self.mistakes and self.rng.random() < self.mistakes:
