@@ -213,7 +213,7 @@ def test_a_pacal_match_is_played_by_keyboard_alone_and_the_bot_is_announced(
             # The bot picked one of our two cards: the live region says which.
             _, low, high = made.split()
             heard = said
-            assert any(re.fullmatch(rf"greedy \(bot\): picks ({low}|{high})", line)
+            assert any(re.fullmatch(rf"Greedy rule \(bot\): picks ({low}|{high})", line)
                        for line in said), said
     assert heard, "the bot's pick of our offer was announced"
     page.wait_for_selector("#over:not([hidden])")
@@ -264,7 +264,7 @@ def test_a_temple_round_is_played_by_keyboard_alone(page: Any, server: PageServe
     page.wait_for_selector("#over:not([hidden])")
     assert "Scores (treasure + jewels)" in page.inner_text("#over")
     said = " ".join(announcements(page))
-    assert "greedy (bot): " in said or "Game over." in said
+    assert "Greedy rule (bot): " in said or "Game over." in said
 
 
 # -- the axe-core audit ----------------------------------------------------------------------

@@ -652,3 +652,41 @@ def test_the_favor_and_finish_buttons_do_what_the_engine_does(
     page.wait_for_selector("#over:not([hidden])")
     assert "The monument is cleared!" in page.inner_text("#over")
     assert page.locator(".tile").count() == 0
+
+
+def test_bots_are_offered_by_level_first_and_named_in_the_readers_language(
+    page: Any, server: PageServer
+) -> None:
+    from pyramids.play.i18n import _
+
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("select.language-switch", "ko")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", "pacal")
+    page.wait_for_selector("body[data-options='pacal']")
+    options = page.eval_on_selector_all(
+        "#seats select[data-seat='1'] option", "nodes => nodes.map(n => [n.value, n.textContent])")
+    bots = [(value, text) for value, text in options if value.startswith("bot:")]
+    assert [value for value, _text in bots[:4]] == ["bot:easy", "bot:medium", "bot:hard",
+                                                     "bot:expert"]
+    labels = dict(bots)
+    assert labels["bot:hard"] == _("Bot: {agent}", lang="ko").format(agent=_("Hard", lang="ko"))
+    assert labels["bot:greedy"] == _("Bot: {agent}", lang="ko").format(
+        agent=_("Greedy rule", lang="ko"))
+    # Every built-in bot reads as words (an agent a plugin adds, like the tests' own
+    # "slow", keeps the name its author gave it).
+    built_in = {"random", "greedy", "mcts", "planner", "determinized", "openspiel-mcts"}
+    raw = [text for value, text in bots if value[4:] in built_in and text.endswith(value[4:])]
+    assert not raw, raw
+    # In the room the bot's seat reads as its level, in Korean, not as "hard (bot)".
+    page.fill("#name", "Ada")
+    page.select_option("#seats select[data-seat='1']", "bot:hard")
+    page.fill("#bot-delay", "0")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector("#status li[data-seat='1']")
+    chip = page.text_content("#status li[data-seat='1']") or ""
+    assert _("{bot} (bot)", lang="ko").format(bot=_("Hard", lang="ko")) in chip
+    assert "hard (bot)" not in chip

@@ -125,6 +125,8 @@ def test_the_replay_viewer_steps_through_a_finished_game(
     page.keyboard.press("Home")
     assert page.inner_text("#step") == f"Move 0 of {total}"
     assert page.locator(".replay-seat").count() == 2
+    # The bots are named as players read them ("Random moves (bot)"), not "random (bot)".
+    assert "Seat 1: Random moves (bot)" in page.inner_text(".replay-seat[data-seat='0']")
     # Every hand is shown after the end: both seats' cards, at the deal.
     for seat in (0, 1):
         assert page.locator(f".replay-seat[data-seat='{seat}'] .hand [data-card]").count() > 0

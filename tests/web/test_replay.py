@@ -54,6 +54,9 @@ def test_a_finished_game_replays_with_every_hand_and_a_checked_deal(
     answer = server.http.get(f"/api/rooms/{room_id}/replay")
     assert answer.status_code == 200, answer.text
     replay = answer.json()
+    # Both seats were bots: the page names them by agent in the reader's language.
+    assert replay["agents"] == ["random", "random"]
+    assert replay["players"] == ["random (bot)", "random (bot)"]
     record = GameRecord.from_json(server.http.get(f"/api/rooms/{room_id}/record").text)
     states = record.replay()
     steps = replay["steps"]

@@ -164,7 +164,8 @@ def test_seats_agents_and_start(server: ServerThread) -> None:
         f"/api/rooms/{room_id}/agents", json={"token": host, "seat": 0, "agent": "random"}
     )
     assert given.status_code == 200
-    assert given.json()["room"]["seats"][0] == {"seat": 0, "kind": "agent", "name": "random (bot)"}
+    assert given.json()["room"]["seats"][0] == {"seat": 0, "kind": "agent", "name": "random (bot)",
+                                                "agent": "random"}
 
     full = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Cy"})
     assert full.status_code == 409 and "full" in error_of(full)["message"]

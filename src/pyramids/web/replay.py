@@ -75,6 +75,7 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
     return {
         "game": game_record.game,
         "players": game_record.players,
+        "agents": record.get("agents") or [None] * len(game_record.players),
         "record": record,
         "fairness": fairness,
         "steps": steps,

@@ -171,6 +171,8 @@ class Seat:
     def public(self) -> dict[str, Any]:
         public: dict[str, Any] = {"seat": self.index, "kind": self.kind,
                                   "name": self.display_name()}
+        if self.kind == AGENT:
+            public["agent"] = self.agent  # pages name the bot in the reader's language
         if self.account_id is not None:
             public["account"] = True  # the name is an account's, checked by its password
         return public

@@ -28,6 +28,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from pyramids.web.rooms import (
     ABORTED,
+    AGENT,
     EXPIRED,
     FINISHED,
     OPEN,
@@ -417,6 +418,8 @@ class Storage:
         record["fairness"] = fairness_info(
             json.loads(row.seed), row.salt, bool(row.practice), row.status
         )
+        # Which seats bots held, by agent name: pages name them in the reader's language.
+        record["agents"] = [s.agent if s.kind == AGENT else None for s in seat_rows]
         return record
 
     def save_clock(self, room_id: str, clock: str | None) -> None:

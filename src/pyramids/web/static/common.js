@@ -79,13 +79,27 @@ export function formatNumber(value) {
 
 /** A bot's name as players read it: the difficulty levels in words, other agents by name. */
 export function agentLabel(agent) {
-  const levels = {
+  const labels = {
     easy: t("Easy"),
     medium: t("Medium"),
     hard: t("Hard"),
     expert: t("Expert"),
+    random: t("Random moves"),
+    greedy: t("Greedy rule"),
+    mcts: t("Tree search (MCTS)"),
+    planner: t("Planner (one-player games)"),
+    determinized: t("Solver on sampled faces (Mahjongg)"),
+    "openspiel-mcts": t("OpenSpiel's tree search"),
   };
-  return levels[agent] || agent;
+  // A plugin's agent keeps the name its author gave it.
+  return labels[agent] || agent;
+}
+
+/** The named levels, easiest first, then the other bots in the server's order. */
+export const LEVELS = ["easy", "medium", "hard", "expert"];
+export function orderedAgents(agents) {
+  const levels = LEVELS.filter((level) => agents.includes(level));
+  return [...levels, ...agents.filter((agent) => !LEVELS.includes(agent))];
 }
 
 /** Put the catalogue's words into elements marked data-i18n (and data-i18n-title). */
@@ -289,7 +303,13 @@ export function arrowNavigation(root) {
 
 export function seatName(seats, index) {
   const seat = seats && seats[index];
-  return seat ? seat.name : t("seat {number}", { number: index + 1 });
+  return seat ? seatLabel(seat) : t("seat {number}", { number: index + 1 });
+}
+
+/** A seat's name as players read it: a bot by its level or rule, in the page's language. */
+export function seatLabel(seat) {
+  if (seat.kind === "agent" && seat.agent) return t("{bot} (bot)", { bot: agentLabel(seat.agent) });
+  return seat.name;
 }
 
 // The games as the server's manifests describe them (`/api/games`): titles,

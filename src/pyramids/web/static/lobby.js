@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { agentLabel, api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, store, t } from "./common.js";
+import { agentLabel, api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { readTimeControl, timeControlFields } from "./clock.js";
@@ -161,7 +161,7 @@ function renderSeats() {
     const choices = [
       ["me", t("Me")],
       ["open", t("A friend (open seat, share the link)")],
-      ...catalogue.agents.map((agent) => [`bot:${agent}`, t("Bot: {agent}", { agent: agentLabel(agent) })]),
+      ...orderedAgents(catalogue.agents).map((agent) => [`bot:${agent}`, t("Bot: {agent}", { agent: agentLabel(agent) })]),
     ];
     // Newcomers meet the medium level unless they choose another.
     const usual = ["medium", "greedy", "random"].find((agent) => catalogue.agents.includes(agent));
@@ -242,7 +242,7 @@ async function onCreate(event) {
 }
 
 function roomItem(room, verb) {
-  const seats = room.seats.map((seat) => (seat.kind === "open" ? t("open") : seat.name)).join(", ");
+  const seats = room.seats.map((seat) => (seat.kind === "open" ? t("open") : seatLabel(seat))).join(", ");
   return h(
     "li",
     { class: "room", "data-room": room.id },

@@ -5,7 +5,7 @@
 // moves); the move log's lines say what each move did. The address of this page is the
 // link to share; the record downloads in the format `pyramids replay` reads.
 
-import { api, gameRenderer, gameTitle, h, languageSwitch, LANG, loadCatalogue, loadMessages, t } from "./common.js";
+import { api, gameRenderer, gameTitle, h, languageSwitch, LANG, loadCatalogue, loadMessages, seatLabel, t } from "./common.js";
 
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
 const page = { replay: null, step: 0, renderer: null, seats: [] };
@@ -41,14 +41,22 @@ function renderFairness(fair) {
     verdict);
 }
 
-function seatLabel(index) {
-  const name = page.replay.players[index];
+function replaySeats() {
+  const agents = page.replay.agents || [];
+  return page.replay.players.map((name, seat) => (agents[seat]
+    ? { seat, name, kind: "agent", agent: agents[seat], connected: true }
+    : { seat, name, kind: "person", connected: true }));
+}
+
+function replaySeatLabel(index) {
+  const seat = replaySeats()[index];
+  const name = seat ? seatLabel(seat) : null;
   return name ? t("Seat {number}: {name}", { number: index + 1, name }) : t("Seat {number}", { number: index + 1 });
 }
 
 function drawSeat(index, view, step) {
   const box = h("div", { class: "game replay-board" });
-  const seats = page.replay.players.map((name, seat) => ({ seat, name, kind: "person", connected: true }));
+  const seats = replaySeats();
   const message = {
     type: "state", seat: index, status: "finished", view, seats,
     current_player: null, your_turn: false, legal_actions: [], move_number: step.number,
@@ -85,13 +93,13 @@ function show(number) {
   } else {
     const lines = step.lines.map((line) => h("li", {}, line));
     move.replaceChildren(
-      h("h2", {}, seatLabel(step.seat)),
+      h("h2", {}, replaySeatLabel(step.seat)),
       h("ul", { id: "move-lines" }, lines));
   }
   const boxes = step.views.map((view, index) => {
     const own = step.private[String(index)];
     return h("section", { class: "replay-seat panel", "data-seat": String(index) },
-      h("h2", {}, seatLabel(index)),
+      h("h2", {}, replaySeatLabel(index)),
       own ? h("ul", { class: "hint private-lines" }, own.map((line) => h("li", {}, line))) : null,
       drawSeat(index, view, step));
   });

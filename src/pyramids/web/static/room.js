@@ -1,7 +1,7 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, seatName, store, t, tn } from "./common.js";
+import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { renderClock } from "./clock.js";
 import { accountLine, currentAccount, renderRatingChange } from "./account.js";
@@ -233,7 +233,7 @@ function renderStatus(message) {
   const mine = message.seat;
   const items = message.seats.map((seat) => {
     const toMove = message.current_player === seat.seat;
-    let label = seat.kind === "open" ? t("seat {number}: open", { number: seat.seat + 1 }) : seat.name;
+    let label = seat.kind === "open" ? t("seat {number}: open", { number: seat.seat + 1 }) : seatLabel(seat);
     if (seat.seat === mine) label = t("{name} (you)", { name: label });
     if (seat.kind !== "open" && !seat.connected) label = t("{name} · away", { name: label });
     if (toMove) label = `▶ ${label}`;
@@ -277,7 +277,7 @@ function renderWaiting(message) {
   const token = hostToken();
   const link = `${window.location.origin}/play/${roomId}`;
   const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: t("Your name") });
-  const agents = (ui.catalogue && ui.catalogue.agents) || ["random"];
+  const agents = orderedAgents((ui.catalogue && ui.catalogue.agents) || ["random"]);
   const rows = message.seats.map((seat) => {
     const actions = [];
     if (seat.kind === "open") {
@@ -298,7 +298,7 @@ function renderWaiting(message) {
     }
     return h("li", { class: "waiting-seat" },
       h("strong", {}, t("Seat {number}:", { number: seat.seat + 1 })), " ",
-      seat.kind === "open" ? t("open") : seat.seat === message.seat ? t("{name} (you)", { name: seat.name }) : seat.name,
+      seat.kind === "open" ? t("open") : seat.seat === message.seat ? t("{name} (you)", { name: seatLabel(seat) }) : seatLabel(seat),
       " ", ...actions);
   });
   const open = message.seats.filter((seat) => seat.kind === "open").length;
@@ -438,8 +438,7 @@ function rematchSetup(message) {
     if (seat.seat === message.seat) return { kind: "me" };
     if (seat.kind === "agent") {
       const fromSetup = saved && saved.seats[seat.seat] && saved.seats[seat.seat].agent;
-      const fromName = /^(.*) \(bot\)$/.exec(seat.name);
-      return { kind: "bot", agent: fromSetup || (fromName ? fromName[1] : "random") };
+      return { kind: "bot", agent: fromSetup || seat.agent || "random" };
     }
     return { kind: "open" };
   });
