@@ -144,9 +144,9 @@ def field_outlook(pyramid: Pyramid, unseen: Sequence[int],
 def lookahead_scores(state: State) -> dict[int, float]:
     """Every legal placement with its chance of completion, one draw deep (in the
     match, which this model does not cover, greedy's scores)."""
-    view = state.view(state.current_player)
-    if view["game"] != "pacal-solo":
+    if state.game.num_players != 1:
         return action_scores(state)
+    view = state.view(state.current_player)
     card = view["card"]
     pyramid = pyramid_from_view(view["pyramid"])
     unseen = sorted(set(range(1, HIGHEST + 1)) - used_values([view["pyramid"]]) - {card})
