@@ -49,6 +49,19 @@ def test_the_plain_game_opens_with_its_title_and_seats_in_words(lang, lines) -> 
     assert "{'" not in result.output and "rounds_to_win" not in result.output
 
 
+@pytest.mark.parametrize(("agent", "lang", "words"), [
+    ("greedy", "en", "seat 2 (Greedy rule)"),
+    ("greedy", "ko", "2번 자리 (탐욕 규칙)"),
+    ("random", "ko", "2번 자리 (무작위 수)"),
+    ("mcts", "en", "seat 2 (MCTS tree search)"),
+])
+def test_built_in_bots_are_named_in_words(agent: str, lang: str, words: str) -> None:
+    result = invoke("play", "pacal", "--vs", agent, "--seed", "11", "--plain", "--lang", lang,
+                    stdin="quit\n")
+    assert result.exit_code == 0, result.output
+    assert words in result.output.splitlines()[1]
+
+
 def test_play_pacal_plain_full_game_with_bad_moves(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     # A mistyped move and an illegal one first, then always the first listed move.

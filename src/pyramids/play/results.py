@@ -11,20 +11,28 @@ from pyramids.core import State
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _
 
-#: Seat names players read in words: a person at the keyboard and the difficulty
-#: levels (the browser's lobby names the levels with the same messages).
+#: Seat names players read in words: a person at the keyboard, the difficulty
+#: levels and the built-in agents (the browser names bots with the same messages,
+#: `agentLabel` in web/static/common.js).
 SEAT_NAME_WORDS = {
     "human": N_("human"),
     "easy": N_("Easy"),
     "medium": N_("Medium"),
     "hard": N_("Hard"),
     "expert": N_("Expert"),
+    "random": N_("Random moves"),
+    "greedy": N_("Greedy rule"),
+    "mcts": N_("MCTS tree search"),
+    "planner": N_("One-player planner"),
+    "determinized": N_("Mahjongg solver on sampled faces"),
+    "openspiel-mcts": N_("OpenSpiel's tree search"),
 }
 
 
 def seat_name(name: str) -> str:
-    """A seat's player in the reader's language: `human` and the levels in words,
-    any other agent setting (`greedy`, `mcts:iterations=50`) as typed."""
+    """A seat's player in the reader's language: `human`, the levels and the built-in
+    agents in words; an agent setting with options (`mcts:iterations=50`) or a
+    plugin's agent as typed."""
     words = SEAT_NAME_WORDS.get(name)
     return _(words) if words is not None else name
 

@@ -86,9 +86,9 @@ export function agentLabel(agent) {
     expert: t("Expert"),
     random: t("Random moves"),
     greedy: t("Greedy rule"),
-    mcts: t("Tree search (MCTS)"),
-    planner: t("Planner (one-player games)"),
-    determinized: t("Solver on sampled faces (Mahjongg)"),
+    mcts: t("MCTS tree search"),
+    planner: t("One-player planner"),
+    determinized: t("Mahjongg solver on sampled faces"),
     "openspiel-mcts": t("OpenSpiel's tree search"),
   };
   // A plugin's agent keeps the name its author gave it.
