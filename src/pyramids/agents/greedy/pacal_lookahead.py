@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from pyramids.agents.greedy import best_by
 from pyramids.agents.greedy.pacal import (
     HIGHEST,
     Pyramid,
@@ -121,21 +122,32 @@ def completion_chance(pyramid: Pyramid, counts: Sequence[int],
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def counts_after_each_draw(unseen: Sequence[int]) -> dict[int, list[int]]:
+    """For each value of `unseen`, the prefix counts of the others (`availability`):
+    the values still to come once it is drawn."""
+    everything = set(unseen)
+    return {card: availability(everything - {card}) for card in unseen}
+
+
 def field_outlook(pyramid: Pyramid, unseen: Sequence[int],
-                  weights: Sequence[float] = CHANCE_WEIGHTS) -> float:
+                  weights: Sequence[float] = CHANCE_WEIGHTS,
+                  after_draw: dict[int, list[int]] | None = None) -> float:
     """The chance of completing `pyramid` after the next draw, a uniformly random value
-    of `unseen`, is placed as well as the model can tell (0 when it fits nowhere)."""
+    of `unseen`, is placed as well as the model can tell (0 when it fits nowhere).
+    `after_draw`: `counts_after_each_draw(unseen)`, when the caller weighs several
+    fields against the same draws."""
     if all(pyramid[0]):
         return 1.0
     if not unseen:
         return 0.0
+    if after_draw is None:
+        after_draw = counts_after_each_draw(unseen)
     total = 0.0
-    everything = set(unseen)
     for card in unseen:
         options = legal_fields(pyramid, card)
         if not options:
             continue
-        counts = availability(everything - {card})
+        counts = after_draw[card]
         total += max(completion_chance(placed(pyramid, field, card), counts, weights)
                      for field in options)
     return total / len(unseen)
@@ -150,17 +162,18 @@ def lookahead_scores(state: State) -> dict[int, float]:
     card = view["card"]
     pyramid = pyramid_from_view(view["pyramid"])
     unseen = sorted(set(range(1, HIGHEST + 1)) - used_values([view["pyramid"]]) - {card})
+    after_draw = counts_after_each_draw(unseen)  # the same draws follow every field
     scores = {}
     for action in state.legal_actions():
         field = field_of(state.action_to_string(action))
-        scores[action] = (-float("inf") if field is None
-                          else field_outlook(placed(pyramid, field, card), unseen))
+        scores[action] = (
+            -float("inf") if field is None
+            else field_outlook(placed(pyramid, field, card), unseen, after_draw=after_draw)
+        )
     return scores
 
 
 def lookahead_choose(state: State, rng: Rng) -> int:
-    from pyramids.agents.greedy import best_by
-
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
