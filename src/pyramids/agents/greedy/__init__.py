@@ -139,10 +139,6 @@ class GreedyAgent:
     """
 
     name = "greedy"
-    #: No search: where the game's engine is quick (`GameManifest.quick_engine`), a
-    #: step costs about as much as a few moves, so a server may make it on its event
-    #: loop instead of handing it to a thread (pyramids.web.bots).
-    quick = True
 
     def __init__(self, seed: int | None = 0, mistakes: float = 0.0,
                  policy: str = "greedy") -> None:
@@ -151,7 +147,10 @@ class GreedyAgent:
         self.rng = Rng(seed)
         self.mistakes = float(mistakes)
         self.policy = policy
-        # A policy that searches (a module's `SLOW_POLICIES`) is not quick.
+        #: No search: where the game's engine is quick (`GameManifest.quick_engine`), a
+        #: step costs about as much as a few moves, so a server may make it on its event
+        #: loop instead of handing it to a thread (pyramids.web.bots). A policy that
+        #: searches (a module's `SLOW_POLICIES`) is not quick.
         self.quick = policy not in slow_policies()
 
     def step(self, state: State) -> int:
