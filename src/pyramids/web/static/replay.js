@@ -41,22 +41,23 @@ function renderFairness(fair) {
     verdict);
 }
 
-function replaySeats() {
-  const agents = page.replay.agents || [];
-  return page.replay.players.map((name, seat) => (agents[seat]
+/** The seats as a room's page has them (a bot by its agent), from the replay's players. */
+function replaySeats(replay) {
+  const agents = replay.agents || [];
+  return replay.players.map((name, seat) => (agents[seat]
     ? { seat, name, kind: "agent", agent: agents[seat], connected: true }
     : { seat, name, kind: "person", connected: true }));
 }
 
 function replaySeatLabel(index) {
-  const seat = replaySeats()[index];
+  const seat = page.seats[index];
   const name = seat ? seatLabel(seat) : null;
   return name ? t("Seat {number}: {name}", { number: index + 1, name }) : t("Seat {number}", { number: index + 1 });
 }
 
 function drawSeat(index, view, step) {
   const box = h("div", { class: "game replay-board" });
-  const seats = replaySeats();
+  const seats = page.seats;
   const message = {
     type: "state", seat: index, status: "finished", view, seats,
     current_player: null, your_turn: false, legal_actions: [], move_number: step.number,
@@ -136,6 +137,7 @@ async function main() {
   try {
     await loadCatalogue();
     page.replay = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}/replay?lang=${LANG}`);
+    page.seats = replaySeats(page.replay);
   } catch (problem) {
     if (problem.status === 409) {
       showMessage(t("This game is not over yet: its replay opens when it ends, so that no hidden card is shown while it is played."));
