@@ -1,4 +1,4 @@
-"""`planner`: search for one-player games, and `mcts` for everything else.
+"""`planner`: search for one-player games and Pacal matches, `mcts` for everything else.
 
 - **Pacal solo**: the cards to come are a uniformly random order of the cards
   this player has not seen (the face-down base cards are as unknown as the
@@ -20,6 +20,9 @@
   re-solves whenever the position is not the one it planned for. With hidden
   faces, or when the solver gives no verdict within its budget, it plays the
   greedy move.
+- **A Pacal match**: `sharp`'s move unless rollouts on sampled deals show
+  another clearly better (`pyramids.agents.pacal_planning`; `rollouts` is the
+  number of sampled deals).
 - Any other game: `mcts` with the given budget.
 
 A game's manifest names its planner (`planner`: a function `(agent, state)`

@@ -23,7 +23,7 @@ SEAT_NAME_WORDS = {
     "random": N_("Random moves"),
     "greedy": N_("Greedy rule"),
     "mcts": N_("MCTS tree search"),
-    "planner": N_("One-player planner"),
+    "planner": N_("Planner (sampled deals)"),
     "determinized": N_("Mahjongg solver on sampled faces"),
     "openspiel-mcts": N_("OpenSpiel's tree search"),
 }

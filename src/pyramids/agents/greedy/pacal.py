@@ -632,7 +632,7 @@ DIFFICULTY = {
         "easy": "greedy:mistakes=0.3",
         "medium": "greedy",
         "hard": "greedy:policy=sharp",
-        "expert": "mcts:iterations=40:guide=sharp:rollout=sharp:widen=2",
+        "expert": "planner:rollouts=24",
     },
     "pacal-solo": {
         "easy": "greedy:mistakes=0.3",

@@ -33,6 +33,7 @@ register(
         factory=PacalGame,
         summary="Two players build card pyramids by offering and picking; first to 3 rounds",
         greedy_policy="pyramids.agents.greedy.pacal",
+        planner="pyramids.agents.pacal_planning:plan_pacal_match",
         text_renderer="pyramids.play.text.pacal:render_pacal",
         move_log="pyramids.play.logs.pacal:describe_pacal",
         terminal_board="pyramids.tui.pacal:BOARD",

@@ -87,7 +87,7 @@ export function agentLabel(agent) {
     random: t("Random moves"),
     greedy: t("Greedy rule"),
     mcts: t("MCTS tree search"),
-    planner: t("One-player planner"),
+    planner: t("Planner (sampled deals)"),
     determinized: t("Mahjongg solver on sampled faces"),
     "openspiel-mcts": t("OpenSpiel's tree search"),
   };
