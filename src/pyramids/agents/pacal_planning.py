@@ -31,7 +31,6 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from pyramids.agents.greedy.pacal import (
-    ALL_VALUES,
     OTHER_HAND,
     OWN_HAND,
     THEIR_HAND,
@@ -44,7 +43,7 @@ from pyramids.agents.greedy.pacal import (
     sharp_choose,
     sharp_scores,
     source_availability,
-    used_values,
+    unseen_mask,
 )
 from pyramids.core import Rng, State
 
@@ -123,10 +122,7 @@ def round_result(public: dict[str, Any], me: int, round_number: int) -> float:
 def position_chance(view: dict[str, Any], me: int) -> float:
     """`sharp`'s chance that `me` wins the round, between turns, from its own view."""
     pyramids = view["pyramids"]
-    known = used_values(pyramids) | set(view["hand"])
-    if view["revealed_apex_bases"]:
-        known |= set(view["revealed_apex_bases"])
-    unseen = ALL_VALUES & ~mask_of(known)
+    unseen = unseen_mask(view)
     their_hand = view["hand_sizes"][1 - me]
     mine = Side(pyramid_from_view(pyramids[me]),
                 source_availability(view["hand"], OWN_HAND, unseen, their_hand, THEIR_HAND))

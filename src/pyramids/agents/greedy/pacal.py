@@ -481,6 +481,17 @@ def source_availability(hand: list[int], hand_weight: float, unseen: int, their_
     return counts
 
 
+def unseen_mask(view: dict[str, Any]) -> int:
+    """The values (bits) a player's view has not shown: on neither pyramid, not in its
+    hand, the offer or a card about to be placed, nor a revealed apex base."""
+    known = used_values(view["pyramids"]) | set(view["hand"])
+    known |= {c for c in (view["offer"] or ()) if c}
+    known |= {c for c in view["to_place"] if c}
+    if view["revealed_apex_bases"]:
+        known |= set(view["revealed_apex_bases"])
+    return ALL_VALUES & ~mask_of(known)
+
+
 def sharp_choose(state: State, rng: Rng) -> int:
     scores = sharp_scores(state)
     return best_by(sorted(scores), scores.__getitem__, rng)
@@ -496,12 +507,7 @@ def sharp_scores(state: State) -> Scores:
     pyramids = view["pyramids"]
     mine = pyramid_from_view(pyramids[me])
     theirs = pyramid_from_view(pyramids[1 - me])
-    known = used_values(pyramids) | set(view["hand"])
-    known |= {c for c in (view["offer"] or ()) if c}
-    known |= {c for c in view["to_place"] if c}
-    if view["revealed_apex_bases"]:
-        known |= set(view["revealed_apex_bases"])
-    unseen = ALL_VALUES & ~mask_of(known)
+    unseen = unseen_mask(view)
     their_hand = view["hand_sizes"][1 - me]
     counts: Counts
     if SOURCE_COUNTS:
