@@ -27,7 +27,7 @@ from typing import Any
 from pyramids.agents import make_agent, pacal_planning
 from pyramids.agents.greedy import pacal
 from pyramids.agents.levels import parse_setting
-from pyramids.core import Rng, State, load
+from pyramids.core import Rng, load
 from pyramids.sim.stats import wilson_interval
 
 OPPONENTS = {"greedy": pacal.choose, "sharp": pacal.sharp_choose}
@@ -97,11 +97,7 @@ def _chooser(agent: str | None, match: int, rng: Rng) -> Any:
     if agent is None:
         return lambda state: pacal.sharp_choose(state, rng)
     name, options = parse_setting(agent)
-    made = make_agent(name, seed=match + 1_000_000, **options)
-
-    def step(state: State) -> int:
-        return made.step(state)
-    return step
+    return make_agent(name, seed=match + 1_000_000, **options).step
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,9 +31,6 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from pyramids.agents.greedy.pacal import (
-    OTHER_HAND,
-    OWN_HAND,
-    THEIR_HAND,
     TURNS,
     Outlook,
     Side,
@@ -41,8 +38,8 @@ from pyramids.agents.greedy.pacal import (
     pyramid_from_view,
     round_chance,
     sharp_choose,
+    sharp_counts,
     sharp_scores,
-    source_availability,
     unseen_mask,
 )
 from pyramids.core import Rng, State
@@ -124,10 +121,9 @@ def position_chance(view: dict[str, Any], me: int) -> float:
     pyramids = view["pyramids"]
     unseen = unseen_mask(view)
     their_hand = view["hand_sizes"][1 - me]
-    mine = Side(pyramid_from_view(pyramids[me]),
-                source_availability(view["hand"], OWN_HAND, unseen, their_hand, THEIR_HAND))
-    theirs = Side(pyramid_from_view(pyramids[1 - me]),
-                  source_availability(view["hand"], OTHER_HAND, unseen, their_hand, THEIR_HAND))
+    my_counts, their_counts = sharp_counts(view, unseen, their_hand)
+    mine = Side(pyramid_from_view(pyramids[me]), my_counts)
+    theirs = Side(pyramid_from_view(pyramids[1 - me]), their_counts)
     offering = view["phase"] == "offer"
     turns_left = TURNS - view["turns_played"] if offering else 0
     outlook = Outlook(unseen, their_hand, turns_left)

@@ -492,6 +492,18 @@ def unseen_mask(view: dict[str, Any]) -> int:
     return ALL_VALUES & ~mask_of(known)
 
 
+def sharp_counts(view: dict[str, Any], unseen: int, their_hand: int) -> Counts:
+    """The prefix counts `sharp` judges shapes by: for this player's pyramid and for
+    the opponent's, each value weighted by where it can come from (`SOURCE_COUNTS`;
+    off: every value on neither pyramid alike)."""
+    if SOURCE_COUNTS:
+        hand = view["hand"]
+        return (source_availability(hand, OWN_HAND, unseen, their_hand, THEIR_HAND),
+                source_availability(hand, OTHER_HAND, unseen, their_hand, THEIR_HAND))
+    plain = availability(set(range(1, HIGHEST + 1)) - used_values(view["pyramids"]))
+    return plain, plain
+
+
 def sharp_choose(state: State, rng: Rng) -> int:
     scores = sharp_scores(state)
     return best_by(sorted(scores), scores.__getitem__, rng)
@@ -509,13 +521,7 @@ def sharp_scores(state: State) -> Scores:
     theirs = pyramid_from_view(pyramids[1 - me])
     unseen = unseen_mask(view)
     their_hand = view["hand_sizes"][1 - me]
-    counts: Counts
-    if SOURCE_COUNTS:
-        counts = (source_availability(view["hand"], OWN_HAND, unseen, their_hand, THEIR_HAND),
-                  source_availability(view["hand"], OTHER_HAND, unseen, their_hand, THEIR_HAND))
-    else:
-        plain = availability(set(range(1, HIGHEST + 1)) - used_values(pyramids))
-        counts = (plain, plain)
+    counts = sharp_counts(view, unseen, their_hand)
     turns_left = TURNS - view["turns_played"] - 1
     hand = mask_of(view["hand"])
     phase = view["phase"]
