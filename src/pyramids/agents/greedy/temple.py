@@ -202,5 +202,5 @@ DIFFICULTY = {
     "easy": "greedy:mistakes=0.3",
     "medium": "greedy",
     "hard": "mcts:iterations=12",
-    "expert": "mcts:iterations=300",
+    "expert": "mcts:iterations=2000",
 }
