@@ -6,6 +6,7 @@
     python benchmarks/strength.py --json
     python benchmarks/strength.py --ladder              # the named levels, every game
     python benchmarks/strength.py --ladder --ladder-game pacal --games 200 --workers 2
+    python benchmarks/strength.py --ladder --ladder-game temple --ladder-players 2 --games 400
     python benchmarks/strength.py --ladder --ladder-game mahjongg --ladder-layout turtle \
         --hidden-faces --games 500 --expert-games 200 --seed 19   # hidden faces, ceiling
 
@@ -351,12 +352,18 @@ def main() -> None:
                         help="ladder, Mahjongg: every tile with a tile on it starts face down")
     parser.add_argument("--ladder-game", action="append",
                         help=f"only these games in the ladder (of {', '.join(LADDER)})")
+    parser.add_argument("--ladder-players", type=int,
+                        help="ladder, games with a player count (Temple): play at this many "
+                             "seats (default: LADDER's; under four, each level meets the one "
+                             "below in its own arena)")
     args = parser.parse_args()
     if args.ladder:
         chosen_games = args.ladder_game or list(LADDER)
         figures_by_game = {}
         for game in chosen_games:
             options, base = LADDER.get(game, ({}, 50))
+            if args.ladder_players and "players" in options:
+                options = dict(options, players=args.ladder_players)
             if game == "mahjongg" and (args.ladder_layout or args.hidden_faces):
                 name = args.ladder_layout or options["layout"]
                 layout = hidden_faces_layout(name) if args.hidden_faces else name

@@ -201,6 +201,6 @@ def evaluate_state(state: State) -> list[float]:
 DIFFICULTY = {
     "easy": "greedy:mistakes=0.3",
     "medium": "greedy",
-    "hard": "mcts:iterations=12",
+    "hard": "mcts:iterations=40",
     "expert": "mcts:iterations=2000",
 }
