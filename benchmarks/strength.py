@@ -45,6 +45,7 @@ from pyramids.sim.arena import (
     seconds_per_move,
     summarize,
 )
+from pyramids.sim.play import winner_of
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
 
 MCTS = "mcts:iterations=60"
@@ -297,11 +298,7 @@ def hidden_faces_layout(name: str) -> str:
 
 
 def _seat_wins(result: Any, seat: int) -> bool:
-    returns = result.returns
-    if len(returns) == 1:
-        return bool(returns[0] > 0)
-    top = max(returns)
-    return returns[seat] == top and returns.count(top) == 1
+    return winner_of(result.returns) == seat
 
 
 def print_ladder(figures: dict[str, Any]) -> None:
