@@ -189,6 +189,23 @@ def elo_of(score: float) -> float:
     return 400.0 * math.log10(score / (1.0 - score))
 
 
+def level_steps(labels: list[str], scores: dict[tuple[str, str], float]
+                ) -> list[dict[str, Any]]:
+    """Each level's score against the one below, its Wilson interval and Elo step."""
+    steps = []
+    for lower, upper in zip(labels, labels[1:], strict=False):
+        won = scores.get((upper, lower), 0.0)
+        met = won + scores.get((lower, upper), 0.0)
+        lo, hi = wilson_interval(won, met)
+        rate = won / met if met else 0.5
+        step: dict[str, Any] = {
+            "lower": lower, "upper": upper, "meetings": met, "score": rate, "ci95": [lo, hi],
+            "elo_step": elo_of(rate), "elo_step_ci95": [elo_of(lo), elo_of(hi)]}
+        step["met"] = step["elo_step"] >= MIN_ELO_STEP and lo > 0.5
+        steps.append(step)
+    return steps
+
+
 def ladder(game: str, games: int, workers: int, seed: int,
            options: dict[str, Any] | None = None,
            expert_games: int | None = None) -> dict[str, Any]:
@@ -226,17 +243,7 @@ def ladder(game: str, games: int, workers: int, seed: int,
             results += run_games(job, count, workers)
     scores = pairwise_scores(results)
     elo = bradley_terry_elo(labels, scores, prior_games=1.0)
-    steps = []
-    for lower, upper in zip(labels, labels[1:], strict=False):
-        won = scores.get((upper, lower), 0.0)
-        met = won + scores.get((lower, upper), 0.0)
-        lo, hi = wilson_interval(won, met)
-        rate = won / met if met else 0.5
-        step: dict[str, Any] = {
-            "lower": lower, "upper": upper, "meetings": met, "score": rate, "ci95": [lo, hi],
-            "elo_step": elo_of(rate), "elo_step_ci95": [elo_of(lo), elo_of(hi)]}
-        step["met"] = step["elo_step"] >= MIN_ELO_STEP and lo > 0.5
-        steps.append(step)
+    steps = level_steps(labels, scores)
     speeds = seconds_per_move(results)
     rows = {}
     for label in labels:

@@ -31,14 +31,27 @@ def main() -> int:
     with path.open("rb") as stream:
         catalog = read_po(stream, locale=args.lang)
     unknown = []
+    wrong_shape = []
     for message_id, text in table.items():
         message = catalog.get(message_id)
         if message is None:
             unknown.append(message_id)
             continue
-        message.string = tuple(text) if isinstance(message.id, tuple) else text
-    with path.open("wb") as stream:
+        plural = isinstance(message.id, tuple)
+        if plural != isinstance(text, (tuple, list)) or not plural and not isinstance(text, str):
+            wrong_shape.append((message_id, "a tuple of forms" if plural else "one string"))
+            continue
+        message.string = tuple(text) if plural else text
+    if wrong_shape:
+        # Nothing is written: a half-filled catalogue is worse than none.
+        for message_id, wanted in wrong_shape:
+            print(f"{message_id!r} needs {wanted}; the catalogue is unchanged", file=sys.stderr)
+        return 2
+    # Write beside the catalogue and swap it in, so a failed write never truncates it.
+    partial = path.with_suffix(".po.partial")
+    with partial.open("wb") as stream:
         write_po(stream, catalog, width=100, sort_output=True, include_lineno=False)
+    partial.replace(path)
     for message_id in unknown:
         print(f"not in the catalogue: {message_id!r}")
     return 0

@@ -46,6 +46,30 @@ def test_arena_table_and_workers_agree() -> None:
     assert "win rate" in table.stdout and "greedy" in table.stdout
 
 
+def test_arena_table_in_korean() -> None:
+    table = runner.invoke(app, ["--lang", "ko", "arena", "pacal", "--agents", "greedy,random",
+                                "--games", "2", "--seed", "1"])
+    assert table.exit_code == 0, table.output
+    text = " ".join(table.stdout.split())  # the terminal's width may wrap a line
+    for words in ("2게임, 2자리, 시드 1", "에이전트", "승률", "자리별 승률", "1번 자리:",
+                  "쌍마다 가상 무승부"):
+        assert words in text, words
+    assert "win rate" not in text and "seat" not in text
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["--agents", "greedy,"], "--agents 'greedy,'에 빈 항목이 있습니다"),
+    (["--agents", "mcts:iterations"], "key=value 형식이 아닙니다"),
+    (["--agents", "random", "--players", "3"], "pacal은(는) 2명만 할 수 있습니다"),
+    (["--agents", "random", "--games", "0"], "--games는 1 이상이어야 합니다 (받은 값: 0)"),
+    (["--agents", "random", "--address", "ray://x"], "--backend ray와 함께 쓰세요"),
+])
+def test_arena_bad_input_in_korean(args: list[str], expected: str) -> None:
+    result = runner.invoke(app, ["--lang", "ko", "arena", "pacal", *args])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("오류: ") and expected in result.stderr
+
+
 def test_arena_bad_input_says_what_is_allowed() -> None:
     unknown = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,nobody"])
     assert unknown.exit_code == 2

@@ -167,7 +167,37 @@ def test_simulate_players_option() -> None:
 def test_simulate_text_output() -> None:
     result = invoke("simulate", "pacal", "--games", "2", *SHORT_MATCH)
     assert result.exit_code == 0
-    assert "seat 1 (random):" in result.output and "draws:" in result.output
+    assert "seat 1 (Random moves):" in result.output and "draws:" in result.output
+
+
+def test_simulate_reports_in_korean() -> None:
+    result = invoke("--lang", "ko", "simulate", "pacal-solo", "--agents", "greedy",
+                    "--games", "6", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    report = json.loads(invoke("simulate", "pacal-solo", "--agents", "greedy", "--games", "6",
+                               "--seed", "4", "--json").stdout)
+    lines = result.output.strip().splitlines()
+    assert lines[0].endswith("6게임, 시드 4")
+    assert lines[1] == f"  1번 자리 (탐욕 규칙): {report['wins'][0]}승"
+    assert f"패배: {report['losses']}" in result.output
+    assert "게임당 평균 행동 수" in result.output
+    assert "seat" not in result.output and "wins" not in result.output
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["simulate", "pacal", "--agents", "random,random,random"],
+     "pacal은(는) 2자리 게임입니다; 받은 에이전트 3개"),
+    (["simulate", "pacal", "--agents", "genius"], "알 수 없는 에이전트 'genius'"),
+    (["simulate", "pacal", "--backend", "cloud"], "알 수 없는 백엔드 'cloud'"),
+    (["simulate", "pacal", "--workers", "0"], "--workers는 1 이상이어야 합니다"),
+    (["play", "--plain"], "게임 이름을 쓰거나"),
+])
+def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
+    result = invoke("--lang", "ko", *args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("오류: ")
+    assert expected in lines[0]
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,7 @@ def test_the_plugin_passes_check_game(plugin_site: Path) -> None:
 def test_simulate_uses_the_plugins_greedy_policy(plugin_site: Path) -> None:
     # Greedy Nim leaves a multiple of four: from 7 stones the first player always wins.
     output = invoke("simulate", "toy-nim", "--agents", "greedy,greedy", "--games", "20")
-    assert "seat 1 (greedy): 20 wins" in output
+    assert "seat 1 (Greedy rule): 20 wins" in output
 
 
 def test_arena_plays_the_plugin(plugin_site: Path) -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pyramids.play.i18n import words_text
 from pyramids.play.scores import ScoreEntry, ScoreStore, ScoreStoreError, default_scores_path
 
 
@@ -68,9 +69,12 @@ def test_a_damaged_database_is_kept_aside_too(tmp_path: Path) -> None:
 def test_a_file_that_cannot_be_read_for_other_reasons_is_left_alone(tmp_path: Path) -> None:
     folder = tmp_path / "scores.sqlite3"
     folder.mkdir()  # a folder where the file should be
-    with pytest.raises(ScoreStoreError, match="scores.sqlite3"):
+    with pytest.raises(ScoreStoreError, match="scores.sqlite3") as refused:
         ScoreStore(folder).add(entry(1))
     assert folder.is_dir()
+    # The player reads why in their language, with the file's place in it.
+    korean = words_text(refused.value, lang="ko")
+    assert "점수 파일" in korean and "scores.sqlite3" in korean
 
 
 def test_the_default_file_is_in_the_user_data_folder(

@@ -17,7 +17,9 @@ pytest.importorskip("fastapi", reason="needs the web extra (pip install '.[web]'
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from pyramids.web.accounts import CSRF_COOKIE  # noqa: E402
 from pyramids.web.app import create_app  # noqa: E402
+from pyramids.web.chat import MAX_CHAT_LENGTH  # noqa: E402
 from pyramids.web.limits import ServerLimits  # noqa: E402
 
 
@@ -71,3 +73,105 @@ def test_an_illegal_move_is_refused_in_korean_over_the_room_socket(client: TestC
             refused.append((error["code"], error["message"]))
     korean = "'decline' 수는 둘 수 없습니다: 손의 카드 두 장을 제안해야 합니다 ('offer A B')"
     assert refused == [("illegal_action", korean)]
+
+
+def _said(response: Any, status: int) -> str:
+    assert response.status_code == status, response.text
+    message: str = response.json()["error"]["message"]
+    return message
+
+
+KOREAN = {"Accept-Language": "ko"}
+
+
+def _csrf(client: TestClient) -> dict[str, str]:
+    assert client.get("/api/account").status_code == 200  # sets the CSRF cookie
+    return {"X-CSRF-Token": client.cookies[CSRF_COOKIE]}
+
+
+def test_account_refusals_are_in_the_language_the_client_reads(client: TestClient) -> None:
+    csrf = _csrf(client)
+
+    def register(name: str, password: str, headers: dict[str, str], status: int) -> str:
+        answer = client.post("/api/account/register", json={"name": name, "password": password},
+                             headers={**csrf, **headers})
+        return _said(answer, status)
+
+    assert register("A", "long enough", {}, 400) == "an account name has at least 2 characters"
+    assert register("A", "long enough", KOREAN, 400) == "계정 이름은 2자 이상입니다"
+    assert register("Ana", "short", {}, 400) == "a password has 8 to 256 characters"
+    assert register("Ana", "short", KOREAN, 400) == "비밀번호는 8자에서 256자 사이입니다"
+    made = client.post("/api/account/register", json={"name": "Ana", "password": "long enough"},
+                       headers=csrf)
+    assert made.status_code == 201, made.text
+    assert register("ana", "long enough", {}, 409) == (
+        "the name 'ana' already has an account; log in, or choose another name")
+    assert register("ana", "long enough", KOREAN, 409) == (
+        "'ana' 이름의 계정이 이미 있습니다. 로그인하거나 다른 이름을 고르세요")
+    # Without the CSRF header: refused in the reader's language too.
+    refused = client.post("/api/account/login", json={"name": "Ana", "password": "x" * 8},
+                          headers=KOREAN)
+    assert _said(refused, 403).startswith("X-CSRF-Token 헤더가 없거나 틀렸습니다")
+
+
+def test_room_refusals_are_in_the_language_the_client_reads(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"game": "pacal"}).json()
+    room, host = created["room"]["id"], created["host_token"]
+    body = {"token": host, "seat": 1, "agent": "nobody"}
+    english = _said(client.post(f"/api/rooms/{room}/agents", json=body), 400)
+    assert english.startswith("unknown agent 'nobody'; allowed agents: ") and "random" in english
+    korean = _said(client.post(f"/api/rooms/{room}/agents", json=body, headers=KOREAN), 400)
+    assert korean == english.replace("unknown agent", "알 수 없는 에이전트").replace(
+        "allowed agents", "가능한 에이전트")
+
+    start = {"token": host}
+    assert _said(client.post(f"/api/rooms/{room}/start", json=start), 409) == (
+        f"room {room} cannot start: seats 0, 1 still open; take them or give them to agents")
+    assert _said(client.post(f"/api/rooms/{room}/start", json=start, headers=KOREAN), 409) == (
+        f"{room} 방을 시작할 수 없습니다: 0, 1번 자리가 아직 비어 있습니다. "
+        "자리에 앉거나 에이전트에게 주세요")
+
+    assert _said(client.get("/api/rooms/nowhere"), 404) == "no room 'nowhere'"
+    assert _said(client.get("/api/rooms/nowhere", headers=KOREAN), 404) == "'nowhere' 방이 없습니다"
+    # The server's own checks of a request's fields, too.
+    unknown = {"game": "pacal", "players": 3}
+    assert _refusal(client.post("/api/rooms", json=unknown)) == (
+        "bad request: unknown field 'players'")
+    assert _refusal(client.post("/api/rooms", json=unknown, headers=KOREAN)) == (
+        "잘못된 요청: 알 수 없는 필드 'players'")
+
+
+def _socket_error(socket: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = socket.receive_json()
+        if message["type"] == "error":
+            return message
+
+
+def test_socket_refusals_are_in_the_language_the_client_joined_with(client: TestClient) -> None:
+    room = client.post("/api/rooms", json={"game": "pacal"}).json()["room"]["id"]
+    said = {}
+    for lang in ("en", "ko"):
+        with client.websocket_connect(f"/ws/rooms/{room}") as socket:
+            socket.send_json({"type": "join", "lang": lang})
+            socket.send_json({"type": "chat", "text": "x" * (MAX_CHAT_LENGTH + 1)})
+            error = _socket_error(socket)
+            assert error["code"] == "chat_too_long"
+            said[lang] = error["message"]
+    length = MAX_CHAT_LENGTH + 1
+    assert said == {
+        "en": f"a chat message has at most {MAX_CHAT_LENGTH} characters; this one has {length}",
+        "ko": f"채팅 메시지는 최대 {MAX_CHAT_LENGTH}자입니다. 이 메시지는 {length}자입니다",
+    }
+
+
+def test_before_joining_the_socket_refuses_in_the_language_of_the_page(
+    client: TestClient,
+) -> None:
+    room = client.post("/api/rooms", json={"game": "pacal"}).json()["room"]["id"]
+    for headers, expected in (({}, "a message is a JSON object with a 'type'"),
+                              (KOREAN, "메시지는 'type'이 있는 JSON 객체입니다")):
+        with client.websocket_connect(f"/ws/rooms/{room}", headers=headers) as socket:
+            socket.send_json([1, 2])
+            error = _socket_error(socket)
+            assert (error["code"], error["message"]) == ("bad_message", expected)

@@ -23,6 +23,7 @@ from importlib import metadata
 from typing import Any, Protocol
 
 from pyramids.core import OptionError, State
+from pyramids.core.errors import N_
 
 ENTRY_POINT_GROUP = "pyramids.agents"
 
@@ -90,9 +91,8 @@ def require_agent(name: str) -> None:
     _load_builtins()
     factory = _AGENTS.get(name)
     if factory is None:
-        raise OptionError(
-            f"unknown agent {name!r}; allowed agents: {', '.join(sorted(_AGENTS))}"
-        )
+        raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
+                          name=repr(name), allowed=", ".join(sorted(_AGENTS)))
     if isinstance(factory, PluginAgentFactory):
         factory.load()
 
@@ -103,9 +103,8 @@ def make_agent(name: str, seed: int | None = 0, **options: Any) -> Agent:
     try:
         factory = _AGENTS[name]
     except KeyError:
-        raise OptionError(
-            f"unknown agent {name!r}; allowed agents: {', '.join(sorted(_AGENTS))}"
-        ) from None
+        raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
+                          name=repr(name), allowed=", ".join(sorted(_AGENTS))) from None
     return factory(seed=seed, **options)
 
 

@@ -21,8 +21,17 @@ from pyramids.cli.common import (
 )
 from pyramids.core import OptionError
 from pyramids.core.errors import N_
+from pyramids.play.i18n import _, format_number
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
+
+# The arena table's columns, catalogue messages (translated when printed).
+ARENA_COLUMNS = (N_("agent"), N_("seats played"), N_("W"), N_("D"), N_("L"), N_("win rate"),
+                 N_("95% CI"), N_("Elo"), N_("ms/move"))
+
+
+def percent(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
 
 
 def _print_table(summary: dict[str, Any]) -> None:
@@ -31,14 +40,14 @@ def _print_table(summary: dict[str, Any]) -> None:
 
     console = Console()
     options = ", ".join(f"{k}={v}" for k, v in sorted(summary["options"].items()))
-    console.print(
-        f"{summary['game']} ({options or 'defaults'}): {summary['games']} games, "
-        f"{summary['players']} seat(s), seed {summary['seed']}"
-    )
+    console.print(_(
+        "{game} ({options}): {games} games, {seats} seat(s), seed {seed}",
+        game=summary["game"], options=options or _("defaults"),
+        games=format_number(summary["games"]), seats=summary["players"], seed=summary["seed"],
+    ))
     table = Table()
-    for column in ("agent", "seats played", "W", "D", "L", "win rate", "95% CI", "Elo",
-                   "ms/move"):
-        table.add_column(column, justify="left" if column == "agent" else "right")
+    for index, column in enumerate(ARENA_COLUMNS):
+        table.add_column(_(column), justify="left" if index == 0 else "right")
     speeds = summary.get("seconds_per_move", {})
     for label, row in sorted(summary["agents"].items(), key=lambda kv: -kv[1]["win_rate"]):
         lo, hi = row["ci95"]
@@ -57,13 +66,15 @@ def _print_table(summary: dict[str, Any]) -> None:
     console.print(table)
     if summary["players"] > 1:
         seats = ", ".join(
-            f"seat {s['seat'] + 1}: {100 * s['win_rate']:.1f}%" for s in summary["seats"]
+            _("seat {seat}: {rate}", seat=s["seat"] + 1, rate=percent(s["win_rate"]))
+            for s in summary["seats"]
         )
-        console.print(f"Win rate by seat (all agents): {seats}")
-    console.print(
+        console.print(_("Win rate by seat (all agents): {seats}", seats=seats))
+    prior = f"{summary['elo_prior_games']:g}"
+    console.print(_(
         "Elo: Bradley-Terry maximum likelihood on pairwise results, mean 1500, "
-        f"{summary['elo_prior_games']:g} virtual draw per pair."
-    )
+        "{draws} virtual draw(s) per pair.", draws=prior,
+    ))
 
 
 def arena(
@@ -87,7 +98,7 @@ def arena(
     with user_errors():
         specs = parse_agents(agents)
         if games < 1:
-            raise OptionError(f"--games must be at least 1, got {games}")
+            raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
         runner = make_backend(backend, workers, address)
         options = parse_options(option)
         # Validate the game and options before any game is played.
@@ -95,7 +106,7 @@ def arena(
         from pyramids.sim.arena import resolve_game
 
         resolve_game(game, options, players, load)
-        with progress(games, as_json, f"{game} arena") as advance:
+        with progress(games, as_json, _("{game} arena", game=game)) as advance:
             summary = run_arena(game, specs, games, seed=seed, players=players,
                                 options=options, on_done=advance, backend=runner)
     if as_json:
@@ -128,17 +139,19 @@ def balance(
     with user_errors():
         if agent not in agent_names():
             allowed = ", ".join(agent_names())
-            raise OptionError(f"unknown agent {agent!r}; allowed agents: {allowed}")
+            raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
+                              name=repr(agent), allowed=allowed)
         counts: list[int | None] = [None]
         if players:
             try:
                 counts = [int(p) for p in players.split(",") if p.strip()]
             except ValueError:
                 raise OptionError(
-                    f"--players {players!r} is not a comma-separated list of numbers (e.g. 2,3,4)"
+                    N_("--players '{players}' is not a comma-separated list of numbers "
+                       "(e.g. 2,3,4)"), players=players,
                 ) from None
         if games < 1:
-            raise OptionError(f"--games must be at least 1, got {games}")
+            raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
         runner = make_backend(backend, workers, address)
         options = parse_options(option)
         from pyramids.core import load
@@ -146,11 +159,11 @@ def balance(
 
         for count in counts:
             resolve_game(game, options, count, load)
-        with progress(games * len(counts), False, f"{game} balance") as advance:
+        with progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
             report = run_balance(game, games, counts, agent=agent, seed=seed,
                                  options=options, on_done=advance, backend=runner)
         path = write_report(report, out)
-    typer.echo(f"wrote {path}")
+    typer.echo(_("wrote {path}", path=path))
 
 
 def register(app: typer.Typer) -> None:

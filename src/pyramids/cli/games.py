@@ -25,7 +25,7 @@ from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import GameRecord, PyramidsError, State, game_manifest
 from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, format_number, ngettext
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import record_log
 from pyramids.play.render import render_view
@@ -108,11 +108,14 @@ def _make_session(
 ) -> Session:
     if resume is not None:
         if option or players is not None or seed is not None:
-            raise PyramidsError("--resume takes the game, options and seed from the record")
+            raise PyramidsError(
+                N_("--resume takes the game, options and seed from the record")
+            )
         session = resume_session(resume, save_path=save or resume)
         if game is not None and game != session.game.name:
             raise PyramidsError(
-                f"{resume} is a {session.game.name} game, not {game}; leave out the game name"
+                N_("{file} is a {saved} game, not {game}; leave out the game name"),
+                file=resume, saved=session.game.name, game=game,
             )
         if seats is not None or vs is not None:
             session = resume_session(
@@ -123,7 +126,8 @@ def _make_session(
         from pyramids.core import game_names
 
         raise PyramidsError(
-            f"name a game (allowed: {', '.join(game_names())}) or give --resume FILE"
+            N_("name a game (allowed: {allowed}) or give --resume FILE"),
+            allowed=", ".join(game_names()),
         )
     loaded = load_game(game, parse_options(option), players)
     seat_names = parse_seats(loaded, seats, vs)
@@ -153,7 +157,7 @@ def simulate(
         check_seat_names(names, allow_human=False)
         solo = loaded.num_players == 1
         runner = make_backend(backend, workers, address)
-        with progress(games, as_json, f"{game} simulate") as advance:
+        with progress(games, as_json, _("{game} simulate", game=game)) as advance:
             summary = play_series(loaded, names, games, seed, keep_finals=solo,
                                   backend=runner, on_done=advance)
         report: dict[str, Any] = summary.to_dict()
@@ -168,19 +172,24 @@ def simulate(
     if as_json:
         typer.echo(json.dumps(report))
         return
-    typer.echo(
-        f"{report['game']} {report['options']}: {report['games']} games, seed {report['seed']}"
-    )
-    for seat, name in enumerate(names):
-        typer.echo(f"  seat {seat + 1} ({name}): {report['wins'][seat]} wins")
+    options = ", ".join(f"{k}={v}" for k, v in sorted(report["options"].items()))
+    typer.echo(_("{game} ({options}): {games} games, seed {seed}", game=report["game"],
+                 options=options or _("defaults"), games=format_number(report["games"]),
+                 seed=report["seed"]))
+    for seat in range(len(names)):
+        typer.echo("  " + ngettext("{seat}: {count} win", "{seat}: {count} wins",
+                                   report["wins"][seat], seat=seat_label(seat, names)))
     if solo:
-        typer.echo(f"  losses: {report['losses']}")
-        typer.echo(f"  win rate: {report['win_rate']:.3f}")
+        rate = f"{report['win_rate']:.3f}"
+        typer.echo("  " + _("losses: {losses}", losses=report["losses"]))
+        typer.echo("  " + _("win rate: {rate}", rate=rate))
         if report["mean_draws_won"] is not None:
-            typer.echo(f"  mean draws in won games: {report['mean_draws_won']:.2f}")
+            mean_draws = f"{report['mean_draws_won']:.2f}"
+            typer.echo("  " + _("mean draws in won games: {draws}", draws=mean_draws))
     else:
-        typer.echo(f"  draws: {report['draws']}")
-    typer.echo(f"  mean actions per game: {report['mean_actions']:.1f}")
+        typer.echo("  " + _("draws: {draws}", draws=report["draws"]))
+    mean_actions = f"{report['mean_actions']:.1f}"
+    typer.echo("  " + _("mean actions per game: {actions}", actions=mean_actions))
 
 
 def solo_draw_count(view: dict[str, Any]) -> int | None:

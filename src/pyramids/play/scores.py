@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pyramids.core import PyramidsError
+from pyramids.core.errors import N_
 
 APP_NAME = "pyramids"
 FILE_NAME = "scores.sqlite3"
@@ -119,17 +120,18 @@ class ScoreStore:
         except sqlite3.DatabaseError as error:
             if not is_corrupt(error):
                 raise ScoreStoreError(
-                    f"the score file {self.path} cannot be used ({error}); it was left as "
-                    "it is: try again later, or move it away to start a new one"
+                    N_("the score file {path} cannot be used ({problem}); it was left as it "
+                       "is: try again later, or move it away to start a new one"),
+                    path=self.path, problem=error,
                 ) from error
             target = aside_path(self.path)
             try:
                 self.path.rename(target)
             except OSError as move_error:
                 raise ScoreStoreError(
-                    f"the score file {self.path} cannot be read ({error}) nor moved aside "
-                    f"({move_error.strerror}); it was left as it is: move it away to start "
-                    "a new one"
+                    N_("the score file {path} cannot be read ({problem}) nor moved aside "
+                       "({reason}); it was left as it is: move it away to start a new one"),
+                    path=self.path, problem=error, reason=move_error.strerror,
                 ) from error
             self.set_aside = target
 
@@ -143,7 +145,8 @@ class ScoreStore:
                 connection = sqlite3.connect(self.path, timeout=5)
             except (OSError, sqlite3.Error) as error:
                 raise ScoreStoreError(
-                    f"cannot open the score file {self.path}: {error}"
+                    N_("cannot open the score file {path}: {problem}"),
+                    path=self.path, problem=error,
                 ) from error
         try:
             with connection:  # one transaction: committed whole or rolled back
@@ -151,8 +154,9 @@ class ScoreStore:
                 yield connection
         except sqlite3.DatabaseError as error:
             raise ScoreStoreError(
-                f"the score file {self.path} cannot be used ({error}); it was left as it is: "
-                "move it away to start a new one"
+                N_("the score file {path} cannot be used ({problem}); it was left as it is: "
+                   "move it away to start a new one"),
+                path=self.path, problem=error,
             ) from error
         finally:
             connection.close()

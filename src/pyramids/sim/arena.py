@@ -31,6 +31,7 @@ from typing import Any
 
 from pyramids.agents import Agent, make_agent
 from pyramids.core import Game, OptionError, Rng, State, load
+from pyramids.core.errors import N_
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
@@ -77,7 +78,8 @@ def parse_agents(text: str) -> list[AgentSpec]:
     for item in (part.strip() for part in text.split(",")):
         if not item:
             raise OptionError(
-                f"--agents {text!r} has an empty entry; give names separated by commas"
+                N_("--agents '{agents}' has an empty entry; give names separated by commas"),
+                agents=text,
             )
         name, *settings = item.split(":")
         require_agent(name)  # unknown names, and plugin agents without their extra
@@ -86,8 +88,9 @@ def parse_agents(text: str) -> list[AgentSpec]:
             key, sep, value = setting.partition("=")
             if not sep or not key:
                 raise OptionError(
-                    f"agent option {setting!r} in {item!r} is not key=value "
-                    "(e.g. mcts:iterations=200)"
+                    N_("agent option '{setting}' in '{agent}' is not key=value "
+                       "(e.g. mcts:iterations=200)"),
+                    setting=setting, agent=item,
                 )
             options[key] = _parse_value(value)
         base = item
@@ -95,7 +98,7 @@ def parse_agents(text: str) -> list[AgentSpec]:
         label = base if seen[base] == 1 else f"{base}#{seen[base]}"
         specs.append(AgentSpec(label, name, options))
     if not specs:
-        raise OptionError("--agents needs at least one agent")
+        raise OptionError(N_("--agents needs at least one agent"))
     return specs
 
 
@@ -135,8 +138,9 @@ def resolve_game(
             chosen[option] = players
         elif probe.num_players != players:
             raise OptionError(
-                f"{game_name} is played by {probe.num_players} player(s) only; "
-                f"--players {players} is not possible"
+                N_("{game} is played by {count} player(s) only; --players {players} is not "
+                   "possible"),
+                game=game_name, count=probe.num_players, players=players,
             )
     game = loader(game_name, **chosen)
     return game, chosen
@@ -227,7 +231,7 @@ def run_games(
 ) -> list[GameResult]:
     """Play games 0..games-1 in `workers` local processes, or on `backend`; sorted by index."""
     if games < 1:
-        raise OptionError(f"--games must be at least 1, got {games}")
+        raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
     if backend is None:
         backend = make_backend("local", workers)
     return run_indexed(play_indexed_game, job, games, backend, on_done)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pyramids.core import OptionError
+from pyramids.core.errors import N_
 
 P = TypeVar("P")
 R = TypeVar("R")
@@ -46,17 +47,18 @@ class Backend:
 def make_backend(kind: str = "local", workers: int = 1, address: str | None = None) -> Backend:
     """A checked backend; a clear error for an unknown kind, a bad worker count or no Ray."""
     if kind not in BACKENDS:
-        raise OptionError(f"unknown backend {kind!r}; choose one of: {', '.join(BACKENDS)}")
+        raise OptionError(N_("unknown backend '{backend}'; choose one of: {allowed}"),
+                          backend=kind, allowed=", ".join(BACKENDS))
     if workers < 1:
-        raise OptionError(f"--workers must be at least 1, got {workers}")
+        raise OptionError(N_("--workers must be at least 1, got {workers}"), workers=workers)
     if address is not None and kind != "ray":
-        raise OptionError("--address joins a Ray cluster; use it with --backend ray")
+        raise OptionError(N_("--address joins a Ray cluster; use it with --backend ray"))
     if kind == "ray":
         try:
             import ray  # noqa: F401
         except ImportError:
             raise OptionError(
-                "--backend ray needs Ray: pip install 'pyramids[ray]'"
+                N_("--backend ray needs Ray: pip install 'pyramids[ray]'")
             ) from None
     return Backend(kind, workers, address)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from pyramids.agents import Agent, make_agent
 from pyramids.core import Game, OptionError, Rng, State
+from pyramids.core.errors import N_
 from pyramids.sim.backends import Backend, run_indexed
 
 DEFAULT_MAX_ACTIONS = 100_000
@@ -37,7 +38,8 @@ def play_game(
     """
     if len(agents) != game.num_players:
         raise OptionError(
-            f"{game.name} needs {game.num_players} agent(s), got {len(agents)}"
+            N_("{game} needs {count} agent(s), got {got}"),
+            game=game.name, count=game.num_players, got=len(agents),
         )
     if state is None:
         state = game.new_initial_state(seed)
@@ -162,8 +164,9 @@ def play_series(
     """
     if len(agent_names) != game.num_players:
         raise OptionError(
-            f"{game.name} is played by {game.num_players} seat(s); "
-            f"got {len(agent_names)} agent(s): {', '.join(agent_names)}"
+            N_("{game} is played by {count} seat(s); got {got} agent(s): {agents}"),
+            game=game.name, count=game.num_players, got=len(agent_names),
+            agents=", ".join(agent_names),
         )
     summary = SeriesSummary(
         game=game.name,

@@ -41,6 +41,7 @@ from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
+from pyramids.core.errors import N_, Words
 from pyramids.web.limits import Buckets, retry_after
 from pyramids.web.ratings import (
     Rating,
@@ -129,17 +130,18 @@ def name_key(name: str) -> str:
 def check_account_name(name: Any) -> str:
     clean = clean_name(name)
     if len(clean) < MIN_NAME:
-        raise RoomError("bad_name", f"an account name has at least {MIN_NAME} characters")
+        raise RoomError("bad_name", Words(N_("an account name has at least {least} characters"),
+                                          least=MIN_NAME))
     if clean.endswith(")"):
         # "(bot)" and "(you)" are how the pages mark seats; no account may look like one.
-        raise RoomError("bad_name", "an account name may not end with ')'")
+        raise RoomError("bad_name", Words(N_("an account name may not end with ')'")))
     return clean
 
 
 def check_password(password: Any) -> str:
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise RoomError("bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} "
-                        "characters")
+        raise RoomError("bad_password", Words(N_("a password has {least} to {most} characters"),
+                                              least=MIN_PASSWORD, most=MAX_PASSWORD))
     return password
 
 
@@ -339,29 +341,32 @@ class Accounts:
         check_password(password)
         wait = self.registrations.take(address)
         if wait > 0:
-            raise RoomError("rate_limited", f"too many new accounts from your address: at most "
-                            f"{REGISTRATIONS_PER_HOUR} an hour; try again in "
-                            f"{retry_after(wait)} s", 429, retry_after=wait)
+            raise RoomError("rate_limited", Words(N_(
+                "too many new accounts from your address: at most {most} an hour; try again "
+                "in {seconds} s"), most=REGISTRATIONS_PER_HOUR, seconds=retry_after(wait)),
+                429, retry_after=wait)
         password_hash = await self._in_thread(self.hasher.hash, password)
         account = await hub.run_db(self.store.create, clean, password_hash)
         if account is None:
-            raise RoomError("name_taken", f"the name {clean!r} already has an account; "
-                            "log in, or choose another name", 409)
+            raise RoomError("name_taken", Words(N_("the name '{name}' already has an account; "
+                                                   "log in, or choose another name"), name=clean),
+                            409)
         log.info("account %d registered", account)
         return account, clean
 
     async def login(self, hub: Any, name: Any, password: Any, address: str) -> tuple[int, str]:
         if not isinstance(name, str) or not isinstance(password, str):
-            raise RoomError("bad_login", "a login is a name and a password")
+            raise RoomError("bad_login", Words(N_("a login is a name and a password")))
         key = name_key(" ".join(name.split()))
         for buckets, what in ((self.failed_by_name, key), (self.failed_by_address, address)):
             bucket = buckets.buckets.get(what)
             wait = 0.0 if bucket is None else _refill(bucket)
             if wait > 0:
-                raise RoomError("rate_limited", f"too many failed logins: at most "
-                                f"{LOGIN_ATTEMPTS} for a name in {LOGIN_WINDOW_SECONDS / 60:g} "
-                                f"minutes; try again in {retry_after(wait)} s", 429,
-                                retry_after=wait)
+                raise RoomError("rate_limited", Words(N_(
+                    "too many failed logins: at most {most} for a name in {minutes} minutes; "
+                    "try again in {seconds} s"), most=LOGIN_ATTEMPTS,
+                    minutes=f"{LOGIN_WINDOW_SECONDS / 60:g}", seconds=retry_after(wait)),
+                    429, retry_after=wait)
         found = await hub.run_db(self.store.find, " ".join(name.split()))
         stored = found[2] if found is not None else self._dummy_hash
         ok = await self._in_thread(self._verify, stored, password[:MAX_PASSWORD + 1])
@@ -369,7 +374,7 @@ class Accounts:
             self.failed_by_name.take(key)
             self.failed_by_address.take(address)
             log.info("failed login")
-            raise RoomError("bad_login", "wrong name or password", 403)
+            raise RoomError("bad_login", Words(N_("wrong name or password")), 403)
         account, clean, _ = found
         if self.hasher.check_needs_rehash(stored):
             new_hash = await self._in_thread(self.hasher.hash, password)
@@ -427,13 +432,15 @@ def check_csrf(request: Request) -> None:
     origin = request.headers.get("origin")
     host = request.headers.get("host")
     if origin is not None and (host is None or urlsplit(origin).netloc.lower() != host.lower()):
-        raise RoomError("csrf", "this request came from another site's page; refused", 403)
+        raise RoomError("csrf", Words(N_("this request came from another site's page; refused")),
+                        403)
     cookie = request.cookies.get(CSRF_COOKIE) or ""
     header = request.headers.get(CSRF_HEADER) or ""
     if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()):
-        raise RoomError("csrf", "missing or wrong X-CSRF-Token header: send the value of the "
-                        f"{CSRF_COOKIE} cookie (GET /api/account sets it) with every request "
-                        "that uses your login", 403)
+        raise RoomError("csrf", Words(N_(
+            "missing or wrong X-CSRF-Token header: send the value of the {cookie} cookie "
+            "(GET /api/account sets it) with every request that uses your login"),
+            cookie=CSRF_COOKIE), 403)
 
 
 def ensure_csrf_cookie(request: Request, response: Response) -> str:
@@ -455,8 +462,9 @@ async def seat_account(request: Request) -> tuple[int, str] | None:
     accounts: Accounts = request.app.state.accounts
     found = await accounts.account_of(request.app.state.hub, request)
     if found is None:
-        raise RoomError("not_logged_in", "your login has expired; log in again, or clear the "
-                        "site's cookies to play by name", 401)
+        raise RoomError("not_logged_in", Words(N_(
+            "your login has expired; log in again, or clear the site's cookies to play by "
+            "name")), 401)
     return found
 
 
@@ -526,8 +534,8 @@ def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
         try:
             game_manifest(game)
         except UnknownGameError:
-            raise RoomError("unknown_game", f"no game {game!r}; see GET /api/games", 404) \
-                from None
+            raise RoomError("unknown_game", Words(N_("no game '{game}'; see GET /api/games"),
+                                                  game=game[:64]), 404) from None
         players = await request.app.state.hub.run_db(accounts.store.leaderboard, game)
         bots = [
             {"agent": agent, "rating": rating.rating, "deviation": rating.deviation}

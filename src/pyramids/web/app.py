@@ -20,9 +20,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from pyramids.agents import agent_names
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
+from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.web.accounts import mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
@@ -153,17 +155,28 @@ def error_response(
     )
 
 
-def _describe_validation(error: RequestValidationError) -> str:
+def scope_language(scope: Scope) -> str:
+    """The language of the client of an HTTP request, for answers made below the routes."""
+    return client_language(HTTPConnection(scope))
+
+
+# Starlette's own refusals (an unknown path, a wrong method), in the client's language.
+HTTP_WORDS = {"Not Found": N_("Not Found"), "Method Not Allowed": N_("Method Not Allowed")}
+
+
+def _describe_validation(error: RequestValidationError, lang: str = "en") -> str:
+    """What was wrong with a request's fields. The field names are the API's; the
+    problem with a field is pydantic's own wording, in English."""
     parts = []
     for problem in error.errors():
         location = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
         if problem.get("type") == "json_invalid":
-            parts.append("the body is not valid JSON")
+            parts.append(_("the body is not valid JSON", lang=lang))
         elif problem.get("type") == "extra_forbidden":
-            parts.append(f"unknown field {location!r}")
+            parts.append(_("unknown field '{field}'", lang=lang, field=location))
         else:
             parts.append(f"{location or 'body'}: {problem.get('msg')}")
-    return "bad request: " + "; ".join(parts)
+    return _("bad request: {problems}", lang=lang, problems="; ".join(parts))
 
 
 class BodyLimit:
@@ -195,8 +208,9 @@ class BodyLimit:
             more = message.get("more_body", False)
         if json_too_deep(bytes(body), self.max_depth):
             response = error_response(
-                400, "bad_request", f"the body's JSON is nested too deeply; at most "
-                f"{self.max_depth} levels"
+                400, "bad_request",
+                _("the body's JSON is nested too deeply; at most {most} levels",
+                  lang=scope_language(scope), most=self.max_depth),
             )
             await response(scope, receive, send)
             return
@@ -213,7 +227,8 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = error_response(
-            413, "too_large", f"request body too large; the limit is {self.limit} bytes"
+            413, "too_large", _("request body too large; the limit is {limit} bytes",
+                                lang=scope_language(scope), limit=self.limit),
         )
         await response(scope, receive, send)
 
@@ -258,10 +273,12 @@ class RateLimit:
         if scope["type"] == "http":
             wait = self.buckets.take(client_of(scope))
             if wait > 0:
+                rate = f"{self.rate:g}"
                 response = error_response(
                     429, "rate_limited",
-                    f"too many requests: at most {self.rate:g} a second from one address; "
-                    f"try again in {retry_after(wait)} s",
+                    _("too many requests: at most {rate} a second from one address; try again "
+                      "in {seconds} s", lang=scope_language(scope), rate=rate,
+                      seconds=retry_after(wait)),
                     {"Retry-After": retry_after(wait)},
                 )
                 await response(scope, receive, send)
@@ -275,10 +292,13 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
     specs = {spec.name: spec for spec in load(game_name).option_specs}
     unknown = sorted(set(options) - set(specs))
     if unknown:
+        allowed = ", ".join(sorted(specs)) or Words(N_("none"))
         raise RoomError(
             "bad_option",
-            f"{game_name}: unknown option{'s' if len(unknown) > 1 else ''} "
-            f"{', '.join(unknown)}; allowed options: {', '.join(sorted(specs)) or 'none'}",
+            PluralWords("{game}: unknown option {names}; allowed options: {allowed}",
+                        "{game}: unknown options {names}; allowed options: {allowed}",
+                        len(unknown), game=game_name, names=", ".join(unknown)[:400],
+                        allowed=allowed),
         )
     if not allow_file_options:
         refuse_file_options(options)
@@ -288,7 +308,8 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
                 and value > most:
             raise RoomError(
                 "bad_option",
-                f"option {name}={value} is over this server's limit; allowed: at most {most}",
+                Words(N_("option {name}={value} is over this server's limit; allowed: at most "
+                         "{most}"), name=name, value=value, most=most),
             )
 
 
@@ -346,8 +367,8 @@ def refuse_file_options(options: dict[str, Any]) -> None:
         if isinstance(value, str) and names_a_file(value):
             raise RoomError(
                 "bad_option",
-                f"option {name} names a file; this server accepts only built-in names "
-                "(see GET /api/games), not files",
+                Words(N_("option {name} names a file; this server accepts only built-in names "
+                         "(see GET /api/games), not files"), name=name),
             )
 
 
@@ -434,18 +455,23 @@ def create_app(
         return error_response(400, "bad_request", words_text(error, client_language(request)))
 
     @app.exception_handler(RequestValidationError)
-    async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return error_response(400, "bad_request", _describe_validation(error))
+    async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        return error_response(400, "bad_request",
+                              _describe_validation(error, client_language(request)))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return error_response(error.status_code, code, str(error.detail))
+        detail = str(error.detail)
+        if detail in HTTP_WORDS:
+            detail = _(HTTP_WORDS[detail], lang=client_language(request))
+        return error_response(error.status_code, code, detail)
 
     @app.exception_handler(Exception)
-    async def server_error(_request: Request, _error: Exception) -> JSONResponse:
+    async def server_error(request: Request, _error: Exception) -> JSONResponse:
         log.exception("unhandled error")
-        return error_response(500, "server_error", "the server failed; nothing was changed")
+        return error_response(500, "server_error", _("the server failed; nothing was changed",
+                                                     lang=client_language(request)))
 
     @app.get("/api/games")
     async def list_games(lang: str | None = None) -> dict[str, Any]:
@@ -458,8 +484,9 @@ def create_app(
         if wait > 0:
             raise RoomError(
                 "rate_limited",
-                f"too many new rooms: at most {limits.rooms_created_per_minute} a minute from "
-                f"one address; try again in {retry_after(wait)} s",
+                Words(N_("too many new rooms: at most {most} a minute from one address; try "
+                         "again in {seconds} s"), most=limits.rooms_created_per_minute,
+                      seconds=retry_after(wait)),
                 429, retry_after=wait,
             )
         check_room_options(body.game, body.options, allow_file_options)
@@ -481,7 +508,8 @@ def create_app(
         hub = hub_of(request)
         if status not in ROOM_STATUSES:
             raise RoomError(
-                "bad_status", f"unknown status {status!r}; allowed: {', '.join(ROOM_STATUSES)}"
+                "bad_status", Words(N_("unknown status '{status}'; allowed: {allowed}"),
+                                    status=status[:64], allowed=", ".join(ROOM_STATUSES))
             )
         if status == "open":
             return {"rooms": await hub.open_rooms()}

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from pyramids.agents import Agent, make_agent
 from pyramids.core import State
+from pyramids.core.errors import N_, Words
 from pyramids.web.rooms import AGENT, OVER, PERSON, WAITING, RoomError
 
 if TYPE_CHECKING:
@@ -181,7 +182,8 @@ def _step(agent: Agent, snapshot: State) -> tuple[int, str]:
     action = agent.step(snapshot)
     text = snapshot.action_to_string(action)
     if snapshot.string_to_action(text) != action or action not in snapshot.legal_actions():
-        raise RoomError("illegal_action", f"the agent chose {text!r}, which is not legal")
+        raise RoomError("illegal_action", Words(N_("the agent chose '{move}', which is not "
+                                                   "legal"), move=text))
     return action, text
 
 

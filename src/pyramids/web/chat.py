@@ -37,6 +37,7 @@ from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
+from pyramids.core.errors import N_, Words
 from pyramids.web import jsontext
 from pyramids.web.limits import TokenBucket
 from pyramids.web.rooms import PERSON, RoomError
@@ -159,22 +160,23 @@ class ChatStore:
 def clean_chat_text(text: Any) -> str:
     """The message as it is kept, or a RoomError saying what is allowed."""
     if not isinstance(text, str):
-        raise RoomError("bad_chat", "a chat message is text: send {\"type\": \"chat\", "
-                        "\"text\": \"...\"}")
+        raise RoomError("bad_chat", Words(N_("a chat message is text: send {example}"),
+                                          example='{"type": "chat", "text": "..."}'))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise RoomError("bad_chat", "a chat message is valid Unicode text") from None
+        raise RoomError("bad_chat", Words(N_("a chat message is valid Unicode text"))) from None
     clean = " ".join(text.split())
     if not clean:
-        raise RoomError("chat_empty", "a chat message needs at least one character that is "
-                        "not a space")
+        raise RoomError("chat_empty", Words(N_("a chat message needs at least one character "
+                                               "that is not a space")))
     if len(clean) > MAX_CHAT_LENGTH:
-        raise RoomError("chat_too_long", f"a chat message has at most {MAX_CHAT_LENGTH} "
-                        f"characters; this one has {len(clean)}")
+        raise RoomError("chat_too_long", Words(N_("a chat message has at most {most} "
+                                                  "characters; this one has {length}"),
+                                               most=MAX_CHAT_LENGTH, length=len(clean)))
     if not clean.isprintable():
-        raise RoomError("bad_chat", "a chat message is printable text (no control "
-                        "characters)")
+        raise RoomError("bad_chat", Words(N_("a chat message is printable text (no control "
+                                             "characters)")))
     return clean
 
 
@@ -211,8 +213,8 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
     chat = await chat_of(hub, live)
     seat = conn.seat
     if seat is None and chat.spectators_muted:
-        raise RoomError("chat_muted", "the host has muted spectators in this room: only "
-                        "the players may write")
+        raise RoomError("chat_muted", Words(N_("the host has muted spectators in this room: "
+                                               "only the players may write")))
     clean = clean_chat_text(text)
     if conn.chat_bucket is None:
         conn.chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)
@@ -220,13 +222,15 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
     if wait == 0.0:
         wait = chat.bucket.take()
     if wait > 0:
-        raise RoomError("chat_rate_limited", f"too many chat messages: at most {CHAT_BURST} "
-                        f"at once, then one every {1 / CHAT_RATE:g} seconds; wait "
-                        f"{wait:.1f} s", retry_after=wait)
+        raise RoomError("chat_rate_limited", Words(N_(
+            "too many chat messages: at most {burst} at once, then one every {every} seconds; "
+            "wait {seconds} s"), burst=CHAT_BURST, every=f"{1 / CHAT_RATE:g}",
+            seconds=f"{wait:.1f}"), retry_after=wait)
     async with chat.lock:
         if chat.count >= MAX_ROOM_CHAT:
-            raise RoomError("chat_full", f"this room's chat is full ({MAX_ROOM_CHAT} "
-                            "messages); nothing more can be written here")
+            raise RoomError("chat_full", Words(N_("this room's chat is full ({most} messages); "
+                                                  "nothing more can be written here"),
+                                               most=MAX_ROOM_CHAT))
         entry = live.room.seats[seat] if seat is not None else None
         name = entry.display_name() if entry is not None and entry.kind == PERSON else None
         message = ChatMessage(chat.count + 1, seat, name, clean, datetime.now(UTC))

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pyramids.core.errors import N_, PyramidsError
+
 NONE = "none"
 PER_MOVE = "move"
 BANK = "bank"
@@ -41,7 +43,7 @@ MAX_SECONDS = 7 * 86_400.0
 MAX_INCREMENT = 3_600.0
 
 
-class ClockError(ValueError):
+class ClockError(PyramidsError, ValueError):
     """A time control the server refuses; the message says what is allowed."""
 
 
@@ -96,38 +98,41 @@ class TimeControl:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise ClockError("a time control is an object: {\"kind\": \"move\", "
-                             "\"seconds\": 120, \"on_timeout\": \"bot\"}")
+            raise ClockError(N_("a time control is an object: {example}"),
+                             example='{"kind": "move", "seconds": 120, "on_timeout": "bot"}')
         unknown = sorted(set(data) - {"kind", "seconds", "increment", "on_timeout"})
         if unknown:
-            raise ClockError(f"unknown time control field(s) {', '.join(unknown)}; allowed: "
-                             "kind, seconds, increment, on_timeout")
+            raise ClockError(N_("unknown time control field(s) {fields}; allowed: {allowed}"),
+                             fields=", ".join(unknown)[:200],
+                             allowed="kind, seconds, increment, on_timeout")
         kind = data.get("kind", NONE)
         if kind not in KINDS:
-            raise ClockError(f"unknown time control kind {kind!r}; allowed: {', '.join(KINDS)}")
+            raise ClockError(N_("unknown time control kind '{kind}'; allowed: {allowed}"),
+                             kind=str(kind)[:64], allowed=", ".join(KINDS))
         on_timeout = data.get("on_timeout", TIMEOUT_BOT)
         if on_timeout not in ON_TIMEOUT:
-            raise ClockError(f"unknown on_timeout {on_timeout!r}; allowed: "
-                             f"{', '.join(ON_TIMEOUT)}")
+            raise ClockError(N_("unknown on_timeout '{value}'; allowed: {allowed}"),
+                             value=str(on_timeout)[:64], allowed=", ".join(ON_TIMEOUT))
         seconds = _number(data.get("seconds", 0.0), "seconds")
         increment = _number(data.get("increment", 0.0), "increment")
         if kind == NONE:
             return cls(on_timeout=on_timeout)
         if not MIN_SECONDS <= seconds <= MAX_SECONDS:
-            raise ClockError(f"a time control's seconds are from {MIN_SECONDS:g} to "
-                             f"{MAX_SECONDS:g}, not {seconds:g}")
+            raise ClockError(N_("a time control's seconds are from {least} to {most}, not "
+                                "{seconds}"), least=f"{MIN_SECONDS:g}", most=f"{MAX_SECONDS:g}",
+                             seconds=f"{seconds:g}")
         if kind == PER_MOVE and increment:
-            raise ClockError("an increment belongs to a bank ('kind': 'bank'), not to a "
-                             "time per move")
+            raise ClockError(N_("an increment belongs to a bank ('kind': 'bank'), not to a "
+                                "time per move"))
         if not 0 <= increment <= MAX_INCREMENT:
-            raise ClockError(f"an increment is from 0 to {MAX_INCREMENT:g} seconds, "
-                             f"not {increment:g}")
+            raise ClockError(N_("an increment is from 0 to {most} seconds, not {increment}"),
+                             most=f"{MAX_INCREMENT:g}", increment=f"{increment:g}")
         return cls(kind, seconds, increment, on_timeout)
 
 
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise ClockError(f"a time control's {name} is a number of seconds")
+        raise ClockError(N_("a time control's {name} is a number of seconds"), name=name)
     return float(value)
 
 

@@ -52,6 +52,8 @@ from typing import Any, Generic, TypeVar
 
 from pyramids.agents import Agent, agent_names
 from pyramids.core import PyramidsError, find_manifest
+from pyramids.core.errors import N_, Words
+from pyramids.play.i18n import words_text
 from pyramids.play.movelog import MoveLog
 from pyramids.web import jsontext
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
@@ -90,6 +92,7 @@ from pyramids.web.rooms import (
     new_salt,
     new_seed,
     new_token,
+    status_words,
 )
 from pyramids.web.storage import Storage, StoredAction
 
@@ -104,6 +107,10 @@ WRITE_BATCH = 500
 FINISHED_LISTED = 100
 LISTED = 100
 CLOCK_PREFIX = "clock "
+
+
+def _no_room(room_id: Any) -> Words:
+    return Words(N_("no room '{room}'"), room=str(room_id)[:64])
 
 
 @dataclass(frozen=True)
@@ -152,8 +159,11 @@ class Connection:
             return
         self.outbox.put_nowait(text)
 
-    def error(self, code: str, message: str) -> None:
-        self.offer(json.dumps({"type": "error", "code": code, "message": message}))
+    def error(self, code: str, message: str | Words | Exception) -> None:
+        """Refuse something to this client: `message` (words, or an error carrying them)
+        in the language it joined with."""
+        text = words_text(message, self.lang)
+        self.offer(json.dumps({"type": "error", "code": code, "message": text}))
 
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
@@ -305,7 +315,7 @@ class Hub:
         self.limits = limits or ServerLimits()
         self.draw_seed = draw_seed
         self.rooms: dict[str, LiveRoom] = {}
-        self.broken: dict[str, str] = {}
+        self.broken: dict[str, Words] = {}
         self._db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramids-db")
         self.bot_pool = ThreadPoolExecutor(
             max_workers=bot_threads, thread_name_prefix="pyramids-bot"
@@ -431,8 +441,7 @@ class Hub:
             if live.driver is not None:
                 live.driver.cancel()
             for conn in list(live.connections):
-                conn.error("room_expired", "this room expired: nobody started it in "
-                           f"{self.limits.waiting_room_idle_seconds:g} seconds")
+                conn.error("room_expired", self._expired_words())
                 conn.close(1000, "room_expired")
         if expired:
             log.info("%d idle waiting rooms expired", len(expired))
@@ -467,13 +476,17 @@ class Hub:
 
     # -- finding rooms ---------------------------------------------------------
 
+    def _expired_words(self) -> Words:
+        return Words(N_("this room expired: nobody started it in {seconds} seconds"),
+                     seconds=f"{self.limits.waiting_room_idle_seconds:g}")
+
     async def get(self, room_id: str) -> LiveRoom:
         """The live room, rebuilt from the database on first use."""
         live = self.rooms.get(room_id)
         if live is not None:
             return live
         if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
-            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+            raise RoomError("unknown_room", _no_room(room_id), 404)
         if room_id in self.broken:
             raise RoomError("broken_room", self.broken[room_id], 500)
         async with self._load_lock:
@@ -488,12 +501,13 @@ class Hub:
             except (RoomError, PyramidsError, ValueError, KeyError, TypeError, IndexError) as error:
                 # A room that no longer replays (a tampered row, an engine whose rules
                 # changed) is refused on its own; the server and other rooms go on.
-                message = f"room {room_id} could not be restored: {error}"
-                log.error(message)
+                message = Words(N_("room {room} could not be restored: {problem}"),
+                                room=room_id, problem=error)
+                log.error("%s", message)
                 self.broken[room_id] = message
                 raise RoomError("broken_room", message, 500) from None
             if room is None:
-                raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+                raise RoomError("unknown_room", _no_room(room_id), 404)
             live = LiveRoom(room)
             if room.status in OVER:
                 return live  # nothing will change: not worth keeping in memory
@@ -515,28 +529,28 @@ class Hub:
         if live is not None:
             return live.room.summary()
         if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
-            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+            raise RoomError("unknown_room", _no_room(room_id), 404)
         found = await self.run_db(self.storage.summary, room_id)
         if found is None:
-            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+            raise RoomError("unknown_room", _no_room(room_id), 404)
         return found
 
     async def record(self, room_id: str) -> dict[str, Any]:
         """The game record (with the revealed seed and salt) of a finished or aborted
         room, read from the database without replaying."""
         if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
-            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+            raise RoomError("unknown_room", _no_room(room_id), 404)
         live = self.rooms.get(room_id)
         if live is not None and live.room.status not in OVER:
             live.room.record()  # raises not_finished
         found = await self.run_db(self.storage.record, room_id)
         if found is None:
-            raise RoomError("unknown_room", f"no room {room_id!r}", 404)
+            raise RoomError("unknown_room", _no_room(room_id), 404)
         if "status" in found:
             raise RoomError(
                 "not_finished",
-                f"room {room_id} is {found['status']}; its record is available when the "
-                "game is over",
+                Words(N_("room {room} is {status}; its record is available when the game is "
+                         "over"), room=room_id, status=status_words(str(found["status"]))),
                 409,
             )
         return found
@@ -566,35 +580,38 @@ class Hub:
         if settings.takeover_agent not in self._known_agents:
             raise RoomError(
                 "unknown_agent",
-                f"unknown takeover agent {settings.takeover_agent!r}; allowed agents: "
-                f"{', '.join(self._known_agents)}",
+                Words(N_("unknown takeover agent '{name}'; allowed agents: {allowed}"),
+                      name=settings.takeover_agent, allowed=", ".join(self._known_agents)),
             )
         limits = self.limits
         if self.waiting_rooms_of(client) >= limits.rooms_per_client:
             raise RoomError(
                 "too_many_rooms",
-                f"you already have {limits.rooms_per_client} rooms waiting to start, the "
-                "most one address may hold; start or abort one, or wait until one expires "
-                f"({limits.waiting_room_idle_seconds:g} s after its last change)",
+                Words(N_("you already have {rooms} rooms waiting to start, the most one "
+                         "address may hold; start or abort one, or wait until one expires "
+                         "({seconds} s after its last change)"),
+                      rooms=limits.rooms_per_client,
+                      seconds=f"{limits.waiting_room_idle_seconds:g}"),
                 429,
             )
         if await self.run_db(self.storage.count_status, WAITING) >= limits.waiting_rooms:
             raise RoomError(
                 "server_full",
-                f"the server holds {limits.waiting_rooms} rooms waiting to start, its limit; "
-                "join an open room or try again later",
+                Words(N_("the server holds {rooms} rooms waiting to start, its limit; join an "
+                         "open room or try again later"), rooms=limits.waiting_rooms),
                 429,
             )
         try:
             control = TimeControl.from_dict(settings.time_control)
         except ClockError as error:
-            raise RoomError("bad_time_control", str(error)) from None
+            raise RoomError("bad_time_control", error.words) from None
         settings.time_control = control.to_dict() if control.timed else None
         if settings.ranked and seed is not None:
             raise RoomError(
                 "seed_not_allowed",
-                "a ranked room is always dealt by the server: a chosen seed (a practice "
-                "deal) can never be ranked. Leave 'seed' out, or make the room unranked",
+                Words(N_("a ranked room is always dealt by the server: a chosen seed (a "
+                         "practice deal) can never be ranked. Leave 'seed' out, or make the "
+                         "room unranked")),
             )
         practice = seed is not None
         chosen = check_practice_seed(seed) if practice else (
@@ -607,16 +624,16 @@ class Hub:
         if practice and len(room.seats) > 1:
             raise RoomError(
                 "seed_not_allowed",
-                f"a chosen seed is allowed only in one-player practice rooms; {game} with "
-                f"these options has {len(room.seats)} seats, and the deal must stay secret "
-                "from every player. Leave 'seed' out: the server draws one and shows its "
-                "commitment",
+                Words(N_("a chosen seed is allowed only in one-player practice rooms; {game} "
+                         "with these options has {seats} seats, and the deal must stay secret "
+                         "from every player. Leave 'seed' out: the server draws one and shows "
+                         "its commitment"), game=game, seats=len(room.seats)),
             )
         if settings.ranked and len(room.seats) < 2:
             raise RoomError(
                 "ranked_needs_players",
-                f"a ranked room needs at least two players; {game} with these options has "
-                "one seat. Make the room unranked",
+                Words(N_("a ranked room needs at least two players; {game} with these options "
+                         "has one seat. Make the room unranked"), game=game),
             )
         await self.run_db(self.storage.create_room, room)
         live = LiveRoom(room)
@@ -646,8 +663,8 @@ class Hub:
                 live.room.seats[chosen.index] = before or Seat(chosen.index)
                 await self._reload_room(live)
                 await self._broadcast(live)
-                raise RoomError("seat_taken", "someone took that seat a moment ago; "
-                                "choose another", 409)
+                raise RoomError("seat_taken", Words(N_("someone took that seat a moment ago; "
+                                                       "choose another")), 409)
             await self.announce(live.room.id, "room")
             live.mark_away(time.monotonic())
             await self._broadcast(live)
@@ -683,9 +700,11 @@ class Hub:
             await self.announce(room.id, "room")
             for conn in list(live.connections):
                 if conn.seat == freed.index:
-                    conn.error("seat_freed", "you no longer hold this seat: "
-                               + ("the host opened it" if kick else "you left it")
-                               + "; you watch as a spectator")
+                    conn.error("seat_freed", Words(
+                        N_("you no longer hold this seat: the host opened it; you watch as a "
+                           "spectator") if kick else
+                        N_("you no longer hold this seat: you left it; you watch as a "
+                           "spectator")))
                     conn.seat = None
             live.mark_away(time.monotonic())
             await self._broadcast(live)
@@ -906,8 +925,8 @@ class Hub:
         if isinstance(move_number, bool) or not isinstance(move_number, int):
             raise RoomError(
                 "bad_message",
-                "'move_number' is required: the integer move number of the state you answer"
-                if move_number is None else "'move_number' is an integer",
+                Words(N_("'move_number' is required: the integer move number of the state you "
+                         "answer") if move_number is None else N_("'move_number' is an integer")),
             )
         async with live.lock:
             room = live.room
@@ -915,13 +934,13 @@ class Hub:
                 if live.clock_limit is not None and isinstance(text, str) and (
                     text.strip().lower().startswith(CLOCK_PREFIX.strip())
                 ):
-                    raise RoomError("server_clock", "the server keeps the time in this game; "
-                                    "send your moves only")
+                    raise RoomError("server_clock", Words(N_(
+                        "the server keeps the time in this game; send your moves only")))
                 if move_number != len(room.actions) and room.status not in OVER:
                     raise RoomError(
                         "stale",
-                        f"your move was for move number {move_number}, but the game is at "
-                        f"move number {len(room.actions)}",
+                        Words(N_("your move was for move number {sent}, but the game is at move "
+                                 "number {now}"), sent=move_number, now=len(room.actions)),
                     )
                 await self._advance_clock(live)  # the time is the server's, taken now
                 if (checked is not None and room.status == PLAYING and isinstance(text, str)
@@ -1154,16 +1173,15 @@ class Hub:
         for conn in list(live.connections):
             seat = conn.seat
             if seat is not None and room.seats[seat].token_hash != holders[seat]:
-                conn.error("seat_freed", "you no longer hold this seat; you watch as a "
-                           "spectator")
+                conn.error("seat_freed", Words(N_("you no longer hold this seat; you watch as "
+                                                  "a spectator")))
                 conn.seat = None
         if room.status == EXPIRED:
             self.rooms.pop(room.id, None)
             if live.driver is not None:
                 live.driver.cancel()
             for conn in list(live.connections):
-                conn.error("room_expired", "this room expired: nobody started it in "
-                           f"{self.limits.waiting_room_idle_seconds:g} seconds")
+                conn.error("room_expired", self._expired_words())
                 conn.close(1000, "room_expired")
         live.mark_away(time.monotonic())
 
@@ -1197,7 +1215,8 @@ class Hub:
             if token is not None:
                 seat = live.room.seat_of(token)
                 if seat is None:
-                    raise RoomError("bad_token", "that token holds no seat in this room", 403)
+                    raise RoomError("bad_token",
+                                    Words(N_("that token holds no seat in this room")), 403)
             conn.seat = seat
             conn.joined = True
             live.connections.add(conn)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from starlette.requests import HTTPConnection
 
-from pyramids.play.i18n import UnknownLanguageError, check_language, negotiate
+from pyramids.core.errors import N_, Words
+from pyramids.play.i18n import LANGUAGES, UnknownLanguageError, check_language, negotiate
 
 LANG_COOKIE = "pyramids_lang"
 
@@ -20,3 +21,9 @@ def client_language(connection: HTTPConnection) -> str:
             except UnknownLanguageError:
                 continue
     return negotiate(connection.headers.get("accept-language"))
+
+
+def unknown_language(lang: str) -> Words:
+    """The refusal of a language with no catalogue, in the language the client reads."""
+    return Words(N_("no messages in language '{language}'; allowed: {allowed}"),
+                 language=lang[:40], allowed=", ".join(LANGUAGES))

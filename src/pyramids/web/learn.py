@@ -24,7 +24,7 @@ from pyramids.play.i18n import (
 )
 from pyramids.play.learn import learn_text
 from pyramids.play.tutorial import tutorial_for
-from pyramids.web.language import LANG_COOKIE, client_language
+from pyramids.web.language import LANG_COOKIE, client_language, unknown_language
 from pyramids.web.rooms import RoomError
 
 COOKIE_SECONDS = 365 * 24 * 3600
@@ -127,8 +127,8 @@ def mount_learn(app: FastAPI) -> None:
     async def catalogue(lang: str) -> dict[str, Any]:
         try:
             return catalogue_json(lang)
-        except UnknownLanguageError as error:
-            raise RoomError("unknown_language", str(error), 404) from None
+        except UnknownLanguageError:
+            raise RoomError("unknown_language", unknown_language(lang), 404) from None
 
 
 __all__ = ["mount_learn", "page_language"]

@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.core import UnknownGameError, game_manifest
+from pyramids.core.errors import N_, Words
 from pyramids.web.learn import mount_learn
 from pyramids.web.rooms import FINISHED, RoomError
 from pyramids.web.tutorial import mount_tutorials
@@ -85,7 +86,8 @@ def mount_pages(app: FastAPI) -> FastAPI:
         live = await hub.get(room_id)
         live.room.check_manager(body.token)
         if live.room.status != FINISHED:
-            raise RoomError("not_finished", f"room {room_id} is not finished; no rematch yet", 409)
+            raise RoomError("not_finished", Words(N_("room {room} is not finished; no rematch "
+                                                     "yet"), room=room_id), 409)
         await hub.get(body.room)  # the new room must exist
         if room_id not in rematches and len(rematches) >= MAX_REMATCHES:
             rematches.pop(next(iter(rematches)))

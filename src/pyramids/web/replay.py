@@ -27,6 +27,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 
 from pyramids.core import GameRecord, PyramidsError
+from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import negotiate
 from pyramids.play.movelog import replay_log
 from pyramids.web.pages import NO_CACHE, STATIC_DIR
@@ -41,7 +42,8 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
         game_record = GameRecord.from_json(json.dumps(record))
         states = game_record.replay()
     except PyramidsError as error:
-        raise RoomError("broken_room", f"this game no longer replays: {error}", 500) from None
+        raise RoomError("broken_room", Words(N_("this game no longer replays: {problem}"),
+                                             problem=error), 500) from None
     seats = states[0].game.num_players
     moves = [(before.current_player, text, False)
              for before, text in zip(states, game_record.actions, strict=False)]

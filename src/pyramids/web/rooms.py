@@ -31,7 +31,7 @@ from pyramids.core import (
     State,
     load,
 )
-from pyramids.core.errors import N_, Words
+from pyramids.core.errors import N_, PluralWords, Words
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -43,6 +43,21 @@ OVER = (FINISHED, ABORTED, EXPIRED)
 OPEN = "open"
 PERSON = "person"
 AGENT = "agent"
+
+# A room's status as a player reads it in a refusal (the codes stay English in the API).
+STATUS_WORDS = {
+    WAITING: N_("waiting"),
+    PLAYING: N_("playing"),
+    FINISHED: N_("finished"),
+    ABORTED: N_("aborted"),
+    EXPIRED: N_("expired"),
+}
+
+
+def status_words(status: str) -> Words:
+    """`status` ("aborted") as words a player reads, in their language."""
+    return Words(STATUS_WORDS.get(status, status))
+
 
 MAX_NAME_LENGTH = 40
 MAX_TAKEOVER_SECONDS = 86_400.0
@@ -61,6 +76,17 @@ class RoomError(PyramidsError):
         self.message = str(message)
         self.status = status
         self.retry_after = retry_after  # seconds, for status 429
+
+
+def _shown(value: Any) -> str:
+    """A value a client sent, as a refusal shows it: text as it is (at most 64
+    characters), anything else as JSON would write it."""
+    if isinstance(value, str):
+        return value[:64]
+    try:
+        return json.dumps(value)[:64]
+    except (TypeError, ValueError):
+        return type(value).__name__
 
 
 def new_token() -> str:
@@ -130,24 +156,26 @@ MAX_SEED_INT = 2**63 - 1
 def check_practice_seed(seed: Any) -> int | str:
     """A seed a client chose for a practice room: an integer or short text."""
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise RoomError("bad_seed", "a seed is an integer or a text")
+        raise RoomError("bad_seed", Words(N_("a seed is an integer or a text")))
     if isinstance(seed, int) and not -MAX_SEED_INT <= seed <= MAX_SEED_INT:
-        raise RoomError("bad_seed", f"a seed is an integer from {-MAX_SEED_INT} to {MAX_SEED_INT}")
+        raise RoomError("bad_seed", Words(N_("a seed is an integer from {least} to {most}"),
+                                          least=-MAX_SEED_INT, most=MAX_SEED_INT))
     if isinstance(seed, str) and (len(seed) > MAX_SEED_TEXT or not _encodable(seed)):
-        raise RoomError("bad_seed", f"a seed text has at most {MAX_SEED_TEXT} characters "
-                        "of valid Unicode")
+        raise RoomError("bad_seed", Words(N_("a seed text has at most {most} characters "
+                                             "of valid Unicode"), most=MAX_SEED_TEXT))
     return seed
 
 
 def clean_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise RoomError("bad_name", "a player name is a non-empty string")
+        raise RoomError("bad_name", Words(N_("a player name is a non-empty string")))
     name = " ".join(name.split())
     if not name.isprintable() or not _encodable(name):
-        raise RoomError("bad_name", "a player name is printable text (letters, digits, "
-                        "spaces and punctuation)")
+        raise RoomError("bad_name", Words(N_("a player name is printable text (letters, "
+                                             "digits, spaces and punctuation)")))
     if len(name) > MAX_NAME_LENGTH:
-        raise RoomError("bad_name", f"a player name has at most {MAX_NAME_LENGTH} characters")
+        raise RoomError("bad_name", Words(N_("a player name has at most {most} characters"),
+                                          most=MAX_NAME_LENGTH))
     return name
 
 
@@ -296,18 +324,22 @@ class Room:
         if len(seats) != len(room.seats):
             raise RoomError(
                 "corrupt_room",
-                f"room {room_id}: stored {len(seats)} seats, the game has {len(room.seats)}",
+                Words(N_("room {room}: stored {stored} seats, the game has {seats}"),
+                      room=room_id, stored=len(seats), seats=len(room.seats)),
             )
         room.seats = seats
         room.status = status
         for number, (seat, text, by_bot) in enumerate(actions, start=1):
             try:
                 if room.state.current_player != seat:
-                    raise IllegalActionError(f"stored for seat {seat}, but it is not its turn")
+                    raise IllegalActionError(N_("stored for seat {seat}, but it is not its turn"),
+                                             seat=seat)
                 room.state.apply_action(room.state.string_to_action(text))
             except IllegalActionError as error:
                 raise RoomError(
-                    "corrupt_room", f"room {room_id}: stored action {number} ({text!r}): {error}"
+                    "corrupt_room",
+                    Words(N_("room {room}: stored action {number} ('{move}'): {problem}"),
+                          room=room_id, number=number, move=text, problem=error),
                 ) from None
             room.actions.append(text)
             room.last_move = LastMove(seat, text, by_bot)
@@ -333,44 +365,46 @@ class Room:
     def check_manager(self, token: str | None) -> None:
         """The host and every seated person may fill seats with agents and start."""
         if not token:
-            raise RoomError("missing_token", "this needs the room's host token or a seat token",
-                            403)
+            raise RoomError("missing_token",
+                            Words(N_("this needs the room's host token or a seat token")), 403)
         if not self.is_host(token) and self.seat_of(token) is None:
-            raise RoomError("bad_token", "that token is neither this room's host token nor "
-                            "one of its seat tokens", 403)
+            raise RoomError("bad_token", Words(N_("that token is neither this room's host token "
+                                                  "nor one of its seat tokens")), 403)
 
     def check_host(self, token: str | None) -> None:
         """Only the host fills seats with bots, starts, kicks and aborts."""
         if not token:
-            raise RoomError("missing_token", "this needs the room's host token", 403)
+            raise RoomError("missing_token", Words(N_("this needs the room's host token")), 403)
         if not self.is_host(token):
-            raise RoomError("not_host", "only the host of this room may do that; "
-                            "that token is not its host token", 403)
+            raise RoomError("not_host", Words(N_("only the host of this room may do that; "
+                                                 "that token is not its host token")), 403)
 
     def _seat_number(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not (
             0 <= seat < len(self.seats)
         ):
-            raise RoomError(
-                "bad_seat", f"no seat {seat!r}; seats are 0 to {len(self.seats) - 1}"
-            )
+            raise RoomError("bad_seat", Words(N_("no seat {seat}; seats are 0 to {last}"),
+                                              seat=_shown(seat), last=len(self.seats) - 1))
         return seat
 
-    def _waiting(self, doing: str) -> None:
+    def _waiting(self, doing: Words) -> None:
+        """Refuse `doing` (words: "take a seat") unless the room still waits to start."""
         if self.status == WAITING:
             return
         if self.status in (ABORTED, EXPIRED):
-            raise RoomError("room_closed", f"room {self.id} is {self.status}; "
-                            f"cannot {doing}", 409)
-        raise RoomError("already_started", f"room {self.id} has already started; "
-                        f"cannot {doing} now", 409)
+            raise RoomError("room_closed", Words(N_("room {room} is {status}; cannot {doing}"),
+                                                 room=self.id, status=status_words(self.status),
+                                                 doing=doing), 409)
+        raise RoomError("already_started",
+                        Words(N_("room {room} has already started; cannot {doing} now"),
+                              room=self.id, doing=doing), 409)
 
     def leave(self, token: str | None) -> Seat:
         """A seated person gives their seat back before the game starts."""
         index = self.seat_of(token)
         if index is None:
-            raise RoomError("bad_token", "that token holds no seat in this room", 403)
-        self._waiting("leave a seat")
+            raise RoomError("bad_token", Words(N_("that token holds no seat in this room")), 403)
+        self._waiting(Words(N_("leave a seat")))
         seat = self.seats[index]
         seat.kind, seat.name, seat.agent, seat.token_hash = OPEN, None, None, None
         seat.account_id = None
@@ -379,11 +413,11 @@ class Room:
     def kick(self, token: str | None, seat: Any) -> Seat:
         """The host opens a taken seat again (a person or a bot) before the start."""
         self.check_host(token)
-        self._waiting("free a seat")
+        self._waiting(Words(N_("free a seat")))
         index = self._seat_number(seat)
         entry = self.seats[index]
         if entry.kind == OPEN:
-            raise RoomError("seat_open", f"seat {index} is already open", 409)
+            raise RoomError("seat_open", Words(N_("seat {seat} is already open"), seat=index), 409)
         entry.kind, entry.name, entry.agent, entry.token_hash = OPEN, None, None, None
         entry.account_id = None
         return entry
@@ -392,21 +426,24 @@ class Room:
         """The host ends the room: waiting or playing, it is over without a result."""
         self.check_host(token)
         if self.status in OVER:
-            raise RoomError("game_over", f"room {self.id} is already over ({self.status})", 409)
+            raise RoomError("game_over", Words(N_("room {room} is already over ({status})"),
+                                               room=self.id, status=status_words(self.status)),
+                            409)
         self.status = ABORTED
 
     def _free_seat(self, seat: int | None) -> Seat:
-        self._waiting("take a seat")
+        self._waiting(Words(N_("take a seat")))
         if seat is None:
             for candidate in self.seats:
                 if candidate.kind == OPEN:
                     return candidate
-            raise RoomError(
-                "room_full", f"room {self.id} is full: all {len(self.seats)} seats are taken", 409
-            )
+            raise RoomError("room_full", Words(N_("room {room} is full: all {seats} seats are "
+                                                  "taken"), room=self.id, seats=len(self.seats)),
+                            409)
         seat = self._seat_number(seat)
         if self.seats[seat].kind != OPEN:
-            raise RoomError("seat_taken", f"seat {seat} of room {self.id} is already taken", 409)
+            raise RoomError("seat_taken", Words(N_("seat {seat} of room {room} is already taken"),
+                                                seat=seat, room=self.id), 409)
         return self.seats[seat]
 
     def take_seat(
@@ -419,12 +456,14 @@ class Room:
         clean = clean_name(account[1] if account is not None else name)
         if self.settings.ranked:
             if account is None:
-                raise RoomError("account_required", "this room is ranked: its results count "
-                                "for ratings, so only players logged in to an account may "
-                                "take its seats; log in, or join an unranked room", 403)
+                raise RoomError("account_required", Words(N_(
+                    "this room is ranked: its results count for ratings, so only players "
+                    "logged in to an account may take its seats; log in, or join an unranked "
+                    "room")), 403)
             if any(other.account_id == account[0] for other in self.seats):
-                raise RoomError("already_seated", "your account already holds a seat in this "
-                                "ranked room; one account plays one seat", 409)
+                raise RoomError("already_seated", Words(N_(
+                    "your account already holds a seat in this ranked room; one account "
+                    "plays one seat")), 409)
         chosen = self._free_seat(seat)
         token = new_token()
         chosen.kind, chosen.name, chosen.agent = PERSON, clean, None
@@ -436,7 +475,8 @@ class Room:
         if agent not in known_agents:
             raise RoomError(
                 "unknown_agent",
-                f"unknown agent {agent!r}; allowed agents: {', '.join(known_agents)}",
+                Words(N_("unknown agent '{name}'; allowed agents: {allowed}"),
+                      name=_shown(agent), allowed=", ".join(known_agents)),
             )
         chosen = self._free_seat(seat)
         chosen.kind, chosen.agent, chosen.name, chosen.token_hash = AGENT, agent, None, None
@@ -444,13 +484,16 @@ class Room:
         return chosen
 
     def start(self) -> None:
-        self._waiting("start")
+        self._waiting(Words(N_("start")))
         empty = [seat.index for seat in self.seats if seat.kind == OPEN]
         if empty:
             raise RoomError(
                 "seats_open",
-                f"room {self.id} cannot start: seat{'s' if len(empty) > 1 else ''} "
-                f"{', '.join(map(str, empty))} still open; take them or give them to agents",
+                PluralWords("room {room} cannot start: seat {seats} still open; take them or "
+                            "give them to agents",
+                            "room {room} cannot start: seats {seats} still open; take them or "
+                            "give them to agents",
+                            len(empty), room=self.id, seats=", ".join(map(str, empty))),
                 409,
             )
         self.status = FINISHED if self.state.is_terminal() else PLAYING
@@ -463,16 +506,18 @@ class Room:
         Nothing changes: the caller stores the action before applying it.
         """
         if seat is None:
-            raise RoomError("spectator", "spectators cannot move")
+            raise RoomError("spectator", Words(N_("spectators cannot move")))
         if self.status == WAITING:
-            raise RoomError("not_started", "the game has not started yet")
+            raise RoomError("not_started", Words(N_("the game has not started yet")))
         if self.status in OVER:
-            raise RoomError("game_over", f"the game is over ({self.status})")
+            raise RoomError("game_over", Words(N_("the game is over ({status})"),
+                                               status=status_words(self.status)))
         if not isinstance(text, str) or not text.strip():
-            raise RoomError("bad_action", "an action is a non-empty action string")
+            raise RoomError("bad_action", Words(N_("an action is a non-empty action string")))
         player = self.state.current_player
         if player != seat:
-            raise RoomError("not_your_turn", f"it is not your turn; it is seat {player}'s turn")
+            raise RoomError("not_your_turn", Words(N_("it is not your turn; it is seat {seat}'s "
+                                                      "turn"), seat=player))
         try:
             action = self.state.string_to_action(text)
         except IllegalActionError as error:
@@ -564,7 +609,8 @@ class Room:
         if self.status not in (FINISHED, ABORTED):
             raise RoomError(
                 "not_finished",
-                f"room {self.id} is not finished; its record is available when the game is over",
+                Words(N_("room {room} is not finished; its record is available when the game "
+                         "is over"), room=self.id),
                 409,
             )
         return GameRecord(

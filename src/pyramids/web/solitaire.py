@@ -31,6 +31,7 @@ from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.core import PyramidsError, load
+from pyramids.core.errors import N_, Words
 from pyramids.play.boards import (
     BoardError,
     board_names,
@@ -73,8 +74,18 @@ class StartSolitaire(BaseModel):
     lang: str | None = Field(default=None, max_length=40)
 
 
-def board_error(error: BoardError, code: str, lang: str = "en") -> RoomError:
-    return RoomError(code, words_text(error, lang))
+def board_error(error: BoardError, code: str, lang: str | None = None) -> RoomError:
+    """The refusal of a board or game number: in `lang` when the request named one,
+    else in the language the client reads (the error handler translates it)."""
+    return RoomError(code, error.words if lang is None else words_text(error, lang))
+
+
+def _no_boards(game: str) -> Words:
+    return Words(N_("{game} has no boards to choose from"), game=game)
+
+
+def _options_object() -> Words:
+    return Words(N_("options is a JSON object of game options"))
 
 
 def now_of(hub: Hub) -> float:
@@ -99,10 +110,12 @@ def parse_day(text: str | None, today: date) -> date:
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise RoomError("bad_day", f"a day is written YYYY-MM-DD, not {text[:40]!r}") from None
+        raise RoomError("bad_day", Words(N_("a day is written YYYY-MM-DD, not '{text}'"),
+                                         text=text[:40])) from None
     if day > today:
-        raise RoomError("bad_day", f"{day.isoformat()} has not come yet; the latest day is "
-                        f"{today.isoformat()} (UTC)")
+        raise RoomError("bad_day", Words(N_("{day} has not come yet; the latest day is {today} "
+                                            "(UTC)"), day=day.isoformat(),
+                                         today=today.isoformat()))
     return day
 
 
@@ -148,29 +161,33 @@ def mount_solitaire(
         hub = hub_of(request)
         chosen = [body.board is not None, body.game_number is not None, body.daily]
         if sum(chosen) != 1:
-            raise RoomError("bad_request", "give exactly one of 'board' (a deal the server "
-                            "draws), 'game_number' (practice) or 'daily': true")
+            raise RoomError("bad_request", Words(N_(
+                "give exactly one of 'board' (a deal the server draws), 'game_number' "
+                "(practice) or 'daily': true")))
         wait = room_creations.take(request.client.host if request.client else "")
         if wait > 0:
-            raise RoomError("rate_limited", "too many new games from one address; try again "
-                            f"in {retry_after(wait)} s", 429, retry_after=wait)
+            raise RoomError("rate_limited", Words(N_("too many new games from one address; "
+                                                     "try again in {seconds} s"),
+                                                  seconds=retry_after(wait)),
+                            429, retry_after=wait)
         option = board_option_of(body.game)
         if option is None:
-            raise RoomError("no_boards", f"{body.game} has no boards to choose from")
+            raise RoomError("no_boards", _no_boards(body.game))
         seed: int | None = None
         server_seed: int | None = None
         day: date | None = None
         try:
             if body.game_number is not None:
                 if body.options:
-                    raise RoomError("bad_request", "a game number sets the whole game: give "
-                                    "no 'options' with it")
+                    raise RoomError("bad_request", Words(N_(
+                        "a game number sets the whole game: give no 'options' with it")))
                 number = parse_game_number(body.game, body.game_number)
                 options, seed, kind = practice_options(body.game, number), number.deal, PRACTICE
             elif body.daily:
                 if body.options:
-                    raise RoomError("bad_request", "the daily deal is played with the usual "
-                                    "rules: give no 'options' with it")
+                    raise RoomError("bad_request", Words(N_(
+                        "the daily deal is played with the usual rules: give no 'options' "
+                        "with it")))
                 day = today_of(hub)
                 number = await daily_number(hub, body.game, day)
                 options, server_seed = practice_options(body.game, number), number.deal
@@ -183,11 +200,13 @@ def mount_solitaire(
                 kind = RANKED
         except BoardError as error:
             code = "bad_game_number" if body.game_number is not None else "bad_board"
-            raise board_error(error, code, negotiate(body.lang)) from None
+            raise board_error(error, code, negotiate(body.lang) if body.lang else None) \
+                from None
         game = load(body.game, **options)
         if game.num_players != 1:
-            raise RoomError("not_solitaire", f"{body.game} with these options has "
-                            f"{game.num_players} seats; solitaire games have one")
+            raise RoomError("not_solitaire", Words(N_(
+                "{game} with these options has {seats} seats; solitaire games have one"),
+                game=body.game, seats=game.num_players))
         live, host_token = await hub.create_room(
             body.game, options, seed, RoomSettings(), request.client.host if request.client
             else "", unlisted=True, server_seed=server_seed,
@@ -212,8 +231,8 @@ def mount_solitaire(
         hub = hub_of(request)
         entry = await hub.run_db(records_of(hub).get, room_id)
         if entry is None:
-            raise RoomError("not_solitaire", f"room {room_id[:40]} is not a solitaire game",
-                            404)
+            raise RoomError("not_solitaire", Words(N_("room {room} is not a solitaire game"),
+                                                   room=room_id[:40]), 404)
         answer = entry.public()
         number = None
         if entry.kind == PRACTICE or entry.finished_at is not None:
@@ -237,10 +256,9 @@ def mount_solitaire(
             try:
                 chosen = json.loads(options)
             except ValueError:
-                raise RoomError("bad_option", "options is a JSON object of game options") \
-                    from None
+                raise RoomError("bad_option", _options_object()) from None
         if not isinstance(chosen, dict):
-            raise RoomError("bad_option", "options is a JSON object of game options")
+            raise RoomError("bad_option", _options_object())
         option = board_option_of(game)
         assert option is not None  # find_board found a board
         try:
@@ -255,7 +273,7 @@ def mount_solitaire(
                            lang: str | None = None) -> dict[str, Any]:
         hub = hub_of(request)
         if board_option_of(game) is None:
-            raise RoomError("no_boards", f"{game} has no boards to choose from")
+            raise RoomError("no_boards", _no_boards(game))
         today = today_of(hub)
         asked = parse_day(day, today)
         number = await daily_number(hub, game, asked)

@@ -33,8 +33,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.agents import make_agent
 from pyramids.core import PyramidsError, State, game_manifest, manifests
+from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import UnknownLanguageError, _, check_language, words_text
 from pyramids.play.tutorial import Tutorial, TutorialRun, tutorial_for
+from pyramids.web.language import unknown_language
 from pyramids.web.learn import page_language
 from pyramids.web.rooms import RoomError
 
@@ -66,7 +68,8 @@ def find_tutorial(game: str) -> Tutorial:
     if tutorial is None:
         raise RoomError(
             "unknown_tutorial",
-            f"no tutorial for game {game!r}; tutorials: {', '.join(tutorial_games()) or 'none'}",
+            Words(N_("no tutorial for game '{game}'; tutorials: {tutorials}"), game=game[:64],
+                  tutorials=", ".join(tutorial_games()) or Words(N_("none"))),
             404,
         )
     return tutorial
@@ -97,10 +100,14 @@ class Replay:
         for number, entry in enumerate(entries, start=1):
             problem = self._refusal(entry)
             if problem is not None:
+                # `problem` is already in the tutorial's language.
                 raise RoomError(
                     "bad_moves",
-                    f"moves[{number - 1}] = {entry!r} does not replay ({problem}); send only "
-                    "the entries this API returned (a move, or null for a step gone past)",
+                    Words(N_("moves[{index}] = {entry} does not replay ({problem}); send only "
+                             "the entries this API returned (a move, or null for a step gone "
+                             "past)"),
+                          index=number - 1, entry="null" if entry is None else f"'{entry}'",
+                          problem=problem),
                 )
 
     def _refusal(self, entry: str | None) -> str | None:
@@ -137,7 +144,8 @@ class Replay:
         state = self.state
         while not state.is_terminal() and state.current_player != self.learner:
             if self._bot_moves >= MAX_REPLAY_MOVES:
-                raise RoomError("too_long", "this game is too long to replay here", 409)
+                raise RoomError("too_long", Words(N_("this game is too long to replay here")),
+                                409)
             seat = state.current_player
             action = self._agent.step(state)
             text = state.action_to_string(action)
@@ -206,12 +214,13 @@ class Replay:
 def tutorial_answer(tutorial: Tutorial, body: TutorialRequest, lang: str) -> dict[str, Any]:
     """The whole request, off the event loop: replay, then the attempt or going on."""
     if body.attempt is not None and body.go_on:
-        raise RoomError("bad_request", "send either 'attempt' (a move) or 'go_on': true, "
-                        "not both")
+        raise RoomError("bad_request", Words(N_("send either 'attempt' (a move) or 'go_on': "
+                                               "true, not both")))
     for number, entry in enumerate(body.moves):
         if entry is not None and len(entry) > MAX_MOVE_CHARS:
-            raise RoomError("bad_moves", f"moves[{number}] is too long; a move has at most "
-                            f"{MAX_MOVE_CHARS} characters")
+            raise RoomError("bad_moves", Words(N_("moves[{index}] is too long; a move has at "
+                                                  "most {most} characters"),
+                                               index=number, most=MAX_MOVE_CHARS))
     replay = Replay(tutorial, lang)
     replay.replay(body.moves)
     feedback = None
@@ -257,8 +266,8 @@ def mount_tutorials(app: FastAPI, static_dir: Any) -> None:
         tutorial = find_tutorial(game)
         try:
             lang = check_language(body.lang) if body.lang else page_language(request)
-        except UnknownLanguageError as error:
-            raise RoomError("unknown_language", str(error)) from None
+        except UnknownLanguageError:
+            raise RoomError("unknown_language", unknown_language(body.lang or "")) from None
         return await _off_loop(request, tutorial_answer, tutorial, body, lang)
 
 

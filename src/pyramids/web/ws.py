@@ -29,9 +29,11 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import words_text
 from pyramids.web.chat import send_chat
 from pyramids.web.hub import Connection, Hub, LiveRoom
+from pyramids.web.language import client_language as socket_language
 from pyramids.web.limits import TokenBucket, json_too_deep
 from pyramids.web.movelog import client_language
 from pyramids.web.rooms import RoomError
@@ -57,24 +59,31 @@ def _parse(text: str, max_depth: int = DEFAULT_JSON_DEPTH) -> dict[str, Any]:
     """The client's message as an object with a known `type`, or a RoomError saying why not."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
-        raise RoomError(
-            "too_large", f"message too large: {size} bytes; the limit is {MAX_MESSAGE_BYTES}",
-        )
+        raise RoomError("too_large", _too_large(size))
     if json_too_deep(text, max_depth):
-        raise RoomError("bad_json", f"JSON nested too deeply; at most {max_depth} levels")
+        raise RoomError("bad_json", Words(N_("JSON nested too deeply; at most {most} levels"),
+                                          most=max_depth))
     try:
         message = json.loads(text)
     except ValueError as error:
-        raise RoomError("bad_json", f"not valid JSON: {error}") from None
+        # The parser's own words (where the text went wrong) stay as it wrote them.
+        raise RoomError("bad_json", Words(N_("not valid JSON: {problem}"),
+                                          problem=str(error))) from None
     if not isinstance(message, dict):
-        raise RoomError("bad_message", "a message is a JSON object with a 'type'")
+        raise RoomError("bad_message", Words(N_("a message is a JSON object with a 'type'")))
     kind = message.get("type")
     if kind not in MESSAGE_TYPES:
         raise RoomError(
             "unknown_type",
-            f"unknown message type {kind!r}; allowed: {', '.join(MESSAGE_TYPES)}",
+            Words(N_("unknown message type '{kind}'; allowed: {allowed}"),
+                  kind=str(kind)[:64], allowed=", ".join(MESSAGE_TYPES)),
         )
     return message
+
+
+def _too_large(size: int) -> Words:
+    return Words(N_("message too large: {size} bytes; the limit is {limit}"),
+                 size=size, limit=MAX_MESSAGE_BYTES)
 
 
 def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -101,7 +110,9 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     held = hub.sockets_by_client.get(address, 0)
     await websocket.accept()
     if held >= limits.sockets_per_client:
-        reason = f"too many connections from your address; the limit is {limits.sockets_per_client}"
+        reason = words_text(Words(N_("too many connections from your address; the limit is "
+                                     "{limit}"), limit=limits.sockets_per_client),
+                            socket_language(websocket))
         with contextlib.suppress(Exception):
             await websocket.send_text(json.dumps(
                 {"type": "error", "code": "too_many_connections", "message": reason}
@@ -128,6 +139,8 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         await websocket.close(code, reason)
 
     conn = Connection(websocket.send_text, close)
+    # Until its join message names one: the language of the page (cookie, Accept-Language).
+    conn.lang = socket_language(websocket)
     chats: set[asyncio.Task[None]] = set()
     pump = asyncio.create_task(conn.pump())
     live: LiveRoom | None = None
@@ -143,9 +156,9 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             if received not in done:
                 received.cancel()
                 if not done:  # no join in time
-                    await _refuse(conn, pump, RoomError(
-                        "join_timeout", f"no join message within {JOIN_TIMEOUT_SECONDS:g} seconds"
-                    ), CLOSE_JOIN_TIMEOUT)
+                    await _refuse(conn, pump, RoomError("join_timeout", Words(
+                        N_("no join message within {seconds} seconds"),
+                        seconds=f"{JOIN_TIMEOUT_SECONDS:g}")), CLOSE_JOIN_TIMEOUT)
                 break
             frame = received.result()
             if frame["type"] == "websocket.disconnect":
@@ -155,21 +168,22 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                 strikes += 1
                 if strikes >= RATE_STRIKES:
                     await _refuse(conn, pump, RoomError(
-                        "rate_limited", "too many messages; closing"), CLOSE_TOO_MANY)
+                        "rate_limited", Words(N_("too many messages; closing"))), CLOSE_TOO_MANY)
                     break
-                conn.error("rate_limited", f"too many messages: at most "
-                           f"{limits.messages_per_second:g} a second; this one was ignored, "
-                           f"send again in {wait:.1f} s")
+                conn.error("rate_limited", Words(
+                    N_("too many messages: at most {rate} a second; this one was ignored, send "
+                       "again in {seconds} s"),
+                    rate=f"{limits.messages_per_second:g}", seconds=f"{wait:.1f}"))
                 continue
             strikes = 0
             text = frame.get("text")
             if text is None:
                 size = len(frame.get("bytes") or b"")
                 if size > MAX_MESSAGE_BYTES:
-                    conn.error("too_large", f"message too large: {size} bytes; "
-                               f"the limit is {MAX_MESSAGE_BYTES}")
+                    conn.error("too_large", _too_large(size))
                 else:
-                    conn.error("bad_message", "send text frames holding JSON, not binary")
+                    conn.error("bad_message",
+                               Words(N_("send text frames holding JSON, not binary")))
                 continue
             with _answering(conn, room_id, "a message"):
                 message = _parse(text, limits.max_json_depth)
@@ -177,11 +191,12 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                     conn.offer(json.dumps({"type": "pong"}))
                 elif message["type"] == "join":
                     if conn.joined:
-                        raise RoomError("already_joined", "this connection has already joined")
+                        raise RoomError("already_joined",
+                                        Words(N_("this connection has already joined")))
                     token = message.get("token")
                     conn.lang = client_language(message.get("lang"))
                     if token is not None and not isinstance(token, str):
-                        raise RoomError("bad_token", "'token' is a string")
+                        raise RoomError("bad_token", Words(N_("'token' is a string")))
                     try:
                         live = await hub.get(room_id)
                         await hub.join(live, conn, token)
@@ -193,7 +208,7 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                         return
                 else:
                     if live is None or not conn.joined:
-                        raise RoomError("not_joined", "send a join message first")
+                        raise RoomError("not_joined", Words(N_("send a join message first")))
                     if message["type"] == "chat":
                         _chat_soon(hub, live, conn, message.get("text"), chats)
                         continue
@@ -221,11 +236,11 @@ def _answering(conn: Connection, room_id: str, what: str) -> Iterator[None]:
     try:
         yield
     except RoomError as error:
-        conn.error(error.code, words_text(error, conn.lang))
+        conn.error(error.code, error)
     except Exception:
         log.exception("room %s: error handling %s", room_id, what)
-        conn.error("server_error", "the server could not handle that message; "
-                   "nothing changed, try again")
+        conn.error("server_error", Words(N_("the server could not handle that message; "
+                                            "nothing changed, try again")))
 
 
 def _chat_soon(hub: Hub, live: LiveRoom, conn: Connection, text: Any,
@@ -245,7 +260,7 @@ def _chat_soon(hub: Hub, live: LiveRoom, conn: Connection, text: Any,
 
 async def _refuse(conn: Connection, pump: asyncio.Task[None], error: RoomError, code: int) -> None:
     """Send the error, then close with `code` once it is out (or after five seconds)."""
-    conn.error(error.code, error.message)
+    conn.error(error.code, error)
     conn.close(code, error.code)
     with contextlib.suppress(Exception, asyncio.CancelledError):
         await asyncio.wait_for(asyncio.shield(pump), 5)
