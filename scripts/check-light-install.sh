@@ -37,7 +37,7 @@ check "pyramids play without [tui]" "pip install 'pyramids[tui]'" \
 # A third-party game: one entry point, no change to pyramids.
 "$venv/bin/python" -m pip install -q ./examples/pyramids-nim
 check "pyramids games (plugin)" "toy-nim" "$("$pyramids" games)"
-check "pyramids simulate (plugin)" "seat 1 (greedy): 10 wins" \
+check "pyramids simulate (plugin)" "seat 1 (Greedy rule): 10 wins" \
     "$("$pyramids" simulate toy-nim --agents greedy --games 10)"
 check "pyramids play --plain (plugin)" "Game over." \
     "$(printf 'take 1\ntake 3\ntake 2\ntake 1\n' | "$pyramids" play toy-nim --plain --seats human,greedy --option stones=5)"
