@@ -70,6 +70,48 @@ def test_arena_bad_input_in_korean(args: list[str], expected: str) -> None:
     assert result.stderr.startswith("오류: ") and expected in result.stderr
 
 
+@pytest.mark.parametrize(("agents", "expected"), [
+    ("mcts:iterations=0,greedy", "mcts: iterations은(는) 1 이상이어야 합니다 (받은 값: 0)"),
+    ("planner:rollouts=0,greedy", "planner: rollouts은(는) 1 이상이어야 합니다 (받은 값: 0)"),
+    ("hard:iterations=3,greedy",
+     "난이도 'hard'에는 옵션을 줄 수 없습니다 (정해진 설정입니다); 받은 옵션: iterations"),
+    ("mcts:iterationz=3,greedy", "에이전트 'mcts'에는 옵션 'iterationz'이(가) 없습니다; "
+                                 "가능한 옵션: exploration, guide, iterations"),
+    ("greedy:mistakes=2,random", "greedy: mistakes은(는) 0부터 1까지의 수여야 합니다"),
+    ("mcts:rollout=clever,greedy",
+     "mcts: rollout='clever'은(는) 쓸 수 없습니다. 허용: random, greedy, lookahead, sharp"),
+])
+def test_arena_bad_agent_settings_in_korean(agents: str, expected: str) -> None:
+    result = runner.invoke(app, ["--lang", "ko", "arena", "pacal", "--agents", agents,
+                                 "--games", "2"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert result.stderr.startswith("오류: ") and expected in result.stderr
+
+
+def test_arena_bad_agent_setting_from_worker_processes_in_korean() -> None:
+    """The refusal comes from the workers, which make the agents: its words survive."""
+    result = runner.invoke(app, ["--lang", "ko", "arena", "temple", "--agents",
+                                 "greedy:policy=sharp,greedy", "--players", "2", "--games", "2",
+                                 "--workers", "2"])
+    assert result.exit_code == 2
+    assert "greedy: policy='sharp'은(는) temple에서 쓸 수 없습니다. temple에서 허용: greedy" \
+        in result.stderr
+
+
+def test_arena_bad_agent_settings_say_what_is_allowed() -> None:
+    result = runner.invoke(app, ["arena", "pacal", "--agents", "mcts:iterations=0,greedy",
+                                 "--games", "2"])
+    assert result.exit_code == 2
+    assert "error: mcts: iterations must be at least 1, got 0" in result.stderr
+    unknown = runner.invoke(app, ["arena", "pacal", "--agents", "mcts:iterationz=3,greedy",
+                                  "--games", "2"])
+    assert unknown.exit_code == 2
+    assert "Traceback" not in unknown.output
+    assert "agent 'mcts' has no option 'iterationz'; allowed options: exploration" \
+        in unknown.stderr
+
+
 def test_arena_bad_input_says_what_is_allowed() -> None:
     unknown = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,nobody"])
     assert unknown.exit_code == 2

@@ -191,6 +191,9 @@ def test_simulate_reports_in_korean() -> None:
     (["simulate", "pacal", "--backend", "cloud"], "알 수 없는 백엔드 'cloud'"),
     (["simulate", "pacal", "--workers", "0"], "--workers는 1 이상이어야 합니다"),
     (["play", "--plain"], "게임 이름을 쓰거나"),
+    # `play` seats agents by name only; a setting is refused as an unknown seat.
+    (["play", "pacal", "--vs", "mcts:iterations=0", "--plain"],
+     "알 수 없는 자리 'mcts:iterations=0'; 가능한 값: human, determinized"),
 ])
 def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
     result = invoke("--lang", "ko", *args)

@@ -100,7 +100,7 @@ def test_show_side_by_side_puts_layers_on_one_line() -> None:
 def test_validate_a_sound_blueprint_and_a_kmahjongg_file() -> None:
     result = invoke("validate", "pharaohs-tomb")
     assert result.exit_code == 0
-    assert "ok: pharaohs-tomb: 144 tiles, 5 layers, 0 warning(s)" in result.output
+    assert "ok: pharaohs-tomb: 144 tiles, 5 layers, 0 warnings" in result.output
     assert "unlocks every vault" in result.output
     result = invoke("validate", str(DATA / "castle.layout"))
     assert result.exit_code == 0 and "ok: castle: 156 tiles" in result.output
@@ -154,6 +154,81 @@ def test_convert_kmahjongg_to_pyr(tmp_path: Path) -> None:
     result = invoke("convert", "turtle", "-o", str(out), "--force", "--name", "turtle-copy")
     assert result.exit_code == 0
     assert read_layout_file(out).name == "turtle-copy"
+
+
+def invoke_ko(*args: str):
+    return runner.invoke(app, ["--lang", "ko", "layout", *args])
+
+
+def test_info_in_korean() -> None:
+    result = invoke_ko("info", "turtle")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    for expected in ("이름: turtle", "제목: 거북", "타일: 144", "층: 5", "너비: 31", "높이: 16",
+                     "층별 타일: 87 36 16 4 1", "시작할 때 자유 타일: 35", "캡스톤: 1",
+                     "매장실: 0", "뒤집힌 타일: 0"):
+        assert expected in lines
+    assert "tiles" not in result.output and "free at start" not in result.output
+
+
+def test_malformed_file_in_korean_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "hostname.pyr"
+    path.write_text("vm\n")
+    result = invoke_ko("validate", str(path))
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "오류: 1행: 배치 파일은 'pyramids-layout 1'로 시작해야 합니다. 'vm'은(는) 안 됩니다"
+    )
+    path.write_text("pyramids-layout 1\nlayer 0\no?\n")
+    result = invoke_ko("validate", str(path))
+    assert result.exit_code == 2
+    assert result.output.startswith("오류: 3행 2열: 층 0에 알 수 없는 문자 '?'이(가) 있습니다")
+
+
+def test_validate_in_korean_lists_each_problem(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pyr"
+    path.write_text("pyramids-layout 1\nmark: capstone 9 9 0\nlayer 0\noo\nlayer 1\n...o\n")
+    result = invoke_ko("validate", str(path))
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert lines[:4] == [
+        "오류: 2행, x=9 y=9 층 0의 타일: 'mark: capstone'이(가) 가리키는 타일이 없습니다 "
+        "(그 자리가 왼쪽 위 칸인 타일이 없습니다)",
+        "오류: 4행 1열, x=0 y=0 층 0의 타일: 층 0의 x=1 y=0 타일과 겹칩니다 "
+        "(한 층의 두 타일이 한 칸을 함께 씁니다)",
+        "오류: 6행 4열, x=3 y=0 층 1의 타일: 떠 있습니다: 아래에 층 0의 타일이 없습니다",
+        "오류: 타일 3개: 배치의 타일 수는 짝수여야 합니다",
+    ]
+    assert f"{path}: 오류 4개, 경고 0개" in lines
+    english = runner.invoke(app, ["--lang", "en", "layout", "validate", str(path)])
+    assert f"{path}: 4 errors, 0 warnings" in english.output.splitlines()
+
+
+def test_validate_and_show_in_korean_when_sound() -> None:
+    result = invoke_ko("validate", "pharaohs-tomb")
+    assert result.exit_code == 0, result.output
+    assert "이상 없음: pharaohs-tomb: 타일 144개, 5층, 경고 0개; 모든 매장실을 열면서" \
+        in result.output
+    result = invoke_ko("show", "giza-step-ramp", "--plain")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "층 0 (타일 50개)" in lines
+    assert lines[-1] == "o 보통  C 캡스톤  V 매장실  D 뒤집힌 타일  * 표시 여럿"
+
+
+def test_convert_in_korean_refuses_to_replace_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "castle.pyr"
+    out.write_text("mine")
+    result = invoke_ko("convert", str(DATA / "castle.layout"), "-o", str(out))
+    assert result.exit_code == 2
+    assert result.output.strip() == f"오류: {out}이(가) 이미 있습니다. 바꾸려면 --force를 주세요"
+    assert out.read_text() == "mine"
+    result = invoke_ko("convert", "turtle", "-o", str(out), "--force", "--name", "Bad Name")
+    assert result.exit_code == 2 and "배치 이름은 영문 소문자" in result.output
+    assert out.read_text() == "mine"
+    result = invoke_ko("convert", "turtle", "-o", str(out), "--force")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"{out}에 썼습니다: 타일 144개, 5층"
 
 
 def test_convert_to_stdout() -> None:

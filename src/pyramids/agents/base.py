@@ -18,12 +18,14 @@ Agents come from two places, like games (`pyramids.core.registry`):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+import math
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import Any, Protocol
 
 from pyramids.core import OptionError, State
-from pyramids.core.errors import N_
+from pyramids.core.errors import N_, Words
 
 ENTRY_POINT_GROUP = "pyramids.agents"
 
@@ -65,14 +67,15 @@ class PluginAgentFactory:
         return self.load()(**options)
 
 
-def missing_extra_message(entry_point: metadata.EntryPoint, error: ModuleNotFoundError) -> str:
+def missing_extra_message(entry_point: metadata.EntryPoint, error: ModuleNotFoundError) -> Words:
     """What to install for a plugin agent whose import failed for want of `error.name`."""
     extras = list(getattr(entry_point, "extras", None) or [])
-    where = f"agent {entry_point.name!r} needs the module {error.name!r}"
     if not extras:
-        return f"{where}, which is not installed"
-    extra = extras[0]
-    return f"{where}: install the '{extra}' extra with: pip install 'pyramids[{extra}]'"
+        return Words(N_("agent {name} needs the module {module}, which is not installed"),
+                     name=repr(entry_point.name), module=repr(error.name))
+    return Words(N_("agent {name} needs the module {module}: install the '{extra}' extra with: "
+                    "pip install 'pyramids[{extra}]'"),
+                 name=repr(entry_point.name), module=repr(error.name), extra=extras[0])
 
 
 def register_agent(name: str, factory: AgentFactory) -> None:
@@ -98,14 +101,103 @@ def require_agent(name: str) -> None:
 
 
 def make_agent(name: str, seed: int | None = 0, **options: Any) -> Agent:
-    """The agent called `name`, seeded. An unknown name lists the allowed ones."""
+    """The agent called `name`, seeded. An unknown name lists the allowed ones, an
+    unknown option the agent's options; each agent checks its options' values."""
     _load_builtins()
     try:
         factory = _AGENTS[name]
     except KeyError:
         raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
                           name=repr(name), allowed=", ".join(sorted(_AGENTS))) from None
+    real = factory.load() if isinstance(factory, PluginAgentFactory) else factory
+    allowed = option_names(real)
+    if allowed is not None:
+        check_options(name, options, allowed)
     return factory(seed=seed, **options)
+
+
+# ----- checking an agent's settings (`name:key=value`), for every agent ---------------
+
+
+def option_names(factory: Callable[..., Any]) -> list[str] | None:
+    """The options `factory` takes by name (not `seed`); None when it takes any
+    (`**options`: it checks them itself, as `planner` and the levels do)."""
+    try:
+        parameters = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return [p.name for p in parameters
+            if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def check_options(agent: str, options: Iterable[str], allowed: Iterable[str]) -> None:
+    """OptionError naming the first of `options` that the agent `agent` does not take."""
+    known = sorted(set(allowed))
+    unknown = sorted(set(options) - set(known))
+    if not unknown:
+        return
+    if not known:
+        raise OptionError(N_("agent {name} takes no options; got {options}"),
+                          name=repr(agent), options=", ".join(unknown))
+    raise OptionError(N_("agent {name} has no option {option}; allowed options: {allowed}"),
+                      name=repr(agent), option=repr(unknown[0]), allowed=", ".join(known))
+
+
+def finite_number(value: object) -> float | None:
+    """`value` when it is a finite number (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def whole_number(agent: str, setting: str, value: object, least: int) -> int:
+    """`value` as an int of at least `least` (`3.0` is 3), else an OptionError saying so."""
+    number = finite_number(value)
+    if number is None or number != int(number):
+        raise OptionError(
+            N_("{agent}: {setting} must be a whole number of at least {least}, got {value}"),
+            agent=agent, setting=setting, least=least, value=repr(value),
+        )
+    if number < least:
+        raise OptionError(N_("{agent}: {setting} must be at least {least}, got {value}"),
+                          agent=agent, setting=setting, least=least, value=repr(value))
+    return int(number)
+
+
+def number_between(agent: str, setting: str, value: object, least: float,
+                   most: float = math.inf) -> float:
+    """`value` as a float from `least` to `most`, else an OptionError saying so."""
+    number = finite_number(value)
+    if number is not None and least <= number <= most:
+        return float(number)
+    if most == math.inf:
+        raise OptionError(N_("{agent}: {setting} must be a number of at least {least}, "
+                             "got {value}"),
+                          agent=agent, setting=setting, least=least, value=repr(value))
+    raise OptionError(N_("{agent}: {setting} must be a number from {least} to {most}, "
+                         "got {value}"),
+                      agent=agent, setting=setting, least=least, most=most, value=repr(value))
+
+
+def not_valid(agent: str, setting: str, value: object,
+              allowed: Iterable[str] | Words) -> OptionError:
+    """The error for a setting `value` that is not one of `allowed` (names, or `Words`
+    describing them)."""
+    shown = allowed if isinstance(allowed, Words) else ", ".join(allowed)
+    return OptionError(N_("{agent}: {setting}={value} is not valid; allowed: {allowed}"),
+                       agent=agent, setting=setting, value=repr(value), allowed=shown)
+
+
+def not_in_game(agent: str, setting: str, value: object, game: str,
+                allowed: Iterable[str]) -> OptionError:
+    """The error for a setting that is valid for some game but not for `game`."""
+    return OptionError(
+        N_("{agent}: {setting}={value} is not available in {game}; allowed in {game}: "
+           "{allowed}"),
+        agent=agent, setting=setting, value=repr(value), game=game, allowed=", ".join(allowed),
+    )
 
 
 def _load_builtins() -> None:

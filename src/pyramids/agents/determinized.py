@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from pyramids.agents.base import whole_number
 from pyramids.agents.greedy import greedy_action
 from pyramids.agents.greedy.mahjongg import action_scores
 from pyramids.agents.mahjongg_planning import next_action
@@ -72,16 +73,12 @@ class DeterminizedAgent:
     def __init__(self, seed: int | None = 0, samples: int = DEFAULT_SAMPLES,
                  node_limit: int = DEFAULT_NODE_LIMIT,
                  plan_node_limit: int = PLAN_NODE_LIMIT, draws: int = DEFAULT_DRAWS) -> None:
-        if samples < 1:
-            raise ValueError(f"determinized: samples must be at least 1, got {samples}")
-        if node_limit < 1:
-            raise ValueError(f"determinized: node_limit must be at least 1, got {node_limit}")
         self.rng = Rng(seed)
-        self.samples = samples
-        self.sample_node_limit = node_limit
-        self.draws = max(draws, samples)
+        self.samples = whole_number(self.name, "samples", samples, 1)
+        self.sample_node_limit = whole_number(self.name, "node_limit", node_limit, 1)
+        self.draws = max(whole_number(self.name, "draws", draws, 1), self.samples)
         # mahjongg_planning.next_action reads `node_limit`, `_plan` and `_plan_key`.
-        self.node_limit = plan_node_limit
+        self.node_limit = whole_number(self.name, "plan_node_limit", plan_node_limit, 1)
         self._plan: list[int] = []
         self._plan_key: str | None = None
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyramids.core import OptionError, State, companion_of
+from pyramids.core.errors import N_
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
@@ -37,7 +38,8 @@ def parse_setting(text: str) -> tuple[str, dict[str, Any]]:
     for setting in settings:
         key, sep, value = setting.partition("=")
         if not sep or not key:
-            raise OptionError(f"agent option {setting!r} in {text!r} is not key=value")
+            raise OptionError(N_("agent option '{setting}' in '{agent}' is not key=value "
+                                 "(e.g. mcts:iterations=200)"), setting=setting, agent=text)
         options[key] = _value(value)
     return name, options
 
@@ -55,13 +57,18 @@ def _value(text: str) -> Any:
 
 def level_setting(game_name: str, level: str) -> str:
     """The agent setting that plays `level` in `game_name`."""
-    if level not in LEVELS:
-        raise OptionError(f"unknown level {level!r}; allowed levels: {', '.join(LEVELS)}")
+    _check_level(level)
     table = getattr(companion_of(game_name, "greedy_policy"), "DIFFICULTY", None) or {}
     if isinstance(table.get(game_name), dict):
         table = table[game_name]
     setting = table.get(level)
     return setting if isinstance(setting, str) else GENERIC[level]
+
+
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise OptionError(N_("unknown level {level}; allowed levels: {allowed}"),
+                          level=repr(level), allowed=", ".join(LEVELS))
 
 
 def level_table(game_name: str) -> dict[str, str]:
@@ -73,8 +80,7 @@ class LevelAgent:
     """A named level: the game's own setting for it, made on the first move."""
 
     def __init__(self, level: str, seed: int | None = 0) -> None:
-        if level not in LEVELS:
-            raise OptionError(f"unknown level {level!r}; allowed levels: {', '.join(LEVELS)}")
+        _check_level(level)
         self.name = level
         self.seed = seed
         self._agents: dict[str, Any] = {}
@@ -86,7 +92,8 @@ class LevelAgent:
 
             name, options = parse_setting(level_setting(game_name, self.name))
             if name in LEVELS:
-                raise OptionError(f"level {self.name!r} of {game_name} names another level")
+                # A game module's DIFFICULTY table is wrong: no player's input reaches this.
+                raise ValueError(f"level {self.name!r} of {game_name} names another level")
             agent = make_agent(name, seed=self.seed, **options)
             self._agents[game_name] = agent
         return agent
@@ -100,8 +107,8 @@ def level_factory(level: str) -> Any:
     def make(seed: int | None = 0, **options: Any) -> LevelAgent:
         if options:
             raise OptionError(
-                f"level {level!r} takes no options (it is a fixed setting); "
-                f"got {', '.join(sorted(options))}"
+                N_("level {level} takes no options (it is a fixed setting); got {options}"),
+                level=repr(level), options=", ".join(sorted(options)),
             )
         return LevelAgent(level, seed=seed)
 

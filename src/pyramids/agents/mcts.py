@@ -41,7 +41,15 @@ import math
 import time as clock
 from collections.abc import Callable
 
-from pyramids.core import Game, Rng, State
+from pyramids.agents.base import (
+    finite_number,
+    not_in_game,
+    not_valid,
+    number_between,
+    whole_number,
+)
+from pyramids.core import Game, OptionError, Rng, State
+from pyramids.core.errors import N_, Words
 
 DEFAULT_TIME = 0.8
 ROLLOUT_POLICIES = ("random", "greedy")
@@ -78,42 +86,44 @@ class MctsAgent:
         opponents: str = "auto",
         guide: str = "greedy",
     ) -> None:
-        from pyramids.agents.greedy import known_policies
+        from pyramids.agents.greedy import known_policies, known_scorers
 
-        if rollout not in ROLLOUT_POLICIES and rollout not in known_policies():
-            raise ValueError(
-                f"mcts: rollout={rollout!r} is not valid; allowed: {', '.join(ROLLOUT_POLICIES)}"
-                " or a policy the game's module names in POLICIES"
-            )
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"mcts: iterations must be at least 1, got {iterations}")
-        if time is not None and time <= 0:
-            raise ValueError(f"mcts: time must be a positive number of seconds, got {time}")
+        rollouts = [*ROLLOUT_POLICIES, *sorted(known_policies() - set(ROLLOUT_POLICIES))]
+        if rollout not in rollouts:
+            raise not_valid("mcts", "rollout", rollout, rollouts)
+        if iterations is not None:
+            iterations = whole_number("mcts", "iterations", iterations, 1)
+        if time is not None:
+            seconds = finite_number(time)
+            if seconds is None or seconds <= 0:
+                raise OptionError(N_("mcts: time must be a positive number of seconds, "
+                                     "got {time}"), time=repr(time))
+        exploration = number_between("mcts", "exploration", exploration, 0)
         if rollout_depth == "end":
             rollout_depth = None
         if not (rollout_depth is None or rollout_depth == "auto"
-                or (isinstance(rollout_depth, int) and rollout_depth >= 0)):
-            raise ValueError(
-                f"mcts: rollout_depth={rollout_depth!r} is not valid; allowed: a number >= 0, "
-                "'end' (play rollouts to the end) or 'auto' (the game's own depth)"
-            )
+                or (isinstance(rollout_depth, int) and not isinstance(rollout_depth, bool)
+                    and rollout_depth >= 0)):
+            raise not_valid("mcts", "rollout_depth", rollout_depth, Words(N_(
+                "a whole number of at least 0, 'end' (play rollouts to the end) or 'auto' "
+                "(the game's own depth)")))
+        if not (widen is None or widen in ("auto", "all")
+                or (isinstance(widen, int) and not isinstance(widen, bool) and widen >= 1)):
+            raise not_valid("mcts", "widen", widen, Words(N_(
+                "a whole number of at least 1 (search only that many of the greedy rule's "
+                "best moves at each node), 'auto' or 'all'")))
+        if opponents not in OPPONENT_MODELS:
+            raise not_valid("mcts", "opponents", opponents, OPPONENT_MODELS)
+        guides = ["greedy", *sorted(known_scorers())]
+        if guide not in guides:
+            raise not_valid("mcts", "guide", guide, guides)
         self.rng = Rng(seed)
         self.iterations = iterations
         self.time = DEFAULT_TIME if iterations is None and time is None else time
         self.rollout = rollout
         self.exploration = exploration
         self.rollout_depth: int | str | None = rollout_depth
-        if not (widen is None or widen == "auto" or (isinstance(widen, int) and widen >= 1)):
-            raise ValueError(
-                f"mcts: widen={widen!r} is not valid; allowed: a number >= 1 (search only "
-                "that many of the greedy rule's best moves at each node), 'auto' or 'all'"
-            )
         self.widen: int | str | None = None if widen == "all" else widen
-        if opponents not in OPPONENT_MODELS:
-            raise ValueError(
-                f"mcts: opponents={opponents!r} is not valid; allowed: "
-                f"{', '.join(OPPONENT_MODELS)}"
-            )
         self.opponents = opponents
         self.guide = guide
         self._guides: dict[str, Scorer] = {}
@@ -141,7 +151,10 @@ class MctsAgent:
 
                 policy = named_policy(game_name, self.rollout)
                 if policy is None:
-                    raise ValueError(f"mcts: {game_name} has no rollout policy {self.rollout!r}")
+                    from pyramids.agents.greedy import game_policies
+
+                    raise not_in_game("mcts", "rollout", self.rollout, game_name,
+                                      [*ROLLOUT_POLICIES, *game_policies(game_name)])
                 self._policy = policy
         return self._policy
 
@@ -230,13 +243,14 @@ class MctsAgent:
 
     def _scorer(self, game_name: str) -> tuple[Scorer | None, int | None]:
         if game_name not in self._scorers:
-            from pyramids.agents.greedy import scorer_for, search_width
+            from pyramids.agents.greedy import game_scorers, scorer_for, search_width
 
             scorer = scorer_for(game_name)
             if self.guide != "greedy":
                 guide = scorer_for(game_name, self.guide)
                 if guide is None:
-                    raise ValueError(f"mcts: {game_name} has no scorer {self.guide!r} (guide)")
+                    raise not_in_game("mcts", "guide", self.guide, game_name,
+                                      ["greedy", *game_scorers(game_name)])
                 self._guides[game_name] = guide
             width = search_width(game_name) if self.widen == "auto" else self.widen
             self._scorers[game_name] = (scorer, width if scorer is not None else None)  # type: ignore[assignment]

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from pyramids.agents.base import check_options, option_names, whole_number
 from pyramids.agents.greedy import greedy_action
 from pyramids.agents.greedy.pacal import (
     HIGHEST,
@@ -62,11 +63,12 @@ class PlannerAgent:
 
     def __init__(self, seed: int | None = 0, rollouts: int = DEFAULT_ROLLOUTS,
                  node_limit: int = MAHJONGG_NODE_LIMIT, **mcts_options: Any) -> None:
-        if rollouts < 1:
-            raise ValueError(f"planner: rollouts must be at least 1, got {rollouts}")
+        # The options `mcts` takes are the planner's too (for the games it leaves to `mcts`).
+        check_options(self.name, mcts_options,
+                      ["rollouts", "node_limit", *(option_names(MctsAgent) or ())])
         self.rng = Rng(seed)
-        self.rollouts = rollouts
-        self.node_limit = node_limit
+        self.rollouts = whole_number(self.name, "rollouts", rollouts, 1)
+        self.node_limit = whole_number(self.name, "node_limit", node_limit, 1)
         self.fallback = MctsAgent(seed=seed, **mcts_options)
         self._plan: list[int] = []
         self._plan_key: str | None = None

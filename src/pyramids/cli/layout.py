@@ -3,6 +3,8 @@
 A layout is a shipped name (`pyramids layout info turtle`) or the path of a
 `.pyr` file (the project's format, docs/layout-format.md) or a KMahjongg
 `.layout` file. Every bad input ends in one line on stderr and exit code 2.
+What the commands print is in the player's language (`--lang`); the `--json`
+figures and the `.pyr` text that `convert` writes are data, not translated.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 import typer
 
 from pyramids.cli.common import USAGE_ERROR, user_errors
-from pyramids.core.errors import LayoutError
+from pyramids.core.errors import N_, LayoutError
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import layout_names, load_layout
 from pyramids.games.mahjongg.blueprints.difficulty import LEVELS, measured_layouts
@@ -31,13 +33,16 @@ from pyramids.games.mahjongg.layout_format import (
     NAME_PATTERN,
     WARNING,
     Problem,
+    bad_name,
     dump_layout,
     free_at_start,
     name_from_path,
+    read_layout_file_text,
     read_layout_text,
     tile_markers,
     validate_layout,
 )
+from pyramids.play.i18n import _, ngettext, words_text
 
 LAYOUT_HELP = "A shipped layout name or the path of a .pyr or KMahjongg .layout file."
 
@@ -53,7 +58,7 @@ def register(app: typer.Typer) -> None:
 def layout_summary(layout: Layout) -> dict[str, Any]:
     """The figures `layout info` prints."""
     per_layer = [0] * layout.layers
-    for _, _, z in layout.positions:
+    for _x, _y, z in layout.positions:
         per_layer[z] += 1
     return {
         "name": layout.name,
@@ -95,8 +100,6 @@ def layout_entries() -> list[dict[str, Any]]:
 
 def tier_word(tier: str) -> str:
     """A tier's name in the player's language."""
-    from pyramids.play.i18n import _
-
     words = {"beginner": _("beginner"), "intermediate": _("intermediate"),
              "advanced": _("advanced"), "expert": _("expert")}
     return words.get(tier, tier)
@@ -117,8 +120,6 @@ def list_layouts(
     estimated solve time for a person, the share of random deals that cannot
     be cleared, and how often each bot level clears a deal.
     """
-    from pyramids.play.i18n import _
-
     with user_errors():
         entries = layout_entries()
     if as_json:
@@ -142,6 +143,31 @@ def list_layouts(
                    f"{title}".rstrip())
 
 
+# `layout info`'s lines, by figure (catalogue messages).
+INFO_LINES = {
+    "name": N_("name: {value}"),
+    "title": N_("title: {value}"),
+    "description": N_("description: {value}"),
+    "tiles": N_("tiles: {value}"),
+    "layers": N_("layers: {value}"),
+    "width": N_("width: {value}"),
+    "height": N_("height: {value}"),
+    "tiles_per_layer": N_("tiles per layer: {value}"),
+    "free_at_start": N_("free at start: {value}"),
+    "capstones": N_("capstones: {value}"),
+    "vaults": N_("vaults: {value}"),
+    "face_down": N_("face down: {value}"),
+}
+
+
+def tiles_text(count: int) -> str:
+    return ngettext("{count} tile", "{count} tiles", count)
+
+
+def layers_text(count: int) -> str:
+    return ngettext("{count} layer", "{count} layers", count)
+
+
 @layout_app.command("info")
 def info(
     layout_name: str = typer.Argument(..., metavar="FILE_OR_NAME", help=LAYOUT_HELP),
@@ -156,8 +182,10 @@ def info(
     for key, value in summary.items():
         if key == "tiles_per_layer":
             value = " ".join(str(count) for count in value)
+        elif key in ("title", "description") and value:
+            value = _(value)  # a shipped layout's words are in the catalogue
         if value != "":
-            typer.echo(f"{key.replace('_', ' ')}: {value}")
+            typer.echo(_(INFO_LINES[key], value=value))
 
 
 MARKER_STYLE = {
@@ -177,7 +205,7 @@ def draw_layer(layout: Layout, z: int) -> list[list[tuple[str, str]]]:
     characters or 1 line.
     """
     width, height = layout.width, layout.height
-    grid: list[list[tuple[str, str]]] = [[("  ", "")] * width for _ in range(height)]
+    grid: list[list[tuple[str, str]]] = [[("  ", "")] * width for _row in range(height)]
     for tile, (x, y, tz) in enumerate(layout.positions):
         if tz != z:
             continue
@@ -208,15 +236,18 @@ def show(
     with user_errors():
         layout = load_layout(layout_name)
     console = Console(no_color=plain, highlight=False, soft_wrap=not side_by_side)
-    title = layout.title or layout.name
-    console.print(
-        f"{title}: {layout.size} tiles, {layout.layers} layers, "
-        f"{layout.width} x {layout.height} half-tile cells"
-    )
+    title = _(layout.title) if layout.title else layout.name
+    console.print(_(
+        "{title}: {tiles}, {layers}, {width} x {height} half-tile cells", title=title,
+        tiles=tiles_text(layout.size), layers=layers_text(layout.layers),
+        width=layout.width, height=layout.height,
+    ))
     blocks = []
     for z in range(layout.layers):
-        count = sum(1 for _, _, tz in layout.positions if tz == z)
-        block = Text(f"layer {z} ({count} tiles)\n")
+        count = sum(1 for _x, _y, tz in layout.positions if tz == z)
+        heading = ngettext("layer {layer} ({count} tile)", "layer {layer} ({count} tiles)",
+                           count, layer=z)
+        block = Text(heading + "\n")
         for row in draw_layer(layout, z):
             line = Text()
             for text, style in row:
@@ -232,7 +263,7 @@ def show(
     else:
         for block in blocks:
             console.print(block)
-    console.print("o plain  C capstone  V vault  D face-down  * several markers")
+    console.print(_("o plain  C capstone  V vault  D face-down  * several markers"))
 
 
 @layout_app.command("validate")
@@ -248,26 +279,26 @@ def validate(
     with user_errors():
         layout, problems = _read_with_problems(layout_name)
     for problem in problems:
-        typer.echo(str(problem))
+        typer.echo(words_text(problem.words()))
     errors = sum(1 for problem in problems if problem.severity == ERROR)
-    warnings = len(problems) - errors
+    warnings = ngettext("{count} warning", "{count} warnings", len(problems) - errors)
     if errors:
-        typer.echo(f"{layout_name}: {errors} error(s), {warnings} warning(s)", err=True)
+        typer.echo(_("{layout}: {errors}, {warnings}", layout=layout_name, warnings=warnings,
+                     errors=ngettext("{count} error", "{count} errors", errors)), err=True)
         raise typer.Exit(USAGE_ERROR)
     vaults = mask_of(layout.vaults)
     geometry = layout.geometry
     if find_clearing_order(geometry, geometry.all_mask, Rng(0), vaults) is not None:
-        clearable = "a complete clearing exists" + (
-            " that unlocks every vault" if vaults else ""
-        )
+        clearable = (_("a complete clearing exists that unlocks every vault") if vaults
+                     else _("a complete clearing exists"))
     elif find_clearing_order(geometry, geometry.all_mask, Rng(0)) is not None:
-        clearable = "warning: a complete clearing exists, but none found that unlocks every vault"
+        clearable = _("warning: a complete clearing exists, but none found that unlocks "
+                      "every vault")
     else:
-        clearable = "warning: no complete clearing found, so deal=solvable will fail"
-    typer.echo(
-        f"ok: {layout.name}: {layout.size} tiles, {layout.layers} layers, "
-        f"{warnings} warning(s); {clearable}"
-    )
+        clearable = _("warning: no complete clearing found, so deal=solvable will fail")
+    typer.echo(_("ok: {layout}: {tiles}, {layers}, {warnings}; {clearable}", layout=layout.name,
+                 tiles=tiles_text(layout.size), layers=layers_text(layout.layers),
+                 warnings=warnings, clearable=clearable))
 
 
 def _read_with_problems(name_or_path: str) -> tuple[Layout, list[Problem]]:
@@ -275,10 +306,7 @@ def _read_with_problems(name_or_path: str) -> tuple[Layout, list[Problem]]:
     if not path.is_file():
         layout = load_layout(name_or_path)
         return layout, validate_layout(layout)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise LayoutError(f"cannot read {name_or_path!r}: {error}") from None
+    text = read_layout_file_text(path)
     if is_kmahjongg_text(text):
         layout = load_layout(str(path))
         warnings = [
@@ -303,9 +331,7 @@ def convert(
         layout = load_layout(source)
         if name is not None:
             if not NAME_PATTERN.match(name):
-                raise LayoutError(
-                    f"a layout name is lower-case letters, digits, '-' and '_', not {name!r}"
-                )
+                raise LayoutError(bad_name(name))
             layout = replace(layout, name=name)
         elif not NAME_PATTERN.match(layout.name):
             layout = replace(layout, name="layout")
@@ -315,11 +341,12 @@ def convert(
             return
         target = Path(output)
         if target.exists() and not force:
-            raise LayoutError(f"{output} exists; give --force to replace it")
+            raise LayoutError(N_("{path} exists; give --force to replace it"), path=output)
         _write_atomically(target, text)
     for problem in validate_layout(layout):
-        typer.echo(f"note: {problem}", err=True)
-    typer.echo(f"wrote {output}: {layout.size} tiles, {layout.layers} layers")
+        typer.echo(_("note: {problem}", problem=words_text(problem.words())), err=True)
+    typer.echo(_("wrote {path}: {tiles}, {layers}", path=output,
+                 tiles=tiles_text(layout.size), layers=layers_text(layout.layers)))
 
 
 def _write_atomically(target: Path, text: str) -> None:
@@ -327,11 +354,17 @@ def _write_atomically(target: Path, text: str) -> None:
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
     except OSError as error:
-        raise LayoutError(f"cannot write {str(target)!r}: {error.strerror}") from None
+        raise _unwritable(target, error) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(temporary, target)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
-        raise LayoutError(f"cannot write {str(target)!r}: {error.strerror}") from None
+        raise _unwritable(target, error) from None
+
+
+def _unwritable(target: Path, error: OSError) -> LayoutError:
+    """The system's reason stays in English: it comes from the operating system."""
+    return LayoutError(N_("cannot write {path}: {problem}"), path=repr(str(target)),
+                       problem=error.strerror or str(error))

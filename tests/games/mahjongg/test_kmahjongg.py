@@ -97,7 +97,7 @@ def test_kmahjongg_accepts_floating_and_overlapping_tiles() -> None:
     layout = parse_kmahjongg(v11(6, 2, 2, "11....", "......", "....1.", "1....."))
     assert layout.size == 4
     problems = validate_layout(layout)
-    messages = {p.message.split(":")[0] for p in problems if p.severity == ERROR}
+    messages = {str(p.message).split(":")[0] for p in problems if p.severity == ERROR}
     assert "floats" in messages
     assert any("overlaps" in m for m in messages)
 
@@ -110,7 +110,7 @@ def test_kmahjongg_accepts_floating_and_overlapping_tiles() -> None:
         ("# comment first\nkmahjongg-layout-v1.1\n", "line 1: not a KMahjongg layout"),
         (v11(4, 2, 1, "1212", "434"), "7 characters but a 4 x 2 x 1 board needs exactly 8"),
         (v11(4, 2, 1, "1212", "43435"), "9 characters"),
-        (v11(4, 2, 1, "12..", "43.."), "the board has 1 tiles ('1' cells); a layout needs an even"),
+        (v11(4, 2, 1, "12..", "43.."), "the board has 1 tile ('1' cell); a layout needs an even"),
         (v11(4, 2, 1, "....", "...."), "the board has no tiles"),
         ("kmahjongg-layout-v1.1\nwide\nh2\nd1\n", "line 2: 'w' needs a positive whole number"),
         ("kmahjongg-layout-v1.1\nw0\n", "line 2: 'w' needs a positive whole number"),

@@ -29,7 +29,7 @@ def pyr(*lines: str, header: tuple[str, ...] = ("name: test",)) -> str:
 
 def problems_of(text: str) -> list[tuple[str, str, int | None, int | None]]:
     _, problems = read_layout_text(text)
-    return [(p.severity, p.message, p.line, p.column) for p in problems]
+    return [(p.severity, str(p.message), p.line, p.column) for p in problems]
 
 
 def free_positions(text: str, removed: tuple[tuple[int, int, int], ...] = ()) -> set:
@@ -169,7 +169,7 @@ def test_problems_count_in_the_error_message() -> None:
 
 def test_validate_layout_on_a_layout_built_in_code() -> None:
     layout = build_layout("x", {(0, 0, 0): (), (0, 0, 2): (), (5, 5, 0): (CAPSTONE,)})
-    messages = [(p.severity, p.message, p.position) for p in validate_layout(layout)]
+    messages = [(p.severity, str(p.message), p.position) for p in validate_layout(layout)]
     assert (ERROR, "floats: no tile of layer 1 lies under it", (0, 0, 2)) in messages
     assert any("even number" in message for _, message, _ in messages)
 
@@ -290,3 +290,40 @@ def test_the_example_in_the_docs_parses_as_described() -> None:
         (0, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 0), (1, 0, 1), (3, 2, 1)
     )
     assert layout.vaults == {1} and layout.capstones == {4} and layout.face_down == {3}
+
+
+# --- words for players --------------------------------------------------------
+
+
+def test_problems_and_errors_carry_catalogue_words() -> None:
+    # The interfaces translate `Words`; str() of a problem or an error stays English.
+    _, problems = read_layout_text(pyr("mark: vault 5 0 0", "layer 0", "oo"))
+    overlap, mark = problems[1], problems[0]
+    assert overlap.message.msgid.startswith("overlaps the tile at x={x} y={y} on layer {layer}")
+    assert overlap.message.values == {"x": 1, "y": 0, "layer": 0}
+    assert overlap.place() == "line 5, column 1, tile at x=0 y=0 layer 0"
+    assert str(overlap) == str(overlap.words()) == (
+        "error: line 5, column 1, tile at x=0 y=0 layer 0: overlaps the tile at x=1 y=0 on "
+        "layer 0 (two tiles of one layer share a cell)"
+    )
+    assert overlap.words().msgid == "error: {problem}"
+    assert mark.place() == "line 3, tile at x=5 y=0 layer 0"
+    with pytest.raises(LayoutError) as caught:
+        parse_layout(pyr("layer 0", "o?"))
+    words = caught.value.words
+    assert words.msgid == "{place}: {problem}"
+    assert str(words.values["place"]) == "line 4, column 2"
+    assert str(caught.value) == (
+        "line 4, column 2: unknown character '?' in layer 0 (allowed: '.', 'o', 'C', 'V', 'D')"
+    )
+    with pytest.raises(LayoutError) as caught:
+        parse_layout(pyr("layer 0", "oo", "layer 1", "...o"), source="my.pyr")
+    words = caught.value.words
+    assert words.msgid == "{source}: {problem}" and words.values["source"] == "my.pyr"
+    assert str(caught.value).startswith("my.pyr: line 4, column 1, tile at x=0 y=0 layer 0: ")
+    assert str(caught.value).endswith(" (and 2 more)")
+
+
+def test_a_count_of_one_is_singular() -> None:
+    [(severity, message, _, _)] = problems_of(pyr("layer 0", "o."))
+    assert (severity, message) == (ERROR, "1 tile: a layout needs an even number of tiles")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pyramids.agents.base import not_in_game, not_valid, number_between
 from pyramids.core import Rng, State, companion_of
 
 Policy = Callable[[State, Rng], int]
@@ -127,6 +128,26 @@ def known_policies() -> set[str]:
     return names
 
 
+def game_policies(game_name: str) -> list[str]:
+    """The policies a game's module names in `POLICIES`, besides `greedy`, sorted."""
+    return sorted(set(getattr(_module_for(game_name), "POLICIES", None) or ()) - {"greedy"})
+
+
+def game_scorers(game_name: str) -> list[str]:
+    """The scorers a game's module names in `SCORERS`, sorted (for `mcts:guide`)."""
+    return sorted(getattr(_module_for(game_name), "SCORERS", None) or ())
+
+
+def known_scorers() -> set[str]:
+    """Every scorer name some registered game's module names in `SCORERS`."""
+    from pyramids.core import game_names
+
+    names: set[str] = set()
+    for game_name in game_names():
+        names |= set(game_scorers(game_name))
+    return names
+
+
 class GreedyAgent:
     """The greedy rule; options:
 
@@ -142,10 +163,10 @@ class GreedyAgent:
 
     def __init__(self, seed: int | None = 0, mistakes: float = 0.0,
                  policy: str = "greedy") -> None:
-        if not 0.0 <= mistakes <= 1.0:
-            raise ValueError(f"greedy: mistakes must be between 0 and 1, got {mistakes}")
+        self.mistakes = number_between("greedy", "mistakes", mistakes, 0, 1)
+        if policy not in known_policies():
+            raise not_valid("greedy", "policy", policy, sorted(known_policies()))
         self.rng = Rng(seed)
-        self.mistakes = float(mistakes)
         self.policy = policy
         #: No search: where the game's engine is quick (`GameManifest.quick_engine`), a
         #: step costs about as much as a few moves, so a server may make it on its event
@@ -161,9 +182,8 @@ class GreedyAgent:
         if self.policy != "greedy":
             chosen = named_policy(state.game.name, self.policy)
             if chosen is None:
-                raise ValueError(
-                    f"greedy: {state.game.name} has no policy {self.policy!r}"
-                )
+                raise not_in_game("greedy", "policy", self.policy, state.game.name,
+                                  ["greedy", *game_policies(state.game.name)])
             return chosen(state, self.rng)
         return greedy_action(state, self.rng)
 

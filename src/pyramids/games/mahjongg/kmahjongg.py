@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from pyramids.core.errors import LayoutError
+from pyramids.core.errors import N_, LayoutError, PluralWords, Words
 from pyramids.games.mahjongg.geometry import Position
 from pyramids.games.mahjongg.layout import Layout
-from pyramids.games.mahjongg.layout_format import build_layout
+from pyramids.games.mahjongg.layout_format import build_layout, from_source, located, unreadable
 
 HEADER_V10 = "kmahjongg-layout-v1.0"
 HEADER_V11 = "kmahjongg-layout-v1.1"
@@ -41,14 +41,17 @@ def is_kmahjongg_text(text: str) -> bool:
 
 def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Layout:
     """The layout of a KMahjongg `.layout` text; `LayoutError` if KMahjongg would refuse it."""
-    where = f"{source}: " if source else ""
+
+    def refuse(problem: Words, line: int | None = None) -> LayoutError:
+        return LayoutError(from_source(located(problem, line), source))
+
     lines = text.lstrip("\ufeff").splitlines()
     header = lines[0].rstrip("\r") if lines else ""
     if header not in (HEADER_V10, HEADER_V11):
-        raise LayoutError(
-            f"{where}line 1: not a KMahjongg layout: it must be {HEADER_V11!r} or "
-            f"{HEADER_V10!r}, got {header[:40]!r}"
-        )
+        raise refuse(Words(
+            N_("not a KMahjongg layout: it must be {v11} or {v10}, got {text}"),
+            v11=repr(HEADER_V11), v10=repr(HEADER_V10), text=repr(header[:40]),
+        ), 1)
     width, height, depth = V10_SIZE
     given: dict[str, int] = {}
     board: list[str] = []
@@ -59,10 +62,10 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
         if header == HEADER_V11 and line[:1] in ("w", "h", "d"):
             digits = line[1:].strip()
             if not digits.isdigit() or int(digits) <= 0:
-                raise LayoutError(
-                    f"{where}line {number}: {line[:1]!r} needs a positive whole number "
-                    f"(e.g. '{line[:1]}16'), got {line[:40]!r}"
-                )
+                raise refuse(Words(
+                    N_("{key} needs a positive whole number (e.g. '{example}'), got {text}"),
+                    key=repr(line[:1]), example=f"{line[:1]}16", text=repr(line[:40]),
+                ), number)
             given[line[:1]] = int(digits)
             continue
         board.append(line)
@@ -72,10 +75,13 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
     cells = "".join(board)
     expected = width * height * depth
     if len(cells) != expected:
-        raise LayoutError(
-            f"{where}the board text has {len(cells)} characters but a {width} x {height} x "
-            f"{depth} board needs exactly {expected} (width x height x layers)"
-        )
+        raise refuse(PluralWords(
+            "the board text has {count} character but a {width} x {height} x {depth} board "
+            "needs exactly {expected} (width x height x layers)",
+            "the board text has {count} characters but a {width} x {height} x {depth} board "
+            "needs exactly {expected} (width x height x layers)",
+            len(cells), width=width, height=height, depth=depth, expected=expected,
+        ))
     positions: list[Position] = []
     layer_size = width * height
     for offset, char in enumerate(cells):
@@ -84,12 +90,13 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
             y, x = divmod(rest, width)
             positions.append((x, y, z))
     if not positions:
-        raise LayoutError(f"{where}the board has no tiles (no '1' cells)")
+        raise refuse(Words(N_("the board has no tiles (no '1' cells)")))
     if len(positions) % 2:
-        raise LayoutError(
-            f"{where}the board has {len(positions)} tiles ('1' cells); "
-            "a layout needs an even number"
-        )
+        raise refuse(PluralWords(
+            "the board has {count} tile ('1' cell); a layout needs an even number",
+            "the board has {count} tiles ('1' cells); a layout needs an even number",
+            len(positions),
+        ))
     layout = build_layout(name, {position: () for position in positions}, source=source)
     return replace(layout, capstones=layout.highest_tiles())
 
@@ -100,7 +107,7 @@ def read_kmahjongg_file(path: str | Path) -> Layout:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as error:
-        raise LayoutError(f"cannot read layout file {str(path)!r}: {error.strerror}") from None
+        raise unreadable(path, error) from None
     layout = parse_kmahjongg(text, name=path.stem.lower(), source=str(path))
     title, description = _desktop_entry(path.with_suffix(".desktop"))
     return replace(layout, title=title or path.stem, description=description)

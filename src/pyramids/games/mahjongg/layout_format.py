@@ -29,6 +29,10 @@ line and column:
   tiles); a tile lying on a capstone (a capstone is a peak);
 - warnings: a face-down tile with nothing on it (it would start face up); two
   vaults touching (only one of them could ever be unlocked).
+
+Messages are `Words` (`pyramids.core.errors`): a `LayoutError` and each
+`Problem` carry a catalogue message and its values, which the interfaces show
+in the player's language; `str()` of either is the English text.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from pyramids.core.errors import LayoutError
+from pyramids.core.errors import N_, LayoutError, PluralWords, Words
 from pyramids.games.mahjongg.geometry import Geometry, Position, overlaps
 from pyramids.games.mahjongg.layout import Layout, reading_order
 
@@ -65,39 +69,86 @@ HEADER_KEYS = ("name", "title", "description", "mark")
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 ERROR = "error"
 WARNING = "warning"
+# A problem's line as a validator lists it, by severity (catalogue messages).
+SEVERITY_LINES = {ERROR: N_("error: {problem}"), WARNING: N_("warning: {problem}")}
+# Where a problem is: (a line given, a column given, a tile given) -> message.
+PLACES = {
+    (True, False, False): N_("line {line}"),
+    (True, True, False): N_("line {line}, column {column}"),
+    (False, False, True): N_("tile at x={x} y={y} layer {layer}"),
+    (True, False, True): N_("line {line}, tile at x={x} y={y} layer {layer}"),
+    (True, True, True): N_("line {line}, column {column}, tile at x={x} y={y} layer {layer}"),
+}
+
+
+def place_words(
+    line: int | None = None, column: int | None = None, position: Position | None = None
+) -> Words | None:
+    """Where something is in a layout file ("line 4, column 1, tile at ..."); None: nowhere.
+
+    A column counts only with its line.
+    """
+    has_column = line is not None and column is not None
+    key = (line is not None, has_column, position is not None)
+    if key not in PLACES:
+        return None
+    values: dict[str, int] = {}
+    if line is not None:
+        values["line"] = line
+    if has_column:
+        assert column is not None
+        values["column"] = column
+    if position is not None:
+        values["x"], values["y"], values["layer"] = position
+    return Words(PLACES[key], **values)
+
+
+def located(
+    problem: Words,
+    line: int | None = None,
+    column: int | None = None,
+    position: Position | None = None,
+) -> Words:
+    """`problem` after its place ("line 3: ..."), or alone when it has none."""
+    place = place_words(line, column, position)
+    return problem if place is None else Words(
+        N_("{place}: {problem}"), place=place, problem=problem
+    )
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a layout, with where it is."""
+    """One thing wrong with a layout, with where it is.
+
+    `message` is what is wrong, in words a player's language can show; `words()`
+    is the whole line a validator lists, and `str(problem)` its English text.
+    """
 
     severity: str  # ERROR or WARNING
-    message: str
+    message: Words
     position: Position | None = None
     line: int | None = None  # 1-based, in the file the layout came from
     column: int | None = None  # 1-based
 
     def place(self) -> str:
-        parts = []
-        if self.line is not None:
-            parts.append(f"line {self.line}")
-            if self.column is not None:
-                parts.append(f"column {self.column}")
-        if self.position is not None:
-            x, y, z = self.position
-            parts.append(f"tile at x={x} y={y} layer {z}")
-        return ", ".join(parts)
+        """Where the problem is, in English ("" if nowhere)."""
+        place = place_words(self.line, self.column, self.position)
+        return "" if place is None else str(place)
+
+    def located(self) -> Words:
+        """The message after its place, without the severity."""
+        return located(self.message, self.line, self.column, self.position)
+
+    def words(self) -> Words:
+        """The line a validator lists: "error: line 4, column 1, tile at ...: overlaps ..."."""
+        return Words(SEVERITY_LINES[self.severity], problem=self.located())
 
     def __str__(self) -> str:
-        place = self.place()
-        return f"{self.severity}: {place}: {self.message}" if place else (
-            f"{self.severity}: {self.message}"
-        )
+        return str(self.words())
 
 
-def _error(message: str, line: int | None = None, column: int | None = None) -> LayoutError:
-    place = f"line {line}" + (f", column {column}" if column is not None else "")
-    return LayoutError(f"{place}: {message}" if line is not None else message)
+def _error(problem: Words, line: int | None = None, column: int | None = None) -> LayoutError:
+    return LayoutError(located(problem, line, column))
 
 
 # --- parsing ----------------------------------------------------------------
@@ -127,48 +178,48 @@ def _parse(text: str) -> _Parsed:
         if not seen_magic:
             words = line.split()
             if len(words) != 2 or words[0] != MAGIC:
-                raise _error(
-                    f"a layout file starts with '{MAGIC} {VERSION}', not {line[:40]!r}", number
-                )
+                raise _error(Words(
+                    N_("a layout file starts with '{magic}', not {text}"),
+                    magic=f"{MAGIC} {VERSION}", text=repr(line[:40]),
+                ), number)
             if words[1] != str(VERSION):
-                raise _error(
-                    f"layout format version {words[1]!r} is not supported (only {VERSION})",
-                    number,
-                )
+                raise _error(Words(
+                    N_("layout format version {version} is not supported (only {supported})"),
+                    version=repr(words[1]), supported=VERSION,
+                ), number)
             seen_magic = True
             continue
         layer_match = re.fullmatch(r"layer\s+(\S+)", line.strip())
         if layer_match:
             expected = 0 if layer is None else layer + 1
             if layer_match.group(1) != str(expected):
-                raise _error(
-                    f"expected 'layer {expected}' (layers are numbered 0, 1, 2, ... in order), "
-                    f"got {line.strip()!r}",
-                    number,
-                )
+                raise _error(Words(
+                    N_("expected 'layer {layer}' (layers are numbered 0, 1, 2, ... in order), "
+                       "got {text}"),
+                    layer=expected, text=repr(line.strip()),
+                ), number)
             layer, row = expected, 0
             continue
         if layer is None:
             key, sep, value = line.partition(":")
             key = key.strip().lower()
             if not sep or key not in HEADER_KEYS:
-                raise _error(
-                    f"expected a header line 'KEY: VALUE' with KEY one of "
-                    f"{', '.join(HEADER_KEYS)}, or 'layer 0', got {line.strip()[:40]!r}",
-                    number,
-                )
+                raise _error(Words(
+                    N_("expected a header line 'KEY: VALUE' with KEY one of {keys}, "
+                       "or 'layer 0', got {text}"),
+                    keys=", ".join(HEADER_KEYS), text=repr(line.strip()[:40]),
+                ), number)
             value = value.strip()
             if key == "mark":
                 parsed.marks.append(_parse_mark(value, number))
                 continue
             if key in seen_keys:
-                raise _error(f"header key {key!r} given twice", number)
+                raise _error(
+                    Words(N_("header key {key} given twice"), key=repr(key)), number
+                )
             seen_keys.add(key)
             if key == "name" and not NAME_PATTERN.match(value):
-                raise _error(
-                    f"a layout name is lower-case letters, digits, '-' and '_', not {value!r}",
-                    number,
-                )
+                raise _error(bad_name(value), number)
             setattr(parsed, key, value)
             continue
         for column, char in enumerate(line):
@@ -177,31 +228,37 @@ def _parse(text: str) -> _Parsed:
             markers = TILE_LETTERS.get(char)
             if markers is None:
                 allowed = ", ".join(f"'{c}'" for c in (EMPTY, *TILE_LETTERS))
-                raise _error(
-                    f"unknown character {char!r} in layer {layer} (allowed: {allowed})",
-                    number,
-                    column + 1,
-                )
+                raise _error(Words(
+                    N_("unknown character {character} in layer {layer} (allowed: {allowed})"),
+                    character=repr(char), layer=layer, allowed=allowed,
+                ), number, column + 1)
             position = (column, row, layer)
             parsed.tiles[position] = markers
             parsed.origins[position] = (number, column + 1)
         row += 1
     if not seen_magic:
-        raise LayoutError(f"empty layout file: it must start with '{MAGIC} {VERSION}'")
+        raise LayoutError(N_("empty layout file: it must start with '{magic}'"),
+                          magic=f"{MAGIC} {VERSION}")
     if layer is None:
-        raise LayoutError("the layout has no 'layer 0' section, so no tiles")
+        raise LayoutError(N_("the layout has no 'layer 0' section, so no tiles"))
     return parsed
 
 
 def _parse_mark(value: str, number: int) -> tuple[str, Position, int]:
     words = value.split()
-    usage = f"a mark line is 'mark: MARKER X Y LAYER' with MARKER one of {', '.join(MARKERS)}"
+    values = {"markers": ", ".join(MARKERS), "text": repr(value)}
     if len(words) != 4 or words[0] not in MARKERS:
-        raise _error(f"{usage}, got {value!r}", number)
+        raise _error(Words(
+            N_("a mark line is 'mark: MARKER X Y LAYER' with MARKER one of {markers}, "
+               "got {text}"), **values,
+        ), number)
     try:
         x, y, z = (int(word) for word in words[1:])
     except ValueError:
-        raise _error(f"{usage} and whole numbers, got {value!r}", number) from None
+        raise _error(Words(
+            N_("a mark line is 'mark: MARKER X Y LAYER' with MARKER one of {markers} "
+               "and whole numbers, got {text}"), **values,
+        ), number) from None
     return words[0], (x, y, z), number
 
 
@@ -225,7 +282,8 @@ def read_layout_text(
             problems.append(
                 Problem(
                     ERROR,
-                    f"'mark: {marker}' names no tile (no tile's top-left cell is there)",
+                    Words(N_("'mark: {marker}' names no tile (no tile's top-left cell is there)"),
+                          marker=marker),
                     position,
                     number,
                 )
@@ -250,12 +308,23 @@ def parse_layout(text: str, default_name: str = "layout", source: str = "") -> L
     layout, problems = read_layout_text(text, default_name, source)
     errors = [problem for problem in problems if problem.severity == ERROR]
     if errors:
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        where = f"{source}: " if source else ""
-        first = errors[0]
-        place = first.place()
-        raise LayoutError(f"{where}{place + ': ' if place else ''}{first.message}{more}")
+        problem = errors[0].located()
+        if len(errors) > 1:
+            problem = Words(N_("{problem} (and {count} more)"), problem=problem,
+                            count=len(errors) - 1)
+        raise LayoutError(from_source(problem, source))
     return layout
+
+
+def from_source(problem: Words, source: str = "") -> Words:
+    """`problem` after the file (or blueprint) it is in, when there is one."""
+    return Words(N_("{source}: {problem}"), source=source, problem=problem) if source else problem
+
+
+def bad_name(name: str) -> Words:
+    """Why `name` cannot name a layout."""
+    return Words(N_("a layout name is lower-case letters, digits, '-' and '_', not {name}"),
+                 name=repr(name))
 
 
 def build_layout(
@@ -289,9 +358,16 @@ def read_layout_file_text(path: str | Path) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise LayoutError(f"cannot read layout file {str(path)!r}: {error.strerror}") from None
+        raise unreadable(path, error) from None
     except UnicodeDecodeError:
-        raise LayoutError(f"layout file {str(path)!r} is not UTF-8 text") from None
+        raise LayoutError(N_("layout file {path} is not UTF-8 text"),
+                          path=repr(str(path))) from None
+
+
+def unreadable(path: str | Path, error: OSError) -> LayoutError:
+    """The error for a layout file that cannot be read (the system's reason is in English)."""
+    return LayoutError(N_("cannot read layout file {path}: {problem}"),
+                       path=repr(str(path)), problem=error.strerror or str(error))
 
 
 def read_layout_file(path: str | Path) -> Layout:
@@ -360,17 +436,17 @@ def validate_layout(layout: Layout) -> list[Problem]:
     warnings: list[Problem] = []
     positions = layout.positions
     if not positions:
-        return [Problem(ERROR, "the layout has no tiles")]
+        return [Problem(ERROR, Words(N_("the layout has no tiles")))]
     if len(set(positions)) != len(positions):
         seen: set[Position] = set()
         for position in positions:
             if position in seen:
-                errors.append(Problem(ERROR, "two tiles at the same place", position))
+                errors.append(Problem(ERROR, Words(N_("two tiles at the same place")), position))
             seen.add(position)
     if any(min(p) < 0 for p in positions):
         for position in positions:
             if min(position) < 0:
-                errors.append(Problem(ERROR, "negative coordinate", position))
+                errors.append(Problem(ERROR, Words(N_("negative coordinate")), position))
     by_layer: dict[int, list[Position]] = {}
     for position in positions:
         by_layer.setdefault(position[2], []).append(position)
@@ -384,8 +460,9 @@ def validate_layout(layout: Layout) -> list[Problem]:
                     errors.append(
                         Problem(
                             ERROR,
-                            f"overlaps the tile at x={b[0]} y={b[1]} on layer {z} "
-                            "(two tiles of one layer share a cell)",
+                            Words(N_("overlaps the tile at x={x} y={y} on layer {layer} "
+                                     "(two tiles of one layer share a cell)"),
+                                  x=b[0], y=b[1], layer=z),
                             a,
                         )
                     )
@@ -396,19 +473,23 @@ def validate_layout(layout: Layout) -> list[Problem]:
                     errors.append(
                         Problem(
                             ERROR,
-                            f"floats: no tile of layer {z - 1} lies under it",
+                            Words(N_("floats: no tile of layer {layer} lies under it"),
+                                  layer=z - 1),
                             position,
                         )
                     )
     if len(positions) % 2:
-        errors.append(
-            Problem(ERROR, f"{len(positions)} tiles: a layout needs an even number of tiles")
-        )
+        errors.append(Problem(ERROR, PluralWords(
+            "{count} tile: a layout needs an even number of tiles",
+            "{count} tiles: a layout needs an even number of tiles",
+            len(positions),
+        )))
     geometry: Geometry = layout.geometry
     for tile in sorted(layout.vaults):
         if positions[tile][2] != 0:
             errors.append(
-                Problem(ERROR, "a vault must be on the base layer (layer 0)", positions[tile])
+                Problem(ERROR, Words(N_("a vault must be on the base layer (layer 0)")),
+                        positions[tile])
             )
         for other in geometry.left[tile] + geometry.right[tile] + geometry.back[tile] + (
             geometry.front[tile]
@@ -417,15 +498,16 @@ def validate_layout(layout: Layout) -> list[Problem]:
                 warnings.append(
                     Problem(
                         WARNING,
-                        f"vault touches the vault at x={positions[other][0]} "
-                        f"y={positions[other][1]}: only one of them can ever be unlocked",
+                        Words(N_("vault touches the vault at x={x} y={y}: only one of them "
+                                 "can ever be unlocked"),
+                              x=positions[other][0], y=positions[other][1]),
                         positions[tile],
                     )
                 )
     for tile in sorted(layout.capstones):
         if geometry.above[tile]:
             errors.append(
-                Problem(ERROR, "a tile lies on this capstone (a capstone is a peak)",
+                Problem(ERROR, Words(N_("a tile lies on this capstone (a capstone is a peak)")),
                         positions[tile])
             )
     for tile in sorted(layout.face_down):
@@ -433,7 +515,7 @@ def validate_layout(layout: Layout) -> list[Problem]:
             warnings.append(
                 Problem(
                     WARNING,
-                    "face-down tile with nothing on it: it starts face up",
+                    Words(N_("face-down tile with nothing on it: it starts face up")),
                     positions[tile],
                 )
             )
