@@ -107,45 +107,45 @@ def named_policy(game_name: str, policy: str) -> Policy | None:
     return found
 
 
-def slow_policies() -> set[str]:
-    """The policies some registered game's module marks as searching (`SLOW_POLICIES`):
-    a move takes milliseconds, too long for a server's event loop."""
+def _module_names(game_name: str, attribute: str) -> set[str]:
+    """The names a game's module lists in `attribute` (`POLICIES`, `SCORERS`, ...)."""
+    return set(getattr(_module_for(game_name), attribute, None) or ())
+
+
+def _names_in_any_game(attribute: str) -> set[str]:
+    """The names some registered game's module lists in `attribute`."""
     from pyramids.core import game_names
 
     names: set[str] = set()
     for game_name in game_names():
-        names |= set(getattr(_module_for(game_name), "SLOW_POLICIES", None) or ())
+        names |= _module_names(game_name, attribute)
     return names
+
+
+def slow_policies() -> set[str]:
+    """The policies some registered game's module marks as searching (`SLOW_POLICIES`):
+    a move takes milliseconds, too long for a server's event loop."""
+    return _names_in_any_game("SLOW_POLICIES")
 
 
 def known_policies() -> set[str]:
     """Every policy name some registered game's module names in `POLICIES`."""
-    from pyramids.core import game_names
-
-    names = {"greedy"}
-    for game_name in game_names():
-        names |= set(getattr(_module_for(game_name), "POLICIES", None) or ())
-    return names
+    return {"greedy"} | _names_in_any_game("POLICIES")
 
 
 def game_policies(game_name: str) -> list[str]:
     """The policies a game's module names in `POLICIES`, besides `greedy`, sorted."""
-    return sorted(set(getattr(_module_for(game_name), "POLICIES", None) or ()) - {"greedy"})
+    return sorted(_module_names(game_name, "POLICIES") - {"greedy"})
 
 
 def game_scorers(game_name: str) -> list[str]:
     """The scorers a game's module names in `SCORERS`, sorted (for `mcts:guide`)."""
-    return sorted(getattr(_module_for(game_name), "SCORERS", None) or ())
+    return sorted(_module_names(game_name, "SCORERS"))
 
 
 def known_scorers() -> set[str]:
     """Every scorer name some registered game's module names in `SCORERS`."""
-    from pyramids.core import game_names
-
-    names: set[str] = set()
-    for game_name in game_names():
-        names |= set(game_scorers(game_name))
-    return names
+    return _names_in_any_game("SCORERS")
 
 
 class GreedyAgent:
