@@ -17,8 +17,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from pyramids.agents import make_agent
-from pyramids.agents.levels import parse_setting
+from pyramids.agents import make_agent, parse_setting
 from pyramids.core import load
 from pyramids.sim.play import winner_of
 from pyramids.sim.stats import wilson_interval

@@ -24,9 +24,8 @@ import sys
 import time
 from typing import Any
 
-from pyramids.agents import make_agent, pacal_planning
+from pyramids.agents import make_agent, pacal_planning, parse_setting
 from pyramids.agents.greedy import pacal
-from pyramids.agents.levels import parse_setting
 from pyramids.core import Rng, load
 from pyramids.sim.stats import wilson_interval
 

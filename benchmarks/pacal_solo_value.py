@@ -28,10 +28,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pyramids.agents import make_agent
+from pyramids.agents import make_agent, parse_setting
 from pyramids.agents.greedy import pacal
 from pyramids.agents.greedy.pacal_lookahead import CHANCE_WEIGHTS, lookahead_choose, shape_features
-from pyramids.agents.levels import parse_setting
 from pyramids.core import Rng, State, load
 from pyramids.sim.stats import wilson_interval
 

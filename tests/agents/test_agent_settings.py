@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from pyramids.agents import LevelAgent, agent_names, level_setting, make_agent
+from pyramids.agents import LevelAgent, agent_names, level_setting, make_agent, parse_setting
 from pyramids.agents.base import ENTRY_POINT_GROUP, PluginAgentFactory
-from pyramids.agents.levels import parse_setting
 from pyramids.core import OptionError, load
 from pyramids.play.i18n import words_text
 
@@ -46,7 +45,8 @@ BAD_SETTINGS: list[tuple[str, dict[str, Any], str]] = [
     ("random", {"depth": 2}, "agent 'random' takes no options; got depth"),
     ("planner", {"rollouts": 0}, "planner: rollouts must be at least 1, got 0"),
     ("planner", {"node_limit": 0}, "planner: node_limit must be at least 1, got 0"),
-    ("planner", {"iterations": 0}, "mcts: iterations must be at least 1, got 0"),
+    ("planner", {"iterations": 0}, "planner: iterations must be at least 1, got 0"),
+    ("planner", {"widen": "some"}, "planner: widen='some' is not valid; allowed: "),
     ("planner", {"samples": 3},
      "agent 'planner' has no option 'samples'; allowed options: exploration, guide, "
      "iterations, node_limit, opponents, rollout, rollout_depth, rollouts, time, widen"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pyramids.agents import LEVELS, agent_names, make_agent
-from pyramids.agents.levels import GENERIC, LevelAgent, level_table, parse_setting
+from pyramids.agents import LEVELS, agent_names, make_agent, parse_setting
+from pyramids.agents.levels import GENERIC, LevelAgent, level_table
 from pyramids.core import OptionError, Rng, game_names, load
 
 # Small tables so that whole games stay quick: one round of Pacal, two Temple seats,

@@ -91,6 +91,33 @@ def test_play_pacal_plain_full_game_with_bad_moves(tmp_path: Path) -> None:
     assert human_moves > 0
 
 
+def test_an_agent_setting_plays_saves_and_resumes_the_same_moves(tmp_path: Path) -> None:
+    # `--vs mcts:iterations=5` as the arena writes it; the record keeps the setting, and
+    # the same seed plays the same agent moves.
+    whole = tmp_path / "whole.json"
+    half = tmp_path / "half.json"
+    args = ["play", "pacal", "--vs", "mcts:iterations=5", "--seed", "8", "--plain",
+            *SHORT_MATCH]
+    played = invoke(*args, "--save", str(whole), stdin="1\n" * 200)
+    assert played.exit_code == 0, played.output
+    assert "seat 2 (mcts:iterations=5)" in played.output.splitlines()[1]
+    record = GameRecord.load_file(whole)
+    assert record.players == ["human", "mcts:iterations=5"]
+    assert record.replay()[-1].is_terminal()
+
+    first = invoke(*args, "--save", str(half), stdin="1\n1\n1\nquit\n")
+    assert first.exit_code == 0, first.output
+    started = GameRecord.load_file(half).actions
+    assert started == record.actions[:len(started)]
+    # Resumed, the record's seat is the same agent setting, played on to the end.
+    resumed = invoke("play", "--resume", str(half), "--plain", stdin="1\n" * 200)
+    assert resumed.exit_code == 0, resumed.output
+    assert "seat 2 (mcts:iterations=5)" in resumed.output
+    finished = GameRecord.load_file(half)
+    assert finished.players == ["human", "mcts:iterations=5"]
+    assert finished.actions[:len(started)] == started and finished.replay()[-1].is_terminal()
+
+
 def test_play_shows_only_the_players_own_hand() -> None:
     game = load("pacal")
     state = game.new_initial_state(5)
@@ -191,9 +218,12 @@ def test_simulate_reports_in_korean() -> None:
     (["simulate", "pacal", "--backend", "cloud"], "알 수 없는 백엔드 'cloud'"),
     (["simulate", "pacal", "--workers", "0"], "--workers는 1 이상이어야 합니다"),
     (["play", "--plain"], "게임 이름을 쓰거나"),
-    # `play` seats agents by name only; a setting is refused as an unknown seat.
+    # A seat takes an agent setting too, and its values are checked before the game.
     (["play", "pacal", "--vs", "mcts:iterations=0", "--plain"],
-     "알 수 없는 자리 'mcts:iterations=0'; 가능한 값: human, determinized"),
+     "mcts: iterations은(는) 1 이상이어야 합니다 (받은 값: 0)"),
+    (["play", "pacal", "--seats", "human,mcts:depth=3", "--plain"],
+     "에이전트 'mcts'에는 옵션 'depth'이(가) 없습니다; 가능한 옵션: exploration"),
+    (["simulate", "pacal", "--agents", "greedy:mistakes=2"], "greedy: mistakes"),
 ])
 def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
     result = invoke("--lang", "ko", *args)

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from pyramids.agents import make_agent
 from pyramids.cli.main import app
 from pyramids.core import manifests
-from pyramids.play.i18n import _, set_language
+from pyramids.play.i18n import _, set_language, words_text
 from pyramids.play.tutorial import TutorialError, TutorialRun, parse_tutorial, tutorial_for
 
 TUTORIAL_GAMES = [m.name for m in manifests() if m.tutorial is not None and m.tutorial()]
@@ -75,16 +75,30 @@ def test_a_tutorial_accepts_only_the_taught_move(game: str) -> None:
 def test_malformed_tutorials_are_refused_with_the_reason() -> None:
     good = {"game": "pacal-solo", "seed": 23, "title": "t", "steps": [{"say": "hello"}]}
     assert parse_tutorial(json.dumps(good)).steps[0].say == "hello"
-    with pytest.raises(TutorialError, match="malformed tutorial"):
+    with pytest.raises(TutorialError) as missing:
         parse_tutorial(json.dumps({**good, "steps": [{"expect": "place F1"}]}))
+    assert str(missing.value) == "malformed tutorial: 'say' is missing"
+    with pytest.raises(TutorialError, match="malformed tutorial: invalid literal"):
+        parse_tutorial(json.dumps({**good, "seed": "soon"}))
     with pytest.raises(TutorialError, match="exactly one 'human' seat"):
         parse_tutorial(json.dumps({**good, "seats": ["greedy"]}))
+    with pytest.raises(TutorialError, match="at least one step"):
+        parse_tutorial(json.dumps({**good, "steps": []}))
     bad_move = {**good, "steps": [{"say": "x", "expect": "place F1"},
                                   {"say": "y", "expect": "place F10"},
                                   {"say": "z", "expect": "place F10"}]}
     # Seed 23 draws 42, 40, 44: the 44 cannot cover the 40 on F10 under the 42 on F1.
-    with pytest.raises(TutorialError, match="step 3: expected move 'place F10' is illegal"):
+    with pytest.raises(TutorialError) as illegal:
         parse_tutorial(json.dumps(bad_move)).check()
+    assert str(illegal.value).startswith(
+        "pacal-solo tutorial, step 3: the expected move 'place F10' is illegal: ")
+    # An author reads it in Korean too, with the engine's reason translated.
+    korean = words_text(illegal.value, "ko")
+    assert korean.startswith("pacal-solo 튜토리얼, 3단계:") and "'place F10'" in korean
+    assert "is illegal" not in korean
+    too_far = {**good, "steps": [{"say": "x", "before": ["offer 1 2"]}]}
+    with pytest.raises(TutorialError, match="the move played before it, 'offer 1 2', is illegal"):
+        parse_tutorial(json.dumps(too_far)).check()
 
 
 @pytest.mark.parametrize(("lang", "welcome", "hint", "finish", "sixth_draw"), [

@@ -98,6 +98,23 @@ def test_the_openspiel_mcts_agent_plays_legal_seeded_moves() -> None:
     assert state.to_json() == before  # it searched a copy
 
 
+@pytest.mark.parametrize(("options", "english"), [
+    ({"foo": 1}, "agent 'openspiel-mcts' has no option 'foo'; allowed options: rollouts, "
+                 "simulations, uct_c"),
+    ({"simulations": "abc"}, "openspiel-mcts: simulations must be a whole number of at "
+                             "least 1, got 'abc'"),
+    ({"rollouts": 0}, "openspiel-mcts: rollouts must be at least 1, got 0"),
+    ({"uct_c": -1.0}, "openspiel-mcts: uct_c must be a number of at least 0, got -1.0"),
+])
+def test_a_bad_openspiel_mcts_setting_says_what_is_allowed(options, english) -> None:
+    from pyramids.agents import make_agent
+    from pyramids.core import OptionError
+
+    with pytest.raises(OptionError) as caught:
+        make_agent("openspiel-mcts", seed=1, **options)
+    assert str(caught.value) == english
+
+
 def test_the_command_line_arena_loads_openspiel_mcts_through_its_entry_point(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

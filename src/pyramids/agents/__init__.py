@@ -22,6 +22,8 @@ from pyramids.agents.base import (
     Agent,
     agent_names,
     make_agent,
+    make_agent_from_setting,
+    parse_setting,
     register_agent,
     require_agent,
 )
@@ -52,6 +54,8 @@ __all__ = [
     "agent_names",
     "level_setting",
     "make_agent",
+    "make_agent_from_setting",
+    "parse_setting",
     "register_agent",
     "require_agent",
 ]

@@ -116,6 +116,37 @@ def make_agent(name: str, seed: int | None = 0, **options: Any) -> Agent:
     return factory(seed=seed, **options)
 
 
+def parse_setting(text: str) -> tuple[str, dict[str, Any]]:
+    """An agent setting, `"mcts:iterations=40:rollout=greedy"`, as `("mcts", {"iterations":
+    40, "rollout": "greedy"})`: numbers and true/false read as such, the rest as text."""
+    name, *settings = text.strip().split(":")
+    options: dict[str, Any] = {}
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        if not sep or not key:
+            raise OptionError(N_("agent option '{setting}' in '{agent}' is not key=value "
+                                 "(e.g. mcts:iterations=200)"), setting=setting, agent=text)
+        options[key] = _value(value)
+    return name, options
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def make_agent_from_setting(text: str, seed: int | None = 0) -> Agent:
+    """The agent a setting names (`mcts:iterations=200`, or a plain name), seeded."""
+    name, options = parse_setting(text)
+    return make_agent(name, seed=seed, **options)
+
+
 # ----- checking an agent's settings (`name:key=value`), for every agent ---------------
 
 

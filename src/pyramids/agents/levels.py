@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramids.agents.base import parse_setting
 from pyramids.core import OptionError, State, companion_of
 from pyramids.core.errors import N_
 
@@ -29,30 +30,6 @@ GENERIC: dict[str, str] = {
     "hard": "mcts:iterations=30",
     "expert": "mcts:iterations=400",
 }
-
-
-def parse_setting(text: str) -> tuple[str, dict[str, Any]]:
-    """`"mcts:iterations=40:rollout=greedy"` as `("mcts", {"iterations": 40, ...})`."""
-    name, *settings = text.strip().split(":")
-    options: dict[str, Any] = {}
-    for setting in settings:
-        key, sep, value = setting.partition("=")
-        if not sep or not key:
-            raise OptionError(N_("agent option '{setting}' in '{agent}' is not key=value "
-                                 "(e.g. mcts:iterations=200)"), setting=setting, agent=text)
-        options[key] = _value(value)
-    return name, options
-
-
-def _value(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
 
 
 def level_setting(game_name: str, level: str) -> str:

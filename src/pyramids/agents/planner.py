@@ -48,7 +48,8 @@ from pyramids.agents.greedy.pacal import (
     used_values,
 )
 from pyramids.agents.mcts import MctsAgent
-from pyramids.core import Rng, State, companion_of
+from pyramids.core import OptionError, Rng, State, companion_of
+from pyramids.core.errors import Words
 
 FIELDS = 10
 DEFAULT_ROLLOUTS = 24
@@ -69,7 +70,14 @@ class PlannerAgent:
         self.rng = Rng(seed)
         self.rollouts = whole_number(self.name, "rollouts", rollouts, 1)
         self.node_limit = whole_number(self.name, "node_limit", node_limit, 1)
-        self.fallback = MctsAgent(seed=seed, **mcts_options)
+        try:
+            self.fallback = MctsAgent(seed=seed, **mcts_options)
+        except OptionError as error:
+            if error.words.values.get("agent") != "mcts":
+                raise
+            # The player typed `planner:...`: name that agent, not the mcts it passes on to.
+            raise OptionError(Words(error.words.msgid, **{
+                **error.words.values, "agent": self.name})) from None
         self._plan: list[int] = []
         self._plan_key: str | None = None
 

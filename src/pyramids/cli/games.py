@@ -49,9 +49,12 @@ PLAYERS_HELP = "Number of players, where the game has a players option."
 
 def play(
     game: str | None = typer.Argument(None, help="The game: see `pyramids games`."),
-    vs: str | None = typer.Option(None, "--vs", help="Agent for the other seats."),
+    vs: str | None = typer.Option(
+        None, "--vs", help="Agent for the other seats: a name (hard) or a setting "
+        "(mcts:iterations=200)."
+    ),
     seats: str | None = typer.Option(
-        None, "--seats", help="Every seat, comma-separated: human or an agent name."
+        None, "--seats", help="Every seat, comma-separated: human or an agent name or setting."
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed (a fresh one is shown if omitted)."),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
@@ -137,7 +140,9 @@ def _make_session(
 def simulate(
     game: str = typer.Argument(..., help="The game: see `pyramids games`."),
     agents: str = typer.Option(
-        "random", "--agents", help="Agents by seat, comma-separated (one name fills every seat)."
+        "random", "--agents",
+        help="Agents by seat, comma-separated names or settings (mcts:iterations=200); "
+        "one fills every seat."
     ),
     games: int = typer.Option(100, "--games", "-n", min=1, help="How many games."),
     seed: int = typer.Option(0, "--seed", help="Seed of the whole series."),

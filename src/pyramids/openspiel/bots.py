@@ -18,6 +18,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 from pyramids.agents import register_agent
+from pyramids.agents.base import number_between, whole_number
 from pyramids.core import Rng, State
 from pyramids.openspiel.game import PyramidsSpielGame, register_games, short_name
 
@@ -28,9 +29,9 @@ class OpenSpielMctsAgent:
     def __init__(self, seed: int | None = 0, simulations: int = 200, rollouts: int = 1,
                  uct_c: float = 2.0) -> None:
         self.seed = 0 if seed is None else seed
-        self.simulations = int(simulations)
-        self.rollouts = int(rollouts)
-        self.uct_c = float(uct_c)
+        self.simulations = whole_number(self.name, "simulations", simulations, 1)
+        self.rollouts = whole_number(self.name, "rollouts", rollouts, 1)
+        self.uct_c = number_between(self.name, "uct_c", uct_c, 0)
         self._rng = Rng(self.seed)
         self._numpy = np.random.RandomState(self.seed % 2**32)
         self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
@@ -55,8 +56,11 @@ class OpenSpielMctsAgent:
         return int(bot.step(game.state_from_engine(guess)))
 
 
-def make_openspiel_mcts(seed: int | None = 0, **options: Any) -> OpenSpielMctsAgent:
-    return OpenSpielMctsAgent(seed=seed, **options)
+def make_openspiel_mcts(seed: int | None = 0, simulations: int = 200, rollouts: int = 1,
+                        uct_c: float = 2.0) -> OpenSpielMctsAgent:
+    # Named options (no `**options`), so that `make_agent` can name an unknown one.
+    return OpenSpielMctsAgent(seed=seed, simulations=simulations, rollouts=rollouts,
+                              uct_c=uct_c)
 
 
 register_agent(OpenSpielMctsAgent.name, make_openspiel_mcts)

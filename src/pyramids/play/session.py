@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pyramids.agents import Agent, agent_names, make_agent
+from pyramids.agents import Agent, agent_names, make_agent, make_agent_from_setting, parse_setting
 from pyramids.core import (
     Game,
     GameRecord,
@@ -83,16 +83,21 @@ def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
 
 
 def check_seat_names(names: list[str], allow_human: bool = True) -> None:
+    """Each seat is `human` (where allowed) or an agent setting, a name with optional
+    `:key=value` options (`mcts:iterations=200`); a bad one raises OptionError."""
     allowed = agent_names()
-    for name in names:
-        if name == HUMAN and allow_human:
+    for text in names:
+        if text == HUMAN and allow_human:
             continue
+        name, options = parse_setting(text)
         if name not in allowed:
             if allow_human:
                 raise OptionError(N_("unknown seat {name}; allowed: {allowed}"),
                                   name=repr(name), allowed=", ".join([HUMAN, *allowed]))
             raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
                               name=repr(name), allowed=", ".join(allowed))
+        # Made once here so that a bad option is refused before the game starts.
+        make_agent(name, seed=0, **options)
 
 
 def fresh_seed() -> int:
@@ -173,7 +178,7 @@ def _make_agents(seats: list[str], seed: int | str | None) -> dict[int, Agent]:
     for seat, name in enumerate(seats):
         agent_seed = seeds.next_u64() >> 1
         if name != HUMAN:
-            agents[seat] = make_agent(name, seed=agent_seed)
+            agents[seat] = make_agent_from_setting(name, seed=agent_seed)
     return agents
 
 

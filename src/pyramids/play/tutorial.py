@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyramids.core import Game, IllegalActionError, PyramidsError, RecordError, State, load
+from pyramids.core.errors import N_
 from pyramids.core.registry import find_manifest
 from pyramids.play.i18n import _
 
@@ -83,23 +84,29 @@ class Tutorial:
         state = self.new_game().new_initial_state(self.seed)
         for number, step in enumerate(self.steps, start=1):
             for move in step.before:
-                _apply(state, move, f"step {number}: before-move {move!r}")
+                _apply(state, move, number, N_(
+                    "{game} tutorial, step {number}: the move played before it, {move}, is "
+                    "illegal: {reason}"))
             if step.expect is not None:
                 if state.is_terminal() or state.current_player != self.learner:
-                    raise TutorialError(f"{self.game} tutorial, step {number}: expects "
-                                        f"{step.expect!r} but it is not the learner's turn")
-                _apply(state, step.expect, f"step {number}: expected move {step.expect!r}")
+                    raise TutorialError(N_("{game} tutorial, step {number}: expects {move} "
+                                           "but it is not the learner's turn"),
+                                        game=self.game, number=number, move=repr(step.expect))
+                _apply(state, step.expect, number, N_(
+                    "{game} tutorial, step {number}: the expected move {move} is illegal: "
+                    "{reason}"))
         if state.is_terminal():
-            raise TutorialError(f"{self.game} tutorial: the game is over before the learner "
-                                "finishes it; end the steps earlier")
+            raise TutorialError(N_("{game} tutorial: the game is over before the learner "
+                                   "finishes it; end the steps earlier"), game=self.game)
         return state
 
 
-def _apply(state: State, move: str, where: str) -> None:
+def _apply(state: State, move: str, number: int, message: str) -> None:
     try:
         state.apply_string(move)
     except IllegalActionError as error:
-        raise TutorialError(f"{state.game.name} tutorial, {where} is illegal: {error}") from None
+        raise TutorialError(message, game=state.game.name, number=number, move=repr(move),
+                            reason=error.words) from None
 
 
 def parse_tutorial(text: str) -> Tutorial:
@@ -125,12 +132,15 @@ def parse_tutorial(text: str) -> Tutorial:
             seats=tuple(data.get("seats", (HUMAN,))),
             finish_against=str(data.get("finish_against", "greedy")),
         )
-    except (ValueError, KeyError, TypeError) as error:
-        raise TutorialError(f"malformed tutorial: {error!r}") from None
+    except KeyError as error:
+        raise TutorialError(N_("malformed tutorial: {field} is missing"),
+                            field=repr(error.args[0])) from None
+    except (ValueError, TypeError) as error:
+        raise TutorialError(N_("malformed tutorial: {reason}"), reason=str(error)) from None
     if tutorial.seats.count(HUMAN) != 1:
-        raise TutorialError("a tutorial has exactly one 'human' seat, the learner")
+        raise TutorialError(N_("a tutorial has exactly one 'human' seat, the learner"))
     if not steps:
-        raise TutorialError("a tutorial needs at least one step")
+        raise TutorialError(N_("a tutorial needs at least one step"))
     return tutorial
 
 

@@ -53,25 +53,13 @@ class AgentSpec:
         return make_agent(self.name, seed=seed, **self.options)
 
 
-def _parse_value(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    return text
-
-
 def parse_agents(text: str) -> list[AgentSpec]:
     """Agents from `name[:key=value...]` separated by commas, e.g. `mcts:iterations=200,greedy`.
 
     A name given twice gets labels `name`, `name#2`, ...; options make the label
     `name:key=value` so that two settings of one agent can meet.
     """
-    from pyramids.agents import require_agent
+    from pyramids.agents import parse_setting, require_agent
 
     specs: list[AgentSpec] = []
     seen: dict[str, int] = {}
@@ -81,18 +69,8 @@ def parse_agents(text: str) -> list[AgentSpec]:
                 N_("--agents '{agents}' has an empty entry; give names separated by commas"),
                 agents=text,
             )
-        name, *settings = item.split(":")
+        name, options = parse_setting(item)
         require_agent(name)  # unknown names, and plugin agents without their extra
-        options: dict[str, Any] = {}
-        for setting in settings:
-            key, sep, value = setting.partition("=")
-            if not sep or not key:
-                raise OptionError(
-                    N_("agent option '{setting}' in '{agent}' is not key=value "
-                       "(e.g. mcts:iterations=200)"),
-                    setting=setting, agent=item,
-                )
-            options[key] = _parse_value(value)
         base = item
         seen[base] = seen.get(base, 0) + 1
         label = base if seen[base] == 1 else f"{base}#{seen[base]}"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyramids.agents import Agent, make_agent
+from pyramids.agents import Agent, make_agent_from_setting
 from pyramids.core import Game, OptionError, Rng, State
 from pyramids.core.errors import N_
 from pyramids.sim.backends import Backend, run_indexed
@@ -139,7 +139,7 @@ def play_series_game(
 ) -> tuple[list[float], int, dict[str, Any] | None]:
     """Game `index` of a series: its returns, its length and (if kept) the final spectator view."""
     game_seed, agent_seeds = job.seeds[index]
-    agents = [make_agent(name, seed=agent_seed)
+    agents = [make_agent_from_setting(name, seed=agent_seed)
               for name, agent_seed in zip(job.agent_names, agent_seeds, strict=True)]
     final = play_game(job.game, agents, game_seed)
     return final.returns(), len(final.history()), final.view(None) if job.keep_finals else None
