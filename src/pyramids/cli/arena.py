@@ -91,6 +91,10 @@ def arena(
     players: int | None = typer.Option(None, "--players", help="Number of players."),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    results: Path | None = typer.Option(
+        None, "--results", help="Keep each finished game in this file (JSON lines); run "
+        "again with the same settings, the arena plays only the games the file lacks."
+    ),
 ) -> None:
     """A round robin with seats rotated: win rates with 95% intervals and Elo ratings."""
     from pyramids.sim.arena import parse_agents, run_arena
@@ -108,7 +112,8 @@ def arena(
         resolve_game(game, options, players, load)
         with progress(games, as_json, _("{game} arena", game=game)) as advance:
             summary = run_arena(game, specs, games, seed=seed, players=players,
-                                options=options, on_done=advance, backend=runner)
+                                options=options, on_done=advance, backend=runner,
+                                results_file=results)
     if as_json:
         typer.echo(json.dumps(summary, sort_keys=True))
     else:

@@ -23,14 +23,16 @@ different agents on the same deal).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from pyramids.agents import Agent, make_agent
-from pyramids.core import Game, OptionError, Rng, State, load
+from pyramids.core import Game, OptionError, RecordError, Rng, State, load
 from pyramids.core.errors import N_
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game
@@ -206,13 +208,112 @@ def run_games(
     workers: int = 1,
     on_done: Callable[[int], None] | None = None,
     backend: Backend | None = None,
+    results_file: Path | None = None,
 ) -> list[GameResult]:
-    """Play games 0..games-1 in `workers` local processes, or on `backend`; sorted by index."""
+    """Play games 0..games-1 in `workers` local processes, or on `backend`; sorted by index.
+
+    With `results_file`, each game is added to the file as it finishes, and the
+    games the file already holds for this job are read back, not played again:
+    a long run that was stopped goes on where it was (see `read_results`)."""
     if games < 1:
         raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
     if backend is None:
         backend = make_backend("local", workers)
-    return run_indexed(play_indexed_game, job, games, backend, on_done)
+    if results_file is None:
+        return run_indexed(play_indexed_game, job, games, backend, on_done)
+    done = {index: result for index, result in read_results(results_file, job).items()
+            if index < games}
+    if on_done and done:
+        on_done(len(done))
+    missing = [index for index in range(games) if index not in done]
+    with results_file.open("a", encoding="utf-8") as stream:
+        if stream.tell() == 0:
+            _write_line(stream, {"arena": job_header(job)})
+
+        def keep(index: int, result: GameResult) -> None:
+            _write_line(stream, {"game": asdict(result)})
+
+        run_indexed(play_indexed_game, job, games, backend, on_done, missing, keep)
+    return [result for _, result in sorted(read_results(results_file, job).items())
+            if result.index < games]
+
+
+def job_header(job: ArenaJob) -> dict[str, Any]:
+    """What fixes an arena's games: the game, its options, the agents and the seed."""
+    return {
+        "game": job.game_name,
+        "options": job.options,
+        "agents": [[spec.label, spec.name, spec.options] for spec in job.specs],
+        "seed": job.seed,
+    }
+
+
+def _write_line(stream: TextIO, data: dict[str, Any]) -> None:
+    # One line a game, flushed at once: a run stopped at any moment loses at most the
+    # games being played.
+    stream.write(json.dumps(data, sort_keys=True) + "\n")
+    stream.flush()
+
+
+def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
+    """The games a results file holds for `job`, by index; {} for a missing or empty file.
+
+    A file written for other settings is refused (its games would be wrong for
+    these), and so is a malformed line, with its number; only an unfinished last
+    line (a run stopped while writing) is dropped, and cut from the file so that
+    the next game starts a line of its own."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(N_("{path}: cannot read the results file: {reason}"),
+                          path=str(path), reason=str(error)) from None
+    lines = text.split("\n")
+    if lines and lines[-1] and not _parses(lines[-1]):
+        kept = text[:len(text) - len(lines[-1])]
+        path.write_text(kept, encoding="utf-8")
+        lines[-1] = ""
+    results: dict[int, GameResult] = {}
+    header = job_header(job)
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            continue
+        try:
+            data = json.loads(line)
+            if number == 1:
+                if data["arena"] != json.loads(json.dumps(header)):
+                    raise RecordError(
+                        N_("{path} holds the games of another arena ({theirs}); these "
+                           "settings are {ours}: give another results file"),
+                        path=str(path), theirs=_settings_text(data["arena"]),
+                        ours=_settings_text(header))
+                continue
+            result = GameResult(**data["game"])
+        except RecordError:
+            raise
+        except (ValueError, KeyError, TypeError):
+            raise RecordError(N_("{path}, line {line}: not an arena result written by "
+                                 "pyramids arena --results"), path=str(path),
+                              line=number) from None
+        results[result.index] = result
+    return results
+
+
+def _parses(line: str) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def _settings_text(header: Any) -> str:
+    try:
+        agents = ",".join(str(entry[0]) for entry in header["agents"])
+        return f"{header['game']}, --agents {agents}, --seed {header['seed']}"
+    except (KeyError, TypeError, IndexError):
+        return "?"
 
 
 def seat_outcome(returns: Sequence[float], seat: int) -> str:
@@ -318,12 +419,14 @@ def run_arena(
     loader: GameLoader = load,
     on_done: Callable[[int], None] | None = None,
     backend: Backend | None = None,
+    results_file: Path | None = None,
 ) -> dict[str, Any]:
-    """Run an arena and return its summary with `game`, `options`, `seed` added."""
+    """Run an arena and return its summary with `game`, `options`, `seed` added
+    (`results_file`: see `run_games`)."""
     specs = parse_agents(agents) if isinstance(agents, str) else list(agents)
     game, chosen = resolve_game(game_name, options, players, loader)
     job = ArenaJob(game_name, chosen, tuple(specs), seed, loader)
-    results = run_games(job, games, workers, on_done, backend)
+    results = run_games(job, games, workers, on_done, backend, results_file)
     summary = summarize(results, [s.label for s in specs])
     summary.update(
         game=game_name,

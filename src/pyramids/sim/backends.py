@@ -67,11 +67,11 @@ def _run_chunk(work: Callable[[P, int], R], payload: P, indices: Sequence[int]) 
     return [work(payload, index) for index in indices]
 
 
-def _chunks(count: int, parallel: int) -> list[list[int]]:
+def _chunks(indices: Sequence[int], parallel: int) -> list[list[int]]:
     # A few chunks a worker: enough to balance uneven game lengths, few enough
     # that sending the payload and collecting results stays cheap.
-    size = max(1, min(8, count // (parallel * 4)))
-    return [list(range(start, min(count, start + size))) for start in range(0, count, size)]
+    size = max(1, min(8, len(indices) // (parallel * 4)))
+    return [list(indices[start:start + size]) for start in range(0, len(indices), size)]
 
 
 def run_indexed(
@@ -80,30 +80,39 @@ def run_indexed(
     count: int,
     backend: Backend | None = None,
     on_done: Callable[[int], None] | None = None,
+    indices: Sequence[int] | None = None,
+    on_result: Callable[[int, R], None] | None = None,
 ) -> list[R]:
-    """`[work(payload, i) for i in range(count)]`, run on `backend`; `on_done(n)` as jobs end."""
+    """`[work(payload, i) for i in range(count)]` (or for `indices` only, in their
+    order), run on `backend`; `on_done(n)` as jobs end, and `on_result(i, result)`
+    in this process as each result arrives (a file can keep them as they come)."""
     backend = backend or Backend()
-    if backend.kind == "ray":
-        return _run_on_ray(work, payload, count, backend, on_done)
-    if backend.workers == 1:
-        results = []
-        for index in range(count):
-            results.append(work(payload, index))
-            if on_done:
-                on_done(1)
-        return results
+    wanted = list(range(count) if indices is None else indices)
+
+    def arrived(chunk: Sequence[int], results: Sequence[R], by_index: dict[int, R]) -> None:
+        for index, result in zip(chunk, results, strict=True):
+            by_index[index] = result
+            if on_result:
+                on_result(index, result)
+        if on_done:
+            on_done(len(chunk))
+
     by_index: dict[int, R] = {}
-    with ProcessPoolExecutor(max_workers=backend.workers) as pool:
-        futures = {
-            pool.submit(_run_chunk, work, payload, chunk): chunk
-            for chunk in _chunks(count, backend.workers)
-        }
-        for future in as_completed(futures):
-            for index, result in zip(futures[future], future.result(), strict=True):
-                by_index[index] = result
-            if on_done:
-                on_done(len(futures[future]))
-    return [by_index[index] for index in range(count)]
+    if backend.kind == "ray":
+        for chunk, results in _run_on_ray(work, payload, wanted, backend):
+            arrived(chunk, results, by_index)
+    elif backend.workers == 1:
+        for index in wanted:
+            arrived([index], [work(payload, index)], by_index)
+    else:
+        with ProcessPoolExecutor(max_workers=backend.workers) as pool:
+            futures = {
+                pool.submit(_run_chunk, work, payload, chunk): chunk
+                for chunk in _chunks(wanted, backend.workers)
+            }
+            for future in as_completed(futures):
+                arrived(futures[future], future.result(), by_index)
+    return [by_index[index] for index in wanted]
 
 
 def ray_address(backend: Backend) -> str | None:
@@ -128,10 +137,10 @@ def _ensure_ray(backend: Backend) -> Any:
 def _run_on_ray(
     work: Callable[[P, int], R],
     payload: P,
-    count: int,
+    indices: Sequence[int],
     backend: Backend,
-    on_done: Callable[[int], None] | None,
-) -> list[R]:
+) -> Iterator[tuple[list[int], list[R]]]:
+    """Each chunk of `indices` with its results, as the cluster finishes them."""
     ray = _ensure_ray(backend)
     parallel = max(backend.workers, int(ray.cluster_resources().get("CPU", 1)))
     remote_chunk = ray.remote(_run_chunk)
@@ -139,15 +148,10 @@ def _run_on_ray(
     payload_ref = ray.put(payload)
     pending = {
         remote_chunk.remote(work, payload_ref, chunk): chunk
-        for chunk in _chunks(count, parallel)
+        for chunk in _chunks(indices, parallel)
     }
-    by_index: dict[int, R] = {}
     for ref, chunk in _as_ready(ray, pending):
-        for index, result in zip(chunk, ray.get(ref), strict=True):
-            by_index[index] = result
-        if on_done:
-            on_done(len(chunk))
-    return [by_index[index] for index in range(count)]
+        yield chunk, ray.get(ref)
 
 
 def _as_ready(ray: Any, pending: dict[Any, list[int]]) -> Iterator[tuple[Any, list[int]]]:

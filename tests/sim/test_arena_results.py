@@ -1,0 +1,137 @@
+"""`pyramids arena --results FILE`: a long run kept game by game, stopped and resumed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from pyramids.cli.main import app
+from pyramids.core import RecordError
+from pyramids.sim import arena
+from pyramids.sim.arena import run_arena
+from tests.toy_games import load_toy
+
+AGENTS = "mcts:iterations=20,greedy,random"
+SETTINGS: dict[str, Any] = dict(seed=7, players=3, loader=load_toy)
+
+
+def figures(summary: dict[str, Any]) -> dict[str, Any]:
+    summary = dict(summary)
+    summary.pop("seconds_per_move")
+    return summary
+
+
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The indices of the games actually played from now on."""
+    played: list[int] = []
+    real = arena.play_indexed_game
+
+    def play(job: arena.ArenaJob, index: int) -> arena.GameResult:
+        played.append(index)
+        return real(job, index)
+
+    monkeypatch.setattr(arena, "play_indexed_game", play)
+    return played
+
+
+def test_a_stopped_run_goes_on_and_gives_the_figures_of_one_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = run_arena("toy-draw", AGENTS, games=12, **SETTINGS)
+    results = tmp_path / "run.jsonl"
+    played = counting(monkeypatch)
+    first = run_arena("toy-draw", AGENTS, games=5, results_file=results, **SETTINGS)
+    assert played == [0, 1, 2, 3, 4] and first["games"] == 5
+    lines = results.read_text().splitlines()
+    assert len(lines) == 6 and json.loads(lines[0])["arena"]["seed"] == 7
+    played.clear()
+    resumed = run_arena("toy-draw", AGENTS, games=12, results_file=results, **SETTINGS)
+    assert played == list(range(5, 12))  # only the games the file lacked
+    assert figures(resumed) == figures(whole)
+    # Asked again, nothing is played; asked for fewer, the first games count.
+    played.clear()
+    assert figures(run_arena("toy-draw", AGENTS, games=12, results_file=results,
+                             **SETTINGS)) == figures(whole)
+    assert played == []
+    assert figures(run_arena("toy-draw", AGENTS, games=5, results_file=results,
+                             **SETTINGS)) == figures(first)
+    assert len(results.read_text().splitlines()) == 13
+
+
+def test_two_workers_keep_every_game_once(tmp_path: Path) -> None:
+    results = tmp_path / "run.jsonl"
+    whole = run_arena("toy-draw", AGENTS, games=12, **SETTINGS)
+    kept = run_arena("toy-draw", AGENTS, games=12, workers=2, results_file=results, **SETTINGS)
+    assert figures(kept) == figures(whole)
+    indices = sorted(json.loads(line)["game"]["index"]
+                     for line in results.read_text().splitlines()[1:])
+    assert indices == list(range(12))
+
+
+def test_a_line_cut_short_by_a_stop_is_dropped_and_the_game_played_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    results = tmp_path / "run.jsonl"
+    run_arena("toy-draw", AGENTS, games=4, results_file=results, **SETTINGS)
+    with results.open("a") as stream:
+        stream.write('{"game": {"deal": 1, "ind')  # the process died while writing game 4
+    played = counting(monkeypatch)
+    summary = run_arena("toy-draw", AGENTS, games=6, results_file=results, **SETTINGS)
+    assert played == [4, 5]
+    assert figures(summary) == figures(run_arena("toy-draw", AGENTS, games=6, **SETTINGS))
+    assert all(json.loads(line) for line in results.read_text().splitlines())
+
+
+def test_another_arenas_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    results = tmp_path / "run.jsonl"
+    run_arena("toy-draw", AGENTS, games=3, results_file=results, **SETTINGS)
+    before = results.read_bytes()
+    with pytest.raises(RecordError) as caught:
+        run_arena("toy-draw", AGENTS, games=3, results_file=results,
+                  **{**SETTINGS, "seed": 8})
+    assert str(caught.value) == (
+        f"{results} holds the games of another arena (toy-draw, --agents "
+        "mcts:iterations=20,greedy,random, --seed 7); these settings are toy-draw, "
+        "--agents mcts:iterations=20,greedy,random, --seed 8: give another results file")
+    with pytest.raises(RecordError, match="another arena"):
+        run_arena("toy-draw", "greedy,random", games=3, results_file=results, **SETTINGS)
+    assert results.read_bytes() == before
+
+
+@pytest.mark.parametrize(("damage", "line"), [
+    (lambda lines: [lines[0], "not json", *lines[1:]], 2),
+    (lambda lines: [lines[0], '{"game": {"index": 1}}', *lines[1:]], 2),
+    (lambda lines: lines[1:], 1),  # no header
+])
+def test_a_damaged_file_is_refused_with_the_line(tmp_path: Path, damage: Any,
+                                                 line: int) -> None:
+    results = tmp_path / "run.jsonl"
+    run_arena("toy-draw", AGENTS, games=3, results_file=results, **SETTINGS)
+    results.write_text("\n".join(damage(results.read_text().splitlines())) + "\n")
+    before = results.read_bytes()
+    with pytest.raises(RecordError) as caught:
+        run_arena("toy-draw", AGENTS, games=3, results_file=results, **SETTINGS)
+    assert str(caught.value) == (f"{results}, line {line}: not an arena result written by "
+                                 "pyramids arena --results")
+    assert results.read_bytes() == before
+
+
+def test_the_command_line_resumes_and_refuses_in_korean(tmp_path: Path) -> None:
+    runner = CliRunner()
+    results = tmp_path / "pacal.jsonl"
+    args = ["arena", "pacal", "--agents", "greedy,random", "--option", "rounds_to_win=1",
+            "--seed", "3", "--results", str(results), "--json"]
+    first = runner.invoke(app, [*args, "-n", "2"])
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(app, [*args, "-n", "4"])
+    fresh = runner.invoke(app, [*args[:-3], "--json", "-n", "4"])
+    assert second.exit_code == 0 and fresh.exit_code == 0, second.output
+    assert (figures(json.loads(second.output.splitlines()[-1]))
+            == figures(json.loads(fresh.output.splitlines()[-1])))
+    other = runner.invoke(app, ["--lang", "ko", *args[:6], "--seed", "4",
+                                "--results", str(results), "-n", "4"])
+    assert other.exit_code == 2
+    assert other.output.strip().startswith("오류: ")
+    assert "다른 아레나" in other.output and str(results) in other.output
