@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -138,3 +139,31 @@ def test_chat_and_mute_survive_a_restart(
     assert history["messages"][0]["name"] == "Ana" and history["spectators_muted"] is True
     bo.send({"type": "chat", "text": "after"})
     assert _chat(bo)["number"] == 2
+
+
+def test_a_number_another_server_process_took_is_not_lost_or_refused(
+    server: ServerThread, db_url: str, clients: list[Client]
+) -> None:
+    # In cluster mode every process holding the room numbers its chat; a message the
+    # other process stored first, unheard of here, takes the number this one meant.
+    import sqlalchemy as sa
+
+    from pyramids.web.chat import ChatMessage, ChatStore
+
+    room_id, _host, tokens = _room(server)
+    ana = Client(server.ws_base, room_id, tokens[0])
+    clients.append(ana)
+    assert _history(ana)["messages"] == []
+    engine = sa.create_engine(db_url)
+    try:
+        ChatStore(engine).append(room_id, ChatMessage(1, 1, "Bo", "from the other process",
+                                                      datetime.now(UTC)))
+    finally:
+        engine.dispose()
+    ana.send({"type": "chat", "text": "hello"})
+    heard = [_chat(ana), _chat(ana)]
+    assert [(m["number"], m["text"]) for m in heard] == [(1, "from the other process"),
+                                                         (2, "hello")]
+    history = server.http.get(f"/api/rooms/{room_id}/chat").json()
+    assert [(m["number"], m["text"]) for m in history["messages"]] == [
+        (1, "from the other process"), (2, "hello")]

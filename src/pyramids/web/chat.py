@@ -50,6 +50,8 @@ CHAT_RATE = 0.5  # messages a second, after the burst
 CHAT_BURST = 4
 MAX_ROOM_CHAT = 2000
 HISTORY = 200
+# Tries to number a message when other server processes take the number first.
+NUMBERING_ATTEMPTS = 3
 
 chat_metadata = sa.MetaData()
 
@@ -226,6 +228,25 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
             "too many chat messages: at most {burst} at once, then one every {every} seconds; "
             "wait {seconds} s"), burst=CHAT_BURST, every=f"{1 / CHAT_RATE:g}",
             seconds=f"{wait:.1f}"), retry_after=wait)
+    stored = None
+    for _ in range(NUMBERING_ATTEMPTS):
+        stored = await _store_message(hub, live, chat, seat, clean)
+        if stored is not None:
+            break
+        # Another server process gave a message of this room the same number
+        # (cluster mode): read the chat as stored, and number this one after it.
+        await reload_chat(hub, live, "chat")
+    if stored is None:
+        raise RoomError("chat_busy", Words(N_("the chat is busy; send your message again")),
+                        retry_after=1.0)
+    await hub.announce(live.room.id, "chat")
+    _broadcast(live, {"type": "chat", "message": stored.to_json()})
+
+
+async def _store_message(hub: Hub, live: LiveRoom, chat: ChatRoom, seat: int | None,
+                         text: str) -> ChatMessage | None:
+    """The message, numbered after the room's last and stored; None when that number
+    was taken meanwhile by another server process."""
     async with chat.lock:
         if chat.count >= MAX_ROOM_CHAT:
             raise RoomError("chat_full", Words(N_("this room's chat is full ({most} messages); "
@@ -233,14 +254,16 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
                                                most=MAX_ROOM_CHAT))
         entry = live.room.seats[seat] if seat is not None else None
         name = entry.display_name() if entry is not None and entry.kind == PERSON else None
-        message = ChatMessage(chat.count + 1, seat, name, clean, datetime.now(UTC))
-        # Committed with the other rooms' messages of the moment (one transaction).
-        await hub.write_batched("chat", _store(hub).append_many, (live.room.id, message))
+        message = ChatMessage(chat.count + 1, seat, name, text, datetime.now(UTC))
+        try:
+            # Committed with the other rooms' messages of the moment (one transaction).
+            await hub.write_batched("chat", _store(hub).append_many, (live.room.id, message))
+        except sa.exc.IntegrityError:
+            return None
         chat.count += 1
         chat.messages.append(message)
         del chat.messages[:-HISTORY]
-    await hub.announce(live.room.id, "chat")
-    _broadcast(live, {"type": "chat", "message": message.to_json()})
+    return message
 
 
 async def reload_chat(hub: Hub, live: LiveRoom, reason: str) -> None:
