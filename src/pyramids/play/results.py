@@ -13,7 +13,7 @@ from pyramids.play.i18n import _
 
 #: Seat names players read in words: a person at the keyboard, the difficulty
 #: levels and the built-in agents (the browser names bots with the same messages,
-#: `agentLabel` in web/static/common.js).
+#: `agentLabel` in web/static/common.js; tests/web/test_bot_names.py keeps the two alike).
 SEAT_NAME_WORDS = {
     "human": N_("human"),
     "easy": N_("Easy"),
