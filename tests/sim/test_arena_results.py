@@ -135,3 +135,21 @@ def test_the_command_line_resumes_and_refuses_in_korean(tmp_path: Path) -> None:
     assert other.exit_code == 2
     assert other.output.strip().startswith("오류: ")
     assert "다른 아레나" in other.output and str(results) in other.output
+
+
+@pytest.mark.parametrize("text", ["my notes", "\nmy notes", '{"arena": 1}\n{"game'])
+def test_a_file_that_is_not_a_results_file_is_never_cut_or_written(tmp_path: Path,
+                                                                  text: str) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text(text)
+    with pytest.raises(RecordError):
+        run_arena("toy-draw", AGENTS, games=2, results_file=notes, **SETTINGS)
+    assert notes.read_text() == text
+
+
+def test_a_results_file_that_cannot_be_written_says_why(tmp_path: Path) -> None:
+    with pytest.raises(RecordError) as caught:
+        run_arena("toy-draw", AGENTS, games=2, results_file=tmp_path / "no" / "run.jsonl",
+                  **SETTINGS)
+    assert str(caught.value) == (f"{tmp_path / 'no' / 'run.jsonl'}: cannot write the results "
+                                 "file: No such file or directory")

@@ -226,7 +226,12 @@ def run_games(
     if on_done and done:
         on_done(len(done))
     missing = [index for index in range(games) if index not in done]
-    with results_file.open("a", encoding="utf-8") as stream:
+    try:
+        stream = results_file.open("a", encoding="utf-8")
+    except OSError as error:
+        raise RecordError(N_("{path}: cannot write the results file: {reason}"),
+                          path=str(results_file), reason=error.strerror or str(error)) from None
+    with stream:
         if stream.tell() == 0:
             _write_line(stream, {"arena": job_header(job)})
 
@@ -266,18 +271,24 @@ def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise RecordError(N_("{path}: cannot read the results file: {reason}"),
-                          path=str(path), reason=str(error)) from None
+                          path=str(path), reason=error.strerror or str(error)) from None
+    except UnicodeDecodeError:
+        raise RecordError(N_("{path}, line {line}: not an arena result written by "
+                             "pyramids arena --results"), path=str(path), line=1) from None
+    if not text:
+        return {}
     lines = text.split("\n")
-    if lines and lines[-1] and not _parses(lines[-1]):
-        kept = text[:len(text) - len(lines[-1])]
-        path.write_text(kept, encoding="utf-8")
+    # A last line without its newline that does not parse was being written when the
+    # run stopped; it is cut only once the rest shows the file is this arena's.
+    unfinished = len(lines) > 1 and bool(lines[-1]) and not _parses(lines[-1])
+    if unfinished:
         lines[-1] = ""
     results: dict[int, GameResult] = {}
     header = job_header(job)
     for number, line in enumerate(lines, start=1):
-        if not line:
+        if not line and number > 1:
             continue
         try:
             data = json.loads(line)
@@ -297,6 +308,8 @@ def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
                                  "pyramids arena --results"), path=str(path),
                               line=number) from None
         results[result.index] = result
+    if unfinished:
+        path.write_text(text[:text.rindex("\n") + 1], encoding="utf-8")
     return results
 
 
