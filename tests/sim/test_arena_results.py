@@ -104,6 +104,10 @@ def test_another_arenas_file_is_refused_and_left_as_it_was(tmp_path: Path) -> No
     (lambda lines: [lines[0], "not json", *lines[1:]], 2),
     (lambda lines: [lines[0], '{"game": {"index": 1}}', *lines[1:]], 2),
     (lambda lines: lines[1:], 1),  # no header
+    (lambda lines: [*lines[:2], lines[2].replace('"seats": ["greedy"', '"seats": ["gredy"')], 3),
+    (lambda lines: [*lines[:2], lines[2].replace('"returns": [', '"returns": ["x", ', 1)], 3),
+    (lambda lines: [*lines[:2], lines[2].replace('"metrics": {', '"metrics": [{', 1)
+                    .replace('}, "moves"', '}], "moves"', 1)], 3),
 ])
 def test_a_damaged_file_is_refused_with_the_line(tmp_path: Path, damage: Any,
                                                  line: int) -> None:

@@ -300,10 +300,10 @@ def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
                         path=str(path), theirs=_settings_text(data["arena"]),
                         ours=_settings_text(header))
                 continue
-            result = GameResult(**data["game"])
+            result = _checked_result(data["game"], header)
         except RecordError:
             raise
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             raise RecordError(N_("{path}, line {line}: not an arena result written by "
                                  "pyramids arena --results"), path=str(path),
                               line=number) from None
@@ -311,6 +311,21 @@ def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
     if unfinished:
         path.write_text(text[:text.rindex("\n") + 1], encoding="utf-8")
     return results
+
+
+def _checked_result(data: dict[str, Any], header: dict[str, Any]) -> GameResult:
+    """A game line's result; ValueError when a field is not what the arena wrote."""
+    result = GameResult(**data)
+    labels = {entry[0] for entry in header["agents"]}
+    numbers = [*result.returns, *result.metrics.values(), *result.seconds.values(),
+               *result.moves.values()]
+    if not (isinstance(result.index, int) and result.index >= 0
+            and isinstance(result.deal, int) and isinstance(result.length, int)
+            and isinstance(result.seats, list) and set(result.seats) <= labels
+            and len(result.returns) == len(result.seats)
+            and all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers)):
+        raise ValueError("not an arena result")
+    return result
 
 
 def _parses(line: str) -> bool:
