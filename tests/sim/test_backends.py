@@ -44,6 +44,17 @@ def test_results_come_back_in_job_order_from_local_workers() -> None:
     assert sum(done) == 37
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_chosen_indices_run_alone_and_each_result_is_reported_as_it_arrives(
+        workers: int) -> None:
+    arrived: dict[int, int] = {}
+    chosen = [30, 2, 17, 5, 11]
+    results = run_indexed(square_plus, 1, 37, make_backend("local", workers),
+                          indices=chosen, on_result=arrived.__setitem__)
+    assert results == [i * i + 1 for i in chosen]
+    assert arrived == {i: i * i + 1 for i in chosen}
+
+
 def test_local_workers_give_the_same_arena_as_one_process() -> None:
     assert arena_summary(make_backend("local", 2)) == arena_summary(make_backend("local", 1))
 
@@ -103,6 +114,15 @@ def test_ray_gives_the_same_arena_as_local_processes(ray_instance: Any) -> None:
     on_ray = arena_summary(make_backend("ray", 2))
     assert on_ray == arena_summary(make_backend("local", 2))
     assert on_ray["games"] == 24
+
+
+def test_ray_runs_chosen_indices_and_reports_each_result(ray_instance: Any) -> None:
+    arrived: dict[int, int] = {}
+    chosen = [30, 2, 17, 5, 11]
+    results = run_indexed(square_plus, 1, 37, make_backend("ray", 2), indices=chosen,
+                          on_result=arrived.__setitem__)
+    assert results == [i * i + 1 for i in chosen]
+    assert arrived == {i: i * i + 1 for i in chosen}
 
 
 def test_ray_gives_the_same_balance_report(ray_instance: Any) -> None:
