@@ -242,3 +242,64 @@ def test_temple_greedy_swap_gain_is_the_change_in_hand_value() -> None:
                  + kind_value(take, after[take], level)
                  - kind_value(take, hand.get(take, 0), level)) if give != take else 0.0
         assert abs(delta - (hand_value(after, level) - hand_value(hand, level))) < 1e-9
+
+
+def test_temple_greedy_plays_a_best_move_by_its_own_scores() -> None:
+    """`action_scores` gives every legal move the score `choose` decides by, so the
+    move greedy plays is always among the best scored (what `easy`'s slips rank),
+    in every phase, at 2 to 5 players."""
+    from pyramids.agents.greedy.temple import action_scores, choose
+
+    phases: dict[str, int] = {}
+    for players in (2, 3, 4, 5):
+        game = load("temple", players=players)
+        for seed in range(6):
+            state = game.new_initial_state(seed)
+            rng = Rng(f"temple-scores-{players}-{seed}")
+            while not state.is_terminal():
+                scores = action_scores(state)
+                assert set(scores) == set(state.legal_actions())
+                action = choose(state, rng)
+                assert scores[action] >= max(scores.values()) - 1e-9
+                phase = state.view(None)["phase"]
+                phases[phase] = phases.get(phase, 0) + 1
+                state.apply_action(action)
+    assert {"swap", "summon", "set"} <= set(phases)
+
+
+def test_temple_summoning_is_scored_by_the_units_expected() -> None:
+    from pyramids.agents.greedy.temple import action_scores, my_units
+
+    state = load("temple", players=3).new_initial_state(2)
+    while state.view(None)["phase"] != "summon" or "summon" not in \
+            state.legal_action_strings():
+        state.apply_action(state.legal_actions()[0])
+    me = state.current_player
+    view = state.view(me)
+    scores = {state.action_to_string(a): s for a, s in action_scores(state).items()}
+    assert scores["pass"] == 0.0
+    if my_units(view["hand"], view["level"], use_jewels=view["level"] >= 3) == 0:
+        assert scores["summon"] < 0  # nothing of its own to set: never summon
+    elif view["treasure"][me] == 0:
+        assert scores["summon"] >= 0.5  # free to summon
+    else:
+        assert scores["summon"] != 0.0
+
+
+def test_easy_in_temple_slips_to_a_plausible_swap_not_any_move() -> None:
+    from pyramids.agents.greedy import GreedyAgent, greedy_action, scorer_for
+
+    state = load("temple", players=4).new_initial_state(3)
+    while state.view(None)["phase"] != "swap" or len(state.legal_actions()) < 8:
+        state.apply_action(greedy_action(state, Rng(5)))
+    scorer = scorer_for("temple")
+    assert scorer is not None
+    scores = scorer(state)
+    best = greedy_action(state, Rng(0))
+    ranked = sorted((a for a in scores if a != best), key=lambda a: (-scores[a], a))
+    slips = {GreedyAgent(seed=s, mistakes=1.0).step(state) for s in range(40)}
+    assert best not in slips and len(slips) > 1
+    # One of the three next best moves (ties at the third score count too).
+    third = scores[ranked[2]]
+    assert all(scores[slip] >= third for slip in slips)
+    assert any(scores[a] < third for a in ranked)  # moves a slip never makes

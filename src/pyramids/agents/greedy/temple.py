@@ -21,6 +21,7 @@ action strings:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -107,15 +108,35 @@ def choose(state: State, rng: Rng) -> int:
     names = {action: state.action_to_string(action) for action in legal}
     phase = view["phase"]
     if phase == "swap":
-        return _swap(view, names, rng)
+        return best_by(sorted(names), _swap_gain(view, names), rng)
     if phase == "summon":
         return _summon(view, state.game.options, me, names)
     if phase == "set":
-        return _set(view, names, rng)
+        return best_by(sorted(names), _set_worth(view, names), rng)
     return legal[rng.randrange(len(legal))]
 
 
-def _swap(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
+def action_scores(state: State) -> dict[int, float]:
+    """Every legal action with the score the rule chooses by (`choose` plays a best
+    one): a swap's gain, a set's worth, and for summoning how far the units
+    expected on the table clear the 5 a level needs. `easy` slips to the next best."""
+    me = state.current_player
+    view = state.view(me)
+    names = {action: state.action_to_string(action) for action in state.legal_actions()}
+    phase = view["phase"]
+    if phase == "swap":
+        gain = _swap_gain(view, names)
+        return {action: gain(action) for action in names}
+    if phase == "set":
+        worth = _set_worth(view, names)
+        return {action: worth(action) for action in names}
+    if phase == "summon":
+        margin = _summon_margin(view, state.game.options, me)
+        return {action: (0.0 if name == "pass" else margin) for action, name in names.items()}
+    return dict.fromkeys(names, 0.0)
+
+
+def _swap_gain(view: dict[str, Any], names: dict[int, str]) -> Callable[[int], float]:
     hand = view["hand"]
     level = view["level"]
 
@@ -132,7 +153,7 @@ def _swap(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
                 + kind_value(taken, have_taken + 1, level)
                 - kind_value(taken, have_taken, level))
 
-    return best_by(sorted(names), gain, rng)
+    return gain
 
 
 def _summon(view: dict[str, Any], options: dict[str, Any], me: int,
@@ -140,18 +161,26 @@ def _summon(view: dict[str, Any], options: dict[str, Any], me: int,
     by_name = {name: action for action, name in names.items()}
     if "summon" not in by_name:
         return by_name["pass"]
+    return by_name["summon" if _summon_margin(view, options, me) > 0 else "pass"]
+
+
+def _summon_margin(view: dict[str, Any], options: dict[str, Any], me: int) -> float:
+    """Above 0 to summon: the units this player and the others are expected to set,
+    less the 5 a level needs (summoning is free at 0 treasure; no unit of its own,
+    never). Half a unit is added either side of 0 so that a slip's next best move
+    is the other choice, never a tie."""
     level = view["level"]
     mine = my_units(view["hand"], level, use_jewels=level >= 3)
     if mine == 0:
-        return by_name["pass"]
-    free = view["treasure"][me] == 0
+        return -float(UNITS_TO_BUILD)
     expected = mine + expected_other_units(view, options, me)
-    if free or expected >= UNITS_TO_BUILD + SUMMON_MARGIN:
-        return by_name["summon"]
-    return by_name["pass"]
+    margin = expected - (UNITS_TO_BUILD + SUMMON_MARGIN)
+    if view["treasure"][me] == 0 or margin >= 0:
+        return max(margin, 0.0) + 0.5
+    return margin - 0.5
 
 
-def _set(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
+def _set_worth(view: dict[str, Any], names: dict[int, str]) -> Callable[[int], float]:
     construction = view["construction"]
     level = construction["level"]
     missing = construction["missing"]
@@ -162,7 +191,7 @@ def _set(view: dict[str, Any], names: dict[int, str], rng: Rng) -> int:
         completes = c + j >= missing
         return c * level + j * (level - 2) + (5.0 if completes else 0.0) + 0.01 * (c + j)
 
-    return best_by(sorted(names), worth, rng)
+    return worth
 
 
 # ----- search settings (mcts reads these) ------------------------------------------------
