@@ -48,11 +48,14 @@ def test_results_come_back_in_job_order_from_local_workers() -> None:
 def test_chosen_indices_run_alone_and_each_result_is_reported_as_it_arrives(
         workers: int) -> None:
     arrived: dict[int, int] = {}
-    chosen = [30, 2, 17, 5, 11]
-    results = run_indexed(square_plus, 1, 37, make_backend("local", workers),
+    done: list[int] = []
+    chosen = list(range(36, -1, -1))  # 37 jobs: grouped, 4 a chunk on 2 workers
+    results = run_indexed(square_plus, 1, 37, make_backend("local", workers), done.append,
                           indices=chosen, on_result=arrived.__setitem__)
     assert results == [i * i + 1 for i in chosen]
     assert arrived == {i: i * i + 1 for i in chosen}
+    # Kept as they come: each job comes back on its own, not in a chunk of several.
+    assert done == [1] * len(chosen)
 
 
 def test_local_workers_give_the_same_arena_as_one_process() -> None:

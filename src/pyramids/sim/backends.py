@@ -67,10 +67,11 @@ def _run_chunk(work: Callable[[P, int], R], payload: P, indices: Sequence[int]) 
     return [work(payload, index) for index in indices]
 
 
-def _chunks(indices: Sequence[int], parallel: int) -> list[list[int]]:
+def _chunks(indices: Sequence[int], parallel: int, grouped: bool = True) -> list[list[int]]:
     # A few chunks a worker: enough to balance uneven game lengths, few enough
-    # that sending the payload and collecting results stays cheap.
-    size = max(1, min(8, len(indices) // (parallel * 4)))
+    # that sending the payload and collecting results stays cheap. Not grouped: one
+    # job a chunk, each result back as soon as it is made.
+    size = max(1, min(8, len(indices) // (parallel * 4))) if grouped else 1
     return [list(indices[start:start + size]) for start in range(0, len(indices), size)]
 
 
@@ -85,7 +86,8 @@ def run_indexed(
 ) -> list[R]:
     """`[work(payload, i) for i in range(count)]` (or for `indices` only, in their
     order), run on `backend`; `on_done(n)` as jobs end, and `on_result(i, result)`
-    in this process as each result arrives (a file can keep them as they come)."""
+    in this process as each result arrives (a file can keep them as they come: then
+    each job is sent on its own, so a stopped run loses only the jobs running)."""
     backend = backend or Backend()
     wanted = list(range(count) if indices is None else indices)
 
@@ -99,7 +101,7 @@ def run_indexed(
 
     by_index: dict[int, R] = {}
     if backend.kind == "ray":
-        for chunk, results in _run_on_ray(work, payload, wanted, backend):
+        for chunk, results in _run_on_ray(work, payload, wanted, backend, on_result is None):
             arrived(chunk, results, by_index)
     elif backend.workers == 1:
         for index in wanted:
@@ -108,7 +110,7 @@ def run_indexed(
         with ProcessPoolExecutor(max_workers=backend.workers) as pool:
             futures = {
                 pool.submit(_run_chunk, work, payload, chunk): chunk
-                for chunk in _chunks(wanted, backend.workers)
+                for chunk in _chunks(wanted, backend.workers, on_result is None)
             }
             for future in as_completed(futures):
                 arrived(futures[future], future.result(), by_index)
@@ -139,6 +141,7 @@ def _run_on_ray(
     payload: P,
     indices: Sequence[int],
     backend: Backend,
+    grouped: bool = True,
 ) -> Iterator[tuple[list[int], list[R]]]:
     """Each chunk of `indices` with its results, as the cluster finishes them."""
     ray = _ensure_ray(backend)
@@ -148,7 +151,7 @@ def _run_on_ray(
     payload_ref = ray.put(payload)
     pending = {
         remote_chunk.remote(work, payload_ref, chunk): chunk
-        for chunk in _chunks(indices, parallel)
+        for chunk in _chunks(indices, parallel, grouped)
     }
     for ref, chunk in _as_ready(ray, pending):
         yield chunk, ray.get(ref)
