@@ -90,13 +90,11 @@ def check_seat_names(names: list[str], allow_human: bool = True) -> None:
         if text == HUMAN and allow_human:
             continue
         name, options = parse_setting(text)
-        if name not in allowed:
-            if allow_human:
-                raise OptionError(N_("unknown seat {name}; allowed: {allowed}"),
-                                  name=repr(name), allowed=", ".join([HUMAN, *allowed]))
-            raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
-                              name=repr(name), allowed=", ".join(allowed))
-        # Made once here so that a bad option is refused before the game starts.
+        if allow_human and name not in allowed:
+            raise OptionError(N_("unknown seat {name}; allowed: {allowed}"),
+                              name=repr(name), allowed=", ".join([HUMAN, *allowed]))
+        # Made once here so that an unknown agent or a bad option is refused before the
+        # game starts (make_agent says which agents and options are allowed).
         make_agent(name, seed=0, **options)
 
 

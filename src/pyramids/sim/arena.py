@@ -238,9 +238,9 @@ def run_games(
         def keep(index: int, result: GameResult) -> None:
             _write_line(stream, {"game": asdict(result)})
 
-        run_indexed(play_indexed_game, job, games, backend, on_done, missing, keep)
-    return [result for _, result in sorted(read_results(results_file, job).items())
-            if result.index < games]
+        played = run_indexed(play_indexed_game, job, games, backend, on_done, missing, keep)
+    done.update(zip(missing, played, strict=True))
+    return [done[index] for index in range(games)]
 
 
 def job_header(job: ArenaJob) -> dict[str, Any]:
