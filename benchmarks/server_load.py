@@ -16,6 +16,10 @@ so set-up requests queued in the ramp-up are not counted as moves' round trips.
     python benchmarks/server_load.py --games 200 --game temple --duration 30
     python benchmarks/server_load.py --memory 1000   # memory per waiting room, by game
     python benchmarks/server_load.py --games 500 --chat 0.3 --clock move:120
+    python benchmarks/server_load.py --games 10 --game temple --agent expert --bot-processes 2
+
+`--bot-processes N` is passed to `pyramids serve` (0, the default here: bots think
+in threads); the server's CPU counts its bot processes too.
 
 `--chat P`: before each move a player also writes a chat message with chance P
 (everyone at the table receives it). `--clock KIND:SECONDS[:INCREMENT]`: every
@@ -99,7 +103,8 @@ class Tally:
 
 
 def cpu_seconds(pid: int | None) -> float | None:
-    """User plus system CPU time of a process (Linux /proc), or None where unknown."""
+    """User plus system CPU time of a process and of its living children (the bot
+    processes), from Linux /proc, or None where unknown."""
     if pid is None:
         return None
     try:
@@ -107,7 +112,24 @@ def cpu_seconds(pid: int | None) -> float | None:
     except OSError:
         return None
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    total = (int(fields[11]) + int(fields[12])) / ticks
+    for child in child_pids(pid):
+        try:
+            child_fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # it ended meanwhile
+        total += (int(child_fields[11]) + int(child_fields[12])) / ticks
+    return total
+
+
+def child_pids(pid: int) -> list[int]:
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children += [int(n) for n in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return children
 
 
 def free_port() -> int:
@@ -118,11 +140,12 @@ def free_port() -> int:
 
 
 def start_server(db_url: str, port: int, log: Path, sqlite_sync: str,
-                 cluster: bool = False) -> subprocess.Popen[bytes]:
+                 cluster: bool = False, bot_processes: int = 0) -> subprocess.Popen[bytes]:
     # Every simulated player comes from this one address: lift the per-client limits.
     command = [sys.executable, "-m", "pyramids.cli.main", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", db_url, "--sqlite-sync", sqlite_sync,
-               "--log-level", "warning", *RELAXED, *(["--cluster"] if cluster else [])]
+               "--log-level", "warning", "--bot-processes", str(bot_processes), *RELAXED,
+               *(["--cluster"] if cluster else [])]
     process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -366,6 +389,8 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=50.0, help="new games per second")
     parser.add_argument("--game", default="pacal")
     parser.add_argument("--agent", default="random")
+    parser.add_argument("--bot-processes", type=int, default=0,
+                        help="the server's worker processes for searching bots (0: threads)")
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--sqlite-sync", default="full", choices=("full", "normal"))
     parser.add_argument("--port", type=int, default=None,
@@ -412,7 +437,8 @@ def measure(args: argparse.Namespace, processes: int) -> tuple[Tally, str]:
         try:
             for port, log in zip(ports, logs, strict=True):
                 servers.append(start_server(db_url, port, log, args.sqlite_sync,
-                                            cluster=processes > 0))
+                                            cluster=processes > 0,
+                                            bot_processes=args.bot_processes))
             tally = asyncio.run(run(args, ports, [server.pid for server in servers]))
         finally:
             for server in servers:

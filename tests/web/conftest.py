@@ -29,7 +29,7 @@ from pyramids.web.limits import ServerLimits
 from pyramids.web.rooms import new_seed
 from pyramids.web.storage import normalize_url
 from pyramids.web.ws import MAX_MESSAGE_BYTES
-from tests.web.toy import register_toy
+from tests.web.toy import LockedAgent, WanderingAgent, register_toy
 
 POSTGRES_ENV = "PYRAMIDS_TEST_POSTGRES_URL"
 TIMEOUT = 10.0
@@ -55,6 +55,8 @@ class SlowAgent:
 def _test_game_and_agent() -> None:
     register_toy()
     register_agent("slow", SlowAgent)
+    register_agent("wandering", WanderingAgent)
+    register_agent("locked", LockedAgent)
 
 
 def empty_postgres(url: str) -> None:
@@ -119,10 +121,10 @@ class ServerThread(UvicornThread):
 
     def __init__(self, db_url: str, limits: ServerLimits | None = None,
                  seeds: Iterator[int] | None = None, http: Any = "auto",
-                 clock: Any = None) -> None:
+                 clock: Any = None, bot_processes: int = 0) -> None:
         draw = (lambda: next(seeds)) if seeds is not None else new_seed
         self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw,
-                              clock=clock)
+                              clock=clock, bot_processes=bot_processes)
         super().__init__(self.app, ws_max_size=MAX_MESSAGE_BYTES * 16, http=http)
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT)
 
@@ -137,8 +139,8 @@ def start_server() -> Iterator[Callable[..., ServerThread]]:
 
     def start(url: str, limits: ServerLimits | None = None,
               seeds: Iterator[int] | None = None, http: Any = "auto",
-              clock: Any = None) -> ServerThread:
-        server = ServerThread(url, limits, seeds, http, clock)
+              clock: Any = None, bot_processes: int = 0) -> ServerThread:
+        server = ServerThread(url, limits, seeds, http, clock, bot_processes)
         started.append(server)
         return server
 

@@ -9,6 +9,8 @@ of those names leaks a secret.
 
 from __future__ import annotations
 
+import os
+import threading
 from typing import Any
 
 from pyramids.core import (
@@ -153,6 +155,33 @@ class ToyState(State):
             if seat != player:
                 hidden |= set(self.hands[seat])
         return {CARDS[c] for c in hidden}
+
+
+class WanderingAgent:
+    """Plays a legal card drawn from its own generator and notes the process it thought
+    in: a bot that remembers, so a copy of it that forgot its last move would play other
+    cards. A module-level class, so that a server's bot process can unpickle it."""
+
+    name = "wandering"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.rng = Rng(seed)
+        self.processes: list[int] = []
+
+    def step(self, state: State) -> int:
+        self.processes.append(os.getpid())
+        action: int = self.rng.choice(state.legal_actions())
+        return action
+
+
+class LockedAgent(WanderingAgent):
+    """The same, holding a lock: it cannot be pickled, so it must think in a thread."""
+
+    name = "locked"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        super().__init__(seed)
+        self.lock = threading.Lock()
 
 
 def register_toy() -> None:

@@ -187,6 +187,7 @@ class MctsAgent:
             self._iterate(state.resample_hidden(me, self.rng), root, players, bounds, me)
             done += 1
         self.last_iterations = done
+        self._root = None  # the tree is the caller's; the agent does not keep it between moves
         return root
 
     def _iterate(self, world: State, root: Node, players: int, bounds: list[float],
@@ -269,7 +270,9 @@ class MctsAgent:
                 except ValueError:
                     continue  # not a move of this variant
             found = (world.game, frozenset(actions))
-            self._unsearched_by_game[id(world.game)] = found
+            # Only the game being played: a game object that came with a pickled state
+            # (a server's bot process) is new at every move.
+            self._unsearched_by_game = {id(world.game): found}
         return found[1]
 
     def _candidates(self, node: Node, world: State, legal: list[int]) -> list[int]:

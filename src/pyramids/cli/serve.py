@@ -8,6 +8,7 @@ game replays from that seed to the recorded result.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import typer
@@ -110,6 +111,11 @@ def register(app: typer.Typer) -> None:
             help="A connection whose request headers are not all in within this many "
             "seconds is closed (slowloris).",
         ),
+        bot_processes: int | None = typer.Option(
+            None, min=0, show_default=False,
+            help="Worker processes for the moves of bots that search (mcts, planners); "
+            "0: they think in threads of the server process. Default: the CPUs, at most 4.",
+        ),
         allowed_origin: list[str] = typer.Option(
             [], help="A page origin (https://example.org) whose pages may open sockets, "
             "besides this server's own; repeatable; '*' allows any.",
@@ -155,8 +161,10 @@ def register(app: typer.Typer) -> None:
             header_seconds=header_seconds,
             allowed_origins=tuple(allowed_origin),
         )
+        if bot_processes is None:
+            bot_processes = min(4, os.cpu_count() or 1)
         app = create_app(db, sqlite_sync, allow_file_options=allow_file_options, limits=limits,
-                         cluster=cluster)
+                         cluster=cluster, bot_processes=bot_processes)
         try:
             from pyramids.web.pages import mount_pages
         except ModuleNotFoundError as error:  # the browser pages are optional

@@ -381,6 +381,7 @@ def create_app(
     clock: Clock | None = None,
     today: Callable[[], date] | None = None,
     cluster: bool = False,
+    bot_processes: int = 0,
 ) -> FastAPI:
     """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
 
@@ -392,6 +393,7 @@ def create_app(
     `limits`: what each client may do (`ServerLimits()` by default). `draw_seed`:
     the source of the server's secret seeds (a test may fix it; clients cannot).
     `clock`: the wall clock of the turn clocks (a test gives a `FakeClock`).
+    `bot_processes`: worker processes for searching bots' moves (0: bot threads).
     `today`: the date of the daily deal (a test may fix it; by default the UTC date
     of the server's clock).
     """
@@ -407,7 +409,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(storage, limits=limits, draw_seed=draw_seed, clock=clock, cluster=cluster)
+        hub = Hub(storage, limits=limits, draw_seed=draw_seed, clock=clock, cluster=cluster,
+                  bot_processes=bot_processes)
 
         async def rate(room: Any) -> None:
             await accounts.rate_finished(hub, room)

@@ -2,10 +2,12 @@
 
 The task wakes whenever the room changes. When the seat to move belongs to an
 agent, or to a person who has been away longer than the room's
-`bot_takeover_seconds`, it asks the agent for a move in a thread (so a slow
-agent never blocks other rooms; a quick agent in a quick game, such as `random`
-or `greedy` in Pacal, moves at once on the event loop) on a copy of the state,
-checks it there as the room would, then submits the move through the same
+`bot_takeover_seconds`, it asks the agent for a move on a copy of the state: a
+quick agent in a quick game (`random` or `greedy` in Pacal) on the event loop; a
+searching one in a worker process where the hub has them (`bot_processes`;
+`pyramids serve` starts them), so that its thinking neither blocks other rooms nor
+holds this process's interpreter lock, and otherwise in a thread. The move is
+checked on that copy as the room would check it, then submitted through the same
 commit and broadcast as a person's move (checked again only if the room moved
 meanwhile). A person who comes back gets the seat back at once: the bot only
 moves while they are away.
@@ -25,8 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import pickle
 import secrets
 import time
+import traceback
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from pyramids.agents import Agent, make_agent
@@ -75,7 +80,6 @@ async def _wait_for_change(live: LiveRoom, timeout: float | None) -> None:
 async def drive(hub: Hub, live: LiveRoom) -> None:
     """Play the room's bot moves until the game is over."""
     room = live.room
-    loop = asyncio.get_running_loop()
     while room.status not in OVER:
         live.changed.clear()
         if room.status == WAITING or live.needs_people():
@@ -133,11 +137,7 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
                 snapshot = room.state.clone()
             try:
                 agent = _agent_for(live, seat, agent_name)
-                if _quick(hub, live, agent):
-                    action, text = _step(agent, snapshot)
-                else:
-                    action, text = await loop.run_in_executor(hub.bot_pool, _step, agent,
-                                                              snapshot)
+                action, text = await _think(hub, live, seat, agent, snapshot)
             except Exception:
                 log.exception("room %s: agent %s failed at seat %d", room.id, agent_name, seat)
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
@@ -173,6 +173,55 @@ def _quick(hub: Hub, live: LiveRoom, agent: Agent) -> bool:
     if resolve is not None:
         agent = resolve(live.room.game_name)
     return bool(getattr(agent, "quick", False))
+
+
+async def _think(hub: Hub, live: LiveRoom, seat: int, agent: Agent,
+                 snapshot: State) -> tuple[int, str]:
+    """The agent's move and its action string: on the event loop for a quick agent; in
+    one of the hub's bot processes for a searching one where the hub has them (the
+    agent travels there with the state and comes back with its generator and memory
+    moved on, so it plays as it would in this process); otherwise in a bot thread."""
+    loop = asyncio.get_running_loop()
+    if _quick(hub, live, agent):
+        return _step(agent, snapshot)
+    pool = hub.bot_process_pool()
+    packed = None if pool is None else await loop.run_in_executor(hub.bot_pool, _pack,
+                                                                    agent, snapshot)
+    if pool is None or packed is None:
+        return await loop.run_in_executor(hub.bot_pool, _step, agent, snapshot)
+    try:
+        outcome = await loop.run_in_executor(pool, _step_packed, packed)
+    except BrokenProcessPool:
+        hub.replace_bot_process_pool(pool)
+        raise
+    if isinstance(outcome, str):
+        raise RuntimeError(f"the agent failed in a bot process:\n{outcome}")
+    action, text, moved_on = outcome
+    if live.agents.get(seat) is agent:
+        live.agents[seat] = moved_on
+    return action, text
+
+
+def _pack(agent: Agent, snapshot: State) -> bytes | None:
+    """(In the bot pool.) The agent and the state, pickled for a bot process; None for
+    an agent that cannot be pickled (it thinks in a thread instead)."""
+    try:
+        return pickle.dumps((agent, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        log.info("agent %s cannot be pickled; it thinks in a thread", agent.name)
+        return None
+
+
+def _step_packed(packed: bytes) -> tuple[int, str, Agent] | str:
+    """(In a bot process.) `_step` on the unpickled agent and state, with the agent as
+    it is afterwards; a failure comes back as its traceback's text, since not every
+    exception survives pickling."""
+    try:
+        agent, snapshot = pickle.loads(packed)
+        action, text = _step(agent, snapshot)
+        return action, text, agent
+    except Exception:
+        return traceback.format_exc()
 
 
 def _step(agent: Agent, snapshot: State) -> tuple[int, str]:

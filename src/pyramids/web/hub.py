@@ -42,10 +42,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
+import multiprocessing.connection
+import os
 import re
+import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
@@ -281,6 +286,23 @@ class BatchWriter(Generic[Item]):
             done.set_exception(error)
 
 
+def _bot_worker_setup() -> None:
+    """(In a bot process.) Ctrl-C in the terminal reaches the whole process group: the
+    server shuts its workers down itself, without a traceback from each. A server that
+    is killed outright cannot, so the worker ends itself when its parent is gone
+    instead of waiting for work for ever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
+                         name="pyramids-parent-watch").start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
+
+
 class ActionWriter(BatchWriter[StoredAction]):
     """Commits accepted actions in batches: each caller waits until its action is durable."""
 
@@ -299,11 +321,14 @@ class Hub:
         engine_threads: int = 4,
         clock: Clock | None = None,
         cluster: bool = False,
+        bot_processes: int = 0,
     ) -> None:
         """`draw_seed` is where the server's secret seeds come from (tests may fix it;
         clients never choose it, except the seed of a one-player practice room).
         `clock`: the wall clock of the turn clocks (a `FakeClock` in tests).
-        `cluster`: other processes serve the same PostgreSQL database (see above)."""
+        `cluster`: other processes serve the same PostgreSQL database (see above).
+        `bot_processes`: worker processes for the moves of bots that search (0: they
+        think in the bot threads, beside the event loop; see `pyramids.web.bots`)."""
         self.clock: Clock = clock or SystemClock()
         self._loop: asyncio.AbstractEventLoop | None = None
         listeners = getattr(self.clock, "listeners", None)
@@ -323,6 +348,8 @@ class Hub:
         self.engine_pool = ThreadPoolExecutor(
             max_workers=engine_threads, thread_name_prefix="pyramids-engine"
         )
+        self.bot_processes = bot_processes
+        self._bot_process_pool: ProcessPoolExecutor | None = None
         self._load_lock = asyncio.Lock()
         self.writer = ActionWriter(storage, self.run_db)
         self._writer_task: asyncio.Task[None] | None = None
@@ -354,6 +381,24 @@ class Hub:
             task = asyncio.create_task(writer.run(), name=f"pyramids-writer-{name}")
             self._batch_writers[name] = found = (writer, task)
         await found[0].write(item)
+
+    def bot_process_pool(self) -> ProcessPoolExecutor | None:
+        """The worker processes of searching bots (started on first use), or None when
+        the hub has none. Spawned, not forked: this process runs threads."""
+        if self.bot_processes <= 0:
+            return None
+        if self._bot_process_pool is None:
+            self._bot_process_pool = ProcessPoolExecutor(
+                max_workers=self.bot_processes, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_bot_worker_setup,
+            )
+        return self._bot_process_pool
+
+    def replace_bot_process_pool(self, broken: ProcessPoolExecutor) -> None:
+        """After a worker died (killed, out of memory): the next move starts a new pool."""
+        if self._bot_process_pool is broken:
+            self._bot_process_pool = None
+            broken.shutdown(wait=False, cancel_futures=True)
 
     async def run_engine(self, function: Callable[..., T], *args: Any) -> T:
         """Engine work (deals, moves, views) off the event loop."""
@@ -406,6 +451,9 @@ class Hub:
             await self.cluster.stop()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.engine_pool.shutdown(wait=False, cancel_futures=True)
+        if self._bot_process_pool is not None:
+            self._bot_process_pool.shutdown(wait=False, cancel_futures=True)
+            self._bot_process_pool = None
         self._db_pool.shutdown(wait=True)
         self.storage.dispose()
 
