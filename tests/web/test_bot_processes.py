@@ -101,24 +101,27 @@ def test_a_bot_in_a_worker_process_plays_as_it_would_in_a_thread(
     assert moves_by_seat == {0: 2, 1: 2}
 
 
-def test_an_agent_that_cannot_be_pickled_thinks_in_a_thread(
+@pytest.fixture
+def one_bot_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     start_server: Callable[..., ServerThread],
-) -> None:
+) -> tuple[ServerThread, Seen]:
+    """A server with one bot process, and what its bots thought where."""
     fixed_seeds(monkeypatch)
     seen = watch_thinking(monkeypatch)
-    server = start_server(f"sqlite:///{tmp_path / 'rooms.db'}", bot_processes=1)
+    return start_server(f"sqlite:///{tmp_path / 'rooms.db'}", bot_processes=1), seen
+
+
+def test_an_agent_that_cannot_be_pickled_thinks_in_a_thread(
+    one_bot_process: tuple[ServerThread, Seen],
+) -> None:
+    server, seen = one_bot_process
     assert len(bots_only_game(server, "locked")) == 4
     assert {pid for _seat, processes in seen for pid in processes} == {os.getpid()}
 
 
-def test_a_dead_worker_is_replaced(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    start_server: Callable[..., ServerThread],
-) -> None:
-    fixed_seeds(monkeypatch)
-    seen = watch_thinking(monkeypatch)
-    server = start_server(f"sqlite:///{tmp_path / 'rooms.db'}", bot_processes=1)
+def test_a_dead_worker_is_replaced(one_bot_process: tuple[ServerThread, Seen]) -> None:
+    server, seen = one_bot_process
     bots_only_game(server, "wandering")
     first = {pid for _seat, processes in seen for pid in processes}
     assert len(first) == 1
