@@ -13,6 +13,7 @@ import itertools
 import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -137,11 +138,20 @@ class FailingAgent(WanderingAgent):
         raise ValueError("no idea")
 
 
+class LockingAgent(WanderingAgent):
+    def step(self, state: State) -> int:
+        self.lock = threading.Lock()
+        return super().step(state)
+
+
 def test_a_failure_in_a_worker_comes_back_as_text() -> None:
     state = ToyGame().new_initial_state(seed=3)
     outcome: Any = bots._step_packed(pickle.dumps((FailingAgent(), state)))
     assert isinstance(outcome, str) and "ValueError: no idea" in outcome
-    action, text, agent = bots._step_packed(pickle.dumps((WanderingAgent(5), state)))
+    action, text, moved_on = bots._step_packed(pickle.dumps((WanderingAgent(5), state)))
     assert action in state.legal_actions() and text == state.action_to_string(action)
-    assert agent.processes == [os.getpid()]
+    assert pickle.loads(moved_on).processes == [os.getpid()]
+    # An agent that can no longer be pickled after its move: the move still comes back.
+    action, text, moved_on = bots._step_packed(pickle.dumps((LockingAgent(5), state)))
+    assert action in state.legal_actions() and moved_on is None
     assert bots._pack(WanderingAgent(), state) is not None

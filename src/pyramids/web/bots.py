@@ -197,8 +197,8 @@ async def _think(hub: Hub, live: LiveRoom, seat: int, agent: Agent,
     if isinstance(outcome, str):
         raise RuntimeError(f"the agent failed in a bot process:\n{outcome}")
     action, text, moved_on = outcome
-    if live.agents.get(seat) is agent:
-        live.agents[seat] = moved_on
+    if moved_on is not None and live.agents.get(seat) is agent:
+        live.agents[seat] = pickle.loads(moved_on)
     return action, text
 
 
@@ -212,16 +212,21 @@ def _pack(agent: Agent, snapshot: State) -> bytes | None:
         return None
 
 
-def _step_packed(packed: bytes) -> tuple[int, str, Agent] | str:
+def _step_packed(packed: bytes) -> tuple[int, str, bytes | None] | str:
     """(In a bot process.) `_step` on the unpickled agent and state, with the agent as
-    it is afterwards; a failure comes back as its traceback's text, since not every
-    exception survives pickling."""
+    it is afterwards, pickled (None if it no longer can be: the server keeps its own
+    copy); a failure comes back as its traceback's text, since not every exception
+    survives pickling."""
     try:
         agent, snapshot = pickle.loads(packed)
         action, text = _step(agent, snapshot)
-        return action, text, agent
     except Exception:
         return traceback.format_exc()
+    try:
+        moved_on: bytes | None = pickle.dumps(agent, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        moved_on = None
+    return action, text, moved_on
 
 
 def _step(agent: Agent, snapshot: State) -> tuple[int, str]:
