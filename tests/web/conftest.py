@@ -29,7 +29,7 @@ from pyramids.web.limits import ServerLimits
 from pyramids.web.rooms import new_seed
 from pyramids.web.storage import normalize_url
 from pyramids.web.ws import MAX_MESSAGE_BYTES
-from tests.web.toy import LockedAgent, WanderingAgent, register_toy
+from tests.web.toy import LockedAgent, QuickWanderingAgent, WanderingAgent, register_toy
 
 POSTGRES_ENV = "PYRAMIDS_TEST_POSTGRES_URL"
 TIMEOUT = 10.0
@@ -57,6 +57,7 @@ def _test_game_and_agent() -> None:
     register_agent("slow", SlowAgent)
     register_agent("wandering", WanderingAgent)
     register_agent("locked", LockedAgent)
+    register_agent("quick-wandering", QuickWanderingAgent)
 
 
 def empty_postgres(url: str) -> None:

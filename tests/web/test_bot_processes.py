@@ -113,11 +113,14 @@ def one_bot_process(
     return start_server(f"sqlite:///{tmp_path / 'rooms.db'}", bot_processes=1), seen
 
 
-def test_an_agent_that_cannot_be_pickled_thinks_in_a_thread(
-    one_bot_process: tuple[ServerThread, Seen],
+@pytest.mark.parametrize("agent", ["locked", "quick-wandering"])
+def test_agents_that_cannot_or_need_not_travel_think_in_a_thread(
+    one_bot_process: tuple[ServerThread, Seen], agent: str,
 ) -> None:
+    """An agent that cannot be pickled, and a quick one (greedy in a game whose engine
+    is not quick, such as Mahjongg): their moves are made in this process."""
     server, seen = one_bot_process
-    assert len(bots_only_game(server, "locked")) == 4
+    assert len(bots_only_game(server, agent)) == 4
     assert {pid for _seat, processes in seen for pid in processes} == {os.getpid()}
 
 

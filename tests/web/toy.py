@@ -184,5 +184,12 @@ class LockedAgent(WanderingAgent):
         self.lock = threading.Lock()
 
 
+class QuickWanderingAgent(WanderingAgent):
+    """The same, declared quick (no search, as greedy): a thread is enough for it."""
+
+    name = "quick-wandering"
+    quick = True
+
+
 def register_toy() -> None:
     register(GameEntry(NAME, ToyGame, "A two-seat hidden-hand toy for the server tests."))

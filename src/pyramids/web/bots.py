@@ -164,11 +164,14 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
 
 
 def _quick(hub: Hub, live: LiveRoom, agent: Agent) -> bool:
-    """Whether the agent's move is made on the event loop: a quick agent (no search,
-    `quick = True`) in a game whose engine is quick, where a thread hand-off would
-    cost more than the move. A level is asked about the agent it plays in this game."""
-    if not hub.engine_inline(live.room):
-        return False
+    """Whether the agent's move is made on the event loop: a quick agent in a game
+    whose engine is quick, where a thread hand-off would cost more than the move."""
+    return hub.engine_inline(live.room) and _quick_agent(live, agent)
+
+
+def _quick_agent(live: LiveRoom, agent: Agent) -> bool:
+    """Whether the agent moves without searching (`quick = True`). A level is asked
+    about the agent it plays in this game."""
     resolve = getattr(agent, "agent_for", None)
     if resolve is not None:
         agent = resolve(live.room.game_name)
@@ -177,14 +180,16 @@ def _quick(hub: Hub, live: LiveRoom, agent: Agent) -> bool:
 
 async def _think(hub: Hub, live: LiveRoom, seat: int, agent: Agent,
                  snapshot: State) -> tuple[int, str]:
-    """The agent's move and its action string: on the event loop for a quick agent; in
-    one of the hub's bot processes for a searching one where the hub has them (the
-    agent travels there with the state and comes back with its generator and memory
-    moved on, so it plays as it would in this process); otherwise in a bot thread."""
+    """The agent's move and its action string: on the event loop for a quick agent in a
+    quick game; in one of the hub's bot processes for a searching agent where the hub
+    has them (the agent travels there with the state and comes back with its
+    generator and memory moved on, so it plays as it would in this process);
+    otherwise in a bot thread."""
     loop = asyncio.get_running_loop()
     if _quick(hub, live, agent):
         return _step(agent, snapshot)
-    pool = hub.bot_process_pool()
+    # A quick agent in a slow engine (greedy in Mahjongg) thinks briefly: a thread.
+    pool = None if _quick_agent(live, agent) else hub.bot_process_pool()
     packed = None if pool is None else await loop.run_in_executor(hub.bot_pool, _pack,
                                                                     agent, snapshot)
     if pool is None or packed is None:
