@@ -105,21 +105,19 @@ class Tally:
 def cpu_seconds(pid: int | None) -> float | None:
     """User plus system CPU time of a process and of its living children (the bot
     processes), from Linux /proc, or None where unknown."""
-    if pid is None:
+    own = None if pid is None else _process_cpu(pid)
+    if pid is None or own is None:
         return None
+    return own + sum(_process_cpu(child) or 0.0 for child in child_pids(pid))
+
+
+def _process_cpu(pid: int) -> float | None:
+    """One process's user plus system CPU time; None if it is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = (int(fields[11]) + int(fields[12])) / ticks
-    for child in child_pids(pid):
-        try:
-            child_fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # it ended meanwhile
-        total += (int(child_fields[11]) + int(child_fields[12])) / ticks
-    return total
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def child_pids(pid: int) -> list[int]:

@@ -47,6 +47,8 @@ log = logging.getLogger("pyramids.web.bots")
 FAILURE_BACKOFF_SECONDS = 5.0
 # How soon a process without a room's bot lease looks again (its holder may have died).
 LEASE_RETRY_SECONDS = 0.5
+# What pickle raises for an object it cannot pickle (a lock, a lambda, a C handle).
+UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError)
 
 
 def agent_seed() -> int:
@@ -163,12 +165,6 @@ async def drive(hub: Hub, live: LiveRoom) -> None:
                 await _wait_for_change(live, FAILURE_BACKOFF_SECONDS)
 
 
-def _quick(hub: Hub, live: LiveRoom, agent: Agent) -> bool:
-    """Whether the agent's move is made on the event loop: a quick agent in a game
-    whose engine is quick, where a thread hand-off would cost more than the move."""
-    return hub.engine_inline(live.room) and _quick_agent(live, agent)
-
-
 def _quick_agent(live: LiveRoom, agent: Agent) -> bool:
     """Whether the agent moves without searching (`quick = True`). A level is asked
     about the agent it plays in this game."""
@@ -185,11 +181,12 @@ async def _think(hub: Hub, live: LiveRoom, seat: int, agent: Agent,
     has them (the agent travels there with the state and comes back with its
     generator and memory moved on, so it plays as it would in this process);
     otherwise in a bot thread."""
+    quick = _quick_agent(live, agent)
+    if quick and hub.engine_inline(live.room):
+        return _step(agent, snapshot)  # a thread hand-off would cost more than the move
     loop = asyncio.get_running_loop()
-    if _quick(hub, live, agent):
-        return _step(agent, snapshot)
     # A quick agent in a slow engine (greedy in Mahjongg) thinks briefly: a thread.
-    pool = None if _quick_agent(live, agent) else hub.bot_process_pool()
+    pool = None if quick else hub.bot_process_pool()
     packed = None if pool is None else await loop.run_in_executor(hub.bot_pool, _pack,
                                                                     agent, snapshot)
     if pool is None or packed is None:
@@ -212,7 +209,7 @@ def _pack(agent: Agent, snapshot: State) -> bytes | None:
     an agent that cannot be pickled (it thinks in a thread instead)."""
     try:
         return pickle.dumps((agent, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
+    except UNPICKLABLE:
         log.info("agent %s cannot be pickled; it thinks in a thread", agent.name)
         return None
 
@@ -229,7 +226,7 @@ def _step_packed(packed: bytes) -> tuple[int, str, bytes | None] | str:
         return traceback.format_exc()
     try:
         moved_on: bytes | None = pickle.dumps(agent, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
+    except UNPICKLABLE:
         moved_on = None
     return action, text, moved_on
 
