@@ -10,12 +10,11 @@ from pyramids.agents import make_agent
 from pyramids.agents.greedy.pacal import placeable_mask, pyramid_from_view, sharp_scores
 from pyramids.agents.pacal_planning import (
     CLEAR_LEAD,
-    HORIZON,
     clearly_better,
     rollout_value,
     round_result,
 )
-from pyramids.core import Rng, load
+from pyramids.core import OptionError, Rng, load
 from pyramids.games.pacal.match import PacalState
 
 # The opponent's pyramid has every field closed but F10, which is empty under a
@@ -89,22 +88,61 @@ def test_the_planner_replays_from_its_seed_and_plays_legal_moves() -> None:
     assert play(3) == play(3)
 
 
-def test_a_rollout_stops_when_the_horizon_turn_begins() -> None:
-    state = load("pacal").new_initial_state(8)
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_a_rollout_with_a_horizon_stops_when_that_turn_begins(seed: int) -> None:
+    state = load("pacal").new_initial_state(seed)
     me = state.current_player
     public = state.view(None)
     start = (public["round"], public["turns_played"])
     world = state.clone()
     world.apply_action(world.legal_actions()[0])
-    value = rollout_value(world, me, start, Rng(0))
+    value = rollout_value(world, me, start, Rng(0), horizon=2)
     assert 0.0 <= value <= 1.0
     after = world.view(None)
     if after["round"] == start[0]:
         assert after["phase"] == "offer"
-        assert after["turns_played"] == start[1] + HORIZON
+        assert after["turns_played"] == start[1] + 2
         assert value not in (0.0, 1.0)  # judged, not played out
     else:
         assert value in (0.0, 0.5, 1.0)
+
+
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_a_rollout_without_a_horizon_plays_the_round_out(seed: int) -> None:
+    state = load("pacal").new_initial_state(seed)
+    me = state.current_player
+    start = (state.view(None)["round"], 0)
+    world = state.clone()
+    world.apply_action(world.legal_actions()[0])
+    value = rollout_value(world, me, start, Rng(0))
+    after = world.view(None)
+    assert after["round"] == start[0] + 1 or world.is_terminal()
+    last = after["last_round"]
+    assert last["round"] == start[0]
+    expected = 0.5 if last["winner"] is None else float(last["winner"] == me)
+    assert value == expected
+
+
+@pytest.mark.parametrize("horizon", [0, -1, "far", True, 1.5, None])
+def test_a_horizon_that_is_neither_end_nor_a_whole_number_is_refused(horizon: Any) -> None:
+    with pytest.raises(OptionError, match="horizon") as error:
+        make_agent("planner", seed=1, horizon=horizon)
+    assert "'end'" in str(error.value)
+
+
+def test_a_horizon_of_two_turns_is_the_planner_of_2026_12_02() -> None:
+    """The earlier expert, `planner:rollouts=24:horizon=2`, still replays: with a horizon the
+    rollouts stop early, so the two settings choose differently somewhere in a match."""
+    def play(horizon: int | str) -> list[int]:
+        state = load("pacal").new_initial_state(6)
+        planners = [make_agent("planner", seed=7 + seat, rollouts=3, horizon=horizon)
+                    for seat in (0, 1)]
+        while state.view(None)["round"] == 1 and not state.is_terminal():
+            state.apply_action(planners[state.current_player].step(state))
+        return state.history()
+
+    assert play(2) == play(2)
+    assert play(2) != play("end")
 
 
 def test_a_round_that_ends_in_the_rollout_counts_its_result() -> None:

@@ -9,17 +9,19 @@ plays it. Otherwise it tries `sharp`'s `CANDIDATES` best moves on the same
 `rollouts` worlds: the opponent's hand and the face-down base cards redealt at
 random among themselves (`resample_hidden`, so it never sees a hidden card).
 In each world, after each candidate, both players play on by `sharp`, each
-from its own view, until `HORIZON` more turns have begun, and the position is
-judged by `sharp`'s chance of winning the round from this player's view (a
-round that ends on the way counts 1, 0 or 1/2). The opponent's next offer is
-played from a hand it could really hold, instead of being guessed by the
-danger formula.
+from its own view, to the end of the round (the agent's `horizon`, `end` by
+default), which counts 1, 0 or 1/2. With a number as the horizon the rollout
+stops when that many more turns have begun, and the position is judged by
+`sharp`'s chance of winning the round from this player's view. Either way the
+opponent's offers are played from a hand it could really hold, instead of
+being guessed by the danger formula.
 
 `sharp`'s best move stays unless another does better on the same worlds by
 more than `MARGIN` standard errors of the paired differences (common random
-numbers: most worlds judge two candidates alike, so the comparison is sharp
+numbers: most worlds end alike after two candidates, so the comparison is sharp
 where separate samples would be noise; the ISMCTS expert, whose 40 rollouts
-each played a whole round, lost 46 of 100 matches to `sharp` alone).
+each played a whole round on its own world, lost 46 of 100 matches to `sharp`
+alone).
 
 Every random choice comes from the planner's seed: the worlds from its
 generator, the rollouts' ties from the world's number.
@@ -49,7 +51,6 @@ if TYPE_CHECKING:
 
 CLEAR_LEAD = 0.3  # sharp's best leads the next by this much: no rollouts
 CANDIDATES = 3  # sharp's best moves tried on the sampled worlds
-HORIZON = 2  # turns begun after the decision before a rollout is judged
 MARGIN = 1.0  # standard errors of the paired differences a challenger must win by
 
 
@@ -69,7 +70,8 @@ def plan_pacal_match(agent: PlannerAgent, state: State) -> int:
         for action in candidates:
             played = world.clone()
             played.apply_action(action)
-            values[action].append(rollout_value(played, me, start, Rng(world_number)))
+            values[action].append(rollout_value(played, me, start, Rng(world_number),
+                                                 agent.horizon))
     best = candidates[0]
     for challenger in candidates[1:]:
         if clearly_better(values[challenger], values[best]):
@@ -91,17 +93,20 @@ def clearly_better(challenger: list[float], incumbent: list[float]) -> bool:
     return mean > MARGIN * math.sqrt(variance / count)
 
 
-def rollout_value(world: State, me: int, start: tuple[int, int], rng: Rng) -> float:
-    """Both players play `sharp` until `HORIZON` more turns have begun (or the round
-    ends); then `me`'s chance of winning the round."""
+def rollout_value(world: State, me: int, start: tuple[int, int], rng: Rng,
+                  horizon: int | None = None) -> float:
+    """Both players play `sharp` to the end of the round, or with a `horizon` until
+    that many more turns have begun; then `me`'s result or chance of winning it."""
     start_round, start_turn = start
-    through_last_cards = start_turn + HORIZON > TURNS
+    if horizon is None:
+        horizon = TURNS + 1  # beyond the last cards: the round is played out
+    through_last_cards = start_turn + horizon > TURNS
     while not world.is_terminal():
         public = world.view(None)
         if public["round"] != start_round:
             break
         phase, turns = public["phase"], public["turns_played"]
-        if (phase == "offer" and turns >= start_turn + HORIZON) or (
+        if (phase == "offer" and turns >= start_turn + horizon) or (
                 phase == "last_card" and not through_last_cards):
             return position_chance(world.view(me), me)
         world.apply_action(sharp_choose(world, rng))

@@ -22,7 +22,9 @@
   greedy move.
 - **A Pacal match**: `sharp`'s move unless rollouts on sampled deals show
   another clearly better (`pyramids.agents.pacal_planning`; `rollouts` is the
-  number of sampled deals).
+  number of sampled deals, `horizon` how far each is played: `end`, the
+  default, plays the round out; a number N stops when N more turns have begun
+  and judges the position by `sharp`'s formula).
 - Any other game: `mcts` with the given budget.
 
 A game's manifest names its planner (`planner`: a function `(agent, state)`
@@ -35,7 +37,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pyramids.agents.base import check_options, option_names, whole_number
+from pyramids.agents.base import check_options, not_valid, option_names, whole_number
 from pyramids.agents.greedy import greedy_action
 from pyramids.agents.greedy.pacal import (
     HIGHEST,
@@ -49,7 +51,7 @@ from pyramids.agents.greedy.pacal import (
 )
 from pyramids.agents.mcts import MctsAgent
 from pyramids.core import OptionError, Rng, State, companion_of
-from pyramids.core.errors import Words
+from pyramids.core.errors import N_, Words
 
 FIELDS = 10
 DEFAULT_ROLLOUTS = 24
@@ -63,13 +65,22 @@ class PlannerAgent:
     name = "planner"
 
     def __init__(self, seed: int | None = 0, rollouts: int = DEFAULT_ROLLOUTS,
-                 node_limit: int = MAHJONGG_NODE_LIMIT, **mcts_options: Any) -> None:
+                 node_limit: int = MAHJONGG_NODE_LIMIT, horizon: int | str = "end",
+                 **mcts_options: Any) -> None:
         # The options `mcts` takes are the planner's too (for the games it leaves to `mcts`).
         check_options(self.name, mcts_options,
-                      ["rollouts", "node_limit", *(option_names(MctsAgent) or ())])
+                      ["rollouts", "node_limit", "horizon", *(option_names(MctsAgent) or ())])
         self.rng = Rng(seed)
         self.rollouts = whole_number(self.name, "rollouts", rollouts, 1)
         self.node_limit = whole_number(self.name, "node_limit", node_limit, 1)
+        # Turns begun before a Pacal rollout is judged; None: the round is played out.
+        self.horizon: int | None = None
+        if horizon != "end":
+            if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1:
+                raise not_valid(self.name, "horizon", horizon, Words(N_(
+                    "'end' (play each sampled round out) or a whole number of at least 1 "
+                    "(the turns begun before a position is judged)")))
+            self.horizon = horizon
         try:
             self.fallback = MctsAgent(seed=seed, **mcts_options)
         except OptionError as error:
