@@ -49,7 +49,10 @@ BAD_SETTINGS: list[tuple[str, dict[str, Any], str]] = [
     ("planner", {"widen": "some"}, "planner: widen='some' is not valid; allowed: "),
     ("planner", {"samples": 3},
      "agent 'planner' has no option 'samples'; allowed options: exploration, guide, "
-     "iterations, node_limit, opponents, rollout, rollout_depth, rollouts, time, widen"),
+     "horizon, iterations, node_limit, opponents, rollout, rollout_depth, rollouts, time, "
+     "widen"),
+    ("planner", {"horizon": 0}, "planner: horizon=0 is not valid; allowed: 'end' (play each "
+     "sampled round out) or a whole number of at least 1"),
     ("determinized", {"samples": 0}, "determinized: samples must be at least 1, got 0"),
     ("determinized", {"node_limit": 0}, "determinized: node_limit must be at least 1, got 0"),
     ("determinized", {"plan_node_limit": 0},
