@@ -130,9 +130,9 @@ def test_a_horizon_that_is_neither_end_nor_a_whole_number_is_refused(horizon: An
     assert "'end'" in str(error.value)
 
 
-def test_a_horizon_of_two_turns_is_the_planner_of_2026_12_02() -> None:
-    """The earlier expert, `planner:rollouts=24:horizon=2`, still replays: with a horizon the
-    rollouts stop early, so the two settings choose differently somewhere in a match."""
+def test_each_horizon_replays_from_its_seed_and_the_two_play_differently() -> None:
+    """`horizon=2` (the expert of 2026-12-02) stops its rollouts two turns on and judges by
+    `sharp`'s formula, so somewhere in a round it chooses otherwise than `end`."""
     def play(horizon: int | str) -> list[int]:
         state = load("pacal").new_initial_state(6)
         planners = [make_agent("planner", seed=7 + seat, rollouts=3, horizon=horizon)
