@@ -37,6 +37,7 @@ from pyramids.agents.greedy.pacal import (
     Outlook,
     Side,
     mask_of,
+    match_progress,
     pyramid_from_view,
     round_chance,
     sharp_choose,
@@ -102,10 +103,9 @@ def rollout_value(world: State, me: int, start: tuple[int, int], rng: Rng,
         horizon = TURNS + 1  # beyond the last cards: the round is played out
     through_last_cards = start_turn + horizon > TURNS
     while not world.is_terminal():
-        public = world.view(None)
-        if public["round"] != start_round:
+        round_number, phase, turns = match_progress(world)
+        if round_number != start_round:
             break
-        phase, turns = public["phase"], public["turns_played"]
         if (phase == "offer" and turns >= start_turn + horizon) or (
                 phase == "last_card" and not through_last_cards):
             return position_chance(world.view(me), me)

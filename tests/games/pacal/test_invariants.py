@@ -56,7 +56,9 @@ def check_match_state(state: PacalState) -> None:
         redealt = state.resample_hidden(viewer, Rng(len(body["history"])))
         assert redealt.view(viewer) == view
         assert view["hand_sizes"] == [len(h) for h in body["hands"]]
-    assert state.view(None)["revealed_apex_bases"] == body["reveal"]
+    public = state.view(None)
+    assert public["revealed_apex_bases"] == body["reveal"]
+    assert state.progress() == (public["round"], public["phase"], public["turns_played"])
 
 
 def play(seed: int, agent_seed: int, check: bool, options: dict[str, Any] | None = None) -> Any:

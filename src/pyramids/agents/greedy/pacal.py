@@ -25,6 +25,7 @@ from typing import Any
 
 from pyramids.agents.greedy import best_by
 from pyramids.core import Rng, State
+from pyramids.games.pacal.match import PacalState
 from pyramids.games.pacal.pyramid import legal_fields as rule_legal_fields
 
 FIELDS = 10
@@ -150,6 +151,12 @@ def gain(pyramid: Pyramid, card: int, counts: list[int]) -> float:
     return best_placement(pyramid, card, counts)[0] - evaluate(pyramid, counts)
 
 
+def gains(pyramid: Pyramid, cards: Sequence[int], counts: list[int]) -> dict[int, float]:
+    """`gain` of each card, the pyramid as it stands judged once."""
+    before = evaluate(pyramid, counts)
+    return {card: best_placement(pyramid, card, counts)[0] - before for card in cards}
+
+
 def field_of(name: str) -> int | None:
     """The field index of `place F3`, None for other actions."""
     return int(name.split()[1][1:]) - 1 if name.startswith("place ") else None
@@ -251,8 +258,8 @@ def _offer(names: dict[int, str], mine: Pyramid, theirs: Pyramid, counts: list[i
     # they cannot place win the round; a returned card this player cannot place
     # loses it.
     hand_cards = sorted({int(w) for name in names.values() for w in name.split()[1:]})
-    mine_gain = {c: gain(mine, c, counts) for c in hand_cards}
-    theirs_gain = {c: gain(theirs, c, counts) for c in hand_cards}
+    mine_gain = gains(mine, hand_cards, counts)
+    theirs_gain = gains(theirs, hand_cards, counts)
     scores = {}
     for action, name in names.items():
         _, first, second = name.split()
@@ -275,7 +282,15 @@ ROLLOUT_DEPTH = 60
 
 def rollout_stage(state: State) -> object:
     """Rollouts play to the end of the round being played, then `evaluate_state`."""
-    return state.view(None)["round"]
+    return match_progress(state)[0]
+
+
+def match_progress(state: State) -> tuple[int, str, int]:
+    """The round, the phase's name and the turns played, as the public view gives them."""
+    if isinstance(state, PacalState):
+        return state.progress()
+    public = state.view(None)
+    return public["round"], public["phase"], public["turns_played"]
 
 
 SEARCH_WIDTH = 3
@@ -411,10 +426,26 @@ class Side:
     def __init__(self, pyramid: Pyramid, counts: list[int], field: int | None = None) -> None:
         self.pyramid = pyramid
         self.shape = evaluate(pyramid, counts)
-        self.filled = sum(1 for v in pyramid[0] if v)
-        self.placeable = placeable_mask(pyramid)
-        self.spread = spread(pyramid[0])
+        self.filled, self.placeable, self.spread = pyramid_facts(pyramid)
         self.field = field
+
+
+_FACTS: dict[tuple[int, ...], tuple[int, int, int]] = {}
+FACTS_KEPT = 20_000  # pyramids remembered (about 10 MB); rollouts meet the same ones often
+
+
+def pyramid_facts(pyramid: Pyramid) -> tuple[int, int, int]:
+    """A pyramid's filled fields, placeable values (`placeable_mask`) and spread,
+    remembered: the planner's rollouts judge the same pyramids again and again."""
+    key = (*pyramid[0], *pyramid[1])
+    facts = _FACTS.get(key)
+    if facts is None:
+        if len(_FACTS) >= FACTS_KEPT:
+            _FACTS.clear()
+        visible = pyramid[0]
+        facts = _FACTS[key] = (sum(1 for v in visible if v), placeable_mask(pyramid),
+                               spread(visible))
+    return facts
 
 
 class Outlook:
@@ -456,6 +487,27 @@ def round_chance(mine: Side, theirs: Side, my_hand: int, outlook: Outlook,
     elif bullets == 1:
         chance += BULLET_EDGE * (1.0 - chance)
     return chance * (1.0 - danger)
+
+
+def worst_of_best(their_sides: list[Side], my_sides: list[Side], my_hand: int,
+                  outlook: Outlook) -> float:
+    """The opponent's worst field for this player, each answered by this player's best
+    one (both non-empty): the min over `their_sides` of the max over `my_sides` of
+    `round_chance` after this player's offer (the opponent offers next). A side of
+    theirs stops being searched once one answer reaches the minimum so far (it
+    cannot lower it): the full search's value, with fewer calls."""
+    worst = math.inf
+    for theirs in their_sides:
+        best = -math.inf
+        for mine in my_sides:
+            chance = round_chance(mine, theirs, my_hand, outlook, False)
+            if chance > best:
+                best = chance
+                if best >= worst:
+                    break
+        if best < worst:
+            worst = best
+    return worst
 
 
 def _sides(pyramid: Pyramid, card: int, counts: list[int]) -> list[Side]:
@@ -561,10 +613,7 @@ def _sharp_offer(names: dict[int, str], mine: Pyramid, theirs: Pyramid, hand_car
             if not my_sides[returned]:
                 outcomes = [(math.inf, 0.0)]
                 break
-            value = min(
-                max(round_chance(m, t, rest, outlook, False) for m in my_sides[returned])
-                for t in their_sides[taken]
-            )
+            value = worst_of_best(their_sides[taken], my_sides[returned], rest, outlook)
             outcomes.append((their_sides[taken][0].shape, value))
         if not outcomes:
             scores[action] = 1.0

@@ -290,6 +290,12 @@ class PacalState(SavedState, State):
     def current_player(self) -> int:
         return self._current
 
+    def progress(self) -> tuple[int, str, int]:
+        """The round being played, the phase's name and the turns played in the round,
+        as every view gives them, without building a view (search reads them at
+        every move of its rollouts)."""
+        return self._round, PHASE_NAMES[self._phase], self._turn
+
     def is_terminal(self) -> bool:
         return self._phase == OVER
 
