@@ -75,12 +75,13 @@ def test_unseen_faces_are_the_hidden_ones() -> None:
     assert unseen_faces(state) == sorted(state.faces[t] for t in hidden)
 
 
-def test_plays_legal_moves_and_replays_from_its_seed() -> None:
+@pytest.mark.parametrize("fill", ["none", "built"])
+def test_plays_legal_moves_and_replays_from_its_seed(fill: str) -> None:
     game = hidden_game("giza-step-ramp")
     histories = []
     for _ in range(2):
         state = game.new_initial_state(11)
-        agent = make_agent("determinized", seed=5, samples=4)
+        agent = make_agent("determinized", seed=5, samples=4, fill=fill)
         while not state.is_terminal():
             action = agent.step(state)
             assert action in state.legal_actions()

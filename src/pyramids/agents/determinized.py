@@ -17,6 +17,14 @@ and a pair that keeps a sample clearable keeps it among those.
 With every face showing it follows one clearing the solver finds, as the planner
 does. With no pair on the board it plays the greedy move (favors, or a pass).
 
+On a tall board early on almost no shuffle clears (Pharaoh's Tomb with every
+covered tile face down: none of 300 at the start), so no sample votes and the
+greedy move is played. With `fill=built`, when fewer than half the samples
+clear, samples built to clear (`pyramids.agents.mahjongg_sampling`: the faces
+shown kept, the unseen ones given pair by pair along a clearing) fill in; a
+build that fails says the board is most likely lost, and no more are tried.
+`fill=none` (the default) uses shuffles only.
+
 It reads only the view and the faces of tiles already removed (each was face
 up when it left the board): two states that differ only in the faces under
 face-down tiles get the same move from the same seed. The samples come from the
@@ -30,10 +38,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pyramids.agents.base import whole_number
+from pyramids.agents.base import not_valid, whole_number
 from pyramids.agents.greedy import greedy_action
 from pyramids.agents.greedy.mahjongg import action_scores
 from pyramids.agents.mahjongg_planning import next_action
+from pyramids.agents.mahjongg_sampling import built_faces
 from pyramids.core import Rng, State
 from pyramids.games.mahjongg.state import MahjonggState
 
@@ -42,6 +51,7 @@ DEFAULT_NODE_LIMIT = 2_000
 PLAN_NODE_LIMIT = 200_000
 UNDECIDED = 0.5  # a sample on which the solver ran out of its budget
 DEFAULT_DRAWS = 48
+FILLS = ("none", "built")
 
 
 def unseen_faces(state: State) -> list[int] | None:
@@ -72,8 +82,12 @@ class DeterminizedAgent:
 
     def __init__(self, seed: int | None = 0, samples: int = DEFAULT_SAMPLES,
                  node_limit: int = DEFAULT_NODE_LIMIT,
-                 plan_node_limit: int = PLAN_NODE_LIMIT, draws: int = DEFAULT_DRAWS) -> None:
+                 plan_node_limit: int = PLAN_NODE_LIMIT, draws: int = DEFAULT_DRAWS,
+                 fill: str = "none") -> None:
         self.rng = Rng(seed)
+        if fill not in FILLS:
+            raise not_valid(self.name, "fill", fill, FILLS)
+        self.fill = fill
         self.samples = whole_number(self.name, "samples", samples, 1)
         self.sample_node_limit = whole_number(self.name, "node_limit", node_limit, 1)
         self.draws = max(whole_number(self.name, "draws", draws, 1), self.samples)
@@ -112,8 +126,6 @@ class DeterminizedAgent:
     def clearable_counts(self, state: State, pairs: list[tuple[int, int]]) -> list[float]:
         """For each pair of tile ids: on how many of the samples under which the board
         clears it still clears after the pair."""
-        from pyramids.games.mahjongg.solver import solve
-
         game: Any = state.game
         pantheon = bool(game.options.get("pantheon_pairs", True))
         tiles = state.view(state.current_player)["tiles"]
@@ -136,22 +148,43 @@ class DeterminizedAgent:
             self.rng.shuffle(drawn)
             for tile, face in zip(hidden, drawn, strict=True):
                 faces[tile] = face
-            now = solve(game.geometry, faces, present_mask=present, pantheon_pairs=pantheon,
-                        node_limit=self.sample_node_limit)
-            if not now.solvable:  # lost whatever the pair (or no verdict): no vote
-                continue
-            first = set(now.moves[0]) if now.moves else set()
-            for i, (a, b) in enumerate(pairs):
-                if {a, b} == first:
-                    counts[i] += 1.0
-                    continue
-                result = solve(game.geometry, faces, present_mask=present & ~(1 << a | 1 << b),
-                               pantheon_pairs=pantheon, node_limit=self.sample_node_limit)
-                if result.solvable is None:
-                    counts[i] += UNDECIDED
-                elif result.solvable:
-                    counts[i] += 1.0
-            clearing += 1
-            if clearing >= self.samples:
-                break
+            if self._vote(state, faces, present, pairs, counts):
+                clearing += 1
+                if clearing >= self.samples:
+                    return counts
+        if hidden and self.fill == "built" and clearing < self.samples // 2:
+            # Too few shuffles clear (a tall board early on): samples built to clear.
+            # A build that fails all its attempts says the board is most likely lost:
+            # no more builds then.
+            for _ in range(self.samples - clearing):
+                built = built_faces(game.geometry, present, known, unseen, self.rng, pantheon)
+                if built is None:
+                    break
+                self._vote(state, built[0], present, pairs, counts)
         return counts
+
+    def _vote(self, state: State, faces: list[int], present: int,
+              pairs: list[tuple[int, int]], counts: list[float]) -> bool:
+        """Add one sample's votes to `counts` when the board clears under `faces`:
+        1 for each pair after which it still clears, `UNDECIDED` where the solver has
+        no verdict. False (no vote) when the board does not clear, or no verdict."""
+        from pyramids.games.mahjongg.solver import solve
+
+        game: Any = state.game
+        pantheon = bool(game.options.get("pantheon_pairs", True))
+        now = solve(game.geometry, faces, present_mask=present, pantheon_pairs=pantheon,
+                    node_limit=self.sample_node_limit)
+        if not now.solvable:  # lost whatever the pair (or no verdict): no vote
+            return False
+        first = set(now.moves[0]) if now.moves else set()
+        for i, (a, b) in enumerate(pairs):
+            if {a, b} == first:
+                counts[i] += 1.0
+                continue
+            result = solve(game.geometry, faces, present_mask=present & ~(1 << a | 1 << b),
+                           pantheon_pairs=pantheon, node_limit=self.sample_node_limit)
+            if result.solvable is None:
+                counts[i] += UNDECIDED
+            elif result.solvable:
+                counts[i] += 1.0
+        return True
