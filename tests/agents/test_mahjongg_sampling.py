@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from pyramids.agents import make_agent
-from pyramids.agents.determinized import DeterminizedAgent, unseen_faces
+from pyramids.agents.determinized import DeterminizedAgent, board_seen, unseen_faces
 from pyramids.agents.mahjongg_sampling import built_faces
 from pyramids.core import OptionError, Rng
 from pyramids.games.mahjongg.deal import is_clearing_order
@@ -22,11 +22,7 @@ from .test_mahjongg_determinized import hidden_game, swapped_hidden
 
 def what_is_known(state: MahjonggState) -> tuple[int, dict[int, int], list[int]]:
     """The present tiles, the faces showing (tile -> face) and the unseen faces."""
-    tiles = state.view(0)["tiles"]
-    present = 0
-    for tile in tiles:
-        present |= 1 << tile["id"]
-    known = {t["id"]: int(t["face_index"]) for t in tiles if t["face_index"] is not None}
+    present, known = board_seen(state)
     unseen = unseen_faces(state)
     assert unseen is not None
     return present, known, unseen

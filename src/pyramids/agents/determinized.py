@@ -44,6 +44,7 @@ from pyramids.agents.greedy.mahjongg import action_scores
 from pyramids.agents.mahjongg_planning import next_action
 from pyramids.agents.mahjongg_sampling import built_faces
 from pyramids.core import Rng, State
+from pyramids.games.mahjongg.geometry import Geometry
 from pyramids.games.mahjongg.state import MahjonggState
 
 DEFAULT_SAMPLES = 12
@@ -61,20 +62,30 @@ def unseen_faces(state: State) -> list[int] | None:
     from pyramids.games.mahjongg.tiles import tile_set
 
     game: Any = state.game
-    view = state.view(state.current_player)
-    tiles = view["tiles"]
-    present = {t["id"] for t in tiles}
+    present, known = board_seen(state)
     faces: Any = getattr(state, "faces", None)
     if faces is None:
         return None
     left = Counter(tile_set(game.layout.size))
-    left.subtract(faces[t] for t in range(game.layout.size) if t not in present)
-    left.subtract(int(t["face_index"]) for t in tiles if t["face_index"] is not None)
+    left.subtract(faces[t] for t in range(game.layout.size) if not present >> t & 1)
+    left.subtract(known.values())
     if any(count < 0 for count in left.values()):
         return None
     unseen = sorted(left.elements())
-    hidden = sum(1 for t in tiles if t["face_index"] is None)
+    hidden = present.bit_count() - len(known)
     return unseen if len(unseen) == hidden else None
+
+
+def board_seen(state: State) -> tuple[int, dict[int, int]]:
+    """From the player's view: the tiles on the board (a bit mask) and the faces
+    showing among them (tile -> face)."""
+    present = 0
+    known: dict[int, int] = {}
+    for tile in state.view(state.current_player)["tiles"]:
+        present |= 1 << tile["id"]
+        if tile["face_index"] is not None:
+            known[tile["id"]] = int(tile["face_index"])
+    return present, known
 
 
 class DeterminizedAgent:
@@ -128,18 +139,14 @@ class DeterminizedAgent:
         clears it still clears after the pair."""
         game: Any = state.game
         pantheon = bool(game.options.get("pantheon_pairs", True))
-        tiles = state.view(state.current_player)["tiles"]
-        hidden = sorted(t["id"] for t in tiles if t["face_index"] is None)
+        present, known = board_seen(state)
+        hidden = [t for t in range(game.layout.size) if present >> t & 1 and t not in known]
         unseen = unseen_faces(state) if hidden else []
         if unseen is None:
             return [0.0] * len(pairs)
         base = [0] * game.layout.size
-        present = 0
-        known: dict[int, int] = {}
-        for t in tiles:
-            present |= 1 << t["id"]
-            if t["face_index"] is not None:
-                base[t["id"]] = known[t["id"]] = int(t["face_index"])
+        for tile, face in known.items():
+            base[tile] = face
         counts = [0.0] * len(pairs)
         clearing = 0  # samples under which the board now can be cleared
         for _ in range(self.draws if hidden else 1):
@@ -148,7 +155,7 @@ class DeterminizedAgent:
             self.rng.shuffle(drawn)
             for tile, face in zip(hidden, drawn, strict=True):
                 faces[tile] = face
-            if self._vote(state, faces, present, pairs, counts):
+            if self._vote(game.geometry, pantheon, faces, present, pairs, counts):
                 clearing += 1
                 if clearing >= self.samples:
                     return counts
@@ -160,19 +167,17 @@ class DeterminizedAgent:
                 built = built_faces(game.geometry, present, known, unseen, self.rng, pantheon)
                 if built is None:
                     break
-                self._vote(state, built[0], present, pairs, counts)
+                self._vote(game.geometry, pantheon, built[0], present, pairs, counts)
         return counts
 
-    def _vote(self, state: State, faces: list[int], present: int,
+    def _vote(self, geometry: Geometry, pantheon: bool, faces: list[int], present: int,
               pairs: list[tuple[int, int]], counts: list[float]) -> bool:
         """Add one sample's votes to `counts` when the board clears under `faces`:
         1 for each pair after which it still clears, `UNDECIDED` where the solver has
         no verdict. False (no vote) when the board does not clear, or no verdict."""
         from pyramids.games.mahjongg.solver import solve
 
-        game: Any = state.game
-        pantheon = bool(game.options.get("pantheon_pairs", True))
-        now = solve(game.geometry, faces, present_mask=present, pantheon_pairs=pantheon,
+        now = solve(geometry, faces, present_mask=present, pantheon_pairs=pantheon,
                     node_limit=self.sample_node_limit)
         if not now.solvable:  # lost whatever the pair (or no verdict): no vote
             return False
@@ -181,7 +186,7 @@ class DeterminizedAgent:
             if {a, b} == first:
                 counts[i] += 1.0
                 continue
-            result = solve(game.geometry, faces, present_mask=present & ~(1 << a | 1 << b),
+            result = solve(geometry, faces, present_mask=present & ~(1 << a | 1 << b),
                            pantheon_pairs=pantheon, node_limit=self.sample_node_limit)
             if result.solvable is None:
                 counts[i] += UNDECIDED
