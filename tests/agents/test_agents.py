@@ -244,6 +244,29 @@ def test_temple_greedy_swap_gain_is_the_change_in_hand_value() -> None:
         assert abs(delta - (hand_value(after, level) - hand_value(hand, level))) < 1e-9
 
 
+def test_temple_greedy_reads_every_action_string_once_and_rightly() -> None:
+    """The rule reads each action's string once a game (`_moves_of`); what it reads
+    must say the string back, for every action of several swap-zone sizes."""
+    from pyramids.agents.greedy.temple import _moves_of
+
+    for swap_size in (1, 2, 4):
+        game = load("temple", players=3, swap_size=swap_size)
+        moves = _moves_of(game.codec)
+        assert len(moves) == game.num_distinct_actions
+        for action, move in enumerate(moves):
+            if move.verb == "swap":
+                said = "swap pass" if move.given is None else f"swap {move.given} {move.slot + 1}"
+            elif move.verb == "set":
+                said = f"set {move.cards} {move.pairs}"
+            else:
+                said = move.verb
+            assert said.lower() == game.codec.to_string(action).lower()
+        assert {move.verb for move in moves} == {"swap", "summon", "pass", "set"}
+    with pytest.raises(TypeError, match="Temple"):
+        from pyramids.agents.greedy.temple import choose
+        choose(load("pacal").new_initial_state(1), Rng(1))
+
+
 def test_temple_greedy_plays_a_best_move_by_its_own_scores() -> None:
     """`action_scores` gives every legal move the score `choose` decides by, so the
     move greedy plays is always among the best scored (what `easy`'s slips rank),

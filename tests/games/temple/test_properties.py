@@ -187,6 +187,34 @@ def test_views_never_carry_other_hands() -> None:
     assert checked > 1000
 
 
+def test_turn_view_is_the_movers_view_in_part_and_hides_as_much() -> None:
+    """`turn_view` (what greedy's rollouts read) gives the values of the mover's
+    view under the same keys, and a twin that differs only where the mover cannot
+    see gives the same turn view."""
+    rng = random.Random(17)
+    phases: dict[str, int] = {}
+    for options in OPTION_SETS:
+        game = load("temple", **options)
+        for index in range(12):
+            state = game.new_initial_state(2000 + index)
+            while not state.is_terminal():
+                mover = state.current_player
+                turn, view = state.turn_view(), state.view(mover)
+                for key in ("phase", "level", "hand", "swap_zone"):
+                    assert turn[key] == view[key], key
+                if view["construction"] is None:
+                    assert turn["construction"] is None
+                else:
+                    assert turn["construction"].items() <= view["construction"].items()
+                twin = hidden_twin(state, mover, rng)
+                if twin is not None:
+                    assert twin.turn_view() == turn
+                phases[turn["phase"]] = phases.get(turn["phase"], 0) + 1
+                state.apply_action(rng.choice(state.legal_actions()))
+            assert state.turn_view()["phase"] == "over"
+    assert min(phases[phase] for phase in ("swap", "summon", "set")) > 500
+
+
 def test_resample_hidden_keeps_the_view_and_redeals_the_rest() -> None:
     game = load("temple", players=4)
     rng = random.Random(11)

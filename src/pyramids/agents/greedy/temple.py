@@ -23,10 +23,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from pyramids.agents.greedy import best_by
 from pyramids.core import Rng, State
+from pyramids.games.temple.actions import ActionCodec
+from pyramids.games.temple.state import TempleState
 
 LEVELS = 9
 UNITS_TO_BUILD = 5
@@ -102,17 +104,17 @@ def expected_other_units(view: dict[str, Any], options: dict[str, Any], me: int)
 
 
 def choose(state: State, rng: Rng) -> int:
-    me = state.current_player
-    view = state.view(me)
-    legal = state.legal_actions()
-    names = {action: state.action_to_string(action) for action in legal}
-    phase = view["phase"]
-    if phase == "swap":
-        return best_by(sorted(names), _swap_gain(view, names), rng)
+    temple = _temple(state)
+    facts = temple.turn_view()
+    phase = facts["phase"]
     if phase == "summon":
-        return _summon(view, state.game.options, me, names)
+        me = state.current_player
+        return _summon(state.view(me), state.game.options, me, _names(state))
+    legal = sorted(state.legal_actions())
+    if phase == "swap":
+        return best_by(legal, _swap_gain(facts, _moves(temple)), rng)
     if phase == "set":
-        return best_by(sorted(names), _set_worth(view, names), rng)
+        return best_by(legal, _set_worth(facts, _moves(temple)), rng)
     return legal[rng.randrange(len(legal))]
 
 
@@ -120,32 +122,79 @@ def action_scores(state: State) -> dict[int, float]:
     """Every legal action with the score the rule chooses by (`choose` plays a best
     one): a swap's gain, a set's worth, and for summoning how far the units
     expected on the table clear the 5 a level needs. `easy` slips to the next best."""
-    me = state.current_player
-    view = state.view(me)
-    names = {action: state.action_to_string(action) for action in state.legal_actions()}
-    phase = view["phase"]
+    temple = _temple(state)
+    facts = temple.turn_view()
+    phase = facts["phase"]
+    legal = state.legal_actions()
     if phase == "swap":
-        gain = _swap_gain(view, names)
-        return {action: gain(action) for action in names}
+        gain = _swap_gain(facts, _moves(temple))
+        return {action: gain(action) for action in legal}
     if phase == "set":
-        worth = _set_worth(view, names)
-        return {action: worth(action) for action in names}
+        worth = _set_worth(facts, _moves(temple))
+        return {action: worth(action) for action in legal}
     if phase == "summon":
-        margin = _summon_margin(view, state.game.options, me)
-        return {action: (0.0 if name == "pass" else margin) for action, name in names.items()}
-    return dict.fromkeys(names, 0.0)
+        me = state.current_player
+        margin = _summon_margin(state.view(me), state.game.options, me)
+        return {action: (0.0 if name == "pass" else margin)
+                for action, name in _names(state).items()}
+    return dict.fromkeys(legal, 0.0)
 
 
-def _swap_gain(view: dict[str, Any], names: dict[int, str]) -> Callable[[int], float]:
+class _Move(NamedTuple):
+    """An action string read once: `swap K S`, `swap pass`, `summon`, `pass`, `set C J`."""
+
+    verb: str
+    given: str | None = None  # swap: the kind given; None for `swap pass`
+    slot: int = 0  # swap: the zone slot taken, from 0
+    cards: int = 0  # set: level cards
+    pairs: int = 0  # set: jewel pairs
+
+
+def _read_move(name: str) -> _Move:
+    words = name.split()
+    if words[0] == "swap":
+        if words[1] == "pass":
+            return _Move("swap")
+        return _Move("swap", words[1].upper(), int(words[2]) - 1)
+    if words[0] == "set":
+        return _Move("set", cards=int(words[1]), pairs=int(words[2]))
+    return _Move(words[0])
+
+
+@lru_cache(maxsize=16)
+def _moves_of(codec: ActionCodec) -> tuple[_Move, ...]:
+    # An action's string never changes within a game, and rollouts choose a move at
+    # every turn: each string is read once, not at every legal move of every turn.
+    return tuple(_read_move(codec.to_string(action)) for action in range(codec.size))
+
+
+def _moves(state: TempleState) -> tuple[_Move, ...]:
+    """Every action of the game as a `_Move`, by action number."""
+    return _moves_of(state.game.codec)
+
+
+def _names(state: State) -> dict[int, str]:
+    return {action: state.action_to_string(action) for action in state.legal_actions()}
+
+
+def _temple(state: State) -> TempleState:
+    if not isinstance(state, TempleState):
+        raise TypeError(f"the Temple rule plays Temple of Inscriptions, not {state.game.name}")
+    return state
+
+
+def _swap_gain(view: dict[str, Any], moves: tuple[_Move, ...]) -> Callable[[int], float]:
     hand = view["hand"]
     level = view["level"]
+    zone = view["swap_zone"]
 
     def gain(action: int) -> float:
         # hand_value(after) - hand_value(before): only the two kinds swapped change.
-        words = names[action].split()
-        if words[1] == "pass":
+        move = moves[action]
+        given = move.given
+        if given is None:
             return 0.0
-        given, taken = words[1].upper(), view["swap_zone"][int(words[2]) - 1]
+        taken = zone[move.slot]
         if given == taken:
             return 0.0
         have_given, have_taken = hand.get(given, 0), hand.get(taken, 0)
@@ -180,14 +229,14 @@ def _summon_margin(view: dict[str, Any], options: dict[str, Any], me: int) -> fl
     return margin - 0.5
 
 
-def _set_worth(view: dict[str, Any], names: dict[int, str]) -> Callable[[int], float]:
+def _set_worth(view: dict[str, Any], moves: tuple[_Move, ...]) -> Callable[[int], float]:
     construction = view["construction"]
     level = construction["level"]
     missing = construction["missing"]
 
     def worth(action: int) -> float:
-        _, cards, pairs = names[action].split()
-        c, j = int(cards), int(pairs)
+        move = moves[action]
+        c, j = move.cards, move.pairs
         completes = c + j >= missing
         return c * level + j * (level - 2) + (5.0 if completes else 0.0) + 0.01 * (c + j)
 

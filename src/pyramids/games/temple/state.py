@@ -489,6 +489,23 @@ class TempleState(SavedState, State):
         view["outcome"] = self.outcome()
         return view
 
+    def turn_view(self) -> dict[str, Any]:
+        """The part of `view(current_player)` that a swap or a set is chosen from:
+        the phase, the level, the mover's hand, the swap zone and, during a
+        construction, its level and the units it misses (the same values under the
+        same keys). Search rollouts choose a move at every turn, and a whole view
+        costs several times more than this."""
+        construction = None
+        if self.construction is not None:
+            construction = {"level": self.level, "missing": self.construction.missing}
+        return {
+            "phase": self.phase,
+            "level": self.level if self.built < LEVELS else None,
+            "hand": counts_to_dict(self.hands[self.current]) if self.phase != PHASE_OVER else {},
+            "swap_zone": [None if kind == EMPTY_SLOT else KIND_NAMES[kind] for kind in self.zone],
+            "construction": construction,
+        }
+
     def outcome(self) -> Outcome | None:
         """The standard end block: winners, scores, and the ending as a fixed word."""
         if self.phase != PHASE_OVER or self.ended_by is None:
