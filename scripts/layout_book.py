@@ -1153,11 +1153,13 @@ def layouts_page(layouts: dict[str, Layout], data: dict[str, Any]) -> str:
         "- **solver nodes**: the median positions the solver searches to clear the deals a "
         "game deals (`deal=solvable`, same seeds);",
         f"- **bots clear**: the share of {settings.get('games', '?')} one-player games "
-        f"({settings.get('expert_games', '?')} for the expert, the costly MCTS level) that "
-        "each bot level clears, playing from a player's view (face-down tiles hidden), "
-        f"game seeds {settings.get('first_game_seed', '?')} and up, default options; a game "
+        + (f"({settings.get('expert_games', '?')} for the expert) "
+           if settings.get("expert_games") != settings.get("games") else "")
+        + "that each bot level (docs/agents.md, \"Named levels\") clears, playing from a "
+        "player's view (face-down tiles hidden), game seeds "
+        f"{settings.get('first_game_seed', '?')} and up, default options; a game "
         f"that runs past {settings.get('actions_per_tile', '?')} actions a tile counts as not "
-        "cleared (the expert can go round in circles, matching and undoing)"
+        "cleared (a bot going round in circles)"
         + (f" (the first run, which measured {', '.join(uncapped)}, had no such cap: a "
            "looping game there played on until it ended)" if uncapped else "") + ";",
         "- **minutes**: the estimated solve time for a person, from this model **[ours]**:",
@@ -1194,6 +1196,7 @@ def layouts_page(layouts: dict[str, Layout], data: dict[str, Any]) -> str:
         "nice -n 10 python benchmarks/layout_difficulty.py --deals 300 --games 50 "
         "--expert-games 10 --workers 2",
         "python benchmarks/layout_difficulty.py --layout great-sphinx   # one layout",
+        "python benchmarks/layout_difficulty.py --level expert   # one level, after it changed",
         "python benchmarks/layout_difficulty.py --calibrate   # refit a, b, c to the table",
         "python scripts/layout_book.py                        # then rewrite this page",
         "```",

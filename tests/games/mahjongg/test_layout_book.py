@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +137,34 @@ def test_more_failures_by_the_medium_bot_mean_a_longer_estimate() -> None:
     worse = {**record, "bots": {**record["bots"], "medium": {"games": 10, "clears": 0}}}
     better = {**record, "bots": {**record["bots"], "medium": {"games": 10, "clears": 10}}}
     assert estimated_minutes(better) <= estimated_minutes(record) <= estimated_minutes(worse)
+
+
+def test_measuring_one_level_again_keeps_every_other_figure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`layout_difficulty.py --level L` (after L's setting changed) replaces only L's
+    clears in the stored records, and refuses a layout it has no record of."""
+    import json
+    import shutil
+
+    from pyramids.games.mahjongg.blueprints.difficulty import DATA_FILE
+
+    bench = load_script("benchmarks/layout_difficulty.py", "layout_difficulty")
+    path = tmp_path / "difficulty.json"
+    shutil.copy(DATA_FILE, path)
+    data = read_data(path)
+    before = json.loads(json.dumps(data["layouts"]))
+    settings = {"games": 2, "expert_games": 2, "first_game_seed": 1000, "actions_per_tile": 3}
+    name = "obelisks-of-karnak"
+    assert bench.measure_levels_again(path, data, [name], settings, ("easy",), 1) == 0
+    after = read_data(path)["layouts"]
+    assert {n: r for n, r in after.items() if n != name} == \
+        {n: r for n, r in before.items() if n != name}
+    record, old = after[name], before[name]
+    assert record["bots"]["easy"]["games"] == 2 and record["settings"]["games"] == 2
+    for level in ("medium", "hard", "expert"):
+        assert record["bots"][level] == old["bots"][level]
+    assert record["random_deals"] == old["random_deals"]
+    assert record["estimated_minutes"] == old["estimated_minutes"]  # medium unchanged
+    del data["layouts"][name]
+    assert bench.measure_levels_again(path, data, [name], settings, ("easy",), 1) == 2
+    assert "not measured yet: obelisks-of-karnak" in capsys.readouterr().err
