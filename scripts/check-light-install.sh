@@ -26,6 +26,8 @@ fi
 check "pyramids games" "pacal-solo" "$("$pyramids" games)"
 check "pyramids simulate" "mean actions per game" "$("$pyramids" simulate pacal --games 20 --seed 1)"
 check "pyramids arena" "Elo" "$("$pyramids" arena pacal --agents greedy,random --games 8)"
+check "pyramids arena temple" "Elo" \
+    "$("$pyramids" arena temple --agents greedy,hard --players 3 --games 3 --seed 1)"
 # Pacal solo at line prompts: always the first legal move, until the game ends.
 check "pyramids play pacal-solo --plain" "Game over." \
     "$(yes 1 | head -n 40 | "$pyramids" play pacal-solo --plain --seed 3)"

@@ -55,14 +55,16 @@ DEFAULT_DRAWS = 48
 FILLS = ("none", "built")
 
 
-def unseen_faces(state: State) -> list[int] | None:
+def unseen_faces(state: State, seen: tuple[int, dict[int, int]] | None = None
+                 ) -> list[int] | None:
     """The faces still hidden, as a sorted list, from what the player has seen:
     the layout's tile set less the removed tiles' faces and the faces showing.
-    None when that does not add up (then the agent does not sample)."""
+    None when that does not add up (then the agent does not sample). `seen` is
+    `board_seen(state)` where the caller has already read it."""
     from pyramids.games.mahjongg.tiles import tile_set
 
     game: Any = state.game
-    present, known = board_seen(state)
+    present, known = board_seen(state) if seen is None else seen
     faces: Any = getattr(state, "faces", None)
     if faces is None:
         return None
@@ -141,7 +143,7 @@ class DeterminizedAgent:
         pantheon = bool(game.options.get("pantheon_pairs", True))
         present, known = board_seen(state)
         hidden = [t for t in range(game.layout.size) if present >> t & 1 and t not in known]
-        unseen = unseen_faces(state) if hidden else []
+        unseen = unseen_faces(state, (present, known)) if hidden else []
         if unseen is None:
             return [0.0] * len(pairs)
         base = [0] * game.layout.size

@@ -109,7 +109,8 @@ def choose(state: State, rng: Rng) -> int:
     phase = facts["phase"]
     if phase == "summon":
         me = state.current_player
-        return _summon(state.view(me), state.game.options, me, _names(state))
+        return _summon(state.view(me), state.game.options, me, state.legal_actions(),
+                       _moves(temple))
     legal = sorted(state.legal_actions())
     if phase == "swap":
         return best_by(legal, _swap_gain(facts, _moves(temple)), rng)
@@ -135,8 +136,8 @@ def action_scores(state: State) -> dict[int, float]:
     if phase == "summon":
         me = state.current_player
         margin = _summon_margin(state.view(me), state.game.options, me)
-        return {action: (0.0 if name == "pass" else margin)
-                for action, name in _names(state).items()}
+        moves = _moves(temple)
+        return {action: (0.0 if moves[action].verb == "pass" else margin) for action in legal}
     return dict.fromkeys(legal, 0.0)
 
 
@@ -173,10 +174,6 @@ def _moves(state: TempleState) -> tuple[_Move, ...]:
     return _moves_of(state.game.codec)
 
 
-def _names(state: State) -> dict[int, str]:
-    return {action: state.action_to_string(action) for action in state.legal_actions()}
-
-
 def _temple(state: State) -> TempleState:
     if not isinstance(state, TempleState):
         raise TypeError(f"the Temple rule plays Temple of Inscriptions, not {state.game.name}")
@@ -205,12 +202,12 @@ def _swap_gain(view: dict[str, Any], moves: tuple[_Move, ...]) -> Callable[[int]
     return gain
 
 
-def _summon(view: dict[str, Any], options: dict[str, Any], me: int,
-            names: dict[int, str]) -> int:
-    by_name = {name: action for action, name in names.items()}
-    if "summon" not in by_name:
-        return by_name["pass"]
-    return by_name["summon" if _summon_margin(view, options, me) > 0 else "pass"]
+def _summon(view: dict[str, Any], options: dict[str, Any], me: int, legal: list[int],
+            moves: tuple[_Move, ...]) -> int:
+    by_verb = {moves[action].verb: action for action in legal}
+    if "summon" not in by_verb:
+        return by_verb["pass"]
+    return by_verb["summon" if _summon_margin(view, options, me) > 0 else "pass"]
 
 
 def _summon_margin(view: dict[str, Any], options: dict[str, Any], me: int) -> float:
