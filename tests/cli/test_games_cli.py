@@ -396,3 +396,49 @@ def test_a_command_line_mistake_is_labelled_in_the_readers_language(tmp_path: Pa
     assert english.exit_code == korean.exit_code == 2
     assert english.output.startswith("error: ")
     assert korean.output.startswith("오류: ") and "error" not in korean.output.split(":")[0]
+
+
+def test_bots_lists_each_level_of_a_game_with_what_it_is_like_and_its_setting() -> None:
+    from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS, level_setting
+
+    result = invoke("bots", "temple")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Bot levels in Temple of Inscriptions:"
+    for level in LEVELS:
+        start = lines.index(f"  {level} · {level.capitalize()}")
+        assert lines[start + 1].strip() == LEVEL_DESCRIPTIONS[level]
+        assert lines[start + 2].strip() == f"setting: {level_setting('temple', level)}"
+    assert "  hard · Hard" in lines and "      setting: mcts:iterations=40" in lines
+    assert any(line.startswith("Other agents") and "greedy" in line and "mcts" in line
+               for line in lines)
+    # Every line fits a terminal of 80 columns.
+    assert max(len(line) for line in lines if not line.startswith("Other agents")) <= 80
+
+
+def test_bots_in_korean_and_as_json_for_every_game() -> None:
+    from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS, level_setting
+    from pyramids.core import game_names
+    from pyramids.play.i18n import _
+
+    result = invoke("bots", "--json", "--lang", "ko")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert sorted(data["games"]) == game_names()
+    for game, levels in data["games"].items():
+        assert list(levels) == list(LEVELS)
+        for level, entry in levels.items():
+            assert entry["setting"] == level_setting(game, level)
+            assert entry["description"] == _(LEVEL_DESCRIPTIONS[level], lang="ko")
+            assert entry["description"] != LEVEL_DESCRIPTIONS[level]
+    assert "hard" not in data["other_agents"] and "mcts" in data["other_agents"]
+    text = invoke("--lang", "ko", "bots", "pacal")
+    assert text.exit_code == 0, text.output
+    assert "  expert · 전문가" in text.output.splitlines()
+
+
+def test_bots_of_an_unknown_game_names_the_games() -> None:
+    result = invoke("bots", "chess")
+    assert result.exit_code == 2
+    assert "unknown game 'chess'; allowed games: mahjongg, pacal, pacal-solo, temple" in (
+        result.output)

@@ -657,6 +657,7 @@ def test_the_favor_and_finish_buttons_do_what_the_engine_does(
 def test_bots_are_offered_by_level_first_and_named_in_the_readers_language(
     page: Any, server: PageServer
 ) -> None:
+    from pyramids.agents.levels import LEVEL_DESCRIPTIONS
     from pyramids.play.i18n import _
 
     page.goto(server.base + "/")
@@ -681,7 +682,22 @@ def test_bots_are_offered_by_level_first_and_named_in_the_readers_language(
     raw = [text for value, text in bots if value[4:] in built_in and text.endswith(value[4:])]
     assert not raw, raw
     # In the room the bot's seat reads as its level, in Korean, not as "hard (bot)".
+    # Choosing a level says what it is like to play against, in Korean.
+    def hints() -> list[str]:
+        return page.eval_on_selector_all("#level-hints p", "nodes => nodes.map(n => n.textContent)")
+
+    def hint(level: str, word: str) -> str:
+        return _("{level}: {description}", lang="ko").format(
+            level=_(word, lang="ko"), description=_(LEVEL_DESCRIPTIONS[level], lang="ko"))
+
+    page.select_option("#seats select[data-seat='1']", "bot:expert")
+    assert hints() == [hint("expert", "Expert")]
+    assert page.get_attribute("#seats select[data-seat='1']", "aria-describedby") == "level-hints"
     page.fill("#name", "Ada")
+    page.select_option("#seats select[data-seat='1']", "bot:hard")
+    assert hints() == [hint("hard", "Hard")]
+    page.select_option("#seats select[data-seat='1']", "bot:greedy")
+    assert hints() == []
     page.select_option("#seats select[data-seat='1']", "bot:hard")
     page.fill("#bot-delay", "0")
     page.click("#create-button")

@@ -68,6 +68,19 @@ def test_catalogue_lists_games_options_and_agents(server: ServerThread) -> None:
     assert "random" in data["agents"]
 
 
+def test_catalogue_says_what_each_level_is_like_in_the_readers_language(
+    server: ServerThread,
+) -> None:
+    from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS
+
+    english = server.http.get("/api/games").json()["levels"]
+    assert english == {level: LEVEL_DESCRIPTIONS[level] for level in LEVELS}
+    korean = server.http.get("/api/games", params={"lang": "ko"}).json()["levels"]
+    assert list(korean) == list(LEVELS)
+    assert korean["hard"] == "강한 수를 곧바로 둡니다."
+    assert all(korean[level] != english[level] for level in LEVELS)
+
+
 def test_room_creation_is_validated(server: ServerThread) -> None:
     response = server.http.post("/api/rooms", json={"game": "no-such-game"})
     assert response.status_code == 400

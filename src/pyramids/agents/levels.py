@@ -22,6 +22,17 @@ from pyramids.core.errors import N_
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
+#: What each level is like to play against, for players choosing one (the lobby,
+#: `pyramids bots`); catalogue messages. True of every game's setting: `easy` slips
+#: to plausible moves, `medium` plays the greedy rule, `hard` answers within 50 ms,
+#: `expert` searches (docs/agents.md gives each game's settings and figures).
+LEVEL_DESCRIPTIONS: dict[str, str] = {
+    "easy": N_("Often slips to a plausible weaker move: good for learning the game."),
+    "medium": N_("Plays the game's rules of thumb, one move at a time."),
+    "hard": N_("Plays strong moves and answers at once."),
+    "expert": N_("The strongest: it searches ahead and may think a few seconds a move."),
+}
+
 #: Levels for a game whose greedy module names none: greedy with human-like
 #: mistakes, greedy, and information-set MCTS at two iteration budgets.
 GENERIC: dict[str, str] = {
@@ -46,6 +57,12 @@ def _check_level(level: str) -> None:
     if level not in LEVELS:
         raise OptionError(N_("unknown level {level}; allowed levels: {allowed}"),
                           level=repr(level), allowed=", ".join(LEVELS))
+
+
+def level_description(level: str) -> str:
+    """What playing against `level` is like, as a catalogue message (translate it)."""
+    _check_level(level)
+    return LEVEL_DESCRIPTIONS[level]
 
 
 def level_table(game_name: str) -> dict[str, str]:

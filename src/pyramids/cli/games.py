@@ -1,4 +1,4 @@
-"""`pyramids play`, `simulate`, `rules` and `replay`.
+"""`pyramids play`, `bots`, `simulate`, `rules` and `replay`.
 
 Every bad input (an unknown game, option, value or agent, a malformed record)
 ends in one line that says what was wrong and what is allowed, and exit code 2.
@@ -29,7 +29,7 @@ from pyramids.play.i18n import _, format_number, ngettext
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import record_log
 from pyramids.play.render import render_view
-from pyramids.play.results import result_lines, seat_label
+from pyramids.play.results import result_lines, seat_label, seat_name
 from pyramids.play.rules import rules_text
 from pyramids.play.session import (
     Session,
@@ -50,8 +50,8 @@ PLAYERS_HELP = "Number of players, where the game has a players option."
 def play(
     game: str | None = typer.Argument(None, help="The game: see `pyramids games`."),
     vs: str | None = typer.Option(
-        None, "--vs", help="Agent for the other seats: a name (hard) or a setting "
-        "(mcts:iterations=200)."
+        None, "--vs", help="Agent for the other seats: a level (easy, medium, hard, "
+        "expert: see `pyramids bots`), an agent's name or a setting (mcts:iterations=200)."
     ),
     seats: str | None = typer.Option(
         None, "--seats", help="Every seat, comma-separated: human or an agent name or setting."
@@ -270,8 +270,46 @@ def _echo_outcome(final: State, players: list[str]) -> None:
                      count=len(final.history())))
 
 
+def bots(
+    game: str | None = typer.Argument(None, help="One game (default: every game)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
+) -> None:
+    """The bot levels to play against: what each is like and its setting in each game."""
+    from pyramids.agents import agent_names
+    from pyramids.agents.levels import LEVELS, level_description, level_setting
+    from pyramids.core import game_names
+
+    apply_language(lang)
+    with user_errors():
+        names = [game_manifest(game).name] if game is not None else game_names()
+    others = [name for name in agent_names() if name not in LEVELS]
+    if as_json:
+        typer.echo(json.dumps({
+            "games": {name: {level: {"setting": level_setting(name, level),
+                                     "description": _(level_description(level))}
+                             for level in LEVELS} for name in names},
+            "other_agents": others,
+        }, indent=2, ensure_ascii=False))
+        return
+    for index, name in enumerate(names):
+        if index:
+            typer.echo("")
+        typer.echo(_("Bot levels in {game}:", game=_(game_manifest(name).display_title)))
+        for level in LEVELS:
+            # The level as typed, then in the reader's words.
+            typer.echo(f"  {level} · {seat_name(level)}")
+            typer.echo("      " + _(level_description(level)))
+            typer.echo("      " + _("setting: {setting}", setting=level_setting(name, level)))
+    typer.echo("")
+    typer.echo(_("Play one with --vs LEVEL or --seats (play), or --agents (arena, simulate)."))
+    typer.echo(_("Other agents, with options (docs/agents.md): {agents}",
+                 agents=", ".join(others)))
+
+
 def register(app: typer.Typer) -> None:
     app.command("play")(play)
+    app.command("bots")(bots)
     app.command("simulate")(simulate)
     app.command("rules")(rules)
     app.command("replay")(replay)

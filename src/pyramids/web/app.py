@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
 from pyramids.agents import agent_names
+from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
 from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.play.i18n import _, negotiate, words_text
@@ -479,7 +480,10 @@ def create_app(
     @app.get("/api/games")
     async def list_games(lang: str | None = None) -> dict[str, Any]:
         # Any text is accepted: a language without a catalogue gets English.
-        return {"games": game_catalogue(negotiate(lang)), "agents": agent_names()}
+        language = negotiate(lang)
+        return {"games": game_catalogue(language), "agents": agent_names(),
+                "levels": {level: _(LEVEL_DESCRIPTIONS[level], lang=language)
+                           for level in LEVELS}}
 
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { agentLabel, api, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, store, t } from "./common.js";
+import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatLabel, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { readTimeControl, timeControlFields } from "./clock.js";
@@ -174,12 +174,24 @@ function renderSeats() {
         t("Seat {number}", { number: index + 1 }),
         h(
           "select",
-          { name: `seat-${index}`, "data-seat": index },
+          { name: `seat-${index}`, "data-seat": index, "aria-describedby": "level-hints", onchange: renderLevelHints },
           choices.map(([value, label]) => h("option", { value, selected: value === chosen }, label)),
         ),
       ),
     );
   }
+  box.append(h("div", { id: "level-hints", class: "hint", "aria-live": "polite" }));
+  renderLevelHints();
+}
+
+/** What each bot level chosen for a seat is like to play against (the server's words). */
+function renderLevelHints() {
+  const box = document.getElementById("level-hints");
+  if (!box) return;
+  const chosen = new Set(readSeats().filter((seat) => seat.kind === "bot").map((seat) => seat.agent));
+  const described = catalogue.levels || {};
+  const levels = LEVELS.filter((level) => chosen.has(level) && described[level]);
+  box.replaceChildren(...levels.map((level) => h("p", {}, t("{level}: {description}", { level: agentLabel(level), description: described[level] }))));
 }
 
 function readSeats() {
