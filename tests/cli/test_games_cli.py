@@ -442,3 +442,12 @@ def test_bots_of_an_unknown_game_names_the_games() -> None:
     assert result.exit_code == 2
     assert "unknown game 'chess'; allowed games: mahjongg, pacal, pacal-solo, temple" in (
         result.output)
+
+
+def test_play_without_vs_meets_the_medium_level_as_the_lobby_does() -> None:
+    result = invoke("play", "temple", "--players", "3", "--seed", "3", "--plain", stdin="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "seats: seat 1 (human), seat 2 (Medium), seat 3 (Medium)" in result.output
+    wrong = invoke("play", "temple", "--players", "3", "--seats", "human", "--plain")
+    assert wrong.exit_code == 2
+    assert "(for example --seats human,medium,medium)" in wrong.output

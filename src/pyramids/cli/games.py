@@ -51,7 +51,8 @@ def play(
     game: str | None = typer.Argument(None, help="The game: see `pyramids games`."),
     vs: str | None = typer.Option(
         None, "--vs", help="Agent for the other seats: a level (easy, medium, hard, "
-        "expert: see `pyramids bots`), an agent's name or a setting (mcts:iterations=200)."
+        "expert: see `pyramids bots`), an agent's name or a setting (mcts:iterations=200). "
+        "Default: medium."
     ),
     seats: str | None = typer.Option(
         None, "--seats", help="Every seat, comma-separated: human or an agent name or setting."

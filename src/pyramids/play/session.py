@@ -57,19 +57,24 @@ def load_game(name: str, options: dict[str, Any], players: int | None = None) ->
     return load(name, **options)
 
 
+#: The bots a person meets without choosing: the medium level, as in the lobby
+#: (random moves teach nothing about the game).
+DEFAULT_OPPONENT = "medium"
+
+
 def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
     """One name per seat: `human` or an agent name.
 
     `--seats` lists every seat; `--vs AGENT` makes seat 0 a person and the other
-    seats that agent; neither means a person against `random` (every seat a
-    person in a one-player game).
+    seats that agent; neither means a person against `DEFAULT_OPPONENT` (every
+    seat a person in a one-player game).
     """
     if seats is not None and vs is not None:
         raise OptionError(N_("give either --seats or --vs, not both"))
     if seats is not None:
         names = [name.strip() for name in seats.split(",") if name.strip()]
         if len(names) != game.num_players:
-            example = ",".join([HUMAN] + ["random"] * (game.num_players - 1))
+            example = ",".join([HUMAN] + [DEFAULT_OPPONENT] * (game.num_players - 1))
             raise OptionError(
                 N_("{game} has {count} seat(s); --seats gave {given}: {seats} (for example "
                    "--seats {example})"),
@@ -77,7 +82,7 @@ def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
                 example=example,
             )
     else:
-        names = [HUMAN] + [vs or "random"] * (game.num_players - 1)
+        names = [HUMAN] + [vs or DEFAULT_OPPONENT] * (game.num_players - 1)
     check_seat_names(names)
     return names
 
