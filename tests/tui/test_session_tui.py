@@ -89,3 +89,49 @@ async def test_play_again_and_the_same_deal_again(tmp_path: Path) -> None:
         await pilot.click("#choice-restart")
         await pilot.pause()
         assert app.session.state.history() == []
+
+
+async def test_the_menu_sets_the_bots_level_for_a_new_game(tmp_path: Path) -> None:
+    from pyramids.agents.levels import LEVEL_DESCRIPTIONS
+    from pyramids.play.scores import ScoreStore
+
+    session = new_session(load("temple", players=3), ["human", "medium", "medium"], 5)
+    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-level")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        question = str(app.screen.query_one("#question").render())
+        assert "Now: Medium." in question
+        for description in LEVEL_DESCRIPTIONS.values():
+            assert description in " ".join(question.split())
+        # Back leaves the game as it was.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session is session
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-level")
+        await pilot.pause()
+        await pilot.click("#choice-hard")
+        await pilot.pause()
+        assert app.session is not session
+        assert app.session.seats == ["human", "hard", "hard"]
+        assert app.session.seed != 5 and app.session.game.num_players == 3
+        assert "seat 2 (Hard)" in app.sub_title and "seat 1 (human)" in app.sub_title
+
+
+async def test_a_table_of_people_has_no_bot_level_in_the_menu(tmp_path: Path) -> None:
+    from pyramids.play.scores import ScoreStore
+
+    app = PlayApp(new_session(load("pacal-solo"), ["human"], 5), agent_delay=0,
+                  scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert not app.screen.query("#choice-level")

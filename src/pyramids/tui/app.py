@@ -52,13 +52,14 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
+from pyramids.agents.levels import LEVELS, level_description
 from pyramids.core import GameRecord, IllegalActionError, UnknownGameError, game_manifest
 from pyramids.play.boards import boards, parse_game_number, practice_options
 from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer
 from pyramids.play.moves import parse_move
-from pyramids.play.results import result_text, seat_label
+from pyramids.play.results import result_text, seat_label, seat_name
 from pyramids.play.scores import (
     ScoreEntry,
     ScoreStore,
@@ -105,6 +106,29 @@ def menu_choices() -> tuple[tuple[str, str], ...]:
         ("scores", _("Best scores")),
         ("close", _("Back to the game")),
     )
+
+
+def level_menu_choices(seats: list[str]) -> tuple[tuple[str, str], ...]:
+    """The game menu's entry for choosing the bots' level (none at a table of people)."""
+    if all(seat == HUMAN for seat in seats):
+        return ()
+    return (("level", _("Choose the bots' level")),)
+
+
+def level_question(seats: list[str]) -> str:
+    """What each level is like, and the level the bots play now where they share one."""
+    lines = [_("Every bot seat plays the level you choose, in a new game.")]
+    bots = {seat for seat in seats if seat != HUMAN}
+    if len(bots) == 1:
+        lines.append(_("Now: {level}.", level=seat_name(next(iter(bots)))))
+    lines.append("")
+    lines += [_("{level}: {description}", level=seat_name(level),
+                description=_(level_description(level))) for level in LEVELS]
+    return "\n".join(lines)
+
+
+def level_choices() -> tuple[tuple[str, str], ...]:
+    return (*((level, seat_name(level)) for level in LEVELS), ("close", _("Back to the game")))
 
 
 def end_choices() -> tuple[tuple[str, str], ...]:
@@ -775,6 +799,20 @@ class PlayApp(App[None]):
                              self.play_board)
         elif answer == "number":
             self.push_screen(GameNumberScreen(self.session.game.name), self.play_game_number)
+        elif answer == "level":
+            self.push_screen(ChoiceScreen(level_question(self.session.seats), level_choices()),
+                             self.play_level)
+
+    def play_level(self, level: str | None) -> None:
+        """A new deal with every bot seat at `level` (the level menu's answer)."""
+        if level not in LEVELS:
+            return
+        seats = [seat if seat == HUMAN else level for seat in self.session.seats]
+        seed = fresh_seed()
+        self.default_save = None
+        self.start_session(new_session(self.session.game, seats, seed),
+                           _("New game against {level} bots: seed {seed}.",
+                             level=seat_name(level), seed=seed))
 
     def play_board(self, name: str | None) -> None:
         """A new deal on the board `name` (the chooser's answer), the same seats and rules."""
@@ -856,7 +894,8 @@ class PlayApp(App[None]):
     def action_menu(self) -> None:
         if isinstance(self.screen, ModalScreen):
             return
-        choices = menu_choices() + board_menu_choices(self.session.game)
+        choices = (menu_choices() + level_menu_choices(self.session.seats)
+                   + board_menu_choices(self.session.game))
         self.push_screen(ChoiceScreen("", choices), self._menu_answer)
 
     def _save_target(self) -> Path:
