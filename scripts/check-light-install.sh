@@ -28,6 +28,7 @@ check "pyramids simulate" "mean actions per game" "$("$pyramids" simulate pacal 
 check "pyramids arena" "Elo" "$("$pyramids" arena pacal --agents greedy,random --games 8)"
 check "pyramids arena temple" "Elo" \
     "$("$pyramids" arena temple --agents greedy,hard --players 3 --games 3 --seed 1)"
+check "pyramids bots" "setting: mcts:iterations=2000" "$("$pyramids" bots temple)"
 # Pacal solo at line prompts: always the first legal move, until the game ends.
 check "pyramids play pacal-solo --plain" "Game over." \
     "$(yes 1 | head -n 40 | "$pyramids" play pacal-solo --plain --seed 3)"
@@ -43,6 +44,10 @@ check "pyramids simulate (plugin)" "seat 1 (Greedy rule): 10 wins" \
     "$("$pyramids" simulate toy-nim --agents greedy --games 10)"
 check "pyramids play --plain (plugin)" "Game over." \
     "$(printf 'take 1\ntake 3\ntake 2\ntake 1\n' | "$pyramids" play toy-nim --plain --seats human,greedy --option stones=5)"
+# Without --seats a person meets the medium level, which a plugin game gets too.
+check "pyramids play --plain (plugin, default bots)" "seats: seat 1 (human), seat 2 (Medium)" \
+    "$(printf 'take 1\ntake 3\ntake 2\ntake 1\n' | "$pyramids" play toy-nim --plain --option stones=5)"
+check "pyramids bots (plugin)" "setting: mcts:iterations=400" "$("$pyramids" bots toy-nim)"
 check "check_game (plugin)" "toy-nim:" \
     "$("$venv/bin/python" -c 'from pyramids.testing import check_game; print(check_game("toy-nim", games=20).summary())')"
 rm -rf "$(dirname "$venv")"
