@@ -762,6 +762,8 @@ class PlayApp(App[None]):
     # ----- more games in one sitting -----
 
     def start_session(self, session: Session, note: str) -> None:
+        """Play `session` next, in this sitting; it never writes over the last game's file."""
+        self.default_save = None
         self._begin(session)
         # The same game on the same board widget: only the view changes.
         self.board.display = True
@@ -775,8 +777,6 @@ class PlayApp(App[None]):
         session = self.session
         seed = session.seed if same_deal else fresh_seed()
         fresh = new_session(session.game, list(session.seats), seed)
-        # The next game never writes over the file of this one.
-        self.default_save = None
         if same_deal:
             note = _("Restarted the same deal (seed {seed}).", seed=seed)
         else:
@@ -809,7 +809,6 @@ class PlayApp(App[None]):
             return
         seats = [seat if seat == HUMAN else level for seat in self.session.seats]
         seed = fresh_seed()
-        self.default_save = None
         self.start_session(new_session(self.session.game, seats, seed),
                            _("New game against {level} bots: seed {seed}.",
                              level=seat_name(level), seed=seed))
@@ -822,7 +821,6 @@ class PlayApp(App[None]):
         option = getattr(type(game), "board_option", "")
         chosen = type(game)(**{**game.options, option: name})
         seed = fresh_seed()
-        self.default_save = None
         self.start_session(new_session(chosen, list(self.session.seats), seed),
                            _("New game on {board}: seed {seed}.", board=name, seed=seed))
 
@@ -833,7 +831,6 @@ class PlayApp(App[None]):
         game = self.session.game
         number = parse_game_number(game.name, text)
         chosen = type(game)(**practice_options(game.name, number))
-        self.default_save = None
         self.start_session(new_session(chosen, list(self.session.seats), number.deal),
                            _("Game number {number}.", number=str(number)))
 

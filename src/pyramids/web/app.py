@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
 from pyramids.agents import agent_names
-from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS
+from pyramids.agents.levels import LEVELS, level_description
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
 from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.play.i18n import _, negotiate, words_text
@@ -482,7 +482,7 @@ def create_app(
         # Any text is accepted: a language without a catalogue gets English.
         language = negotiate(lang)
         return {"games": game_catalogue(language), "agents": agent_names(),
-                "levels": {level: _(LEVEL_DESCRIPTIONS[level], lang=language)
+                "levels": {level: _(level_description(level), lang=language)
                            for level in LEVELS}}
 
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
