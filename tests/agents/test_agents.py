@@ -298,16 +298,49 @@ def test_temple_summoning_is_scored_by_the_units_expected() -> None:
             state.legal_action_strings():
         state.apply_action(state.legal_actions()[0])
     me = state.current_player
-    view = state.view(me)
+    counts = state.counting_view()
     scores = {state.action_to_string(a): s for a, s in action_scores(state).items()}
     assert scores["pass"] == 0.0
-    if my_units(view["hand"], view["level"], use_jewels=view["level"] >= 3) == 0:
+    if my_units(counts.hand, counts.level, use_jewels=counts.level >= 3) == 0:
         assert scores["summon"] < 0  # nothing of its own to set: never summon
-    elif view["treasure"][me] == 0:
+    elif counts.treasure[me] == 0:
         assert scores["summon"] >= 0.5  # free to summon
     else:
         assert scores["summon"] != 0.0
 
+
+def test_temple_summon_margin_worked_by_hand() -> None:
+    """Three seats, level 4, seat 1 to move with two level-4 cards and two jewels:
+    its own 3 units; seat 2 holds 5 cards, one known level-4 card, and seat 3
+    holds 4 unknown ones; of the 20 unseen cards 4 are level-4 cards and 2 jewels.
+    Seat 2 is expected to set 1 + 4 x 4/20 cards and 4 x 2/20 jewels (half a unit
+    a jewel): 2.0 units; seat 3 0.8 + 0.2 = 1.0. 3 + 2 + 1 = 6 units, 1 more than a
+    level needs: summon, by 1 + 0.5 (the half unit that keeps a slip from a tie).
+    Without the jewels (2 units of its own) and with seat 3's cards all known to
+    be other kinds, the table is 1 short (2 + 2 + 0): pass, by 1 + 0.5, unless
+    summoning is free (0 treasure: +0.5)."""
+    from pyramids.agents.greedy.temple import _summon_margin, expected_other_units
+    from pyramids.games.temple.state import CountingView
+
+    def counts(**given: int) -> list[int]:
+        kinds = {"L4": 3, "J": 9, "L5": 4}
+        values = [0] * 10
+        for name, n in given.items():
+            values[kinds[name]] = n
+        return values
+
+    unseen = counts(L4=4, J=2, L5=14)
+    table = CountingView(mover=0, level=4, hand=counts(L4=2, J=2), treasure=[3, 2, 2],
+                         hand_sizes=[4, 5, 4], known=[counts(L4=2), counts(L4=1), counts()],
+                         unseen=unseen)
+    assert abs(expected_other_units(table) - 3.0) < 1e-9
+    assert abs(_summon_margin(table) - 1.5) < 1e-9
+    short = table._replace(hand=counts(L4=2), hand_sizes=[2, 5, 4],
+                           known=[counts(L4=2), counts(L4=1), counts(L5=4)])
+    assert abs(expected_other_units(short) - 2.0) < 1e-9
+    assert abs(_summon_margin(short) - (-1.5)) < 1e-9
+    assert abs(_summon_margin(short._replace(treasure=[0, 2, 2])) - 0.5) < 1e-9
+    assert _summon_margin(table._replace(hand=counts(L5=2, J=1))) == -5.0  # nothing to set
 
 def test_easy_in_temple_slips_to_a_plausible_swap_not_any_move() -> None:
     from pyramids.agents.greedy import GreedyAgent, greedy_action, scorer_for

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -214,6 +215,65 @@ def test_turn_view_is_the_movers_view_in_part_and_hides_as_much() -> None:
             assert state.turn_view()["phase"] == "over"
     assert min(phases[phase] for phase in ("swap", "summon", "set")) > 500
 
+
+def unseen_from_view(view: dict[str, Any], options: dict[str, Any]) -> list[int]:
+    """The cards a seat cannot place, worked out from its view alone: the deck less
+    the discard, the cards out of the game, the swap zone, the construction, its
+    hand and what the table knows of the other hands."""
+    names = [f"L{level}" for level in range(1, LEVELS + 1)] + ["J"]
+    unseen = [options["cards_per_level"]] * LEVELS + [options["jewels"]]
+    placed = [view["discard"], view["out_of_game"], view["hand"]]
+    placed += [known for seat, known in enumerate(view["known"]) if seat != view["viewer"]]
+    for counts in placed:
+        for name, n in counts.items():
+            unseen[names.index(name)] -= n
+    for name in view["swap_zone"]:
+        if name is not None:
+            unseen[names.index(name)] -= 1
+    construction = view["construction"]
+    if construction is not None:
+        for entry in construction["sets"]:
+            unseen[construction["level"] - 1] -= entry["cards"]
+            unseen[JEWEL] -= 2 * entry["jewel_pairs"]
+    return unseen
+
+
+def test_counting_view_counts_what_the_mover_sees_and_hides_as_much() -> None:
+    """`counting_view` (what greedy's summon reads in rollouts) holds the mover's
+    view as counts; its unseen cards are those the view cannot place and are
+    exactly the pile and the unknown cards of the other hands; a twin that differs
+    only where the mover cannot see gives the same counts."""
+    rng = random.Random(23)
+    checked = 0
+    for options in OPTION_SETS:
+        game = load("temple", **options)
+        for index in range(10):
+            state = game.new_initial_state(3000 + index)
+            while not state.is_terminal():
+                mover = state.current_player
+                counts, view = state.counting_view(), state.view(mover)
+                names = [f"L{level}" for level in range(1, LEVELS + 1)] + ["J"]
+                assert counts.mover == mover and counts.level == state.level
+                assert {names[k]: n for k, n in enumerate(counts.hand) if n} == view["hand"]
+                assert counts.treasure == view["treasure"]
+                assert counts.hand_sizes == view["hand_sizes"]
+                assert [{names[k]: n for k, n in enumerate(known) if n}
+                        for known in counts.known] == view["known"]
+                assert counts.unseen == unseen_from_view(view, game.options)
+                truly_unseen = [state.pile.count(kind) for kind in range(NUM_KINDS)]
+                for seat in range(state.num_players):
+                    if seat != mover:
+                        for kind in range(NUM_KINDS):
+                            truly_unseen[kind] += state.hands[seat][kind] - state.known[seat][kind]
+                assert counts.unseen == truly_unseen
+                twin = hidden_twin(state, mover, rng)
+                if twin is not None:
+                    assert twin.counting_view() == counts
+                checked += 1
+                state.apply_action(rng.choice(state.legal_actions()))
+            with pytest.raises(ValueError, match="game is over"):
+                state.counting_view()
+    assert checked > 5000
 
 def test_resample_hidden_keeps_the_view_and_redeals_the_rest() -> None:
     game = load("temple", players=4)

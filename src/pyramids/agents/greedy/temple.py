@@ -2,7 +2,8 @@
 the table make the level likely, set what earns points, swap toward the level
 being built.
 
-Everything comes from the player's view, the game's (public) options and the
+Everything comes from what the player sees (its view, or the counts the engine
+gives of it: `TempleState.counting_view`), the game's (public) options and the
 action strings:
 - **card counting**: the cards of each kind not yet seen by this player are the
   deck minus the discard, the cards out of the game, the swap zone, the cards
@@ -28,7 +29,8 @@ from typing import Any, NamedTuple
 from pyramids.agents.greedy import best_by
 from pyramids.core import Rng, State
 from pyramids.games.temple.actions import ActionCodec
-from pyramids.games.temple.state import TempleState
+from pyramids.games.temple.cards import JEWEL as JEWEL_KIND
+from pyramids.games.temple.state import CountingView, TempleState
 
 LEVELS = 9
 UNITS_TO_BUILD = 5
@@ -60,57 +62,38 @@ def kind_value(kind: str, n: int, level: int) -> float:
     return min(MAX_UNITS, n) * weight + 0.1 * max(0, n - MAX_UNITS)
 
 
-def unseen_counts(view: dict[str, Any], options: dict[str, Any], me: int) -> dict[str, float]:
-    """Cards of each kind this player has not seen (in the pile or unknown in other hands)."""
-    totals = {kind_name(level): float(options["cards_per_level"]) for level in range(1, LEVELS + 1)}
-    totals[JEWEL] = float(options["jewels"])
-    seen: list[dict[str, int]] = [view["discard"], view["out_of_game"], view["hand"]]
-    seen += [known for seat, known in enumerate(view["known"]) if seat != me]
-    for counts in seen:
-        for kind, n in counts.items():
-            totals[kind] -= n
-    for kind in view["swap_zone"]:
-        if kind is not None:
-            totals[kind] -= 1
-    construction = view.get("construction")
-    if construction:
-        for entry in construction["sets"]:
-            totals[kind_name(construction["level"])] -= entry["cards"]
-            totals[JEWEL] -= 2 * entry["jewel_pairs"]
-    return {kind: max(0.0, n) for kind, n in totals.items()}
+def my_units(hand: list[int], level: int, use_jewels: bool = True) -> int:
+    """The units (level cards, and jewel pairs when used) a hand can set, at most 3."""
+    pairs = hand[JEWEL_KIND] // 2 if use_jewels else 0
+    return min(MAX_UNITS, hand[level - 1] + pairs)
 
 
-def my_units(hand: dict[str, int], level: int, use_jewels: bool = True) -> int:
-    pairs = hand.get(JEWEL, 0) // 2 if use_jewels else 0
-    return min(MAX_UNITS, hand.get(kind_name(level), 0) + pairs)
-
-
-def expected_other_units(view: dict[str, Any], options: dict[str, Any], me: int) -> float:
-    level = view["level"]
-    unseen = unseen_counts(view, options, me)
-    pool = sum(unseen.values())
-    share_level = unseen[kind_name(level)] / pool if pool else 0.0
-    share_jewel = unseen[JEWEL] / pool if pool else 0.0
-    jewel_use = 1.0 if level >= 3 else 0.5
+def expected_other_units(counts: CountingView) -> float:
+    """The units the other seats are expected to set: their known cards, and their
+    unknown cards as the unseen mix in proportion."""
+    level_kind = counts.level - 1
+    unseen = counts.unseen
+    pool = sum(unseen)
+    share_level = unseen[level_kind] / pool if pool else 0.0
+    share_jewel = unseen[JEWEL_KIND] / pool if pool else 0.0
+    jewel_use = 1.0 if counts.level >= 3 else 0.5
     total = 0.0
-    for seat, known in enumerate(view["known"]):
-        if seat == me:
+    for seat, known in enumerate(counts.known):
+        if seat == counts.mover:
             continue
-        unknown = max(0, view["hand_sizes"][seat] - sum(known.values()))
-        cards = known.get(kind_name(level), 0) + unknown * share_level
-        jewels = known.get(JEWEL, 0) + unknown * share_jewel
+        unknown = max(0, counts.hand_sizes[seat] - sum(known))
+        cards = known[level_kind] + unknown * share_level
+        jewels = known[JEWEL_KIND] + unknown * share_jewel
         total += min(float(MAX_UNITS), cards + jewel_use * jewels / 2)
     return total
 
 
 def choose(state: State, rng: Rng) -> int:
     temple = _temple(state)
+    if temple.phase == "summon":
+        return _summon(temple.counting_view(), state.legal_actions(), _moves(temple))
     facts = temple.turn_view()
     phase = facts["phase"]
-    if phase == "summon":
-        me = state.current_player
-        return _summon(state.view(me), state.game.options, me, state.legal_actions(),
-                       _moves(temple))
     legal = sorted(state.legal_actions())
     if phase == "swap":
         return best_by(legal, _swap_gain(facts, _moves(temple)), rng)
@@ -134,8 +117,7 @@ def action_scores(state: State) -> dict[int, float]:
         worth = _set_worth(facts, _moves(temple))
         return {action: worth(action) for action in legal}
     if phase == "summon":
-        me = state.current_player
-        margin = _summon_margin(state.view(me), state.game.options, me)
+        margin = _summon_margin(temple.counting_view())
         moves = _moves(temple)
         return {action: (0.0 if moves[action].verb == "pass" else margin) for action in legal}
     return dict.fromkeys(legal, 0.0)
@@ -184,9 +166,16 @@ def _swap_gain(view: dict[str, Any], moves: tuple[_Move, ...]) -> Callable[[int]
     hand = view["hand"]
     level = view["level"]
     zone = view["swap_zone"]
+    # hand_value(after) - hand_value(before): only the two kinds swapped change. A
+    # turn weighs every kind held against every zone slot, so each kind's change is
+    # worked out once.
+    given_change = {kind: kind_value(kind, n - 1, level) - kind_value(kind, n, level)
+                    for kind, n in hand.items()}
+    taken_values = {slot: (kind_value(kind, hand.get(kind, 0) + 1, level),
+                           kind_value(kind, hand.get(kind, 0), level))
+                    for slot, kind in enumerate(zone) if kind is not None}
 
     def gain(action: int) -> float:
-        # hand_value(after) - hand_value(before): only the two kinds swapped change.
         move = moves[action]
         given = move.given
         if given is None:
@@ -194,34 +183,31 @@ def _swap_gain(view: dict[str, Any], moves: tuple[_Move, ...]) -> Callable[[int]
         taken = zone[move.slot]
         if given == taken:
             return 0.0
-        have_given, have_taken = hand.get(given, 0), hand.get(taken, 0)
-        return (kind_value(given, have_given - 1, level) - kind_value(given, have_given, level)
-                + kind_value(taken, have_taken + 1, level)
-                - kind_value(taken, have_taken, level))
+        with_taken, without_taken = taken_values[move.slot]
+        return given_change[given] + with_taken - without_taken
 
     return gain
 
 
-def _summon(view: dict[str, Any], options: dict[str, Any], me: int, legal: list[int],
-            moves: tuple[_Move, ...]) -> int:
+def _summon(counts: CountingView, legal: list[int], moves: tuple[_Move, ...]) -> int:
     by_verb = {moves[action].verb: action for action in legal}
     if "summon" not in by_verb:
         return by_verb["pass"]
-    return by_verb["summon" if _summon_margin(view, options, me) > 0 else "pass"]
+    return by_verb["summon" if _summon_margin(counts) > 0 else "pass"]
 
 
-def _summon_margin(view: dict[str, Any], options: dict[str, Any], me: int) -> float:
+def _summon_margin(counts: CountingView) -> float:
     """Above 0 to summon: the units this player and the others are expected to set,
     less the 5 a level needs (summoning is free at 0 treasure; no unit of its own,
     never). Half a unit is added either side of 0 so that a slip's next best move
     is the other choice, never a tie."""
-    level = view["level"]
-    mine = my_units(view["hand"], level, use_jewels=level >= 3)
+    level = counts.level
+    mine = my_units(counts.hand, level, use_jewels=level >= 3)
     if mine == 0:
         return -float(UNITS_TO_BUILD)
-    expected = mine + expected_other_units(view, options, me)
+    expected = mine + expected_other_units(counts)
     margin = expected - (UNITS_TO_BUILD + SUMMON_MARGIN)
-    if view["treasure"][me] == 0 or margin >= 0:
+    if counts.treasure[counts.mover] == 0 or margin >= 0:
         return max(margin, 0.0) + 0.5
     return margin - 0.5
 

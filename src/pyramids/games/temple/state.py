@@ -24,7 +24,7 @@ every view, and `resample_hidden` keeps those cards where they are.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramids.core.api import TERMINAL, RandomSource, State
 from pyramids.core.errors import N_, RecordError, Words
@@ -129,6 +129,19 @@ def _last_seat(state: TempleState) -> int:
 
 _KIND = Custom(_load_kind, KIND_NAMES.__getitem__)
 _COUNTS = Custom(_load_counts, counts_to_dict, list.copy)
+
+
+class CountingView(NamedTuple):
+    """What the player to move can count, as lists of ten counts indexed by kind
+    (`cards`): the public table and the mover's own hand, nothing hidden from it."""
+
+    mover: int  # the seat to move
+    level: int  # the level under construction (10 once all nine are built)
+    hand: list[int]  # the mover's hand
+    treasure: list[int]  # by seat
+    hand_sizes: list[int]  # by seat
+    known: list[list[int]]  # by seat: the cards the table knows are in that hand
+    unseen: list[int]  # cards the mover cannot place: in the pile or unknown in other hands
 
 
 class TempleState(SavedState, State):
@@ -505,6 +518,39 @@ class TempleState(SavedState, State):
             "swap_zone": [None if kind == EMPTY_SLOT else KIND_NAMES[kind] for kind in self.zone],
             "construction": construction,
         }
+
+    def counting_view(self) -> CountingView:
+        """The counts the player to move decides to summon from (`CountingView`).
+
+        `unseen` is worked out as a player would: the whole deck less every card the
+        mover can place (the discard, the cards out of the game, the swap zone, the
+        cards set in a construction, its own hand and the known cards of the other
+        hands), so it never reveals more than the mover's view. Search rollouts ask
+        for it at every summon, and a whole view costs several times more."""
+        if self.phase == PHASE_OVER:
+            raise ValueError("temple: the game is over, so no one is to move")
+        me = self.current
+        options = self.game.options
+        deck = [options["cards_per_level"]] * LEVELS + [options["jewels"]]
+        others = [known for seat, known in enumerate(self.known) if seat != me]
+        placed = zip(self.discard, self.removed, self.hands[me], *others, strict=True)
+        unseen = [total - sum(counts) for total, counts in zip(deck, placed, strict=True)]
+        for kind in self.zone:
+            if kind != EMPTY_SLOT:
+                unseen[kind] -= 1
+        if self.construction is not None:
+            for _, cards, pairs in self.construction.sets:
+                unseen[level_kind(self.level)] -= cards
+                unseen[JEWEL] -= 2 * pairs
+        return CountingView(
+            mover=me,
+            level=self.level,
+            hand=list(self.hands[me]),
+            treasure=list(self.treasure),
+            hand_sizes=[sum(hand) for hand in self.hands],
+            known=[list(known) for known in self.known],
+            unseen=unseen,
+        )
 
     def outcome(self) -> Outcome | None:
         """The standard end block: winners, scores, and the ending as a fixed word."""
