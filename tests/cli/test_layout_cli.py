@@ -40,22 +40,54 @@ def test_info_json_of_a_file() -> None:
     assert sum(figures["tiles_per_layer"]) == 156
 
 
-def test_list_has_a_row_per_layout_with_its_tier_and_title() -> None:
-    result = invoke("list")
+def list_output(columns: int, *options: str) -> list[str]:
+    result = runner.invoke(app, [*options, "layout", "list"], env={"COLUMNS": str(columns)})
     assert result.exit_code == 0, result.output
-    rows = {line.split()[0]: line for line in result.output.splitlines()[1:]}
+    return result.output.splitlines()
+
+
+def cells(line: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(line)
+
+
+def test_list_on_a_wide_terminal_has_a_line_per_layout_with_its_tier_and_title() -> None:
+    lines = list_output(200)
+    rows = {line.split()[0]: line for line in lines[1:]}
     assert sorted(rows) == layout_names()
     words = rows["pharaohs-tomb"].split()
     assert words[1:3] == ["144", "5"] and words[3] in TIERS
     assert rows["pharaohs-tomb"].endswith("Pharaoh's Tomb")
+    assert max(cells(line) for line in lines) <= 200
+
+
+def test_list_fits_an_80_column_terminal_with_the_title_under_each_layout() -> None:
+    """At 80 columns (the width a pipe gets too) each layout takes two lines: its
+    figures, then its title and the bots' clear rates; no line is wider."""
+    lines = list_output(80)
+    assert max(cells(line) for line in lines) <= 80
+    assert lines[0].split()[:3] == ["layout", "tiles", "layers"]
+    assert lines[1].startswith("  title") and lines[1].endswith("(easy/medium/hard/expert)")
+    pairs = dict(zip(lines[2::2], lines[3::2], strict=True))
+    names = [figures.split()[0] for figures in pairs]
+    assert names == layout_names()
+    figures = next(line for line in pairs if line.startswith("pharaohs-tomb "))
+    assert figures.split()[1:3] == ["144", "5"] and figures.split()[3] in TIERS
+    title_line = pairs[figures]
+    assert title_line.startswith("  Pharaoh's Tomb ")
+    assert title_line.split()[-1].count("%") == 4  # easy/medium/hard/expert
 
 
 def test_list_in_korean_translates_titles_and_tiers() -> None:
-    result = runner.invoke(app, ["--lang", "ko", "layout", "list"])
-    assert result.exit_code == 0, result.output
-    row = next(line for line in result.output.splitlines() if line.startswith("great-sphinx "))
+    wide = list_output(200, "--lang", "ko")
+    row = next(line for line in wide if line.startswith("great-sphinx "))
     assert row.endswith("기자의 대스핑크스")
     assert row.split()[3] in ("초급", "중급", "상급", "최상급")
+    narrow = list_output(80, "--lang", "ko")
+    assert max(cells(line) for line in narrow) <= 80  # a Korean syllable takes two cells
+    index = narrow.index(next(line for line in narrow if line.startswith("great-sphinx ")))
+    assert narrow[index + 1].startswith("  기자의 대스핑크스")
 
 
 def test_list_json_gives_every_layout_with_tier_and_figures() -> None:

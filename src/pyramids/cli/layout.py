@@ -125,22 +125,70 @@ def list_layouts(
     if as_json:
         typer.echo(json.dumps(entries, indent=2, ensure_ascii=False))
         return
-    # Not inside the f-string: the extractor only sees calls outside string literals.
-    words = (_("layout"), _("tiles"), _("layers"), _("tier"), _("minutes"), _("unsolvable"),
-             _("bots clear (easy/medium/hard/expert)"), _("title"))
-    header = "{:30} {:>5} {:>6}  {:13} {:>7} {:>10}  {}  {}".format(*words)
-    typer.echo(header)
+    from rich.console import Console
+
+    # Not inside the f-strings: the extractor only sees calls outside string literals.
+    heads = [_("layout"), _("tiles"), _("layers"), _("tier"), _("minutes"), _("unsolvable")]
+    clears_head, title_head = _("bots clear (easy/medium/hard/expert)"), _("title")
+    rows = []
     for entry in entries:
         figures = entry["figures"]
+        cells = [entry["name"], str(entry["tiles"]), str(entry["layers"])]
         if figures is None:
-            measured = _("not measured")
+            cells += [_("not measured"), "", ""]
+            clears = ""
         else:
+            cells += [tier_word(figures["tier"]), f"{figures['estimated_minutes']:.0f}",
+                      _percent(figures["unsolvable_share"])]
             clears = "/".join(_percent(figures[f"clear_rate_{level}"]) for level in LEVELS)
-            measured = (f"{tier_word(figures['tier']):13} {figures['estimated_minutes']:7.0f} "
-                        f"{_percent(figures['unsolvable_share']):>10}  {clears}")
-        title = _(entry["title"]) if entry["title"] else ""
-        typer.echo(f"{entry['name']:30} {entry['tiles']:5} {entry['layers']:6}  {measured}  "
-                   f"{title}".rstrip())
+        rows.append((cells, clears, _(entry["title"]) if entry["title"] else ""))
+    widths = [max(cell_len(text) for text in column)
+              for column in zip(heads, *(cells for cells, _clears, _title in rows), strict=True)]
+    clears_width = max(cell_len(clears_head), *(cell_len(clears) for _c, clears, _t in rows))
+    figures_width = sum(widths) + 2 * (len(widths) - 1)
+    if figures_width + 2 + clears_width + 2 + cell_len(title_head) <= Console().width:
+        # Wide enough: one line a layout, the title last.
+        typer.echo(f"{table_line(heads, widths)}  {pad(clears_head, clears_width)}  {title_head}")
+        for cells, clears, title in rows:
+            typer.echo(f"{table_line(cells, widths)}  {pad(clears, clears_width)}  {title}"
+                       .rstrip())
+        return
+    # Narrower (an 80-column terminal): the title and the bots' clear rates on a
+    # second line under each layout's figures.
+    typer.echo(table_line(heads, widths))
+    typer.echo(second_line(title_head, clears_head, figures_width))
+    for cells, clears, title in rows:
+        typer.echo(table_line(cells, widths))
+        typer.echo(second_line(title, clears, figures_width))
+
+
+def cell_len(text: str) -> int:
+    """Terminal cells `text` takes (a Korean syllable takes two)."""
+    from rich.cells import cell_len as cells
+
+    return cells(text)
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    gap = " " * max(0, width - cell_len(text))
+    return gap + text if right else text + gap
+
+
+def table_line(cells: list[str], widths: list[int]) -> str:
+    """The name and tier left-aligned, the numbers right-aligned, two spaces apart."""
+    left = (0, 3)
+    return "  ".join(pad(cell, width, right=index not in left)
+                     for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
+                     ).rstrip()
+
+
+def second_line(title: str, clears: str, width: int) -> str:
+    """`  title` with `clears` right-aligned under the figures (its own line if both
+    do not fit)."""
+    first = "  " + title
+    if cell_len(first) + 2 + cell_len(clears) > width:
+        return f"{first}\n{pad(clears, width, right=True)}".rstrip()
+    return (first + pad(clears, width - cell_len(first), right=True)).rstrip()
 
 
 # `layout info`'s lines, by figure (catalogue messages).
