@@ -416,8 +416,19 @@ def test_bots_lists_each_level_of_a_game_with_what_it_is_like_and_its_setting() 
     assert max(len(line) for line in lines if not line.startswith("Other agents")) <= 80
 
 
+def test_bots_says_mahjonggs_medium_slips_now_and_then() -> None:
+    result = invoke("bots", "mahjongg")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    start = lines.index("  medium · Medium")
+    assert lines[start + 1].strip() == ("Plays the rules of thumb, one move at a time, and "
+                                        "slips now and then.")
+    assert lines[start + 2].strip() == "setting: greedy:mistakes=0.15"
+    assert max(len(line) for line in lines if not line.startswith("Other agents")) <= 80
+
+
 def test_bots_in_korean_and_as_json_for_every_game() -> None:
-    from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS, level_setting
+    from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS, level_description, level_setting
     from pyramids.core import game_names
     from pyramids.play.i18n import _
 
@@ -429,8 +440,16 @@ def test_bots_in_korean_and_as_json_for_every_game() -> None:
         assert list(levels) == list(LEVELS)
         for level, entry in levels.items():
             assert entry["setting"] == level_setting(game, level)
-            assert entry["description"] == _(LEVEL_DESCRIPTIONS[level], lang="ko")
-            assert entry["description"] != LEVEL_DESCRIPTIONS[level]
+            assert entry["description"] == _(level_description(level, game), lang="ko")
+            assert entry["description"] != level_description(level, game)
+    # Mahjongg's medium slips now and then (greedy:mistakes=0.15), and says so;
+    # every other level reads as in the other games.
+    mahjongg = data["games"]["mahjongg"]
+    assert mahjongg["medium"]["description"] != _(LEVEL_DESCRIPTIONS["medium"], lang="ko")
+    assert data["games"]["pacal"]["medium"]["description"] == _(LEVEL_DESCRIPTIONS["medium"],
+                                                                 lang="ko")
+    assert all(mahjongg[level]["description"] == _(LEVEL_DESCRIPTIONS[level], lang="ko")
+               for level in LEVELS if level != "medium")
     assert "hard" not in data["other_agents"] and "mcts" in data["other_agents"]
     text = invoke("--lang", "ko", "bots", "pacal")
     assert text.exit_code == 0, text.output

@@ -706,3 +706,30 @@ def test_bots_are_offered_by_level_first_and_named_in_the_readers_language(
     chip = page.text_content("#status li[data-seat='1']") or ""
     assert _("{bot} (bot)", lang="ko").format(bot=_("Hard", lang="ko")) in chip
     assert "hard (bot)" not in chip
+
+
+def test_level_hints_say_what_a_level_is_like_in_the_chosen_game(
+    page: Any, server: PageServer
+) -> None:
+    """Mahjongg's medium slips now and then, and its hint says so; Pacal's medium
+    plays the rules of thumb without slips."""
+    from pyramids.agents.levels import LEVEL_DESCRIPTIONS
+
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", "mahjongg")
+    page.wait_for_selector("body[data-options='mahjongg']")
+    if page.locator("#options details").count():
+        page.click("#options details summary")
+    page.fill("#option-players", "2")
+    page.dispatch_event("#option-players", "change")
+    page.wait_for_selector("#seats select[data-seat='1']")
+    page.select_option("#seats select[data-seat='1']", "bot:medium")
+    hints = page.eval_on_selector_all("#level-hints p", "nodes => nodes.map(n => n.textContent)")
+    assert hints == ["Medium: Plays the rules of thumb, one move at a time, and slips now and "
+                     "then."]
+    page.select_option("#game", "pacal")
+    page.wait_for_selector("body[data-options='pacal']")
+    page.select_option("#seats select[data-seat='1']", "bot:medium")
+    hints = page.eval_on_selector_all("#level-hints p", "nodes => nodes.map(n => n.textContent)")
+    assert hints == [f"Medium: {LEVEL_DESCRIPTIONS['medium']}"]

@@ -79,6 +79,17 @@ def test_catalogue_says_what_each_level_is_like_in_the_readers_language(
     assert list(korean) == list(LEVELS)
     assert korean["hard"] == "강한 수를 곧바로 둡니다."
     assert all(korean[level] != english[level] for level in LEVELS)
+    # Each game says what its levels are like there: Mahjongg's medium slips.
+    games = {game["name"]: game for game in server.http.get("/api/games").json()["games"]}
+    assert games["pacal"]["levels"] == english
+    assert games["mahjongg"]["levels"]["medium"].endswith("and slips now and then.")
+    assert {level: text for level, text in games["mahjongg"]["levels"].items()
+            if level != "medium"} == {level: english[level] for level in LEVELS
+                                      if level != "medium"}
+    korean_games = server.http.get("/api/games", params={"lang": "ko"}).json()["games"]
+    korean_mahjongg = next(game for game in korean_games if game["name"] == "mahjongg")
+    assert korean_mahjongg["levels"]["medium"] not in (games["mahjongg"]["levels"]["medium"],
+                                                       korean["medium"])
 
 
 def test_room_creation_is_validated(server: ServerThread) -> None:

@@ -23,9 +23,11 @@ from pyramids.core.errors import N_
 LEVELS = ("easy", "medium", "hard", "expert")
 
 #: What each level is like to play against, for players choosing one (the lobby,
-#: `pyramids bots`); catalogue messages. True of every game's setting: `easy` slips
-#: to plausible moves, `medium` plays the greedy rule, `hard` answers within 50 ms,
-#: `expert` searches (docs/agents.md gives each game's settings and figures).
+#: `pyramids bots`); catalogue messages. `easy` slips to plausible moves, `medium`
+#: plays the greedy rule, `hard` answers within 50 ms, `expert` searches
+#: (docs/agents.md gives each game's settings and figures). A game whose level
+#: plays otherwise says so in its greedy module's `LEVEL_DESCRIPTIONS`, which
+#: `level_description(level, game)` prefers.
 LEVEL_DESCRIPTIONS: dict[str, str] = {
     "easy": N_("Often slips to a plausible weaker move: good for learning the game."),
     "medium": N_("Plays the game's rules of thumb, one move at a time."),
@@ -59,9 +61,18 @@ def _check_level(level: str) -> None:
                           level=repr(level), allowed=", ".join(LEVELS))
 
 
-def level_description(level: str) -> str:
-    """What playing against `level` is like, as a catalogue message (translate it)."""
+def level_description(level: str, game_name: str | None = None) -> str:
+    """What playing against `level` is like, in `game_name` where given, as a
+    catalogue message (translate it)."""
     _check_level(level)
+    if game_name is not None:
+        table = getattr(companion_of(game_name, "greedy_policy"), "LEVEL_DESCRIPTIONS",
+                        None) or {}
+        if isinstance(table.get(game_name), dict):
+            table = table[game_name]
+        described = table.get(level)
+        if isinstance(described, str):
+            return described
     return LEVEL_DESCRIPTIONS[level]
 
 

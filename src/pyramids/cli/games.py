@@ -288,7 +288,7 @@ def bots(
     if as_json:
         typer.echo(json.dumps({
             "games": {name: {level: {"setting": level_setting(name, level),
-                                     "description": _(level_description(level))}
+                                     "description": _(level_description(level, name))}
                              for level in LEVELS} for name in names},
             "other_agents": others,
         }, indent=2, ensure_ascii=False))
@@ -300,7 +300,7 @@ def bots(
         for level in LEVELS:
             # The level as typed, then in the reader's words.
             typer.echo(f"  {level} · {seat_name(level)}")
-            typer.echo("      " + _(level_description(level)))
+            typer.echo("      " + _(level_description(level, name)))
             typer.echo("      " + _("setting: {setting}", setting=level_setting(name, level)))
     typer.echo("")
     typer.echo(_("Play one with --vs LEVEL or --seats (play), or --agents (arena, simulate)."))

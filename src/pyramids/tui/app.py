@@ -115,7 +115,7 @@ def level_menu_choices(seats: list[str]) -> tuple[tuple[str, str], ...]:
     return (("level", _("Choose the bots' level")),)
 
 
-def level_question(seats: list[str]) -> str:
+def level_question(seats: list[str], game_name: str) -> str:
     """What each level is like, and the level the bots play now where they share one."""
     lines = [_("Every bot seat plays the level you choose, in a new game.")]
     bots = {seat for seat in seats if seat != HUMAN}
@@ -123,7 +123,7 @@ def level_question(seats: list[str]) -> str:
         lines.append(_("Now: {level}.", level=seat_name(next(iter(bots)))))
     lines.append("")
     lines += [_("{level}: {description}", level=seat_name(level),
-                description=_(level_description(level))) for level in LEVELS]
+                description=_(level_description(level, game_name))) for level in LEVELS]
     return "\n".join(lines)
 
 
@@ -800,8 +800,8 @@ class PlayApp(App[None]):
         elif answer == "number":
             self.push_screen(GameNumberScreen(self.session.game.name), self.play_game_number)
         elif answer == "level":
-            self.push_screen(ChoiceScreen(level_question(self.session.seats), level_choices()),
-                             self.play_level)
+            question = level_question(self.session.seats, self.session.game.name)
+            self.push_screen(ChoiceScreen(question, level_choices()), self.play_level)
 
     def play_level(self, level: str | None) -> None:
         """A new deal with every bot seat at `level` (the level menu's answer)."""

@@ -346,6 +346,9 @@ def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
                     }
                     for spec in game.option_specs
                 ],
+                # What each bot level is like in this game (the lobby's hints).
+                "levels": {level: _(level_description(level, manifest.name), lang=lang)
+                           for level in LEVELS},
             }
         )
     return games

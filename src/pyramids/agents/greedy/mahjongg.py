@@ -26,6 +26,7 @@ from typing import Any
 
 from pyramids.agents.greedy import best_by
 from pyramids.core import Rng, State
+from pyramids.core.errors import N_
 
 GROUP_POINTS = {"suit": 100, "deity": 250, "season": 300, "element": 300, "royal": 500}
 PANTHEON = {"Ra": "Ra-Horus", "Horus": "Ra-Horus", "Anubis": "Anubis-Isis", "Isis": "Anubis-Isis"}
@@ -209,4 +210,10 @@ DIFFICULTY = {
     "medium": "greedy:mistakes=0.15",
     "hard": "greedy",
     "expert": "determinized",
+}
+
+#: Where this game's levels play otherwise than `LEVEL_DESCRIPTIONS` in
+#: `pyramids.agents.levels` says: `medium` is the rule with a few slips.
+LEVEL_DESCRIPTIONS = {
+    "medium": N_("Plays the rules of thumb, one move at a time, and slips now and then."),
 }

@@ -189,7 +189,7 @@ function renderLevelHints() {
   const box = document.getElementById("level-hints");
   if (!box) return;
   const chosen = new Set(readSeats().filter((seat) => seat.kind === "bot").map((seat) => seat.agent));
-  const described = catalogue.levels || {};
+  const described = currentGame()?.levels || catalogue.levels || {};
   const levels = LEVELS.filter((level) => chosen.has(level) && described[level]);
   box.replaceChildren(...levels.map((level) => h("p", {}, t("{level}: {description}", { level: agentLabel(level), description: described[level] }))));
 }
