@@ -9,6 +9,8 @@
     python benchmarks/strength.py --ladder --ladder-game temple --ladder-players 2 --games 400
     python benchmarks/strength.py --ladder --ladder-game mahjongg --ladder-layout turtle \
         --hidden-faces --games 500 --expert-games 200 --seed 19   # hidden faces, ceiling
+    python benchmarks/strength.py --ladder --ladder-game temple --ladder-pairs \
+        --games 400 --expert-games 30 --seed 66 --workers 2      # four seats, two a level
 
 Each check runs the arena (seats rotated, every seed derived from --seed and the
 game number, so a rerun gives the same games) and prints win rates with 95%
@@ -208,22 +210,38 @@ def level_steps(labels: list[str], scores: dict[tuple[str, str], float]
 
 def ladder(game: str, games: int, workers: int, seed: int,
            options: dict[str, Any] | None = None,
-           expert_games: int | None = None) -> dict[str, Any]:
+           expert_games: int | None = None, pairs: bool = False,
+           results_dir: Path | None = None) -> dict[str, Any]:
     """The four levels of one game: each level against the one below.
 
     One-player games: every level plays the same deals, compared deal by deal.
-    Games of four or more seats: one table of the four levels, seats rotated.
+    Games of four or more seats: one table of the four levels, seats rotated; or,
+    with `pairs` (an even number of seats), each level meets the one below at its
+    own tables, half the seats each, alternating, seats rotated.
     Otherwise each level meets the one below in its own arena, seats rotated
     (`expert_games`, when given, sets the matches of the dearest one, expert's).
     The score of a level against the one below counts a win 1 and a draw 1/2 over
-    their pairwise meetings; its Wilson interval gives the Elo step's interval.
+    their pairwise meetings (with `pairs`: over the games, which side won); its
+    Wilson interval gives the Elo step's interval. With `results_dir`, each arena's
+    games are kept in a results file there and a stopped run goes on where it was.
     """
     resolved, chosen = resolve_game(game, options, None)
     players = resolved.num_players
     labels = list(LEVELS)
     results = []
     started = time.perf_counter()
-    if players == 1 and expert_games and expert_games != games:
+    if pairs and (players < 2 or players % 2):
+        raise SystemExit(f"--ladder-pairs needs an even number of seats, not {players}")
+    if pairs:
+        for lower, upper in zip(labels, labels[1:], strict=False):
+            specs = parse_agents(",".join([lower, upper] * (players // 2)))
+            job = ArenaJob(game, chosen, tuple(specs), seed, load)
+            count = expert_games if upper == labels[-1] and expert_games else games
+            kept = (results_dir / f"{game}-{players}p-{lower}-{upper}-pairs-seed{seed}.jsonl"
+                    if results_dir is not None else None)
+            results += [as_levels(r) for r in run_games(job, count, workers,
+                                                         results_file=kept)]
+    elif players == 1 and expert_games and expert_games != games:
         # The expert alone on the first `expert_games` of the same deals (a deal's
         # seed depends only on the seed and its number).
         cheap = parse_agents(",".join(labels[:-1]))
@@ -241,7 +259,7 @@ def ladder(game: str, games: int, workers: int, seed: int,
             job = ArenaJob(game, chosen, tuple(specs), seed, load)
             count = expert_games if upper == labels[-1] and expert_games else games
             results += run_games(job, count, workers)
-    scores = pairwise_scores(results)
+    scores = side_scores(results) if pairs else pairwise_scores(results)
     elo = bradley_terry_elo(labels, scores, prior_games=1.0)
     steps = level_steps(labels, scores)
     speeds = seconds_per_move(results)
@@ -262,10 +280,39 @@ def ladder(game: str, games: int, workers: int, seed: int,
                 rows[label]["clear_rate"] = sum(clears) / len(clears)
     figures = {"game": game, "options": chosen, "players": players, "games": games,
                "expert_games": expert_games, "seed": seed, "levels": rows, "steps": steps,
+               "tables": "pairs" if pairs else "one" if players >= len(labels) else "arena",
                "seconds": round(time.perf_counter() - started, 1)}
     if game == "mahjongg" and players == 1:
         figures["ceiling"] = mahjongg_ceiling(chosen, games, seed)
     return figures
+
+
+def as_levels(result: Any) -> Any:
+    """A game of `--ladder-pairs` with each seat named by its level (the arena names
+    a level's second seat `hard#2`), its seconds and moves added up by level."""
+    seats = [label.split("#")[0] for label in result.seats]
+    seconds: dict[str, float] = {}
+    moves: dict[str, int] = {}
+    for label in result.seconds:
+        level = label.split("#")[0]
+        seconds[level] = seconds.get(level, 0.0) + result.seconds[label]
+        moves[level] = moves.get(level, 0) + result.moves.get(label, 0)
+    return dataclasses.replace(result, seats=seats, seconds=seconds, moves=moves)
+
+
+def side_scores(results: list[Any]) -> dict[tuple[str, str], float]:
+    """Games between two levels sharing a table: 1 to the level whose seat won, 1/2
+    each when seats of both share the win."""
+    scores: dict[tuple[str, str], float] = {}
+    for result in results:
+        first, second = sorted(set(result.seats))
+        top = max(result.returns)
+        winning = {level for level, r in zip(result.seats, result.returns, strict=True)
+                   if r == top}
+        share = 0.5 if len(winning) == 2 else 1.0 if first in winning else 0.0
+        scores[(first, second)] = scores.get((first, second), 0.0) + share
+        scores[(second, first)] = scores.get((second, first), 0.0) + 1.0 - share
+    return scores
 
 
 def mahjongg_ceiling(options: dict[str, Any], games: int, seed: int,
@@ -309,8 +356,10 @@ def _seat_wins(result: Any, seat: int) -> bool:
 
 
 def print_ladder(figures: dict[str, Any]) -> None:
+    tables = (", each step at its own tables, half the seats each"
+              if figures.get("tables") == "pairs" else "")
     print(f"== ladder: {figures['game']} {figures['options'] or ''} "
-          f"({figures['players']} player(s), {figures['games']} per comparison"
+          f"({figures['players']} player(s){tables}, {figures['games']} per comparison"
           f"{', expert ' + str(figures['expert_games']) if figures['expert_games'] else ''}, "
           f"seed {figures['seed']}, {figures['seconds']:.0f} s)")
     for label, row in figures["levels"].items():
@@ -360,6 +409,13 @@ def main() -> None:
                         help="ladder, games with a player count (Temple): play at this many "
                              "seats (default: LADDER's; under four, each level meets the one "
                              "below in its own arena)")
+    parser.add_argument("--ladder-pairs", action="store_true",
+                        help="ladder, games of four or more seats (an even number): each level "
+                             "meets the one below at its own tables, half the seats each, "
+                             "alternating, instead of one table of the four levels")
+    parser.add_argument("--ladder-results", type=Path,
+                        help="ladder with --ladder-pairs: keep each step's games in a results "
+                             "file in this folder (a stopped run goes on where it was)")
     args = parser.parse_args()
     if args.ladder:
         chosen_games = args.ladder_game or list(LADDER)
@@ -374,7 +430,8 @@ def main() -> None:
                 options = dict(options, layout=layout)
             count = args.games or max(2, round(base * args.scale))
             figures_by_game[game] = ladder(game, count, args.workers, args.seed, options,
-                                           args.expert_games)
+                                           args.expert_games, args.ladder_pairs,
+                                           args.ladder_results)
             if not args.json:
                 print_ladder(figures_by_game[game])
         if args.json:

@@ -28,3 +28,32 @@ def test_a_step_is_met_only_when_its_interval_clears_half(strength: ModuleType) 
     # and +70 Elo is under the 100 a step needs either way.
     even = strength.level_steps(labels, {("high", "low"): 600.0, ("low", "high"): 400.0})[0]
     assert even["ci95"][0] > 0.5 and even["elo_step"] < 100 and not even["met"]
+
+
+def test_pairs_score_each_game_by_the_level_whose_seat_won(strength: ModuleType) -> None:
+    """`--ladder-pairs`: two seats of each level at a table; a game is 1 to the level
+    that won it, 1/2 each when seats of both share the win, whatever the two losers
+    did (at one table of the four levels two losers would draw)."""
+    from pyramids.sim.arena import GameResult
+
+    def game(seats: list[str], returns: list[float]) -> GameResult:
+        seconds = {label: 1.0 for label in seats}
+        return GameResult(index=0, deal=0, seats=seats, returns=returns, length=40,
+                          metrics={}, seconds=seconds, moves=dict.fromkeys(seats, 10))
+
+    played = [
+        game(["easy", "medium", "easy#2", "medium#2"], [-1 / 3, 1.0, -1 / 3, -1 / 3]),
+        game(["medium", "easy#2", "medium#2", "easy"], [-1 / 3, -1 / 3, 1.0, -1 / 3]),
+        game(["easy#2", "medium#2", "easy", "medium"], [1.0, -1 / 3, -1 / 3, -1 / 3]),
+        game(["medium#2", "easy", "medium", "easy#2"], [0.0, 0.0, -1.0, -1.0]),  # shared
+        game(["easy", "medium", "easy#2", "medium#2"], [0.0, -1.0, 0.0, -1.0]),  # two easy
+    ]
+    levels = [strength.as_levels(result) for result in played]
+    assert levels[1].seats == ["medium", "easy", "medium", "easy"]
+    assert levels[0].seconds == {"easy": 2.0, "medium": 2.0}
+    assert levels[0].moves == {"easy": 20, "medium": 20}
+    scores = strength.side_scores(levels)
+    assert scores[("medium", "easy")] == pytest.approx(2.5)  # games 1, 2 and half of 4
+    assert scores[("easy", "medium")] == pytest.approx(2.5)
+    step = strength.level_steps(["easy", "medium"], scores)[0]
+    assert step["meetings"] == 5 and step["score"] == pytest.approx(0.5)
