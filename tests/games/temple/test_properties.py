@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -188,31 +189,41 @@ def test_views_never_carry_other_hands() -> None:
     assert checked > 1000
 
 
+def random_positions(first_seed: int, games: int, rng: random.Random) -> Iterator[TempleState]:
+    """Every position of `games` games of each option set, random moves from `rng`,
+    the finished one last: the state is the game's own, moved on after each yield."""
+    for options in OPTION_SETS:
+        game = load("temple", **options)
+        for index in range(games):
+            state = game.new_initial_state(first_seed + index)
+            while not state.is_terminal():
+                yield state
+                state.apply_action(rng.choice(state.legal_actions()))
+            yield state
+
+
 def test_turn_view_is_the_movers_view_in_part_and_hides_as_much() -> None:
     """`turn_view` (what greedy's rollouts read) gives the values of the mover's
     view under the same keys, and a twin that differs only where the mover cannot
     see gives the same turn view."""
     rng = random.Random(17)
     phases: dict[str, int] = {}
-    for options in OPTION_SETS:
-        game = load("temple", **options)
-        for index in range(12):
-            state = game.new_initial_state(2000 + index)
-            while not state.is_terminal():
-                mover = state.current_player
-                turn, view = state.turn_view(), state.view(mover)
-                for key in ("phase", "level", "hand", "swap_zone"):
-                    assert turn[key] == view[key], key
-                if view["construction"] is None:
-                    assert turn["construction"] is None
-                else:
-                    assert turn["construction"].items() <= view["construction"].items()
-                twin = hidden_twin(state, mover, rng)
-                if twin is not None:
-                    assert twin.turn_view() == turn
-                phases[turn["phase"]] = phases.get(turn["phase"], 0) + 1
-                state.apply_action(rng.choice(state.legal_actions()))
+    for state in random_positions(2000, 12, rng):
+        if state.is_terminal():
             assert state.turn_view()["phase"] == "over"
+            continue
+        mover = state.current_player
+        turn, view = state.turn_view(), state.view(mover)
+        for key in ("phase", "level", "hand", "swap_zone"):
+            assert turn[key] == view[key], key
+        if view["construction"] is None:
+            assert turn["construction"] is None
+        else:
+            assert turn["construction"].items() <= view["construction"].items()
+        twin = hidden_twin(state, mover, rng)
+        if twin is not None:
+            assert twin.turn_view() == turn
+        phases[turn["phase"]] = phases.get(turn["phase"], 0) + 1
     assert min(phases[phase] for phase in ("swap", "summon", "set")) > 500
 
 
@@ -244,35 +255,32 @@ def test_counting_view_counts_what_the_mover_sees_and_hides_as_much() -> None:
     exactly the pile and the unknown cards of the other hands; a twin that differs
     only where the mover cannot see gives the same counts."""
     rng = random.Random(23)
+    names = [f"L{level}" for level in range(1, LEVELS + 1)] + ["J"]
     checked = 0
-    for options in OPTION_SETS:
-        game = load("temple", **options)
-        for index in range(10):
-            state = game.new_initial_state(3000 + index)
-            while not state.is_terminal():
-                mover = state.current_player
-                counts, view = state.counting_view(), state.view(mover)
-                names = [f"L{level}" for level in range(1, LEVELS + 1)] + ["J"]
-                assert counts.mover == mover and counts.level == state.level
-                assert {names[k]: n for k, n in enumerate(counts.hand) if n} == view["hand"]
-                assert counts.treasure == view["treasure"]
-                assert counts.hand_sizes == view["hand_sizes"]
-                assert [{names[k]: n for k, n in enumerate(known) if n}
-                        for known in counts.known] == view["known"]
-                assert counts.unseen == unseen_from_view(view, game.options)
-                truly_unseen = [state.pile.count(kind) for kind in range(NUM_KINDS)]
-                for seat in range(state.num_players):
-                    if seat != mover:
-                        for kind in range(NUM_KINDS):
-                            truly_unseen[kind] += state.hands[seat][kind] - state.known[seat][kind]
-                assert counts.unseen == truly_unseen
-                twin = hidden_twin(state, mover, rng)
-                if twin is not None:
-                    assert twin.counting_view() == counts
-                checked += 1
-                state.apply_action(rng.choice(state.legal_actions()))
+    for state in random_positions(3000, 10, rng):
+        if state.is_terminal():
             with pytest.raises(ValueError, match="game is over"):
                 state.counting_view()
+            continue
+        mover = state.current_player
+        counts, view = state.counting_view(), state.view(mover)
+        assert counts.mover == mover and counts.level == state.level
+        assert {names[k]: n for k, n in enumerate(counts.hand) if n} == view["hand"]
+        assert counts.treasure == view["treasure"]
+        assert counts.hand_sizes == view["hand_sizes"]
+        assert [{names[k]: n for k, n in enumerate(known) if n}
+                for known in counts.known] == view["known"]
+        assert counts.unseen == unseen_from_view(view, state.game.options)
+        truly_unseen = [state.pile.count(kind) for kind in range(NUM_KINDS)]
+        for seat in range(state.num_players):
+            if seat != mover:
+                for kind in range(NUM_KINDS):
+                    truly_unseen[kind] += state.hands[seat][kind] - state.known[seat][kind]
+        assert counts.unseen == truly_unseen
+        twin = hidden_twin(state, mover, rng)
+        if twin is not None:
+            assert twin.counting_view() == counts
+        checked += 1
     assert checked > 5000
 
 def test_resample_hidden_keeps_the_view_and_redeals_the_rest() -> None:
