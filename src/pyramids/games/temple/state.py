@@ -133,7 +133,8 @@ _COUNTS = Custom(_load_counts, counts_to_dict, list.copy)
 
 class CountingView(NamedTuple):
     """What the player to move can count, as lists of ten counts indexed by kind
-    (`cards`): the public table and the mover's own hand, nothing hidden from it."""
+    (as in `pyramids.games.temple.cards`): the public table and the mover's own
+    hand, nothing hidden from it."""
 
     mover: int  # the seat to move
     level: int  # the level under construction (10 once all nine are built)
