@@ -48,11 +48,17 @@ GENERIC: dict[str, str] = {
 def level_setting(game_name: str, level: str) -> str:
     """The agent setting that plays `level` in `game_name`."""
     _check_level(level)
-    table = getattr(companion_of(game_name, "greedy_policy"), "DIFFICULTY", None) or {}
+    setting = _game_table(game_name, "DIFFICULTY").get(level)
+    return setting if isinstance(setting, str) else GENERIC[level]
+
+
+def _game_table(game_name: str, attribute: str) -> dict[str, Any]:
+    """The game's greedy module's table `attribute` (`DIFFICULTY`, `LEVEL_DESCRIPTIONS`):
+    by level, or by game name and then by level; empty when it has none."""
+    table = getattr(companion_of(game_name, "greedy_policy"), attribute, None) or {}
     if isinstance(table.get(game_name), dict):
         table = table[game_name]
-    setting = table.get(level)
-    return setting if isinstance(setting, str) else GENERIC[level]
+    return dict(table)
 
 
 def _check_level(level: str) -> None:
@@ -66,11 +72,7 @@ def level_description(level: str, game_name: str | None = None) -> str:
     catalogue message (translate it)."""
     _check_level(level)
     if game_name is not None:
-        table = getattr(companion_of(game_name, "greedy_policy"), "LEVEL_DESCRIPTIONS",
-                        None) or {}
-        if isinstance(table.get(game_name), dict):
-            table = table[game_name]
-        described = table.get(level)
+        described = _game_table(game_name, "LEVEL_DESCRIPTIONS").get(level)
         if isinstance(described, str):
             return described
     return LEVEL_DESCRIPTIONS[level]
