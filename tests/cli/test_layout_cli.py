@@ -268,3 +268,38 @@ def test_convert_to_stdout() -> None:
     assert result.exit_code == 0
     assert result.output.startswith("pyramids-layout 1\n#")
     assert "\nname: giza-step-ramp\n" in result.output
+
+
+def test_info_wraps_a_long_description_at_the_terminal_width_between_words() -> None:
+    """Pharaoh's Tomb's description is 223 characters: on 80 and 60 columns it is
+    broken at spaces, the lines after the first indented, no word cut and none lost."""
+    description = load_layout("pharaohs-tomb").description
+    english = ("--lang", "en")
+    for columns, options in ((80, english), (60, english), (60, ("--lang", "ko")),
+                             (80, ("--lang", "ko"))):
+        result = runner.invoke(app, [*options, "layout", "info", "pharaohs-tomb"],
+                               env={"COLUMNS": str(columns)})
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        assert max(cells(line) for line in lines) <= columns
+        start = next(index for index, line in enumerate(lines)
+                     if line.startswith(("description: ", "설명: ")))
+        end = next(index for index, line in enumerate(lines) if line.startswith(("tiles", "타일")))
+        assert end - start >= 3  # wrapped, not one long line
+        assert all(line.startswith("  ") and line[2] != " " for line in lines[start + 1:end])
+        joined = " ".join(line.strip() for line in lines[start:end])
+        if options == english:
+            assert joined == f"description: {description}"
+    wide = runner.invoke(app, [*english, "layout", "info", "pharaohs-tomb"],
+                         env={"COLUMNS": "300"})
+    assert f"description: {description}" in wide.output.splitlines()
+
+
+def test_wrap_cells_counts_korean_as_two_cells_and_keeps_long_words_whole() -> None:
+    from pyramids.cli.layout import wrap_cells
+
+    assert wrap_cells("aa bb cc", 5) == "aa bb\n  cc"
+    assert wrap_cells("가나 다라", 6) == "가나\n  다라"  # 11 cells on one line
+    assert wrap_cells("가나 다라", 11) == "가나 다라"
+    assert wrap_cells("a supercalifragilistic word", 8) == "a\n  supercalifragilistic\n  word"
+    assert wrap_cells("short", 80) == "short"

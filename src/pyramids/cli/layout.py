@@ -227,13 +227,36 @@ def info(
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
         return
+    from rich.console import Console
+
+    width = Console().width
     for key, value in summary.items():
         if key == "tiles_per_layer":
             value = " ".join(str(count) for count in value)
         elif key in ("title", "description") and value:
             value = _(value)  # a shipped layout's words are in the catalogue
         if value != "":
-            typer.echo(_(INFO_LINES[key], value=value))
+            typer.echo(wrap_cells(_(INFO_LINES[key], value=value), width))
+
+
+def wrap_cells(line: str, width: int, indent: int = 2) -> str:
+    """`line` broken at spaces to fit `width` terminal cells, the lines after the
+    first indented by `indent` (a terminal would break a long description mid-word).
+
+    Cells, not characters: a Korean syllable takes two. A word wider than the line
+    stays whole on a line of its own.
+    """
+    lines: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        candidate = f"{current} {word}" if current.strip() else current + word
+        if current.strip() and cell_len(candidate) > width:
+            lines.append(current)
+            current = " " * indent + word
+        else:
+            current = candidate
+    lines.append(current)
+    return "\n".join(lines)
 
 
 MARKER_STYLE = {
