@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
-from pyramids.core import GameRecord, load
+from pyramids.core import GameRecord, IllegalActionError, load
 
 runner = CliRunner()
 SHORT_MATCH = ["--option", "rounds_to_win=1", "--option", "max_rounds=2"]
@@ -366,6 +366,7 @@ def test_play_without_plain_opens_the_app_with_the_seats(monkeypatch, tmp_path: 
 
     opened = []
     monkeypatch.setattr(tui_app, "run_play_app", opened.append)
+    monkeypatch.setattr("pyramids.cli.games.at_a_terminal", lambda: True)
     result = invoke("play", "temple", "--players", "3", "--seats", "human,greedy,human",
                     "--seed", "4", "--save", str(tmp_path / "t.json"))
     assert result.exit_code == 0, result.output
@@ -470,3 +471,194 @@ def test_play_without_vs_meets_the_medium_level_as_the_lobby_does() -> None:
     wrong = invoke("play", "temple", "--players", "3", "--seats", "human", "--plain")
     assert wrong.exit_code == 2
     assert "(for example --seats human,medium,medium)" in wrong.output
+
+
+def test_a_save_file_that_cannot_be_written_is_refused_before_the_first_move(
+        tmp_path: Path) -> None:
+    """Not after moves the person would lose: a missing folder, a folder as the file."""
+    missing = tmp_path / "no-such-folder" / "game.json"
+    result = invoke("play", "pacal-solo", "--seed", "3", "--plain", "--save", str(missing),
+                    stdin="1\n")
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: cannot save the game to {missing}: No such file or directory")
+    result = invoke("play", "pacal-solo", "--seed", "3", "--plain", "--save", str(tmp_path),
+                    stdin="1\n")
+    assert result.exit_code == 2
+    assert f"cannot save the game to {tmp_path}: it is a folder" in result.output
+    assert "Traceback" not in result.output and "Card to place" not in result.output
+
+
+def test_a_saved_game_is_never_written_over_by_a_new_one(tmp_path: Path) -> None:
+    save = tmp_path / "mine.json"
+    first = invoke("play", "pacal-solo", "--seed", "8", "--plain", "--save", str(save),
+                   stdin="1\n1\nquit\n")
+    assert first.exit_code == 0, first.output
+    kept = save.read_text()
+    again = invoke("play", "pacal-solo", "--seed", "9", "--plain", "--save", str(save),
+                   stdin="1\n")
+    assert again.exit_code == 2
+    assert f"--resume {save}" in again.output
+    assert save.read_text() == kept
+    # Going on with it saves to the same file.
+    resumed = invoke("play", "--resume", str(save), "--plain", stdin="1\nquit\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert len(GameRecord.load_file(save).actions) > len(json.loads(kept)["actions"])
+
+
+def test_a_save_that_fails_during_play_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    save = folder / "game.json"
+    lines: list[str] = []
+    from pyramids.cli.plain import play_plain
+    from pyramids.play.session import load_game, new_session
+
+    session = new_session(load_game("pacal-solo", {}), ["human"], 8, save)
+    inputs = iter(["1", "1", "1", None])
+
+    def read_line() -> str | None:
+        line = next(inputs)
+        if line is not None and save.exists():
+            save.unlink()
+            folder.rmdir()  # the folder goes away under the game
+        return line
+
+    assert play_plain(session, read_line, lines.append) is False
+    assert len(session.state.history()) == 3  # every move played
+    failures = [line for line in lines if line.startswith(f"Could not save to {save}:")]
+    assert failures and "No such file or directory" in failures[0]
+
+
+def test_every_move_is_told_in_words_and_a_round_says_why_it_ended() -> None:
+    """Bot moves read as sentences (no action strings); the round's end says who won it
+    and why, as the replay does; the end gives each seat's outcome, not the engine's
+    returns."""
+    result = invoke("play", "pacal", "--plain", "--vs", "easy", "--seed", "11",
+                    "--option", "rounds_to_win=1", stdin="1\n" * 60)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any(line.endswith("You offered 3 and 6.") for line in lines)
+    assert "Seat 2 picked 3; 6 goes back to you." in lines
+    assert "Seat 2 placed 3 on F9." in lines
+    assert "plays:" not in result.output  # was "seat 2 (Easy) plays: place F9"
+    end = lines.index("Round 1 goes to seat 2.")
+    assert lines[end + 1:end + 4] == ["You could not place a card.",
+                                      "Rounds won: seat 1 0, seat 2 1.", "Seat 2 won the match."]
+    over = lines.index("Game over.")
+    assert lines[over + 1:over + 4] == ["  seat 1 (human): lost", "  seat 2 (Easy): won",
+                                        "  Winner: seat 2 (Easy)"]
+    korean = invoke("play", "pacal", "--plain", "--vs", "easy", "--seed", "11", "--lang", "ko",
+                    "--option", "rounds_to_win=1", stdin="1\n" * 60)
+    assert "2번 자리 (쉬움): 승리" in korean.output and "Seat 2" not in korean.output
+
+
+def test_a_hotseat_table_is_told_moves_in_a_spectators_words() -> None:
+    """Two people at one keyboard: the log never says whose hand a card came from in
+    a way only one of them may read (a spectator's words: no `you`)."""
+    result = invoke("play", "pacal", "--plain", "--seats", "human,human", "--seed", "11",
+                    *SHORT_MATCH, stdin="\n1\n\n1\n\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Seat 1 offered 3 and 6." in result.output
+    assert "You " not in result.output
+
+
+def test_a_move_can_be_named_by_its_last_words_when_only_one_fits() -> None:
+    game = load("pacal-solo")
+    state = game.new_initial_state(3)
+    from pyramids.play.moves import parse_move
+
+    strings = state.legal_action_strings()
+    field = strings[1].split()[-1]  # "F2"
+    assert parse_move(state, field) == state.string_to_action(strings[1])
+    assert parse_move(state, field.lower()) == state.string_to_action(strings[1])
+    with pytest.raises(IllegalActionError, match="unknown move 'F99'"):
+        parse_move(state, "F99")
+    # Whole words only: "ace F2" does not name "place F2".
+    with pytest.raises(IllegalActionError):
+        parse_move(state, "ace " + field)
+
+    class TwoFit:
+        """Two moves end in the same words: neither is guessed."""
+
+        def legal_actions(self) -> list[int]:
+            return [0, 1]
+
+        def legal_action_strings(self) -> list[str]:
+            return ["cover F2", "place F2"]
+
+        def string_to_action(self, text: str) -> int:
+            raise IllegalActionError(f"unknown move {text!r}")
+
+    with pytest.raises(IllegalActionError, match="unknown move 'F2'"):
+        parse_move(TwoFit(), "F2")  # type: ignore[arg-type]
+
+
+def test_save_file_at_the_prompt_starts_saving_a_game_begun_without_save(tmp_path: Path) -> None:
+    target = tmp_path / "later.json"
+    taken = tmp_path / "taken.json"
+    taken.write_text("someone's game")
+    result = invoke("play", "pacal-solo", "--plain", "--seed", "8",
+                    stdin=f"1\nsave\nsave {taken}\nsave {tmp_path}\nsave {target}\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "type save and a file name" in result.output
+    assert f"{taken} already exists" in result.output and taken.read_text() == "someone's game"
+    assert f"cannot save the game to {tmp_path}: it is a folder" in result.output
+    assert f"Saved to {target}; the game is saved there after every move." in result.output
+    record = GameRecord.load_file(target)
+    assert len(record.actions) == 2  # the move after `save FILE` was saved too
+    assert f"The game is saved to {target}" in result.output
+
+
+def test_the_legal_moves_fit_the_terminal() -> None:
+    for columns in ("60", "80", "120"):
+        result = runner.invoke(app, ["play", "pacal-solo", "--plain", "--seed", "3"],
+                               input="moves\nquit\n", env={"COLUMNS": columns})
+        listing = [line for line in result.output.splitlines() if re.match(r"\d+\) ", line)]
+        assert listing and max(len(line) for line in listing) <= int(columns)
+    wide = runner.invoke(app, ["play", "pacal-solo", "--plain", "--seed", "3"],
+                         input="moves\nquit\n", env={"COLUMNS": "200"})
+    assert any(line.count(") place") >= 8 for line in wide.output.splitlines())
+
+
+def test_time_attack_at_line_prompts_is_timed_by_the_interface() -> None:
+    """The person neither sees nor types clock moves; the seconds gone by are told to
+    the game before each move, and the game ends when the time is up."""
+    from pyramids.cli.plain import play_plain
+    from pyramids.play.session import load_game, new_session
+
+    session = new_session(load_game("mahjongg", {"mode": "time-attack"}), ["human"], 4)
+    now = [100.0]
+    # (seconds the person thinks, what they type); the last answer comes too late.
+    inputs = iter([(61.5, "clock 900"), (61.5, "1"), (61.5, "moves"), (61.5, "1"),
+                   (1000.0, "1")])
+    lines: list[str] = []
+
+    def read_line() -> str | None:
+        seconds, typed = next(inputs)
+        now[0] += seconds
+        return typed
+
+    assert play_plain(session, read_line, lines.append, clock=lambda: now[0]) is True
+    text = "\n".join(lines)
+    assert "The clock is kept by the app; play a move." in text
+    assert "clock" not in text.replace("The clock is kept", "")
+    history = session.state.history_strings()
+    # Told before each move: 61, 123, 184 ... seconds, and the end at 900.
+    clocks = [int(move.split()[1]) for move in history if move.startswith("clock ")]
+    assert clocks == [61, 123, 184, 246, 900]
+    assert "time left 900 s" in text and "time left 777 s" in text  # shown after a move
+    assert len(history) == len(clocks) + 2  # the two moves typed in time
+    assert session.state.is_terminal() and lines[-1 - lines[::-1].index("Time is up.")]
+    assert "Result: time is up" in text
+
+
+def test_play_from_a_pipe_plays_at_line_prompts_instead_of_hanging() -> None:
+    """The full-screen app needs a terminal; piped input (a script, `echo q |`) gets
+    line prompts and a word saying so."""
+    pytest.importorskip("textual")
+    result = invoke("play", "pacal-solo", "--seed", "3", stdin="1\nquit\n")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Not at a terminal: playing at line prompts (as with --plain)."
+    assert "Card to place:" in result.output and "\x1b[" not in result.output

@@ -7,6 +7,8 @@ ends in one line that says what was wrong and what is allowed, and exit code 2.
 from __future__ import annotations
 
 import json
+import sys
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +88,13 @@ def play(
             option = [f"{key}={value}" for key, value in practice_options(game, number).items()]
             seed = number.deal
         session = _make_session(game, vs, seats, seed, option, players, save, resume)
+        if session.save_path is not None:
+            session.save_to(session.save_path, resume)
         name = session.game.name
+        if not plain and find_spec("textual") is not None and not at_a_terminal():
+            # The full-screen app needs a terminal: piped input gets line prompts.
+            typer.echo(_("Not at a terminal: playing at line prompts (as with --plain)."))
+            plain = True
         if plain:
             typer.echo(_("{game}, seed {seed}", game=_(game_manifest(name).display_title),
                          seed=session.seed))
@@ -98,6 +106,11 @@ def play(
         with require_extra("tui", N_("the full-screen app (or play with --plain)")):
             from pyramids.tui.app import run_play_app
         run_play_app(session)
+
+
+def at_a_terminal() -> bool:
+    """A person at a terminal, not a pipe or a script."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _make_session(

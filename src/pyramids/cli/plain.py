@@ -10,15 +10,26 @@ stopping, and `pyramids play --resume FILE` goes on from there.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 import typer
 
-from pyramids.core import IllegalActionError, PyramidsError, game_manifest
+from pyramids.core import IllegalActionError, PyramidsError, State, game_manifest
+from pyramids.core.errors import N_
 from pyramids.play.i18n import _, words_text
-from pyramids.play.moves import format_moves, parse_move, summarize_moves
+from pyramids.play.movelog import describe_for, describer
+from pyramids.play.moves import (
+    clock_move,
+    format_moves,
+    is_clock_move,
+    parse_move,
+    playable_moves,
+    summarize_moves,
+)
 from pyramids.play.render import render_view
-from pyramids.play.results import result_lines, seat_label
+from pyramids.play.results import result_lines
 from pyramids.play.session import Session
 
 QUIT_WORDS = frozenset({"quit", "q", "exit"})
@@ -27,7 +38,8 @@ HELP_WORDS = frozenset({"help", "?", "h"})
 
 def help_text() -> str:
     return _("Type a move as listed (for example its text) or its number from the list.\n"
-             "Commands: moves (list the legal moves), view (show the position), save,\n"
+             "Commands: moves (list the legal moves), view (show the position),\n"
+             "save (or save FILE: save the game to FILE from now on),\n"
              "rules (the rules page), help, quit.")
 
 HOTSEAT_BLANK_LINES = 60
@@ -49,22 +61,52 @@ def play_plain(
     read_line: Callable[[], str | None],
     write: Callable[[str], None],
     rules_page: Callable[[], str] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> bool:
-    """Play until the end or until the person stops; True when the game ended."""
+    """Play until the end or until the person stops; True when the game ended.
+
+    Every move, a bot's or a person's, is told in words as the move log tells it, to
+    the one person at the table (a spectator's words at a hotseat table, so that
+    nobody's hand shows). A timed game is timed here, since engines never read the
+    clock: before each of the person's moves the whole seconds gone by are told to
+    the game with a `clock` move, which the person can neither see nor choose.
+    """
     state = session.state
+    humans = session.human_seats
+    audience = humans[0] if len(humans) == 1 else None
+    clock_zero = clock() - float(state.view(None).get("elapsed") or 0)
     shown_for: tuple[int, int] | None = None
     last_human: int | None = None
+
+    def play(action: int) -> None:
+        seat = state.current_player
+        label = state.action_to_string(action)
+        before = state.view(audience)
+        state.apply_action(action)
+        if not is_clock_move(label):
+            for line in describe_for(describer(session.game.name), label, seat, audience,
+                                     before, state.view(audience)):
+                write(line.text())
+        save_quietly(session, write)
+
+    def time_is_up() -> bool:
+        """Tell a timed game the seconds gone by; True when that ended it."""
+        told = clock_move(state, clock() - clock_zero) if session.is_human_turn() else None
+        if told is None:
+            return False
+        play(state.string_to_action(told))
+        if state.is_terminal():
+            write(_("Time is up."))
+            return True
+        return False
+
     while not state.is_terminal():
         seat = state.current_player
         if not session.is_human_turn():
-            action = session.agent_action()
-            write(_("{seat} plays: {move}", seat=seat_label(seat, session.seats),
-                    move=state.action_to_string(action)))
-            state.apply_action(action)
-            session.save()
+            play(session.agent_action())
             continue
         position = (len(state.history()), seat)
-        if shown_for != position and seat != last_human and len(session.human_seats) > 1:
+        if shown_for != position and seat != last_human and len(humans) > 1:
             # Hotseat: scroll the last person's hand away before the next one looks.
             handover = _("Seat {number}: take the keyboard and press Enter", number=seat + 1)
             handover += "> "
@@ -74,6 +116,9 @@ def play_plain(
                 _stop(session, write)
                 return False
         last_human = seat
+        if time_is_up():
+            break
+        position = (len(state.history()), seat)
         if shown_for != position:
             shown_for = position
             _show_turn(session, seat, write)
@@ -83,8 +128,12 @@ def play_plain(
             write("")
             _stop(session, write)
             return False
+        if time_is_up():
+            break
+        shown_for = (len(state.history()), seat)  # the clock's move changed nothing shown
         text = line.strip()
         word = text.lower()
+        command, _space, argument = text.partition(" ")
         if not text:
             continue
         if word in QUIT_WORDS:
@@ -94,7 +143,7 @@ def play_plain(
             write(help_text())
             continue
         if word == "moves":
-            write(format_moves(state.legal_action_strings()))
+            write(format_moves(playable_moves(state)))
             continue
         if word == "view":
             shown_for = None
@@ -102,24 +151,54 @@ def play_plain(
         if word == "rules":
             write(_rules(rules_page))
             continue
-        if word == "save":
-            saved = session.save()
-            write(_("Saved to {path}.", path=saved) if saved
-                  else _("No file to save to: start with --save FILE."))
+        if command.lower() == "save":
+            _save_command(session, argument.strip(), write)
+            continue
+        if is_clock_move(word):
+            write(_("The clock is kept by the app; play a move."))
             continue
         try:
-            state.apply_action(parse_move(state, text))
+            play(_typed_move(state, text))  # an illegal move raises before anything changes
         except IllegalActionError as error:
             write(_("Not a legal move: {problem}", problem=words_text(error)))
-            continue
-        session.save()
     write(render_view(session.game.name, state.view(None)))
     for line_text in result_lines(state, session.seats):
         write(line_text)
-    saved = session.save()
+    saved = save_quietly(session, write)
     if saved:
         write(_("The game is saved to {path}; watch it with: pyramids replay {path}", path=saved))
     return True
+
+
+def _typed_move(state: State, text: str) -> int:
+    """A typed move: a number from the list shown (which leaves out clock moves), or words."""
+    shown = playable_moves(state)
+    if text.isdigit() and 1 <= int(text) <= len(shown):
+        return state.string_to_action(shown[int(text) - 1])
+    if text.isdigit():
+        raise IllegalActionError(
+            N_("there is no move number {number}; the moves are numbered 1 to {last}"),
+            number=int(text), last=len(shown))
+    return parse_move(state, text)
+
+
+def _save_command(session: Session, path: str, write: Callable[[str], None]) -> None:
+    """`save` (to the file the game is saved to) or `save FILE` (from now on, to FILE)."""
+    if not path:
+        saved = save_quietly(session, write)
+        if saved:
+            write(_("Saved to {path}.", path=saved))
+        elif session.save_path is None:
+            write(_("No file to save to: type save and a file name, for example: save "
+                    "game.json"))
+        return
+    try:
+        saved = session.save_to(Path(path).expanduser(), own=session.save_path)
+    except PyramidsError as error:
+        write(words_text(error))
+        return
+    write(_("Saved to {path}; the game is saved there after every move. Go on with it "
+            "later with: pyramids play --resume {path}", path=saved))
 
 
 def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> None:
@@ -130,15 +209,26 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
                      move=len(state.history()) + 1, number=seat + 1) + " ===")
     write(render_view(session.game.name, state.view(seat)))
     write(_("Legal moves:"))
-    write(summarize_moves(state.legal_action_strings()))
+    write(summarize_moves(playable_moves(state)))
+
+
+def save_quietly(session: Session, write: Callable[[str], None]) -> Path | None:
+    """Save after a move; a file that can no longer be written (a full disk, a removed
+    folder) is said, and the game goes on."""
+    try:
+        return session.save()
+    except OSError as error:
+        write(_("Could not save to {path}: {reason}", path=session.save_path,
+                reason=error.strerror or str(error)))
+        return None
 
 
 def _stop(session: Session, write: Callable[[str], None]) -> None:
-    saved = session.save()
+    saved = save_quietly(session, write)
     if saved:
         write(_("Stopped. The game is saved to {path}; go on with: pyramids play --resume {path}",
                 path=saved))
-    else:
+    elif session.save_path is None:
         write(_("Stopped. The game was not saved (start with --save FILE to keep it)."))
 
 

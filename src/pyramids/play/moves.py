@@ -5,19 +5,48 @@ Shared by the line-prompt player and the terminal app.
 
 from __future__ import annotations
 
+import shutil
+
 from pyramids.core import IllegalActionError, State
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _, ngettext
 
+#: A timed game's legal moves include `clock S`: the interface tells the engine the
+#: whole seconds elapsed (engines never read the clock); a person never chooses one.
+CLOCK_PREFIX = "clock "
+
+
+def is_clock_move(text: str) -> bool:
+    return text.startswith(CLOCK_PREFIX)
+
+
+def clock_move(state: State, seconds: float) -> str | None:
+    """The `clock S` move that tells a timed game `seconds` have gone by since it began,
+    or None: not timed, or not a whole second more than the game already knows."""
+    allowed = [int(text[len(CLOCK_PREFIX):]) for text in state.legal_action_strings()
+               if is_clock_move(text)]
+    if not allowed or int(seconds) < min(allowed):
+        return None
+    return f"{CLOCK_PREFIX}{min(int(seconds), max(allowed))}"
+
+
+def playable_moves(state: State) -> list[str]:
+    """The legal moves a person may choose, in order (a timed game's clock moves left out):
+    the list whose numbers a person types."""
+    return [text for text in state.legal_action_strings() if not is_clock_move(text)]
+
 
 def format_moves(
-    strings: list[str], width: int = 100, numbers: list[int] | None = None
+    strings: list[str], width: int | None = None, numbers: list[int] | None = None
 ) -> str:
-    """The legal moves with their numbers (from 1 unless given), packed into lines."""
+    """The legal moves with their numbers (from 1 unless given), packed into lines as wide
+    as the terminal (its `COLUMNS`, else 80)."""
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns
     numbers = numbers or list(range(1, len(strings) + 1))
     items = [f"{number}) {text}" for number, text in zip(numbers, strings, strict=True)]
     column = max((len(item) for item in items), default=0) + 3
-    per_line = max(1, width // column)
+    per_line = max(1, (width + 3) // column)  # the last column needs no gap after it
     lines = []
     for start in range(0, len(items), per_line):
         lines.append("".join(item.ljust(column) for item in items[start : start + per_line]))
@@ -77,6 +106,12 @@ def parse_move(state: State, text: str) -> int:
                 N_("there is no move number {number}; the moves are numbered 1 to {last}"),
                 number=number, last=len(legal)
             ) from None
+        # A move named by its last words alone ("F2" for "place F2"), when only one fits.
+        fitting = [action for action, string in zip(legal, state.legal_action_strings(),
+                                                    strict=True)
+                   if string.lower().endswith(" " + text.strip().lower())]
+        if len(fitting) == 1 and text.strip():
+            return fitting[0]
         # Words, not text: the interface shows them in its player's language.
         raise IllegalActionError(
             N_("{problem} (type 'moves' to list the legal moves, 'help' for commands)"),

@@ -49,36 +49,50 @@ def winners(state: State) -> list[int]:
     return [seat for seat, value in enumerate(returns) if value == best]
 
 
+def outcome_word(state: State, seat: int) -> str:
+    """What the game's end means for `seat`, in words: the returns are the engine's
+    (+1, -0.5, ...), which a player does not read."""
+    returns = state.returns()
+    if len(returns) == 1:
+        return _("won") if returns[0] > 0 else _("lost")
+    top = winners(state)
+    if len(top) == len(returns):
+        return _("a draw")
+    if seat not in top:
+        return _("lost")
+    return _("won") if len(top) == 1 else _("shares the win")
+
+
 def result_lines(state: State, seats: list[str]) -> list[str]:
+    """`Game over.`, then each seat and what the end means for it, then the winner.
+    The game's own scores come before these, in the move log's words."""
     returns = state.returns()
     lines = [_("Game over.")]
-    for seat, value in enumerate(returns):
-        lines.append(f"  {seat_label(seat, seats)}: {value:+g}")
+    for seat in range(len(returns)):
+        lines.append(f"  {seat_label(seat, seats)}: {outcome_word(state, seat)}")
     if len(returns) == 1:
         lines.append("  " + (_("You won!") if returns[0] > 0 else _("Not this time.")))
     else:
         top = winners(state)
         if len(top) == 1:
             lines.append("  " + _("Winner: {seat}", seat=seat_label(top[0], seats)))
-        else:
+        elif len(top) == len(returns):
             lines.append("  " + _("A draw."))
+        else:
+            lines.append("  " + _("Winners: {seats}", seats=", ".join(
+                seat_label(seat, seats) for seat in top)))
     return lines
 
 
 def result_text(state: State, seats: list[str]) -> str:
     """The result in one line, for a status bar."""
     returns = state.returns()
-    points = [format(value, "+g") for value in returns]
     if len(returns) == 1:
-        if returns[0] > 0:
-            return _("Game over: won ({points}).", points=points[0])
-        return _("Game over: lost ({points}).", points=points[0])
+        return _("Game over: won.") if returns[0] > 0 else _("Game over: lost.")
     top = winners(state)
-    scores = ", ".join(
-        _("seat {number} {points}", number=seat + 1, points=points[seat])
-        for seat in range(len(returns))
-    )
     if len(top) == 1:
-        return _("Game over: {seat} wins. {scores}", seat=seat_label(top[0], seats),
-                 scores=scores)
-    return _("Game over: a draw. {scores}", scores=scores)
+        return _("Game over: {seat} wins.", seat=seat_label(top[0], seats))
+    if len(top) == len(returns):
+        return _("Game over: a draw.")
+    return _("Game over: {seats} share the win.",
+             seats=", ".join(seat_label(seat, seats) for seat in top))

@@ -141,6 +141,28 @@ class Session:
         return target
 
 
+    def save_to(self, target: Path, own: Path | None = None) -> Path:
+        """Start saving to `target`, saving now, so that a file that cannot be written is
+        said before moves a person would lose. Refused (nothing written) when `target` is
+        a folder or holds another saved game (`own`: the file that already holds this
+        game, the one it was resumed from): a person's record is never written over."""
+        if target.is_dir():
+            raise PyramidsError(N_("cannot save the game to {path}: it is a folder; give a "
+                                   "file name, for example {example}"),
+                                path=str(target), example=str(target / "game.json"))
+        if target.exists() and (own is None or target.resolve() != own.resolve()):
+            raise PyramidsError(N_("{path} already exists, and saving would write over it: go "
+                                   "on with that game with --resume {path}, or choose another "
+                                   "file"), path=str(target))
+        try:
+            self.save(target)
+        except OSError as error:
+            raise PyramidsError(N_("cannot save the game to {path}: {reason}"),
+                                path=str(target), reason=error.strerror or str(error)) from None
+        self.save_path = target
+        return target
+
+
 def new_session(
     game: Game,
     seats: list[str],

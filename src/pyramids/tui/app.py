@@ -58,7 +58,7 @@ from pyramids.play.boards import boards, parse_game_number, practice_options
 from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer
-from pyramids.play.moves import parse_move
+from pyramids.play.moves import clock_move, is_clock_move, parse_move
 from pyramids.play.results import result_text, seat_label, seat_name
 from pyramids.play.scores import (
     ScoreEntry,
@@ -78,7 +78,6 @@ from pyramids.tui.board_chooser import (
 )
 
 AGENT_DELAY = 0.4
-CLOCK_PREFIX = "clock "
 
 # ----- words on screen (through the catalogue, in the language of this run) -----
 
@@ -168,10 +167,6 @@ def replay_key_labels() -> dict[str, str]:
         "help": _("Help"),
         "quit": _("Quit"),
     }
-
-
-def is_clock_move(text: str) -> bool:
-    return text.startswith(CLOCK_PREFIX)
 
 
 def score_text(value: float) -> str:
@@ -471,7 +466,12 @@ class PlayApp(App[None]):
             self.call_later(self.agent_move)
 
     def _autosave(self) -> None:
-        saved = self.session.save()
+        try:
+            saved = self.session.save()
+        except OSError as error:  # a full disk, a removed folder: said, and play goes on
+            self.set_message(_("Could not save to {path}: {reason}",
+                               path=self.session.save_path, reason=error.strerror))
+            return
         if saved:
             self.saved_length = len(self.session.state.history())
 
@@ -500,13 +500,11 @@ class PlayApp(App[None]):
         moves = self.clock_moves()
         if not moves or not self.session.is_human_turn():
             return False
-        seconds = int(self.clock() - self.clock_zero)
-        allowed = [int(text[len(CLOCK_PREFIX) :]) for text in moves]
-        if seconds < min(allowed):
-            return False
-        seconds = min(seconds, max(allowed))
         state = self.session.state
-        state.apply_string(f"{CLOCK_PREFIX}{seconds}")
+        told = clock_move(state, self.clock() - self.clock_zero)
+        if told is None:
+            return False
+        state.apply_string(told)
         self._autosave()
         if state.is_terminal():
             self.log_line(_("Time is up."))

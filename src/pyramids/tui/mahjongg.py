@@ -35,7 +35,7 @@ from textual.widgets import Button, Static
 from pyramids.games.mahjongg.explain import face_words
 from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.scores import clock_text
-from pyramids.play.text.mahjongg import barque_track
+from pyramids.play.text.mahjongg import barque_track, reason_words
 from pyramids.tui.board import Board, update_static
 from pyramids.tui.mahjongg_tiles import (
     Canvas,
@@ -64,16 +64,6 @@ def mode_title(mode: str) -> str:
         "coop": _("Architect Co-op"),
     }
     return names.get(mode, mode)
-
-
-def reason_words(reason: str) -> str:
-    reasons = {
-        "cleared": _("the monument is cleared"),
-        "lockout": _("no pair is left and no tokens to spend"),
-        "all-passed": _("every player passed"),
-        "time-up": _("time is up"),
-    }
-    return reasons.get(reason, reason)
 
 
 def token_text(count: int) -> str:

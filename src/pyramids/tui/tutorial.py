@@ -25,11 +25,11 @@ from textual.widgets import Button, Static
 
 from pyramids.core import IllegalActionError, State
 from pyramids.play.i18n import _, words_text
-from pyramids.play.moves import parse_move
+from pyramids.play.moves import is_clock_move, parse_move
 from pyramids.play.results import seat_label
 from pyramids.play.session import Session, new_session
 from pyramids.play.tutorial import Tutorial, TutorialRun
-from pyramids.tui.app import AGENT_DELAY, PlayApp, is_clock_move
+from pyramids.tui.app import AGENT_DELAY, PlayApp
 from pyramids.tui.board import translate_bindings, update_static
 
 TUTORIAL_CSS = """

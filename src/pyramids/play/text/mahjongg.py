@@ -45,6 +45,17 @@ def barque_track(space: int, spaces: int) -> str:
     return SAILED * space + BARQUE + AHEAD * (spaces - space - 1) + SUNSET
 
 
+def reason_words(reason: str) -> str:
+    """Why a game ended, in words (the view holds a code)."""
+    reasons = {
+        "cleared": _("the monument is cleared"),
+        "lockout": _("no pair is left and no tokens to spend"),
+        "all-passed": _("every player passed"),
+        "time-up": _("time is up"),
+    }
+    return reasons.get(reason, reason)
+
+
 def _mode(name: str) -> str:
     words = {"standard": _("standard"), "time-attack": _("time attack"), "coop": _("co-op")}
     return words.get(name, name)
@@ -85,6 +96,6 @@ def render_mahjongg(view: dict[str, Any]) -> str:
         result = view["result"]
         scores = ", ".join(_("seat {number}: {points}", number=seat + 1, points=points)
                            for seat, points in enumerate(result.get("scores") or []))
-        lines.append(_("Result: {reason}; scores {scores}", reason=result.get("reason"),
-                       scores=scores))
+        lines.append(_("Result: {reason}; scores {scores}",
+                       reason=reason_words(str(result.get("reason"))), scores=scores))
     return "\n".join(lines)
