@@ -243,6 +243,55 @@ def test_a_name_s_second_daily_game_counts_nowhere(server: Server) -> None:
     assert daily["day"] == "2026-12-01" and daily["board"]["name"] == first["board"]
 
 
+def test_the_daily_deal_stays_sealed_until_the_day_is_over(server: Server) -> None:
+    """Everyone plays the same deal today: ending one's game early (or at all) must not
+    tell its seed, which names every face-down tile, through any route: the end's
+    fairness block, the record, the replay, the game number. Once the day is over the
+    seed opens the commitment as any room's does."""
+    from pyramids.web.rooms import commitment_of
+
+    server.day = datetime.now(UTC).date()  # the seal is against the real clock
+    started = server.start(name="Mallory", daily=True)
+    room = started["room"]["id"]
+    aborted = server.client.post(f"/api/rooms/{room}/abort",
+                                 json={"token": started["host_token"]})
+    assert aborted.status_code == 200, aborted.text
+    assert aborted.json()["room"]["status"] == "aborted"
+    summary = server.client.get(f"/api/rooms/{room}").json()["room"]
+    fairness = summary["fairness"]
+    assert summary["status"] == "aborted"
+    assert "seed" not in fairness and "seed_text" not in fairness and "salt" not in fairness
+    tomorrow = datetime.combine(server.day + timedelta(days=1), datetime.min.time(), UTC)
+    assert fairness["sealed_until"] == tomorrow.isoformat()
+    for route in (f"/api/rooms/{room}/record", f"/api/rooms/{room}/replay"):
+        refused = server.client.get(route)
+        assert refused.status_code == 409, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "sealed" and "when the day is over" in error["message"]
+        assert str(started["room"]["id"]) not in error["message"]
+    assert server.client.get(f"/api/solitaire/{room}").json()["game_number"] is None
+    with server.client.websocket_connect(f"/ws/rooms/{room}") as socket:
+        socket.send_json({"type": "join"})
+        message = socket.receive_json()
+        while message["type"] != "state":
+            message = socket.receive_json()
+        assert "seed" not in message["fairness"] and message["fairness"]["sealed_until"]
+    # Another name's daily game is the same deal: still nothing to learn from it.
+    second = server.start(name="Mallory2", daily=True)
+    assert second["kind"] == "daily"
+
+    # The day is over: the seal lifts, and the seed opens the commitment.
+    engine = server.app.state.hub.storage.engine
+    with engine.begin() as connection:
+        connection.execute(sa.text("UPDATE rooms SET sealed_until = :past WHERE id = :room"),
+                           {"past": datetime.now(UTC) - timedelta(seconds=1), "room": room})
+    record = server.client.get(f"/api/rooms/{room}/record")
+    assert record.status_code == 200, record.text
+    opened = record.json()["fairness"]
+    assert opened["seed_text"] == str(opened["seed"]) and "sealed_until" not in opened
+    assert commitment_of(opened["seed"], opened["salt"]) == opened["commitment"]
+
+
 def test_days_to_come_and_malformed_days_are_refused(server: Server) -> None:
     assert server.error(server.client.get(f"/api/daily/{GAME}?day=2026-12-02"))["code"] \
         == "bad_day"

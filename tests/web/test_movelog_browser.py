@@ -151,3 +151,18 @@ def test_the_replay_of_a_game_in_play_is_refused(
     page.wait_for_selector("#message:not([hidden])")
     assert "not over yet" in page.inner_text("#message")
     assert page.locator(".replay-seat").count() == 0
+
+
+def test_the_room_page_checks_a_62_bit_seed_to_the_digit(page: Any, server: PageServer) -> None:
+    """A seed above 2**53 read as a JavaScript number loses its last digits: the page
+    would call a fair deal rigged. It checks (and shows) the seed's exact text."""
+    room = _finished_room(server)
+    record = httpx.get(f"{server.base}/api/rooms/{room}/record", timeout=15).json()
+    seed = record["fairness"]["seed"]
+    assert record["fairness"]["seed_text"] == str(seed)
+    page.goto(f"{server.base}/play/{room}")
+    page.wait_for_function(
+        "() => { const box = document.getElementById('fairness-check');"
+        " return box && !box.textContent.includes('…'); }")
+    said = page.inner_text("#fairness-check")
+    assert said.startswith("Fair deal") and str(seed) in said, (seed, said)

@@ -97,6 +97,7 @@ from pyramids.web.rooms import (
     new_salt,
     new_seed,
     new_token,
+    sealed_error,
     status_words,
 )
 from pyramids.web.storage import Storage, StoredAction
@@ -594,6 +595,8 @@ class Hub:
         found = await self.run_db(self.storage.record, room_id)
         if found is None:
             raise RoomError("unknown_room", _no_room(room_id), 404)
+        if "sealed_until" in found:
+            raise sealed_error(found["sealed_until"])
         if "status" in found:
             raise RoomError(
                 "not_finished",
@@ -621,10 +624,12 @@ class Hub:
         client: str = "",
         unlisted: bool = False,
         server_seed: int | None = None,
+        sealed_until: datetime | None = None,
     ) -> tuple[LiveRoom, str]:
         """A new room with a secret seed the server draws. A seed the client chose is
         allowed only for a one-player room, which is then an unranked practice room.
-        `server_seed`: a seed the server derived itself (the daily deal), not practice."""
+        `server_seed`: a seed the server derived itself (the daily deal), not practice;
+        `sealed_until`: its seed and record stay secret until then (`Room.sealed_until`)."""
         if settings.takeover_agent not in self._known_agents:
             raise RoomError(
                 "unknown_agent",
@@ -667,7 +672,7 @@ class Hub:
         host_token = new_token()
         room = await self.run_engine(
             Room.create, new_room_id(), game, options, chosen, hash_token(host_token),
-            settings, new_salt(), practice, unlisted,
+            settings, new_salt(), practice, unlisted, sealed_until,
         )
         if practice and len(room.seats) > 1:
             raise RoomError(

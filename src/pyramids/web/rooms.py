@@ -22,6 +22,7 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from pyramids.core import (
@@ -125,10 +126,20 @@ def verify_commitment(commitment: str, seed: int | str | None, salt: str) -> boo
     return hmac.compare_digest(commitment_of(seed, salt), commitment)
 
 
+def is_sealed(sealed_until: datetime | None, now: datetime | None = None) -> bool:
+    """Whether a room's deal is still secret after its game is over: the daily deal,
+    which everyone plays that day, stays sealed until the day is over (`sealed_until`)."""
+    if sealed_until is None:
+        return False
+    return (now or datetime.now(UTC)) < sealed_until
+
+
 def fairness_info(
-    seed: int | str | None, salt: str | None, practice: bool, status: str
+    seed: int | str | None, salt: str | None, practice: bool, status: str,
+    sealed_until: datetime | None = None,
 ) -> dict[str, Any]:
-    """The commitment to the seed; once the game is over, the seed and salt that open it.
+    """The commitment to the seed; once the game is over, the seed and salt that open it
+    (a sealed deal: once `sealed_until` has passed, `sealed_until` said until then).
 
     A practice room (a one-player room whose creator chose the seed) is unranked."""
     info: dict[str, Any] = {
@@ -136,9 +147,24 @@ def fairness_info(
         "practice": practice,
         "ranked": not practice,
     }
-    if status in (FINISHED, ABORTED):
-        info.update(seed=seed, salt=salt)
+    if is_sealed(sealed_until):
+        assert sealed_until is not None
+        info["sealed_until"] = sealed_until.isoformat()
+    elif status in (FINISHED, ABORTED):
+        # `seed_text` is what the commitment hashes, to the digit: a browser reads a
+        # 62-bit `seed` as a float and would check (and show) other digits.
+        info.update(seed=seed, seed_text=seed_text(seed), salt=salt)
     return info
+
+
+def sealed_error(sealed_until: datetime) -> RoomError:
+    return RoomError(
+        "sealed",
+        Words(N_("this is the daily deal, which everyone plays today: its record and seed are "
+                 "shown when the day is over, from {time} UTC"),
+              time=sealed_until.strftime("%Y-%m-%d %H:%M")),
+        409,
+    )
 
 
 def _encodable(text: str) -> bool:
@@ -268,6 +294,9 @@ class Room:
     practice: bool = False
     # Not listed in the lobby: only people with its address find it.
     unlisted: bool = False
+    # The daily deal: its seed and record are kept secret until then, even once its
+    # game is over, since everyone plays the same deal that day (`is_sealed`).
+    sealed_until: datetime | None = None
 
     # -- making and rebuilding ------------------------------------------------
 
@@ -283,6 +312,7 @@ class Room:
         salt: str | None = None,
         practice: bool = False,
         unlisted: bool = False,
+        sealed_until: datetime | None = None,
     ) -> Room:
         """A new room; an unknown game or a bad option raises with what is allowed."""
         game = load(game_name, **options)
@@ -300,6 +330,7 @@ class Room:
             salt=salt,
             practice=practice,
             unlisted=unlisted,
+            sealed_until=sealed_until,
         )
 
     @classmethod
@@ -317,10 +348,11 @@ class Room:
         salt: str | None = None,
         practice: bool = False,
         unlisted: bool = False,
+        sealed_until: datetime | None = None,
     ) -> Room:
         """The room replayed from its seed and stored actions (seat, action string, by_bot)."""
         room = cls.create(room_id, game_name, options, seed, host_token_hash, settings,
-                          salt, practice, unlisted)
+                          salt, practice, unlisted, sealed_until)
         if len(seats) != len(room.seats):
             raise RoomError(
                 "corrupt_room",
@@ -551,7 +583,8 @@ class Room:
         return None if self.salt is None else commitment_of(self.seed, self.salt)
 
     def fairness(self) -> dict[str, Any]:
-        return fairness_info(self.seed, self.salt, self.practice, self.status)
+        return fairness_info(self.seed, self.salt, self.practice, self.status,
+                             self.sealed_until)
 
     # -- what clients see -----------------------------------------------------
 
@@ -605,7 +638,8 @@ class Room:
         }
 
     def record(self) -> GameRecord:
-        """The game record, only once the game is over (it holds the seed)."""
+        """The game record, only once the game is over (it holds the seed), and a sealed
+        deal only once its seal is lifted."""
         if self.status not in (FINISHED, ABORTED):
             raise RoomError(
                 "not_finished",
@@ -613,6 +647,9 @@ class Room:
                          "is over"), room=self.id),
                 409,
             )
+        if is_sealed(self.sealed_until):
+            assert self.sealed_until is not None
+            raise sealed_error(self.sealed_until)
         return GameRecord(
             game=self.game_name,
             options=self.options,

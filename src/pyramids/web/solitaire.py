@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -210,6 +210,8 @@ def mount_solitaire(
         live, host_token = await hub.create_room(
             body.game, options, seed, RoomSettings(), request.client.host if request.client
             else "", unlisted=True, server_seed=server_seed,
+            # Everyone plays the day's deal: its seed is told only when the day is over.
+            sealed_until=None if day is None else day_end(day),
         )
         seat, token = await hub.take_seat(live, body.name, 0)
         started = datetime.fromtimestamp(now_of(hub), UTC)
@@ -237,8 +239,9 @@ def mount_solitaire(
         number = None
         if entry.kind == PRACTICE or entry.finished_at is not None:
             summary = await hub_of(request).summary(room_id)
-            seed = summary["fairness"].get("seed")
-            found = game_number_of(load(entry.game, **summary["options"]), seed)
+            seed = summary["fairness"].get("seed")  # absent while a daily deal is sealed
+            found = None if seed is None else game_number_of(
+                load(entry.game, **summary["options"]), seed)
             number = None if found is None else str(found)
         answer["game_number"] = number
         return answer
@@ -283,6 +286,11 @@ def mount_solitaire(
             "game": game, "day": asked.isoformat(), "today": today.isoformat(),
             "board": translated(entry, negotiate(lang)), "scores": table,
         }
+
+
+def day_end(day: date) -> datetime:
+    """When a day's daily deal may be told: the next midnight, UTC."""
+    return datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
 
 
 def attach_solitaire(hub: Hub) -> None:

@@ -37,9 +37,17 @@ from pyramids.web.rooms import (
     RoomSettings,
     Seat,
     fairness_info,
+    is_sealed,
 )
 
 log = logging.getLogger("pyramids.web.storage")
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """A stored time as UTC (SQLite hands back times without their zone)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 metadata = sa.MetaData()
 
@@ -62,6 +70,8 @@ rooms_table = sa.Table(
     sa.Column("unlisted", sa.Boolean, nullable=False, server_default=sa.false()),
     # Revision 0005: the turn clock's state (`TurnClock.to_dict()` as JSON), or null.
     sa.Column("clock", sa.Text, nullable=True),
+    # Revision 0006: until when a daily deal's seed and record stay secret, or null.
+    sa.Column("sealed_until", sa.DateTime(timezone=True), nullable=True),
 )
 
 sa.Index("ix_rooms_status_updated", rooms_table.c.status, rooms_table.c.updated_at)
@@ -202,6 +212,7 @@ class Storage:
                     salt=room.salt,
                     practice=room.practice,
                     unlisted=room.unlisted,
+                    sealed_until=room.sealed_until,
                 )
             )
             connection.execute(
@@ -375,7 +386,8 @@ class Storage:
                     "result": None if row.result is None else json.loads(row.result),
                     "unlisted": bool(row.unlisted),
                     "fairness": fairness_info(
-                        json.loads(row.seed), row.salt, bool(row.practice), row.status
+                        json.loads(row.seed), row.salt, bool(row.practice), row.status,
+                        _aware(row.sealed_until),
                     ),
                 }
             )
@@ -392,6 +404,9 @@ class Storage:
                 return None
             if row.status not in (FINISHED, ABORTED):
                 return {"status": row.status}
+            sealed_until = _aware(row.sealed_until)
+            if is_sealed(sealed_until):
+                return {"sealed_until": sealed_until}
             seat_rows = connection.execute(
                 sa.select(seats_table)
                 .where(seats_table.c.room_id == room_id)
@@ -416,7 +431,7 @@ class Storage:
             result=None if row.result is None else json.loads(row.result),
         ).to_dict()
         record["fairness"] = fairness_info(
-            json.loads(row.seed), row.salt, bool(row.practice), row.status
+            json.loads(row.seed), row.salt, bool(row.practice), row.status, sealed_until
         )
         # Which seats bots held, by agent name: pages name them in the reader's language.
         record["agents"] = [s.agent if s.kind == AGENT else None for s in seat_rows]
@@ -527,4 +542,5 @@ class Storage:
             salt=row.salt,
             practice=bool(row.practice),
             unlisted=bool(row.unlisted),
+            sealed_until=_aware(row.sealed_until),
         )

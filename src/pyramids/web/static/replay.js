@@ -29,7 +29,7 @@ function renderFairness(fair) {
     box.replaceChildren(h("p", { class: "hint" }, t("This room kept no commitment to its deal.")));
     return;
   }
-  const seed = JSON.stringify(fair.seed);
+  const seed = fair.seed_text ?? JSON.stringify(fair.seed);  // every digit of a 62-bit seed
   const verdict = fair.verified
     ? h("p", { class: "hint fair", id: "fairness-check" },
       t("Fair deal: the revealed seed {seed} opens the commitment shown from the start.", { seed }))

@@ -190,15 +190,21 @@ function renderFairness(message) {
       ? t("Deal commitment: {commitment}… · practice deal (chosen seed): unranked", { commitment })
       : t("Deal commitment: {commitment}…", { commitment }));
   const parts = [line];
+  if (fair.sealed_until) {
+    // The daily deal: everyone plays it today, so its seed waits for the day's end.
+    parts.push(h("p", { class: "hint", id: "fairness-check" },
+      t("Today's deal: everyone plays it today, so its seed is shown when the day is over ({time} UTC).",
+        { time: fair.sealed_until.slice(0, 16).replace("T", " ") })));
+  }
   if (fair.salt !== undefined && fair.salt !== null) {
     const result = h("p", { class: "hint", id: "fairness-check" }, t("Checking the deal…"));
     parts.push(result);
     verifyCommitment(fair).then((ok) => {
       if (ok === null) {
-        result.textContent = t("Seed {seed} revealed; this browser cannot check it here: save the game record and run \"pyramids verify-room RECORD\".", { seed: JSON.stringify(fair.seed) });
+        result.textContent = t("Seed {seed} revealed; this browser cannot check it here: save the game record and run \"pyramids verify-room RECORD\".", { seed: fair.seed_text ?? JSON.stringify(fair.seed) });
       } else {
         result.textContent = ok
-          ? t("Fair deal: the revealed seed {seed} opens the commitment shown from the start.", { seed: JSON.stringify(fair.seed) })
+          ? t("Fair deal: the revealed seed {seed} opens the commitment shown from the start.", { seed: fair.seed_text ?? JSON.stringify(fair.seed) })
           : t("Warning: the revealed seed does NOT match the commitment.");
         result.className = ok ? "hint fair" : "message error";
       }
@@ -209,9 +215,10 @@ function renderFairness(message) {
 
 async function verifyCommitment(fair) {
   if (!window.crypto || !window.crypto.subtle) return null;
-  // The server hashes "salt:seed-as-JSON"; JSON of an integer seed is the same here.
-  if (typeof fair.seed !== "number") return null;
-  const bytes = new TextEncoder().encode(`${fair.salt}:${JSON.stringify(fair.seed)}`);
+  // The server hashes "salt:seed-as-JSON" and sends that text as `seed_text`: a seed
+  // above 2**53 read as a number here would lose its last digits.
+  if (typeof fair.seed_text !== "string") return null;
+  const bytes = new TextEncoder().encode(`${fair.salt}:${fair.seed_text}`);
   const digest = await window.crypto.subtle.digest("SHA-256", bytes);
   const hex = Array.from(new Uint8Array(digest)).map((b) => b.toString(16).padStart(2, "0")).join("");
   return hex === fair.commitment;
