@@ -126,9 +126,9 @@ def test_room_refusals_are_in_the_language_the_client_reads(client: TestClient) 
 
     start = {"token": host}
     assert _said(client.post(f"/api/rooms/{room}/start", json=start), 409) == (
-        f"room {room} cannot start: seats 0, 1 still open; take them or give them to agents")
+        f"room {room} cannot start: seats 1, 2 are still open; take them or give them to agents")
     assert _said(client.post(f"/api/rooms/{room}/start", json=start, headers=KOREAN), 409) == (
-        f"{room} 방을 시작할 수 없습니다: 0, 1번 자리가 아직 비어 있습니다. "
+        f"{room} 방을 시작할 수 없습니다: 1, 2번 자리가 아직 비어 있습니다. "
         "자리에 앉거나 에이전트에게 주세요")
 
     assert _said(client.get("/api/rooms/nowhere"), 404) == "no room 'nowhere'"

@@ -490,6 +490,56 @@ def test_the_server_keeps_the_time_attack_clock(
     assert state["view"]["time_left"] == 2
 
 
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_a_refused_move_in_a_timed_game_does_not_move_the_clock(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    """A bad message must not make the server store and broadcast a clock move (nor
+    push the move number on, which would make the player's next move stale)."""
+    room_id, host = create_room(
+        server, "mahjongg", options={"mode": "time-attack", "time_limit_seconds": 60}
+    )
+    token = take_seat(server, room_id, "Ana")
+    ana = Client(server.ws_base, room_id, token)
+    clients.append(ana)
+    start(server, room_id, host)
+    state = ana.state_at_least(0)
+    time.sleep(1.2)  # a whole second gone by: a move now would first tell the time
+    for bad in ("garbage", "match 0 0", "pass pass"):
+        ana.send({"type": "action", "action": bad, "move_number": state["move_number"]})
+        assert ana.error()["code"] == "illegal_action"
+    room = server.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert room["move_number"] == state["move_number"] == 0
+    # A legal move still tells the time first, then is played.
+    pair = next(action for action in state["legal_actions"] if action.startswith("match"))
+    ana.send({"type": "action", "action": pair, "move_number": 0})
+    moved = ana.until(lambda m: m["type"] == "state" and m["move_number"] == 2)
+    assert moved["last_move"]["action"] == pair
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_a_refused_pair_is_told_by_its_faces_not_by_tile_numbers(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    room_id, host = create_room(server, "mahjongg")
+    token = take_seat(server, room_id, "Ana")
+    ana = Client(server.ws_base, room_id, token)
+    clients.append(ana)
+    start(server, room_id, host)
+    state = ana.state_at_least(0)
+    free = [tile for tile in state["view"]["tiles"] if tile.get("free")]
+    first = free[0]
+    second = next(tile for tile in free if tile["face"] != first["face"])
+    ana.send({"type": "action", "action": f"match {first['id']} {second['id']}",
+              "move_number": 0})
+    refused = ana.error()
+    assert refused["code"] == "illegal_action"
+    assert refused["message"].endswith("do not match"), refused
+    # Not "the move 'match 12 40' is illegal: ...": no action string, no tile numbers.
+    assert "match" not in refused["message"].replace("do not match", "")
+    assert "'" not in refused["message"] and "illegal" not in refused["message"]
+
+
 def test_a_finished_room_serves_its_record_without_replaying(
     server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -170,7 +170,7 @@ def test_seats_agents_and_start(server: ServerThread) -> None:
 
     response = server.http.post(f"/api/rooms/{room_id}/start", json={"token": host})
     assert response.status_code == 409
-    assert "seat 0 still open" in error_of(response)["message"]
+    assert "seat 1 is still open; take it or give it to an agent" in error_of(response)["message"]
 
     # Only the host fills seats with bots and starts: a seat token is not enough.
     for token in ("guess", ana):
@@ -242,7 +242,11 @@ def test_whole_game_sends_each_client_only_what_it_may_see(
         assert other.state_at_least(moves)["legal_actions"] == []
 
         other.send({"type": "action", "action": mine["legal_actions"][0], "move_number": moves})
-        assert other.error()["code"] == "not_your_turn"
+        refused = other.error()
+        assert refused["code"] == "not_your_turn"
+        # Seats as players count them (the log's "Seat 2"), not the protocol's index.
+        assert refused["message"] == (
+            f"it is not your turn; it is seat {state['current_player'] + 1}'s turn")
         spectator.send({"type": "action", "action": mine["legal_actions"][0],
                         "move_number": moves})
         assert spectator.error()["code"] == "spectator"

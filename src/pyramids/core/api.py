@@ -127,6 +127,10 @@ class Game(ABC):
         return hash((self.name, json.dumps(self._options, sort_keys=True)))
 
 
+#: How an illegal move is told: the move as a player would type it, then why.
+ILLEGAL_MOVE = N_("the move '{move}' is illegal: {why}")
+
+
 class State(ABC):
     """One position of a game. See the module docstring for the contract."""
 
@@ -229,7 +233,7 @@ class State(ABC):
             move = self.action_to_string(action)
         except Exception:  # an out-of-range number has no string: the reason says so
             return IllegalActionError(why if isinstance(why, Words) else Words(why))
-        return IllegalActionError(N_("the move '{move}' is illegal: {why}"), move=move, why=why)
+        return IllegalActionError(ILLEGAL_MOVE, move=move, why=why)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.to_json() == self.to_json()

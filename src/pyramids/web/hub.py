@@ -995,6 +995,11 @@ class Hub:
                         Words(N_("your move was for move number {sent}, but the game is at move "
                                  "number {now}"), sent=move_number, now=len(room.actions)),
                     )
+                if live.clock_limit is not None and room.status == PLAYING:
+                    # A refused move changes nothing, not even the clock: it is checked
+                    # before the server tells the game the time (then checked again, as
+                    # the time may have ended the game).
+                    await self.run_room_engine(room, self._check, room, seat, text)
                 await self._advance_clock(live)  # the time is the server's, taken now
                 if (checked is not None and room.status == PLAYING and isinstance(text, str)
                         and len(room.actions) == move_number

@@ -32,6 +32,7 @@ from pyramids.core import (
     State,
     load,
 )
+from pyramids.core.api import ILLEGAL_MOVE
 from pyramids.core.errors import N_, PluralWords, Words
 
 WAITING = "waiting"
@@ -157,6 +158,16 @@ def fairness_info(
     return info
 
 
+def reason_only(words: Words) -> Words:
+    """Why a move is illegal, without the move's action string: the player made the
+    move with a click (Mahjongg's string names tiles by number, which players never
+    read), so the reason in words is what they need."""
+    why = words.values.get("why") if words.msgid == ILLEGAL_MOVE else None
+    if why is None:
+        return words
+    return why if isinstance(why, Words) else Words(str(why))
+
+
 def sealed_error(sealed_until: datetime) -> RoomError:
     return RoomError(
         "sealed",
@@ -220,7 +231,7 @@ class Seat:
             return f"{self.agent} (bot)"
         if self.kind == PERSON and self.name:
             return self.name
-        return f"seat {self.index}"
+        return f"seat {self.index + 1}"  # seats count from 1 where people read them
 
     def public(self) -> dict[str, Any]:
         public: dict[str, Any] = {"seat": self.index, "kind": self.kind,
@@ -449,7 +460,8 @@ class Room:
         index = self._seat_number(seat)
         entry = self.seats[index]
         if entry.kind == OPEN:
-            raise RoomError("seat_open", Words(N_("seat {seat} is already open"), seat=index), 409)
+            raise RoomError("seat_open", Words(N_("seat {seat} is already open"), seat=index + 1),
+                            409)
         entry.kind, entry.name, entry.agent, entry.token_hash = OPEN, None, None, None
         entry.account_id = None
         return entry
@@ -475,7 +487,7 @@ class Room:
         seat = self._seat_number(seat)
         if self.seats[seat].kind != OPEN:
             raise RoomError("seat_taken", Words(N_("seat {seat} of room {room} is already taken"),
-                                                seat=seat, room=self.id), 409)
+                                                seat=seat + 1, room=self.id), 409)
         return self.seats[seat]
 
     def take_seat(
@@ -521,11 +533,12 @@ class Room:
         if empty:
             raise RoomError(
                 "seats_open",
-                PluralWords("room {room} cannot start: seat {seats} still open; take them or "
-                            "give them to agents",
-                            "room {room} cannot start: seats {seats} still open; take them or "
-                            "give them to agents",
-                            len(empty), room=self.id, seats=", ".join(map(str, empty))),
+                PluralWords("room {room} cannot start: seat {seats} is still open; take it or "
+                            "give it to an agent",
+                            "room {room} cannot start: seats {seats} are still open; take them "
+                            "or give them to agents",
+                            len(empty), room=self.id,
+                            seats=", ".join(str(index + 1) for index in empty)),
                 409,
             )
         self.status = FINISHED if self.state.is_terminal() else PLAYING
@@ -549,7 +562,7 @@ class Room:
         player = self.state.current_player
         if player != seat:
             raise RoomError("not_your_turn", Words(N_("it is not your turn; it is seat {seat}'s "
-                                                      "turn"), seat=player))
+                                                      "turn"), seat=player + 1))
         try:
             action = self.state.string_to_action(text)
         except IllegalActionError as error:
@@ -559,7 +572,7 @@ class Room:
             try:
                 self.state.clone().apply_action(action)
             except IllegalActionError as error:
-                raise RoomError("illegal_action", error.words) from None
+                raise RoomError("illegal_action", reason_only(error.words)) from None
             raise RoomError("illegal_action", Words(N_("'{move}' is not legal now"), move=text))
         return action
 
