@@ -527,11 +527,12 @@ def test_a_refused_pair_is_told_by_its_faces_not_by_tile_numbers(
     clients.append(ana)
     start(server, room_id, host)
     state = ana.state_at_least(0)
-    free = [tile for tile in state["view"]["tiles"] if tile.get("free")]
-    first = free[0]
-    second = next(tile for tile in free if tile["face"] != first["face"])
-    ana.send({"type": "action", "action": f"match {first['id']} {second['id']}",
-              "move_number": 0})
+    free = [tile["id"] for tile in state["view"]["tiles"] if tile.get("free")]
+    legal = set(state["legal_actions"])
+    # Two free tiles that do not match (not every two faces that differ: seasons match).
+    first, second = next((a, b) for a in free for b in free if a < b
+                         and f"match {a} {b}" not in legal and f"match {b} {a}" not in legal)
+    ana.send({"type": "action", "action": f"match {first} {second}", "move_number": 0})
     refused = ana.error()
     assert refused["code"] == "illegal_action"
     assert refused["message"].endswith("do not match"), refused
