@@ -94,7 +94,7 @@ def _layout_titles(path: Path) -> list[tuple[str, int]]:
 
 
 # The HTML pages mark their words with data-i18n="..." (and -title, -placeholder).
-HTML_MESSAGE = re.compile(r'data-i18n(|-title|-placeholder)="([^"]+)"')
+HTML_MESSAGE = re.compile(r'data-i18n(|-title|-placeholder|-aria-label)="([^"]+)"')
 # Tutorials are data: these fields of theirs are messages.
 TUTORIAL_FIELDS = ("say", "hint")
 

@@ -86,6 +86,8 @@ def test_the_game_over_stops_the_clock() -> None:
         ({"kind": "move", "seconds": 60, "increment": 3}, "belongs to a bank"),
         ({"kind": "bank", "seconds": 60, "increment": -1}, "increment is from 0"),
         ({"kind": "bank", "seconds": "60"}, "number of seconds"),
+        ({"kind": "move", "seconds": float("inf")}, "seconds is a number of seconds"),  # 1e999
+        ({"kind": "bank", "seconds": 60, "increment": float("nan")}, "number of seconds"),
         ({"kind": "move", "seconds": 60, "on_timeout": "forfeit"}, "allowed: bot, adjourn"),
         ({"kind": "move", "seconds": 60, "colour": "red"}, "unknown time control field"),
         ("two minutes", "is an object"),

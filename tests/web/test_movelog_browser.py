@@ -166,3 +166,21 @@ def test_the_room_page_checks_a_62_bit_seed_to_the_digit(page: Any, server: Page
         " return box && !box.textContent.includes('…'); }")
     said = page.inner_text("#fairness-check")
     assert said.startswith("Fair deal") and str(seed) in said, (seed, said)
+
+
+def test_the_replay_controls_are_named_in_the_readers_language(
+    page: Any, server: PageServer
+) -> None:
+    """A screen reader announces the controls' landmark by its aria-label: in Korean
+    on a Korean page (`data-i18n-aria-label`)."""
+    from pyramids.play.i18n import _
+
+    room = _finished_room(server)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("select.language-switch", "ko")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    page.goto(f"{server.base}/replay/{room}")
+    page.wait_for_selector("#controls:not([hidden])")
+    label = page.get_attribute("#controls", "aria-label")
+    assert label == _("Replay controls", lang="ko") != "Replay controls"

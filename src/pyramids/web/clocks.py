@@ -23,6 +23,7 @@ the server gives nobody time back.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -131,7 +132,8 @@ class TimeControl:
 
 
 def _number(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
         raise ClockError(N_("a time control's {name} is a number of seconds"), name=name)
     return float(value)
 

@@ -80,7 +80,7 @@ class RoomError(PyramidsError):
         self.retry_after = retry_after  # seconds, for status 429
 
 
-def _shown(value: Any) -> str:
+def shown_value(value: Any) -> str:
     """A value a client sent, as a refusal shows it: text as it is (at most 64
     characters), anything else as JSON would write it."""
     if isinstance(value, str):
@@ -427,7 +427,7 @@ class Room:
             0 <= seat < len(self.seats)
         ):
             raise RoomError("bad_seat", Words(N_("no seat {seat}; seats are 0 to {last}"),
-                                              seat=_shown(seat), last=len(self.seats) - 1))
+                                              seat=shown_value(seat), last=len(self.seats) - 1))
         return seat
 
     def _waiting(self, doing: Words) -> None:
@@ -520,7 +520,7 @@ class Room:
             raise RoomError(
                 "unknown_agent",
                 Words(N_("unknown agent '{name}'; allowed agents: {allowed}"),
-                      name=_shown(agent), allowed=", ".join(known_agents)),
+                      name=shown_value(agent), allowed=", ".join(known_agents)),
             )
         chosen = self._free_seat(seat)
         chosen.kind, chosen.agent, chosen.name, chosen.token_hash = AGENT, agent, None, None

@@ -36,7 +36,7 @@ from pyramids.web.hub import Connection, Hub, LiveRoom
 from pyramids.web.language import client_language as socket_language
 from pyramids.web.limits import TokenBucket, json_too_deep
 from pyramids.web.movelog import client_language
-from pyramids.web.rooms import RoomError
+from pyramids.web.rooms import RoomError, shown_value
 
 log = logging.getLogger("pyramids.web.ws")
 
@@ -72,11 +72,14 @@ def _parse(text: str, max_depth: int = DEFAULT_JSON_DEPTH) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise RoomError("bad_message", Words(N_("a message is a JSON object with a 'type'")))
     kind = message.get("type")
+    if kind is None:
+        raise RoomError("bad_message", Words(N_("a message needs a 'type'; allowed: {allowed}"),
+                                             allowed=", ".join(MESSAGE_TYPES)))
     if kind not in MESSAGE_TYPES:
         raise RoomError(
             "unknown_type",
             Words(N_("unknown message type '{kind}'; allowed: {allowed}"),
-                  kind=str(kind)[:64], allowed=", ".join(MESSAGE_TYPES)),
+                  kind=shown_value(kind), allowed=", ".join(MESSAGE_TYPES)),
         )
     return message
 

@@ -102,7 +102,8 @@ export function orderedAgents(agents) {
   return [...levels, ...agents.filter((agent) => !LEVELS.includes(agent))];
 }
 
-/** Put the catalogue's words into elements marked data-i18n (and data-i18n-title). */
+/** Put the catalogue's words into elements marked data-i18n (and -title, -placeholder,
+ * -aria-label: those attributes). */
 export function translatePage(root) {
   for (const element of root.querySelectorAll("[data-i18n]")) {
     element.textContent = t(element.dataset.i18n);
@@ -112,6 +113,9 @@ export function translatePage(root) {
   }
   for (const element of root.querySelectorAll("[data-i18n-placeholder]")) {
     element.placeholder = t(element.dataset.i18nPlaceholder);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-aria-label]")) {
+    element.setAttribute("aria-label", t(element.dataset.i18nAriaLabel));
   }
 }
 

@@ -95,9 +95,11 @@ function constructionShape(ctx, x, y) {
     group.append(s("rect", { class: `unit-slot${filled ? " filled" : ""}`, x: x + unit * 30, y: y + 32, width: 24, height: 24, rx: 3 }));
     if (filled) group.append(s("path", { d: `M${x + unit * 30 + 5} ${y + 44} l5 5 l9 -10`, stroke: "#fff", "stroke-width": 3, fill: "none" }));
   }
+  // A call to t() inside another's arguments is not extracted for the catalogue: apart.
+  const nothing = t("nothing");
   c.sets.forEach((entry, index) => {
     group.append(s("text", { class: "label small", x, y: y + 74 + index * 15 },
-      t("{name}: {cards}", { name: seatName(ctx.seats, entry.player), cards: setParts(entry.cards, entry.jewel_pairs) || t("nothing") })));
+      t("{name}: {cards}", { name: seatName(ctx.seats, entry.player), cards: setParts(entry.cards, entry.jewel_pairs) || nothing })));
   });
   if (view.phase === "set") {
     group.append(s("text", { class: "label", x: x + 170, y: y + 50 }, t("Next to set: {name}", { name: seatName(ctx.seats, c.next) })));
@@ -164,7 +166,8 @@ function handShape(ctx, x, y, width) {
 function setLabel(action) {
   const [, cards, pairs] = action.split(" ").map(Number);
   if (!cards && !pairs) return t("Set nothing");
-  return t("Set {cards} ({units})", { cards: setParts(cards, pairs), units: tn("{count} unit", "{count} units", cards + pairs) });
+  const units = tn("{count} unit", "{count} units", cards + pairs);
+  return t("Set {cards} ({units})", { cards: setParts(cards, pairs), units });
 }
 
 function controls(ctx) {
