@@ -141,6 +141,19 @@ def test_room_refusals_are_in_the_language_the_client_reads(client: TestClient) 
         "bad request: unknown field 'players'")
     assert _refusal(client.post("/api/rooms", json=unknown, headers=KOREAN)) == (
         "잘못된 요청: 알 수 없는 필드 'players'")
+    # A field of the wrong type or out of bounds, or missing: words, not pydantic's English.
+    for body, english, korean in [
+        ({"game": 5}, "game: should be text", "game: 문자열 형식이어야 합니다"),
+        ({"game": "pacal", "seed": True}, "seed: should be a whole number or text",
+         "seed: 정수 또는 문자열 형식이어야 합니다"),
+        ({"game": "pacal", "bot_delay_seconds": 99}, "bot_delay_seconds: at most 10",
+         "bot_delay_seconds: 10 이하여야 합니다"),
+        ({}, "game: required", "game: 필수 항목입니다"),
+        ([1], "the body: should be a JSON object", "본문: JSON 객체 형식이어야 합니다"),
+    ]:
+        assert _refusal(client.post("/api/rooms", json=body)) == f"bad request: {english}"
+        assert _refusal(client.post("/api/rooms", json=body, headers=KOREAN)) == (
+            f"잘못된 요청: {korean}")
 
 
 def _socket_error(socket: Any) -> dict[str, Any]:

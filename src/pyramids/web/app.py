@@ -165,18 +165,71 @@ def scope_language(scope: Scope) -> str:
 HTTP_WORDS = {"Not Found": N_("Not Found"), "Method Not Allowed": N_("Method Not Allowed")}
 
 
+# What pydantic's error types mean, in catalogue words: the type a field should have.
+FIELD_KINDS = {
+    "string_type": N_("text"), "str_type": N_("text"),
+    "int_type": N_("a whole number"), "int_parsing": N_("a whole number"),
+    "int_from_float": N_("a whole number"),
+    "float_type": N_("a number"), "float_parsing": N_("a number"),
+    "finite_number": N_("a finite number"),
+    "bool_type": N_("true or false"), "bool_parsing": N_("true or false"),
+    "dict_type": N_("a JSON object"), "model_type": N_("a JSON object"),
+    "model_attributes_type": N_("a JSON object"),
+    "list_type": N_("a list"),
+}
+# Bounds: pydantic's type, the catalogue's words and the context value they name.
+FIELD_BOUNDS = {
+    "less_than_equal": (N_("{field}: at most {limit}"), "le"),
+    "less_than": (N_("{field}: less than {limit}"), "lt"),
+    "greater_than_equal": (N_("{field}: at least {limit}"), "ge"),
+    "greater_than": (N_("{field}: more than {limit}"), "gt"),
+    "string_too_long": (N_("{field}: at most {limit} characters"), "max_length"),
+    "string_too_short": (N_("{field}: at least {limit} characters"), "min_length"),
+    "too_long": (N_("{field}: at most {limit} items"), "max_length"),
+}
+# The member tags pydantic adds to the location of a union's errors (`seed.int`).
+UNION_MEMBERS = {"int", "str", "float", "bool", "none", "list", "dict"}
+
+
 def _describe_validation(error: RequestValidationError, lang: str = "en") -> str:
-    """What was wrong with a request's fields. The field names are the API's; the
-    problem with a field is pydantic's own wording, in English."""
-    parts = []
+    """What was wrong with a request's fields, in the reader's language. The field
+    names are the API's; a problem pydantic names in a way this table does not know
+    keeps pydantic's English wording."""
+    parts: list[str] = []
+    kinds: dict[str, list[str]] = {}  # a field's expected types (a union: several)
+    slots: dict[str, int] = {}  # where in `parts` each such field is told
     for problem in error.errors():
-        location = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
-        if problem.get("type") == "json_invalid":
+        where = [str(part) for part in problem.get("loc", ()) if part != "body"]
+        kind = str(problem.get("type"))
+        if where and where[-1] in UNION_MEMBERS and kind in FIELD_KINDS:
+            where = where[:-1]
+        location = ".".join(where)
+        field = location or _("the body", lang=lang)
+        context = problem.get("ctx") or {}
+        if kind == "json_invalid":
             parts.append(_("the body is not valid JSON", lang=lang))
-        elif problem.get("type") == "extra_forbidden":
+        elif kind == "extra_forbidden":
             parts.append(_("unknown field '{field}'", lang=lang, field=location))
+        elif kind == "missing":
+            parts.append(_("{field}: required", lang=lang, field=field))
+        elif kind in FIELD_KINDS:
+            expected = kinds.setdefault(field, [])
+            if not expected:
+                slots[field] = len(parts)
+                parts.append("")  # filled in below, once every kind is known
+            word = _(FIELD_KINDS[kind], lang=lang)
+            if word not in expected:
+                expected.append(word)
+        elif kind in FIELD_BOUNDS and FIELD_BOUNDS[kind][1] in context:
+            message, key = FIELD_BOUNDS[kind]
+            limit = context[key]
+            shown = format(limit, "g") if isinstance(limit, float) else limit
+            parts.append(_(message, lang=lang, field=field, limit=shown))
         else:
-            parts.append(f"{location or 'body'}: {problem.get('msg')}")
+            parts.append(f"{field}: {problem.get('msg')}")
+    for field, expected in kinds.items():
+        parts[slots[field]] = _("{field}: should be {kinds}", lang=lang, field=field,
+                         kinds=_(" or ", lang=lang).join(expected))
     return _("bad request: {problems}", lang=lang, problems="; ".join(parts))
 
 
