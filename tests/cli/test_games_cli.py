@@ -662,3 +662,9 @@ def test_play_from_a_pipe_plays_at_line_prompts_instead_of_hanging() -> None:
     lines = result.output.splitlines()
     assert lines[0] == "Not at a terminal: playing at line prompts (as with --plain)."
     assert "Card to place:" in result.output and "\x1b[" not in result.output
+
+
+def test_an_empty_vs_is_refused_with_an_example() -> None:
+    result = invoke("play", "pacal", "--plain", "--vs", " ", stdin="quit\n")
+    assert result.exit_code == 2
+    assert "--vs needs a level or an agent, for example --vs medium" in result.output

@@ -82,7 +82,10 @@ def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
                 example=example,
             )
     else:
-        names = [HUMAN] + [vs or DEFAULT_OPPONENT] * (game.num_players - 1)
+        if vs is not None and not vs.strip():
+            raise OptionError(N_("--vs needs a level or an agent, for example --vs {example} "
+                                 "(see `pyramids bots`)"), example=DEFAULT_OPPONENT)
+        names = [HUMAN] + [(vs or DEFAULT_OPPONENT).strip()] * (game.num_players - 1)
     check_seat_names(names)
     return names
 

@@ -17,6 +17,7 @@ KMahjongg importer. A file's name, without its extension, is the layout's name.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -76,9 +77,16 @@ def load_layout(name_or_path: str | Path) -> Layout:
     looks_like_path = path.suffix in EXTENSIONS or "/" in text_name or "\\" in text_name
     if looks_like_path:
         raise LayoutError(N_("no layout file at '{path}'"), path=text_name)
+    close = difflib.get_close_matches(text_name.lower(), sorted(files), n=3, cutoff=0.5)
+    if close:
+        raise LayoutError(
+            N_("unknown layout '{name}'; did you mean {names}? {count} layouts are shipped "
+               "(`pyramids layout list` lists them), or give the path of a .pyr or KMahjongg "
+               ".layout file"), name=text_name, names=", ".join(close), count=len(files))
     raise LayoutError(
-        N_("unknown layout '{name}': the shipped layouts are {names}; or give the path of a "
-           ".pyr or KMahjongg .layout file"), name=text_name, names=", ".join(sorted(files)))
+        N_("unknown layout '{name}': {count} layouts are shipped (`pyramids layout list` "
+           "lists them), for example {names}; or give the path of a .pyr or KMahjongg .layout "
+           "file"), name=text_name, count=len(files), names=", ".join(sorted(files)[:3]))
 
 
 @cache
