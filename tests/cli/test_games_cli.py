@@ -303,7 +303,7 @@ def test_replay_step_stops_on_q(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("{not json", "invalid JSON"),
+        ("{not json", "bad.json: not a game record: the JSON breaks off or is malformed at line 1"),
         ('{"format": "something"}', "not a game record"),
         (
             json.dumps({"format": "pyramids-record", "version": 1, "game": "pacal-solo",

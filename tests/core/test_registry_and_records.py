@@ -43,7 +43,10 @@ def test_malformed_records_are_rejected_with_the_reason(tmp_path: Path) -> None:
     good = {"format": "pyramids-record", "version": 1, "game": "pacal", "options": {},
             "seed": 1, "players": [], "actions": [], "result": None}
     cases = {
-        "not json": "invalid JSON",
+        "not json": "the JSON breaks off or is malformed at line 1, column 1",
+        '{"format": "pyramids-record",\n "game": "pac': "malformed at line 2, column 10",
+        json.dumps({**good, "players": ["a", "b", "c"]}): (
+            r"pacal has 2 seat\(s\), but the record names 3 player\(s\)"),
         json.dumps({**good, "format": "x"}): "format",
         json.dumps({**good, "version": 9}): "unsupported record version 9",
         json.dumps({**good, "actions": [1, 2]}): "'actions' must be a list of action strings",
@@ -57,3 +60,34 @@ def test_malformed_records_are_rejected_with_the_reason(tmp_path: Path) -> None:
             GameRecord.from_json(text).replay()
     with pytest.raises(RecordError, match="cannot read game record"):
         GameRecord.load_file(tmp_path / "missing.json")
+    binary = tmp_path / "photo.json"
+    binary.write_bytes(b"\xff\xd8\xff\xe0 not text")
+    with pytest.raises(RecordError, match=f"{binary} is not a game record: .* not text"):
+        GameRecord.load_file(binary)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with pytest.raises(RecordError, match=f"{broken}: not a game record"):
+        GameRecord.load_file(broken)
+
+
+def test_a_finished_games_record_with_another_seed_is_refused_not_replayed_as_unfinished(
+) -> None:
+    """A tampered seed deals another game, whose moves stop (or fail) early: the record
+    says the game ended, so a replay that does not end is an error, not 'stops early'."""
+    game = pyramids.load("pacal-solo")
+    state = game.new_initial_state(seed=8)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    record = GameRecord.from_state(state, players=["human"])
+    assert record.replay()[-1].is_terminal()
+    for seed, says in ((-5, "its 4 moves stop before the end; its seed or moves do not "
+                            "belong together"),
+                       (11, "stop before the end"),
+                       (9, r"move 3 \('place F2'\): .* the game is over")):
+        tampered = GameRecord(record.game, record.options, seed, record.actions,
+                              record.players, record.result)
+        with pytest.raises(RecordError, match=says):
+            tampered.replay()
+    # Without a result (a game saved half-way) a record may stop anywhere.
+    half = GameRecord(record.game, record.options, 11, record.actions[:2], record.players)
+    assert not half.replay()[-1].is_terminal()

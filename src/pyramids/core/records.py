@@ -64,6 +64,10 @@ class GameRecord:
     def from_json(cls, text: str) -> GameRecord:
         try:
             data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordError(N_("not a game record: the JSON breaks off or is malformed at "
+                                 "line {line}, column {column}"),
+                              line=error.lineno, column=error.colno) from None
         except (TypeError, ValueError) as error:
             raise RecordError(N_("not a game record: invalid JSON ({problem})"),
                               problem=str(error)) from None
@@ -101,7 +105,13 @@ class GameRecord:
         except OSError as error:
             raise RecordError(N_("cannot read game record {path}: {problem}"), path=str(path),
                               problem=error.strerror) from None
-        return cls.from_json(text)
+        except UnicodeDecodeError:
+            raise RecordError(N_("{path} is not a game record: a record is JSON text (UTF-8), "
+                                 "and this file is not text"), path=str(path)) from None
+        try:
+            return cls.from_json(text)
+        except RecordError as error:
+            raise RecordError(N_("{path}: {problem}"), path=str(path), problem=error) from None
 
     def save_file(self, path: str | Path) -> None:
         """Write atomically, so that a crash never leaves half a record behind."""
@@ -116,6 +126,10 @@ class GameRecord:
             game = load(self.game, **with_legacy(_option_specs(self.game), self.options))
         except PyramidsError as error:
             raise RecordError(N_("game record: {problem}"), problem=error) from None
+        if self.players and len(self.players) != game.num_players:
+            raise RecordError(N_("game record: {game} has {seats} seat(s), but the record "
+                                 "names {given} player(s)"), game=self.game,
+                              seats=game.num_players, given=len(self.players))
         state = game.new_initial_state(self.seed)
         states = [state.clone()]
         for number, text in enumerate(self.actions, start=1):
@@ -125,6 +139,11 @@ class GameRecord:
                 raise RecordError(N_("game record: move {number} ('{move}'): {problem}"),
                                   number=number, move=text, problem=error) from None
             states.append(state.clone())
+        if self.result is not None and not state.is_terminal():
+            # A finished game's moves that stop early: its seed or moves were changed.
+            raise RecordError(N_("game record: it says the game ended, but its {count} moves "
+                                 "stop before the end; its seed or moves do not belong "
+                                 "together"), count=len(self.actions))
         if self.result is not None and state.is_terminal():
             recorded = self.result.get("returns")
             if recorded is not None and [float(r) for r in recorded] != state.returns():
