@@ -44,6 +44,10 @@ def test_arena_table_and_workers_agree() -> None:
                                 "--games", "4"])
     assert table.exit_code == 0, table.output
     assert "win rate" in table.stdout and "greedy" in table.stdout
+    # Alone, the agents never meet: the table says how they are compared.
+    assert "compared deal by deal" in " ".join(table.stdout.split())
+    assert "compared deal by deal" not in runner.invoke(
+        app, ["arena", "pacal", "--agents", "greedy,random", "--games", "2"]).stdout
 
 
 def test_arena_table_in_korean() -> None:

@@ -75,6 +75,10 @@ def _print_table(summary: dict[str, Any]) -> None:
         "Elo: Bradley-Terry maximum likelihood on pairwise results, mean 1500, "
         "{draws} virtual draw(s) per pair.", draws=prior,
     ))
+    if summary["players"] == 1:
+        # Alone, agents never meet: say what their pairwise results are.
+        console.print(_("One player: every agent plays the same deals; two agents are compared "
+                        "deal by deal (a deal both win, or both lose, is a draw)."))
 
 
 def arena(
