@@ -668,3 +668,19 @@ def test_an_empty_vs_is_refused_with_an_example() -> None:
     result = invoke("play", "pacal", "--plain", "--vs", " ", stdin="quit\n")
     assert result.exit_code == 2
     assert "--vs needs a level or an agent, for example --vs medium" in result.output
+
+
+def test_rules_at_a_terminal_are_laid_out_to_its_width(monkeypatch) -> None:
+    """Piped, the page is its Markdown (above); at a terminal it is wrapped to the
+    terminal's width, headings and bold set as text, not as `#` and `**`."""
+    monkeypatch.setattr("pyramids.cli.games.at_a_terminal", lambda: True)
+    for lang in ("en", "ko"):
+        result = runner.invoke(app, ["rules", "mahjongg", "--lang", lang],
+                               env={"COLUMNS": "80"})
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        from rich.cells import cell_len
+
+        assert max(cell_len(line) for line in lines) <= 80
+        assert not any(line.startswith("#") for line in lines)
+        assert "**" not in result.output and len(lines) > 100

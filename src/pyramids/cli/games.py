@@ -225,10 +225,23 @@ def rules(
         False, "--reference", help="The rules as implemented, for developers (English)."
     ),
 ) -> None:
-    """Print a game's learn page: about, components, rules, strategy, FAQ, our decisions."""
+    """Print a game's learn page: about, components, rules, strategy, FAQ, our decisions.
+
+    At a terminal the page is laid out to its width (headings, lists, bold); piped
+    (`> pacal.md`) it is the page's Markdown as written."""
     apply_language(lang)
     with user_errors():
-        typer.echo(rules_text(game) if reference else learn_text(game))
+        page = rules_text(game) if reference else learn_text(game)
+    if not at_a_terminal():
+        typer.echo(page)
+        return
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console()
+    with console.capture() as captured:
+        console.print(Markdown(page))
+    typer.echo("\n".join(line.rstrip() for line in captured.get().splitlines()))
 
 
 def replay(
