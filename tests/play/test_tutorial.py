@@ -153,3 +153,23 @@ def test_each_tutorial_runs_at_line_prompts_in_korean(game: str) -> None:
     else:
         finish = _("Now finish the game on your own.", lang="ko")
     assert finish in result.output
+
+
+def test_an_empty_line_or_a_wrong_move_does_not_draw_the_step_again() -> None:
+    """The board and the step's words are drawn once a step; an empty Enter or a
+    wrong move gets a new prompt (and the wrong move its hint), not the whole page."""
+    from pyramids.cli.tutorial import run_steps
+    from pyramids.play.tutorial import TutorialRun, tutorial_for
+
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None
+    run = TutorialRun(tutorial)
+    while not run.waits_for_move():  # the first step that asks for a move
+        run.go_on()
+    inputs = iter(["", "", "place F3", "", "quit"])
+    lines: list[str] = []
+    assert run_steps(run, lambda: next(inputs), lines.append) is False
+    boards = [line for line in lines if line.startswith("Draws: 1,")]
+    prompts = [line for line in lines if line.endswith("> ")]
+    hints = [line for line in lines if line.startswith("Put the 42 on F2")]
+    assert len(boards) == 1 and len(prompts) == 5 and len(hints) == 1

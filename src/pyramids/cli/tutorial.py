@@ -71,15 +71,19 @@ def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
     """Walk the steps; False when the learner stops early."""
     learner = run.tutorial.learner
     write("== " + _(run.tutorial.title) + " ==")
+    shown: tuple[int, int] | None = None  # the step and position last drawn
     while not run.finished:
         step = run.step
         assert step is not None
-        write("")
-        write(render_view(run.state.game.name, run.state.view(learner)))
-        write("")
-        # `highlight` is for boards that can light things up; the step's words
-        # already say where to look.
-        write(run.text())
+        position = (id(step), len(run.state.history()))
+        if position != shown:  # an empty line or a mistyped move does not draw it again
+            shown = position
+            write("")
+            write(render_view(run.state.game.name, run.state.view(learner)))
+            write("")
+            # `highlight` is for boards that can light things up; the step's words
+            # already say where to look.
+            write(run.text())
         if not run.waits_for_move():
             write(_("(press Enter to go on)") + "> ")
             line = read_line()
