@@ -245,6 +245,11 @@ def test_the_solver_budget_is_capped_by_the_server(server: ServerThread) -> None
     )
     assert response.status_code == 400
     assert "at most 20000" in error_of(response)["message"]
+    # The game list tells clients the same range (not the engine's 1e+07).
+    games = server.http.get("/api/games").json()["games"]
+    [mahjongg] = [game for game in games if game["name"] == "mahjongg"]
+    [budget] = [option for option in mahjongg["options"] if option["name"] == "solver_nodes"]
+    assert budget["allowed"] == "an integer >= 1 and <= 20000"
 
 
 # -- 4. engine work off the event loop ------------------------------------------------
@@ -589,6 +594,9 @@ def test_security_headers_and_a_schema_that_says_400(server: ServerThread) -> No
         for operation in path.values():
             assert "422" not in operation["responses"]
     assert "400" in schema["paths"]["/api/rooms"]["post"]["responses"]
+    # No page that needs a CDN's scripts, which the policy above forbids.
+    for page in ("/docs", "/redoc"):
+        assert server.http.get(page).status_code == 404
 
 
 def test_the_sqlite_file_is_readable_by_its_owner_only(server: ServerThread, db_url: str) -> None:

@@ -12,6 +12,13 @@ from pyramids.core.errors import N_, OptionError, PluralWords, Words
 NO_LEGACY: Any = object()
 
 
+def _bound(value: float | None) -> str | None:
+    """A bound as people write it: 10000000, not 1e+07; 0.5 as it is."""
+    if value is None:
+        return None
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
 @dataclass(frozen=True)
 class Option:
     """One named option of a game.
@@ -52,8 +59,7 @@ class Option:
             return Words(N_("true or false"))
         kinds = {int: N_("an integer"), float: N_("a number"), str: N_("a string")}
         kind = Words(kinds.get(self.kind, N_("a value")))
-        low = None if self.minimum is None else f"{self.minimum:g}"
-        high = None if self.maximum is None else f"{self.maximum:g}"
+        low, high = _bound(self.minimum), _bound(self.maximum)
         if low is not None and high is not None:
             return Words(N_("{kind} >= {low} and <= {high}"), kind=kind, low=low, high=high)
         if low is not None:

@@ -8,6 +8,7 @@ wrong and what is allowed.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -26,6 +27,7 @@ from pyramids.agents import agent_names
 from pyramids.agents.levels import LEVELS, level_description
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
 from pyramids.core.errors import N_, PluralWords, Words
+from pyramids.core.options import Option
 from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.web.accounts import mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
@@ -367,6 +369,14 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
             )
 
 
+def served(spec: Option) -> Option:
+    """An option as this server allows it: its range narrowed by `SERVER_OPTION_MAXIMUM`."""
+    most = SERVER_OPTION_MAXIMUM.get(spec.name)
+    if most is None or (spec.maximum is not None and spec.maximum <= most):
+        return spec
+    return dataclasses.replace(spec, maximum=most)
+
+
 # -- the app ------------------------------------------------------------------------
 
 
@@ -394,7 +404,7 @@ def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
                         "default": spec.default,
                         "kind": spec.kind.__name__,
                         "doc": _(spec.doc, lang=lang),
-                        "allowed": words_text(spec.allowed_words(), lang),
+                        "allowed": words_text(served(spec).allowed_words(), lang),
                         "choices": list(spec.choices) if spec.choices is not None else None,
                     }
                     for spec in game.option_specs
@@ -483,7 +493,10 @@ def create_app(
             await hub.stop()
             accounts.close()
 
-    app = FastAPI(title="pyramids server", lifespan=lifespan)
+    # No /docs or /redoc: FastAPI's pages load their scripts from a CDN, which the
+    # pages' own Content-Security-Policy forbids (and visitors' browsers should not
+    # fetch). /openapi.json describes the API for any viewer.
+    app = FastAPI(title="pyramids server", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.limits = limits
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, max_depth=limits.max_json_depth)
     app.add_middleware(RateLimit, rate=limits.http_per_second, burst=limits.http_burst)
