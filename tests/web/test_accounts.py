@@ -135,6 +135,30 @@ def test_a_session_acts_only_for_its_own_account(server: ServerThread) -> None:
     assert bo.get("/api/account").json()["account"]["name"] == "Bo"
 
 
+def test_nobody_plays_by_name_as_an_account_or_as_a_bot(server: ServerThread) -> None:
+    """Playing by name (no login), a person may not take an account's name (any case,
+    any spacing) nor a name that reads like a bot's seat; in a room or at solitaire."""
+    zed = browser(server)
+    assert register(zed, "Zed Star").status_code == 201
+    room_id = server.http.post("/api/rooms", json={"game": NAME}).json()["room"]["id"]
+    for name, code in (("zed  star", "name_taken"), ("random (bot)", "bad_name"),
+                       ("Ana (you)", "bad_name")):
+        refused = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name})
+        assert code_of(refused) == code, refused.text
+        assert "choose another name" in refused.json()["error"]["message"]
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["open_seats"] == [0, 1]
+    # The account's holder, logged in, sits under it; another name is fine by name.
+    mine = zed.post(f"/api/rooms/{room_id}/seats", json={"name": "Zed Star"},
+                    headers=csrf(zed))
+    assert mine.status_code == 201, mine.text
+    other = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Zed Stars"})
+    assert other.status_code == 201, other.text
+    if "mahjongg" in [game["name"] for game in server.http.get("/api/games").json()["games"]]:
+        solitaire = server.http.post("/api/solitaire", json={
+            "game": "mahjongg", "name": "ZED STAR", "board": "giza-step-ramp"})
+        assert code_of(solitaire) == "name_taken"
+
+
 def test_names_and_passwords_are_checked(server: ServerThread) -> None:
     ana = browser(server)
     assert code_of(register(ana, "Ana", "short")) == "bad_password"

@@ -468,6 +468,22 @@ async def seat_account(request: Request) -> tuple[int, str] | None:
     return found
 
 
+async def check_guest_name(request: Request, name: Any) -> None:
+    """A person who plays by name, without an account, may not look like a bot or
+    like someone else: no name ending in ')' (the pages mark seats "(bot)" and
+    "(you)"), and no account's name (whose holder plays it logged in)."""
+    clean = clean_name(name)
+    if clean.endswith(")"):
+        raise RoomError("bad_name", Words(N_(
+            "a player name may not end with ')': the pages mark seats that way ('(bot)', "
+            "'(you)'); choose another name")))
+    accounts: Accounts = request.app.state.accounts
+    if await request.app.state.hub.run_db(accounts.store.find, clean) is not None:
+        raise RoomError("name_taken", Words(N_(
+            "'{name}' is the name of an account: log in to play under it, or choose another "
+            "name"), name=clean), 409)
+
+
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -29,7 +29,7 @@ from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, ma
 from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.core.options import Option
 from pyramids.play.i18n import _, negotiate, words_text
-from pyramids.web.accounts import mount_accounts, seat_account
+from pyramids.web.accounts import check_guest_name, mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
 from pyramids.web.clocks import Clock
 from pyramids.web.cluster import is_postgres
@@ -600,6 +600,8 @@ def create_app(
         hub = hub_of(request)
         live = await hub.get(room_id)
         account = await seat_account(request)
+        if account is None:
+            await check_guest_name(request, body.name)
         seat, token = await hub.take_seat(live, body.name, body.seat, account)
         return {"room": live.room.summary(), "seat": seat.index, "token": token}
 

@@ -45,6 +45,7 @@ from pyramids.play.boards import (
     variant_text,
 )
 from pyramids.play.i18n import _, negotiate, words_text
+from pyramids.web.accounts import check_guest_name
 from pyramids.web.hub import Hub
 from pyramids.web.limits import Buckets, retry_after
 from pyramids.web.rooms import FINISHED, Room, RoomError, RoomSettings
@@ -164,6 +165,8 @@ def mount_solitaire(
             raise RoomError("bad_request", Words(N_(
                 "give exactly one of 'board' (a deal the server draws), 'game_number' "
                 "(practice) or 'daily': true")))
+        # Tables rank names: nobody plays under an account's name or a bot's mark.
+        await check_guest_name(request, body.name)
         wait = room_creations.take(request.client.host if request.client else "")
         if wait > 0:
             raise RoomError("rate_limited", Words(N_("too many new games from one address; "
