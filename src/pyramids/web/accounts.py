@@ -485,7 +485,8 @@ async def check_guest_name(request: Request, name: Any) -> None:
 
 
 class Credentials(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a seat number, "yes" not true (nothing a client sends is coerced)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field(max_length=200)
     password: str = Field(max_length=1024)

@@ -86,7 +86,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a seat number, "yes" not true (nothing a client sends is coerced)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CreateRoom(Strict):

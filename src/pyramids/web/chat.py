@@ -286,7 +286,8 @@ async def reload_chat(hub: Hub, live: LiveRoom, reason: str) -> None:
 
 
 class MuteSpectators(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a seat number, "yes" not true (nothing a client sends is coerced)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     token: str = Field(max_length=200)
     muted: bool

@@ -28,7 +28,8 @@ MAX_REMATCHES = 10_000
 
 
 class RematchNotice(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a seat number, "yes" not true (nothing a client sends is coerced)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     token: str = Field(max_length=200)
     room: str = Field(max_length=64)

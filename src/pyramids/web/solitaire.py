@@ -63,7 +63,8 @@ CLOCK_PREFIX = "clock "
 
 
 class StartSolitaire(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a seat number, "yes" not true (nothing a client sends is coerced)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     game: str = Field(max_length=64)
     name: str = Field(max_length=200)

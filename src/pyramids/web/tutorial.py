@@ -50,7 +50,8 @@ T = TypeVar("T")
 
 
 class TutorialRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "0" is not a seat number, "yes" not true (nothing a client sends is coerced)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     moves: list[str | None] = Field(default_factory=list, max_length=MAX_ENTRIES)
     attempt: str | None = Field(default=None, max_length=MAX_MOVE_CHARS)
