@@ -684,3 +684,32 @@ def test_rules_at_a_terminal_are_laid_out_to_its_width(monkeypatch) -> None:
         assert max(cell_len(line) for line in lines) <= 80
         assert not any(line.startswith("#") for line in lines)
         assert "**" not in result.output and len(lines) > 100
+
+
+def test_mahjongg_at_line_prompts_is_played_by_the_letters_on_the_tiles() -> None:
+    """Pairs are typed by the letters printed on free tiles, never by tile numbers; the
+    turn's move list does not give the pairs away; a refusal names the letters typed."""
+    from pyramids.cli.plain import play_plain
+    from pyramids.play.session import load_game, new_session
+    from pyramids.play.text.mahjongg import tile_label
+
+    session = new_session(load_game("mahjongg", {"layout": "turtle"}), ["human"], 3)
+    state = session.state
+    pair = next(move for move in state.legal_action_strings() if move.startswith("match"))
+    first, second = (int(word) for word in pair.split()[1:])
+    letters = f"match {tile_label(first)} {tile_label(second)}"
+    view = state.view(0)
+    free = [tile["id"] for tile in view["tiles"] if tile["free"]]
+    legal = set(state.legal_action_strings())
+    wrong = next((a, b) for a in free for b in free
+                 if a < b and f"match {a} {b}" not in legal and f"match {b} {a}" not in legal)
+    typed = f"match {tile_label(wrong[0])} {tile_label(wrong[1])}"
+    inputs = iter([pair, typed, letters, None])
+    lines: list[str] = []
+    play_plain(session, lambda: next(inputs), lines.append)
+    text = "\n".join(lines)
+    assert f"'{pair.split()[1]}' is not the letters of a tile on the board" in text
+    assert f"the move '{typed}' is illegal: " in text and "do not match" in text
+    assert state.history_strings() == [pair]  # played by its letters
+    assert "'match' moves: find them on the board" in text
+    assert "1) match" not in text

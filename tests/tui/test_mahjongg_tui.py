@@ -285,7 +285,7 @@ async def test_replay_tells_moves_in_words() -> None:
 
 @pytest.mark.parametrize("size", [SMALL, (200, 60)])
 async def test_the_board_fits_or_scrolls_and_uses_a_big_screen(size) -> None:
-    from pyramids.tui.mahjongg_tiles import SCALES
+    from pyramids.play.text.mahjongg_tiles import SCALES
 
     session = new_session(load("mahjongg", layout="pharaohs-tomb"), ["human"], 6)
     app = PlayApp(session, agent_delay=0)

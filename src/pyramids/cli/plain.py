@@ -16,7 +16,8 @@ from pathlib import Path
 
 import typer
 
-from pyramids.core import IllegalActionError, PyramidsError, State, game_manifest
+from pyramids.core import IllegalActionError, PyramidsError, State, companion_of, game_manifest
+from pyramids.core.api import ILLEGAL_MOVE
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _, words_text
 from pyramids.play.movelog import describe_for, describer
@@ -24,9 +25,11 @@ from pyramids.play.moves import (
     clock_move,
     format_moves,
     is_clock_move,
+    labelled,
     parse_move,
     playable_moves,
     summarize_moves,
+    unlabelled,
 )
 from pyramids.play.render import render_view
 from pyramids.play.results import result_lines
@@ -143,7 +146,7 @@ def play_plain(
             write(help_text())
             continue
         if word == "moves":
-            write(format_moves(playable_moves(state)))
+            write(format_moves(labelled(playable_moves(state), move_labels(session, seat))))
             continue
         if word == "view":
             shown_for = None
@@ -158,9 +161,10 @@ def play_plain(
             write(_("The clock is kept by the app; play a move."))
             continue
         try:
-            play(_typed_move(state, text))  # an illegal move raises before anything changes
+            # An illegal move raises before anything changes.
+            play(_typed_move(state, text, move_labels(session, seat)))
         except IllegalActionError as error:
-            write(_("Not a legal move: {problem}", problem=words_text(error)))
+            write(_("Not a legal move: {problem}", problem=words_text(as_typed(error, text))))
     write(render_view(session.game.name, state.view(None)))
     for line_text in result_lines(state, session.seats):
         write(line_text)
@@ -170,8 +174,9 @@ def play_plain(
     return True
 
 
-def _typed_move(state: State, text: str) -> int:
-    """A typed move: a number from the list shown (which leaves out clock moves), or words."""
+def _typed_move(state: State, text: str, labels: dict[str, str]) -> int:
+    """A typed move: a number from the list shown (which leaves out clock moves), or words
+    (with a thing's letters where the game labels things: `match a b`)."""
     shown = playable_moves(state)
     if text.isdigit() and 1 <= int(text) <= len(shown):
         return state.string_to_action(shown[int(text) - 1])
@@ -179,7 +184,22 @@ def _typed_move(state: State, text: str) -> int:
         raise IllegalActionError(
             N_("there is no move number {number}; the moves are numbered 1 to {last}"),
             number=int(text), last=len(shown))
-    return parse_move(state, text)
+    return parse_move(state, unlabelled(text, labels))
+
+
+def move_labels(session: Session, seat: int) -> dict[str, str]:
+    """The letters the seat reads and types for things the game names by number."""
+    label = companion_of(session.game.name, "move_labels")
+    return {} if label is None else dict(label(session.state.view(seat)))
+
+
+def as_typed(error: IllegalActionError, text: str) -> IllegalActionError:
+    """The engine's refusal names the move as the person typed it (their letters, not
+    the action string's numbers)."""
+    words = error.words
+    if words.msgid != ILLEGAL_MOVE:
+        return error
+    return IllegalActionError(ILLEGAL_MOVE, move=text, why=words.values.get("why", ""))
 
 
 def _save_command(session: Session, path: str, write: Callable[[str], None]) -> None:
@@ -209,7 +229,11 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
                      move=len(state.history()) + 1, number=seat + 1) + " ===")
     write(render_view(session.game.name, state.view(seat)))
     write(_("Legal moves:"))
-    write(summarize_moves(playable_moves(state)))
+    labels = move_labels(session, seat)
+    # A game that labels things on its board is played by reading the board: its
+    # pairs are not listed each turn (that would give every answer; `moves` lists them).
+    unlisted = frozenset({"match"}) if labels else frozenset()
+    write(summarize_moves(labelled(playable_moves(state), labels), unlisted))
 
 
 def save_quietly(session: Session, write: Callable[[str], None]) -> Path | None:

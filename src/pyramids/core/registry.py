@@ -49,6 +49,9 @@ COMPANIONS = {
     "vector straight from a state (pyramids.rl.encoding)",
     "move_log": "a function `(action, actor, viewer, before, after) -> list[Words]` telling "
     "one move from one audience's views before and after it (pyramids.play.movelog)",
+    "move_labels": "a function `(view) -> dict[str, str]` giving, for each word of the "
+    "action strings that names a thing by number (a tile), what a person types and reads "
+    "instead at line prompts",
 }
 
 
@@ -98,6 +101,7 @@ class GameManifest:
     web_renderer: str | None = None
     observation_encoder: str | None = None
     move_log: str | None = None
+    move_labels: str | None = None
     quick_engine: bool = False
 
     @property

@@ -56,14 +56,19 @@ def format_moves(
 LONG_LIST = 40
 
 
-def summarize_moves(strings: list[str]) -> str:
-    """The legal moves; in a long list, a kind of move with many entries is summarized."""
-    if len(strings) <= LONG_LIST:
+def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) -> str:
+    """The legal moves; in a long list, a kind of move with many entries is summarized.
+
+    `unlisted`: kinds of move the player finds on the board (Mahjongg's pairs): counted,
+    not shown, since listing them would give every answer away."""
+    if len(strings) <= LONG_LIST and not unlisted:
         return format_moves(strings)
     by_kind: dict[str, list[str]] = {}
     for text in strings:
         by_kind.setdefault(text.split(" ")[0], []).append(text)
-    small_kinds = {kind for kind, texts in by_kind.items() if len(texts) <= LONG_LIST // 2}
+    small_kinds = {kind for kind, texts in by_kind.items()
+                   if (len(texts) <= LONG_LIST // 2 or len(strings) <= LONG_LIST)
+                   and kind not in unlisted}
     # Numbers stay those of the full list, which is what a typed number means.
     shown = [
         (number, text)
@@ -71,6 +76,9 @@ def summarize_moves(strings: list[str]) -> str:
         if text.split(" ")[0] in small_kinds
     ]
     summaries = [
+        ngettext("{count} '{kind}' move: find it on the board",
+                 "{count} '{kind}' moves: find them on the board", len(texts), kind=kind)
+        if kind in unlisted else
         ngettext("{count} '{kind}' move, for example {examples}",
                  "{count} '{kind}' moves, for example {examples}", len(texts),
                  kind=kind, examples=", ".join(repr(t) for t in texts[:3]))
@@ -117,3 +125,32 @@ def parse_move(state: State, text: str) -> int:
             N_("{problem} (type 'moves' to list the legal moves, 'help' for commands)"),
             problem=parse_error
         ) from None
+
+
+def labelled(strings: list[str], labels: dict[str, str]) -> list[str]:
+    """Action strings as a person reads them: each word after the first that names a
+    thing by number (`labels`, a game's `move_labels`) in its letters instead."""
+    if not labels:
+        return list(strings)
+    return [" ".join([words[0], *(labels.get(word, word) for word in words[1:])])
+            for words in (text.split(" ") for text in strings)]
+
+
+def unlabelled(text: str, labels: dict[str, str]) -> str:
+    """A move typed with letters (`match a b`) as its action string (`match 0 1`).
+
+    Raises `IllegalActionError` for a word that is no thing's letters, before the
+    game reads it (so its answer never names a thing by number)."""
+    if not labels:
+        return text
+    words = text.split()
+    if len(words) < 2:
+        return text
+    numbers = {label: number for number, label in labels.items()}
+    for word in words[1:]:
+        if word.lower() not in numbers:
+            raise IllegalActionError(
+                N_("'{word}' is not the letters of a tile on the board: type the letters "
+                   "shown under a free tile's face, for example: {example}"),
+                word=word, example=f"{words[0]} {' '.join(sorted(numbers, key=len)[:2])}")
+    return " ".join([words[0], *(numbers[word.lower()] for word in words[1:])])

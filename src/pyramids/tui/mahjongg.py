@@ -36,8 +36,7 @@ from pyramids.games.mahjongg.explain import face_words
 from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.scores import clock_text
 from pyramids.play.text.mahjongg import barque_track, reason_words
-from pyramids.tui.board import Board, update_static
-from pyramids.tui.mahjongg_tiles import (
+from pyramids.play.text.mahjongg_tiles import (
     Canvas,
     Marks,
     Scale,
@@ -46,6 +45,7 @@ from pyramids.tui.mahjongg_tiles import (
     legend,
     paint,
 )
+from pyramids.tui.board import Board, update_static
 
 # ----- words on screen -----
 

@@ -36,6 +36,7 @@ register(
         planner="pyramids.agents.planner:plan_mahjongg_solo",
         text_renderer="pyramids.play.text.mahjongg:render_mahjongg",
         move_log="pyramids.play.logs.mahjongg:describe_mahjongg",
+        move_labels="pyramids.play.text.mahjongg:move_labels",
         terminal_board="pyramids.tui.mahjongg:BOARD",
         web_renderer="pyramids.web:static/mahjongg.js",
         view_type=MahjonggView,

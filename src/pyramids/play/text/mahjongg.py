@@ -2,34 +2,51 @@
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 from pyramids.play.i18n import _, ngettext
+from pyramids.play.text.mahjongg_tiles import NARROW, SCALES, Marks, board_size, paint
 
 
-def mahjongg_grid_lines(tiles: list[dict[str, Any]]) -> list[str]:
-    """The board from above: each tile 6 characters by 2 lines, higher layers painted last.
+def tile_label(tile_id: int) -> str:
+    """The letters a person types for a tile at line prompts: a..z, then aa, ab, ...
+    Fixed for the game (a tile keeps its letters), like a square's name in chess."""
+    letters = ""
+    number = tile_id + 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
 
-    Line one: the face (`##` face down), `*` when free, the layer digit; line two
-    the tile id. A half step is 3 characters across or 1 line down.
-    """
+
+def move_labels(view: dict[str, Any]) -> dict[str, str]:
+    """The `move_labels` companion: for each tile number in the action strings, the
+    letters printed on that tile (`match 55 143` is typed `match cd en`)."""
+    return {str(tile["id"]): tile_label(tile["id"]) for tile in view.get("tiles", [])}
+
+
+def board_lines(tiles: list[dict[str, Any]], width: int) -> list[str]:
+    """The board from above, as the terminal app draws it without colour: each tile its
+    face, its letters at the bottom right, blocked tiles hatched; higher layers one
+    column to the left. Narrower tiles when the normal ones do not fit `width`."""
     if not tiles:
         return [_("(no tiles left)")]
-    width = (max(tile["x"] for tile in tiles) + 2) * 3 + 1
-    height = max(tile["y"] for tile in tiles) + 2
-    grid = [[" "] * width for _row in range(height)]
-    for tile in sorted(tiles, key=lambda t: (t["z"], t["y"], t["x"])):
-        face = str(tile.get("short") or "##")[:3] if tile.get("face") is not None else "##"
-        free = "*" if tile.get("free") or tile.get("shifted") else " "
-        top = f"{face:<3}{free}{tile['z']}|"
-        bottom = f"{tile['id']:<5}|"
-        left = tile["x"] * 3
-        for dy, row in enumerate((top, bottom)):
-            y = tile["y"] + dy
-            for dx, char in enumerate(row):
-                if y < height and left + dx < width:
-                    grid[y][left + dx] = char
-    return ["".join(row).rstrip() for row in grid]
+    scale = SCALES[0] if board_size(tiles, SCALES[0])[0] <= width else NARROW
+    # Letters on the free tiles only: those are the ones a pair is made of.
+    labels = {tile["id"]: tile_label(tile["id"]) for tile in tiles if tile.get("free")}
+    canvas = paint(tiles, scale, Marks(labels=labels))
+    return [canvas.row_text(row).rstrip() for row in range(canvas.height)]
+
+
+def plain_legend() -> list[str]:
+    """What the board's marks mean, in lines that fit 80 columns."""
+    return [
+        _("(n) Scarab · |n| Papyrus · [n] Glyph · *Ra *Ho *An *Is deities · ~ season"),
+        _("= element · $ royal · ▒▒▒ face down · hatched ░: blocked · ×N: pairs there score N×"),
+        _("A free tile shows its letters under its face (a clear lower line);"),
+        _("type two free tiles' letters to match them, for example: match a b"),
+    ]
 
 
 SAILED, AHEAD, BARQUE, SUNSET = "━", "─", "◆", "☼"
@@ -61,7 +78,11 @@ def _mode(name: str) -> str:
     return words.get(name, name)
 
 
-def render_mahjongg(view: dict[str, Any]) -> str:
+def terminal_width() -> int:
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:
     lines = [
         _("{mode} on {layout}: tiles {left}/{total}, bank {bank} token(s), passes {passes}",
           mode=_mode(view["mode"]), layout=view["layout"], left=view["tiles_left"],
@@ -83,15 +104,14 @@ def render_mahjongg(view: dict[str, Any]) -> str:
                               where=ngettext("{count} space to sunset",
                                              "{count} spaces to sunset", barque["spaces_left"])
                               if barque["spaces_left"] else _("sunset")))
-    lines.append(_("Each tile: its face, * if free, its layer; below, the number you type "
-                   "(match A B). ## is face down."))
-    lines.extend(mahjongg_grid_lines(view.get("tiles", [])))
+    lines.extend(plain_legend())
+    lines.extend(board_lines(view.get("tiles", []), width or terminal_width()))
     if view.get("hint"):
-        lines.append(_("Hint: match {first} {second}", first=view["hint"][0],
-                       second=view["hint"][1]))
+        lines.append(_("Hint: match {first} {second}", first=tile_label(view["hint"][0]),
+                       second=tile_label(view["hint"][1])))
     if view.get("sight_pairs"):
-        lines.append(_("Ra Sight: {pairs}",
-                       pairs=", ".join(f"{a}-{b}" for a, b in view["sight_pairs"])))
+        lines.append(_("Ra Sight: {pairs}", pairs=", ".join(
+            f"{tile_label(a)}-{tile_label(b)}" for a, b in view["sight_pairs"])))
     if view.get("result"):
         result = view["result"]
         scores = ", ".join(_("seat {number}: {points}", number=seat + 1, points=points)

@@ -7,7 +7,7 @@ import pytest
 from pyramids.core import load
 from pyramids.games.mahjongg.blueprints import layout_names
 from pyramids.games.mahjongg.tiles import FACES
-from pyramids.tui.mahjongg_tiles import (
+from pyramids.play.text.mahjongg_tiles import (
     FACE_DOWN,
     HATCH,
     LABEL_WIDTH,
@@ -100,3 +100,41 @@ def test_higher_layers_sit_left_of_lower_ones_and_carry_their_height() -> None:
     assert "×2" in lower_line
     # The block below shows its side to the right of the one on top.
     assert canvas.owner[(canvas.width - 1, 0)] == 0
+
+
+def test_tile_letters_are_a_to_z_then_two_letters_each_its_own() -> None:
+    from pyramids.play.text.mahjongg import tile_label
+
+    assert [tile_label(n) for n in (0, 1, 25, 26, 27, 51, 52, 701, 702)] == [
+        "a", "b", "z", "aa", "ab", "az", "ba", "zz", "aaa"]
+    assert len({tile_label(n) for n in range(1000)}) == 1000
+
+
+@pytest.mark.parametrize("name", layout_names())
+def test_the_line_prompt_board_shows_every_free_tiles_letters_within_80_columns(
+        name: str) -> None:
+    """What a person types to match (`match a b`) is printed on each free tile, never
+    covered by a higher one, on every shipped layout as play goes on; the board fits
+    an 80-column terminal."""
+    import random
+    import re
+
+    from pyramids.play.text.mahjongg import board_lines, move_labels, tile_label
+
+    state = load("mahjongg", layout=name).new_initial_state(1)
+    chooser = random.Random(name)
+    for _move in range(8):
+        view = state.view(0)
+        lines = board_lines(view["tiles"], 80)
+        assert max(len(line) for line in lines) <= 80
+        board = "\n".join(lines)
+        # Lower-case letters standing alone (not inside a face like *Ra), before the
+        # tile's side, its height marker or a space.
+        words = set(re.findall(r"(?<![A-Za-z])([a-z]+)(?=[▐× ]|$)", board, re.MULTILINE))
+        free = [tile for tile in view["tiles"] if tile["free"]]
+        assert free and all(tile_label(tile["id"]) in words for tile in free)
+        assert move_labels(view)[str(free[0]["id"])] == tile_label(free[0]["id"])
+        pairs = [move for move in state.legal_action_strings() if move.startswith("match")]
+        if not pairs:
+            break
+        state.apply_string(chooser.choice(pairs))

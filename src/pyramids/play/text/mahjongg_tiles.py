@@ -105,14 +105,22 @@ class Scale:
 SCALES = (Scale(3, 1), Scale(4, 1), Scale(3, 2), Scale(4, 2), Scale(5, 2))
 
 
+#: The narrowest scale, for line prompts on an 80-column terminal: a tile is four
+#: columns, its face three, without the marks column (no selection at line prompts).
+NARROW = Scale(2, 1)
+
+
 @dataclass
 class Marks:
-    """What the board highlights: selection, cursor, hint and Ra Sight."""
+    """What the board highlights: selection, cursor, hint and Ra Sight; `labels`: the
+    letters a person types for a tile at line prompts, drawn at the end of its lower
+    line where that part of it is on top."""
 
     selected: frozenset[int] = frozenset()
     hint: frozenset[int] = frozenset()
     sight: frozenset[int] = frozenset()
     cursor: int | None = None
+    labels: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -167,13 +175,20 @@ class Canvas:
         return cells[0] if cells else None
 
 
+def layer_shift(scale: Scale) -> int:
+    """Columns each layer down is drawn to the right of the one above (the side view).
+    None at the narrowest scale: a shift of a quarter tile would cover the letters of a
+    free tile beside a higher stack."""
+    return 0 if scale.cols <= NARROW.cols else 1
+
+
 def board_size(tiles: Iterable[Mapping[str, Any]], scale: Scale) -> tuple[int, int]:
     """Columns and lines the board needs at `scale`."""
     tiles = list(tiles)
     if not tiles:
         return 1, 1
     top = max(tile["z"] for tile in tiles)
-    width = (max(tile["x"] for tile in tiles) + 2) * scale.cols + top
+    width = (max(tile["x"] for tile in tiles) + 2) * scale.cols + top * layer_shift(scale)
     height = (max(tile["y"] for tile in tiles) + 2) * scale.rows
     return width, height
 
@@ -214,8 +229,9 @@ def paint(
     label_row = scale.rows - 1
     label_cells: dict[int, list[tuple[int, int]]] = {}
     height_cells: dict[int, list[tuple[int, int]]] = {}
+    tag_cells: dict[int, list[tuple[int, int]]] = {}
     for tile in tiles:
-        left = tile["x"] * scale.cols + (top_layer - tile["z"])
+        left = tile["x"] * scale.cols + (top_layer - tile["z"]) * layer_shift(scale)
         top = tile["y"] * scale.rows
         canvas.origin[tile["id"]] = (left, top)
         rows = _tile_rows(tile, scale, marks)
@@ -233,8 +249,12 @@ def paint(
         label_cells[tile["id"]] = [
             (left + dx, top + label_row) for dx in range(LABEL_WIDTH + 1)
         ]
+        # The lower line: the cursor's cell, the tile's letters, its height marker.
+        tag = marks.labels.get(tile["id"], "")
+        tag_cells[tile["id"]] = [(left + 1 + dx, top + scale.rows) for dx in range(len(tag))]
         height_cells[tile["id"]] = [
-            (left + dx, top + scale.rows) for dx in range(1, 1 + len(_height_marker(tile)))
+            (left + 1 + len(tag) + dx, top + scale.rows)
+            for dx in range(len(_height_marker(tile, scale, marks)))
         ]
     for tile in tiles:
         cells = label_cells[tile["id"]]
@@ -244,6 +264,8 @@ def paint(
             _blank(canvas, tile, cells)
         if not _on_top(canvas, tile, height_cells[tile["id"]]):
             _blank(canvas, tile, height_cells[tile["id"]])
+        if not _on_top(canvas, tile, tag_cells[tile["id"]]):
+            _blank(canvas, tile, tag_cells[tile["id"]])  # no half a label
     return canvas
 
 
@@ -263,7 +285,11 @@ def _is_free(tile: Mapping[str, Any]) -> bool:
     return bool(tile.get("free")) or bool(tile.get("shifted"))
 
 
-def _height_marker(tile: Mapping[str, Any]) -> str:
+def _height_marker(tile: Mapping[str, Any], scale: Scale = SCALES[0],
+                   marks: Marks | None = None) -> str:
+    tag = "" if marks is None else marks.labels.get(tile["id"], "")
+    if tag and 1 + len(tag) + 2 > scale.tile_width - 1:
+        return ""  # no room for both: the letters are what a person types
     return f"×{tile['z'] + 1}" if tile["z"] > 0 else ""
 
 
@@ -287,11 +313,16 @@ def _tile_rows(tile: Mapping[str, Any], scale: Scale, marks: Marks) -> list[str]
     special = (MARK_CAPSTONE if tile.get("capstone") else "") + (
         MARK_VAULT if tile.get("vault") else ""
     )
-    face_line = _mark(tile, marks) + face_label(tile)
-    face_line = face_line + " " * (inner - len(face_line) - len(special)) + special
-    height = _height_marker(tile)
+    if scale.cols <= NARROW.cols:
+        face_line = face_label(tile)  # no room for a mark
+    else:
+        face_line = _mark(tile, marks) + face_label(tile)
+        face_line = face_line + " " * (inner - len(face_line) - len(special)) + special
+    height = _height_marker(tile, scale, marks)
     cursor = MARK_CURSOR if marks.cursor == tile["id"] else fill
-    lower_line = (cursor + height).ljust(inner, fill)[:inner]
+    # Letters at the left: a higher tile to the right is drawn over a lower one's right.
+    tag = marks.labels.get(tile["id"], "")
+    lower_line = (cursor + tag + height).ljust(inner, fill)[:inner]
     rows = []
     for row in range(scale.tile_height):
         if row == scale.rows - 1:
