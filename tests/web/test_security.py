@@ -473,18 +473,22 @@ def test_two_undos_for_one_state_apply_once(server: ServerThread, clients: list[
     assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["move_number"] == 2
 
 
+def mahjongg_alone(server: ServerThread, clients: list[Client],
+                   options: dict[str, Any] | None = None) -> tuple[Client, dict[str, Any]]:
+    """A started one-player Mahjongg room: Ana's client and her first state."""
+    room_id, host = create_room(server, "mahjongg", options=options or {})
+    ana = Client(server.ws_base, room_id, take_seat(server, room_id, "Ana"))
+    clients.append(ana)
+    start(server, room_id, host)
+    return ana, ana.state_at_least(0)
+
+
 @pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
 def test_the_server_keeps_the_time_attack_clock(
     server: ServerThread, clients: list[Client]
 ) -> None:
-    room_id, host = create_room(
-        server, "mahjongg", options={"mode": "time-attack", "time_limit_seconds": 2}
-    )
-    token = take_seat(server, room_id, "Ana")
-    ana = Client(server.ws_base, room_id, token)
-    clients.append(ana)
-    start(server, room_id, host)
-    state = ana.state_at_least(0)
+    ana, state = mahjongg_alone(server, clients, {"mode": "time-attack",
+                                                  "time_limit_seconds": 2})
     ana.send({"type": "action", "action": "clock 1", "move_number": 0})
     refused = ana.error()
     assert refused["code"] == "server_clock"
@@ -501,14 +505,9 @@ def test_a_refused_move_in_a_timed_game_does_not_move_the_clock(
 ) -> None:
     """A bad message must not make the server store and broadcast a clock move (nor
     push the move number on, which would make the player's next move stale)."""
-    room_id, host = create_room(
-        server, "mahjongg", options={"mode": "time-attack", "time_limit_seconds": 60}
-    )
-    token = take_seat(server, room_id, "Ana")
-    ana = Client(server.ws_base, room_id, token)
-    clients.append(ana)
-    start(server, room_id, host)
-    state = ana.state_at_least(0)
+    ana, state = mahjongg_alone(server, clients, {"mode": "time-attack",
+                                                  "time_limit_seconds": 60})
+    room_id = state["room"]
     time.sleep(1.2)  # a whole second gone by: a move now would first tell the time
     for bad in ("garbage", "match 0 0", "pass pass"):
         ana.send({"type": "action", "action": bad, "move_number": state["move_number"]})
@@ -526,12 +525,7 @@ def test_a_refused_move_in_a_timed_game_does_not_move_the_clock(
 def test_a_refused_pair_is_told_by_its_faces_not_by_tile_numbers(
     server: ServerThread, clients: list[Client]
 ) -> None:
-    room_id, host = create_room(server, "mahjongg")
-    token = take_seat(server, room_id, "Ana")
-    ana = Client(server.ws_base, room_id, token)
-    clients.append(ana)
-    start(server, room_id, host)
-    state = ana.state_at_least(0)
+    ana, state = mahjongg_alone(server, clients)
     free = [tile["id"] for tile in state["view"]["tiles"] if tile.get("free")]
     legal = set(state["legal_actions"])
     # Two free tiles that do not match (not every two faces that differ: seasons match).
