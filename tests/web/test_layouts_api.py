@@ -297,6 +297,10 @@ def test_days_to_come_and_malformed_days_are_refused(server: Server) -> None:
         == "bad_day"
     assert server.error(server.client.get(f"/api/daily/{GAME}?day=yesterday"))["code"] \
         == "bad_day"
+    # Written right, but no such day: said so, not "written wrong".
+    no_day = server.error(server.client.get(f"/api/daily/{GAME}?day=2026-02-30"))
+    assert no_day == {"code": "bad_day", "message": "there is no day 2026-02-30: check the "
+                      "month and the day of the month"}
     past = server.client.get(f"/api/daily/{GAME}?day=2026-11-30").json()
     assert past["day"] == "2026-11-30" and past["scores"] == []
 

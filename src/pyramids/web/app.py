@@ -97,7 +97,7 @@ class CreateRoom(Strict):
     seed: StrictInt | StrictStr | None = None
     bot_takeover_seconds: float | None = Field(default=None, ge=0, le=86_400)
     takeover_agent: str = Field(default="random", max_length=64)
-    bot_delay_seconds: float = Field(default=0.0, ge=0, le=10)
+    bot_delay_seconds: float = Field(default=0.0, ge=0, le=10, allow_inf_nan=False)
     unlisted: bool = False
     # Results count for ratings: only accounts sit, the server always deals.
     ranked: bool = False

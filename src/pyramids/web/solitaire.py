@@ -22,6 +22,7 @@ The server's clock times the games (`Hub.clock`); clients send no times or resul
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
@@ -109,11 +110,14 @@ def parse_day(text: str | None, today: date) -> date:
     """A day a client asks about: ISO `YYYY-MM-DD`, not after today (UTC)."""
     if text is None:
         return today
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise RoomError("bad_day", Words(N_("a day is written YYYY-MM-DD, not '{text}'"),
+                                         text=text[:40]))
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise RoomError("bad_day", Words(N_("a day is written YYYY-MM-DD, not '{text}'"),
-                                         text=text[:40])) from None
+        raise RoomError("bad_day", Words(N_("there is no day {text}: check the month and the "
+                                            "day of the month"), text=text)) from None
     if day > today:
         raise RoomError("bad_day", Words(N_("{day} has not come yet; the latest day is {today} "
                                             "(UTC)"), day=day.isoformat(),
