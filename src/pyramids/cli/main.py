@@ -63,7 +63,10 @@ _register_commands()
 
 
 def main() -> None:
-    app()
+    # Mistakes on the command line in the reader's language (pyramids.cli.usage).
+    from pyramids.cli.usage import main as run_main
+
+    run_main(app)
 
 
 if __name__ == "__main__":

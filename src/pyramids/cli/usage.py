@@ -1,0 +1,134 @@
+"""Mistakes on the command line (an unknown option, a missing argument, a value of the
+wrong kind) said in the reader's language, as the commands' own errors are.
+
+Typer (through Click) finds these before any command runs and writes them in
+English; `main` runs the app without Click's own handling and words them here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from types import ModuleType
+from typing import Any
+
+import typer
+
+from pyramids.core.errors import N_, Words
+from pyramids.play.i18n import UnknownLanguageError, _, set_language, words_text
+
+
+def click_exceptions() -> ModuleType:
+    """Click's exceptions: vendored by newer Typer, the `click` package for older."""
+    try:
+        from typer._click import exceptions
+    except ImportError:  # Typer before it vendored Click
+        import click.exceptions as exceptions  # type: ignore[no-redef]
+    return exceptions
+
+
+# What Typer says of a value of the wrong kind (pydantic's words), in catalogue words.
+VALUE_PROBLEMS = (
+    (re.compile(r"Input should be a valid integer"), N_("a whole number is needed")),
+    (re.compile(r"Input should be a valid number"), N_("a number is needed")),
+    (re.compile(r"Input should be (?:greater than or equal to|>=) (\S+)"),
+     N_("at least {limit}")),
+    (re.compile(r"Input should be (?:less than or equal to|<=) (\S+)"), N_("at most {limit}")),
+    (re.compile(r"is not a valid integer"), N_("a whole number is needed")),
+    (re.compile(r"is not one of (.+)\.?$"), N_("one of {limit}")),
+)
+
+
+def _value_problem(message: str) -> Words | str:
+    for pattern, words in VALUE_PROBLEMS:
+        found = pattern.search(message)
+        if found:
+            limit = found.group(1).rstrip(".") if found.groups() else ""
+            return Words(words, limit=limit)
+    return message
+
+
+def _name_of(error: Any) -> str:
+    param = getattr(error, "param", None)
+    if param is None:
+        return str(getattr(error, "param_hint", "") or "")
+    opts = getattr(param, "opts", None) or [getattr(param, "name", "")]
+    if getattr(param, "param_type_name", "") == "argument":
+        return str(getattr(param, "name", opts[0])).upper()
+    return " / ".join(opts)
+
+
+def usage_words(error: Exception) -> Words | str:
+    """What was wrong with a command line, as player words."""
+    exceptions = click_exceptions()
+    message = str(getattr(error, "message", "") or error)
+    if isinstance(error, exceptions.NoSuchOption):
+        similar = sorted(getattr(error, "possibilities", None) or [])
+        if similar:
+            return Words(N_("unknown option {name}; did you mean {options}?"),
+                         name=error.option_name, options=", ".join(similar))
+        return Words(N_("unknown option {name}"), name=error.option_name)
+    if isinstance(error, exceptions.MissingParameter):
+        return Words(N_("{name} is missing"), name=_name_of(error))
+    if isinstance(error, exceptions.BadOptionUsage):
+        found = re.match(r"Option '(.+)' requires an argument", message)
+        if found:
+            return Words(N_("option {name} needs a value"), name=found.group(1))
+        return message
+    if isinstance(error, exceptions.BadParameter):
+        return Words(N_("{name}: {problem}"), name=_name_of(error),
+                     problem=_value_problem(message))
+    found = re.match(r"No such command '(.+)'\.", message)
+    if found:
+        return Words(N_("unknown command '{name}'"), name=found.group(1))
+    found = re.match(r"Got unexpected extra argument(?:s|\(s\))? \((.+)\)", message)
+    if found:
+        return Words(N_("unexpected words at the end: {words}"), words=found.group(1))
+    return message
+
+
+def show_usage_error(error: Exception) -> None:
+    """The mistake and where to read the command's help, on stderr, in two lines."""
+    problem = usage_words(error)
+    text = words_text(problem) if isinstance(problem, Words) else problem
+    typer.echo(_("error: {problem}", problem=text), err=True)
+    ctx = getattr(error, "ctx", None)
+    command = ctx.command_path if ctx is not None else "pyramids"
+    typer.echo(_("See: {command} --help", command=command), err=True)
+
+
+def language_asked(args: list[str]) -> str | None:
+    """The `--lang` of a command line, read before Click parses it: a mistake found
+    before the option is applied is still said in that language."""
+    for index, arg in enumerate(args):
+        if arg == "--lang" and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def run(app: typer.Typer, args: list[str] | None = None) -> int:
+    """Run the app as the `pyramids` command would; the exit status."""
+    exceptions = click_exceptions()
+    lang = language_asked(args or [])
+    if lang is not None:
+        with contextlib.suppress(UnknownLanguageError):  # the option says so when parsed
+            set_language(lang)
+    try:
+        code = app(args, prog_name="pyramids", standalone_mode=False)
+    except exceptions.UsageError as error:
+        show_usage_error(error)
+        return 2
+    except exceptions.ClickException as error:
+        error.show()
+        return int(error.exit_code)
+    except exceptions.Abort:
+        typer.echo("", err=True)
+        return 130
+    return code if isinstance(code, int) else 0
+
+
+def main(app: typer.Typer) -> None:
+    sys.exit(run(app, sys.argv[1:]))

@@ -1,0 +1,60 @@
+"""Mistakes on the command line, said in the reader's language (`pyramids.cli.usage`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyramids.cli.main import app
+from pyramids.cli.usage import language_asked, run
+from pyramids.play.i18n import set_language
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> object:
+    yield None
+    set_language(None)
+
+
+@pytest.mark.parametrize(("args", "english", "korean"), [
+    (["arena", "pacal", "--colour"], "error: unknown option --colour",
+     "오류: 알 수 없는 옵션 --colour"),
+    (["arena", "pacal", "--agents", "greedy", "--game", "3"],
+     "error: unknown option --game; did you mean --games?",
+     "오류: 알 수 없는 옵션 --game. --games을(를) 말씀하신 건가요?"),
+    (["arena"], "error: GAME is missing", "오류: GAME이(가) 빠졌습니다"),
+    (["arena", "pacal", "--agents", "greedy", "--games", "x"],
+     "error: --games / -n: a whole number is needed", "오류: --games / -n: 정수가 필요합니다"),
+    (["arena", "pacal", "--agents"], "error: option --agents needs a value",
+     "오류: --agents 옵션에는 값이 필요합니다"),
+    (["nosuch"], "error: unknown command 'nosuch'", "오류: 알 수 없는 명령 'nosuch'"),
+    (["games", "extra"], "error: unexpected words at the end: extra",
+     "오류: 끝에 예상하지 못한 말이 있습니다: extra"),
+])
+def test_a_command_line_mistake_is_said_in_words_with_where_to_find_help(
+        capsys: pytest.CaptureFixture[str], args: list[str], english: str, korean: str
+) -> None:
+    assert run(app, args) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == english and lines[1].startswith("See: pyramids")
+    assert lines[1].endswith(" --help")
+    assert run(app, ["--lang", "ko", *args]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == korean and lines[1].startswith("도움말: pyramids")
+    assert "Usage:" not in "\n".join(lines) and "╭" not in "\n".join(lines)
+
+
+def test_commands_keep_their_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(app, ["games"]) == 0
+    assert "pacal-solo" in capsys.readouterr().out
+    # A command's own refusal (typer.Exit(2)) and an unknown language.
+    assert run(app, ["rules", "chess"]) == 2
+    assert "allowed games" in capsys.readouterr().err
+    assert run(app, ["--lang", "xx", "games"]) == 2
+    assert "allowed: en, ko" in capsys.readouterr().err
+
+
+def test_the_language_is_read_before_the_command_line_is_parsed() -> None:
+    assert language_asked(["--lang", "ko", "nosuch"]) == "ko"
+    assert language_asked(["--lang=ko", "games"]) == "ko"
+    assert language_asked(["games"]) is None
+    assert language_asked(["games", "--lang"]) is None
