@@ -58,3 +58,10 @@ def test_the_language_is_read_before_the_command_line_is_parsed() -> None:
     assert language_asked(["--lang=ko", "games"]) == "ko"
     assert language_asked(["games"]) is None
     assert language_asked(["games", "--lang"]) is None
+
+
+def test_the_command_alone_shows_its_help_not_an_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(app, []) == 2
+    said = capsys.readouterr()
+    assert "Usage: pyramids" in said.out + said.err and "error:" not in said.out + said.err

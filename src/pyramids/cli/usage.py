@@ -119,12 +119,15 @@ def run(app: typer.Typer, args: list[str] | None = None) -> int:
     try:
         code = app(args, prog_name="pyramids", standalone_mode=False)
     except exceptions.UsageError as error:
-        show_usage_error(error)
+        if type(error).__name__ == "NoArgsIsHelpError":  # `pyramids` alone: the help
+            error.show()
+        else:
+            show_usage_error(error)
         return 2
     except exceptions.ClickException as error:
         error.show()
         return int(error.exit_code)
-    except exceptions.Abort:
+    except typer.Abort:  # Ctrl-C or the end of input where a command asked
         typer.echo("", err=True)
         return 130
     return code if isinstance(code, int) else 0
