@@ -296,7 +296,7 @@ def test_info_wraps_a_long_description_at_the_terminal_width_between_words() -> 
 
 
 def test_wrap_cells_counts_korean_as_two_cells_and_keeps_long_words_whole() -> None:
-    from pyramids.cli.layout import wrap_cells
+    from pyramids.cli.common import wrap_cells
 
     assert wrap_cells("aa bb cc", 5) == "aa bb\n  cc"
     assert wrap_cells("가나 다라", 6) == "가나\n  다라"  # 11 cells on one line

@@ -65,3 +65,15 @@ def test_the_command_alone_shows_its_help_not_an_error(
     assert run(app, []) == 2
     said = capsys.readouterr()
     assert "Usage: pyramids" in said.out + said.err and "error:" not in said.out + said.err
+
+
+def test_games_fit_an_80_column_terminal_in_both_languages() -> None:
+    from rich.cells import cell_len
+    from typer.testing import CliRunner
+
+    for lang in ("en", "ko"):
+        result = CliRunner().invoke(app, ["--lang", lang, "games"], env={"COLUMNS": "80"})
+        lines = result.output.splitlines()
+        assert max(cell_len(line) for line in lines) <= 80
+        names = [line.split()[0] for line in lines if not line.startswith(" ")]
+        assert {"pacal", "pacal-solo", "temple", "mahjongg"} <= set(names)

@@ -88,3 +88,25 @@ def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], No
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
+
+
+def wrap_cells(line: str, width: int, indent: int = 2) -> str:
+    """`line` broken at spaces to fit `width` terminal cells, the lines after the
+    first indented by `indent` (a terminal would break a long description mid-word).
+
+    Cells, not characters: a Korean syllable takes two. A word wider than the line
+    stays whole on a line of its own.
+    """
+    from rich.cells import cell_len as cells
+
+    lines: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        candidate = f"{current} {word}" if current.strip() else current + word
+        if current.strip() and cells(candidate) > width:
+            lines.append(current)
+            current = " " * indent + word
+        else:
+            current = candidate
+    lines.append(current)
+    return "\n".join(lines)

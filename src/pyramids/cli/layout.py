@@ -19,7 +19,7 @@ from typing import Any
 
 import typer
 
-from pyramids.cli.common import USAGE_ERROR, user_errors
+from pyramids.cli.common import USAGE_ERROR, user_errors, wrap_cells
 from pyramids.core.errors import N_, LayoutError
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import layout_names, load_layout
@@ -238,25 +238,6 @@ def info(
         if value != "":
             typer.echo(wrap_cells(_(INFO_LINES[key], value=value), width))
 
-
-def wrap_cells(line: str, width: int, indent: int = 2) -> str:
-    """`line` broken at spaces to fit `width` terminal cells, the lines after the
-    first indented by `indent` (a terminal would break a long description mid-word).
-
-    Cells, not characters: a Korean syllable takes two. A word wider than the line
-    stays whole on a line of its own.
-    """
-    lines: list[str] = []
-    current = ""
-    for word in line.split(" "):
-        candidate = f"{current} {word}" if current.strip() else current + word
-        if current.strip() and cell_len(candidate) > width:
-            lines.append(current)
-            current = " " * indent + word
-        else:
-            current = candidate
-    lines.append(current)
-    return "\n".join(lines)
 
 
 MARKER_STYLE = {
