@@ -121,8 +121,10 @@ def register(app: typer.Typer) -> None:
             "besides this server's own; repeatable; '*' allows any.",
         ),
     ) -> None:
-        """Serve multiplayer games: see docs/server.md for the HTTP and WebSocket protocol
-        and the limits (the body size is 16 KiB, a socket message 4 KiB)."""
+        """Serve games to browsers: open http://127.0.0.1:8000/ (docs/server.md: the API).
+
+        The HTTP and WebSocket protocol and the limits (a body 16 KiB, a socket
+        message 4 KiB) are in docs/server.md."""
         with require_extra("web", N_("pyramids serve")):
             import uvicorn
 
@@ -195,8 +197,10 @@ def register(app: typer.Typer) -> None:
     def verify(
         record: Path = typer.Argument(..., help="A room's record: GET /api/rooms/ID/record."),
     ) -> None:
-        """Check a server game's fairness: the revealed seed and salt open the commitment
-        shown during the game, and the game replays from that seed."""
+        """Check a server game's fairness: its seed opens the commitment, and it replays.
+
+        The revealed seed and salt open the commitment shown during the game, and
+        the game replays from that seed."""
         from pyramids.core import GameRecord, PyramidsError
         from pyramids.web.rooms import commitment_of
 
