@@ -337,10 +337,11 @@ def test_long_move_lists_keep_the_numbers_a_person_types(tmp_path: Path) -> None
     found = re.search(r"(\d+)\) pass\b", first.output)
     assert found is not None
     number = found.group(1)
-    invoke(
+    second = invoke(
         "play", "mahjongg", "--plain", "--seed", "3", "--option", "layout=giza-step-ramp",
-        "--save", str(save), stdin=f"{number}\n",
+        "--save", str(save), stdin=f"{number}\n{number}\n",  # passing alone: asked again
     )
+    assert "Type it again to end the game" in second.output
     record = GameRecord.load_file(save)
     assert record.actions == ["pass"]
     assert "|" in first.output  # the board is drawn as a grid of tiles
@@ -713,3 +714,22 @@ def test_mahjongg_at_line_prompts_is_played_by_the_letters_on_the_tiles() -> Non
     assert state.history_strings() == [pair]  # played by its letters
     assert "'match' moves: find them on the board" in text
     assert "1) match" not in text
+
+
+def test_giving_a_solo_game_up_is_asked_once_more_but_chance_is_never_asked() -> None:
+    """Passing in Mahjongg alone ends the game lost: the first `pass` is answered with a
+    question, the second ends it. Pacal solo's moves end the game only by the card
+    drawn next, which the player cannot see: never asked (asking would tell it)."""
+    from pyramids.cli.plain import ends_alone_without_a_win
+
+    result = invoke("play", "mahjongg", "--plain", "--seed", "3",
+                    stdin="pass\nhint\npass\npass\n")
+    lines = result.output.split("> ")
+    asked = [index for index, line in enumerate(lines) if "Type it again to end the game" in line]
+    assert len(asked) == 2 and "You passed." in result.output  # hint in between: asked anew
+    assert result.output.index("You passed.") > result.output.rindex("Type it again")
+    for seed in range(30):
+        state = load("pacal-solo").new_initial_state(seed)
+        while not state.is_terminal():
+            assert not any(ends_alone_without_a_win(state, move) for move in state.legal_actions())
+            state.apply_action(state.legal_actions()[-1])

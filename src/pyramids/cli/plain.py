@@ -9,6 +9,7 @@ stopping, and `pyramids play --resume FILE` goes on from there.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -16,7 +17,14 @@ from pathlib import Path
 
 import typer
 
-from pyramids.core import IllegalActionError, PyramidsError, State, companion_of, game_manifest
+from pyramids.core import (
+    IllegalActionError,
+    PyramidsError,
+    Rng,
+    State,
+    companion_of,
+    game_manifest,
+)
 from pyramids.core.api import ILLEGAL_MOVE
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _, words_text
@@ -80,6 +88,7 @@ def play_plain(
     clock_zero = clock() - float(state.view(None).get("elapsed") or 0)
     shown_for: tuple[int, int] | None = None
     last_human: int | None = None
+    confirmed: int | None = None  # a game-ending move typed once, to be typed again
 
     def play(action: int) -> None:
         seat = state.current_player
@@ -161,8 +170,17 @@ def play_plain(
             write(_("The clock is kept by the app; play a move."))
             continue
         try:
-            # An illegal move raises before anything changes.
-            play(_typed_move(state, text, move_labels(session, seat)))
+            action = _typed_move(state, text, move_labels(session, seat))
+            if action in state.legal_actions() and action != confirmed \
+                    and ends_alone_without_a_win(state, action):
+                # Passing in Mahjongg alone gives the game up: asked once more, not taken.
+                confirmed = action
+                write(_("That move ends the game at once, and not as a win, while other "
+                        "moves play on. Type it again to end the game, or another move to "
+                        "play on."))
+                continue
+            confirmed = None
+            play(action)  # an illegal move raises before anything changes
         except IllegalActionError as error:
             write(_("Not a legal move: {problem}", problem=words_text(as_typed(error, text))))
     write(render_view(session.game.name, state.view(None)))
@@ -184,7 +202,48 @@ def _typed_move(state: State, text: str, labels: dict[str, str]) -> int:
         raise IllegalActionError(
             N_("there is no move number {number}; the moves are numbered 1 to {last}"),
             number=int(text), last=len(shown))
-    return parse_move(state, unlabelled(text, labels))
+    action_text = unlabelled(text, labels)
+    try:
+        return parse_move(state, action_text)
+    except IllegalActionError as error:
+        if not labels or error.words.msgid == ILLEGAL_MOVE:
+            raise
+        # The game's own answer names things by number: say it with the letters.
+        kinds = sorted({move.split(" ")[0] for move in shown})
+        raise IllegalActionError(
+            N_("'{typed}' is not a move now: type a move as listed ({kinds}), naming tiles "
+               "by the letters under their faces, for example: match a b"),
+            typed=text, kinds=", ".join(kinds)) from None
+
+
+def ends_alone_without_a_win(state: State, action: int) -> bool:
+    """Whether `action` gives a one-player game up: it ends the game at once, not as a
+    win, and by no chance (whatever the player cannot see), while another move plays on.
+
+    Asked of the player's own view, filled in at random (`SAMPLES` ways), so the
+    question never tells what is hidden."""
+    if state.game.num_players != 1:
+        return False
+
+    def always_ends(move: int) -> bool:
+        """The move ends the game, not won, and by no chance: the player's view after
+        it is the same however the hidden rest is filled in (a card drawn next, which
+        might fit or not, is chance: not asked)."""
+        rng = Rng(f"plain:confirm:{move}")
+        views = set()
+        for _sample in range(SAMPLES):
+            after = state.resample_hidden(0, rng)
+            after.apply_action(move)
+            if not after.is_terminal() or after.returns()[0] > 0:
+                return False
+            views.add(json.dumps(after.view(0), sort_keys=True))
+        return len(views) == 1
+
+    return always_ends(action) and any(
+        not always_ends(other) for other in state.legal_actions() if other != action)
+
+
+SAMPLES = 32
 
 
 def move_labels(session: Session, seat: int) -> dict[str, str]:
@@ -225,8 +284,9 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
     state = session.state
     title = _(game_manifest(session.game.name).display_title)
     write("")
+    moves = sum(1 for text in state.history_strings() if not is_clock_move(text))
     write("=== " + _("{game}, move {move}: seat {number} to play", game=title,
-                     move=len(state.history()) + 1, number=seat + 1) + " ===")
+                     move=moves + 1, number=seat + 1) + " ===")
     write(render_view(session.game.name, state.view(seat)))
     write(_("Legal moves:"))
     labels = move_labels(session, seat)

@@ -24,6 +24,7 @@ that date, not predictable before it without the secret, and not choosable.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import hmac
 import re
@@ -94,9 +95,16 @@ def find_board(game_name: str, name: Any) -> dict[str, Any]:
         if entry["name"] == name:
             return entry
     shown = name if isinstance(name, str) and len(name) <= 60 else "?"
+    names = [entry["name"] for entry in entries]
+    close = difflib.get_close_matches(shown.lower(), names, n=3, cutoff=0.5)
+    if close:
+        raise BoardError(N_("unknown board '{name}'; did you mean {close}? ({count} boards: "
+                            "`pyramids layout list`)"),
+                         name=shown, close=", ".join(close), count=len(names))
     raise BoardError(
-        N_("unknown board '{name}'; the boards are: {allowed}"),
-        name=shown, allowed=", ".join(entry["name"] for entry in entries),
+        N_("unknown board '{name}': {count} boards, for example {allowed} "
+           "(`pyramids layout list` lists them)"),
+        name=shown, count=len(names), allowed=", ".join(names[:3]),
     )
 
 

@@ -144,13 +144,17 @@ def unlabelled(text: str, labels: dict[str, str]) -> str:
     if not labels:
         return text
     words = text.split()
+    numbers = {label: number for number, label in labels.items()}
+    if words and words[0].lower() in numbers:
+        # Only letters ("a b"): the move they end is found by its last words.
+        return " ".join(numbers.get(word.lower(), word) for word in words)
     if len(words) < 2:
         return text
-    numbers = {label: number for number, label in labels.items()}
     for word in words[1:]:
         if word.lower() not in numbers:
+            example = " ".join([words[0], *"abc"[:len(words) - 1]])
             raise IllegalActionError(
                 N_("'{word}' is not the letters of a tile on the board: type the letters "
-                   "shown under a free tile's face, for example: {example}"),
-                word=word, example=f"{words[0]} {' '.join(sorted(numbers, key=len)[:2])}")
+                   "shown under a tile's face, for example: {example}"),
+                word=word, example=example)
     return " ".join([words[0], *(numbers[word.lower()] for word in words[1:])])

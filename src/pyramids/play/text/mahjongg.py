@@ -33,8 +33,9 @@ def board_lines(tiles: list[dict[str, Any]], width: int) -> list[str]:
     if not tiles:
         return [_("(no tiles left)")]
     scale = SCALES[0] if board_size(tiles, SCALES[0])[0] <= width else NARROW
-    # Letters on the free tiles only: those are the ones a pair is made of.
-    labels = {tile["id"]: tile_label(tile["id"]) for tile in tiles if tile.get("free")}
+    # Every tile's letters, where that part of it shows (a free tile's always do): a
+    # pair is two free tiles, and Anubis Shift and Tile Reveal aim at blocked ones.
+    labels = {tile["id"]: tile_label(tile["id"]) for tile in tiles}
     canvas = paint(tiles, scale, Marks(labels=labels))
     return [canvas.row_text(row).rstrip() for row in range(canvas.height)]
 
@@ -43,9 +44,9 @@ def plain_legend() -> list[str]:
     """What the board's marks mean, in lines that fit 80 columns."""
     return [
         _("(n) Scarab · |n| Papyrus · [n] Glyph · *Ra *Ho *An *Is deities · ~ season"),
-        _("= element · $ royal · ▒▒▒ face down · hatched ░: blocked · ×N: pairs there score N×"),
-        _("A free tile shows its letters under its face (a clear lower line);"),
-        _("type two free tiles' letters to match them, for example: match a b"),
+        _("= element · $ royal · ▒▒▒ face down · ×N: pairs there score N×"),
+        _("Under each face its letters; a clear lower line: free, hatched ░: blocked."),
+        _("Type two free tiles' letters to match them, for example: match a b"),
     ]
 
 
