@@ -720,7 +720,7 @@ def test_giving_a_solo_game_up_is_asked_once_more_but_chance_is_never_asked() ->
     """Passing in Mahjongg alone ends the game lost: the first `pass` is answered with a
     question, the second ends it. Pacal solo's moves end the game only by the card
     drawn next, which the player cannot see: never asked (asking would tell it)."""
-    from pyramids.cli.plain import ends_alone_without_a_win
+    from pyramids.play.moves import gives_up as ends_alone_without_a_win
 
     result = invoke("play", "mahjongg", "--plain", "--seed", "3",
                     stdin="pass\nhint\npass\npass\n")

@@ -307,3 +307,26 @@ async def test_the_board_fits_or_scrolls_and_uses_a_big_screen(size) -> None:
             assert SCALES.index(canvas.scale) >= 3  # larger tiles on a large screen
             assert canvas.region.right <= area.region.right
             assert canvas.region.bottom <= area.region.bottom
+
+
+async def test_pass_alone_asks_before_it_ends_the_game() -> None:
+    """One key (`p`) must not end a solo game lost while pairs are left: a question
+    first; "Play on" changes nothing, "End the game" passes."""
+    from pyramids.tui.app import ChoiceScreen
+
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "ends the game at once" in str(app.screen.query_one("#question").render())
+        await pilot.click("#choice-close")
+        await pilot.pause()
+        assert session.state.history_strings() == [] and not session.state.is_terminal()
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.click("#choice-end")
+        await pilot.pause()
+        assert session.state.history_strings() == ["pass"] and session.state.is_terminal()

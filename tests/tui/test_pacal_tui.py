@@ -304,3 +304,37 @@ async def test_nothing_is_cut_off_at_80x24() -> None:
             cell.scroll_visible(animate=False, immediate=True)
             await pilot.pause()
             assert area.region.contains_region(cell.region), cell.id
+
+
+async def test_a_new_deal_from_the_menu_asks_before_throwing_a_game_away() -> None:
+    """F2 → New game with unsaved moves asks first; the arrow keys move between the
+    menu's choices; Ctrl+P opens no English-only palette that quits unasked."""
+    from textual.screen import ModalScreen
+
+    session = new_session(load("pacal"), ["human", "random"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert not isinstance(app.screen, ModalScreen)
+        app.query_one("#command").focus()
+        legal = session.state.legal_action_strings()[0]
+        await pilot.press(*legal, "enter")
+        await settle(pilot, app)
+        played = session.state.history_strings()
+        assert played
+        await pilot.press("f2")
+        await pilot.pause()
+        first = app.focused
+        await pilot.press("down")
+        assert app.focused is not first  # arrows move between the choices
+        await pilot.press("up")
+        assert app.focused is first
+        await pilot.click("#choice-new")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "not saved" in str(app.screen.query_one("#question").render())
+        await pilot.click("#choice-close")
+        await pilot.pause()
+        assert app.session.state.history_strings() == played  # the game is still there

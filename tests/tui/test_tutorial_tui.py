@@ -103,6 +103,12 @@ async def run_through(tutorial: Tutorial, lang: str) -> None:
                 assert app.message == _(step.hint or "", lang=lang)
             await make_move(pilot, app, step.expect)
             assert app.lesson.index == number, f"step {number}: {step.expect} not accepted"
+        # The steps' moves are in the log in words, as a game's are: never as the action
+        # strings ("pick 28", "swap L7 1", "match 3 9").
+        log = [str(line.text) for line in app.query_one("#log").lines]
+        assert log
+        for move in app.lesson.state.history_strings():
+            assert not any(line.endswith(f": {move}") for line in log), (move, log)
         # The steps are done: the panel goes, and the game goes on against the bot.
         assert app.lesson.finished
         assert not app.query_one("#tutorial").display

@@ -9,7 +9,6 @@ stopping, and `pyramids play --resume FILE` goes on from there.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -20,7 +19,6 @@ import typer
 from pyramids.core import (
     IllegalActionError,
     PyramidsError,
-    Rng,
     State,
     companion_of,
     game_manifest,
@@ -32,6 +30,7 @@ from pyramids.play.movelog import describe_for, describer
 from pyramids.play.moves import (
     clock_move,
     format_moves,
+    gives_up,
     is_clock_move,
     labelled,
     parse_move,
@@ -172,7 +171,7 @@ def play_plain(
         try:
             action = _typed_move(state, text, move_labels(session, seat))
             if action in state.legal_actions() and action != confirmed \
-                    and ends_alone_without_a_win(state, action):
+                    and gives_up(state, action):
                 # Passing in Mahjongg alone gives the game up: asked once more, not taken.
                 confirmed = action
                 write(_("That move ends the game at once, and not as a win, while other "
@@ -214,36 +213,6 @@ def _typed_move(state: State, text: str, labels: dict[str, str]) -> int:
             N_("'{typed}' is not a move now: type a move as listed ({kinds}), naming tiles "
                "by the letters under their faces, for example: match a b"),
             typed=text, kinds=", ".join(kinds)) from None
-
-
-def ends_alone_without_a_win(state: State, action: int) -> bool:
-    """Whether `action` gives a one-player game up: it ends the game at once, not as a
-    win, and by no chance (whatever the player cannot see), while another move plays on.
-
-    Asked of the player's own view, filled in at random (`SAMPLES` ways), so the
-    question never tells what is hidden."""
-    if state.game.num_players != 1:
-        return False
-
-    def always_ends(move: int) -> bool:
-        """The move ends the game, not won, and by no chance: the player's view after
-        it is the same however the hidden rest is filled in (a card drawn next, which
-        might fit or not, is chance: not asked)."""
-        rng = Rng(f"plain:confirm:{move}")
-        views = set()
-        for _sample in range(SAMPLES):
-            after = state.resample_hidden(0, rng)
-            after.apply_action(move)
-            if not after.is_terminal() or after.returns()[0] > 0:
-                return False
-            views.add(json.dumps(after.view(0), sort_keys=True))
-        return len(views) == 1
-
-    return always_ends(action) and any(
-        not always_ends(other) for other in state.legal_actions() if other != action)
-
-
-SAMPLES = 32
 
 
 def move_labels(session: Session, seat: int) -> dict[str, str]:

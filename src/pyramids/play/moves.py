@@ -5,10 +5,12 @@ Shared by the line-prompt player and the terminal app.
 
 from __future__ import annotations
 
+import json
 import shutil
 
-from pyramids.core import IllegalActionError, State
-from pyramids.core.errors import N_
+from pyramids.core import IllegalActionError, Rng, State
+from pyramids.core.api import ILLEGAL_MOVE
+from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import _, ngettext
 
 #: A timed game's legal moves include `clock S`: the interface tells the engine the
@@ -158,3 +160,43 @@ def unlabelled(text: str, labels: dict[str, str]) -> str:
                    "shown under a tile's face, for example: {example}"),
                 word=word, example=example)
     return " ".join([words[0], *(numbers[word.lower()] for word in words[1:])])
+
+
+def gives_up(state: State, action: int) -> bool:
+    """Whether `action` gives a one-player game up: it ends the game at once, not as a
+    win, and by no chance (whatever the player cannot see), while another move plays on.
+
+    Asked of the player's own view, filled in at random (`SAMPLES` ways), so the
+    question never tells what is hidden."""
+    if state.game.num_players != 1:
+        return False
+
+    def always_ends(move: int) -> bool:
+        """The move ends the game, not won, and by no chance: the player's view after
+        it is the same however the hidden rest is filled in (a card drawn next, which
+        might fit or not, is chance: not asked)."""
+        rng = Rng(f"gives-up:{move}")
+        views = set()
+        for _sample in range(SAMPLES):
+            after = state.resample_hidden(0, rng)
+            after.apply_action(move)
+            if not after.is_terminal() or after.returns()[0] > 0:
+                return False
+            views.add(json.dumps(after.view(0), sort_keys=True))
+        return len(views) == 1
+
+    return always_ends(action) and any(
+        not always_ends(other) for other in state.legal_actions() if other != action)
+
+
+SAMPLES = 32
+
+
+def reason_only(words: Words) -> Words:
+    """Why a move is illegal, without the move's action string: the player made the
+    move with a click or a key (Mahjongg's string names tiles by number, which players
+    never read), so the reason in words is what they need."""
+    why = words.values.get("why") if words.msgid == ILLEGAL_MOVE else None
+    if why is None:
+        return words
+    return why if isinstance(why, Words) else Words(str(why))

@@ -58,7 +58,7 @@ from pyramids.play.boards import boards, parse_game_number, practice_options
 from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer
-from pyramids.play.moves import clock_move, is_clock_move, parse_move
+from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move
 from pyramids.play.results import result_text, seat_label, seat_name
 from pyramids.play.scores import (
     ScoreEntry,
@@ -136,6 +136,18 @@ def end_choices() -> tuple[tuple[str, str], ...]:
         ("restart", _("Same deal again")),
         ("scores", _("Best scores")),
     )
+
+
+def new_game_choices() -> tuple[tuple[str, str], ...]:
+    return (
+        ("save", _("Save, then start a new one")),
+        ("start", _("Start without saving")),
+        ("close", _("Cancel")),
+    )
+
+
+def give_up_choices() -> tuple[tuple[str, str], ...]:
+    return (("close", _("Play on")), ("end", _("End the game")))
 
 
 def quit_choices() -> tuple[tuple[str, str], ...]:
@@ -267,7 +279,12 @@ class ChoiceScreen(ModalScreen[str]):
     """A question with buttons; Escape answers `close`."""
 
     AUTO_FOCUS = "Button"
-    BINDINGS = [Binding("escape", "answer('close')", "Back")]
+    BINDINGS = [
+        Binding("escape", "answer('close')", "Back"),
+        # The choices stand one under another: the arrow keys move between them.
+        Binding("down", "app.focus_next", show=False),
+        Binding("up", "app.focus_previous", show=False),
+    ]
     DEFAULT_CSS = """
     ChoiceScreen { align: center middle; }
     ChoiceScreen > Vertical { width: 60; max-width: 95%; height: auto; max-height: 90%;
@@ -326,6 +343,9 @@ class PlayApp(App[None]):
 
     TITLE = "pyramids"
     CSS = GAME_CSS
+    # Textual's command palette (Ctrl+P) speaks only English and quits without asking
+    # to save: every action has its key and its place in the menus.
+    ENABLE_COMMAND_PALETTE = False
     AUTO_FOCUS = None  # the board takes the keyboard when a turn starts, not the box
     BINDINGS = [
         Binding("f1", "help", "Help", priority=True),
@@ -654,6 +674,13 @@ class PlayApp(App[None]):
             return False
         try:
             action = parse_move(state, text)
+            if action in state.legal_actions() and gives_up(state, action):
+                # One key must not end a solo game lost (Mahjongg's Pass): asked first.
+                self.push_screen(ChoiceScreen(_(
+                    "That move ends the game at once, and not as a win, while other moves "
+                    "play on. End the game?"), give_up_choices()),
+                    lambda answer: self._give_up_answer(answer, action))
+                return False
             label = state.action_to_string(action)
             seat = state.current_player
             lines = self._apply_logged(seat, label, action)
@@ -661,6 +688,17 @@ class PlayApp(App[None]):
             reason = self.board.explain_illegal(text.strip().lower(), words_text(error))
             self.set_message(_("Not a legal move: {reason}", reason=reason))
             return False
+        return self._after_move(lines)
+
+    def _give_up_answer(self, answer: str | None, action: int) -> None:
+        state = self.session.state
+        if answer != "end" or action not in state.legal_actions():
+            self.board.refused()
+            return
+        seat = state.current_player
+        self._after_move(self._apply_logged(seat, state.action_to_string(action), action))
+
+    def _after_move(self, lines: list[str]) -> bool:
         self.set_message("")
         self.log_lines(lines)
         self._autosave()
@@ -782,7 +820,13 @@ class PlayApp(App[None]):
         self.start_session(fresh, note)
 
     def _menu_answer(self, answer: str | None) -> None:
-        if answer == "new":
+        if answer in ("new", "restart") and self.unsaved() \
+                and not self.session.state.is_terminal():
+            # A new deal must not throw away a game in progress unasked.
+            self.push_screen(ChoiceScreen(
+                _("This game is not saved. Start a new one anyway?"), new_game_choices()),
+                lambda reply: self._new_game_answer(reply, same_deal=answer == "restart"))
+        elif answer == "new":
             self.new_game(same_deal=False)
         elif answer == "restart":
             self.new_game(same_deal=True)
@@ -800,6 +844,10 @@ class PlayApp(App[None]):
         elif answer == "level":
             question = level_question(self.session.seats, self.session.game.name)
             self.push_screen(ChoiceScreen(question, level_choices()), self.play_level)
+
+    def _new_game_answer(self, answer: str | None, same_deal: bool) -> None:
+        if answer == "start" or answer == "save" and self.action_save():
+            self.new_game(same_deal=same_deal)
 
     def play_level(self, level: str | None) -> None:
         """A new deal with every bot seat at `level` (the level menu's answer)."""
@@ -939,6 +987,7 @@ class ReplayApp(App[None]):
 
     TITLE = "pyramids replay"
     CSS = GAME_CSS + "\n#moves { display: block; }"
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("right", "step(1)", "Next", priority=True),
         Binding("n", "step(1)", "Next", show=False),

@@ -60,13 +60,17 @@ def measured_lines(figures: dict[str, Any]) -> list[str]:
     """The measured figures in words (none when the board was not measured)."""
     lines = []
     if "unsolvable_share" in figures:
-        lines.append(_("Random deals with no way to clear: {share}%",
+        # The game deals only boards that can be cleared (unless deal=random): say so,
+        # or "no way to clear: 100%" beside "bots clear it" reads as a contradiction.
+        lines.append(_("Deals made at random that cannot be cleared: {share}% (you get only "
+                       "deals that can, unless you choose deal=random)",
                        share=round(100 * figures["unsolvable_share"])))
     rates = {level: figures.get(f"clear_rate_{level}")
              for level in ("easy", "medium", "hard", "expert")}
     if all(rate is not None for rate in rates.values()):
         lines.append(_(
-            "Bots clear it: easy {easy}%, medium {medium}%, hard {hard}%, expert {expert}%",
+            "Bots clear its deals: easy {easy}%, medium {medium}%, hard {hard}%, "
+            "expert {expert}%",
             **{level: round(100 * rate) for level, rate in rates.items() if rate is not None}))
     return lines
 

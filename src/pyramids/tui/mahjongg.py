@@ -35,7 +35,7 @@ from textual.widgets import Button, Static
 from pyramids.games.mahjongg.explain import face_words
 from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.scores import clock_text
-from pyramids.play.text.mahjongg import barque_track, reason_words
+from pyramids.play.text.mahjongg import barque_track, reason_words, shown_layout_title
 from pyramids.play.text.mahjongg_tiles import (
     Canvas,
     Marks,
@@ -419,7 +419,7 @@ class MahjonggBoard(Board):
         lines = [
             _(
                 "{mode} on {layout} · tiles left {left} of {total} · bank {tokens}",
-                mode=mode_title(view["mode"]), layout=layout_title(view["layout"]),
+                mode=mode_title(view["mode"]), layout=shown_layout_title(view["layout"]),
                 left=view["tiles_left"], total=view["tiles_total"],
                 tokens=token_text(view["bank"]),
             )
@@ -557,8 +557,8 @@ class MahjonggBoard(Board):
         for action, _key, cost in FAVORS:
             if words and words[0] == action and cost and own < self._cost(cost):
                 return _(
-                    "{favor} costs {cost} token(s); you have {tokens}.",
-                    favor=favor_name(action), cost=self._cost(cost), tokens=own,
+                    "{favor} costs {cost}; you have {tokens}.", favor=favor_name(action),
+                    cost=token_text(self._cost(cost)), tokens=own,
                 )
         return super().explain_illegal(text, error.replace("player 0 has", "you have"))
 

@@ -69,7 +69,9 @@ def button_label(text: str) -> str:
     if words[0] == "set":
         cards, pairs = int(words[1]), int(words[2])
         if cards and pairs:
-            return _("Set {cards} card(s) + {pairs} jewel pair(s)", cards=cards, pairs=pairs)
+            return _("Set {cards} + {pairs}", cards=ngettext("{count} card", "{count} cards",
+                                                             cards),
+                     pairs=ngettext("{count} jewel pair", "{count} jewel pairs", pairs))
         if cards:
             return ngettext("Set {count} card", "Set {count} cards", cards)
         if pairs:

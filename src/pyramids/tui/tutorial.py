@@ -25,8 +25,8 @@ from textual.widgets import Button, Static
 
 from pyramids.core import IllegalActionError, State
 from pyramids.play.i18n import _, words_text
+from pyramids.play.movelog import describe_for, describer
 from pyramids.play.moves import is_clock_move, parse_move
-from pyramids.play.results import seat_label
 from pyramids.play.session import Session, new_session
 from pyramids.play.tutorial import Tutorial, TutorialRun
 from pyramids.tui.app import AGENT_DELAY, PlayApp
@@ -171,14 +171,18 @@ class TutorialApp(PlayApp):
     def _after_step(self, snapshot: State) -> None:
         """Log the moves the step played (the learner's and the other seats'), then go on."""
         state = self.lesson.state
+        learner = self.lesson.tutorial.learner
+        describe = describer(self.session.game.name)
         for action in state.history()[len(snapshot.history()):]:
             seat = snapshot.current_player
-            self.board.view = snapshot.view(self.lesson.tutorial.learner)
-            words = self._describe(snapshot.action_to_string(action))
+            label = snapshot.action_to_string(action)
+            before = snapshot.view(learner)
             snapshot.apply_action(action)
-            if not is_clock_move(words):
-                self.log_line(_("{seat}: {move}", seat=seat_label(seat, self.session.seats),
-                                move=words))
+            if not is_clock_move(label):
+                # In words, as the game's log tells them ("Seat 2 picked 28; ...").
+                for line in describe_for(describe, label, seat, learner, before,
+                                         snapshot.view(learner)):
+                    self.log_line(line.text())
         if self.lesson.finished:
             self.query_one("#tutorial").add_class("done")
             tutorial = self.lesson.tutorial

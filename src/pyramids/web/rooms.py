@@ -32,8 +32,8 @@ from pyramids.core import (
     State,
     load,
 )
-from pyramids.core.api import ILLEGAL_MOVE
 from pyramids.core.errors import N_, PluralWords, Words
+from pyramids.play.moves import reason_only
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -156,16 +156,6 @@ def fairness_info(
         # 62-bit `seed` as a float and would check (and show) other digits.
         info.update(seed=seed, seed_text=seed_text(seed), salt=salt)
     return info
-
-
-def reason_only(words: Words) -> Words:
-    """Why a move is illegal, without the move's action string: the player made the
-    move with a click (Mahjongg's string names tiles by number, which players never
-    read), so the reason in words is what they need."""
-    why = words.values.get("why") if words.msgid == ILLEGAL_MOVE else None
-    if why is None:
-        return words
-    return why if isinstance(why, Words) else Words(str(why))
 
 
 def sealed_error(sealed_until: datetime) -> RoomError:

@@ -79,15 +79,27 @@ def _mode(name: str) -> str:
     return words.get(name, name)
 
 
+def shown_layout_title(name: str) -> str:
+    """A shipped layout's title in the reader's language (a file's: from its name)."""
+    from pyramids.games.mahjongg.blueprints import layout_names, load_layout
+
+    if name in layout_names():
+        title = load_layout(name).title  # shipped layouts are read once and kept
+        if title:
+            return _(title)
+    return name
+
+
 def terminal_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
 def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:
     lines = [
-        _("{mode} on {layout}: tiles {left}/{total}, bank {bank} token(s), passes {passes}",
-          mode=_mode(view["mode"]), layout=view["layout"], left=view["tiles_left"],
-          total=view["tiles_total"], bank=view["bank"], passes=view["passes"]),
+        _("{mode} on {layout}: tiles {left}/{total}, bank {bank}, passes {passes}",
+          mode=_mode(view["mode"]), layout=shown_layout_title(view["layout"]),
+          left=view["tiles_left"], total=view["tiles_total"],
+          bank=ngettext("{count} token", "{count} tokens", view["bank"]), passes=view["passes"]),
     ]
     tokens = view["tokens"]
     for seat in range(view["players"]):
