@@ -733,3 +733,12 @@ def test_giving_a_solo_game_up_is_asked_once_more_but_chance_is_never_asked() ->
         while not state.is_terminal():
             assert not any(ends_alone_without_a_win(state, move) for move in state.legal_actions())
             state.apply_action(state.legal_actions()[-1])
+
+
+def test_replay_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) -> None:
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps({"format": "pyramids-record", "version": 1, "game": "pacal-solo",
+                                "options": {}, "seed": 1, "actions": ["place F11"]}))
+    result = invoke("replay", str(path))
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: {path}: game record: move 1 ('place F11')")

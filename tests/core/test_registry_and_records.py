@@ -88,6 +88,13 @@ def test_a_finished_games_record_with_another_seed_is_refused_not_replayed_as_un
                               record.players, record.result)
         with pytest.raises(RecordError, match=says):
             tampered.replay()
+    # A changed result is named in words, not as the engine's returns.
+    changed = GameRecord(record.game, record.options, record.seed, record.actions,
+                         record.players, {"returns": [1.0]})
+    with pytest.raises(RecordError, match="the result it records is not the one its moves "
+                                          "give") as refused:
+        changed.replay()
+    assert "1.0" not in str(refused.value)
     # Without a result (a game saved half-way) a record may stop anywhere.
     half = GameRecord(record.game, record.options, 11, record.actions[:2], record.players)
     assert not half.replay()[-1].is_terminal()

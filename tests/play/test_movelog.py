@@ -276,3 +276,21 @@ def test_the_json_text_of_entries_is_their_json_and_is_made_once() -> None:
         assert count == len(log) - since
         again, _count = log.as_json_text(audience, lang, since)
         assert again == text
+
+
+def test_the_end_of_a_mahjongg_game_says_why_the_score_jumps() -> None:
+    """The tokens left are worth points at the end: the log says so, or the final score
+    reads higher than the last one shown for no reason."""
+    from pyramids.core import load
+    from pyramids.play.movelog import describe_for, describer
+
+    state = load("mahjongg").new_initial_state(3)
+    before = state.view(0)
+    state.apply_string("pass")
+    after = state.view(0)
+    bonus = after["result"]["token_bonus"][0]
+    assert bonus > 0
+    lines = [line.text() for line in describe_for(describer("mahjongg"), "pass", 0, 0,
+                                                  before, after)]
+    assert f"You: +{bonus} for the tokens left." in lines
+    assert lines[-1] == f"Scores: you {after['scores'][0]}."

@@ -107,6 +107,11 @@ async def test_a_game_number_from_the_menu_deals_that_game(tmp_path: Path) -> No
         await pilot.click("#choice-number")
         await pilot.pause()
         assert isinstance(app.screen, GameNumberScreen)
+        # The box has the keyboard at once: typing goes into it.
+        await pilot.press(*"turtel-1", "enter")
+        await pilot.pause()
+        assert app.screen.query_one("#number-input", Input).value == "turtel-1"
+        assert "did you mean turtle" in str(app.screen.query_one("#number-error").render())
         for bad in ("turtle", "nowhere-3"):
             await pilot.click("#number-input")
             app.screen.query_one("#number-input", Input).value = bad

@@ -330,3 +330,6 @@ async def test_pass_alone_asks_before_it_ends_the_game() -> None:
         await pilot.click("#choice-end")
         await pilot.pause()
         assert session.state.history_strings() == ["pass"] and session.state.is_terminal()
+        # A move typed after the end says the game is over, not "not your turn".
+        assert app.try_move("hint") is False
+        assert app.message == "The game is over: F2 starts another."

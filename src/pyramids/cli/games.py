@@ -24,7 +24,7 @@ from pyramids.cli.common import (
     user_errors,
 )
 from pyramids.cli.plain import echo, play_plain, read_stdin_line
-from pyramids.core import GameRecord, PyramidsError, State, game_manifest
+from pyramids.core import GameRecord, PyramidsError, RecordError, State, game_manifest
 from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _, format_number, ngettext
@@ -254,7 +254,10 @@ def replay(
     apply_language(lang)
     with user_errors():
         record = GameRecord.load_file(file)
-        states = record.replay()
+        try:
+            states = record.replay()
+        except RecordError as error:  # which file, as for a record that does not read
+            raise RecordError(N_("{path}: {problem}"), path=str(file), problem=error) from None
         # Each move in words, as a spectator reads it (no hand is shown).
         entries = record_log(record, follow=[None], states=states).for_audience(None)
     if tui:

@@ -147,9 +147,8 @@ class GameRecord:
         if self.result is not None and state.is_terminal():
             recorded = self.result.get("returns")
             if recorded is not None and [float(r) for r in recorded] != state.returns():
-                raise RecordError(
-                    N_("game record: recorded returns {recorded} differ from the replay's "
-                       "{replayed}"), recorded=recorded, replayed=state.returns())
+                raise RecordError(N_("game record: the result it records is not the one its "
+                                     "moves give; its result, seed or moves were changed"))
         return states
 
     def final_state(self) -> State:

@@ -172,6 +172,9 @@ def new_session(
     seed: int | str | None,
     save_path: Path | None = None,
 ) -> Session:
+    if len(seats) != game.num_players:
+        raise OptionError(N_("{game} has {count} seat(s); {given} were given"),
+                          game=game.name, count=game.num_players, given=len(seats))
     state = game.new_initial_state(seed)
     return Session(game, seats, seed, state, _make_agents(seats, seed), save_path)
 

@@ -653,6 +653,9 @@ class PlayApp(App[None]):
 
     def try_move(self, text: str) -> bool:
         """Play `text` for the person to move; an illegal one shows why and changes nothing."""
+        if self.session.state.is_terminal():
+            self.set_message(_("The game is over: F2 starts another."))
+            return False
         if self.covered or not self.session.is_human_turn():
             self.set_message(_("It is not your turn."))
             return False

@@ -144,6 +144,7 @@ class BoardChooserScreen(ModalScreen[str | None]):
 class GameNumberScreen(ModalScreen[str | None]):
     """Type a game number: answers it once it reads, or None; a bad one is explained."""
 
+    AUTO_FOCUS = "#number-input"  # typing goes straight into the box
     BINDINGS = [Binding("escape", "back", "Back")]
     DEFAULT_CSS = """
     GameNumberScreen { align: center middle; }

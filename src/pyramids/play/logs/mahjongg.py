@@ -162,6 +162,10 @@ def _end_lines(viewer: int | None, before: dict[str, Any], after: dict[str, Any]
         return []
     result = after.get("result") or {}
     lines = [say("The board is cleared.") if result.get("cleared") else say("The game is over.")]
+    for seat, bonus in enumerate(result.get("token_bonus") or []):
+        if bonus:  # the score jumps at the end: say why
+            lines.append(say("{seat}: +{points} for the tokens left.",
+                             seat=seat_title(seat, viewer), points=bonus))
     scores = after["scores"]
     lines.append(
         say(

@@ -190,7 +190,8 @@ def _end_lines(viewer: int | None, before: dict[str, Any], after: dict[str, Any]
     scores = after.get("scores") or []
     lines = [
         say(
-            "The game is over. Final scores: {scores}.",
+            "The game is over. Final scores (treasure, and 1 point a jewel card left in "
+            "hand): {scores}.",
             scores=listing(
                 say("{seat} {points}", seat=seat_words(seat, viewer), points=points)
                 for seat, points in enumerate(scores)
