@@ -333,3 +333,25 @@ async def test_pass_alone_asks_before_it_ends_the_game() -> None:
         # A move typed after the end says the game is over, not "not your turn".
         assert app.try_move("hint") is False
         assert app.message == "The game is over: F2 starts another."
+
+
+async def test_a_tile_favor_says_what_to_do_beside_the_board_or_that_it_cannot() -> None:
+    """At 80x24 the line above the board may be scrolled away: Anubis Shift's and a
+    selected tile's instructions are told beside the board too; Tile Reveal without a
+    face-down tile (standard boards) says so instead of waiting for nothing."""
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.message.startswith("Anubis Shift: choose a blocked tile")
+        await pilot.press("escape")
+        await pilot.press("v")
+        await pilot.pause()
+        assert app.message == "Tile Reveal has no tile to take now."
+        board = app.query_one("#board", MahjonggBoard)
+        assert not board.revealing
+        free = next(tile["id"] for tile in board.view["tiles"] if tile["free"])
+        await click_tile(pilot, app, free)
+        assert app.message.startswith("Choose its partner")

@@ -637,12 +637,17 @@ class MahjonggBoard(Board):
             # No redraw here: the app draws the new view, or calls `refused`.
             self.choose(f"match {first} {second}")
             return
+        self._tell(self.prompt)
         self.update_drawing()
 
     def action_favor(self, action: str) -> None:
         if not self.interactive:
             return
         if action in TILE_FAVORS:
+            if not self._allowed(action) and not self._picking(action):
+                # Standard mode has no face-down tile: no mode with nothing to choose.
+                self._tell(_("{favor} has no tile to take now.", favor=favor_name(action)))
+                return
             if action == "shift":
                 self.shifting, self.revealing = not self.shifting, False
             else:
@@ -658,8 +663,15 @@ class MahjonggBoard(Board):
             self.cursor = None
             self._keep_cursor()
             self.update_drawing()
+            # Also beside the board: at 80x24 the line above it may be scrolled away.
+            self._tell(self.prompt)
             return
         self.choose(action)
+
+    def _tell(self, text: str) -> None:
+        tell = getattr(self.app, "set_message", None)
+        if tell is not None:
+            tell(text)
 
     def refused(self) -> None:
         self.update_drawing()
