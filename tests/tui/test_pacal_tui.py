@@ -338,3 +338,19 @@ async def test_a_new_deal_from_the_menu_asks_before_throwing_a_game_away() -> No
         await pilot.click("#choice-close")
         await pilot.pause()
         assert app.session.state.history_strings() == played  # the game is still there
+
+
+async def test_the_arrow_keys_walk_the_open_fields_as_tab_does(tmp_path: Path) -> None:
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        first = app.focused
+        assert isinstance(first, FieldCell)
+        await pilot.press("right")
+        second = app.focused
+        assert isinstance(second, FieldCell) and second is not first and second.legal
+        await pilot.press("left")
+        assert app.focused is first
+        await pilot.press("down", "enter")
+        assert session.state.history_strings()[0] == f"place F{second.number}"

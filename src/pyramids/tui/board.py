@@ -223,6 +223,9 @@ class Pickable(Static):
     BINDINGS = [
         Binding("enter", "pick", "Choose", show=False),
         Binding("space", "pick", "Choose", show=False),
+        # The arrows walk the open choices as Tab does (the help promises both).
+        Binding("right,down", "app.focus_next", show=False),
+        Binding("left,up", "app.focus_previous", show=False),
     ]
     DEFAULT_CSS = """
     Pickable:focus { text-style: bold reverse; }
