@@ -294,3 +294,16 @@ def test_the_end_of_a_mahjongg_game_says_why_the_score_jumps() -> None:
                                                   before, after)]
     assert f"You: +{bonus} for the tokens left." in lines
     assert lines[-1] == f"Scores: you {after['scores'][0]}."
+
+
+def test_the_line_prompt_table_shows_the_offer_only_while_it_waits_to_be_picked() -> None:
+    from pyramids.core import load
+    from pyramids.play.text.pacal import render_pacal
+
+    state = load("pacal").new_initial_state(11)
+    state.apply_string("offer 3 6")
+    picker = state.current_player
+    assert "Offer: 3 and 6" in render_pacal(state.view(picker))
+    state.apply_action(state.legal_actions()[0])  # picked: now the cards are placed
+    assert state.view(picker)["phase"] == "place"
+    assert "Offer:" not in render_pacal(state.view(picker))

@@ -71,7 +71,8 @@ def render_pacal(view: dict[str, Any]) -> str:
                                       cards=view["hand_sizes"][seat]))
         marks = legal if seat == viewer else None
         lines.extend(pacal_pyramid_lines(view["pyramids"][seat], layout, marks))
-        if seat != order[-1] and view.get("offer"):
+        # The offer while it waits to be picked (the view keeps it through the placing).
+        if seat != order[-1] and view.get("offer") and view.get("phase") == "pick":
             lines.append(_("Offer: {first} and {second}", first=view["offer"][0],
                            second=view["offer"][1]))
     if viewer is not None:
