@@ -708,7 +708,7 @@ def test_mahjongg_at_line_prompts_is_played_by_the_letters_on_the_tiles() -> Non
     inputs = iter([pair, typed, letters, None])
     lines: list[str] = []
     play_plain(session, lambda: next(inputs), lines.append)
-    text = "\n".join(lines)
+    text = " ".join(" ".join(lines).split())  # long lines wrap at the terminal's width
     assert f"'{pair.split()[1]}' is not the letters of a tile on the board" in text
     assert f"the move '{typed}' is illegal: " in text and "do not match" in text
     assert state.history_strings() == [pair]  # played by its letters
@@ -742,3 +742,20 @@ def test_replay_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) 
     result = invoke("replay", str(path))
     assert result.exit_code == 2
     assert result.output.startswith(f"error: {path}: game record: move 1 ('place F11')")
+
+
+@pytest.mark.parametrize(("game", "args"), [
+    ("temple", ["--players", "3", "--vs", "easy"]),
+    ("mahjongg", ["--option", "mode=time-attack"]),
+    ("pacal", ["--vs", "easy", "--lang", "ko"]),
+])
+def test_every_line_of_a_plain_game_fits_80_columns(game: str, args: list[str]) -> None:
+    """Words wrap at the terminal's width (the moves told, headers, the end); a board's
+    drawing is made to fit instead of wrapped."""
+    from rich.cells import cell_len
+
+    result = runner.invoke(app, ["play", game, "--plain", "--seed", "6", *args],
+                           input="1\n" * 60, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = [line.split("> ")[-1] for line in result.output.splitlines()]
+    assert max(cell_len(line) for line in lines) <= 80

@@ -9,6 +9,7 @@ stopping, and `pyramids play --resume FILE` goes on from there.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import typer
 
+from pyramids.cli.common import wrap_cells
 from pyramids.core import (
     IllegalActionError,
     PyramidsError,
@@ -81,6 +83,8 @@ def play_plain(
     clock: before each of the person's moves the whole seconds gone by are told to
     the game with a `clock` move, which the person can neither see nor choose.
     """
+    shown = write
+    write = lambda text: shown(fitted(text))  # noqa: E731  (every line fits the terminal)
     state = session.state
     humans = session.human_seats
     audience = humans[0] if len(humans) == 1 else None
@@ -256,13 +260,26 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
     moves = sum(1 for text in state.history_strings() if not is_clock_move(text))
     write("=== " + _("{game}, move {move}: seat {number} to play", game=title,
                      move=moves + 1, number=seat + 1) + " ===")
-    write(render_view(session.game.name, state.view(seat)))
+    write(fitted(render_view(session.game.name, state.view(seat))))
     write(_("Legal moves:"))
     labels = move_labels(session, seat)
     # A game that labels things on its board is played by reading the board: its
     # pairs are not listed each turn (that would give every answer; `moves` lists them).
     unlisted = frozenset({"match"}) if labels else frozenset()
     write(summarize_moves(labelled(playable_moves(state), labels), unlisted))
+
+
+def fitted(text: str) -> str:
+    """Lines of words wrapped to the terminal's width; drawings (a board's lines, with
+    their blocks and boxes) as they are, since a wrapped drawing no longer reads."""
+    from rich.cells import cell_len
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    lines = []
+    for line in text.split("\n"):
+        drawing = any(mark in line for mark in ("▐", "░", "▒", "[ "))
+        lines.append(line if drawing or cell_len(line) <= width else wrap_cells(line, width))
+    return "\n".join(lines)
 
 
 def save_quietly(session: Session, write: Callable[[str], None]) -> Path | None:
