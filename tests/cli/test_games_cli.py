@@ -599,8 +599,9 @@ def test_save_file_at_the_prompt_starts_saving_a_game_begun_without_save(tmp_pat
     target = tmp_path / "later.json"
     taken = tmp_path / "taken.json"
     taken.write_text("someone's game")
-    result = invoke("play", "pacal-solo", "--plain", "--seed", "8",
-                    stdin=f"1\nsave\nsave {taken}\nsave {tmp_path}\nsave {target}\n1\nquit\n")
+    result = runner.invoke(  # wide: the long temporary paths stay on one line each
+        app, ["play", "pacal-solo", "--plain", "--seed", "8"], env={"COLUMNS": "400"},
+        input=f"1\nsave\nsave {taken}\nsave {tmp_path}\nsave {target}\n1\nquit\n")
     assert result.exit_code == 0, result.output
     assert "type save and a file name" in result.output
     assert f"{taken} already exists" in result.output and taken.read_text() == "someone's game"
