@@ -22,10 +22,9 @@ def invoke(*args: str, stdin: str | None = None):
 
 def test_an_illegal_move_at_the_plain_prompt_is_refused_in_korean() -> None:
     # Seat 1 opens a Pacal round with an offer: a decline, a bad field and a typo.
-    result = invoke(
+    result = runner.invoke(app, [
         "play", "pacal", "--vs", "random", "--seed", "11", "--plain", "--lang", "ko",
-        *SHORT_MATCH, stdin="decline\nplase F3\nquit\n",
-    )
+        *SHORT_MATCH], input="decline\nplase F3\nquit\n", env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert ("둘 수 없는 수입니다: 'decline' 수는 둘 수 없습니다: "
             "손의 카드 두 장을 제안해야 합니다 ('offer A B')") in result.output
