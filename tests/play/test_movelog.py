@@ -307,3 +307,20 @@ def test_the_line_prompt_table_shows_the_offer_only_while_it_waits_to_be_picked(
     state.apply_action(state.legal_actions()[0])  # picked: now the cards are placed
     assert state.view(picker)["phase"] == "place"
     assert "Offer:" not in render_pacal(state.view(picker))
+
+
+def test_the_line_prompt_table_explains_temples_set_moves_while_setting() -> None:
+    from pyramids.core import load
+    from pyramids.play.text.temple import render_temple
+
+    state = load("temple", players=3).new_initial_state(6)
+    explained = []
+    for _move in range(200):
+        if state.is_terminal():
+            break
+        view = state.view(state.current_player)
+        explained.append((view["phase"], "'set C J' lays C cards" in render_temple(view)))
+        legal = state.legal_action_strings()
+        state.apply_string("summon" if "summon" in legal else legal[0])
+    assert any(phase == "set" for phase, _said in explained)
+    assert all(said == (phase == "set") for phase, said in explained)

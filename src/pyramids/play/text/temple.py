@@ -57,6 +57,11 @@ def render_temple(view: dict[str, Any]) -> str:
     lines.append(_("Discard pile: {cards}", cards=_counts(view["discard"])))
     if view.get("viewer") is not None:
         lines.append(_("Your hand: {cards}", cards=_counts(view.get("hand") or {})))
+        if view["phase"] == "set" and construction:
+            # What the move list's `set C J` means (L = a level's cards, J = jewels).
+            lines.append(_("To set: 'set C J' lays C cards of level {level} and J pairs of "
+                           "jewel cards (each pair is one unit); 'set 0 0' sets "
+                           "nothing.", level=construction["level"]))
     if view.get("scores") is not None:
         scores = ", ".join(_("seat {number}: {points}", number=seat + 1, points=points)
                            for seat, points in enumerate(view["scores"]))
