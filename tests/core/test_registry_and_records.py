@@ -51,6 +51,7 @@ def test_malformed_records_are_rejected_with_the_reason(tmp_path: Path) -> None:
         json.dumps({**good, "version": 9}): "unsupported record version 9",
         json.dumps({**good, "actions": [1, 2]}): "'actions' must be a list of action strings",
         json.dumps({**good, "seed": 1.5}): "'seed' must be",
+        json.dumps({k: v for k, v in good.items() if k != "seed"}): "'seed' is missing",
         json.dumps({**good, "game": "chess"}): "unknown game 'chess'",
         json.dumps({**good, "actions": ["fly"]}): r"move 1 \('fly'\)",
         json.dumps({**good, "options": {"nope": 1}}): "unknown option nope",

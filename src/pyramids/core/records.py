@@ -78,6 +78,11 @@ class GameRecord:
         if data.get("version") != RECORD_VERSION:
             raise RecordError(N_("unsupported record version {version}; supported: {supported}"),
                               version=repr(data.get("version")), supported=RECORD_VERSION)
+        if "seed" not in data:
+            # A record always writes its seed (null for a game without one): without the
+            # key it would replay another deal and fail at a move, misleadingly.
+            raise RecordError(N_("game record: 'seed' is missing (an integer, a string or "
+                                 "null)"))
         game = data.get("game")
         options = data.get("options", {})
         seed = data.get("seed")
