@@ -98,12 +98,10 @@ def find_board(game_name: str, name: Any) -> dict[str, Any]:
     names = [entry["name"] for entry in entries]
     close = difflib.get_close_matches(shown.lower(), names, n=3, cutoff=0.5)
     if close:
-        raise BoardError(N_("unknown board '{name}'; did you mean {close}? ({count} boards: "
-                            "`pyramids layout list`)"),
-                         name=shown, close=", ".join(close), count=len(names))
+        raise BoardError(N_("unknown board '{name}'; did you mean {close}? ({count} boards are "
+                            "shipped)"), name=shown, close=", ".join(close), count=len(names))
     raise BoardError(
-        N_("unknown board '{name}': {count} boards, for example {allowed} "
-           "(`pyramids layout list` lists them)"),
+        N_("unknown board '{name}': {count} boards are shipped, for example {allowed}"),
         name=shown, count=len(names), allowed=", ".join(names[:3]),
     )
 

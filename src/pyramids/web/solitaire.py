@@ -77,10 +77,16 @@ class StartSolitaire(BaseModel):
     lang: str | None = Field(default=None, max_length=40)
 
 
-def board_error(error: BoardError, code: str, lang: str | None = None) -> RoomError:
+def board_error(error: BoardError, code: str, lang: str | None = None,
+                game: str | None = None) -> RoomError:
     """The refusal of a board or game number: in `lang` when the request named one,
-    else in the language the client reads (the error handler translates it)."""
-    return RoomError(code, error.words if lang is None else words_text(error, lang))
+    else in the language the client reads (the error handler translates it). An
+    unknown board (`game` given) also lists every board: what is allowed."""
+    words = error.words
+    if game is not None and code == "bad_board":
+        words = Words(N_("{problem}; the boards: {allowed}"), problem=words,
+                      allowed=", ".join(board_names(game)))
+    return RoomError(code, words if lang is None else words_text(words, lang))
 
 
 def _no_boards(game: str) -> Words:
@@ -208,8 +214,8 @@ def mount_solitaire(
                 kind = RANKED
         except BoardError as error:
             code = "bad_game_number" if body.game_number is not None else "bad_board"
-            raise board_error(error, code, negotiate(body.lang) if body.lang else None) \
-                from None
+            raise board_error(error, code, negotiate(body.lang) if body.lang else None,
+                              body.game) from None
         game = load(body.game, **options)
         if game.num_players != 1:
             raise RoomError("not_solitaire", Words(N_(
@@ -261,7 +267,7 @@ def mount_solitaire(
         try:
             name = find_board(game, board)["name"]
         except BoardError as error:
-            raise board_error(error, "bad_board") from None
+            raise board_error(error, "bad_board", game=game) from None
         chosen: Any = {}
         if options:
             try:
