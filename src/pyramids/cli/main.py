@@ -41,13 +41,12 @@ def root(
 @app.command("games")
 def list_games() -> None:
     """List the registered games."""
-    import shutil
-
     from pyramids.cli.common import wrap_cells
     from pyramids.core import game_entry, game_names
     from pyramids.play.i18n import _
+    from pyramids.play.render import terminal_width
 
-    width = shutil.get_terminal_size((80, 24)).columns
+    width = terminal_width()
     for name in game_names():
         # A long summary wraps under itself, not under the game's name.
         typer.echo(wrap_cells(f"{name:12} {_(game_entry(name).summary)}", width, indent=13))

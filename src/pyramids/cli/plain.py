@@ -9,7 +9,6 @@ stopping, and `pyramids play --resume FILE` goes on from there.
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -40,7 +39,7 @@ from pyramids.play.moves import (
     summarize_moves,
     unlabelled,
 )
-from pyramids.play.render import render_view
+from pyramids.play.render import render_view, terminal_width
 from pyramids.play.results import result_lines
 from pyramids.play.session import Session
 
@@ -260,7 +259,7 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
     moves = sum(1 for text in state.history_strings() if not is_clock_move(text))
     write("=== " + _("{game}, move {move}: seat {number} to play", game=title,
                      move=moves + 1, number=seat + 1) + " ===")
-    write(fitted(render_view(session.game.name, state.view(seat))))
+    write(render_view(session.game.name, state.view(seat)))
     write(_("Legal moves:"))
     labels = move_labels(session, seat)
     # A game that labels things on its board is played by reading the board: its
@@ -274,7 +273,7 @@ def fitted(text: str) -> str:
     their blocks and boxes) as they are, since a wrapped drawing no longer reads."""
     from rich.cells import cell_len
 
-    width = shutil.get_terminal_size((80, 24)).columns
+    width = terminal_width()
     lines = []
     for line in text.split("\n"):
         drawing = any(mark in line for mark in ("▐", "░", "▒", "[ "))

@@ -6,12 +6,12 @@ Shared by the line-prompt player and the terminal app.
 from __future__ import annotations
 
 import json
-import shutil
 
 from pyramids.core import IllegalActionError, Rng, State
 from pyramids.core.api import ILLEGAL_MOVE
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import _, ngettext
+from pyramids.play.render import terminal_width
 
 #: A timed game's legal moves include `clock S`: the interface tells the engine the
 #: whole seconds elapsed (engines never read the clock); a person never chooses one.
@@ -44,7 +44,7 @@ def format_moves(
     """The legal moves with their numbers (from 1 unless given), packed into lines as wide
     as the terminal (its `COLUMNS`, else 80)."""
     if width is None:
-        width = shutil.get_terminal_size((80, 24)).columns
+        width = terminal_width()
     numbers = numbers or list(range(1, len(strings) + 1))
     items = [f"{number}) {text}" for number, text in zip(numbers, strings, strict=True)]
     column = max((len(item) for item in items), default=0) + 3

@@ -7,9 +7,15 @@ JSON-able view.
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 from pyramids.core import companion_of
+
+
+def terminal_width() -> int:
+    """Columns of the terminal the text is for (its `COLUMNS`, else 80)."""
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 def render_view(game: str, view: dict[str, Any]) -> str:

@@ -517,11 +517,10 @@ class PlayApp(App[None]):
 
     def sync_clock(self) -> bool:
         """Tell the engine the whole seconds elapsed; True when that ended the game."""
-        moves = self.clock_moves()
-        if not moves or not self.session.is_human_turn():
+        if not self.session.is_human_turn():
             return False
         state = self.session.state
-        told = clock_move(state, self.clock() - self.clock_zero)
+        told = clock_move(state, self.clock() - self.clock_zero)  # None: not timed
         if told is None:
             return False
         state.apply_string(told)

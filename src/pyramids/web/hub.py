@@ -60,6 +60,7 @@ from pyramids.core import PyramidsError, find_manifest
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import words_text
 from pyramids.play.movelog import MoveLog
+from pyramids.play.moves import CLOCK_PREFIX
 from pyramids.web import jsontext
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
@@ -112,7 +113,6 @@ OUTBOX_LIMIT = 256
 WRITE_BATCH = 500
 FINISHED_LISTED = 100
 LISTED = 100
-CLOCK_PREFIX = "clock "
 
 
 def _no_room(room_id: Any) -> Words:

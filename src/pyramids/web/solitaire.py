@@ -46,6 +46,7 @@ from pyramids.play.boards import (
     variant_text,
 )
 from pyramids.play.i18n import _, negotiate, words_text
+from pyramids.play.moves import is_clock_move
 from pyramids.web.accounts import check_guest_name
 from pyramids.web.hub import Hub
 from pyramids.web.limits import Buckets, retry_after
@@ -60,7 +61,6 @@ from pyramids.web.solitaire_storage import (
 )
 
 DAILY_SECRET = "daily-deal"
-CLOCK_PREFIX = "clock "
 
 
 class StartSolitaire(BaseModel):
@@ -317,7 +317,7 @@ def attach_solitaire(hub: Hub) -> None:
         outcome = await hub.run_engine(room.state.outcome)
         if outcome is None:
             return
-        moves = sum(1 for text in room.actions if not text.startswith(CLOCK_PREFIX))
+        moves = sum(1 for text in room.actions if not is_clock_move(text))
         finished = datetime.fromtimestamp(now_of(hub), UTC)
         await hub.run_db(records.finish, room.id, finished, 0 in outcome["winners"],
                          float(outcome["scores"][0]), moves)

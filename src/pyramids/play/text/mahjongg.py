@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from typing import Any
 
 from pyramids.play.i18n import _, ngettext
+from pyramids.play.render import terminal_width
 from pyramids.play.text.mahjongg_tiles import NARROW, SCALES, Marks, board_size, paint
 
 
@@ -28,8 +28,8 @@ def move_labels(view: dict[str, Any]) -> dict[str, str]:
 
 def board_lines(tiles: list[dict[str, Any]], width: int) -> list[str]:
     """The board from above, as the terminal app draws it without colour: each tile its
-    face, its letters at the bottom right, blocked tiles hatched; higher layers one
-    column to the left. Narrower tiles when the normal ones do not fit `width`."""
+    face and, under it, its letters; blocked tiles hatched; higher layers one column to
+    the left. Narrower tiles, without that side view, when these do not fit `width`."""
     if not tiles:
         return [_("(no tiles left)")]
     scale = SCALES[0] if board_size(tiles, SCALES[0])[0] <= width else NARROW
@@ -88,10 +88,6 @@ def shown_layout_title(name: str) -> str:
         if title:
             return _(title)
     return name
-
-
-def terminal_width() -> int:
-    return shutil.get_terminal_size((80, 24)).columns
 
 
 def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:
