@@ -52,7 +52,7 @@ from pyramids.web.ratings import (
     rate_table,
 )
 from pyramids.web.rooms import ABORTED, AGENT, FINISHED, PERSON, Room, RoomError, clean_name
-from pyramids.web.storage import rooms_table, seats_table
+from pyramids.web.storage import as_utc, rooms_table, seats_table
 
 log = logging.getLogger("pyramids.web.accounts")
 
@@ -112,11 +112,6 @@ rated_games_table = sa.Table(
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; they were stored in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def session_hash(token: str) -> str:
@@ -195,7 +190,7 @@ class AccountStore:
                 .join(accounts_table, accounts_table.c.id == sessions_table.c.account_id)
                 .where(sessions_table.c.token_hash == token_hash)
             ).first()
-        if row is None or _aware(row.expires_at) < _now():
+        if row is None or as_utc(row.expires_at) < _now():
             return None
         return int(row.id), str(row.name)
 
@@ -235,7 +230,7 @@ class AccountStore:
             returns = json.loads(row.result)["returns"] if row.result else None
             games.append({
                 "room": row.id, "game": row.game, "status": row.status, "seat": row.seat,
-                "returns": returns, "finished_at": _aware(row.updated_at).isoformat(),
+                "returns": returns, "finished_at": as_utc(row.updated_at).isoformat(),
                 "rating_before": row.rating_before, "rating_after": row.rating_after,
             })
         return games

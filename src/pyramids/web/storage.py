@@ -43,11 +43,13 @@ from pyramids.web.rooms import (
 log = logging.getLogger("pyramids.web.storage")
 
 
-def _aware(moment: datetime | None) -> datetime | None:
+def as_utc(moment: datetime) -> datetime:
     """A stored time as UTC (SQLite hands back times without their zone)."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _sealed_until(row: Any) -> datetime | None:
+    return None if row.sealed_until is None else as_utc(row.sealed_until)
 
 metadata = sa.MetaData()
 
@@ -387,7 +389,7 @@ class Storage:
                     "unlisted": bool(row.unlisted),
                     "fairness": fairness_info(
                         json.loads(row.seed), row.salt, bool(row.practice), row.status,
-                        _aware(row.sealed_until),
+                        _sealed_until(row),
                     ),
                 }
             )
@@ -404,7 +406,7 @@ class Storage:
                 return None
             if row.status not in (FINISHED, ABORTED):
                 return {"status": row.status}
-            sealed_until = _aware(row.sealed_until)
+            sealed_until = _sealed_until(row)
             if is_sealed(sealed_until):
                 return {"sealed_until": sealed_until}
             seat_rows = connection.execute(
@@ -542,5 +544,5 @@ class Storage:
             salt=row.salt,
             practice=bool(row.practice),
             unlisted=bool(row.unlisted),
-            sealed_until=_aware(row.sealed_until),
+            sealed_until=_sealed_until(row),
         )
