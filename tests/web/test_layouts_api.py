@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from pyramids.core import load  # noqa: E402
 from pyramids.play.boards import board_names, daily_game_number  # noqa: E402
+from pyramids.web.accounts import CSRF_COOKIE  # noqa: E402
 from pyramids.web.app import create_app  # noqa: E402
 from pyramids.web.limits import ServerLimits  # noqa: E402
 from pyramids.web.solitaire_storage import (  # noqa: E402
@@ -41,11 +42,24 @@ class Server:
         self.app = create_app(url, limits=ServerLimits.relaxed(), today=lambda: self.day)
         self.client = TestClient(self.app)
 
-    def start(self, **body: Any) -> dict[str, Any]:
-        response = self.client.post("/api/solitaire", json={"game": GAME, **body})
+    def start(self, client: TestClient | None = None, **body: Any) -> dict[str, Any]:
+        """Start a game by name, or logged in as `client`'s account."""
+        client = client or self.client
+        headers = {} if client is self.client else {"X-CSRF-Token": client.cookies[CSRF_COOKIE]}
+        response = client.post("/api/solitaire", json={"game": GAME, **body}, headers=headers)
         assert response.status_code == 201, response.text
         answer: dict[str, Any] = response.json()
         return answer
+
+    def account(self, name: str) -> TestClient:
+        """A client of its own (its own cookies), logged in to a new account `name`."""
+        client = TestClient(self.app)
+        client.get("/api/account")  # sets the CSRF cookie, as a page's first call does
+        made = client.post("/api/account/register",
+                           json={"name": name, "password": "correct horse battery staple"},
+                           headers={"X-CSRF-Token": client.cookies[CSRF_COOKIE]})
+        assert made.status_code == 201, made.text
+        return client
 
     def error(self, response: Any) -> dict[str, str]:
         assert response.status_code == 400, response.text
@@ -220,9 +234,9 @@ def test_a_ranked_game_counts_and_shows_its_number_only_when_over(server: Server
 def test_the_daily_deal_is_the_same_for_everyone_on_a_date_and_not_on_another(
     server: Server,
 ) -> None:
-    ana = server.start(name="Ana", daily=True)
+    ana = server.start(server.account("Ana"), name="Ana", daily=True)
     bo = server.start(name="Bo", daily=True)
-    assert ana["kind"] == bo["kind"] == "daily" and ana["board"] == bo["board"]
+    assert ana["kind"] == "daily" and bo["kind"] == "guest" and ana["board"] == bo["board"]
     assert ana["game_number"] is None  # the deal stays the server's
     assert server.first_view(ana)["tiles"] == server.first_view(bo)["tiles"]
     server.day = date(2026, 12, 2)
@@ -231,16 +245,36 @@ def test_the_daily_deal_is_the_same_for_everyone_on_a_date_and_not_on_another(
         ana["board"], server.first_view(ana)["tiles"])
 
 
-def test_a_name_s_second_daily_game_counts_nowhere(server: Server) -> None:
-    first = server.start(name="Ana", daily=True)
-    again = server.start(name=" ana ", daily=True)
-    assert again["kind"] == "retry"
+def test_the_day_s_table_counts_an_account_s_first_game_only(server: Server) -> None:
+    """Whoever has played the daily deal through knows it, and a name costs nothing: only
+    an account's first game of the day ranks. Played by name it is a `guest` game, kept
+    and counted nowhere; the account's later games are `retry`."""
+    ana = server.account("Ana")
+    guest = server.start(name="Mallory", daily=True)
+    assert guest["kind"] == "guest"
+    server.play_out(guest, seed=2)
+    assert server.client.get(f"/api/solitaire/{guest['room']['id']}").json()["kind"] == "guest"
+    assert server.client.get(f"/api/daily/{GAME}").json()["scores"] == []
+
+    # Logged in, the seat and the table carry the account's name, whatever was typed.
+    first = server.start(ana, name="somebody else", daily=True)
+    again = server.start(ana, name="Ana", daily=True)
+    assert (first["kind"], again["kind"]) == ("daily", "retry")
+    assert [seat["name"] for seat in first["room"]["seats"]] == ["Ana"]
     server.play_out(again, seed=1)
     assert server.client.get(f"/api/daily/{GAME}").json()["scores"] == []
     server.play_out(first)
     daily = server.client.get(f"/api/daily/{GAME}").json()
     assert [row["player"] for row in daily["scores"]] == ["Ana"]
     assert daily["day"] == "2026-12-01" and daily["board"]["name"] == first["board"]
+
+    # By name, nobody plays under the account's name, in any case.
+    taken = server.client.post("/api/solitaire", json={"game": GAME, "name": " ANA ",
+                                                        "daily": True})
+    assert taken.status_code == 409 and taken.json()["error"]["code"] == "name_taken"
+    # The account's holder plays any board under it (this was refused as 'name_taken').
+    board = server.start(ana, name="Ana", board=SMALL)
+    assert board["kind"] == "ranked" and board["room"]["seats"][0]["name"] == "Ana"
 
 
 def test_the_daily_deal_stays_sealed_until_the_day_is_over(server: Server) -> None:
@@ -278,7 +312,7 @@ def test_the_daily_deal_stays_sealed_until_the_day_is_over(server: Server) -> No
         assert "seed" not in message["fairness"] and message["fairness"]["sealed_until"]
     # Another name's daily game is the same deal: still nothing to learn from it.
     second = server.start(name="Mallory2", daily=True)
-    assert second["kind"] == "daily"
+    assert second["kind"] == "guest"
 
     # The day is over: the seal lifts, and the seed opens the commitment.
     engine = server.app.state.hub.storage.engine

@@ -173,6 +173,9 @@ def test_the_daily_deal_is_the_same_for_two_players_on_a_date_not_on_another(
         page.click("#daily-button")
         page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
         deals.append(board_tiles(page))
+        # Played by name: the page says why it will not rank.
+        page.wait_for_selector("#solitaire-info:not([hidden])")
+        assert "played without an account" in page.inner_text("#solitaire-info")
     assert deals[0] == deals[1]
     server.day = date(2026, 12, 2)
     page = new_page()

@@ -8,8 +8,11 @@ and the daily deal (docs/server.md, "Solitaire").
   `game_number` (practice: the player chose the deal, so it counts nowhere) or
   `daily: true` (the day's deal, which the server derives from the UTC date and a
   secret it drew once and keeps in the database: the same for everyone that day,
-  unknown before it, chosen by no client). Each name's first daily game of a day
-  counts on the day's table; later ones are kept as `retry` and count nowhere.
+  unknown before it, chosen by no client). The day's table counts players logged
+  in to an account, each one's first daily game of the day; later ones are kept as
+  `retry`, and a game played by name (no login) as `guest`: both count nowhere.
+  Whoever has played the deal through knows it, and a name costs nothing, so only
+  an account, one game a day, can rank.
 - `GET /api/solitaire/{room}`: what kind of game a room is, its result once over,
   and its game number when the player may know it (practice, or once it is over:
   the room reveals its seed then anyway).
@@ -47,12 +50,13 @@ from pyramids.play.boards import (
 )
 from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.play.moves import is_clock_move
-from pyramids.web.accounts import check_guest_name
+from pyramids.web.accounts import check_guest_name, seat_account
 from pyramids.web.hub import Hub
 from pyramids.web.limits import Buckets, retry_after
 from pyramids.web.rooms import FINISHED, Room, RoomError, RoomSettings
 from pyramids.web.solitaire_storage import (
     DAILY,
+    GUEST,
     PRACTICE,
     RANKED,
     RETRY,
@@ -176,8 +180,11 @@ def mount_solitaire(
             raise RoomError("bad_request", Words(N_(
                 "give exactly one of 'board' (a deal the server draws), 'game_number' "
                 "(practice) or 'daily': true")))
-        # Tables rank names: nobody plays under an account's name or a bot's mark.
-        await check_guest_name(request, body.name)
+        # A logged-in player plays under the account's name; by name, nobody takes an
+        # account's name or a bot's mark.
+        account = await seat_account(request)
+        if account is None:
+            await check_guest_name(request, body.name)
         wait = room_creations.take(request.client.host if request.client else "")
         if wait > 0:
             raise RoomError("rate_limited", Words(N_("too many new games from one address; "
@@ -205,8 +212,12 @@ def mount_solitaire(
                 day = today_of(hub)
                 number = await daily_number(hub, body.game, day)
                 options, server_seed = practice_options(body.game, number), number.deal
-                played = await hub.run_db(records_of(hub).has_daily, body.game, day, body.name)
-                kind = RETRY if played else DAILY
+                if account is None:
+                    kind = GUEST
+                else:
+                    played = await hub.run_db(records_of(hub).has_daily, body.game, day,
+                                              account[1])
+                    kind = RETRY if played else DAILY
             else:
                 board = find_board(body.game, body.board)["name"]
                 options = {**body.options, option: board}
@@ -227,7 +238,7 @@ def mount_solitaire(
             # Everyone plays the day's deal: its seed is told only when the day is over.
             sealed_until=None if day is None else day_end(day),
         )
-        seat, token = await hub.take_seat(live, body.name, 0)
+        seat, token = await hub.take_seat(live, body.name, 0, account)
         started = datetime.fromtimestamp(now_of(hub), UTC)
         entry = SolitaireGame(
             room_id=live.room.id, game=body.game, board=options[option],

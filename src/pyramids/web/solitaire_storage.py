@@ -6,8 +6,10 @@ called from the server's database thread (`Hub.run_db`), like `Storage`'s.
 A table ranks each player name once, by that name's best game: cleared games
 first, then the higher score, then the quicker time, then the earlier finish.
 Only finished games of the kind asked for count: `ranked` (a deal the server
-drew) for a board's table, `daily` (each name's first daily game of the day) for
-the day's table; `practice` and `retry` games are kept but rank nowhere.
+drew) for a board's table, `daily` (each account's first daily game of the day)
+for the day's table; `practice`, `retry` (an account's later daily games) and
+`guest` (a daily game played by name, without an account) are kept but rank
+nowhere.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ RANKED = "ranked"
 DAILY = "daily"
 PRACTICE = "practice"
 RETRY = "retry"
-KINDS = (RANKED, DAILY, PRACTICE, RETRY)
+GUEST = "guest"
+KINDS = (RANKED, DAILY, PRACTICE, RETRY, GUEST)
 TABLE_SIZE = 20
 
 solitaire_table = sa.Table(

@@ -379,7 +379,7 @@ async function renderSolitaire(wanted) {
     button.addEventListener("click", () => startAndGo({ game: solitaireGame, daily: true }, errorBox, button));
     daily.replaceChildren(
       h("div", { class: "daily-board" }, boardPicture(answer.board),
-        h("p", {}, t("Today's deal ({day}, UTC) is on {board}: the same deal for everyone, once per name on the table.",
+        h("p", {}, t("Today's deal ({day}, UTC) is on {board}: the same deal for everyone. The day's table counts players logged in to an account, each one's first game.",
           { day: answer.day, board: answer.board.title }))),
       button, table,
     );

@@ -10,11 +10,12 @@ function describe(info) {
   if (info.kind === "practice") return t("Practice game: it counts on no table.");
   if (info.kind === "daily") return t("The daily deal of {day}: it counts on the day's table.", { day: info.day });
   if (info.kind === "retry") return t("The daily deal of {day}, played again: only your first game of the day counts.", { day: info.day });
+  if (info.kind === "guest") return t("The daily deal of {day}, played without an account: the day's table counts players logged in to an account, one game each.", { day: info.day });
   return t("This deal counts on the board's table of best scores.");
 }
 
 async function tableFor(info) {
-  if (info.kind === "daily" || info.kind === "retry") {
+  if (info.kind === "daily" || info.kind === "retry" || info.kind === "guest") {
     return (await dailyScores(info.game, info.day)).table;
   }
   const boards = await loadBoards(info.game);
