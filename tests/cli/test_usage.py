@@ -77,3 +77,34 @@ def test_games_fit_an_80_column_terminal_in_both_languages() -> None:
         assert max(cell_len(line) for line in lines) <= 80
         names = [line.split()[0] for line in lines if not line.startswith(" ")]
         assert {"pacal", "pacal-solo", "temple", "mahjongg"} <= set(names)
+
+
+def _command_paths(command: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = [path]
+    for name, sub in getattr(command, "commands", {}).items():
+        found += _command_paths(sub, (*path, name))
+    return found
+
+
+def test_every_help_names_value_types_in_words_and_flags_take_none(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newer Typer shows Python's types ("<str>", "<bool>" beside a flag, which takes
+    no value); the help reads TEXT, INTEGER, PATH, or nothing for a flag."""
+    import re
+
+    import typer
+
+    monkeypatch.setenv("COLUMNS", "200")
+    paths = _command_paths(typer.main.get_command(app))
+    assert ("layout", "info") in paths and len(paths) > 15
+    for path in paths:
+        assert run(app, [*path, "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert not re.search(r"<(str|int|bool|float|path|list)", shown), (path, shown)
+        help_row = next(line for line in shown.splitlines() if "--help" in line)
+        assert help_row.split("--help")[1].split()[:2] == ["Show", "this"], help_row
+    assert run(app, ["play", "--help"]) == 0
+    rows = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()
+            if line.startswith("│ --")}
+    assert rows["--seed"].split()[2] == "INTEGER" and rows["--save"].split()[2] == "PATH"
+    assert rows["--plain"].split()[2] == "Line"  # a flag: no type

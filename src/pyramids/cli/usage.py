@@ -109,6 +109,43 @@ def language_asked(args: list[str]) -> str | None:
     return None
 
 
+# What a value is, in `--help`: a word, as Click writes it, instead of newer Typer's
+# Python types ("<str>", "<list[str]>"); a flag takes no value, so it shows none.
+HELP_TYPES = {
+    "str": "TEXT", "list[str]": "TEXT", "int": "INTEGER", "int range": "INTEGER",
+    "float": "NUMBER", "float range": "NUMBER", "path": "PATH",
+}
+
+
+def _plain_type(param: Any) -> None:
+    display_type = getattr(param, "display_type", None)
+    if display_type is None or not hasattr(param, "display_type_rich"):
+        return  # an older Typer: Click's own words already
+    if getattr(param, "is_flag", False):
+        label = None
+    else:
+        shown = display_type(None)
+        label = HELP_TYPES.get(shown.strip("<>"), shown)
+    param.display_type_rich = lambda ctx, label=label: label
+
+
+def plain_help_types(command: Any) -> None:
+    """Show `command`'s and its subcommands' value types as words (`HELP_TYPES`)."""
+    for param in getattr(command, "params", []):
+        _plain_type(param)
+    made = command.get_help_option  # `--help` is made when the help is shown
+
+    def help_option(ctx: Any) -> Any:
+        option = made(ctx)
+        if option is not None:
+            _plain_type(option)
+        return option
+
+    command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        plain_help_types(sub)
+
+
 def run(app: typer.Typer, args: list[str] | None = None) -> int:
     """Run the app as the `pyramids` command would; the exit status."""
     exceptions = click_exceptions()
@@ -116,8 +153,10 @@ def run(app: typer.Typer, args: list[str] | None = None) -> int:
     if lang is not None:
         with contextlib.suppress(UnknownLanguageError):  # the option says so when parsed
             set_language(lang)
+    command = typer.main.get_command(app)
+    plain_help_types(command)
     try:
-        code = app(args, prog_name="pyramids", standalone_mode=False)
+        code = command(args, prog_name="pyramids", standalone_mode=False)
     except exceptions.UsageError as error:
         if type(error).__name__ == "NoArgsIsHelpError":  # `pyramids` alone: the help
             error.show()
