@@ -653,6 +653,9 @@ def test_time_attack_at_line_prompts_is_timed_by_the_interface() -> None:
     assert len(history) == len(clocks) + 2  # the two moves typed in time
     assert session.state.is_terminal() and lines[-1 - lines[::-1].index("Time is up.")]
     assert "Result: time is up" in text
+    # The rules' result: the time score, seconds left plus 30 per unused token.
+    tokens = session.state.view(0)["tokens"][0]
+    assert tokens > 0 and f"Time score: {30 * tokens} (0 s left)." in text
 
 
 def test_play_from_a_pipe_plays_at_line_prompts_instead_of_hanging() -> None:

@@ -127,4 +127,9 @@ def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:
                            for seat, points in enumerate(result.get("scores") or []))
         lines.append(_("Result: {reason}; scores {scores}",
                        reason=reason_words(str(result.get("reason"))), scores=scores))
+        if "time_score" in result:  # Time Attack: seconds left, and 30 s per unused token
+            lines.append(_("Time score: {score} ({seconds} s left).",
+                           score=result["time_score"], seconds=result["time_left"]))
+        if "team_won" in result:
+            lines.append(_("the team wins") if result["team_won"] else _("the team loses"))
     return "\n".join(lines)
