@@ -99,6 +99,18 @@ HTML_MESSAGE = re.compile(r'data-i18n(|-title|-placeholder|-aria-label)="([^"]+)
 TUTORIAL_FIELDS = ("say", "hint")
 
 
+def _command_help() -> list[str]:
+    """The command line's help: each command's docstring and each option's `help`,
+    read from the app as Typer builds it (`pyramids.cli.usage.readable_help` shows
+    them translated)."""
+    import typer
+
+    from pyramids.cli.main import app
+    from pyramids.cli.usage import HELP_OPTION, help_texts
+
+    return [*help_texts(typer.main.get_command(app)), HELP_OPTION]
+
+
 def extract() -> Catalog:
     catalog = Catalog(project="pyramids", domain="pyramids")
     for methods, keywords in EXTRACTORS:
@@ -107,6 +119,8 @@ def extract() -> Catalog:
         ):
             catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                         context=context)
+    for message in _command_help():
+        catalog.add(message, None, [("cli/main.py", 0)])
     for path in sorted(SOURCE.glob("games/**/*.py")):
         for message, line in _declared_words(path):
             catalog.add(message, None, [(str(path.relative_to(SOURCE)), line)])

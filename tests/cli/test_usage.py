@@ -108,3 +108,25 @@ def test_every_help_names_value_types_in_words_and_flags_take_none(
             if line.startswith("│ --")}
     assert rows["--seed"].split()[2] == "INTEGER" and rows["--save"].split()[2] == "PATH"
     assert rows["--plain"].split()[2] == "Line"  # a flag: no type
+
+
+def test_help_is_in_the_reader_s_language(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command's and option's help comes from the catalogue (the extraction reads
+    them from the app: tests/play/test_i18n.py checks each has its Korean)."""
+    import typer
+
+    from pyramids.cli.usage import HELP_OPTION, help_texts
+    from pyramids.play.i18n import gettext
+
+    monkeypatch.setenv("COLUMNS", "200")
+    texts = help_texts(typer.main.get_command(app))
+    assert "Seed (a fresh one is shown if omitted)." in texts and len(texts) > 60
+    assert all(gettext(text, lang="ko") != text for text in [*texts, HELP_OPTION])
+    assert run(app, ["--lang", "ko", "play", "--help"]) == 0
+    korean = capsys.readouterr().out
+    assert "시드 (빠뜨리면 새 시드를 정해 보여 줍니다)." in korean
+    assert "이 도움말을 보여 주고 끝냅니다." in korean and "Seed (" not in korean
+    set_language("en")
+    assert run(app, ["play", "--help"]) == 0  # and English for an English reader
+    assert "Seed (a fresh one is shown if omitted)." in capsys.readouterr().out

@@ -129,21 +129,43 @@ def _plain_type(param: Any) -> None:
     param.display_type_rich = lambda ctx, label=label: label
 
 
-def plain_help_types(command: Any) -> None:
-    """Show `command`'s and its subcommands' value types as words (`HELP_TYPES`)."""
+HELP_OPTION = N_("Show this message and exit.")
+
+
+def help_texts(command: Any) -> list[str]:
+    """Every help text of `command` and its subcommands (the commands' docstrings and
+    each option's and argument's `help`), in order: the catalogue's messages."""
+    texts = [text for text in (command.help, getattr(command, "short_help", None)) if text]
+    texts += [param.help for param in getattr(command, "params", [])
+              if getattr(param, "help", None)]
+    for sub in getattr(command, "commands", {}).values():
+        texts += help_texts(sub)
+    return texts
+
+
+def readable_help(command: Any) -> None:
+    """`command`'s and its subcommands' help in the reader's language (the catalogue
+    has each text: `help_texts`), with value types as words (`HELP_TYPES`)."""
+    if command.help:
+        command.help = _(command.help)
+    if getattr(command, "short_help", None):
+        command.short_help = _(command.short_help)
     for param in getattr(command, "params", []):
+        if getattr(param, "help", None):
+            param.help = _(param.help)
         _plain_type(param)
     made = command.get_help_option  # `--help` is made when the help is shown
 
     def help_option(ctx: Any) -> Any:
         option = made(ctx)
         if option is not None:
+            option.help = _(HELP_OPTION)
             _plain_type(option)
         return option
 
     command.get_help_option = help_option
     for sub in getattr(command, "commands", {}).values():
-        plain_help_types(sub)
+        readable_help(sub)
 
 
 def run(app: typer.Typer, args: list[str] | None = None) -> int:
@@ -154,7 +176,7 @@ def run(app: typer.Typer, args: list[str] | None = None) -> int:
         with contextlib.suppress(UnknownLanguageError):  # the option says so when parsed
             set_language(lang)
     command = typer.main.get_command(app)
-    plain_help_types(command)
+    readable_help(command)
     try:
         code = command(args, prog_name="pyramids", standalone_mode=False)
     except exceptions.UsageError as error:
