@@ -434,8 +434,10 @@ class MahjonggBoard(Board):
                 "tokens": token_text(seat_tokens), "streak": view["streaks"][seat],
             }
             if doubling:
-                line = _("{seat}: score {score} · {tokens} · streak {streak} · "
-                         "next {doubling} pair(s) doubled", doubling=doubling, **values)
+                line = _("{seat}: score {score} · {tokens} · streak {streak} · {doubled}",
+                         doubled=ngettext("the next {count} pair doubled",
+                                          "the next {count} pairs doubled", doubling),
+                         **values)
             else:
                 line = _("{seat}: score {score} · {tokens} · streak {streak}", **values)
             lines.append(turn + line)

@@ -44,13 +44,14 @@ class KindCell(Pickable):
 def describe_set(entry: dict[str, Any]) -> str:
     cards, pairs = int(entry.get("cards") or 0), int(entry.get("jewel_pairs") or 0)
     number = entry["player"] + 1
+    card_words = ngettext("{count} card", "{count} cards", cards)
+    pair_words = ngettext("{count} jewel pair", "{count} jewel pairs", pairs)
     if cards and pairs:
-        return _("seat {number} set {cards} card(s) and {pairs} jewel pair(s)",
-                 number=number, cards=cards, pairs=pairs)
-    if cards:
-        return _("seat {number} set {cards} card(s)", number=number, cards=cards)
-    if pairs:
-        return _("seat {number} set {pairs} jewel pair(s)", number=number, pairs=pairs)
+        return _("seat {number} set {cards} and {pairs}", number=number, cards=card_words,
+                 pairs=pair_words)
+    if cards or pairs:
+        return _("seat {number} set {what}", number=number,
+                 what=card_words if cards else pair_words)
     return _("seat {number} set nothing", number=number)
 
 
@@ -144,9 +145,10 @@ class TempleBoard(Board):
             winners = ", ".join(
                 _("seat {number}", number=seat + 1) for seat in view.get("winners") or []
             )
+            count = len(view.get("winners") or [])
             yield Static(
-                _("Final scores (treasure + jewels): {scores} · winner(s): {winners}",
-                  scores=scores, winners=winners),
+                _("Final scores (treasure + jewels): {scores} · {winners}", scores=scores,
+                  winners=ngettext("winner: {names}", "winners: {names}", count, names=winners)),
                 classes="title",
             )
 
@@ -257,6 +259,9 @@ class TempleBoard(Board):
                 if f"hand:{kind}" in self.taught:
                     classes += " taught"
                 yield KindCell(f"{kind} ×{count}", kind, None, classes, id=f"hand-{kind}")
+        yield Static(_("L1 to L9: a construction card of that level · J: a jewel; two "
+                       "jewels stand in for one card of any level, and each left in hand "
+                       "scores 1 at the end"), classes="info", id="kinds-legend")
 
     def _compose_buttons(self) -> ComposeResult:
         choices = [text for text in self.legal if not text.startswith("swap ")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, ngettext
 
 
 def pacal_field_label(number: int, cards: list[int]) -> str:
@@ -66,9 +66,10 @@ def render_pacal(view: dict[str, Any]) -> str:
             title = _("Seat {number} (opponent)", number=seat + 1)
         else:
             title = _("Seat {number}", number=seat + 1)
-        lines.append(title + ": " + _("spread {spread}, {cards} card(s) in hand",
+        lines.append(title + ": " + _("spread {spread}, {cards} in hand",
                                       spread=view["spreads"][seat],
-                                      cards=view["hand_sizes"][seat]))
+                                      cards=ngettext("{count} card", "{count} cards",
+                                                     view["hand_sizes"][seat])))
         marks = legal if seat == viewer else None
         lines.extend(pacal_pyramid_lines(view["pyramids"][seat], layout, marks))
         # The offer while it waits to be picked (the view keeps it through the placing).
@@ -90,8 +91,9 @@ def render_pacal(view: dict[str, Any]) -> str:
 
 def render_pacal_solo(view: dict[str, Any]) -> str:
     legal = view.get("legal_fields") or []
-    lines = [_("Draws: {draws}, pile: {pile} card(s), spread {spread}", draws=view["draws"],
-               pile=view["pile_size"], spread=view["spread"])]
+    lines = [_("Draws: {draws}, pile: {pile}, spread {spread}", draws=view["draws"],
+               pile=ngettext("{count} card", "{count} cards", view["pile_size"]),
+               spread=view["spread"])]
     lines.extend(pacal_pyramid_lines(view["pyramid"], view["layout"], legal))
     if view.get("card") is not None:
         fields = ", ".join(f"F{number}" for number in legal) or _("none")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, ngettext
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -25,8 +25,9 @@ def render_temple(view: dict[str, Any]) -> str:
     built = view["built"]
     lines = [
         _("Round {round}, phase: {phase}, start player: seat {start}; levels built {built}/9; "
-          "pile {pile} card(s)", round=view["round"], phase=_phase(view["phase"]),
-          start=view["start_player"] + 1, built=built, pile=view["pile_size"]),
+          "pile {pile}", round=view["round"], phase=_phase(view["phase"]),
+          start=view["start_player"] + 1, built=built,
+          pile=ngettext("{count} card", "{count} cards", view["pile_size"])),
         _("Temple:") + " " + " ".join(
             f"[L{level}]" if level <= built else f" L{level} " for level in range(1, 10)
         ),
@@ -34,8 +35,9 @@ def render_temple(view: dict[str, Any]) -> str:
     construction = view.get("construction")
     if construction:
         sets = "; ".join(
-            _("seat {number} set {cards} card(s) and {pairs} jewel pair(s)",
-              number=entry["player"] + 1, cards=entry["cards"], pairs=entry["jewel_pairs"])
+            _("seat {number} set {cards} and {pairs}", number=entry["player"] + 1,
+              cards=ngettext("{count} card", "{count} cards", entry["cards"]),
+              pairs=ngettext("{count} jewel pair", "{count} jewel pairs", entry["jewel_pairs"]))
             for entry in construction.get("sets", [])
         )
         lines.append(
@@ -49,8 +51,9 @@ def render_temple(view: dict[str, Any]) -> str:
         label = (_("seat {number} (you)", number=seat + 1) if seat == view.get("viewer")
                  else _("seat {number}", number=seat + 1))
         lines.append("  " + label + ": " + _(
-            "treasure {treasure}, {cards} card(s), known in hand: {known}",
-            treasure=view["treasure"][seat], cards=view["hand_sizes"][seat],
+            "treasure {treasure}, {cards}, known in hand: {known}",
+            treasure=view["treasure"][seat],
+            cards=ngettext("{count} card", "{count} cards", view["hand_sizes"][seat]),
             known=_counts(view["known"][seat])))
     zone = " ".join(f"{slot}:{kind or '-'}" for slot, kind in enumerate(view["swap_zone"], 1))
     lines.append(_("Swap zone: {zone}", zone=zone))
