@@ -40,6 +40,13 @@ def test_fewer_agents_than_seats_repeats_the_last() -> None:
     assert sorted(t.index("mcts") for t in tables) == [0, 1, 2, 3]
 
 
+def test_one_agent_in_every_seat_is_one_lineup_so_each_deal_is_played_once() -> None:
+    """Its P rotations are the same seating: playing each deal P times counted one deal
+    as P independent games (intervals too narrow by about sqrt(P))."""
+    assert lineups(["greedy"], 4) == [("greedy",) * 4]
+    assert lineups(["a", "b"], 3) == [("a", "b", "b"), ("b", "b", "a"), ("b", "a", "b")]
+
+
 def test_solo_lineups_are_one_agent_each() -> None:
     assert lineups(["a", "b"], 1) == [("a",), ("b",)]
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
+
+import pytest
 
 from pyramids.core import State, load
 from pyramids.sim.arena import GameResult, terminal_metrics
@@ -65,3 +68,28 @@ def test_run_balance_covers_each_player_count() -> None:
     assert [s["seat"] for s in three["seats"]] == [0, 1, 2]
     assert three["games"] == 20
     assert three["length_actions"]["mean"] == 6  # two laps of three players
+
+
+def test_one_agent_plays_each_deal_once() -> None:
+    from pyramids.sim.arena import AgentSpec, ArenaJob, run_games
+
+    job = ArenaJob("toy-draw", {"players": 3}, (AgentSpec("random", "random"),), 5, load_toy)
+    results = run_games(job, 9, 1)
+    assert [result.deal for result in results] == list(range(9))
+
+
+def test_a_report_is_written_when_a_seat_never_or_always_wins(tmp_path: Path) -> None:
+    """Three games that one seat won every time: the plot's error bars are exactly 0 at
+    the edges (they were -5.6e-17, and matplotlib refused them: no report at all)."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    from pyramids.sim.balance import write_report
+
+    figures = player_count_figures(
+        [GameResult(index=i, deal=i, seats=["g", "g"], returns=[1.0, -1.0], length=5,
+                    metrics={}, seconds={}, moves={}) for i in range(3)], ["g"])
+    report = {"game": "toy", "agent": "g", "seed": 0, "games_per_count": 3, "options": {},
+              "by_players": {"2": figures}}
+    path = write_report(report, tmp_path)
+    assert path.exists() and (tmp_path / "balance.json").exists()
+    assert (tmp_path / "seat_win_rates.png").exists()
+    assert figures["seats"][1]["ci95"][0] == 0.0 and figures["seats"][0]["ci95"][1] == 1.0

@@ -30,6 +30,17 @@ def test_wilson_all_successes_mirrors_none() -> None:
     assert lo == pytest.approx(1 - wilson_interval(0, 10)[1])
 
 
+@pytest.mark.parametrize("trials", range(1, 200))
+def test_wilson_bounds_are_exactly_0_and_1_at_the_edges(trials: int) -> None:
+    """Rounding gave 5.6e-17 for no success in 3 and 0.9999999999999999 for 10 of 10,
+    so an error bar (rate - low) went below zero and `pyramids balance` crashed."""
+    assert wilson_interval(0, trials)[0] == 0.0
+    assert wilson_interval(trials, trials)[1] == 1.0
+    for successes in range(trials + 1):
+        low, high = wilson_interval(successes, trials)
+        assert 0.0 <= low <= successes / trials <= high <= 1.0
+
+
 def test_wilson_narrows_with_more_trials() -> None:
     small = wilson_interval(30, 100)
     large = wilson_interval(300, 1000)

@@ -5,7 +5,8 @@ Schedule. With P seats and K named agents:
   table is played in all P cyclic seat rotations;
 - K < P: one table, the named agents then the last one repeated to fill the
   seats (`mcts,greedy` at 4 players is mcts against three greedy), again in all
-  P rotations;
+  P rotations (one agent alone fills every seat: its rotations are one seating,
+  so each deal is played once, not P times over as P "independent" games);
 - one-player games: each agent plays the same deals alone.
 Game `g` plays lineup `g % L` (L lineups) on deal `g // L`, so each deal is
 played by every lineup (seat rotation and pairing remove the luck of the deal
@@ -94,7 +95,8 @@ def lineups(labels: Sequence[str], players: int) -> list[tuple[str, ...]]:
         tables = [tuple(group) for group in itertools.combinations(labels, players)]
     else:
         tables = [tuple(labels) + (labels[-1],) * (players - len(labels))]
-    return [table[r:] + table[:r] for table in tables for r in range(players)]
+    # dict.fromkeys: rotations that seat the same agents alike are one lineup.
+    return list(dict.fromkeys(table[r:] + table[:r] for table in tables for r in range(players)))
 
 
 def derived_seed(*parts: object) -> int:

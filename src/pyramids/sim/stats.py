@@ -27,7 +27,11 @@ def wilson_interval(successes: float, trials: float, z: float = Z95) -> tuple[fl
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At no success (or every one) the bound is exactly 0 (or 1); rounding would
+    # leave 1e-17 or 0.9999999999999999, and an error bar below zero.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 PairScores = Mapping[tuple[str, str], float]
