@@ -56,7 +56,7 @@ def test_arena_table_in_korean() -> None:
     assert table.exit_code == 0, table.output
     text = " ".join(table.stdout.split())  # the terminal's width may wrap a line
     for words in ("2게임, 2자리, 시드 1", "에이전트", "승률", "자리별 승률", "1번 자리:",
-                  "쌍마다 가상 무승부"):
+                  "쌍마다 더한 가상 무승부: 1"):
         assert words in text, words
     assert "win rate" not in text and "seat" not in text
 
@@ -64,7 +64,7 @@ def test_arena_table_in_korean() -> None:
 @pytest.mark.parametrize(("args", "expected"), [
     (["--agents", "greedy,"], "--agents 'greedy,'에 빈 항목이 있습니다"),
     (["--agents", "mcts:iterations"], "key=value 형식이 아닙니다"),
-    (["--agents", "random", "--players", "3"], "pacal은(는) 2명만 할 수 있습니다"),
+    (["--agents", "random", "--players", "3"], "pacal은(는) 플레이어 2명만 할 수 있습니다"),
     (["--agents", "random", "--games", "0"], "--games는 1 이상이어야 합니다 (받은 값: 0)"),
     (["--agents", "random", "--address", "ray://x"], "--backend ray와 함께 쓰세요"),
 ])

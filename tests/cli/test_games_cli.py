@@ -212,7 +212,7 @@ def test_simulate_reports_in_korean() -> None:
 
 @pytest.mark.parametrize(("args", "expected"), [
     (["simulate", "pacal", "--agents", "random,random,random"],
-     "pacal은(는) 2자리 게임입니다; 받은 에이전트 3개"),
+     "pacal은(는) 2자리 게임입니다; 받은 에이전트 3개: random"),
     (["simulate", "pacal", "--agents", "genius"], "알 수 없는 에이전트 'genius'"),
     (["simulate", "pacal", "--backend", "cloud"], "알 수 없는 백엔드 'cloud'"),
     (["simulate", "pacal", "--workers", "0"], "--workers는 1 이상이어야 합니다"),
@@ -241,11 +241,11 @@ def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
         (["simulate", "pacal", "--option", "direction"], "not key=value"),
         (["simulate", "pacal", "--agents", "genius"],
          "allowed agents: determinized, easy, expert, greedy"),
-        (["simulate", "pacal", "--agents", "random,random,random"], "got 3 agent(s)"),
+        (["simulate", "pacal", "--agents", "random,random,random"], "got 3 agents: random, random, random"),
         (["simulate", "pacal", "--players", "3"], "has no players option"),
         (["play", "pacal", "--vs", "genius", "--plain"],
          "allowed: human, determinized, easy, expert, greedy"),
-        (["play", "pacal", "--seats", "human", "--plain"], "has 2 seat(s)"),
+        (["play", "pacal", "--seats", "human", "--plain"], "has 2 seats"),
         (["play", "chess", "--plain"], "allowed games:"),
         (["rules", "chess"], "allowed games:"),
     ],

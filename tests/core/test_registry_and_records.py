@@ -46,7 +46,7 @@ def test_malformed_records_are_rejected_with_the_reason(tmp_path: Path) -> None:
         "not json": "the JSON breaks off or is malformed at line 1, column 1",
         '{"format": "pyramids-record",\n "game": "pac': "malformed at line 2, column 10",
         json.dumps({**good, "players": ["a", "b", "c"]}): (
-            r"pacal has 2 seat\(s\), but the record names 3 player\(s\)"),
+            r"pacal has 2 seats, but the record names 3 players"),
         json.dumps({**good, "format": "x"}): "format",
         json.dumps({**good, "version": 9}): "unsupported record version 9",
         json.dumps({**good, "actions": [1, 2]}): "'actions' must be a list of action strings",

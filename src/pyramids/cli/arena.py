@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from pyramids.cli.common import (
 )
 from pyramids.core import OptionError
 from pyramids.core.errors import N_
-from pyramids.play.i18n import _, format_number
+from pyramids.play.i18n import _, format_number, ngettext
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
 
@@ -39,15 +40,25 @@ def _print_table(summary: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console()
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(width=200)  # a pipe or a file: no terminal to wrap for
     options = ", ".join(f"{k}={v}" for k, v in sorted(summary["options"].items()))
     console.print(_(
-        "{game} ({options}): {games} games, {seats} seat(s), seed {seed}",
+        "{game} ({options}): {games} games, {seats}, seed {seed}",
         game=summary["game"], options=options or _("defaults"),
-        games=format_number(summary["games"]), seats=summary["players"], seed=summary["seed"],
+        games=format_number(summary["games"]),
+        seats=ngettext("{count} seat", "{count} seats", summary["players"]),
+        seed=summary["seed"],
     ))
     table = Table()
     for index, column in enumerate(ARENA_COLUMNS):
-        table.add_column(_(column), justify="left" if index == 0 else "right")
+        # A narrow terminal (or a pipe's 80 columns) folds an agent's setting onto more
+        # lines rather than cutting it (two settings cut to "mcts:iter…" read alike);
+        # numbers are never cut.
+        if index == 0:
+            table.add_column(_(column), justify="left", overflow="fold")
+        else:
+            table.add_column(_(column), justify="right", no_wrap=True)
     speeds = summary.get("seconds_per_move", {})
     for label, row in sorted(summary["agents"].items(), key=lambda kv: -kv[1]["win_rate"]):
         lo, hi = row["ci95"]
@@ -72,8 +83,8 @@ def _print_table(summary: dict[str, Any]) -> None:
         console.print(_("Win rate by seat (all agents): {seats}", seats=seats))
     prior = f"{summary['elo_prior_games']:g}"
     console.print(_(
-        "Elo: Bradley-Terry maximum likelihood on pairwise results, mean 1500, "
-        "{draws} virtual draw(s) per pair.", draws=prior,
+        "Elo: Bradley-Terry maximum likelihood on pairwise results, mean 1500; virtual "
+        "draws added to each pair: {draws}.", draws=prior,
     ))
     if summary["players"] == 1:
         # Alone, agents never meet: say what their pairwise results are.

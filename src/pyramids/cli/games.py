@@ -191,7 +191,10 @@ def simulate(
     if as_json:
         typer.echo(json.dumps(report))
         return
-    options = ", ".join(f"{k}={v}" for k, v in sorted(report["options"].items()))
+    # The options set away from their defaults (the JSON keeps them all).
+    defaults = type(loaded)().options
+    options = ", ".join(f"{k}={v}" for k, v in sorted(report["options"].items())
+                        if defaults.get(k) != v)
     typer.echo(_("{game} ({options}): {games} games, seed {seed}", game=report["game"],
                  options=options or _("defaults"), games=format_number(report["games"]),
                  seed=report["seed"]))

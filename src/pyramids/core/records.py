@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.core.api import State
-from pyramids.core.errors import N_, IllegalActionError, PyramidsError, RecordError
+from pyramids.core.errors import N_, IllegalActionError, PluralWords, PyramidsError, RecordError
 from pyramids.core.options import Option, with_legacy
 from pyramids.core.registry import game_manifest, load
 
@@ -132,9 +132,12 @@ class GameRecord:
         except PyramidsError as error:
             raise RecordError(N_("game record: {problem}"), problem=error) from None
         if self.players and len(self.players) != game.num_players:
-            raise RecordError(N_("game record: {game} has {seats} seat(s), but the record "
-                                 "names {given} player(s)"), game=self.game,
-                              seats=game.num_players, given=len(self.players))
+            raise RecordError(N_("game record: {game} has {seats}, but the record names "
+                                 "{given}"), game=self.game,
+                              seats=PluralWords("{count} seat", "{count} seats",
+                                                game.num_players),
+                              given=PluralWords("{count} player", "{count} players",
+                                                len(self.players)))
         state = game.new_initial_state(self.seed)
         states = [state.clone()]
         for number, text in enumerate(self.actions, start=1):

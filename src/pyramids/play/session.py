@@ -25,7 +25,7 @@ from pyramids.core import (
     load,
     manifests,
 )
-from pyramids.core.errors import N_
+from pyramids.core.errors import N_, PluralWords
 
 HUMAN = "human"
 
@@ -49,9 +49,11 @@ def load_game(name: str, options: dict[str, Any], players: int | None = None) ->
         if option is None:
             with_option = ", ".join(m.name for m in manifests() if m.players_option) or "none"
             raise OptionError(
-                N_("{name} has no players option: it is played by {count} seat(s); games "
-                   "with a players option: {games}"),
-                name=name, count=load(name).num_players, games=with_option,
+                N_("{name} has no players option: it has {count}; games with a players "
+                   "option: {games}"),
+                name=name, count=PluralWords("{count} seat", "{count} seats",
+                                             load(name).num_players),
+                games=with_option,
             )
         options = {**options, option: players}
     return load(name, **options)
@@ -76,10 +78,11 @@ def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
         if len(names) != game.num_players:
             example = ",".join([HUMAN] + [DEFAULT_OPPONENT] * (game.num_players - 1))
             raise OptionError(
-                N_("{game} has {count} seat(s); --seats gave {given}: {seats} (for example "
+                N_("{game} has {count}; --seats gave {given}: {seats} (for example "
                    "--seats {example})"),
-                game=game.name, count=game.num_players, given=len(names), seats=repr(seats),
-                example=example,
+                game=game.name, count=PluralWords("{count} seat", "{count} seats",
+                                                  game.num_players),
+                given=len(names), seats=seats, example=example,
             )
     else:
         if vs is not None and not vs.strip():
@@ -173,8 +176,9 @@ def new_session(
     save_path: Path | None = None,
 ) -> Session:
     if len(seats) != game.num_players:
-        raise OptionError(N_("{game} has {count} seat(s); {given} were given"),
-                          game=game.name, count=game.num_players, given=len(seats))
+        raise OptionError(N_("{game} has {count}; {given} were given"), game=game.name,
+                          count=PluralWords("{count} seat", "{count} seats", game.num_players),
+                          given=len(seats))
     state = game.new_initial_state(seed)
     return Session(game, seats, seed, state, _make_agents(seats, seed), save_path)
 

@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from pyramids.agents import Agent, make_agent
 from pyramids.core import Game, OptionError, RecordError, Rng, State, load
-from pyramids.core.errors import N_
+from pyramids.core.errors import N_, PluralWords
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
@@ -120,9 +120,9 @@ def resolve_game(
             chosen[option] = players
         elif probe.num_players != players:
             raise OptionError(
-                N_("{game} is played by {count} player(s) only; --players {players} is not "
-                   "possible"),
-                game=game_name, count=probe.num_players, players=players,
+                N_("{game} is played by {count} only; --players {players} is not possible"),
+                game=game_name, players=players,
+                count=PluralWords("{count} player", "{count} players", probe.num_players),
             )
     game = loader(game_name, **chosen)
     return game, chosen

@@ -13,7 +13,7 @@ from typing import Any
 
 from pyramids.agents import Agent, make_agent_from_setting
 from pyramids.core import Game, OptionError, Rng, State
-from pyramids.core.errors import N_
+from pyramids.core.errors import N_, PluralWords
 from pyramids.sim.backends import Backend, run_indexed
 
 DEFAULT_MAX_ACTIONS = 100_000
@@ -164,8 +164,9 @@ def play_series(
     """
     if len(agent_names) != game.num_players:
         raise OptionError(
-            N_("{game} is played by {count} seat(s); got {got} agent(s): {agents}"),
-            game=game.name, count=game.num_players, got=len(agent_names),
+            N_("{game} has {count}; got {got}: {agents}"), game=game.name,
+            count=PluralWords("{count} seat", "{count} seats", game.num_players),
+            got=PluralWords("{count} agent", "{count} agents", len(agent_names)),
             agents=", ".join(agent_names),
         )
     summary = SeriesSummary(

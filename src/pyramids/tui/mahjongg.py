@@ -486,7 +486,8 @@ class MahjonggBoard(Board):
         if "points" in last:
             parts.append(_("{points} points", points=last["points"]))
         if last.get("vaults_unlocked"):
-            parts.append(_("{count} vault(s) unlocked", count=len(last["vaults_unlocked"])))
+            parts.append(ngettext("{count} vault unlocked", "{count} vaults unlocked",
+                                  len(last["vaults_unlocked"])))
         if last.get("speed_bonus"):
             parts.append(_("quick pair +{points}", points=last["speed_bonus"]))
         if last.get("layer_bonus"):

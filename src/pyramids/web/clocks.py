@@ -103,7 +103,7 @@ class TimeControl:
                              example='{"kind": "move", "seconds": 120, "on_timeout": "bot"}')
         unknown = sorted(set(data) - {"kind", "seconds", "increment", "on_timeout"})
         if unknown:
-            raise ClockError(N_("unknown time control field(s) {fields}; allowed: {allowed}"),
+            raise ClockError(N_("unknown time control fields: {fields}; allowed: {allowed}"),
                              fields=", ".join(unknown)[:200],
                              allowed="kind, seconds, increment, on_timeout")
         kind = data.get("kind", NONE)
