@@ -355,3 +355,17 @@ async def test_a_tile_favor_says_what_to_do_beside_the_board_or_that_it_cannot()
         free = next(tile["id"] for tile in board.view["tiles"] if tile["free"])
         await click_tile(pilot, app, free)
         assert app.message.startswith("Choose its partner")
+
+
+async def test_a_redraw_while_the_board_is_composed_does_not_crash() -> None:
+    """At 120 columns and more, the fit queued after the first refresh redrew the board
+    before its favor buttons were mounted: NoMatches '#do-hint', and the app died on
+    start. A button not mounted yet is now left for the compose to set."""
+    session = new_session(load("mahjongg", layout="pharaohs-tomb"), ["human"], 755776004)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        board = app.query_one("#board", MahjonggBoard)
+        await board.query_one("#do-hint").remove()
+        board.update_drawing()  # as a fit does mid-compose
+        assert not board.query("#do-hint") and board.query("#do-undo")

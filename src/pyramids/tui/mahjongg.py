@@ -383,7 +383,12 @@ class MahjonggBoard(Board):
         self._update("#summary", self._summary())
         self._update("#warning", self._warning())
         for action, _key, _cost in FAVORS:
-            button = self.query_one(f"#do-{action}", Button)
+            # A fit queued after the first refresh may come while the board is still
+            # being composed: a favor button not mounted yet is set when it is.
+            found = self.query(f"#do-{action}")
+            if not found:
+                continue
+            button = found.first(Button)
             if button.disabled == self._allowed(action):
                 button.disabled = not self._allowed(action)
             if button.has_class("active") != self._picking(action):
