@@ -354,3 +354,28 @@ async def test_the_arrow_keys_walk_the_open_fields_as_tab_does(tmp_path: Path) -
         assert app.focused is first
         await pilot.press("down", "enter")
         assert session.state.history_strings()[0] == f"place F{second.number}"
+
+
+async def test_a_new_game_never_saves_over_another_saved_game(tmp_path: Path) -> None:
+    """The same deal played again must not take the older game's file: Ctrl+S wrote the
+    new game's two moves over a saved seven-move game of the same seed."""
+    older = tmp_path / "g.json"
+    first = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    first.save_to(older)
+    kept = older.read_text()
+    session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    app = PlayApp(session, agent_delay=0, default_save=older)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        await click_a_legal_move(pilot, app)
+        await settle(pilot, app)
+        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s")  # a second save goes on in the new file
+    assert older.read_text() == kept
+    assert session.save_path == tmp_path / "pyramids-pacal-3.json"
+    saved = GameRecord.load_file(session.save_path)
+    assert saved.actions == session.state.history_strings()
+    # And the third game of that deal gets the next name.
+    third = new_session(load("pacal", **SHORT), ["human", "random"], 3)
+    app = PlayApp(third, agent_delay=0, default_save=older)
+    assert app._save_target() == tmp_path / "pyramids-pacal-3-2.json"

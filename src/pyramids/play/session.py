@@ -169,6 +169,17 @@ class Session:
         return target
 
 
+def free_save_path(game: str, seed: object, folder: Path = Path(".")) -> Path:
+    """`pyramids-GAME-SEED.json` in `folder`, or with `-2`, `-3`... before `.json` when a
+    file (another game, maybe this deal played before) already has that name."""
+    stem = f"pyramids-{game}-{seed}"
+    candidate, number = folder / f"{stem}.json", 1
+    while candidate.exists():
+        number += 1
+        candidate = folder / f"{stem}-{number}.json"
+    return candidate
+
+
 def new_session(
     game: Game,
     seats: list[str],

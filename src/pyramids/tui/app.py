@@ -68,7 +68,7 @@ from pyramids.play.scores import (
     default_scores_path,
     today,
 )
-from pyramids.play.session import HUMAN, Session, fresh_seed, new_session
+from pyramids.play.session import HUMAN, Session, free_save_path, fresh_seed, new_session
 from pyramids.tui.board import Board, board_class, translate_bindings, update_static
 from pyramids.tui.board_chooser import (
     BoardChooserScreen,
@@ -944,9 +944,14 @@ class PlayApp(App[None]):
         self.push_screen(ChoiceScreen("", choices), self._menu_answer)
 
     def _save_target(self) -> Path:
-        return self.session.save_path or self.default_save or Path(
-            f"pyramids-{self.session.game.name}-{self.session.seed}.json"
-        )
+        """This game's file; a new game's first save never takes a name another saved
+        game holds (the same deal played earlier too): it gets the next free one."""
+        if self.session.save_path is not None:
+            return self.session.save_path
+        if self.default_save is not None and not self.default_save.exists():
+            return self.default_save
+        folder = self.default_save.parent if self.default_save is not None else Path(".")
+        return free_save_path(self.session.game.name, self.session.seed, folder)
 
     def action_save(self) -> bool:
         target = self._save_target()
@@ -1079,6 +1084,14 @@ class ReplayApp(App[None]):
 
 def run_play_app(session: Session) -> None:
     PlayApp(session).run()
+    if session.save_path is not None and session.human_seats:
+        # The screen is gone: say once more where the game is kept.
+        if session.state.is_terminal():
+            print(_("The game is saved to {path}; watch it with: pyramids replay {path}",
+                    path=session.save_path))
+        else:
+            print(_("Saved to {path}; resume with: pyramids play --resume {path}",
+                    path=session.save_path))
 
 
 def run_replay_app(record: GameRecord) -> None:
