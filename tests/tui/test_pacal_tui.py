@@ -379,3 +379,19 @@ async def test_a_new_game_never_saves_over_another_saved_game(tmp_path: Path) ->
     third = new_session(load("pacal", **SHORT), ["human", "random"], 3)
     app = PlayApp(third, agent_delay=0, default_save=older)
     assert app._save_target() == tmp_path / "pyramids-pacal-3-2.json"
+
+
+async def test_the_keyboard_s_field_is_seen_even_when_empty() -> None:
+    """Reverse video shows nothing on an empty field, so Tab moved the keyboard without a
+    trace and Enter placed the card blind: the focused field has its own colours."""
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        focused = app.focused
+        assert isinstance(focused, FieldCell) and focused.legal
+        other = next(cell for cell in app.query(FieldCell)
+                     if cell.legal and cell is not focused)
+        assert not session.state.view(0)["pyramid"][focused.number - 1]  # an empty field
+        assert focused.styles.background != other.styles.background
+        assert focused.styles.border_top != other.styles.border_top

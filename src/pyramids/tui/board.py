@@ -227,8 +227,10 @@ class Pickable(Static):
         Binding("right,down", "app.focus_next", show=False),
         Binding("left,up", "app.focus_previous", show=False),
     ]
+    # Reverse video alone shows nothing on a cell without text (an empty field): the
+    # background and border say where the keyboard is too.
     DEFAULT_CSS = """
-    Pickable:focus { text-style: bold reverse; }
+    Pickable:focus { text-style: bold reverse; background: $accent 60%; }
     """
 
     def __init__(self, *args: Any, active: bool = False, **kwargs: Any) -> None:

@@ -147,6 +147,9 @@ class PacalBoard(Board):
     PacalBoard #decline { margin: 0 0; min-width: 10; column-span: 2; }
     PacalBoard .field.taught, PacalBoard .card.taught { border: double $accent;
                                                          background: $accent 40%; }
+    PacalBoard .field:focus, PacalBoard .field.legal:focus, PacalBoard .card:focus,
+    PacalBoard .card.pickable:focus, PacalBoard .card.selected:focus {
+        border: heavy $accent; background: $accent 60%; }
     """
 
     def on_new_view(self) -> None:
