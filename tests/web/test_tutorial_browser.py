@@ -238,3 +238,51 @@ def test_the_language_choice_is_remembered_across_pages(pages: Any, server: Page
     page.goto(server.base + "/tutorial/temple")
     page.wait_for_selector("body[data-ready='true']")
     assert page.text_content("#next") == "Next"
+
+
+def press_until_focused(page: Any, key: str, target: str, most: int = 250) -> None:
+    """Press `key` until the element matching `target` has the keyboard."""
+    for _press in range(most):
+        if page.evaluate("(s) => document.activeElement === document.querySelector(s)", target):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {target}")
+
+
+MOVE_KEYS = {"sight": "r"}
+
+
+@pytest.mark.parametrize("game", ["mahjongg", "pacal", "pacal-solo"])
+def test_a_tutorial_is_followed_by_keyboard_alone(pages: Any, server: PageServer,
+                                                  game: str) -> None:
+    """Tab to Next, Enter; on a step that asks for a move the keyboard is already on what
+    it points at, the arrows reach the rest, Enter chooses, and the game's letter keys
+    work (O offers, R is Ra Sight) as in a room. Before, no board item could be reached."""
+    page = pages("en")
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    page.goto(f"{server.base}/tutorial/{game}")
+    page.wait_for_selector("body[data-ready='true']")
+    for number, step in enumerate(tutorial.steps, start=1):
+        before = entries(page)
+        if step.expect is None:
+            press_until_focused(page, "Tab", "#next", most=40)
+            page.keyboard.press("Enter")
+            wait_entries(page, before + 1)
+            continue
+        verb, *args = step.expect.split()
+        if verb in MOVE_KEYS:
+            page.keyboard.press(MOVE_KEYS[verb])
+        else:
+            keys = {"match": "tile-{}", "offer": "hand-{}", "pick": "pick-{}",
+                    "place": "field-0-{}"}[verb]
+            targets = [keys.format(arg.removeprefix("F")) for arg in args]
+            focused = page.evaluate("document.activeElement.dataset.key || ''")
+            assert focused in targets, f"step {number}: the keyboard is on {focused!r}"
+            for target in sorted(targets, key=lambda key: key != focused):
+                press_until_focused(page, "ArrowRight", f"#game [data-key='{target}']")
+                page.keyboard.press("Enter")
+            if verb == "offer":
+                page.keyboard.press("o")
+        wait_entries(page, before + 1)
+    assert page.get_attribute("body", "data-playing-on") == "true"

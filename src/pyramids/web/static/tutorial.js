@@ -5,6 +5,7 @@
 // text, the learner's own view, the legal moves and what to look at.
 
 import { LANG, api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, t, tn } from "./common.js";
+import { installKeys, settleRoving } from "./access.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
 const game = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
@@ -153,7 +154,7 @@ function renderBoard() {
     );
     return;
   }
-  renderer.render(box, {
+  const ctx = {
     view: answer.view,
     message: roomLike(),
     seat: answer.seat,
@@ -166,12 +167,36 @@ function renderBoard() {
     ui,
     rerender: render,
     showMessage: (text, kind) => showFeedback(text, kind === "error" ? "refused" : kind),
-  });
+  };
+  renderer.render(box, ctx);
+  ui.ctx = ctx;  // the game's letter keys act on what is drawn now
   markHighlights(box);
+  // As in a room, one item of the board is in the Tab order (the arrows walk the rest);
+  // a new step puts it on what the step points at, and the keyboard with it when the
+  // keyboard was on the board.
+  const step = answer.playing_on ? "done" : answer.step;
+  const newStep = step !== ui.tutorialStep;
+  ui.tutorialStep = step;
+  const pointed = box.querySelector(".tutorial-highlight");
+  const item = pointed && pointed.closest("[data-nav]");
+  if (newStep && item && item.dataset.key) ui.navKey = item.dataset.key;
+  settleRoving(box, ui, focusedKey);
   if (focusedKey) {
-    const again = box.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
+    const again = newStep && item ? item : box.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
     if (again) again.focus();
   }
+}
+
+// After "Next" the button may be gone (the step waits for a move): the keyboard goes to
+// the board's item the step points at, not to the page's start.
+function focusAfterNext() {
+  const next = document.getElementById("next");
+  if (!next.hidden) {
+    next.focus();
+    return;
+  }
+  const item = document.querySelector('#game [data-nav][tabindex="0"]');
+  if (item) item.focus();
 }
 
 function renderOver() {
@@ -230,8 +255,11 @@ async function main() {
   }
   document.getElementById("learn-link").href = `/learn/${encodeURIComponent(game)}`;
   document.getElementById("lesson").hidden = false;
-  document.getElementById("next").addEventListener("click", () => request({ go_on: true }));
+  document.getElementById("next").addEventListener("click", async () => {
+    if (await request({ go_on: true })) focusAfterNext();
+  });
   arrowNavigation(document.getElementById("game"));
+  installKeys(document.getElementById("game"), ui);
   try {
     await loadCatalogue();
     ui.renderer = await gameRenderer(game);
