@@ -215,6 +215,14 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
     page.wait_for_selector("body[data-ready=true]")
     games = page.eval_on_selector_all("#game option", "nodes => nodes.map(n => n.value)")
     assert {"pacal", "temple", "mahjongg"} <= set(games)
+    # Options read as words, not as the engine's names ("rounds_to_win", "time-attack").
+    page.select_option("#game", "pacal")
+    page.wait_for_selector("body[data-options='pacal']")
+    texts = "nodes => nodes.map(n => n.textContent)"
+    names = page.eval_on_selector_all("#options .option-name", texts)
+    assert "Rounds to win" in names and not any("_" in name for name in names)
+    shown = page.eval_on_selector_all("#option-direction option", texts)
+    assert shown == ["Descending", "Ascending (Jaguar)"]
     room = create_from_lobby(page, server, "pacal", {}, ["me", "open"], name="Host")
     page.wait_for_selector("#waiting:not([hidden])")
     assert page.input_value("#share-link").endswith(f"/play/{room}")

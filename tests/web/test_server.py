@@ -68,6 +68,35 @@ def test_catalogue_lists_games_options_and_agents(server: ServerThread) -> None:
     assert "random" in data["agents"]
 
 
+def test_catalogue_names_options_and_their_choices_in_words(server: ServerThread) -> None:
+    """The lobby shows titles ("Rounds to win"), not the engine's names, in the reader's
+    language; a request still sends the names and values."""
+    from pyramids.core.registry import manifests
+    from pyramids.play.option_words import CHOICE_TITLES, OPTION_TITLES
+
+    english = {game["name"]: game for game in server.http.get("/api/games").json()["games"]}
+    korean = {game["name"]: game for game in
+              server.http.get("/api/games", params={"lang": "ko"}).json()["games"]}
+    pacal = {spec["name"]: spec for spec in english["pacal"]["options"]}
+    assert pacal["rounds_to_win"]["title"] == "Rounds to win"
+    assert pacal["direction"]["choices"] == ["descending", "ascending"]
+    assert pacal["direction"]["choice_titles"] == ["Descending", "Ascending (Jaguar)"]
+    mode = next(spec for spec in korean["mahjongg"]["options"] if spec["name"] == "mode")
+    assert mode["title"] == "모드" and mode["choice_titles"][1] == "파라오의 타임 어택"
+    # Every option of every built-in game has its words, and so has every text choice.
+    for manifest in manifests():
+        if manifest.name not in ("pacal", "pacal-solo", "temple", "mahjongg"):
+            continue
+        for spec in manifest.factory().option_specs:
+            assert spec.name in OPTION_TITLES, spec.name
+            if spec.choices and spec.kind is str:
+                assert set(map(str, spec.choices)) <= set(CHOICE_TITLES[spec.name]), spec.name
+        pairs = zip(english[manifest.name]["options"], korean[manifest.name]["options"],
+                    strict=True)
+        for spec, translated in pairs:
+            assert "_" not in spec["title"] and translated["title"] != spec["title"]
+
+
 def test_catalogue_says_what_each_level_is_like_in_the_readers_language(
     server: ServerThread,
 ) -> None:

@@ -29,6 +29,7 @@ from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, ma
 from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.core.options import Option
 from pyramids.play.i18n import _, negotiate, words_text
+from pyramids.play.option_words import choice_title, option_title
 from pyramids.web.accounts import check_guest_name, mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
 from pyramids.web.clocks import Clock
@@ -402,11 +403,17 @@ def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
                 "options": [
                     {
                         "name": spec.name,
+                        # What the page shows: the option's title and its choices'
+                        # words (`name` and `choices` are what a request sends).
+                        "title": _(option_title(spec.name), lang=lang),
                         "default": spec.default,
                         "kind": spec.kind.__name__,
                         "doc": _(spec.doc, lang=lang),
                         "allowed": words_text(served(spec).allowed_words(), lang),
                         "choices": list(spec.choices) if spec.choices is not None else None,
+                        "choice_titles": None if spec.choices is None else [
+                            _(choice_title(spec.name, choice), lang=lang)
+                            for choice in spec.choices],
                     }
                     for spec in game.option_specs
                 ],

@@ -32,8 +32,9 @@ function optionInput(spec) {
     input = h(
       "select",
       { id, name: spec.name },
-      spec.choices.map((choice) =>
-        h("option", { value: String(choice), selected: choice === spec.default }, String(choice)),
+      spec.choices.map((choice, index) =>
+        h("option", { value: String(choice), selected: choice === spec.default },
+          (spec.choice_titles || [])[index] || String(choice)),
       ),
     );
   } else if (spec.kind === "int" || spec.kind === "float") {
@@ -53,7 +54,7 @@ function optionInput(spec) {
   return h(
     "label",
     { class: "field option", title: spec.allowed || "" },
-    h("span", { class: "option-name" }, spec.name.replaceAll("_", " ")),
+    h("span", { class: "option-name" }, spec.title || spec.name.replaceAll("_", " ")),
     input,
     h("small", { class: "hint" }, spec.doc || ""),
   );

@@ -1,0 +1,86 @@
+"""Game options as players read them: a short title for each option and words for its
+choices ("Rounds to win", "Time Attack"), where the engines name them for code
+(`rounds_to_win`, `time-attack`). The lobby and the terminal show these; the command
+line keeps the names, which are what `-o key=value` takes.
+
+Catalogue messages (`N_`): interfaces translate them when they show them. An option
+or choice without words here (a plugin's) reads as its name with spaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyramids.core.errors import N_
+
+OPTION_TITLES = {
+    "direction": N_("Direction"),
+    "rounds_to_win": N_("Rounds to win"),
+    "max_rounds": N_("Most rounds"),
+    "players": N_("Players"),
+    "cards_per_level": N_("Cards of each level"),
+    "jewels": N_("Jewel cards"),
+    "start_treasure": N_("Starting treasure"),
+    "start_hand": N_("Starting hand"),
+    "swap_size": N_("Swap zone size"),
+    "start_rule": N_("Who starts each round"),
+    "layout": N_("Board"),
+    "mode": N_("Mode"),
+    "deal": N_("Deal"),
+    "pantheon_pairs": N_("Pantheon pairs"),
+    "bank": N_("Tokens in the bank"),
+    "start_tokens": N_("Starting tokens"),
+    "capstone_bonus": N_("Capstone bonus"),
+    "capstone_double_pairs": N_("Pairs a capstone doubles"),
+    "vault_bonus": N_("Vault bonus"),
+    "vault_tokens": N_("Tokens for a vault"),
+    "token_end_bonus": N_("Bonus per token left"),
+    "streak_step": N_("Streak step"),
+    "streak_cap": N_("Longest streak counted"),
+    "time_limit_seconds": N_("Time limit (seconds)"),
+    "time_token_bonus_seconds": N_("Seconds per token left"),
+    "clock": N_("Clock"),
+    "turn_seconds": N_("Seconds a move takes"),
+    "barque_space_seconds": N_("Seconds per barque space"),
+    "speed_pair_seconds": N_("Quick pair within (seconds)"),
+    "speed_pair_bonus": N_("Quick pair bonus"),
+    "speed_layer_bonus": N_("Emptied layer bonus"),
+    "sight_cost": N_("Ra Sight cost"),
+    "shift_cost": N_("Anubis Shift cost"),
+    "reshuffle_cost": N_("Sandstorm Reshuffle cost"),
+    "reveal_favor": N_("Tile Reveal favor"),
+    "reveal_cost": N_("Tile Reveal cost"),
+    "structural_shifts": N_("Structural shifts"),
+    "settle_reach": N_("Settling reach"),
+    "undo_refunds_favors": N_("Undo gives favor tokens back"),
+    "warn_unsolvable": N_("Warn when the board is lost"),
+    "solver_nodes": N_("Solver budget (positions)"),
+}
+
+# Choice words by option, then value.
+CHOICE_TITLES = {
+    "direction": {"descending": N_("Descending"), "ascending": N_("Ascending (Jaguar)")},
+    "start_rule": {
+        "rotate": N_("In turn"), "lot": N_("By lot, then in turn"),
+        "poorest": N_("The poorest player"), "leader_last": N_("The leader last"),
+    },
+    "mode": {"standard": N_("Standard Expedition"), "time-attack": N_("Pharaoh's Time Attack"),
+             "coop": N_("Architect Co-op")},
+    "deal": {"solvable": N_("Solvable"), "random": N_("Random")},
+    "clock": {"real": N_("Real time"), "turns": N_("Turns")},
+    "layout": {"auto": N_("The mode's board")},
+}
+
+
+def _spaced(name: str) -> str:
+    return name.replace("_", " ").replace("-", " ")
+
+
+def option_title(name: str) -> str:
+    """The option's title, a catalogue message (translate it where shown)."""
+    return OPTION_TITLES.get(name) or _spaced(name).capitalize()
+
+
+def choice_title(name: str, value: Any) -> str:
+    """A choice of the option, a catalogue message (translate it where shown)."""
+    return CHOICE_TITLES.get(name, {}).get(str(value)) or _spaced(str(value))
