@@ -245,6 +245,9 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
 def test_pacal_solo_is_played_to_the_end_by_clicking_lit_fields(
     page: Any, server: PageServer
 ) -> None:
+    failed: list[str] = []  # a room that is not a solitaire game asked /api/solitaire: 404
+    page.on("response", lambda answer: failed.append(answer.url) if answer.status >= 400
+            else None)
     create_from_lobby(page, server, "pacal-solo", {}, ["me"])
     page.wait_for_selector("#game:not([hidden]) svg.board")
     while not finished(page):
@@ -259,6 +262,10 @@ def test_pacal_solo_is_played_to_the_end_by_clicking_lit_fields(
     page.wait_for_selector("#over:not([hidden])")
     outcome = page.inner_text("#over")
     assert "Pyramid complete" in outcome or "no legal field" in outcome
+    # Each seat's end in words, not the engine's returns ("Returns: Ada +1").
+    said = page.inner_text("#outcomes")
+    assert said in ("Result: Ada: won", "Result: Ada: lost") and "+" not in said
+    assert failed == [], f"requests failed: {failed}"
 
 
 def test_a_person_plays_a_whole_pacal_match_against_a_bot(
@@ -308,6 +315,21 @@ def temple_move(page: Any, swapped: list[bool]) -> None:
         page.click(f"[data-action='{best}']")
         return
     page.click(f"[data-action='{legal[0]}']")
+
+
+def test_bots_of_one_level_at_one_table_are_told_apart(page: Any, server: PageServer) -> None:
+    """Two "Medium (bot)" read alike everywhere; the move log says "Seat 3 ...". Each
+    carries its seat where another has the same name, and every chip its number."""
+    create_from_lobby(page, server, "temple", {"players": 3},
+                      ["me", "bot:medium", "bot:medium"], name="Ada")
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    page.wait_for_selector("table.players")
+    names = page.eval_on_selector_all("table.players tr[data-seat] td:first-child",
+                                      "nodes => nodes.map(n => n.textContent)")
+    assert [name.lstrip("▶ ") for name in names] == [
+        "Ada (you)", "Medium (bot, seat 2)", "Medium (bot, seat 3)"]
+    chips = page.inner_text("#status")
+    assert "Seat 2: Medium (bot)" in chips and "Seat 3: Medium (bot)" in chips
 
 
 def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
@@ -524,6 +546,28 @@ def test_a_phone_sized_pacal_page_fits_the_screen(browser: Any, server: PageServ
     board = phone.locator("svg.board").bounding_box()
     assert board is not None and board["width"] <= 390
     screenshot(phone, "pacal-phone")
+    context.close()
+
+
+def test_the_lobby_and_a_temple_room_fit_a_small_phone(browser: Any, server: PageServer) -> None:
+    """At 375 px the lobby's seat menus ("A friend (open seat, share the link)") pushed
+    the page 411 px wide, and Temple's players table 393 px."""
+    context = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True,
+                                  has_touch=True)
+    phone = context.new_page()
+    phone.set_default_timeout(TIMEOUT_MS)
+    phone.goto(server.base + "/")
+    phone.wait_for_selector("body[data-ready=true]")
+    for game in ("pacal", "temple", "mahjongg"):
+        phone.select_option("#game", game)
+        phone.wait_for_selector(f"body[data-options='{game}']")
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"the lobby for {game} is {width}px wide on a 375px phone"
+    create_from_lobby(phone, server, "temple", {"players": 4},
+                      ["me", "bot:greedy", "bot:greedy", "bot:greedy"])
+    phone.wait_for_selector("#game:not([hidden]) table.players")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the Temple room is {width}px wide on a 375px phone"
     context.close()
 
 

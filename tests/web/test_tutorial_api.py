@@ -172,3 +172,23 @@ def test_the_lobby_and_learn_pages_link_the_tutorials(client: TestClient) -> Non
         page = client.get(f"/learn/{game}", params={"lang": "ko"}).text
         assert f'href="/tutorial/{game}"' in page
         assert _("Try the tutorial", lang="ko") in page
+
+
+def test_a_browser_asking_for_a_missing_page_gets_a_page_not_json(client: TestClient) -> None:
+    """/learn/nogame, /tutorial/nogame and /nosuchpage showed the API's JSON to a person;
+    a browser (Accept: text/html) gets a page in its language with the way back, while
+    the API and other clients keep their JSON."""
+    browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    for path in ("/learn/nogame", "/tutorial/nogame", "/nosuchpage"):
+        page = client.get(path, headers=browser)
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+        assert "Page not found" in page.text and 'href="/"' in page.text
+        assert '{"error"' not in page.text
+    assert "unknown game" in client.get("/learn/nogame", headers=browser).text
+    assert "There is nothing at /nosuchpage." in client.get("/nosuchpage", headers=browser).text
+    korean = client.get("/nosuchpage", headers={**browser, "Accept-Language": "ko"})
+    assert "페이지를 찾을 수 없습니다" in korean.text and 'lang="ko"' in korean.text
+    # The API, and a client that does not ask for a page, keep the JSON answer.
+    assert client.get("/api/nosuch", headers=browser).json()["error"]["code"] == "not_found"
+    assert client.get("/nosuchpage").json()["error"]["code"] == "not_found"
+    assert client.get("/learn/nogame").json()["error"]["code"] == "unknown_game"

@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
@@ -158,6 +158,22 @@ def error_response(
     return JSONResponse(
         {"error": {"code": code, "message": message}}, status_code=status, headers=headers
     )
+
+
+# Addresses of the API and of files: a client there reads the JSON answer.
+NOT_PAGES = ("/api/", "/ws/", "/static/", "/games/", "/openapi.json")
+
+
+def missing_page_answer(request: Request, status: int, message: str) -> Response | None:
+    """A browser asking for a page that does not exist gets a page that says so (in its
+    language, with the way back); None for the API, files and other clients."""
+    if (status != 404 or request.method != "GET" or request.url.path.startswith(NOT_PAGES)
+            or "text/html" not in request.headers.get("accept", "")):
+        return None
+    from pyramids.web.learn import missing_page
+
+    lang = client_language(request)
+    return HTMLResponse(missing_page(message, lang, request.url.path), status_code=404)
 
 
 def scope_language(scope: Scope) -> str:
@@ -516,12 +532,13 @@ def create_app(
         return hub
 
     @app.exception_handler(RoomError)
-    async def room_error(request: Request, error: RoomError) -> JSONResponse:
+    async def room_error(request: Request, error: RoomError) -> Response:
         headers = None
         if error.status == 429:
             headers = {"Retry-After": retry_after(error.retry_after or 60)}
-        return error_response(error.status, error.code,
-                              words_text(error, client_language(request)), headers)
+        message = words_text(error, client_language(request))
+        page = missing_page_answer(request, error.status, message)
+        return page or error_response(error.status, error.code, message, headers)
 
     @app.exception_handler(UnknownGameError)
     async def unknown_game(request: Request, error: UnknownGameError) -> JSONResponse:
@@ -541,11 +558,17 @@ def create_app(
                               _describe_validation(error, client_language(request)))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         detail = str(error.detail)
         if detail in HTTP_WORDS:
             detail = _(HTTP_WORDS[detail], lang=client_language(request))
+        if error.status_code == 404:
+            page = missing_page_answer(request, 404, _("There is nothing at {path}.",
+                                                       lang=client_language(request),
+                                                       path=request.url.path[:200]))
+            if page is not None:
+                return page
         return error_response(error.status_code, code, detail)
 
     @app.exception_handler(Exception)

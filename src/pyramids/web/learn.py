@@ -73,6 +73,18 @@ def _page(title: str, body: str, lang: str, path: str) -> str:
 """
 
 
+def missing_page(message: str, lang: str, path: str) -> str:
+    """The page a browser gets for an address with nothing behind it (an unknown game or
+    page): what was wrong, in words, and the way back, instead of the API's JSON."""
+    title = _("Page not found", lang=lang)
+    lobby = html.escape(_("Back to the lobby", lang=lang))
+    learn = html.escape(_("Learn the games", lang=lang))
+    body = (f"<h2>{html.escape(title)}</h2>\n<p>{html.escape(message)}</p>\n"
+            f'<p><a class="button primary" href="/">{lobby}</a> '
+            f'<a class="button" href="/learn?lang={lang}">{learn}</a></p>')
+    return _page(title, body, lang, path)
+
+
 def _tutorial_link(game: str, lang: str) -> str:
     """A link to the game's tutorial page (`/tutorial/<game>`), or nothing without one."""
     if tutorial_for(game) is None:
@@ -131,4 +143,4 @@ def mount_learn(app: FastAPI) -> None:
             raise RoomError("unknown_language", unknown_language(lang), 404) from None
 
 
-__all__ = ["mount_learn", "page_language"]
+__all__ = ["missing_page", "mount_learn", "page_language"]

@@ -307,7 +307,16 @@ export function arrowNavigation(root) {
 
 export function seatName(seats, index) {
   const seat = seats && seats[index];
-  return seat ? seatLabel(seat) : t("seat {number}", { number: index + 1 });
+  if (!seat) return t("seat {number}", { number: index + 1 });
+  const label = seatLabel(seat);
+  // Three "Medium (bot)" at one table: each says its seat, as the move log does.
+  const twin = seats.some((other, at) => at !== index && other && other.kind !== "open"
+    && seatLabel(other) === label);
+  if (!twin) return label;
+  if (seat.kind === "agent" && seat.agent) {
+    return t("{bot} (bot, seat {number})", { bot: agentLabel(seat.agent), number: index + 1 });
+  }
+  return t("{name} (seat {number})", { name: label, number: index + 1 });
 }
 
 /** A seat's name as players read it: a bot by its level or rule, in the page's language. */

@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatLabel, store, t } from "./common.js";
+import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatName, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { readTimeControl, timeControlFields } from "./clock.js";
@@ -255,7 +255,7 @@ async function onCreate(event) {
 }
 
 function roomItem(room, verb) {
-  const seats = room.seats.map((seat) => (seat.kind === "open" ? t("open") : seatLabel(seat))).join(", ");
+  const seats = room.seats.map((seat, index) => (seat.kind === "open" ? t("open") : seatName(room.seats, index))).join(", ");
   return h(
     "li",
     { class: "room", "data-room": room.id },

@@ -1,7 +1,7 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { agentLabel, api, arrowNavigation, formatNumber, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
+import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { renderClock } from "./clock.js";
 import { accountLine, currentAccount, renderRatingChange } from "./account.js";
@@ -240,7 +240,9 @@ function renderStatus(message) {
   const mine = message.seat;
   const items = message.seats.map((seat) => {
     const toMove = message.current_player === seat.seat;
-    let label = seat.kind === "open" ? t("seat {number}: open", { number: seat.seat + 1 }) : seatLabel(seat);
+    // The seat's number too: the move log says "Seat 2 offered ...".
+    let label = seat.kind === "open" ? t("seat {number}: open", { number: seat.seat + 1 })
+      : t("Seat {number}: {name}", { number: seat.seat + 1, name: seatLabel(seat) });
     if (seat.seat === mine) label = t("{name} (you)", { name: label });
     if (seat.kind !== "open" && !seat.connected) label = t("{name} · away", { name: label });
     if (toMove) label = `▶ ${label}`;
@@ -305,7 +307,7 @@ function renderWaiting(message) {
     }
     return h("li", { class: "waiting-seat" },
       h("strong", {}, t("Seat {number}:", { number: seat.seat + 1 })), " ",
-      seat.kind === "open" ? t("open") : seat.seat === message.seat ? t("{name} (you)", { name: seatLabel(seat) }) : seatLabel(seat),
+      seat.kind === "open" ? t("open") : seat.seat === message.seat ? t("{name} (you)", { name: seatLabel(seat) }) : seatName(message.seats, seat.seat),
       " ", ...actions);
   });
   const open = message.seats.filter((seat) => seat.kind === "open").length;
@@ -495,6 +497,17 @@ async function pollRematch() {
   }
 }
 
+/** What the end means for a seat, in words (the engine's returns, +1 or -0.33, are not
+ * for players): won, lost, a draw, or a shared win. */
+function outcomeWord(returns, seat) {
+  if (returns.length === 1) return returns[0] > 0 ? t("won") : t("lost");
+  const best = Math.max(...returns);
+  const top = returns.filter((value) => value === best).length;
+  if (top === returns.length) return t("a draw");
+  if (returns[seat] !== best) return t("lost");
+  return top === 1 ? t("won") : t("shares the win");
+}
+
 function renderOver(message) {
   const box = document.getElementById("over");
   const renderer = ui.renderer;
@@ -504,8 +517,10 @@ function renderOver(message) {
     h("h2", {}, t("Game over")),
     ...lines.map((line) => h("p", { class: "outcome" }, line)),
     returns && returns.length
-      ? h("p", { class: "hint" }, t("Returns: {returns}", {
-          returns: returns.map((value, index) => `${seatName(message.seats, index)} ${value > 0 ? "+" : ""}${formatNumber(Math.round(value * 100) / 100)}`).join(", "),
+      ? h("p", { class: "hint", id: "outcomes" }, t("Result: {results}", {
+          results: returns.map((value, index) => t("{name}: {outcome}", {
+            name: seatName(message.seats, index), outcome: outcomeWord(returns, index),
+          })).join(", "),
         }))
       : null,
     h("div", { class: "actions" },

@@ -56,6 +56,14 @@ async function main() {
   const room = document.getElementById("room");
   if (!room) return;
   room.append(box);
+  // Only a one-player game started on a board is a solitaire game: asking about any
+  // other room answers 404, which the browser logs as an error on every room page.
+  try {
+    const summary = (await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`)).room;
+    if (!summary.unlisted || summary.seats.length !== 1) return;
+  } catch (problem) {
+    return; // no such room: the room's page says so
+  }
   show(box, roomId);
 }
 
