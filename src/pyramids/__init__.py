@@ -23,6 +23,18 @@ from pyramids.core import (
 
 __version__ = "0.1.0"
 
+# Subpackages a reader reaches as `pyramids.agents.make_agent(...)` after `import
+# pyramids`, imported on first use (the interfaces' extras stay unloaded until then).
+_SUBPACKAGES = ("agents", "sim", "play", "rl", "core", "games")
+
+
+def __getattr__(name: str) -> object:
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f"pyramids.{name}")
+    raise AttributeError(f"module 'pyramids' has no attribute {name!r}")
+
 __all__ = [
     "TERMINAL",
     "Game",

@@ -58,6 +58,23 @@ def test_an_illegal_action_ends_the_episode() -> None:
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert terminated and reward == -1.0 and info["illegal_action"]
+    # Over is over: another step does not pay the penalty a second time.
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(illegal)
+    _, info = env.reset(seed=2)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    _, reward, terminated, _, _ = env.step(np.int64(legal))  # NumPy's integers are actions
+    assert not terminated and reward == 0.0
+
+
+@pytest.mark.parametrize("action", [2.5, "x", None, True])
+def test_what_is_not_a_whole_number_is_refused_and_changes_nothing(action: object) -> None:
+    env = gymnasium.make("pyramids/pacal-solo-v0")
+    env.reset(seed=1)
+    before = env.unwrapped.state.to_json()
+    with pytest.raises(TypeError, match="an action is a whole number"):
+        env.step(action)
+    assert env.unwrapped.state.to_json() == before
 
 
 def test_a_multi_player_setting_is_refused_with_the_way_out() -> None:

@@ -92,6 +92,17 @@ def test_an_illegal_action_ends_the_game_with_a_penalty() -> None:
     assert env.rewards[agent] == -1.0 and env.infos[agent]["illegal_action"]
 
 
+@pytest.mark.parametrize("action", [2.5, "x", True])
+def test_an_action_that_is_not_a_whole_number_is_refused(action: object) -> None:
+    """2.5 was taken as action 2, and "x" raised int()'s ValueError."""
+    env = rl.env("pacal")
+    env.reset(seed=1)
+    before = env.state_.to_json()
+    with pytest.raises(TypeError, match="an action is a whole number"):
+        env.step(action)
+    assert env.state_.to_json() == before and not any(env.terminations.values())
+
+
 def test_names_metadata_and_ansi_render() -> None:
     env = rl.env("pacal", render_mode="ansi")
     assert env.metadata["name"] == "pacal_v0"

@@ -27,6 +27,7 @@ Conventions every engine follows:
 from __future__ import annotations
 
 import json
+import numbers
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Protocol
 
@@ -55,6 +56,12 @@ class Game(ABC):
     def __init__(self, **options: Any) -> None:
         self._options = resolve_options(self.name, self.option_specs, options)
         self._check_options()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        make = cls.__dict__.get("new_initial_state")
+        if make is not None and not getattr(make, "takes_any_integer", False):
+            cls.new_initial_state = _integer_seeds(make)  # type: ignore[method-assign]
 
     def _check_options(self) -> None:
         """Cross-option checks; raise `OptionError` with what is allowed."""
@@ -131,11 +138,69 @@ class Game(ABC):
 ILLEGAL_MOVE = N_("the move '{move}' is illegal: {why}")
 
 
+def _integer_seeds(make: Any) -> Any:
+    """A game's `new_initial_state` that takes any whole number as a seed (NumPy's
+    `int64` from a research loop), kept as a plain int so that the state saves as JSON."""
+
+    def new_initial_state(self: Game, seed: int | str | None = None) -> State:
+        if (type(seed) is not int and isinstance(seed, numbers.Integral)
+                and not isinstance(seed, bool)):
+            seed = int(seed)
+        state: State = make(self, seed)
+        return state
+
+    new_initial_state.takes_any_integer = True  # type: ignore[attr-defined]
+    new_initial_state.__doc__ = make.__doc__
+    new_initial_state.__name__ = make.__name__
+    new_initial_state.__qualname__ = make.__qualname__
+    return new_initial_state
+
+
+def _checked_apply(apply: Any) -> Any:
+    """A game's `apply_action` that first checks what it was given is an action at all:
+    a whole number (NumPy's too), not "5", 5.0 or None (a TypeError from deep inside
+    the rules), and says so when a number is outside the game's actions (the game's own
+    refusal would name the phase: "you must offer two of your hand cards")."""
+
+    def apply_action(self: State, action: Any) -> None:
+        if type(action) is not int:
+            action = _as_action(action)
+        try:
+            apply(self, action)
+        except IllegalActionError:
+            last = self.game.num_distinct_actions - 1
+            if not 0 <= action <= last:
+                raise IllegalActionError(
+                    N_("{action} is not an action of {game}: actions are 0 to {last}"),
+                    action=action, game=self.game.name, last=last) from None
+            raise
+
+    apply_action.checks_its_action = True  # type: ignore[attr-defined]
+    apply_action.__doc__ = apply.__doc__
+    apply_action.__name__ = apply.__name__
+    apply_action.__qualname__ = apply.__qualname__
+    return apply_action
+
+
+def _as_action(action: Any) -> int:
+    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+        return int(action)
+    raise IllegalActionError(N_(
+        "an action is a whole number from legal_actions(), not '{value}'; a move in words "
+        "is read with string_to_action"), value=str(action)[:40])
+
+
 class State(ABC):
     """One position of a game. See the module docstring for the contract."""
 
     game: Game
     seed: int | str | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        apply = cls.__dict__.get("apply_action")
+        if apply is not None and not getattr(apply, "checks_its_action", False):
+            cls.apply_action = _checked_apply(apply)  # type: ignore[method-assign]
 
     @property
     @abstractmethod

@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from pyramids.core import Game, State, companion_of, load
-from pyramids.rl.encoding import Canvas, Encoder, encoder_for
+from pyramids.rl.encoding import Canvas, Encoder, as_action, encoder_for
 
 VERSION = "v0"
 
@@ -234,7 +234,7 @@ class PyramidsAECEnv(AECEnv):
             self._end_illegal(self.agent_selection)
             return
         if type(action) is not int:
-            action = int(action)
+            action = as_action(action)
         if not self._mask.allows(action, legal, self._position):
             self._end_illegal(self.agent_selection)
             return

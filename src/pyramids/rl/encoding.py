@@ -564,3 +564,14 @@ def layout_markdown(game: Game) -> str:
 
 def _slot_pattern(path: str) -> str:
     return re.sub(r"\[\d+\]", "[i]", path)
+
+
+def as_action(action: Any) -> int:
+    """An agent's action as an int: a whole number (NumPy's too). 2.5 is not action 2
+    and "x" not a ValueError from int(): both are refused, saying what is allowed."""
+    if type(action) is int:
+        return action
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    raise TypeError(f"an action is a whole number (an index of the action mask), "
+                    f"not {action!r}")

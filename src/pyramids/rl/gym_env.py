@@ -19,7 +19,7 @@ from gymnasium.utils import seeding
 
 from pyramids.core import Game, State, load, manifests
 from pyramids.rl.aec import MaskCanvas, SeedSource, render_text
-from pyramids.rl.encoding import Encoder, encoder_for
+from pyramids.rl.encoding import Encoder, as_action, encoder_for
 
 VERSION = "v0"
 
@@ -60,6 +60,7 @@ class PyramidsGymEnv(gymnasium.Env):
         self._canvas = self.encoder.canvas(0)
         self._mask = MaskCanvas(self.encoder.num_actions)
         self._position = 0  # changes with every move and reset (what the mask shows)
+        self._ended = False  # an illegal action ended the episode
         self._no_actions = np.zeros(self.encoder.num_actions, dtype=np.int8)
 
     def reset(self, *, seed: int | None = None,
@@ -76,18 +77,22 @@ class PyramidsGymEnv(gymnasium.Env):
         self.state = self.game.new_initial_state(seed)
         self._legal = None
         self._position += 1
+        self._ended = False
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self._require_state()
-        if state.is_terminal():
+        # An illegal action ends the episode too (the state is not terminal then): a step
+        # after it would pay the penalty again.
+        if self._ended or state.is_terminal():
             raise RuntimeError("the episode is over; call reset()")
         if type(action) is not int:
-            action = int(action)
+            action = as_action(action)
         legal = self._legal
         if legal is None:
             legal = self._legal = state.legal_actions()
         if not self._mask.allows(action, legal, self._position):
+            self._ended = True
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), -1.0, True, False, info
