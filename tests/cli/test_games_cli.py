@@ -232,6 +232,11 @@ def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
     assert expected in lines[0]
 
 
+def test_players_that_is_already_the_game_s_count_is_accepted_as_the_arena_does() -> None:
+    result = invoke("simulate", "pacal", "--agents", "random", "--players", "2", "--games", "2")
+    assert result.exit_code == 0, result.output
+
+
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
@@ -244,6 +249,14 @@ def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
         (["simulate", "pacal", "--agents", "random,random,random"],
          "got 3 agents: random, random, random"),
         (["simulate", "pacal", "--players", "3"], "has no players option"),
+        (["simulate", "temple", "-o", "players=3", "--players", "4"],
+         "--players 4 and the option players=3 disagree"),
+        (["arena", "temple", "--agents", "greedy", "-o", "players=3", "--players", "4"],
+         "--players 4 and the option players=3 disagree"),
+        (["simulate", "temple", "-o", "jewels=3", "-o", "jewels=4"],
+         "option jewels is given twice (3 and 4)"),
+        (["balance", "pacal-solo", "--games", "2", "--out", "/nonexistent/x"],
+         "pacal-solo is played alone: a balance report compares seats"),
         (["play", "pacal", "--vs", "genius", "--plain"],
          "allowed: human, determinized, easy, expert, greedy"),
         (["play", "pacal", "--seats", "human", "--plain"], "has 2 seats"),

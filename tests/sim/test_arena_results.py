@@ -93,10 +93,15 @@ def test_another_arenas_file_is_refused_and_left_as_it_was(tmp_path: Path) -> No
                   **{**SETTINGS, "seed": 8})
     assert str(caught.value) == (
         f"{results} holds the games of another arena (toy-draw, --agents "
-        "mcts:iterations=20,greedy,random, --seed 7); these settings are toy-draw, "
-        "--agents mcts:iterations=20,greedy,random, --seed 8: give another results file")
+        "mcts:iterations=20,greedy,random, --seed 7 -o players=3); these settings are "
+        "toy-draw, --agents mcts:iterations=20,greedy,random, --seed 8 -o players=3: give "
+        "another results file")
     with pytest.raises(RecordError, match="another arena"):
         run_arena("toy-draw", "greedy,random", games=3, results_file=results, **SETTINGS)
+    # Told apart by an option alone, the two read differently.
+    with pytest.raises(RecordError, match=r"-o players=3\); these settings .* -o players=2"):
+        run_arena("toy-draw", AGENTS, games=3, results_file=results,
+                  **{**SETTINGS, "players": 2})
     assert results.read_bytes() == before
 
 

@@ -159,8 +159,8 @@ def balance(
     with user_errors():
         if agent not in agent_names():
             allowed = ", ".join(agent_names())
-            raise OptionError(N_("unknown agent {name}; allowed agents: {allowed}"),
-                              name=repr(agent), allowed=allowed)
+            raise OptionError(N_("unknown agent '{name}'; allowed agents: {allowed}"),
+                              name=agent, allowed=allowed)
         counts: list[int | None] = [None]
         if players:
             try:
@@ -178,7 +178,12 @@ def balance(
         from pyramids.sim.arena import resolve_game
 
         for count in counts:
-            resolve_game(game, options, count, load)
+            resolved, _chosen = resolve_game(game, options, count, load)
+            if resolved.num_players == 1:
+                raise OptionError(N_(
+                    "{game} is played alone: a balance report compares seats; for how often "
+                    "an agent wins it, run pyramids simulate {game} --agents {agent}"),
+                    game=game, agent=agent)
         with progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
             report = run_balance(game, games, counts, agent=agent, seed=seed,
                                  options=options, on_done=advance, backend=runner)

@@ -149,3 +149,12 @@ def with_legacy(specs: Iterable[Option], saved: Mapping[str, Any]) -> dict[str, 
         if spec.has_legacy and spec.name not in filled:
             filled[spec.name] = spec.legacy
     return filled
+
+
+def check_players_agree(options: dict[str, Any], option: str, players: int) -> None:
+    """`--players N` and `-o players=M` both given must say the same (the one did win
+    over the other without a word)."""
+    if option in options and str(options[option]).strip() != str(players):
+        raise OptionError(N_("--players {players} and the option {option}={value} disagree; "
+                             "give one of them"), players=players, option=option,
+                          value=options[option])

@@ -26,6 +26,7 @@ from pyramids.core import (
     manifests,
 )
 from pyramids.core.errors import N_, PluralWords
+from pyramids.core.options import check_players_agree
 
 HUMAN = "human"
 
@@ -36,16 +37,23 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(N_("option {pair} is not key=value (for example --option "
-                                 "players=3)"), pair=repr(pair))
-        options[key.strip()] = value.strip()
+            raise OptionError(N_("option '{pair}' is not key=value (for example --option "
+                                 "players=3)"), pair=pair)
+        name = key.strip()
+        if name in options and options[name] != value.strip():
+            raise OptionError(N_("option {name} is given twice ({first} and {second}); give it "
+                                 "once"), name=name, first=options[name], second=value.strip())
+        options[name] = value.strip()
     return options
+
 
 
 def load_game(name: str, options: dict[str, Any], players: int | None = None) -> Game:
     """The game with `options`; `players` sets the game's `players` option where it has one."""
     if players is not None:
         option = game_manifest(name).players_option
+        if option is None and load(name, **options).num_players == players:
+            return load(name, **options)  # already its count (pacal --players 2), as the arena
         if option is None:
             with_option = ", ".join(m.name for m in manifests() if m.players_option) or "none"
             raise OptionError(
@@ -55,6 +63,7 @@ def load_game(name: str, options: dict[str, Any], players: int | None = None) ->
                                              load(name).num_players),
                 games=with_option,
             )
+        check_players_agree(options, option, players)
         options = {**options, option: players}
     return load(name, **options)
 

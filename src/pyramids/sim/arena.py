@@ -35,6 +35,7 @@ from typing import Any, TextIO
 from pyramids.agents import Agent, make_agent
 from pyramids.core import Game, OptionError, RecordError, Rng, State, load
 from pyramids.core.errors import N_, PluralWords
+from pyramids.core.options import check_players_agree
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
@@ -117,6 +118,7 @@ def resolve_game(
         names = [o.name for o in probe.option_specs]
         option = next((n for n in PLAYER_OPTION_NAMES if n in names), None)
         if option is not None:
+            check_players_agree(chosen, option, players)
             chosen[option] = players
         elif probe.num_players != players:
             raise OptionError(
@@ -339,10 +341,14 @@ def _parses(line: str) -> bool:
 
 
 def _settings_text(header: Any) -> str:
+    """The arena's settings as typed: game, agents, seed and each option (`-o`), so
+    that two arenas told apart by an option alone read differently."""
     try:
         agents = ",".join(str(entry[0]) for entry in header["agents"])
-        return f"{header['game']}, --agents {agents}, --seed {header['seed']}"
-    except (KeyError, TypeError, IndexError):
+        options = "".join(f" -o {name}={value}"
+                          for name, value in sorted((header.get("options") or {}).items()))
+        return f"{header['game']}, --agents {agents}, --seed {header['seed']}{options}"
+    except (KeyError, TypeError, IndexError, AttributeError):
         return "?"
 
 
