@@ -170,9 +170,10 @@ def _checked_apply(apply: Any) -> Any:
         except IllegalActionError:
             last = self.game.num_distinct_actions - 1
             if not 0 <= action <= last:
+                # The number itself is not echoed: a player never reads action numbers.
                 raise IllegalActionError(
-                    N_("{action} is not an action of {game}: actions are 0 to {last}"),
-                    action=action, game=self.game.name, last=last) from None
+                    N_("that number is not an action of {game}: actions are the numbers 0 "
+                       "to {last}"), game=self.game.name, last=last) from None
             raise
 
     apply_action.checks_its_action = True  # type: ignore[attr-defined]

@@ -508,6 +508,12 @@ function outcomeWord(returns, seat) {
   return top === 1 ? t("won") : t("shares the win");
 }
 
+// Apart from the line that shows it: Babel does not read a t() inside another t()'s call.
+function outcomes(message, returns) {
+  const each = returns.map((value, index) => t("{name}: {outcome}", { name: seatName(message.seats, index), outcome: outcomeWord(returns, index) }));
+  return each.join(", ");
+}
+
 function renderOver(message) {
   const box = document.getElementById("over");
   const renderer = ui.renderer;
@@ -517,11 +523,7 @@ function renderOver(message) {
     h("h2", {}, t("Game over")),
     ...lines.map((line) => h("p", { class: "outcome" }, line)),
     returns && returns.length
-      ? h("p", { class: "hint", id: "outcomes" }, t("Result: {results}", {
-          results: returns.map((value, index) => t("{name}: {outcome}", {
-            name: seatName(message.seats, index), outcome: outcomeWord(returns, index),
-          })).join(", "),
-        }))
+      ? h("p", { class: "hint", id: "outcomes" }, t("Result: {results}", { results: outcomes(message, returns) }))
       : null,
     h("div", { class: "actions" },
       message.seat !== null || store.host(roomId)
