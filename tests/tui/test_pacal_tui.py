@@ -76,7 +76,14 @@ async def test_solo_game_by_keyboard_on_the_board(tmp_path: Path) -> None:
             await pilot.press("tab", "shift+tab", "enter")  # Tab walks the open fields only
             assert session.state.history_strings()[before] == f"place F{focused.number}"
         assert "Game over" in str(app.query_one("#status").render())
-        assert "This game" in str(app.query_one("#scores").render())
+        scores = str(app.query_one("#scores").render())
+        # Pacal solo's words: draws, won or lost, and the game's title (not Mahjongg's
+        # "not cleared", a bare number, or the code name "pacal-solo").
+        draws = session.state.view(0)["draws"]
+        won = session.state.returns()[0] > 0
+        assert f"This game: {draws} draws in " in scores
+        assert (", won," if won else ", lost,") in scores
+        assert "Best on Pacal solo:" in scores and "not cleared" not in scores
 
 
 async def test_all_moves_panel_is_optional_and_moves_can_be_typed() -> None:

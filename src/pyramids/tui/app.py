@@ -181,10 +181,6 @@ def replay_key_labels() -> dict[str, str]:
     }
 
 
-def score_text(value: float) -> str:
-    return f"{value:g}"
-
-
 def help_sections(page: str) -> list[tuple[str, str]]:
     """A learn page as (title, Markdown) per `## ` section, in the page's order.
 
@@ -743,17 +739,19 @@ class PlayApp(App[None]):
             self.set_message(_(
                 "The score file could not be read; it was kept as {kept} and a new one "
                 "was started.", kept=str(store.set_aside)))
+        words = self.board.score_words
         lines = [
             _(
                 "This game: {score} in {clock}, {verdict}, rank {rank} of {of}.",
-                score=score_text(entry.score), clock=clock_text(entry.seconds),
-                verdict=_("won") if entry.won else _("not cleared"),
+                score=words(entry.score), clock=clock_text(entry.seconds),
+                verdict=_("won") if entry.won else _("lost"),
                 rank=standing.rank, of=standing.of,
             ),
             _(
                 "Best on {variant}: {score} ({verdict}, {clock}).",
-                variant=entry.variant or entry.game, score=score_text(standing.best.score),
-                verdict=_("won") if standing.best.won else _("not cleared"),
+                variant=entry.variant or game_title(self.session.game.name),
+                score=words(standing.best.score),
+                verdict=_("won") if standing.best.won else _("lost"),
                 clock=clock_text(standing.best.seconds),
             ),
         ]
@@ -782,11 +780,11 @@ class PlayApp(App[None]):
             variants = store.variants(game)
             lines = []
             for variant in variants:
-                lines.append(f"{variant or game}:")
+                lines.append(f"{variant or game_title(self.session.game.name)}:")
                 for number, entry in enumerate(store.best(game, variant, lower), start=1):
-                    verdict = _("won") if entry.won else _("not cleared")
+                    verdict = _("won") if entry.won else _("lost")
                     lines.append(
-                        f"  {number}. {score_text(entry.score)} · {verdict} · "
+                        f"  {number}. {self.board.score_words(entry.score)} · {verdict} · "
                         f"{clock_text(entry.seconds)} · {entry.played_on}"
                     )
                 fastest = store.fastest_win(game, variant)

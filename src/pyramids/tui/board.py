@@ -154,6 +154,11 @@ class Board(Vertical):
     def variant_of(view: dict[str, Any]) -> str:
         return ""
 
+    @staticmethod
+    def score_words(score: float) -> str:
+        """A one-player game's score as the player reads it ("14 draws", "2,350 points")."""
+        return f"{score:g}"
+
 
 def translate_bindings(node: DOMNode, labels: dict[str, str]) -> None:
     """Give `node`'s keys their words in the language of this run, by action.

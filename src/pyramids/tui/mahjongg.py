@@ -711,5 +711,9 @@ class MahjonggBoard(Board):
     def variant_of(view: dict[str, Any]) -> str:
         return f"{layout_title(view['layout'])}, {MODE_NAMES.get(view['mode'], view['mode'])}"
 
+    @staticmethod
+    def score_words(score: float) -> str:
+        return ngettext("{count} point", "{count} points", int(score))
+
 
 BOARD = MahjonggBoard

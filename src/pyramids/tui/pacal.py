@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, ngettext
 from pyramids.tui.board import Board, CardRow, Pickable
 
 CARD_WIDTH = 5
@@ -121,6 +121,11 @@ class PacalBoard(Board):
             "cards make an offer, an offered card is picked, a highlighted field takes the "
             "card in play"
         )
+
+    @staticmethod
+    def score_words(score: float) -> str:
+        """Pacal solo scores the cards drawn to complete the pyramid (fewer is better)."""
+        return ngettext("{count} draw", "{count} draws", int(score))
 
     @property
     def LOWER_SCORE_IS_BETTER(self) -> bool:  # noqa: N802 - read like the class constant
