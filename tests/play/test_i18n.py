@@ -125,3 +125,32 @@ def test_every_message_the_browser_pages_ask_for_is_in_the_catalogue() -> None:
     for lang in ("en", "ko"):
         messages = catalogue_json(lang)["messages"]
         assert sorted(asked - set(messages)) == [], lang
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("2번 자리: 15와(과) 42을(를) 내놓았습니다.", "2번 자리: 15와 42를 내놓았습니다."),
+    ("당신: 13을(를) 골랐습니다. 40은(는) 돌아옵니다", "당신: 13을 골랐습니다. 40은 돌아옵니다"),
+    ("카드이(가) 있습니다", "카드가 있습니다"),
+    ("보석이(가) 있습니다", "보석이 있습니다"),
+    ("'37'을(를)", "'37'을"),
+    ("1,000을(를)", "1,000을"),
+    ("서울(으)로, 집(으)로", "서울로, 집으로"),
+    ("offer이(가) 아닙니다", "offer이(가) 아닙니다"),  # a Latin word: both stay
+])
+def test_korean_particles_follow_the_sound_before_them(written: str, read: str) -> None:
+    from pyramids.play.i18n import korean_particles
+
+    assert korean_particles(written) == read
+
+
+def test_a_korean_message_with_a_value_gets_its_particle() -> None:
+    """The catalogue writes "{card}을(를)"; the player reads one particle."""
+    import re
+
+    from pyramids.play.i18n import gettext
+
+    message = next(key for key, text in catalogue_json("ko")["messages"].items()
+                   if isinstance(text, str) and "{card}을(를)" in text)
+    values = {name: 15 for name in re.findall(r"\{(\w+)\}", message)}
+    said = gettext(message, lang="ko", **values)
+    assert "15를" in said and "15을(를)" not in said

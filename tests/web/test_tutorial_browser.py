@@ -286,3 +286,19 @@ def test_a_tutorial_is_followed_by_keyboard_alone(pages: Any, server: PageServer
                 page.keyboard.press("o")
         wait_entries(page, before + 1)
     assert page.get_attribute("body", "data-playing-on") == "true"
+
+
+def test_the_pages_choose_korean_particles_as_the_server_does(pages: Any,
+                                                              server: PageServer) -> None:
+    from pyramids.play.i18n import korean_particles
+
+    page = pages("ko")
+    page.goto(f"{server.base}/tutorial")
+    page.wait_for_selector("body[data-ready='true']")
+    written = ["2번 자리: 15와(과) 42을(를) 내놓았습니다.", "카드이(가)", "보석이(가)",
+               "'37'을(를)", "1,000을(를)", "서울(으)로 집(으)로", "offer이(가)", "7은(는)"]
+    read = page.evaluate(
+        "async (texts) => { const m = await import('/static/common.js');"
+        " return texts.map((text) => m.koreanParticles(text)); }", written)
+    assert read == [korean_particles(text) for text in written]
+    assert read[0] == "2번 자리: 15와 42를 내놓았습니다."

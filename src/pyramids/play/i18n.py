@@ -18,6 +18,7 @@ from `Accept-Language` (`negotiate`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from functools import cache
 from gettext import c2py
@@ -115,10 +116,51 @@ def gettext(message: str, lang: str | None = None, **values: Any) -> str:
     translated = _catalogue(lang or current_language()).get(message) or message
     if isinstance(translated, tuple):
         translated = translated[0] or message
-    return translated.format(**values) if values else translated
+    text = translated.format(**values) if values else translated
+    return korean_particles(text) if values and (lang or current_language()) == "ko" else text
 
 
 _ = gettext
+
+
+# Korean particles depend on the word before them: 을 after a final consonant, 를 after
+# a vowel. A message writes both ("{card}을(를)") where a value comes before; once the
+# value is in, the one that fits is kept. Digits are read as Korean numbers (1 일, 2 이,
+# 10 십...); before a Latin word or a symbol both stay, as the catalogue wrote them.
+_PARTICLES = re.compile(r"을\(를\)|이\(가\)|은\(는\)|와\(과\)|과\(와\)|\(으\)로")
+# For each written pair: (after a final consonant, after a vowel, after final ㄹ).
+_PARTICLE_FORMS = {
+    "을(를)": ("을", "를", "을"), "이(가)": ("이", "가", "이"), "은(는)": ("은", "는", "은"),
+    "와(과)": ("과", "와", "과"), "과(와)": ("과", "와", "과"), "(으)로": ("으로", "로", "로"),
+}
+_SKIPPED = "'\"’”)]»›"
+# The last sound of a number read in Korean: 영 일 이 삼 사 오 육 칠 팔 구 (0 ends 십,
+# 백, 천 or 만 in 10, 100...: a final consonant too).
+_DIGIT_ENDINGS = {"0": "final", "1": "rieul", "2": "vowel", "3": "final", "4": "vowel",
+                  "5": "vowel", "6": "final", "7": "rieul", "8": "rieul", "9": "vowel"}
+
+
+def _ending(char: str) -> str | None:
+    if "가" <= char <= "힣":
+        final = (ord(char) - ord("가")) % 28
+        return "vowel" if final == 0 else "rieul" if final == 8 else "final"
+    return _DIGIT_ENDINGS.get(char)
+
+
+def korean_particles(text: str) -> str:
+    """`15을(를)` as `15를`, `카드이(가)` as `카드가`: each written pair resolved by the
+    sound before it, where that sound is known."""
+    def choose(match: re.Match[str]) -> str:
+        at = match.start() - 1
+        while at >= 0 and text[at] in _SKIPPED:
+            at -= 1
+        ending = _ending(text[at]) if at >= 0 else None
+        if ending is None:
+            return match.group(0)
+        after_final, after_vowel, after_rieul = _PARTICLE_FORMS[match.group(0)]
+        return {"final": after_final, "vowel": after_vowel, "rieul": after_rieul}[ending]
+
+    return _PARTICLES.sub(choose, text)
 
 
 def ngettext(singular: str, plural: str, count: int, lang: str | None = None,
@@ -131,7 +173,8 @@ def ngettext(singular: str, plural: str, count: int, lang: str | None = None,
         text = forms[min(plural_index(count), len(forms) - 1)]
     else:
         text = singular if count == 1 else plural
-    return text.format(count=format_number(count, code), **values)
+    text = text.format(count=format_number(count, code), **values)
+    return korean_particles(text) if code == "ko" else text
 
 
 def words_text(words: Words | Exception | str, lang: str | None = None) -> str:
@@ -181,6 +224,7 @@ __all__ = [
     "current_language",
     "format_number",
     "gettext",
+    "korean_particles",
     "negotiate",
     "ngettext",
     "set_language",

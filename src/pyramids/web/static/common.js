@@ -50,7 +50,36 @@ export async function loadMessages() {
 }
 
 function fillPlaceholders(text, values) {
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+  return values && LANG === "ko" ? koreanParticles(filled) : filled;
+}
+
+// Korean particles follow the sound before them (을 after a final consonant, 를 after a
+// vowel): a message writes both ("{card}을(를)"), and once the value is in, the one that
+// fits is kept (pyramids.play.i18n.korean_particles does the same for the server's words).
+const PARTICLE_FORMS = {
+  "을(를)": ["을", "를", "을"], "이(가)": ["이", "가", "이"], "은(는)": ["은", "는", "은"],
+  "와(과)": ["과", "와", "과"], "과(와)": ["과", "와", "과"], "(으)로": ["으로", "로", "로"],
+};
+const DIGIT_ENDINGS = { 0: 0, 1: 2, 2: 1, 3: 0, 4: 1, 5: 1, 6: 0, 7: 2, 8: 2, 9: 1 };
+
+function soundBefore(text, at) {
+  let index = at - 1;
+  while (index >= 0 && "'\"’”)]»›".includes(text[index])) index -= 1;
+  if (index < 0) return null;
+  const code = text.charCodeAt(index);
+  if (code >= 0xac00 && code <= 0xd7a3) {
+    const final = (code - 0xac00) % 28;
+    return final === 0 ? 1 : final === 8 ? 2 : 0;
+  }
+  return text[index] in DIGIT_ENDINGS ? DIGIT_ENDINGS[text[index]] : null;
+}
+
+export function koreanParticles(text) {
+  return text.replace(/을\(를\)|이\(가\)|은\(는\)|와\(과\)|과\(와\)|\(으\)로/g, (pair, at) => {
+    const sound = soundBefore(text, at);
+    return sound === null ? pair : PARTICLE_FORMS[pair][sound];
+  });
 }
 
 /** A message in the page's language, with {name} placeholders filled from `values`. */
