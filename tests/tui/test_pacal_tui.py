@@ -402,3 +402,33 @@ async def test_the_keyboard_s_field_is_seen_even_when_empty() -> None:
         assert not session.state.view(0)["pyramid"][focused.number - 1]  # an empty field
         assert focused.styles.background != other.styles.background
         assert focused.styles.border_top != other.styles.border_top
+
+
+async def test_a_round_s_end_is_shown_with_both_pyramids_before_the_next_deal() -> None:
+    """The next deal cleared both pyramids at once: the round's result was only a line in
+    the narrow log. Now it is shown, with both pyramids as they ended, and the bot waits
+    until the player goes on."""
+    session = new_session(load("pacal", rounds_to_win=2, max_rounds=3), ["human", "random"], 21)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(300):
+            await pilot.pause()
+            if isinstance(app.screen, ChoiceScreen):
+                break
+            if session.is_human_turn():
+                move = session.state.legal_action_strings()[0]
+                app.try_move(move)
+        assert isinstance(app.screen, ChoiceScreen)
+        last = session.state.view(0)["last_round"]
+        assert last["round"] == 1 and session.state.view(0)["round"] == 2
+        shown = str(app.screen.query_one("#question").render())
+        assert "Round 1 " in shown and "Seat 1 (you): spread" in shown
+        assert "Seat 2: spread" in shown and "F10" in shown
+        moves = len(session.state.history())
+        for _ in range(5):
+            await pilot.pause()
+        assert len(session.state.history()) == moves  # nobody plays on meanwhile
+        await pilot.press("enter")  # the "Next round" button has the keyboard
+        await settle(pilot, app)
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert session.is_human_turn() or len(session.state.history()) > moves

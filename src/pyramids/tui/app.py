@@ -283,7 +283,7 @@ class ChoiceScreen(ModalScreen[str]):
     ]
     DEFAULT_CSS = """
     ChoiceScreen { align: center middle; }
-    ChoiceScreen > Vertical { width: 60; max-width: 95%; height: auto; max-height: 90%;
+    ChoiceScreen > VerticalScroll { width: 60; max-width: 95%; height: auto; max-height: 90%;
                               border: thick $accent; background: $panel; padding: 0 1; }
     ChoiceScreen Static { width: 100%; margin: 0 0 1 0; }
     ChoiceScreen Button { width: 100%; }
@@ -296,11 +296,17 @@ class ChoiceScreen(ModalScreen[str]):
         self.choices = choices
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        # A long text (a round's end with both pyramids) scrolls on a small terminal.
+        with VerticalScroll():
             if self.text:
                 yield Static(self.text, id="question")
             for name, label in self.choices:
                 yield Button(label, id=f"choice-{name}", name=name, compact=True)
+
+    def on_mount(self) -> None:
+        # The first answer takes the keyboard (AUTO_FOCUS can miss it when the screen is
+        # pushed while nothing had the focus, as between two moves of a bot).
+        self.query(Button).first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -379,6 +385,7 @@ class PlayApp(App[None]):
         self.viewer: int | None = self._first_viewer()
         self.covered = False
         self.recorded = False
+        self.interlude: str | None = None  # what to show before the game goes on
         self.timed = bool(self.clock_moves())
         self.saved_length = len(session.state.history()) if session.save_path else 0
 
@@ -574,7 +581,7 @@ class PlayApp(App[None]):
         if not is_clock_move(label):
             self.log_lines(lines)
         self._autosave()
-        self.advance()
+        self._go_on()
 
     def _describe(self, label: str) -> str:
         return self.board.describe_move(label)
@@ -593,9 +600,12 @@ class PlayApp(App[None]):
         audience = self._log_audience()
         before = state.view(audience)
         state.apply_action(action)
+        after = state.view(audience)
         describe = describer(self.session.game.name)
-        lines = describe_for(describe, label, seat, audience, before, state.view(audience))
-        return [line.text() for line in lines]
+        lines = [line.text() for line in describe_for(describe, label, seat, audience, before,
+                                                      after)]
+        self.interlude = self.board.interlude(before, after, lines)
+        return lines
 
     def log_lines(self, lines: list[str]) -> None:
         for line in lines:
@@ -700,8 +710,18 @@ class PlayApp(App[None]):
         self.set_message("")
         self.log_lines(lines)
         self._autosave()
-        self.advance()
+        self._go_on()
         return True
+
+    def _go_on(self) -> None:
+        """Advance; where the move ended a part of the game (a Pacal round), first show
+        how, and wait for the player (the bots wait too)."""
+        shown, self.interlude = self.interlude, None
+        if shown is None or not self.session.human_seats:
+            self.advance()
+            return
+        self.push_screen(ChoiceScreen(shown, (("close", _("Next round")),)),
+                         lambda _answer: self.advance())
 
     # ----- scores of one-player games -----
 
@@ -909,6 +929,8 @@ class PlayApp(App[None]):
             self._menu_answer(event.button.name)
 
     def action_focus_board(self) -> None:
+        if isinstance(self.screen, ModalScreen):
+            return  # a dialog keeps the keyboard; set_focus(None) would clear its focus
         target = self.board.focus_target()
         if target is not None:
             target.focus()

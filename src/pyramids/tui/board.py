@@ -154,6 +154,13 @@ class Board(Vertical):
     def variant_of(view: dict[str, Any]) -> str:
         return ""
 
+    def interlude(self, before: dict[str, Any], after: dict[str, Any],
+                  lines: list[str]) -> str | None:
+        """What to show, and wait for, between two parts of a game (a round that just
+        ended, whose board the next one clears); None: play straight on. `lines` are the
+        move's words in the log."""
+        return None
+
     @staticmethod
     def score_words(score: float) -> str:
         """A one-player game's score as the player reads it ("14 draws", "2,350 points")."""

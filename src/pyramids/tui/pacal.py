@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
 from pyramids.play.i18n import _, ngettext
+from pyramids.play.text.pacal import pacal_pyramid_lines
 from pyramids.tui.board import Board, CardRow, Pickable
 
 CARD_WIDTH = 5
@@ -121,6 +123,27 @@ class PacalBoard(Board):
             "cards make an offer, an offered card is picked, a highlighted field takes the "
             "card in play"
         )
+
+    def interlude(self, before: dict[str, Any], after: dict[str, Any],
+                  lines: list[str]) -> str | None:
+        """A round that ended with the match going on: the next deal clears both
+        pyramids at once, so the player sees how the round ended, and both pyramids as
+        they were, before it starts."""
+        last = after.get("last_round")
+        if not isinstance(last, dict) or after.get("phase") == "over" or "pyramids" not in last:
+            return None
+        seen = before.get("last_round")
+        if isinstance(seen, dict) and seen.get("round") == last.get("round"):
+            return None
+        viewer = after.get("viewer")
+        parts = [line for line in lines if line]
+        for seat in ([1 - viewer, viewer] if viewer is not None else [0, 1]):
+            title = (_("Seat {number} (you)", number=seat + 1) if seat == viewer
+                     else _("Seat {number}", number=seat + 1))
+            parts.append("")
+            parts.append(_("{seat}: spread {spread}", seat=title, spread=last["spreads"][seat]))
+            parts.extend(pacal_pyramid_lines(last["pyramids"][seat], after["layout"]))
+        return escape("\n".join(parts))  # shown as text: brackets are not markup
 
     @staticmethod
     def score_words(score: float) -> str:
