@@ -34,9 +34,9 @@ def test_an_illegal_move_at_the_plain_prompt_is_refused_in_korean() -> None:
 
 
 @pytest.mark.parametrize(("lang", "lines"), [
-    ("en", ["Pacal, seed 11", "seats: seat 1 (human), seat 2 (Hard)",
+    ("en", ["Pacal, seed 11", "seats: seat 1 (you), seat 2 (Hard)",
             "Type 'help' for commands."]),
-    ("ko", ["파칼, 시드 11", "자리: 1번 자리 (사람), 2번 자리 (어려움)",
+    ("ko", ["파칼, 시드 11", "자리: 1번 자리 (나), 2번 자리 (어려움)",
             "'help'를 입력하면 명령 목록을 볼 수 있습니다."]),
 ])
 def test_the_plain_game_opens_with_its_title_and_seats_in_words(lang, lines) -> None:
@@ -292,7 +292,7 @@ def test_replay_round_trip(tmp_path: Path) -> None:
     result = invoke("replay", str(save))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[:2] == ["Pacal solo, seed 8", "seats: seat 1 (human)"]
+    assert lines[:2] == ["Pacal solo, seed 8", "seats: seat 1 (you)"]
     # Every move, numbered, in words: the card placed and the field it went to.
     moves = [line for line in lines if re.match(r" *\d+\. ", line)]
     assert len(moves) == len(record.actions)
@@ -300,7 +300,7 @@ def test_replay_round_trip(tmp_path: Path) -> None:
         assert f"on {action.split()[-1]}." in line, (line, action)  # "place F2": "on F2."
     assert "{" not in result.output and "Game over." in result.output
     korean = invoke("replay", str(save), "--lang", "ko")
-    assert korean.output.splitlines()[:2] == ["파칼 솔로, 시드 8", "자리: 1번 자리 (사람)"]
+    assert korean.output.splitlines()[:2] == ["파칼 솔로, 시드 8", "자리: 1번 자리 (나)"]
     assert "게임이 끝났습니다." in korean.output
 
 
@@ -481,7 +481,7 @@ def test_bots_of_an_unknown_game_names_the_games() -> None:
 def test_play_without_vs_meets_the_medium_level_as_the_lobby_does() -> None:
     result = invoke("play", "temple", "--players", "3", "--seed", "3", "--plain", stdin="quit\n")
     assert result.exit_code == 0, result.output
-    assert "seats: seat 1 (human), seat 2 (Medium), seat 3 (Medium)" in result.output
+    assert "seats: seat 1 (you), seat 2 (Medium), seat 3 (Medium)" in result.output
     wrong = invoke("play", "temple", "--players", "3", "--seats", "human", "--plain")
     assert wrong.exit_code == 2
     assert "(for example --seats human,medium,medium)" in wrong.output
@@ -561,7 +561,7 @@ def test_every_move_is_told_in_words_and_a_round_says_why_it_ended() -> None:
     assert lines[end + 1:end + 4] == ["You could not place a card.",
                                       "Rounds won: seat 1 0, seat 2 1.", "Seat 2 won the match."]
     over = lines.index("Game over.")
-    assert lines[over + 1:over + 4] == ["  seat 1 (human): lost", "  seat 2 (Easy): won",
+    assert lines[over + 1:over + 4] == ["  seat 1 (you): lost", "  seat 2 (Easy): won",
                                         "  Winner: seat 2 (Easy)"]
     korean = invoke("play", "pacal", "--plain", "--vs", "easy", "--seed", "11", "--lang", "ko",
                     "--option", "rounds_to_win=1", stdin="1\n" * 60)

@@ -13,10 +13,18 @@ LARGE = (160, 50)
 SIZE = LARGE
 
 
-async def settle(pilot: Pilot[Any], app: PlayApp, rounds: int = 400) -> None:
-    """Let the agents move until a person is to play or the game is over."""
+async def settle(pilot: Pilot[Any], app: PlayApp, rounds: int = 400,
+                 go_on: bool = True) -> None:
+    """Let the agents move until a person is to play or the game is over. A round's end
+    (a dialog everyone waits on) is answered with Enter, as a person goes on, unless
+    `go_on` is False: then settling stops there."""
     for _ in range(rounds):
         await pilot.pause()
+        if app.screen.id == "interlude":
+            if not go_on:
+                return
+            await pilot.press("enter")
+            continue
         state = app.session.state
         if state.is_terminal() or app.session.is_human_turn():
             await pilot.pause()

@@ -428,7 +428,8 @@ async def test_a_round_s_end_is_shown_with_both_pyramids_before_the_next_deal() 
         for _ in range(5):
             await pilot.pause()
         assert len(session.state.history()) == moves  # nobody plays on meanwhile
+        assert app.screen.id == "interlude"
         await pilot.press("enter")  # the "Next round" button has the keyboard
-        await settle(pilot, app)
+        await settle(pilot, app, go_on=False)
         assert not isinstance(app.screen, ChoiceScreen)
         assert session.is_human_turn() or len(session.state.history()) > moves

@@ -121,7 +121,7 @@ async def test_the_menu_sets_the_bots_level_for_a_new_game(tmp_path: Path) -> No
         assert app.session is not session
         assert app.session.seats == ["human", "hard", "hard"]
         assert app.session.seed != 5 and app.session.game.num_players == 3
-        assert "seat 2 (Hard)" in app.sub_title and "seat 1 (human)" in app.sub_title
+        assert "seat 2 (Hard)" in app.sub_title and "seat 1 (you)" in app.sub_title
 
 
 async def test_a_table_of_people_has_no_bot_level_in_the_menu(tmp_path: Path) -> None:

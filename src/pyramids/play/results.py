@@ -38,7 +38,10 @@ def seat_name(name: str) -> str:
 
 
 def seat_label(seat: int, seats: list[str]) -> str:
-    """`seat 2 (Hard)`: a seat as a player reads it."""
+    """`seat 2 (Hard)`: a seat as a player reads it; the one person at a table of bots
+    is `seat 1 (you)` (`(human)` says nothing to them)."""
+    if seats[seat] == "human" and seats.count("human") == 1:
+        return _("seat {number} (you)", number=seat + 1)
     return _("seat {number} ({name})", number=seat + 1, name=seat_name(seats[seat]))
 
 

@@ -289,8 +289,9 @@ class ChoiceScreen(ModalScreen[str]):
     ChoiceScreen Button { width: 100%; }
     """
 
-    def __init__(self, text: str, choices: tuple[tuple[str, str], ...]) -> None:
-        super().__init__()
+    def __init__(self, text: str, choices: tuple[tuple[str, str], ...],
+                 id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
         translate_bindings(self, {"answer('close')": _("Back")})
         self.text = text
         self.choices = choices
@@ -720,7 +721,7 @@ class PlayApp(App[None]):
         if shown is None or not self.session.human_seats:
             self.advance()
             return
-        self.push_screen(ChoiceScreen(shown, (("close", _("Next round")),)),
+        self.push_screen(ChoiceScreen(shown, (("close", _("Next round")),), id="interlude"),
                          lambda _answer: self.advance())
 
     # ----- scores of one-player games -----
