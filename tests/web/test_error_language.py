@@ -43,7 +43,7 @@ def test_a_bad_option_is_refused_in_the_language_the_client_reads(client: TestCl
     assert english == "option rounds_to_win=0 is too small; allowed: an integer >= 1 and <= 99"
     korean = _refusal(client.post("/api/rooms", json=body,
                                   headers={"Accept-Language": "ko-KR,ko;q=0.9"}))
-    assert korean == "옵션 rounds_to_win=0은(는) 너무 작습니다. 허용: 1 이상 99 이하의 정수"
+    assert korean == "옵션 rounds_to_win=0은 너무 작습니다. 허용: 1 이상 99 이하의 정수"
     client.cookies.set("pyramids_lang", "ko")
     assert _refusal(client.post("/api/rooms", json=body,
                                 headers={"Accept-Language": "en"})) == korean

@@ -179,14 +179,16 @@ def test_a_browser_asking_for_a_missing_page_gets_a_page_not_json(client: TestCl
     a browser (Accept: text/html) gets a page in its language with the way back, while
     the API and other clients keep their JSON."""
     browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    english = {"lang": "en"}  # other tests here leave the Korean cookie
     for path in ("/learn/nogame", "/tutorial/nogame", "/nosuchpage"):
-        page = client.get(path, headers=browser)
+        page = client.get(path, headers=browser, params=english)
         assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
         assert "Page not found" in page.text and 'href="/"' in page.text
         assert '{"error"' not in page.text
-    assert "unknown game" in client.get("/learn/nogame", headers=browser).text
-    assert "There is nothing at /nosuchpage." in client.get("/nosuchpage", headers=browser).text
-    korean = client.get("/nosuchpage", headers={**browser, "Accept-Language": "ko"})
+    assert "unknown game" in client.get("/learn/nogame", headers=browser, params=english).text
+    assert "There is nothing at /nosuchpage." in client.get("/nosuchpage", headers=browser,
+                                                             params=english).text
+    korean = client.get("/nosuchpage", headers=browser, params={"lang": "ko"})
     assert "페이지를 찾을 수 없습니다" in korean.text and 'lang="ko"' in korean.text
     # The API, and a client that does not ask for a page, keep the JSON answer.
     assert client.get("/api/nosuch", headers=browser).json()["error"]["code"] == "not_found"

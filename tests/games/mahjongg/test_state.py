@@ -83,7 +83,7 @@ def test_removed_tiles_and_out_of_range_numbers() -> None:
     with pytest.raises(IllegalActionError, match="is no longer on the board"):
         state.apply_string("match 7 8")
     for number in (-1, state.game.num_distinct_actions, 10**9):
-        with pytest.raises(IllegalActionError, match="not a move of this game"):
+        with pytest.raises(IllegalActionError, match="not an action of mahjongg"):
             state.apply_action(number)
     assert state.to_json() == before
 
