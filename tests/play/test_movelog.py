@@ -324,3 +324,20 @@ def test_the_line_prompt_table_explains_temples_set_moves_while_setting() -> Non
         state.apply_string("summon" if "summon" in legal else legal[0])
     assert any(phase == "set" for phase, _said in explained)
     assert all(said == (phase == "set") for phase, said in explained)
+
+
+def test_pacal_solo_says_which_card_a_card_covers() -> None:
+    """Pacal's log said "covering 12"; the solo game's said only "Placed 26 on F1"."""
+    state = load("pacal-solo").new_initial_state(5)
+    covered = None
+    for _ in range(40):
+        view = state.view(0)
+        open_fields = [number for number in view["legal_fields"]
+                       if len(view["pyramid"][number - 1]) == 1]
+        if open_fields:
+            covered = view["pyramid"][open_fields[0] - 1][0]
+            lines = _lines_for("pacal-solo", state, open_fields[0] - 1, 0)
+            break
+        state.apply_action(view["legal_fields"][0] - 1)
+    assert covered is not None
+    assert lines[0] == f"Placed {view['card']} on F{open_fields[0]}, covering {covered}."

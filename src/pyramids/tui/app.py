@@ -58,7 +58,7 @@ from pyramids.play.boards import boards, parse_game_number, practice_options
 from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer
-from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move
+from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
 from pyramids.play.results import result_text, seat_label, seat_name
 from pyramids.play.scores import (
     ScoreEntry,
@@ -694,7 +694,9 @@ class PlayApp(App[None]):
             seat = state.current_player
             lines = self._apply_logged(seat, label, action)
         except IllegalActionError as error:
-            reason = self.board.explain_illegal(text.strip().lower(), words_text(error))
+            # The reason alone: "Not a legal move: the move 'x' is illegal: ..." said it twice.
+            reason = self.board.explain_illegal(text.strip().lower(),
+                                                words_text(reason_only(error.words)))
             self.set_message(_("Not a legal move: {reason}", reason=reason))
             return False
         return self._after_move(lines)

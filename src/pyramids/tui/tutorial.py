@@ -26,7 +26,7 @@ from textual.widgets import Button, Static
 from pyramids.core import IllegalActionError, State
 from pyramids.play.i18n import _, words_text
 from pyramids.play.movelog import describe_for, describer
-from pyramids.play.moves import is_clock_move, parse_move
+from pyramids.play.moves import is_clock_move, parse_move, reason_only
 from pyramids.play.session import Session, new_session
 from pyramids.play.tutorial import Tutorial, TutorialRun
 from pyramids.tui.app import AGENT_DELAY, PlayApp
@@ -148,7 +148,9 @@ class TutorialApp(PlayApp):
         try:
             label = state.action_to_string(parse_move(state, text))
         except IllegalActionError as error:
-            reason = self.board.explain_illegal(text.strip().lower(), words_text(error))
+            # The reason alone: "Not a legal move: the move 'x' is illegal: ..." said it twice.
+            reason = self.board.explain_illegal(text.strip().lower(),
+                                                words_text(reason_only(error.words)))
             self._refuse(_("Not a legal move: {reason}", reason=reason))
             return False
         snapshot = self._snapshot()

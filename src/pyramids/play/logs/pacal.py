@@ -161,7 +161,12 @@ def describe_pacal_solo(
     if words[0] != "place":
         return [say("{seat}: {action}", seat=seat_title(actor, viewer), action=action)]
     field = int(words[1].lstrip("Ff"))
-    lines = [say("Placed {card} on F{field}.", card=before["card"], field=field)]
+    covered = before["pyramid"][field - 1]
+    if covered:
+        lines = [say("Placed {card} on F{field}, covering {covered}.", card=before["card"],
+                     field=field, covered=covered[-1])]
+    else:
+        lines = [say("Placed {card} on F{field}.", card=before["card"], field=field)]
     if after["result"] == "won":
         lines.append(say("The pyramid is complete: won with {draws} draws.", draws=after["draws"]))
     elif after["result"] == "lost":
