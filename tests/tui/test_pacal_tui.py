@@ -264,12 +264,20 @@ async def test_save_and_resume(tmp_path: Path) -> None:
         await pilot.pause()
         assert "Saved to" in app.message
         saved_json = session.state.to_json()
+        told = [str(line.text) for line in app.query_one("#log").lines]
     resumed = resume_session(path, save_path=path)
     assert resumed.seats == ["human", "random"]
     assert resumed.state.to_json() == saved_json
     saved_history = resumed.state.history()
     app2 = PlayApp(resumed, agent_delay=0)
     async with app2.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        # The moves so far are in the log again, as they were told when played.
+        log = [str(line.text) for line in app2.query_one("#log").lines]
+        moves_told = [line for line in told if line.startswith(("Seat", "You"))]
+        assert moves_told and all(line in log for line in moves_told)
+        count = len(saved_history)
+        assert f"Resumed after {count} moves." in log
         await settle(pilot, app2)
         await play_first_move_by_list(pilot, app2)
         await settle(pilot, app2)
