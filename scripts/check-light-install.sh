@@ -45,7 +45,7 @@ check "pyramids simulate (plugin)" "seat 1 (Greedy rule): 10 wins" \
 check "pyramids play --plain (plugin)" "Game over." \
     "$(printf 'take 1\ntake 3\ntake 2\ntake 1\n' | "$pyramids" play toy-nim --plain --seats human,greedy --option stones=5)"
 # Without --seats a person meets the medium level, which a plugin game gets too.
-check "pyramids play --plain (plugin, default bots)" "seats: seat 1 (human), seat 2 (Medium)" \
+check "pyramids play --plain (plugin, default bots)" "seats: seat 1 (you), seat 2 (Medium)" \
     "$(printf 'take 1\ntake 3\ntake 2\ntake 1\n' | "$pyramids" play toy-nim --plain --option stones=5)"
 check "pyramids bots (plugin)" "setting: mcts:iterations=400" "$("$pyramids" bots toy-nim)"
 check "check_game (plugin)" "toy-nim:" \

@@ -85,7 +85,7 @@ def test_play_plain_draws_it_with_its_text_renderer(plugin_site: Path) -> None:
     assert "Pile: ooooo (5 stones)" in output
     assert "=== Nim, move 1: seat 1 to play ===" in output
     assert "Strategy: leave your opponent a multiple of four stones." in output
-    assert "Winner: seat 1 (human)" in output
+    assert "Winner: seat 1 (you)" in output
 
 
 def test_the_web_lobby_lists_it_and_serves_its_renderer(plugin_site: Path, tmp_path: Path) -> None:
