@@ -381,6 +381,11 @@ def test_display_options_are_remembered_and_change_the_boards(
     start_room(page, server, "mahjongg", {"layout": "giza-step-ramp"}, [{"kind": "me"}])
     page.keyboard.press("h")
     page.wait_for_selector(".tile.hinted")
+    # The hinted pair is said in words, on the page and to a screen reader.
+    page.wait_for_selector("#hint-pair")
+    said = page.inner_text("#hint-pair")
+    assert said.startswith("Hint: match ") and "(layer " in said
+    assert said in page.inner_text("#announcer")
     shoot(page, "contrast-mahjongg")
 
     page.click("#display-options summary")

@@ -786,3 +786,13 @@ def test_level_hints_say_what_a_level_is_like_in_the_chosen_game(
     page.select_option("#seats select[data-seat='1']", "bot:medium")
     hints = page.eval_on_selector_all("#level-hints p", "nodes => nodes.map(n => n.textContent)")
     assert hints == [f"Medium: {LEVEL_DESCRIPTIONS['medium']}"]
+
+
+def test_a_room_that_does_not_exist_says_so_and_offers_the_lobby(page: Any,
+                                                                 server: PageServer) -> None:
+    """It showed the message beside empty Moves and Chat panels with a usable Send box."""
+    page.goto(f"{server.base}/play/doesnotexist")
+    page.wait_for_selector("#to-lobby")
+    assert "There is no room doesnotexist" in page.inner_text("#message")
+    assert page.locator("#side").is_hidden() and not page.locator("#chat").is_visible()
+    assert page.get_attribute("#to-lobby", "href") == "/"

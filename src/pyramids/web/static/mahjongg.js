@@ -3,7 +3,7 @@
 // its Solar Barque track (the server keeps the time; the page only draws it).
 
 import { clickable, h, s, seatName, t, tn } from "/static/common.js";
-import { keysLine, navItem } from "/static/access.js";
+import { announce, keysLine, navItem } from "/static/access.js";
 
 const CELL_W = 22;
 const CELL_H = 28;
@@ -368,10 +368,31 @@ function scorePanel(ctx) {
   }
   const last = lastPair(view);
   if (last) children.push(h("p", { class: "hint" }, last));
+  const hint = hintWords(view);
+  if (hint) {
+    children.push(h("p", { class: "hint", id: "hint-pair" }, hint));
+    // The glow on two tiles says nothing to a screen reader: the pair is said once.
+    const key = view.hint.join(" ");
+    if (ctx.ui.mjHintSaid !== key) {
+      ctx.ui.mjHintSaid = key;
+      announce(hint);
+    }
+  } else {
+    ctx.ui.mjHintSaid = null;
+  }
   if (view.unsolvable) children.push(h("p", { class: "error", role: "status" }, t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.")));
   if (ctx.ui.mjShift) children.push(h("p", { class: "hint" }, t("Anubis Shift: choose a blocked tile to lift.")));
   if (ctx.ui.mjReveal) children.push(h("p", { class: "hint" }, t("Tile Reveal: choose a face-down tile (marked ?) to turn up.")));
   return h("div", { class: "mahjongg-panel" }, children);
+}
+
+/** The hinted pair in words: "Hint: match Ra (layer 3) and Horus (layer 1)." */
+function hintWords(view) {
+  if (!view.hint || view.hint.length !== 2) return null;
+  const tiles = view.hint.map((id) => view.tiles.find((tile) => tile.id === id)).filter(Boolean);
+  if (tiles.length !== 2) return null;
+  const [first, second] = tiles.map((tile) => t("{face} (layer {layer})", { face: faceName(tile.face), layer: tile.z + 1 }));
+  return t("Hint: match {first} and {second}.", { first, second });
 }
 
 function vaultState(state) {

@@ -37,6 +37,17 @@ function showMessage(text, kind = "error") {
   box.hidden = !text;
 }
 
+/** No room at this address: say so, offer the way back, and no chat for nobody. */
+function noSuchRoom() {
+  setConnection(t("No such room"), "bad");
+  showMessage(t("There is no room {room}. Check the link, or create a room in the lobby.", { room: roomId }));
+  document.getElementById("side").hidden = true;
+  const box = document.getElementById("message");
+  if (!document.getElementById("to-lobby")) {
+    box.after(h("p", { class: "actions" }, h("a", { class: "button primary", href: "/", id: "to-lobby" }, t("Back to the lobby"))));
+  }
+}
+
 function setConnection(text, kind = "ok") {
   const line = document.getElementById("connection");
   line.textContent = text;
@@ -84,8 +95,7 @@ function connect() {
     if (socket !== ws) return;
     socket = null;
     if (event.code === CLOSE_UNKNOWN_ROOM) {
-      setConnection(t("No such room"), "bad");
-      showMessage(t("There is no room {room}. Check the link, or create a room in the lobby.", { room: roomId }));
+      noSuchRoom();
       return;
     }
     if (event.code === CLOSE_BAD_TOKEN) {
@@ -606,8 +616,7 @@ async function main() {
     accountLine().then((line) => document.querySelector("header.top").append(line));
   } catch (problem) {
     if (problem.status === 404) {
-      setConnection(t("No such room"), "bad");
-      showMessage(t("There is no room {room}. Check the link, or create a room in the lobby.", { room: roomId }));
+      noSuchRoom();
       return;
     }
     showMessage(problem.message);
