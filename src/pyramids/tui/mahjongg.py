@@ -117,9 +117,10 @@ def favor_name(action: str) -> str:
 
 
 def favor_label(action: str, key: str, cost: int | None) -> str:
+    """The key first: where a narrow terminal cuts a button's label, the key stays."""
     if cost is None:
-        return _("{favor} ({key})", favor=favor_name(action), key=key)
-    return _("{favor} {tokens} ({key})", favor=favor_name(action), tokens=token_text(cost),
+        return _("({key}) {favor}", favor=favor_name(action), key=key)
+    return _("({key}) {favor}, {tokens}", favor=favor_name(action), tokens=token_text(cost),
              key=key)
 
 
@@ -350,7 +351,8 @@ class MahjonggBoard(Board):
             return
         grids = self.query("#favors")
         if grids:
-            columns = max(2, min(4, self.size.width // 24))
+            # Wide enough for "(x) Sandstorm Reshuffle, 3 tokens" where the screen allows.
+            columns = max(2, min(4, self.size.width // 30))
             grids.first(Grid).styles.grid_size_columns = columns
         area = self.parent.size if isinstance(self.parent, Widget) else self.size
         scale = choose_scale(self.view.get("tiles", []), area.width - 2, area.height - 10)
