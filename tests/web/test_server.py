@@ -97,6 +97,18 @@ def test_catalogue_names_options_and_their_choices_in_words(server: ServerThread
             assert "_" not in spec["title"] and translated["title"] != spec["title"]
 
 
+def test_each_game_offers_the_bots_made_for_it(server: ServerThread) -> None:
+    """The Mahjongg solver was offered as a bot for Temple, where it plays greedy."""
+    data = server.http.get("/api/games").json()
+    games = {game["name"]: game for game in data["games"]}
+    assert "determinized" in games["mahjongg"]["agents"]
+    assert "determinized" not in games["temple"]["agents"]
+    assert "planner" not in games["temple"]["agents"] and "planner" in games["pacal"]["agents"]
+    for game in games.values():
+        assert {"easy", "medium", "hard", "expert", "random"} <= set(game["agents"])
+        assert set(game["agents"]) <= set(data["agents"])
+
+
 def test_catalogue_says_what_each_level_is_like_in_the_readers_language(
     server: ServerThread,
 ) -> None:

@@ -21,6 +21,7 @@ See docs/agents.md for how strong each is.
 from pyramids.agents.base import (
     Agent,
     agent_names,
+    agents_for,
     make_agent,
     make_agent_from_setting,
     parse_setting,
@@ -52,6 +53,7 @@ __all__ = [
     "PlannerAgent",
     "RandomAgent",
     "agent_names",
+    "agents_for",
     "level_setting",
     "make_agent",
     "make_agent_from_setting",

@@ -87,6 +87,20 @@ def agent_names() -> list[str]:
     return sorted(_AGENTS)
 
 
+# Agents made for some games only; elsewhere they play as another does (`determinized`
+# plays greedy outside Mahjongg, `planner` plays mcts in Temple), so offering them
+# there only adds a name that means nothing new.
+AGENT_GAMES = {
+    "determinized": ("mahjongg",),
+    "planner": ("pacal", "pacal-solo", "mahjongg"),
+}
+
+
+def agents_for(game: str) -> list[str]:
+    """The agents worth offering for `game`: every one but those made for other games."""
+    return [name for name in agent_names() if game in AGENT_GAMES.get(name, (game,))]
+
+
 def require_agent(name: str) -> None:
     """Check that the agent `name` exists and can be imported (its extra installed).
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
-from pyramids.agents import agent_names
+from pyramids.agents import agent_names, agents_for
 from pyramids.agents.levels import LEVELS, level_description
 from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
 from pyramids.core.errors import N_, PluralWords, Words
@@ -433,6 +433,8 @@ def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
                     }
                     for spec in game.option_specs
                 ],
+                # The bots worth offering in this game (a request may still name any).
+                "agents": agents_for(manifest.name),
                 # What each bot level is like in this game (the lobby's hints).
                 "levels": {level: _(level_description(level, manifest.name), lang=lang)
                            for level in LEVELS},

@@ -162,7 +162,7 @@ function renderSeats() {
     const choices = [
       ["me", t("Me")],
       ["open", t("A friend (open seat, share the link)")],
-      ...orderedAgents(catalogue.agents).map((agent) => [`bot:${agent}`, t("Bot: {agent}", { agent: agentLabel(agent) })]),
+      ...orderedAgents(game.agents || catalogue.agents).map((agent) => [`bot:${agent}`, t("Bot: {agent}", { agent: agentLabel(agent) })]),
     ];
     // Newcomers meet the medium level unless they choose another.
     const usual = ["medium", "greedy", "random"].find((agent) => catalogue.agents.includes(agent));

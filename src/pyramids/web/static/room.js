@@ -296,7 +296,8 @@ function renderWaiting(message) {
   const token = hostToken();
   const link = `${window.location.origin}/play/${roomId}`;
   const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: t("Your name") });
-  const agents = orderedAgents((ui.catalogue && ui.catalogue.agents) || ["random"]);
+  const info = ui.catalogue && ui.catalogue.games.find((game) => game.name === message.game);
+  const agents = orderedAgents((info && info.agents) || (ui.catalogue && ui.catalogue.agents) || ["random"]);
   const rows = message.seats.map((seat) => {
     const actions = [];
     if (seat.kind === "open") {
