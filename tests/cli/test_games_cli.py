@@ -297,7 +297,8 @@ def test_replay_round_trip(tmp_path: Path) -> None:
     moves = [line for line in lines if re.match(r" *\d+\. ", line)]
     assert len(moves) == len(record.actions)
     for line, action in zip(moves, record.actions, strict=True):
-        assert f"on {action.split()[-1]}." in line, (line, action)  # "place F2": "on F2."
+        field = action.split()[-1]  # "place F2": "on F2." or "on F2, covering 34."
+        assert f"on {field}." in line or f"on {field}, covering " in line, (line, action)
     assert "{" not in result.output and "Game over." in result.output
     korean = invoke("replay", str(save), "--lang", "ko")
     assert korean.output.splitlines()[:2] == ["파칼 솔로, 시드 8", "자리: 1번 자리 (나)"]
