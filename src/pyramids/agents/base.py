@@ -87,18 +87,18 @@ def agent_names() -> list[str]:
     return sorted(_AGENTS)
 
 
-# Agents made for some games only; elsewhere they play as another does (`determinized`
-# plays greedy outside Mahjongg, `planner` plays mcts in Temple), so offering them
-# there only adds a name that means nothing new.
-AGENT_GAMES = {
-    "determinized": ("mahjongg",),
-    "planner": ("pacal", "pacal-solo", "mahjongg"),
-}
-
-
 def agents_for(game: str) -> list[str]:
-    """The agents worth offering for `game`: every one but those made for other games."""
-    return [name for name in agent_names() if game in AGENT_GAMES.get(name, (game,))]
+    """The agents worth offering for `game`: every one but those made for other games
+    (an agent class's `serves(game)` says; elsewhere they play as another does:
+    `determinized` as greedy, `planner` as mcts, so offering them adds a name that
+    means nothing new)."""
+    _load_builtins()
+    offered = []
+    for name, factory in sorted(_AGENTS.items()):
+        serves = getattr(factory, "serves", None)
+        if serves is None or serves(game):
+            offered.append(name)
+    return offered
 
 
 def require_agent(name: str) -> None:

@@ -93,6 +93,15 @@ def board_seen(state: State) -> tuple[int, dict[int, int]]:
 class DeterminizedAgent:
     name = "determinized"
 
+    @staticmethod
+    def serves(game: str) -> bool:
+        """Made for Mahjongg's face-down tiles: elsewhere it plays greedy."""
+        from pyramids.core import game_manifest
+        from pyramids.games.mahjongg.game import MahjonggGame
+
+        factory = game_manifest(game).factory
+        return isinstance(factory, type) and issubclass(factory, MahjonggGame)
+
     def __init__(self, seed: int | None = 0, samples: int = DEFAULT_SAMPLES,
                  node_limit: int = DEFAULT_NODE_LIMIT,
                  plan_node_limit: int = PLAN_NODE_LIMIT, draws: int = DEFAULT_DRAWS,

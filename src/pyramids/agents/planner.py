@@ -64,6 +64,11 @@ MAHJONGG_NODE_LIMIT = 200_000
 class PlannerAgent:
     name = "planner"
 
+    @staticmethod
+    def serves(game: str) -> bool:
+        """A game whose manifest names a planner: elsewhere it plays mcts."""
+        return companion_of(game, "planner") is not None
+
     def __init__(self, seed: int | None = 0, rollouts: int = DEFAULT_ROLLOUTS,
                  node_limit: int = MAHJONGG_NODE_LIMIT, horizon: int | str = "end",
                  **mcts_options: Any) -> None:
