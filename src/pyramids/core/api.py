@@ -26,6 +26,7 @@ Conventions every engine follows:
 
 from __future__ import annotations
 
+import functools
 import json
 import numbers
 from abc import ABC, abstractmethod
@@ -142,6 +143,7 @@ def _integer_seeds(make: Any) -> Any:
     """A game's `new_initial_state` that takes any whole number as a seed (NumPy's
     `int64` from a research loop), kept as a plain int so that the state saves as JSON."""
 
+    @functools.wraps(make)
     def new_initial_state(self: Game, seed: int | str | None = None) -> State:
         if (type(seed) is not int and isinstance(seed, numbers.Integral)
                 and not isinstance(seed, bool)):
@@ -150,9 +152,6 @@ def _integer_seeds(make: Any) -> Any:
         return state
 
     new_initial_state.takes_any_integer = True  # type: ignore[attr-defined]
-    new_initial_state.__doc__ = make.__doc__
-    new_initial_state.__name__ = make.__name__
-    new_initial_state.__qualname__ = make.__qualname__
     return new_initial_state
 
 
@@ -162,6 +161,7 @@ def _checked_apply(apply: Any) -> Any:
     the rules), and says so when a number is outside the game's actions (the game's own
     refusal would name the phase: "you must offer two of your hand cards")."""
 
+    @functools.wraps(apply)
     def apply_action(self: State, action: Any) -> None:
         if type(action) is not int:
             action = _as_action(action)
@@ -177,9 +177,6 @@ def _checked_apply(apply: Any) -> Any:
             raise
 
     apply_action.checks_its_action = True  # type: ignore[attr-defined]
-    apply_action.__doc__ = apply.__doc__
-    apply_action.__name__ = apply.__name__
-    apply_action.__qualname__ = apply.__qualname__
     return apply_action
 
 
