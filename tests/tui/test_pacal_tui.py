@@ -443,3 +443,23 @@ async def test_a_round_s_end_is_shown_with_both_pyramids_before_the_next_deal() 
         await settle(pilot, app, go_on=False)
         assert not isinstance(app.screen, ChoiceScreen)
         assert session.is_human_turn() or len(session.state.history()) > moves
+
+
+async def test_at_80x24_both_pyramids_and_the_hand_are_in_sight() -> None:
+    """The opening view hid the player's own pyramid and hand below the fold: on a short
+    terminal fields and cards are drawn compactly."""
+    session = new_session(load("pacal"), ["human", "random"], 21)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        board = app.query_one(Board)
+        assert board.has_class("compact")
+        area = app.query_one("#board-area").region
+        hand = app.query_one("#hand").children[0]
+        for widget in (app.query_one("#p0-f1"), app.query_one("#p0-f10"),
+                       app.query_one("#p1-f10"), hand):
+            shown = widget.region
+            assert shown.height > 0 and area.contains_region(shown), widget.id
+    async with PlayApp(session, agent_delay=0).run_test(size=(120, 44)) as pilot:
+        await pilot.pause()
+        assert not pilot.app.query_one(Board).has_class("compact")  # room for full fields

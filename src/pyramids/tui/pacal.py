@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.markup import escape
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
@@ -24,6 +25,8 @@ from pyramids.play.text.pacal import pacal_pyramid_lines
 from pyramids.tui.board import Board, CardRow, Pickable
 
 CARD_WIDTH = 5
+# Screens shorter than this draw the pyramids and cards compactly.
+COMPACT_BELOW = 34
 
 
 class FieldCell(Pickable):
@@ -178,7 +181,29 @@ class PacalBoard(Board):
     PacalBoard .field:focus, PacalBoard .field.legal:focus, PacalBoard .card:focus,
     PacalBoard .card.pickable:focus, PacalBoard .card.selected:focus {
         border: heavy $accent; background: $accent 60%; }
+    PacalBoard.compact .pyramid-row { height: 2; }
+    PacalBoard.compact .field, PacalBoard.compact .field.open, PacalBoard.compact .field.closed,
+    PacalBoard.compact .field.legal, PacalBoard.compact .field.taught,
+    PacalBoard.compact .field:focus, PacalBoard.compact .field.legal:focus {
+        height: 2; border-left: none; border-right: none; border-bottom: none; }
+    PacalBoard.compact .field.legal { background: $success 30%; }
+    PacalBoard.compact .field:focus, PacalBoard.compact .field.legal:focus {
+        background: $accent 70%; }
+    PacalBoard.compact .card, PacalBoard.compact .card.offer, PacalBoard.compact .card.pickable,
+    PacalBoard.compact .card.selected, PacalBoard.compact .card.to-place,
+    PacalBoard.compact .card.taught, PacalBoard.compact .card:focus {
+        height: 1; border: none; margin: 0 1 0 0; width: 4; background: $boost; }
+    PacalBoard.compact .card.pickable { background: $success 30%; }
+    PacalBoard.compact .card.selected { background: $success 60%; }
+    PacalBoard.compact .card.to-place { background: $warning 40%; }
+    PacalBoard.compact .card:focus { background: $accent 70%; }
     """
+
+    def on_resize(self, event: events.Resize) -> None:
+        # On a short terminal (80x24) both pyramids and the hand must fit: fields lose
+        # their side and bottom lines (the top one keeps the field's number), cards
+        # their borders.
+        self.set_class(self.app.size.height < COMPACT_BELOW, "compact")
 
     def on_new_view(self) -> None:
         self.selected: list[int] = []
