@@ -166,7 +166,7 @@ class PacalBoard(Board):
     PacalBoard .field.open { border: round $secondary; }
     PacalBoard .field.closed { border: heavy $primary; background: $boost; }
     PacalBoard .field.legal { border: double $success; background: $success 20%; }
-    PacalBoard .title { height: 1; width: 100%; text-align: center; text-style: bold; }
+    PacalBoard .title { height: auto; width: 100%; text-align: center; text-style: bold; }
     PacalBoard .info { height: auto; width: 100%; text-align: center; }
     PacalBoard .cards { height: auto; width: 100%; }
     PacalBoard .card { width: 5; height: 3; border: round $secondary; text-align: center;
