@@ -113,11 +113,12 @@ def _catalogue(lang: str) -> dict[str, Any]:
 
 def gettext(message: str, lang: str | None = None, **values: Any) -> str:
     """`message` in `lang` (the process default if None), with `{name}`s filled."""
-    translated = _catalogue(lang or current_language()).get(message) or message
+    code = lang or current_language()
+    translated = _catalogue(code).get(message) or message
     if isinstance(translated, tuple):
         translated = translated[0] or message
     text = translated.format(**values) if values else translated
-    return korean_particles(text) if values and (lang or current_language()) == "ko" else text
+    return korean_particles(text) if values and code == "ko" else text
 
 
 _ = gettext

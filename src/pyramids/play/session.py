@@ -47,20 +47,20 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return options
 
 
-
 def load_game(name: str, options: dict[str, Any], players: int | None = None) -> Game:
     """The game with `options`; `players` sets the game's `players` option where it has one."""
     if players is not None:
         option = game_manifest(name).players_option
-        if option is None and load(name, **options).num_players == players:
-            return load(name, **options)  # already its count (pacal --players 2), as the arena
         if option is None:
+            game = load(name, **options)
+            if game.num_players == players:
+                return game  # already its count (pacal --players 2), as the arena takes it
             with_option = ", ".join(m.name for m in manifests() if m.players_option) or "none"
             raise OptionError(
                 N_("{name} has no players option: it has {count}; games with a players "
                    "option: {games}"),
                 name=name, count=PluralWords("{count} seat", "{count} seats",
-                                             load(name).num_players),
+                                             game.num_players),
                 games=with_option,
             )
         check_players_agree(options, option, players)

@@ -53,11 +53,11 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from pyramids.agents.levels import LEVELS, level_description
-from pyramids.core import GameRecord, IllegalActionError, State, UnknownGameError, game_manifest
+from pyramids.core import GameRecord, IllegalActionError, UnknownGameError, game_manifest
 from pyramids.play.boards import boards, parse_game_number, practice_options
 from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.learn import learn_text
-from pyramids.play.movelog import describe_for, describer, replay_log
+from pyramids.play.movelog import describe_for, describer, record_log
 from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
 from pyramids.play.results import result_text, seat_label, seat_name
 from pyramids.play.scores import (
@@ -304,11 +304,6 @@ class ChoiceScreen(ModalScreen[str]):
             for name, label in self.choices:
                 yield Button(label, id=f"choice-{name}", name=name, compact=True)
 
-    def on_mount(self) -> None:
-        # The first answer takes the keyboard (AUTO_FOCUS can miss it when the screen is
-        # pushed while nothing had the focus, as between two moves of a bot).
-        self.query(Button).first().focus()
-
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.name or "close")
@@ -432,17 +427,15 @@ class PlayApp(App[None]):
     def _log_the_game_so_far(self) -> None:
         """A resumed game: its moves so far in the log, as they were told when played
         (the log was empty, and the player had lost the thread)."""
-        state = self.session.state
-        if not state.history():
+        if not self.session.state.history():
             return
         audience = self._log_audience()
-        start = self.session.game.new_initial_state(self.session.seed)
-        moves = [(seat, text, False) for seat, text in _seats_and_moves(start, state)]
-        log = replay_log(start, moves, follow=[audience])
-        for entry, (_seat, text, _bot) in zip(log.for_audience(audience), moves, strict=False):
+        record = self.session.record()
+        log = record_log(record, follow=[audience])
+        for entry, text in zip(log.for_audience(audience), record.actions, strict=False):
             if not is_clock_move(text):
                 self.log_lines([line.text() for line in entry.lines])
-        played = sum(1 for _seat, text, _bot in moves if not is_clock_move(text))
+        played = sum(1 for text in record.actions if not is_clock_move(text))
         self.log_line(ngettext("Resumed after {count} move.", "Resumed after {count} moves.",
                                played))
 
@@ -1121,16 +1114,6 @@ class ReplayApp(App[None]):
             self.screen.dismiss(None)
             return
         self.push_screen(HelpScreen(self.record.game, replay_keys()))
-
-
-def _seats_and_moves(start: State, state: State) -> list[tuple[int, str]]:
-    """Who made each move of `state`'s game, replayed from `start` (a copy is moved)."""
-    replay = start.clone()
-    moves = []
-    for action in state.history():
-        moves.append((replay.current_player, replay.action_to_string(action)))
-        replay.apply_action(action)
-    return moves
 
 
 def run_play_app(session: Session) -> None:
