@@ -106,9 +106,10 @@ def _command_help() -> list[str]:
     import typer
 
     from pyramids.cli.main import app
-    from pyramids.cli.usage import HELP_OPTION, help_texts
+    from pyramids.cli.usage import DEFAULT_MARK, HELP_FRAME, HELP_OPTION, USAGE_PREFIX, help_texts
 
-    return [*help_texts(typer.main.get_command(app)), HELP_OPTION]
+    return [*help_texts(typer.main.get_command(app)), HELP_OPTION, *HELP_FRAME.values(),
+            DEFAULT_MARK, USAGE_PREFIX]
 
 
 def extract() -> Catalog:

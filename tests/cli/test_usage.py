@@ -127,6 +127,16 @@ def test_help_is_in_the_reader_s_language(
     korean = capsys.readouterr().out
     assert "시드 (빠뜨리면 새 시드를 정해 보여 줍니다)." in korean
     assert "이 도움말을 보여 주고 끝냅니다." in korean and "Seed (" not in korean
+    # Typer's frame too: the usage line, the panels' titles and the marks.
+    assert "사용법: pyramids play" in korean and "╭─ 옵션" in korean and "╭─ 인자" in korean
+    assert "Usage" not in korean and "Options" not in korean and "Arguments" not in korean
+    assert run(app, ["--lang", "ko", "serve", "--help"]) == 0
+    serve = capsys.readouterr().out
+    assert "[기본값: 8000]" in serve and "default" not in serve
     set_language("en")
     assert run(app, ["play", "--help"]) == 0  # and English for an English reader
-    assert "Seed (a fresh one is shown if omitted)." in capsys.readouterr().out
+    english = capsys.readouterr().out
+    assert "Seed (a fresh one is shown if omitted)." in english
+    assert "Usage: pyramids play" in english and "╭─ Options" in english
+    assert run(app, ["serve", "--help"]) == 0
+    assert "[default: 8000]" in capsys.readouterr().out

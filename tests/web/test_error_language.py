@@ -156,6 +156,33 @@ def test_room_refusals_are_in_the_language_the_client_reads(client: TestClient) 
             f"잘못된 요청: {korean}")
 
 
+
+def test_a_body_not_sent_as_json_is_told_so_not_called_the_wrong_shape(
+    client: TestClient,
+) -> None:
+    """A good JSON body sent as text/plain was told "should be a JSON object"."""
+    plain = {"Content-Type": "text/plain"}
+    said = _refusal(client.post("/api/rooms", content='{"game": "pacal"}', headers=plain))
+    assert said == ("the body should be JSON, sent with Content-Type: application/json "
+                    "(this one came as text/plain)")
+    assert "application/json" in _refusal(client.post("/api/rooms",
+                                                      content='{"game": "pacal"}',
+                                                      headers=plain | KOREAN))
+    assert _refusal(client.post("/api/rooms")).endswith("(this one came without a type)")
+    # The same body as JSON makes the room.
+    made = client.post("/api/rooms", content='{"game": "pacal"}',
+                       headers={"Content-Type": "application/json; charset=utf-8"})
+    assert made.status_code == 201
+
+
+def test_a_method_an_address_does_not_take_is_told_which_it_takes(client: TestClient) -> None:
+    refused = client.delete("/api/games")
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET"
+    assert refused.json()["error"] == {
+        "code": "method_not_allowed",
+        "message": "DELETE is not allowed at /api/games; it takes GET"}
+
+
 def _socket_error(socket: Any) -> dict[str, Any]:
     while True:
         message: dict[str, Any] = socket.receive_json()

@@ -46,7 +46,7 @@ def test_a_revision_0001_database_keeps_its_rooms(
     server = start_server(db_url)
     room = server.http.get("/api/rooms/old1").json()["room"]
     assert room["status"] == "playing" and [s["name"] for s in room["seats"]] == ["Ana", "Bo"]
-    assert room["fairness"] == {"commitment": None, "practice": False, "ranked": True}
+    assert room["fairness"] == {"commitment": None, "practice": False, "server_dealt": True}
     assert room["unlisted"] is False
     ana = Client(server.ws_base, "old1", "t0")
     state = ana.until(lambda m: m["type"] == "state")

@@ -93,8 +93,16 @@ def test_catalogue_names_options_and_their_choices_in_words(server: ServerThread
                 assert set(map(str, spec.choices)) <= set(CHOICE_TITLES[spec.name]), spec.name
         pairs = zip(english[manifest.name]["options"], korean[manifest.name]["options"],
                     strict=True)
+        values = {str(choice) for spec in english[manifest.name]["options"]
+                  for choice in spec["choices"] or ()}
         for spec, translated in pairs:
             assert "_" not in spec["title"] and translated["title"] != spec["title"]
+            # The description reads in words too: no other option's name, no quoted
+            # value, no hyphenated id such as `time-attack` (the lobby shows titles).
+            words = set(re.findall(r"[A-Za-z_]+(?:-[A-Za-z]+)*", spec["doc"]))
+            ids = [word for word in words if "_" in word or word in values and "-" in word]
+            assert not ids and "=" not in spec["doc"], (spec["name"], ids)
+            assert not re.search(r"'[a-z_-]+'", spec["doc"]), spec["doc"]  # a quoted value
 
 
 def test_each_game_offers_the_bots_made_for_it(server: ServerThread) -> None:

@@ -131,6 +131,42 @@ def _plain_type(param: Any) -> None:
 
 HELP_OPTION = N_("Show this message and exit.")
 
+# Typer's own words around the help (`typer.rich_utils`' panel titles and marks).
+HELP_FRAME = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "ERRORS_PANEL_TITLE": N_("Error"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+    "ABORTED_TEXT": N_("Aborted."),
+}
+DEFAULT_MARK = N_("[default: {value}]")
+USAGE_PREFIX = N_("Usage:")
+
+
+def readable_frame() -> None:
+    """Typer's panel titles and marks in the reader's language. A Typer without
+    these names (the plain Click help) keeps its English frame."""
+    try:
+        from typer import rich_utils
+    except ImportError:  # Typer without Rich
+        return
+    for name, message in HELP_FRAME.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, _(message))
+    if hasattr(rich_utils, "DEFAULT_STRING"):
+        # Typer fills this one with str.format's `{}`.
+        rich_utils.DEFAULT_STRING = _(DEFAULT_MARK).replace("{value}", "{}")
+
+
+def _readable_usage(command: Any) -> None:
+    """The usage line's prefix ("Usage:") in the reader's language."""
+    def format_usage(ctx: Any, formatter: Any) -> None:
+        pieces = command.collect_usage_pieces(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_(USAGE_PREFIX) + " ")
+
+    command.format_usage = format_usage
+
 
 def help_texts(command: Any) -> list[str]:
     """Every help text of `command` and its subcommands (the commands' docstrings and
@@ -164,6 +200,7 @@ def readable_help(command: Any) -> None:
         return option
 
     command.get_help_option = help_option
+    _readable_usage(command)
     for sub in getattr(command, "commands", {}).values():
         readable_help(sub)
 
@@ -176,6 +213,7 @@ def run(app: typer.Typer, args: list[str] | None = None) -> int:
         with contextlib.suppress(UnknownLanguageError):  # the option says so when parsed
             set_language(lang)
     command = typer.main.get_command(app)
+    readable_frame()
     readable_help(command)
     try:
         code = command(args, prog_name="pyramids", standalone_mode=False)

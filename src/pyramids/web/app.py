@@ -556,8 +556,22 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        return error_response(400, "bad_request",
-                              _describe_validation(error, client_language(request)))
+        lang = client_language(request)
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        about_body = any(tuple(problem.get("loc", ()))[:1] == ("body",)
+                         for problem in error.errors())
+        if about_body and media != "application/json":
+            # FastAPI reads a body of another type as no JSON at all; say so rather
+            # than call the body's shape wrong.
+            if media:
+                message = _("the body should be JSON, sent with Content-Type: "
+                            "application/json (this one came as {media})",
+                            lang=lang, media=media[:100])
+            else:
+                message = _("the body should be JSON, sent with Content-Type: "
+                            "application/json (this one came without a type)", lang=lang)
+            return error_response(400, "bad_request", message)
+        return error_response(400, "bad_request", _describe_validation(error, lang))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
@@ -571,7 +585,13 @@ def create_app(
                                                        path=request.url.path[:200]))
             if page is not None:
                 return page
-        return error_response(error.status_code, code, detail)
+        # Starlette names the allowed methods of a 405 in its headers (Allow).
+        headers = dict(error.headers or {})
+        if error.status_code == 405 and headers.get("Allow"):
+            detail = _("{method} is not allowed at {path}; it takes {allowed}",
+                       lang=client_language(request), method=request.method,
+                       path=request.url.path[:200], allowed=headers["Allow"])
+        return error_response(error.status_code, code, detail, headers or None)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, _error: Exception) -> JSONResponse:

@@ -520,6 +520,16 @@ class Hub:
                 if not held:
                     del self._waiting_by_client[client]
 
+    async def _soonest_expiry(self, client: str) -> float:
+        """Seconds until the first of `client`'s waiting rooms can expire, if nobody
+        touches it (at least 1: the sweep may take a moment longer)."""
+        oldest = await self.run_db(self.storage.oldest_change,
+                                   sorted(self._waiting_by_client.get(client, ())))
+        if oldest is None:
+            return 1.0
+        idle = (datetime.now(UTC) - oldest).total_seconds()
+        return max(1.0, self.limits.waiting_room_idle_seconds - idle)
+
     def waiting_rooms_of(self, client: str) -> int:
         return len(self._waiting_by_client.get(client, ()))
 
@@ -638,6 +648,7 @@ class Hub:
             )
         limits = self.limits
         if self.waiting_rooms_of(client) >= limits.rooms_per_client:
+            soonest = await self._soonest_expiry(client)
             raise RoomError(
                 "too_many_rooms",
                 Words(N_("you already have {rooms} rooms waiting to start, the most one "
@@ -645,7 +656,7 @@ class Hub:
                          "({seconds} s after its last change)"),
                       rooms=limits.rooms_per_client,
                       seconds=f"{limits.waiting_room_idle_seconds:g}"),
-                429,
+                429, retry_after=soonest,
             )
         if await self.run_db(self.storage.count_status, WAITING) >= limits.waiting_rooms:
             raise RoomError(

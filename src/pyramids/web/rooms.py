@@ -146,7 +146,7 @@ def fairness_info(
     info: dict[str, Any] = {
         "commitment": None if salt is None else commitment_of(seed, salt),
         "practice": practice,
-        "ranked": not practice,
+        "server_dealt": not practice,  # the server drew the seed (ratings: settings.ranked)
     }
     if is_sealed(sealed_until):
         assert sealed_until is not None

@@ -502,6 +502,18 @@ class Storage:
                 )
         return ids
 
+    def oldest_change(self, room_ids: Iterable[str]) -> datetime | None:
+        """When the least recently changed of `room_ids` last changed (None for none)."""
+        ids = list(room_ids)
+        if not ids:
+            return None
+        with self.engine.connect() as connection:
+            oldest = connection.execute(
+                sa.select(sa.func.min(rooms_table.c.updated_at))
+                .where(rooms_table.c.id.in_(ids))
+            ).scalar_one()
+        return None if oldest is None else as_utc(oldest)
+
     def load_room(self, room_id: str) -> Room | None:
         """The room replayed from its seed and actions, or None if there is no such room."""
         data = self.load_room_data(room_id)

@@ -133,7 +133,7 @@ def test_undo_restores_the_exact_state_and_ends_the_streak() -> None:
     expected = json.loads(saved)["state"]["core"]
     assert restored.pop("streaks") == [0]
     assert expected.pop("streaks") == [2]
-    assert restored.pop("last_move") == {"player": 0, "action": "undo"}
+    assert restored.pop("last_move") == {"player": 0, "action": "undo", "tokens_kept_spent": 1}
     expected.pop("last_move")
     # The token Ra Sight cost stays spent (the rule since undo_refunds_favors=false).
     assert (restored.pop("tokens"), restored.pop("bank")) == ([2], expected.pop("bank") + 1)

@@ -43,6 +43,28 @@ def test_sight_twice_across_matches_costs_twice() -> None:
     assert state.view(0)["tokens"] == [start - 2 * cost]
 
 
+def test_an_undone_favor_is_told_to_stay_paid_in_the_move_log() -> None:
+    """Undo after Ra Sight took the sight back but kept its token, and the log said
+    only "took back the last move": the player could not tell why the token was gone."""
+    from pyramids.play.movelog import describe_for, describer
+
+    for refunds, kept in ((False, 1), (True, 0)):
+        state = mini_game(undo_refunds_favors=refunds).state_with_faces(MINI_FACES, seed=1)
+        state.apply_string("sight")
+        before = state.view(0)
+        state.apply_string("undo")
+        after = state.view(0)
+        assert after["last_move"].get("tokens_kept_spent", 0) == kept
+        lines = [line.text() for line in describe_for(describer("mahjongg"), "undo", 0, 0,
+                                                      before, after)]
+        told = ("You took back the last move; the 1 token paid for a favor stays spent."
+                if kept else "You took back the last move.")
+        assert told in lines, lines
+        korean = [line.text("ko") for line in describe_for(describer("mahjongg"), "undo", 0, 0,
+                                                           before, after)]
+        assert not any("took back" in line for line in korean)
+
+
 def test_the_legacy_option_still_refunds_on_undo() -> None:
     # Records made before the decision replay with `undo_refunds_favors=True`.
     game = mini_game(face_down=frozenset({1, 2}), undo_refunds_favors=True)

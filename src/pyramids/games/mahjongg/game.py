@@ -40,13 +40,16 @@ MODE_LAYOUTS = {
 
 OPTIONS: tuple[Option, ...] = (
     Option("layout", AUTO, str,
-           "blueprint name or layout file path (.pyr or KMahjongg .layout); 'auto' plays the "
-           "mode's blueprint: standard pharaohs-tomb, time-attack great-zenith, "
-           "coop twin-pyramids-of-dahshur"),
-    Option("mode", modes.STANDARD, str, "standard, time-attack or coop", choices=modes.MODES),
-    Option("players", 1, int, "number of players (time-attack 1, coop 2-4)",
+           "the monument: a blueprint, or a layout file (.pyr or KMahjongg .layout); by "
+           "default the mode's own board (Pharaoh's Tomb for a Standard Expedition, Great "
+           "Zenith Pyramid for the Time Attack, Twin Pyramids of Dahshur for the Co-op)"),
+    Option("mode", modes.STANDARD, str,
+           "Standard Expedition (alone or against others), Pharaoh's Time Attack (alone, "
+           "against the clock) or Architect Co-op (a team)", choices=modes.MODES),
+    Option("players", 1, int, "number of players (Time Attack: 1; Co-op: 2 to 4)",
            minimum=1, maximum=4),
-    Option("deal", "solvable", str, "solvable (at least one clearing exists) or random",
+    Option("deal", "solvable", str, "solvable (at least one way to clear the board exists) or "
+           "random",
            choices=("solvable", "random")),
     Option("pantheon_pairs", True, bool, "Ra matches Horus and Anubis matches Isis",
            ours=True),
@@ -74,10 +77,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("time_token_bonus_seconds", 30, int, "time attack: seconds per unused token",
            minimum=0, maximum=86_400),
     Option("clock", barque.REAL, str,
-           "time attack: real (the app or the server reports the seconds elapsed) or turns "
-           "(each move takes turn_seconds, for play without a real clock)",
+           "Time Attack: real time (the app or the server counts the seconds) or turns "
+           "(each move takes a set number of seconds, for play without a real clock)",
            choices=barque.CLOCKS, ours=True, legacy=barque.REAL),
-    Option("turn_seconds", 10, int, "time attack with clock=turns: the seconds each move takes",
+    Option("turn_seconds", 10, int, "Time Attack counted in turns: the seconds each move "
+           "takes",
            minimum=1, maximum=3600, ours=True, legacy=10),
     Option("barque_space_seconds", 60, int,
            "time attack: the seconds of one space of the Solar Barque track (the last "
@@ -101,15 +105,16 @@ OPTIONS: tuple[Option, ...] = (
     Option("reveal_cost", 1, int, "tokens for a Tile Reveal", minimum=1, maximum=100,
            ours=True, legacy=1),
     Option("structural_shifts", True, bool,
-           "removing a capstone settles the monument: the face-down tiles beneath it "
-           "within settle_reach tiles turn face up", ours=True, legacy=False),
+           "removing a capstone settles the monument: the face-down tiles beneath it, and "
+           "those within the settling reach beside it, turn face up", ours=True,
+           legacy=False),
     Option("settle_reach", 1, int,
            "structural shifts: how many tiles beside the capstone's footprint the "
            "settling reaches", minimum=0, maximum=50, ours=True, legacy=1),
     Option("undo_refunds_favors", False, bool,
            "one-player modes: an undo of Anubis Shift, Ra Sight or a Sandstorm Reshuffle "
-           "gives its tokens back (off: a favor's tokens stay spent, so shift-then-undo "
-           "cannot show face-down tiles for free)",
+           "gives its tokens back (off: a favor's tokens stay spent, so a shift and its "
+           "undo cannot show face-down tiles for free)",
            ours=True, legacy=True),
     Option("warn_unsolvable", True, bool,
            "one-player modes: the view says when the solver proves the board lost",

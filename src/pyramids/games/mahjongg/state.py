@@ -552,6 +552,8 @@ class MahjonggState(SavedState, State):
         self.face_down &= still_hidden
         self.streaks[player] = 0
         self.last_move = {"player": player, "action": act.UNDO}
+        if spent:
+            self.last_move["tokens_kept_spent"] = spent
 
     def _favor_tokens_spent_since_snapshot(self) -> int:
         """Tokens paid for favors since the newest undo snapshot, undone favors included."""

@@ -58,6 +58,8 @@ class LastMove(TypedDict):
     speed_bonus: NotRequired[int]
     layer_bonus: NotRequired[int]
     layers_emptied: NotRequired[list[int]]
+    #: An undo: tokens of undone favors that stay spent (`undo_refunds_favors` off).
+    tokens_kept_spent: NotRequired[int]
 
 
 class BarqueView(TypedDict):

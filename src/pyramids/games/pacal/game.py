@@ -20,9 +20,9 @@ DIRECTION = Option(
     "direction",
     "descending",
     str,
-    "where field numbers are drawn: 'descending' puts the lowest card at the bottom "
-    "right, 'ascending' (the Jaguar edition) mirrors it to the bottom left; the rules "
-    "are the same",
+    "where the fields are drawn: descending puts the lowest card at the bottom right, "
+    "ascending (the Jaguar edition) mirrors it to the bottom left; the rules are the "
+    "same",
     choices=DIRECTIONS,
     ours=True,
 )

@@ -33,10 +33,10 @@ class TempleGame(Game):
                minimum=0, maximum=30, ours=True),
         Option("swap_size", 4, int, "face-up cards in the swap zone", minimum=0, maximum=10,
                ours=True),
-        Option("start_rule", START_LEADER_LAST, str, "who starts each round: rotate (seat 1 "
-               "first, then the next seat), lot (the first drawn by lot, then rotate), poorest "
-               "(the first by lot, then the player with the least treasure) or leader_last (the "
-               "first by lot, then the player after the one with the most treasure)",
+        Option("start_rule", START_LEADER_LAST, str, "who starts each round: in turn (seat 1 "
+               "first, then the next seat), by lot then in turn, the poorest player (the first "
+               "by lot, then the player with the least treasure) or the leader last (the first "
+               "by lot, then the player after the one with the most treasure)",
                choices=START_RULES, ours=True,
                # Games saved before this option existed rotated from seat 1.
                legacy="rotate"),

@@ -122,6 +122,12 @@ def _move_lines(
             )
         ]
     if words[0] == "undo":
+        kept = (after.get("last_move") or {}).get("tokens_kept_spent", 0)
+        if kept:
+            return [say_n("{seat} took back the last move; the {count} token paid for a "
+                          "favor stays spent.",
+                          "{seat} took back the last move; the {count} tokens paid for "
+                          "favors stay spent.", kept, seat=who)]
         return [say("{seat} took back the last move.", seat=who)]
     if words[0] == "pass":
         return [say("{seat} passed.", seat=who)]
