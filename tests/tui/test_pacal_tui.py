@@ -463,3 +463,25 @@ async def test_at_80x24_both_pyramids_and_the_hand_are_in_sight() -> None:
     async with PlayApp(session, agent_delay=0).run_test(size=(120, 44)) as pilot:
         await pilot.pause()
         assert not pilot.app.query_one(Board).has_class("compact")  # room for full fields
+
+
+async def test_a_move_typed_while_the_board_has_the_keyboard_goes_to_the_move_box() -> None:
+    """Letters typed on the board were lost, and the move box was far down the Tab
+    order: typing now starts a move in the box, and Enter plays it."""
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        box = app.query_one("#command")
+        assert app.focused is not box and app.board in app.focused.ancestors_with_self
+        target = session.state.legal_action_strings()[-1]  # "place F10", say
+        await pilot.press(*target)
+        assert app.focused is box and box.value == target
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.state.history_strings() == [target]
+        # Keys the board or the app take keep their meaning: Enter chooses, F1 helps.
+        await pilot.press("escape")
+        assert app.focused is not box
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen) and box.value == ""

@@ -70,6 +70,12 @@ def a_wrong_move(app: TutorialApp, expected: str) -> str | None:
     return None
 
 
+def footer_actions(app: TutorialApp) -> set[str]:
+    """The actions the footer shows now (hidden ones are left out)."""
+    return {binding.action for _key, (_node, binding, enabled, _tip)
+            in app.active_bindings.items() if enabled}
+
+
 def step_text(app: TutorialApp) -> str:
     return str(app.query_one("#step-text").render())
 
@@ -82,6 +88,9 @@ async def run_through(tutorial: Tutorial, lang: str) -> None:
         for number, step in enumerate(tutorial.steps, start=1):
             assert app.lesson.index == number - 1
             assert step_text(app) == _(step.say, lang=lang)
+            # The footer offers Ctrl+N only on steps it moves on from.
+            offered = footer_actions(app)
+            assert ("next_step" in offered) == (step.expect is None), (number, offered)
             if step.expect is None:
                 button = app.query_one("#next")
                 assert button.display
@@ -112,6 +121,7 @@ async def run_through(tutorial: Tutorial, lang: str) -> None:
         # The steps are done: the panel goes, and the game goes on against the bot.
         assert app.lesson.finished
         assert not app.query_one("#tutorial").display
+        assert "next_step" not in footer_actions(app)
         assert app.session.seats == list(tutorial.seats_for_finish())
         assert app.session.state is app.lesson.state
         before = len(app.session.state.history())

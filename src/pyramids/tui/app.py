@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
@@ -403,7 +404,7 @@ class PlayApp(App[None]):
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
                 yield Input(
                     placeholder=_("type a move, Enter (F5 lists them)"), id="command",
-                    compact=True,
+                    compact=True, select_on_focus=False,  # a move typed on the board goes on
                 )
         yield from self.compose_below_board()
         yield Footer()
@@ -930,6 +931,23 @@ class PlayApp(App[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.try_move(str(event.option.prompt))
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed where no key takes it (on the board) starts a typed move in
+        the move box; before, it was lost, and the box was far down the Tab order."""
+        character = event.character
+        if not (event.is_printable and character and character.strip()):
+            return
+        if isinstance(self.screen, ModalScreen) or isinstance(self.focused, Input):
+            return
+        if event.key in self.screen.active_bindings:
+            return  # the board's own key (Mahjongg's favors), already acted on
+        command = self.query_one("#command", Input)
+        if not command.display or self.session.state.is_terminal():
+            return
+        command.focus()
+        command.insert_text_at_cursor(character)
+        event.stop()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()

@@ -109,6 +109,7 @@ class TutorialApp(PlayApp):
             "Step {number} of {total}", number=self.lesson.index + 1, total=steps))
         update_static(self.query_one("#step-text", Static), self.lesson.text())
         self.query_one("#next", Button).display = not self.lesson.waits_for_move()
+        self.refresh_bindings()
 
     def _status_text(self, interactive: bool) -> str:
         if not self.in_steps:
@@ -118,6 +119,13 @@ class TutorialApp(PlayApp):
             return _("Step {number} of {total}: play the move the step asks for",
                      number=number, total=total)
         return _("Step {number} of {total}: read it, then Next", number=number, total=total)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The footer offers "Next step" only where it goes on: not while a step waits
+        # for a move, nor once the steps are done.
+        if action == "next_step":
+            return self.in_steps and not self.lesson.waits_for_move()
+        return super().check_action(action, parameters)
 
     def action_next_step(self) -> None:
         if not self.in_steps:
