@@ -141,8 +141,11 @@ def test_nobody_plays_by_name_as_an_account_or_as_a_bot(server: ServerThread) ->
     zed = browser(server)
     assert register(zed, "Zed Star").status_code == 201
     room_id = server.http.post("/api/rooms", json={"game": NAME}).json()["room"]["id"]
+    # "Zеd Star" with a Cyrillic е reads exactly as the account's name; "Medium (bot"
+    # reads like a bot's seat though it does not end in a bracket.
     for name, code in (("zed  star", "name_taken"), ("random (bot)", "bad_name"),
-                       ("Ana (you)", "bad_name")):
+                       ("Ana (you)", "bad_name"), ("Medium (bot", "bad_name"),
+                       ("Z\u0435d Star", "bad_name")):
         refused = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name})
         assert code_of(refused) == code, refused.text
         assert "choose another name" in refused.json()["error"]["message"]
@@ -164,6 +167,14 @@ def test_names_and_passwords_are_checked(server: ServerThread) -> None:
     assert code_of(register(ana, "Ana", "short")) == "bad_password"
     assert code_of(register(ana, "x")) == "bad_name"
     assert code_of(register(ana, "random (bot)")) == "bad_name"
+    # Letters of two alphabets that look alike: "Аna" with a Cyrillic А.
+    mixed = register(ana, "\u0410na")
+    assert code_of(mixed) == "bad_name"
+    assert mixed.json()["error"]["message"].startswith(
+        "a player name may not mix Cyrillic and Latin letters")
+    # One alphabet is fine, and so is Hangul beside Latin (they do not look alike).
+    assert register(browser(server), "\u0410\u043d\u044f").status_code == 201  # Аня
+    assert register(browser(server), "Ana 김").status_code == 201
     assert register(ana, "Ana").status_code == 201
     taken = register(browser(server), "ANA")
     assert taken.status_code == 409 and code_of(taken) == "name_taken"
@@ -306,3 +317,42 @@ def test_the_session_cookie_is_secure_over_https(tmp_path: Path) -> None:
                       if value.startswith(SESSION_COOKIE + "="))
         flags = {part.strip().lower() for part in cookie.split(";")}
         assert {"secure", "httponly", "samesite=lax"} <= flags
+
+
+def test_a_ranked_game_in_play_ends_only_once_a_player_has_left(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """A player who leaves a game for good held it up for ever (the page offered the
+    host no way to end it); ending a ranked game must not be an escape from a loss."""
+    import time
+
+    from pyramids.web.limits import ServerLimits
+
+    server = start_server(db_url, ServerLimits.relaxed(ranked_end_away_seconds=0.5))
+    ana, bo = browser(server), browser(server)
+    register(ana, "Ana")
+    register(bo, "Bo")
+    created = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()
+    room_id, host = created["room"]["id"], created["host_token"]
+    tokens = [person.post(f"/api/rooms/{room_id}/seats", json={"name": "?"},
+                          headers=csrf(person)).json()["token"] for person in (ana, bo)]
+    assert server.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code \
+        == 200
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    clients.extend(seats)
+    for seat in seats:
+        seat.until(lambda m: m["type"] == "state")
+    end = {"token": host}
+    refused = server.http.post(f"/api/rooms/{room_id}/abort", json=end)
+    assert refused.status_code == 409 and code_of(refused) == "ranked_in_play"
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["status"] == "playing"
+    seats[1].close()  # Bo leaves
+    time.sleep(0.3)
+    early = server.http.post(f"/api/rooms/{room_id}/abort", json=end)
+    assert early.status_code == 409 and code_of(early) == "ranked_in_play"
+    time.sleep(0.4)
+    ended = server.http.post(f"/api/rooms/{room_id}/abort", json=end)
+    assert ended.status_code == 200 and ended.json()["room"]["status"] == "aborted"
+    # Nobody's rating moved: the game counts for nobody.
+    assert all(person.get("/api/account").json()["account"]["ratings"] == {}
+               for person in (ana, bo))

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -240,6 +241,15 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
     page.click("#start")
     page.wait_for_selector("#game:not([hidden]) svg.board")
     assert page.evaluate("document.body.dataset.status") == "playing"
+    # The lobby's default: a seat away on its turn is played by a Medium bot after
+    # 5 minutes, so a player who leaves for good does not hold the game up for ever.
+    made = httpx.get(f"{server.base}/api/rooms/{room}").json()["room"]
+    assert (made["bot_takeover_seconds"], made["takeover_agent"]) == (300, "medium")
+    # And the host can end a game in play (a confirmation first).
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#end-game")
+    page.wait_for_function("() => document.body.dataset.status === 'aborted'")
+    assert httpx.get(f"{server.base}/api/rooms/{room}").json()["room"]["status"] == "aborted"
 
 
 def test_pacal_solo_is_played_to_the_end_by_clicking_lit_fields(

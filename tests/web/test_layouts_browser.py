@@ -206,6 +206,13 @@ def test_the_chooser_and_the_tables_pass_the_accessibility_audit(
     page.click("#create-button")
     page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
     page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+    # The honour tiles' labels are the reader's words (Korean: 호루, not Hor).
+    labels = set(page.eval_on_selector_all(".tile-label", "ns => ns.map(n => n.textContent)"))
+    english = {"Hor", "Anu", "Isi", "Ni", "Ha", "Oa", "Su", "Wi", "Sa", "Pha", "Sce"}
+    if lang == "ko":
+        assert not labels & english, labels & english
+        assert labels & {"호루", "아누", "이시", "나일", "수확", "오아", "태양", "바람", "모래",
+                         "파라", "홀"}, labels
     page.focus("[data-action='pass']")
     page.keyboard.press("Enter")
     page.wait_for_selector("#solitaire-info[data-finished=true] table.scores")

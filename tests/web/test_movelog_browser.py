@@ -130,6 +130,15 @@ def test_the_replay_viewer_steps_through_a_finished_game(
     # Every hand is shown after the end: both seats' cards, at the deal.
     for seat in (0, 1):
         assert page.locator(f".replay-seat[data-seat='{seat}'] .hand [data-card]").count() > 0
+    # The reader sits nowhere: no seat reads "(you)", and no keys are offered to press.
+    for seat in (0, 1):
+        panel = page.inner_text(f".replay-seat[data-seat='{seat}'] .replay-board")
+        assert "(you)" not in panel and "Keys:" not in panel, panel
+    page.keyboard.press("End")
+    assert "(you)" not in page.inner_text("#seats")
+    # Each panel fits its column: nothing spills past the window.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
     assert page.inner_text("#step") == f"Move 1 of {total}"
     assert "offered" in page.inner_text("#move-lines")

@@ -56,12 +56,35 @@ def test_a_four_player_table_rates_every_pair_by_finishing_order() -> None:
     assert sum(r.rating for r in after) == pytest.approx(6000.0)  # equal players: zero sum
 
 
+def test_a_table_rates_the_losers_by_their_place_not_as_a_draw() -> None:
+    """Temple's returns are a winner's: the three losers of a table all got -1/3, so a
+    player who came last drew with the two who beat them. The places are the game's
+    standings (score, then jewels), so each pair is decided by where they finished."""
+    from pyramids.core import load
+
+    state = load("temple", players=4).new_initial_state(3)
+    rng = __import__("random").Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    places = state.standings()
+    assert len(set(state.returns())) == 2 and len(set(places)) > 2  # losers told apart
+    before = [Rating(1500, 200)] * 4
+    after = rate_table(before, places, [True] * 4)
+    order = sorted(range(4), key=lambda seat: places[seat], reverse=True)
+    for higher, lower in zip(order, order[1:], strict=False):
+        if places[higher] > places[lower]:
+            assert after[higher].rating > after[lower].rating
+    # Keys of tie-breaks: (55, 2) beats (55, 1), which draws with (55, 1).
+    scored = rate_table(before[:3], [(55, 2), (55, 1), (55, 1)], [True] * 3)
+    assert scored[0].rating > scored[1].rating == pytest.approx(scored[2].rating)
+
+
 def test_a_bot_counts_as_an_opponent_and_never_moves() -> None:
     person, bot = Rating(1500, 350), Rating(1800, 40)
     after = rate_table([person, bot], [1.0, -1.0], [True, False])
     assert after[1] == bot
     assert after[0].rating > 1500 + 200  # beating a far stronger, well-known bot
-    with pytest.raises(ValueError, match="one rating, one return"):
+    with pytest.raises(ValueError, match="one rating, one place"):
         rate_table([person], [1.0, 0.0], [True])
 
 

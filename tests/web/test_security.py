@@ -158,6 +158,13 @@ def test_rooms_per_address_and_new_rooms_per_minute_answer_429(
     # The first room was made a moment ago: it can expire only after the idle limit.
     idle = ServerLimits.relaxed().waiting_room_idle_seconds
     assert idle - 60 <= int(refused.headers["retry-after"]) <= idle
+    # At the limit, a bad request still hears its own fault, and a solitaire game
+    # (it starts at once, it never waits) is not refused.
+    seeded = server.http.post("/api/rooms", json={"game": NAME, "seed": 7})
+    assert error_of(seeded)["code"] == "seed_not_allowed"
+    solitaire = server.http.post("/api/solitaire", json={
+        "game": "mahjongg", "name": "Ana", "board": "giza-step-ramp"})
+    assert solitaire.status_code == 201, solitaire.text
     abort = server.http.post(f"/api/rooms/{first}/abort", json={"token": host})
     assert abort.status_code == 200 and abort.json()["room"]["status"] == "aborted"
     create_room(server)  # an aborted room no longer counts

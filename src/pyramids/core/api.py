@@ -223,6 +223,13 @@ class State(ABC):
     @abstractmethod
     def returns(self) -> list[float]: ...
 
+    def standings(self) -> list[Any]:
+        """Each seat's place at the end, as keys to compare: a higher key finished
+        higher, equal keys share a place (ratings read the finishing order from it).
+        This default is `returns()`; a game whose returns leave the losers unordered
+        (a winner takes all at a table of three or more) gives its own keys."""
+        return list(self.returns())
+
     @abstractmethod
     def view(self, player: int | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator), ending with `"outcome": self.outcome()`."""

@@ -29,6 +29,7 @@ import hmac
 import json
 import logging
 import secrets
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -122,14 +123,37 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+# Alphabets whose letters look alike: a name mixing them can pass for another's
+# ("Аnax" with a Cyrillic А beside "Anax").
+LOOKALIKE_SCRIPTS = {"LATIN": N_("Latin"), "CYRILLIC": N_("Cyrillic"), "GREEK": N_("Greek")}
+
+
+def name_problem(clean: str) -> Words | None:
+    """Why a new name (an account's, or a guest's) could pass for someone or
+    something else; None when it cannot. The pages mark seats with brackets
+    ("(bot)", "(you)"), so a name has none; its letters come from one of the
+    alphabets that look alike."""
+    if "(" in clean or ")" in clean:
+        return Words(N_("a player name may not hold brackets: the pages mark seats with "
+                        "them ('(bot)', '(you)'); choose another name"))
+    scripts = {unicodedata.name(char, "").split(" ")[0] for char in clean if char.isalpha()}
+    mixed = sorted(scripts & set(LOOKALIKE_SCRIPTS))
+    if len(mixed) > 1:
+        return Words(N_("a player name may not mix {first} and {second} letters: some of "
+                        "them look alike, so the name could pass for another; choose another "
+                        "name, in one alphabet"), first=Words(LOOKALIKE_SCRIPTS[mixed[0]]),
+                     second=Words(LOOKALIKE_SCRIPTS[mixed[1]]))
+    return None
+
+
 def check_account_name(name: Any) -> str:
     clean = clean_name(name)
     if len(clean) < MIN_NAME:
         raise RoomError("bad_name", Words(N_("an account name has at least {least} characters"),
                                           least=MIN_NAME))
-    if clean.endswith(")"):
-        # "(bot)" and "(you)" are how the pages mark seats; no account may look like one.
-        raise RoomError("bad_name", Words(N_("an account name may not end with ')'")))
+    problem = name_problem(clean)
+    if problem is not None:
+        raise RoomError("bad_name", problem)
     return clean
 
 
@@ -249,10 +273,11 @@ class AccountStore:
                  "games": row.games} for row in rows]
 
     def rate_game(self, room_id: str, game: str, seats: list[tuple[int, int | None, str | None]],
-                  returns: list[float]) -> dict[int, tuple[float, float]]:
+                  places: list[Any]) -> dict[int, tuple[float, float]]:
         """Update the ratings of one finished ranked game, once (a second call changes
-        nothing). `seats`: (seat, account id or None, agent name or None). Returns each
-        rated seat's (rating before, after)."""
+        nothing). `seats`: (seat, account id or None, agent name or None); `places`: the
+        finishing order (the game's `standings`). Returns each rated seat's (rating
+        before, after)."""
         with self.engine.begin() as connection:
             done = connection.execute(
                 sa.select(rated_games_table.c.seat).where(rated_games_table.c.room_id == room_id)
@@ -276,7 +301,7 @@ class AccountStore:
                     before.append(Rating(row.rating, row.deviation, row.volatility))
                     games_played[account] = int(row.games)
             rated = [account is not None for _, account, _ in seats]
-            after = rate_table(before, returns, rated)
+            after = rate_table(before, places, rated)
             now = _now()
             changes: dict[int, tuple[float, float]] = {}
             for (seat, account, _agent), old, new in zip(seats, before, after, strict=True):
@@ -294,7 +319,7 @@ class AccountStore:
                         account_id=account, game=game, **values))
                 others = [other for other in range(len(seats)) if other != seat]
                 # The share of the pairwise matches won (a draw half), for the history.
-                score = sum(pair_score(returns[seat], returns[o]) for o in others) / max(
+                score = sum(pair_score(places[seat], places[o]) for o in others) / max(
                     1, len(others))
                 connection.execute(rated_games_table.insert().values(
                     room_id=room_id, seat=seat, account_id=account, game=game, score=score,
@@ -410,7 +435,7 @@ class Accounts:
         if not any(account is not None for _, account, _ in seats):
             return
         changes = await hub.run_db(self.store.rate_game, room.id, room.game_name, seats,
-                                   list(result["returns"]))
+                                   room.state.standings())
         log.info("room %s rated: %d seats", room.id, len(changes))
 
 
@@ -465,13 +490,12 @@ async def seat_account(request: Request) -> tuple[int, str] | None:
 
 async def check_guest_name(request: Request, name: Any) -> None:
     """A person who plays by name, without an account, may not look like a bot or
-    like someone else: no name ending in ')' (the pages mark seats "(bot)" and
-    "(you)"), and no account's name (whose holder plays it logged in)."""
+    like someone else (`name_problem`), nor take an account's name (whose holder plays
+    it logged in)."""
     clean = clean_name(name)
-    if clean.endswith(")"):
-        raise RoomError("bad_name", Words(N_(
-            "a player name may not end with ')': the pages mark seats that way ('(bot)', "
-            "'(you)'); choose another name")))
+    problem = name_problem(clean)
+    if problem is not None:
+        raise RoomError("bad_name", problem)
     accounts: Accounts = request.app.state.accounts
     if await request.app.state.hub.run_db(accounts.store.find, clean) is not None:
         raise RoomError("name_taken", Words(N_(

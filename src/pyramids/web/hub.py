@@ -635,9 +635,12 @@ class Hub:
         unlisted: bool = False,
         server_seed: int | None = None,
         sealed_until: datetime | None = None,
+        starts_at_once: bool = False,
     ) -> tuple[LiveRoom, str]:
         """A new room with a secret seed the server draws. A seed the client chose is
         allowed only for a one-player room, which is then an unranked practice room.
+        `starts_at_once`: the caller seats and starts it now (solitaire), so it never
+        waits and the limits of waiting rooms do not apply.
         `server_seed`: a seed the server derived itself (the daily deal), not practice;
         `sealed_until`: its seed and record stay secret until then (`Room.sealed_until`)."""
         if settings.takeover_agent not in self._known_agents:
@@ -645,25 +648,6 @@ class Hub:
                 "unknown_agent",
                 Words(N_("unknown takeover agent '{name}'; allowed agents: {allowed}"),
                       name=settings.takeover_agent, allowed=", ".join(self._known_agents)),
-            )
-        limits = self.limits
-        if self.waiting_rooms_of(client) >= limits.rooms_per_client:
-            soonest = await self._soonest_expiry(client)
-            raise RoomError(
-                "too_many_rooms",
-                Words(N_("you already have {rooms} rooms waiting to start, the most one "
-                         "address may hold; start or abort one, or wait until one expires "
-                         "({seconds} s after its last change)"),
-                      rooms=limits.rooms_per_client,
-                      seconds=f"{limits.waiting_room_idle_seconds:g}"),
-                429, retry_after=soonest,
-            )
-        if await self.run_db(self.storage.count_status, WAITING) >= limits.waiting_rooms:
-            raise RoomError(
-                "server_full",
-                Words(N_("the server holds {rooms} rooms waiting to start, its limit; join an "
-                         "open room or try again later"), rooms=limits.waiting_rooms),
-                429,
             )
         try:
             control = TimeControl.from_dict(settings.time_control)
@@ -699,11 +683,33 @@ class Hub:
                 Words(N_("a ranked room needs at least two players; {game} with these options "
                          "has one seat. Make the room unranked"), game=game),
             )
+        if not starts_at_once:
+            # Checked once the request is known to be good: a bad one hears its own fault.
+            limits = self.limits
+            if self.waiting_rooms_of(client) >= limits.rooms_per_client:
+                soonest = await self._soonest_expiry(client)
+                raise RoomError(
+                    "too_many_rooms",
+                    Words(N_("you already have {rooms} rooms waiting to start, the most one "
+                             "address may hold; start or abort one, or wait until one expires "
+                             "({seconds} s after its last change)"),
+                          rooms=limits.rooms_per_client,
+                          seconds=f"{limits.waiting_room_idle_seconds:g}"),
+                    429, retry_after=soonest,
+                )
+            if await self.run_db(self.storage.count_status, WAITING) >= limits.waiting_rooms:
+                raise RoomError(
+                    "server_full",
+                    Words(N_("the server holds {rooms} rooms waiting to start, its limit; join an "
+                             "open room or try again later"), rooms=limits.waiting_rooms),
+                    429,
+                )
         await self.run_db(self.storage.create_room, room)
         live = LiveRoom(room)
         self.rooms[room.id] = live
-        self._client_of_room[room.id] = client
-        self._waiting_by_client.setdefault(client, set()).add(room.id)
+        if not starts_at_once:
+            self._client_of_room[room.id] = client
+            self._waiting_by_client.setdefault(client, set()).add(room.id)
         self._ensure_driver(live)
         log.info("room %s created: %s %s%s", room.id, game, room.options,
                  " (practice)" if practice else "")
@@ -780,6 +786,9 @@ class Hub:
         async with live.lock:
             room = live.room
             before = room.status
+            if room.status == PLAYING and room.settings.ranked:
+                room.check_host(token)
+                self._check_ranked_end(live)
             room.abort(token)
             try:
                 await self.run_db(self.storage.save_status, room.id, room.status, None)
@@ -792,6 +801,22 @@ class Hub:
             live.changed.set()
             await self._broadcast(live)
             self._forget_if_done(live)
+
+    def _check_ranked_end(self, live: LiveRoom) -> None:
+        """A ranked game in play counts for ratings: its host may end it only once a
+        player has been away for `ranked_end_away_seconds` (a player who left for good
+        would hold it up for ever), not to escape a game going badly."""
+        now = time.monotonic()
+        live.mark_away(now)
+        wait = self.limits.ranked_end_away_seconds
+        if any(now - since >= wait for since in live.away_since.values()):
+            return
+        raise RoomError(
+            "ranked_in_play",
+            Words(N_("a ranked game counts for ratings, so it can be ended only once a "
+                     "player has been away for {minutes} minutes; until then, play it out"),
+                  minutes=f"{self.limits.ranked_end_away_seconds / 60:g}"),
+            409)
 
     async def start_room(self, live: LiveRoom, token: str | None) -> None:
         async with live.lock:

@@ -9,7 +9,8 @@ A new player starts at 1500, RD 350, volatility 0.06; the system constant tau is
 
 Games of more than two players (Temple of Inscriptions) use the pairwise
 extension: every pair of players at the table is a match decided by the finishing
-order (the higher return wins, equal returns draw), so a player who finished
+order (the game's `standings`: the higher place wins, an equal place draws; Temple
+orders its losers by score too), so a player who finished
 second of four has won two matches and lost one in that period. Bots have fixed
 ratings on the same scale (`bot_ratings`, measured by `benchmarks/bot_ratings.py`):
 a person's match against a bot counts for the person, the bot's rating never moves.
@@ -146,8 +147,9 @@ def _clamped(deviation: float) -> float:
     return min(MAX_DEVIATION, max(MIN_DEVIATION, deviation))
 
 
-def pair_score(mine: float, theirs: float) -> float:
-    """A pair's match by finishing order: the higher return wins, equal returns draw."""
+def pair_score(mine: Any, theirs: Any) -> float:
+    """A pair's match by finishing order: the higher place wins, equal places draw
+    (places are the game's `standings` keys: numbers, or tuples of tie-breaks)."""
     if mine > theirs:
         return 1.0
     if mine < theirs:
@@ -156,20 +158,21 @@ def pair_score(mine: float, theirs: float) -> float:
 
 
 def rate_table(
-    ratings: Sequence[Rating], returns: Sequence[float], rated: Sequence[bool]
+    ratings: Sequence[Rating], places: Sequence[Any], rated: Sequence[bool]
 ) -> list[Rating]:
     """Everyone's rating after one ranked game: each seat against every other seat
-    (pairwise by finishing order), from the ratings before the game. Seats not
-    `rated` (bots) keep their rating but still count as opponents."""
-    if not len(ratings) == len(returns) == len(rated):
-        raise ValueError("one rating, one return and one flag a seat")
+    (pairwise by finishing order, `places`: the game's `standings`), from the ratings
+    before the game. Seats not `rated` (bots) keep their rating but still count as
+    opponents."""
+    if not len(ratings) == len(places) == len(rated):
+        raise ValueError("one rating, one place and one flag a seat")
     after = []
     for seat, before in enumerate(ratings):
         if not rated[seat]:
             after.append(before)
             continue
         games = [
-            (ratings[other], pair_score(returns[seat], returns[other]))
+            (ratings[other], pair_score(places[seat], places[other]))
             for other in range(len(ratings)) if other != seat
         ]
         after.append(update(before, games, clamp=True))

@@ -237,6 +237,7 @@ def mount_solitaire(
             else "", unlisted=True, server_seed=server_seed,
             # Everyone plays the day's deal: its seed is told only when the day is over.
             sealed_until=None if day is None else day_end(day),
+            starts_at_once=True,
         )
         seat, token = await hub.take_seat(live, body.name, 0, account)
         started = datetime.fromtimestamp(now_of(hub), UTC)

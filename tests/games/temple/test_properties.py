@@ -139,6 +139,16 @@ def test_thousands_of_random_games_end_and_score() -> None:
             best = max(view["scores"])
             assert all(view["scores"][seat] == best for seat in view["winners"])
             assert max(returns) == returns[view["winners"][0]]
+            # The finishing order (what ratings read): the winners first, every other
+            # place by score, and a lower return never above a higher one.
+            places = state.standings()
+            assert {seat for seat, place in enumerate(places) if place == max(places)} \
+                == set(view["winners"])
+            for seat, other in ((s, o) for s in range(len(places)) for o in range(len(places))):
+                if view["scores"][seat] > view["scores"][other]:
+                    assert places[seat] > places[other]
+                if returns[seat] > returns[other]:
+                    assert places[seat] > places[other]
     # With the default deck random play builds the whole pyramid long before the cap.
     assert ended_by_cap < games * 0.01
 

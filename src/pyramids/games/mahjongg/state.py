@@ -604,19 +604,27 @@ class MahjonggState(SavedState, State):
     def time_left(self) -> int:
         return max(0, self.game.options["time_limit_seconds"] - self.elapsed)
 
+    def _standings(self) -> list[scoring.Standing]:
+        return [
+            scoring.Standing(
+                self.scores[p], self.capstones[p], self.vaults_won[p], self.deity_pairs[p]
+            )
+            for p in range(self.game.num_players)
+        ]
+
     def winners(self) -> list[int]:
         game = self.game
         if game.shared_pool:
             return list(range(game.num_players)) if self.team_won() else []
-        standings = [
-            scoring.Standing(
-                self.scores[p], self.capstones[p], self.vaults_won[p], self.deity_pairs[p]
-            )
-            for p in range(game.num_players)
-        ]
         if game.num_players == 1:
             return [0] if not self.present else []
-        return scoring.winners(standings)
+        return scoring.winners(self._standings())
+
+    def standings(self) -> list[Any]:
+        # A Standard Expedition's tie-breaks order every place, not only the first.
+        if not self.over or self.game.shared_pool or self.game.num_players == 1:
+            return super().standings()
+        return [standing.key() for standing in self._standings()]
 
     def team_won(self) -> bool:
         return modes.coop_won(self.vault_status, cleared=not self.present)

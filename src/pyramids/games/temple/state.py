@@ -445,6 +445,12 @@ class TempleState(SavedState, State):
     def winners(self) -> list[int]:
         return winners(self.treasure, self.jewels_in_hand())
 
+    def standings(self) -> list[Any]:
+        # The winner's tie-break orders every place: score, then jewels.
+        if self.phase != PHASE_OVER:
+            return super().standings()
+        return list(zip(self.scores(), self.jewels_in_hand(), strict=True))
+
     def returns(self) -> list[float]:
         if self.phase != PHASE_OVER:
             return [0.0] * self.num_players

@@ -241,6 +241,7 @@ async function onCreate(event) {
         options: readOptions(),
         seats,
         bot_delay_seconds: Number(document.getElementById("bot-delay").value) || 0,
+        bot_takeover_seconds: Number(document.getElementById("takeover").value) || null,
         ranked: document.getElementById("ranked").checked,
         time_control: readTimeControl(),
         name,

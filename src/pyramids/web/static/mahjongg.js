@@ -67,10 +67,23 @@ const GROUP_TINT = {
   deity: "#f8ecc4", season: "#e9f3d2", element: "#dde8f6", royal: "#eadcf3",
 };
 
+// The short label drawn on an honour tile, in the reader's language (the engine's
+// `short` is English: "Hor", "Anu").
+function shortName(face) {
+  const labels = {
+    // Translators: the short labels drawn on tiles (about 2 letters; Korean: 1-2 syllables).
+    Ra: t("Ra"), Horus: t("Hor"), Anubis: t("Anu"), Isis: t("Isi"),
+    "Nile Inundation": t("Ni"), Harvest: t("Ha"), Oasis: t("Oa"),
+    Sun: t("Su"), Wind: t("Wi"), Sandstorm: t("Sa"),
+    "Golden Pharaoh": t("Pha"), "Sacred Scepter": t("Sce"),
+  };
+  return labels[face];
+}
+
 function tileLabel(tile) {
   if (!tile.face) return "?";
   if (tile.group === "suit") return tile.face.split(" ")[1];
-  return tile.short.replace(/[*~]$/, "");
+  return shortName(tile.face) || tile.short.replace(/[*~]$/, "");
 }
 
 // Faces as players read them (the engine's names are English ids).
@@ -344,7 +357,7 @@ function scorePanel(ctx) {
   const lines = seats.map((seat) => {
     const tokens = coop ? view.tokens : view.tokens[seat];
     const name = seatName(ctx.seats, seat);
-    const parts = [seat === ctx.seat ? t("{name} (you)", { name }) : name];
+    const parts = [seat === ctx.seat && !ctx.replay ? t("{name} (you)", { name }) : name];
     if (!coop) parts.push(t("score {score}", { score: view.scores[seat] }));
     if (!coop) parts.push(t("tokens {count}", { count: tokens }));
     parts.push(t("streak {count}", { count: view.streaks[seat] }));
@@ -535,7 +548,7 @@ export function render(box, ctx) {
   const help = h("p", { class: "hint" }, ctx.yourTurn
     ? t("Click two free tiles (a notch in the corner) that match. ▲ capstone, V burial vault.")
     : t("Free tiles have a notch in the corner. ▲ capstone, V burial vault."));
-  const keys = keysLine([
+  const keys = ctx.replay ? "" : keysLine([
     ["H", t("Hint")], ["U", t("Undo")], ["R", t("Ra Sight")], ["A", t("Anubis Shift")],
     ["V", t("Tile Reveal")], ["S", t("Sandstorm Reshuffle")], ["F", t("Finish")],
   ]);

@@ -267,7 +267,7 @@ function renderSolo(box, ctx) {
     svg.append(card);
   }
   svg.append(s("text", { class: "label", x, y: 220 }, t("Spread: {spread}", { spread: view.spread })));
-  box.replaceChildren(svg, keysLine([]));
+  box.replaceChildren(svg, ctx.replay ? "" : keysLine([]));
 }
 
 export function render(box, ctx) {
@@ -282,7 +282,7 @@ export function render(box, ctx) {
   const centerW = 200;
   const title = (seat) => {
     const name = seatName(ctx.seats, seat);
-    const values = { name: seat === ctx.seat ? t("{name} (you)", { name }) : name, spread: view.spreads[seat] };
+    const values = { name: seat === ctx.seat && !ctx.replay ? t("{name} (you)", { name }) : name, spread: view.spreads[seat] };
     return t("{name} · spread {spread}", values);
   };
   let svg;
@@ -309,7 +309,7 @@ export function render(box, ctx) {
   }
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", t("Pacal table"));
-  const keys = keysLine([["O", t("Offer the two chosen cards")], ["D", t("Decline the last card")]]);
+  const keys = ctx.replay ? "" : keysLine([["O", t("Offer the two chosen cards")], ["D", t("Decline the last card")]]);
   box.replaceChildren(h("p", { class: "score", id: "score" }, scoreLine(ctx)), svg, controls(ctx), keys);
 }
 

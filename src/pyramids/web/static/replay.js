@@ -66,7 +66,8 @@ function drawSeat(index, view, step) {
   if (page.renderer) {
     try {
       page.renderer.render(box, {
-        view, message, seat: index, seats, legal: [], yourTurn: false, finished: true,
+        // `replay`: drawn for a reader who sits nowhere: no "(you)", no keys to press.
+        view, message, seat: index, seats, legal: [], yourTurn: false, finished: true, replay: true,
         send: () => false, ui: {}, rerender: () => {}, showMessage: () => {},
       });
       return box;
@@ -101,7 +102,9 @@ function show(number) {
     const own = step.private[String(index)];
     return h("section", { class: "replay-seat panel", "data-seat": String(index) },
       h("h2", {}, replaySeatLabel(index)),
-      own ? h("ul", { class: "hint private-lines" }, own.map((line) => h("li", {}, line))) : null,
+      own ? h("div", { class: "hint private-lines" },
+        h("p", {}, t("What this seat read (\"you\" is this seat):")),
+        h("ul", {}, own.map((line) => h("li", {}, line)))) : null,
       drawSeat(index, view, step));
   });
   document.getElementById("seats").replaceChildren(...boxes);

@@ -251,7 +251,7 @@ function renderStatus(message) {
   const items = message.seats.map((seat) => {
     const toMove = message.current_player === seat.seat;
     // The seat's number too: the move log says "Seat 2 offered ...".
-    let label = seat.kind === "open" ? t("seat {number}: open", { number: seat.seat + 1 })
+    let label = seat.kind === "open" ? t("Seat {number}: open", { number: seat.seat + 1 })
       : t("Seat {number}: {name}", { number: seat.seat + 1, name: seatLabel(seat) });
     if (seat.seat === mine) label = t("{name} (you)", { name: label });
     if (seat.kind !== "open" && !seat.connected) label = t("{name} · away", { name: label });
@@ -287,7 +287,19 @@ function renderStatus(message) {
     h("ul", { class: "seats" }, items),
     h("p", { class: "last-move", id: "last-move" }, last),
     ...(mine === null ? [h("p", { class: "hint", id: "spectating" }, t("You are watching this game."))] : []),
+    // A player who left for good would hold the game up for ever: the host can end it.
+    ...(message.status === "playing" && hostToken()
+      ? [h("button", { id: "end-game", onclick: endGame }, t("End the game"))] : []),
   );
+}
+
+async function endGame() {
+  if (!window.confirm(t("End this game for everyone? It will count for nobody."))) return;
+  try {
+    await api("POST", `/api/rooms/${roomId}/abort`, { token: hostToken() });
+  } catch (problem) {
+    showMessage(problem.message);
+  }
 }
 
 function renderWaiting(message) {

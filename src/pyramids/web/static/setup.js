@@ -4,7 +4,8 @@ import { api, store, t } from "./common.js";
 
 /**
  * Create a room and fill its seats. `setup` is
- * {game, options, seats: [{kind: "me" | "open" | "bot", agent}], bot_delay_seconds, name}.
+ * {game, options, seats: [{kind: "me" | "open" | "bot", agent}], bot_delay_seconds,
+ * bot_takeover_seconds (null: wait for an away player), name}.
  * The game starts at once when no seat is left open. Returns the room id.
  */
 export async function createRoom(setup) {
@@ -13,6 +14,11 @@ export async function createRoom(setup) {
     options: setup.options || {},
     bot_delay_seconds: setup.bot_delay_seconds || 0,
   };
+  if (setup.bot_takeover_seconds) {
+    // A seat left on its turn is played by a bot of a real level, not random moves.
+    body.bot_takeover_seconds = setup.bot_takeover_seconds;
+    body.takeover_agent = "medium";
+  }
   if (setup.ranked) body.ranked = true;
   if (setup.time_control) body.time_control = setup.time_control;
   const created = await api("POST", "/api/rooms", body);

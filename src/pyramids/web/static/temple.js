@@ -200,7 +200,7 @@ function playersTable(ctx) {
     const known = Object.entries(view.known[seat] || {}).map(([kind, count]) => `${kind}×${count}`).join(" ") || "–";
     const toMove = view.current_player === seat;
     return h("tr", { class: toMove ? "to-move" : "", "data-seat": seat },
-      h("td", {}, `${toMove ? "▶ " : ""}${seat === ctx.seat ? t("{name} (you)", { name: seatName(ctx.seats, seat) }) : seatName(ctx.seats, seat)}`),
+      h("td", {}, `${toMove ? "▶ " : ""}${seat === ctx.seat && !ctx.replay ? t("{name} (you)", { name: seatName(ctx.seats, seat) }) : seatName(ctx.seats, seat)}`),
       h("td", {}, String(points)),
       h("td", {}, String(view.hand_sizes[seat])),
       h("td", {}, known),
@@ -245,7 +245,7 @@ export function render(box, ctx) {
       round: view.round, max: view.max_rounds, phase: phaseName(view.phase), built: view.built, pile: view.pile_size,
     }));
   const extra = h("p", { class: "hint" }, t("Discard: {discard} · out of the game: {out}", { discard: counts(view.discard), out: counts(view.out_of_game) }));
-  const keys = keysLine([["K", t("Keep my hand")], ["S", t("Summon")], ["P", t("Pass")]]);
+  const keys = ctx.replay ? "" : keysLine([["K", t("Keep my hand")], ["S", t("Summon")], ["P", t("Pass")]]);
   box.replaceChildren(score, svg, controls(ctx), keys, playersTable(ctx), extra);
 }
 
