@@ -455,11 +455,17 @@ async def test_at_80x24_both_pyramids_and_the_hand_are_in_sight() -> None:
         board = app.query_one(Board)
         assert board.has_class("compact")
         area = app.query_one("#board-area").region
-        hand = app.query_one("#hand").children[0]
+        # Every card of a 15-card hand, not only the first row (the rest had scrolled).
+        hand = list(app.query_one("#hand").children)
+        assert len(hand) == 15
         for widget in (app.query_one("#p0-f1"), app.query_one("#p0-f10"),
-                       app.query_one("#p1-f10"), hand):
+                       app.query_one("#p1-f10"), *hand):
             shown = widget.region
             assert shown.height > 0 and area.contains_region(shown), widget.id
+        # A card chosen by a click still works, drawn small.
+        await pilot.click(f"#{hand[0].id}")
+        await pilot.pause()
+        assert board.selected == [int(hand[0].id.split("-")[1])]
     async with PlayApp(session, agent_delay=0).run_test(size=(120, 44)) as pilot:
         await pilot.pause()
         assert not pilot.app.query_one(Board).has_class("compact")  # room for full fields

@@ -320,7 +320,7 @@ GAME_CSS = """
 #status { height: auto; padding: 0 1; text-style: bold; }
 #message { height: auto; max-height: 6; padding: 0 1; color: $warning; }
 #scores { height: auto; max-height: 8; padding: 0 1; }
-#end { height: auto; display: none; layout: grid; grid-size: 2; grid-gutter: 0 1; }
+#end { height: auto; display: none; layout: vertical; }  /* one a line: a narrow side cut "Same deal again" in two */
 #end Button { width: 100%; }
 #moves { height: 1fr; display: none; }
 #moves.shown { display: block; }

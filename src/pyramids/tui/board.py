@@ -220,9 +220,20 @@ class CardRow(Grid):
         self.styles.grid_rows = str(cell_height)
 
     def on_resize(self, event: events.Resize) -> None:
-        columns = max(1, min(self.count, event.size.width // self.cell_width))
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        columns = max(1, min(self.count, width // self.cell_width))
         if columns != self.styles.grid_size_columns:
             self.styles.grid_size_columns = columns
+
+    def set_cell(self, width: int, height: int) -> None:
+        """Another cell size (a board drawn compactly), the columns counted again."""
+        self.cell_width = width
+        self.styles.grid_columns = str(width)
+        self.styles.grid_rows = str(height)
+        if self.size.width:
+            self._fit(self.size.width)
 
 
 class Pickable(Static):

@@ -25,6 +25,8 @@ from pyramids.play.text.pacal import pacal_pyramid_lines
 from pyramids.tui.board import Board, CardRow, Pickable
 
 CARD_WIDTH = 5
+# Drawn compactly a card is its value and a space: a 15-card hand fits one row at 80x24.
+COMPACT_CARD = (3, 1)
 # Screens shorter than this draw the pyramids and cards compactly.
 COMPACT_BELOW = 34
 
@@ -192,7 +194,8 @@ class PacalBoard(Board):
     PacalBoard.compact .card, PacalBoard.compact .card.offer, PacalBoard.compact .card.pickable,
     PacalBoard.compact .card.selected, PacalBoard.compact .card.to-place,
     PacalBoard.compact .card.taught, PacalBoard.compact .card:focus {
-        height: 1; border: none; margin: 0 1 0 0; width: 4; background: $boost; }
+        height: 1; border: none; margin: 0 1 0 0; width: 2; background: $boost; }
+    PacalBoard.compact #decline { column-span: 4; }
     PacalBoard.compact .card.pickable { background: $success 30%; }
     PacalBoard.compact .card.selected { background: $success 60%; }
     PacalBoard.compact .card.to-place { background: $warning 40%; }
@@ -204,6 +207,13 @@ class PacalBoard(Board):
         # their side and bottom lines (the top one keeps the field's number), cards
         # their borders.
         self.set_class(self.app.size.height < COMPACT_BELOW, "compact")
+        for row in self.query(CardRow):
+            row.set_cell(*self.card_cell)
+
+    @property
+    def card_cell(self) -> tuple[int, int]:
+        """A card's cell in the rows of cards: (width, height)."""
+        return COMPACT_CARD if self.has_class("compact") else (CARD_WIDTH, 3)
 
     def on_new_view(self) -> None:
         self.selected: list[int] = []
@@ -287,7 +297,7 @@ class PacalBoard(Board):
         yield Static(
             _("Offer: choose the card you take") if can_pick else _("Offer"), classes="title"
         )
-        with CardRow(CARD_WIDTH, len(offer), classes="cards"):
+        with CardRow(self.card_cell[0], len(offer), self.card_cell[1], classes="cards"):
             for value in offer:
                 role = "offer pickable" if can_pick else "offer"
                 yield CardCell(value, role, active=can_pick, id=f"offer-{value}",
@@ -309,7 +319,7 @@ class PacalBoard(Board):
         yield Static(hint, classes="title", id="hand-title")
         count = len(hand) + (1 if card is not None and self.interactive else 0)
         count += 2 if "decline" in self.legal else 0
-        with CardRow(CARD_WIDTH, count, classes="cards", id="hand"):
+        with CardRow(self.card_cell[0], count, self.card_cell[1], classes="cards", id="hand"):
             if card is not None and self.interactive:
                 yield CardCell(card, "to-place", id="to-place")
             for value in hand:
@@ -375,7 +385,7 @@ class PacalBoard(Board):
             else:
                 drawn = _("Card drawn")
             yield Static(drawn, classes="title")
-            with CardRow(CARD_WIDTH, 1, classes="cards"):
+            with CardRow(self.card_cell[0], 1, self.card_cell[1], classes="cards"):
                 yield CardCell(card, "to-place", id="to-place")
 
 
