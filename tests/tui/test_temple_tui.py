@@ -65,3 +65,23 @@ async def test_illegal_move_changes_nothing_and_hand_is_private() -> None:
         assert app.query_one("#command").value == ""
         # Seats count from 1 on screen.
         assert "seat 1 (you)" in str(app.query_one("#players").render())
+
+
+async def test_a_move_typed_in_the_box_leaves_the_next_choices_in_sight_at_80x24() -> None:
+    """After a swap typed in the move box, Summon and Pass stayed below the fold: the
+    keyboard stays in the box, and the board scrolls to what can be chosen now."""
+    session = new_session(load("temple", players=3), ["human", "medium", "medium"], 2)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        box = app.query_one("#command")
+        box.focus()
+        await pilot.press(*"swap pass", "enter")
+        await settle(pilot, app)
+        await pilot.pause()
+        assert session.state.legal_action_strings() == ["summon", "pass"]
+        assert app.focused is box
+        area = app.query_one("#board-area").region
+        for button in ("#do-summon", "#do-pass"):
+            shown = app.query_one(button).region
+            assert shown.height > 0 and area.contains_region(shown), button

@@ -38,6 +38,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import (
     Button,
     Footer,
@@ -320,7 +321,8 @@ GAME_CSS = """
 #status { height: auto; padding: 0 1; text-style: bold; }
 #message { height: auto; max-height: 6; padding: 0 1; color: $warning; }
 #scores { height: auto; max-height: 8; padding: 0 1; }
-#end { height: auto; display: none; layout: vertical; }  /* one a line: a narrow side cut "Same deal again" in two */
+/* One a line: two to a line, a narrow side cut "Same deal again" in two. */
+#end { height: auto; display: none; layout: vertical; }
 #end Button { width: 100%; }
 #moves { height: 1fr; display: none; }
 #moves.shown { display: block; }
@@ -518,6 +520,11 @@ class PlayApp(App[None]):
         """Give the keyboard to the board, unless the person is typing or already there."""
         focused = self.focused
         if isinstance(focused, Input | OptionList):
+            # The keyboard stays where the person types; the board still shows what
+            # can be chosen now (Temple's Summon and Pass were left below the fold).
+            target = self.board.focus_target()
+            if target is not None and not isinstance(target, ScrollableContainer | Board):
+                self.call_after_refresh(self._scroll_into_sight, target)
             return
         if focused is not None and self.board in focused.ancestors_with_self:
             return
@@ -966,10 +973,16 @@ class PlayApp(App[None]):
         target = self.board.focus_target()
         if target is not None:
             target.focus()
-            if not isinstance(target, ScrollableContainer | Board) and target.size.height < 12:
-                target.scroll_visible(animate=False)
+            if not isinstance(target, ScrollableContainer | Board):
+                # After the layout: a board just redrawn has no place for it yet, and
+                # Temple's Summon and Pass stayed below the fold at 80x24.
+                self.call_after_refresh(self._scroll_into_sight, target)
         else:
             self.set_focus(None)
+
+    def _scroll_into_sight(self, target: Widget) -> None:
+        if target.is_attached and target.size.height < 12:
+            target.scroll_visible(animate=False)
 
     def action_toggle_moves(self) -> None:
         moves = self.query_one("#moves", OptionList)
