@@ -154,3 +154,25 @@ def test_a_korean_message_with_a_value_gets_its_particle() -> None:
     values = {name: 15 for name in re.findall(r"\{(\w+)\}", message)}
     said = gettext(message, lang="ko", **values)
     assert "15를" in said and "15을(를)" not in said
+
+
+def test_the_resume_command_keeps_a_language_chosen_against_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game played with --lang ko told the player to resume with a command that
+    brought it back in English (the environment's language)."""
+    from pyramids.play.i18n import set_language
+    from pyramids.play.session import resume_command
+
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    try:
+        set_language("ko")
+        assert resume_command("g.json") == "pyramids play --resume g.json --lang ko"
+        monkeypatch.setenv("LANG", "ko_KR.UTF-8")
+        assert resume_command("g.json") == "pyramids play --resume g.json"
+        set_language(None)
+        assert resume_command("g.json") == "pyramids play --resume g.json"
+    finally:
+        set_language(None)

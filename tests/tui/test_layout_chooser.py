@@ -63,6 +63,8 @@ async def test_choose_a_board_from_the_menu_with_its_preview(tmp_path: Path) -> 
     async with app.run_test(size=LARGE) as pilot:
         await pilot.pause()
         assert f"game number {SMALL_BOARD}-5" in app.sub_title
+        app.try_move("hint")  # a move of this game, in its log
+        await pilot.pause()
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
@@ -82,6 +84,11 @@ async def test_choose_a_board_from_the_menu_with_its_preview(tmp_path: Path) -> 
         assert app.session.game.options["layout"] == following
         assert app.session.state.history() == []
         assert f"game number {following}-{app.session.seed}" in app.sub_title
+        # The log is the new game's: it names the board as players read it, and no
+        # move of the last game is left in it.
+        log = " ".join(str(line.text).strip() for line in app.query_one("#log").lines)
+        title = find_board(GAME, following)["title"]
+        assert log == f"New game on {title}: seed {app.session.seed}.", log
 
 
 @pytest.mark.asyncio

@@ -491,3 +491,27 @@ async def test_a_move_typed_while_the_board_has_the_keyboard_goes_to_the_move_bo
         assert app.focused is not box
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen) and box.value == ""
+
+
+async def test_the_all_moves_list_is_numbered_as_typed_numbers_read_it() -> None:
+    """The help says a move can be typed by its number in the list, but the list showed
+    no numbers: typing 2 played a move the player never saw named."""
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("f5")
+        moves = app.query_one("#moves")
+        shown = [str(moves.get_option_at_index(n).prompt) for n in range(moves.option_count)]
+        legal = session.state.legal_action_strings()
+        assert shown == [f"{n + 1:>3}  {text}" for n, text in enumerate(legal)]
+        box = app.query_one("#command")
+        box.focus()
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert session.state.history_strings() == [legal[1]]
+        # Choosing from the list plays the move it names, number and all.
+        moves.focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert len(session.state.history_strings()) == 2

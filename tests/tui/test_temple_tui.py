@@ -85,3 +85,24 @@ async def test_a_move_typed_in_the_box_leaves_the_next_choices_in_sight_at_80x24
         for button in ("#do-summon", "#do-pass"):
             shown = app.query_one(button).region
             assert shown.height > 0 and area.contains_region(shown), button
+
+
+async def test_the_arrows_walk_the_buttons_so_enter_plays_the_one_chosen() -> None:
+    """On Summon or Pass the arrows did nothing, so Enter played the button left focused,
+    not the one the player had moved to."""
+    session = new_session(load("temple", players=3), ["human", "medium", "medium"], 2)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        app.try_move("swap pass")
+        await settle(pilot, app)
+        assert session.state.legal_action_strings() == ["summon", "pass"]
+        app.query_one("#do-summon").focus()
+        await pilot.press("right")
+        assert app.focused is app.query_one("#do-pass")
+        await pilot.press("left")
+        assert app.focused is app.query_one("#do-summon")
+        before = len(session.state.history())
+        await pilot.press("right", "enter")
+        await pilot.pause()
+        assert session.state.history_strings()[before] == "pass"

@@ -41,7 +41,7 @@ from pyramids.play.moves import (
 )
 from pyramids.play.render import render_view, terminal_width
 from pyramids.play.results import result_lines
-from pyramids.play.session import Session
+from pyramids.play.session import Session, resume_command
 
 QUIT_WORDS = frozenset({"quit", "q", "exit"})
 HELP_WORDS = frozenset({"help", "?", "h"})
@@ -249,7 +249,7 @@ def _save_command(session: Session, path: str, write: Callable[[str], None]) -> 
         write(words_text(error))
         return
     write(_("Saved to {path}; the game is saved there after every move. Go on with it "
-            "later with: pyramids play --resume {path}", path=saved))
+            "later with: {command}", path=saved, command=resume_command(saved)))
 
 
 def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> None:
@@ -295,8 +295,8 @@ def save_quietly(session: Session, write: Callable[[str], None]) -> Path | None:
 def _stop(session: Session, write: Callable[[str], None]) -> None:
     saved = save_quietly(session, write)
     if saved:
-        write(_("Stopped. The game is saved to {path}; go on with: pyramids play --resume {path}",
-                path=saved))
+        write(_("Stopped. The game is saved to {path}; go on with: {command}",
+                path=saved, command=resume_command(saved)))
     elif session.save_path is None:
         write(_("Stopped. The game was not saved (start with --save FILE to keep it)."))
 

@@ -61,6 +61,19 @@ def set_language(lang: str | None) -> None:
 def current_language() -> str:
     if _chosen is not None:
         return _chosen
+    return environment_language()
+
+
+def language_option() -> str:
+    """` --lang ko` where the run's language was chosen against the environment's, for a
+    command the player is told to type (a resumed game came back in English); else ''."""
+    if _chosen is None or _chosen == environment_language():
+        return ""
+    return f" --lang {_chosen}"
+
+
+def environment_language() -> str:
+    """The language the environment asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(variable, "")
         for candidate in value.split(":"):

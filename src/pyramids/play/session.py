@@ -27,6 +27,7 @@ from pyramids.core import (
 )
 from pyramids.core.errors import N_, PluralWords
 from pyramids.core.options import check_players_agree
+from pyramids.play.i18n import language_option
 
 HUMAN = "human"
 
@@ -249,3 +250,9 @@ __all__ = [
     "parse_seats",
     "resume_session",
 ]
+
+
+def resume_command(path: Path | str) -> str:
+    """The command that resumes the game saved at `path`, in the language it was
+    played in where that is not the environment's."""
+    return f"pyramids play --resume {path}{language_option()}"

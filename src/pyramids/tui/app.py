@@ -56,7 +56,7 @@ from textual.widgets.option_list import Option
 
 from pyramids.agents.levels import LEVELS, level_description
 from pyramids.core import GameRecord, IllegalActionError, UnknownGameError, game_manifest
-from pyramids.play.boards import boards, parse_game_number, practice_options
+from pyramids.play.boards import boards, find_board, parse_game_number, practice_options
 from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer, record_log
@@ -70,7 +70,14 @@ from pyramids.play.scores import (
     default_scores_path,
     today,
 )
-from pyramids.play.session import HUMAN, Session, free_save_path, fresh_seed, new_session
+from pyramids.play.session import (
+    HUMAN,
+    Session,
+    free_save_path,
+    fresh_seed,
+    new_session,
+    resume_command,
+)
 from pyramids.tui.board import Board, board_class, translate_bindings, update_static
 from pyramids.tui.board_chooser import (
     BoardChooserScreen,
@@ -653,8 +660,10 @@ class PlayApp(App[None]):
                 moves.clear_options()
             return
         moves.clear_options()
+        # Numbered: the help says a move can be typed by its number in this list.
         moves.add_options(
-            [Option(text, id=f"move-{n}") for n, text in enumerate(self.shown_moves)]
+            [Option(f"{n + 1:>3}  {text}", id=f"move-{n}")
+             for n, text in enumerate(self.shown_moves)]
         )
         if self.shown_moves:
             moves.highlighted = 0
@@ -848,6 +857,8 @@ class PlayApp(App[None]):
         self._titles()
         self.query_one("#scores", Static).update("")
         self.set_message("")
+        # The log is this game's: the last game's moves read as if they were its own.
+        self.query_one("#log", RichLog).clear()
         self.log_line(note)
         self.call_after_refresh(self.advance)
 
@@ -909,8 +920,9 @@ class PlayApp(App[None]):
         option = getattr(type(game), "board_option", "")
         chosen = type(game)(**{**game.options, option: name})
         seed = fresh_seed()
+        title = _(find_board(game.name, name)["title"])  # the board's name as players read it
         self.start_session(new_session(chosen, list(self.session.seats), seed),
-                           _("New game on {board}: seed {seed}.", board=name, seed=seed))
+                           _("New game on {board}: seed {seed}.", board=title, seed=seed))
 
     def play_game_number(self, text: str | None) -> None:
         """The game a game number names (checked by the screen that asked for it)."""
@@ -937,7 +949,7 @@ class PlayApp(App[None]):
             self.board.refused()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.try_move(str(event.option.prompt))
+        self.try_move(self.shown_moves[int(str(event.option.id).rpartition("-")[2])])
 
     def on_key(self, event: events.Key) -> None:
         """A character typed where no key takes it (on the board) starts a typed move in
@@ -1030,7 +1042,8 @@ class PlayApp(App[None]):
         self.session.save_path = saved
         self.saved_length = len(self.session.state.history())
         self.set_message(
-            _("Saved to {path}; resume with: pyramids play --resume {path}", path=saved)
+            _("Saved to {path}; resume with: {command}", path=saved,
+              command=resume_command(saved))
         )
         return True
 
@@ -1155,8 +1168,8 @@ def run_play_app(session: Session) -> None:
             print(_("The game is saved to {path}; watch it with: pyramids replay {path}",
                     path=session.save_path))
         else:
-            print(_("Saved to {path}; resume with: pyramids play --resume {path}",
-                    path=session.save_path))
+            print(_("Saved to {path}; resume with: {command}", path=session.save_path,
+                    command=resume_command(session.save_path)))
 
 
 def run_replay_app(record: GameRecord) -> None:

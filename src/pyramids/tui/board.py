@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -50,6 +50,13 @@ class Board(Vertical):
     DEFAULT_CSS = """
     Board { height: auto; width: 100%; }
     """
+    # The arrows walk the board's choices as Tab does, its buttons too (Temple's Summon
+    # and Pass): on a button they did nothing, so Enter played the button left focused.
+    # A widget with arrows of its own (Mahjongg's tiles) keeps them.
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("right,down", "app.focus_next", show=False),
+        Binding("left,up", "app.focus_previous", show=False),
+    ]
 
     class Redrawn(Message):
         """The board was drawn anew (its old widgets, and the keyboard focus, are gone)."""
