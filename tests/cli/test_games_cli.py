@@ -647,8 +647,8 @@ def test_time_attack_at_line_prompts_is_timed_by_the_interface() -> None:
     session = new_session(load_game("mahjongg", {"mode": "time-attack"}), ["human"], 4)
     now = [100.0]
     # (seconds the person thinks, what they type); the last answer comes too late.
-    inputs = iter([(61.5, "clock 900"), (61.5, "1"), (61.5, "moves"), (61.5, "1"),
-                   (1000.0, "1")])
+    inputs = iter([(61.5, "clock 900"), (61.5, "hint"), (61.5, "moves"), (61.5, "sight"),
+                   (1000.0, "hint")])
     lines: list[str] = []
 
     def read_line() -> str | None:
@@ -778,3 +778,33 @@ def test_every_line_of_a_plain_game_fits_80_columns(game: str, args: list[str]) 
     assert result.exit_code == 0, result.output
     lines = [line.split("> ")[-1] for line in result.output.splitlines()]
     assert max(cell_len(line) for line in lines) <= 80
+
+
+def test_plain_mahjongg_never_lists_nor_numbers_the_pairs() -> None:
+    """`moves` listed every pair, and a typed number played one: a free hint that kept
+    the streak. Pairs are found on the board; numbers name the other moves only."""
+    from pyramids.cli.plain import play_plain
+    from pyramids.play.session import load_game, new_session
+
+    session = new_session(load_game("mahjongg", {"layout": "ramesseum"}), ["human"], 5)
+    state = session.state
+    pairs = [move for move in state.legal_action_strings() if move.startswith("match ")]
+    assert pairs
+    inputs = iter(["moves", *[str(n) for n in range(1, 4)], "quit"])
+    lines: list[str] = []
+    played: list[str] = []
+    original = state.apply_action
+
+    def read_line() -> str | None:
+        return next(inputs, None)
+
+    def watch(action: int) -> None:
+        played.append(state.action_to_string(action))
+        original(action)
+
+    state.apply_action = watch  # type: ignore[method-assign]
+    play_plain(session, read_line, lines.append)
+    text = "\n".join(lines)
+    assert not re.search(r"\d+\) match ", text), "a pair listed with its number"
+    assert f"{len(pairs)} 'match' moves: find them on the board" in text
+    assert played and not any(move.startswith("match ") for move in played), played

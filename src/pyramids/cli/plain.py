@@ -34,10 +34,12 @@ from pyramids.play.moves import (
     gives_up,
     is_clock_move,
     labelled,
+    listed_moves,
     parse_move,
     playable_moves,
     summarize_moves,
     unlabelled,
+    unlisted_count_lines,
 )
 from pyramids.play.render import render_view, terminal_width
 from pyramids.play.results import result_lines
@@ -157,7 +159,12 @@ def play_plain(
             write(help_text())
             continue
         if word == "moves":
-            write(format_moves(labelled(playable_moves(state), move_labels(session, seat))))
+            labels = move_labels(session, seat)
+            unlisted = unlisted_kinds(labels)
+            playable = playable_moves(state)
+            write(format_moves(labelled(listed_moves(playable, unlisted), labels)))
+            for line in unlisted_count_lines(playable, unlisted):
+                write(line)
             continue
         if word == "view":
             shown_for = None
@@ -197,7 +204,7 @@ def play_plain(
 def _typed_move(state: State, text: str, labels: dict[str, str]) -> int:
     """A typed move: a number from the list shown (which leaves out clock moves), or words
     (with a thing's letters where the game labels things: `match a b`)."""
-    shown = playable_moves(state)
+    shown = listed_moves(playable_moves(state), unlisted_kinds(labels))
     if text.isdigit() and 1 <= int(text) <= len(shown):
         return state.string_to_action(shown[int(text) - 1])
     if text.isdigit():
@@ -262,10 +269,14 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
     write(render_view(session.game.name, state.view(seat)))
     write(_("Legal moves:"))
     labels = move_labels(session, seat)
-    # A game that labels things on its board is played by reading the board: its
-    # pairs are not listed each turn (that would give every answer; `moves` lists them).
-    unlisted = frozenset({"match"}) if labels else frozenset()
-    write(summarize_moves(labelled(playable_moves(state), labels), unlisted))
+    write(summarize_moves(labelled(playable_moves(state), labels), unlisted_kinds(labels)))
+
+
+def unlisted_kinds(labels: dict[str, str]) -> frozenset[str]:
+    """A game that labels things on its board is played by reading the board: its pairs
+    are never listed nor numbered (that would give every answer away, for free, where a
+    hint costs the streak)."""
+    return frozenset({"match"}) if labels else frozenset()
 
 
 def fitted(text: str) -> str:

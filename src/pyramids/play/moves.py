@@ -58,6 +58,24 @@ def format_moves(
 LONG_LIST = 40
 
 
+def listed_moves(strings: list[str], unlisted: frozenset[str]) -> list[str]:
+    """The moves a person may pick by number: the playable ones less the kinds found on
+    the board (`unlisted`, Mahjongg's pairs), which a number would give away."""
+    return [text for text in strings if text.split(" ")[0] not in unlisted]
+
+
+def unlisted_count_lines(strings: list[str], unlisted: frozenset[str]) -> list[str]:
+    """How many moves of each unlisted kind there are, to be found on the board."""
+    counts: dict[str, int] = {}
+    for text in strings:
+        kind = text.split(" ")[0]
+        if kind in unlisted:
+            counts[kind] = counts.get(kind, 0) + 1
+    return [ngettext("{count} '{kind}' move: find it on the board",
+                     "{count} '{kind}' moves: find them on the board", count, kind=kind)
+            for kind, count in counts.items()]
+
+
 def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) -> str:
     """The legal moves; in a long list, a kind of move with many entries is summarized.
 
@@ -71,10 +89,12 @@ def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) 
     small_kinds = {kind for kind, texts in by_kind.items()
                    if (len(texts) <= LONG_LIST // 2 or len(strings) <= LONG_LIST)
                    and kind not in unlisted}
-    # Numbers stay those of the full list, which is what a typed number means.
+    # Numbers are those of the list without the unlisted kinds (`listed_moves`), which
+    # is what a typed number means: a number must not play a pair nobody found.
+    numbered = [text for text in strings if text.split(" ")[0] not in unlisted]
     shown = [
         (number, text)
-        for number, text in enumerate(strings, start=1)
+        for number, text in enumerate(numbered, start=1)
         if text.split(" ")[0] in small_kinds
     ]
     summaries = [
