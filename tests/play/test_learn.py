@@ -102,6 +102,11 @@ def test_korean_page_is_korean(game):
     hangul = len(re.findall(r"[\uac00-\ud7a3]", page))
     assert hangul > 1000
     assert page != _page(game, "en")
+    # Buttons are named as the Korean screen labels them: "Keep my hand" and "Decline"
+    # were quoted in English, beside buttons that read 내 손패 유지 and 거절.
+    quoted = re.findall(r'"([^"]+)"', page)
+    english = [text for text in quoted if re.fullmatch(r"[A-Za-z][A-Za-z ]+", text)]
+    assert not english, english
 
 
 def test_rules_command_prints_the_korean_page():
@@ -110,6 +115,19 @@ def test_rules_command_prints_the_korean_page():
     assert result.output.startswith("# 파칼")
     assert "## 우리의 결정" in result.output
     assert "`rounds_to_win`" in result.output
+
+
+def test_the_reference_rules_say_they_are_english_only_to_a_korean_reader(capfd):
+    """`--lang ko rules --reference` printed English with no word of why."""
+    from pyramids.cli.usage import run
+
+    assert run(cli_app, ["rules", "pacal", "--lang", "ko", "--reference"]) == 0
+    shown = capfd.readouterr()
+    assert "참조 규칙은 영어로만 있습니다" in shown.err
+    assert "참조 규칙" not in shown.out  # the page itself stays as written
+    set_language(None)
+    assert run(cli_app, ["rules", "pacal", "--reference"]) == 0
+    assert "English only" not in capfd.readouterr().err
 
 
 def test_rules_command_prints_the_english_page():

@@ -341,3 +341,22 @@ def test_pacal_solo_says_which_card_a_card_covers() -> None:
         state.apply_action(view["legal_fields"][0] - 1)
     assert covered is not None
     assert lines[0] == f"Placed {view['card']} on F{open_fields[0]}, covering {covered}."
+
+
+def test_temple_sets_name_no_count_of_nothing() -> None:
+    """'set two L1 cards and 0 jewel pairs' (Korean: 보석 0쌍) named a count of nothing."""
+    seen_set = 0
+    for seed in range(6):
+        state = load("temple", players=3).new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        record = GameRecord.from_state(state, ["random"] * 3)
+        log = record_log(record, follow=[None])
+        for entry, action in zip(log.for_audience(None), record.actions, strict=True):
+            for lang in ("en", "ko"):
+                text = " ".join(line.text(lang) for line in entry.lines)
+                assert " 0 jewel pair" not in text and "보석 0쌍" not in text, text
+                assert "0 level-" not in text and "카드 0장" not in text, text
+            seen_set += action.startswith("set ") and action != "set 0 0"
+    assert seen_set > 10

@@ -162,6 +162,10 @@ async def test_blocked_tile_and_bad_pair_change_nothing() -> None:
         await click_tile(pilot, app, bad[0]["id"])
         await click_tile(pilot, app, bad[1]["id"])
         assert "Not a legal move" in app.message and "do not match" in app.message
+        # The faces in words, as the log names them, not the drawn codes ("(3)", "$Sc").
+        from pyramids.tui.mahjongg import face_name
+        assert f"{face_name(bad[0]['face'])} and {face_name(bad[1]['face'])} do not match." \
+            in app.message
         assert session.state.to_json() == before
         board = app.query_one("#board", MahjonggBoard)
         assert board.selected == []

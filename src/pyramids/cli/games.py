@@ -27,7 +27,7 @@ from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import GameRecord, PyramidsError, RecordError, State, game_manifest
 from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
-from pyramids.play.i18n import _, format_number, ngettext
+from pyramids.play.i18n import _, current_language, format_number, ngettext
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import record_log
 from pyramids.play.render import render_view
@@ -235,6 +235,10 @@ def rules(
     apply_language(lang)
     with user_errors():
         page = rules_text(game) if reference else learn_text(game)
+    if reference and current_language() != "en":
+        # Said on stderr: a page piped to a file stays the page as written.
+        typer.echo(_("The reference rules are in English only; without --reference, the "
+                     "learn page is in your language."), err=True)
     if not at_a_terminal():
         typer.echo(page)
         return

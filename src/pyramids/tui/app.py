@@ -1106,7 +1106,9 @@ class ReplayApp(App[None]):
         self.title = _("replay: {game}", game=game_title(self.record.game))
         self.sub_title = _(
             "seed {seed}; players {players}",
-            seed=self.record.seed, players=", ".join(self._players()),
+            seed=self.record.seed,
+            players=", ".join(_("seat {number} ({name})", number=seat + 1, name=seat_name(name))
+                              for seat, name in enumerate(self._players())),
         )
         board = self.query_one("#board", Board)
         options = []

@@ -41,7 +41,6 @@ from pyramids.play.text.mahjongg_tiles import (
     Marks,
     Scale,
     choose_scale,
-    face_label,
     legend,
     paint,
 )
@@ -550,19 +549,20 @@ class MahjonggBoard(Board):
                 if tile is not None and not (tile.get("free") or tile.get("shifted")):
                     return _(
                         "{face} is blocked: something lies on it, or both its sides are closed.",
-                        face=face_label(tile).strip(),
+                        face=face_name(tile.get("face")),
                     )
             if first is not None and second is not None:
                 return _(
                     "{first} and {second} do not match.",
-                    first=face_label(first).strip(), second=face_label(second).strip(),
+                    first=face_name(first.get("face")),
+                    second=face_name(second.get("face")),
                 )
         if words and words[0] == "shift" and len(words) == 2:
             tile = tiles.get(int(words[1]))
             if tile is not None and tile.get("free"):
                 return _(
                     "{face} is already free; Anubis Shift lifts a blocked tile.",
-                    face=face_label(tile).strip(),
+                    face=face_name(tile.get("face")),
                 )
         for action, _key, cost in FAVORS:
             if words and words[0] == action and cost and own < self._cost(cost):

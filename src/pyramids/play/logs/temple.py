@@ -98,15 +98,18 @@ def _move_lines(
         cards, pairs = int(words[1]), int(words[2])
         if cards == pairs == 0:
             return [say("{seat} set nothing.", seat=who)]
-        return [
-            say(
-                "{seat} set {cards} and {pairs} into level {level}.",
-                seat=who,
-                cards=card_words(f"L{before['level']}", cards),
-                pairs=say_n("{count} jewel pair", "{count} jewel pairs", pairs),
-                level=before["level"],
-            )
-        ]
+        level = before["level"]
+        card_text = card_words(f"L{level}", cards)
+        pair_text = say_n("{count} jewel pair", "{count} jewel pairs", pairs)
+        # A count of nothing is left out ("and 0 jewel pairs" read oddly).
+        if pairs == 0:
+            return [say("{seat} set {cards} into level {level}.", seat=who, cards=card_text,
+                        level=level)]
+        if cards == 0:
+            return [say("{seat} set {pairs} into level {level}.", seat=who, pairs=pair_text,
+                        level=level)]
+        return [say("{seat} set {cards} and {pairs} into level {level}.", seat=who,
+                    cards=card_text, pairs=pair_text, level=level)]
     return [say("{seat}: {action}", seat=who, action=action)]
 
 

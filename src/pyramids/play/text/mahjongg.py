@@ -75,8 +75,10 @@ def reason_words(reason: str) -> str:
 
 
 def _mode(name: str) -> str:
-    words = {"standard": _("standard"), "time-attack": _("time attack"), "coop": _("co-op")}
-    return words.get(name, name)
+    # The mode's title as the lobby and the app say it ("Standard Expedition").
+    from pyramids.play.option_words import choice_title
+
+    return _(choice_title("mode", name))
 
 
 def shown_layout_title(name: str) -> str:
