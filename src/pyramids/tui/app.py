@@ -1043,7 +1043,7 @@ class PlayApp(App[None]):
         self.saved_length = len(self.session.state.history())
         self.set_message(
             _("Saved to {path}; resume with: {command}", path=saved,
-              command=resume_command(saved))
+              command=resume_command(saved or target))
         )
         return True
 
