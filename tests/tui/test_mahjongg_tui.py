@@ -373,3 +373,29 @@ async def test_a_redraw_while_the_board_is_composed_does_not_crash() -> None:
         await board.query_one("#do-hint").remove()
         board.update_drawing()  # as a fit does mid-compose
         assert not board.query("#do-hint") and board.query("#do-undo")
+
+
+async def test_favor_labels_are_whole_and_in_sight_at_80x24_in_korean() -> None:
+    """'(r) 라의 시' and '(u) 되': the buttons were laid out on the whole monument's width,
+    past the screen, in columns too narrow for Korean labels."""
+    from rich.cells import cell_len
+    from textual.widgets import Button
+
+    from pyramids.play.i18n import set_language
+
+    set_language("ko")
+    try:
+        session = new_session(load("mahjongg", layout="ramesseum"), ["human"], 5)
+        app = PlayApp(session, agent_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            area = app.query_one("#board-area").region
+            app.query_one("#favors").scroll_visible(animate=False, immediate=True)
+            await pilot.pause()
+            for button in app.query("#favors Button").results(Button):
+                shown = button.region
+                assert area.contains_region(shown), (str(button.label), shown, area)
+                assert cell_len(str(button.label)) <= shown.width, str(button.label)
+    finally:
+        set_language(None)

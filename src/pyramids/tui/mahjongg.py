@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
@@ -348,12 +349,18 @@ class MahjonggBoard(Board):
         """Columns of favor buttons and the tile size for the space the board has."""
         if not self.view:
             return
+        area = self.parent.size if isinstance(self.parent, Widget) else self.size
         grids = self.query("#favors")
         if grids:
-            # Wide enough for "(x) Sandstorm Reshuffle, 3 tokens" where the screen allows.
-            columns = max(2, min(4, self.size.width // 30))
-            grids.first(Grid).styles.grid_size_columns = columns
-        area = self.parent.size if isinstance(self.parent, Widget) else self.size
+            # As many columns as the longest label fits whole ("(r) 라의 시선 (토큰 1개)" was
+            # cut to "(r) 라의 시" at 80x24): Korean letters take two cells each.
+            grid = grids.first(Grid)
+            widest = max((cell_len(str(button.label)) for button in grid.query(Button)),
+                         default=20)
+            # The width in sight, not the board's (a wide monument scrolls sideways).
+            columns = max(1, min(4, (area.width - 1) // (widest + 3)))
+            grid.styles.grid_size_columns = columns
+            grid.styles.width = max(20, area.width - 1)  # in sight, as the columns are
         scale = choose_scale(self.view.get("tiles", []), area.width - 2, area.height - 10)
         if scale != self.scale:
             self.scale = scale

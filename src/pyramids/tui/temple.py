@@ -91,7 +91,7 @@ class TempleBoard(Board):
 
     DEFAULT_CSS = """
     TempleBoard .info { height: auto; width: 100%; text-align: center; }
-    TempleBoard .title { height: 1; width: 100%; text-align: center; text-style: bold;
+    TempleBoard .title { height: auto; width: 100%; text-align: center; text-style: bold;
                          margin-top: 1; }
     TempleBoard .level-row { height: 1; width: 100%; align: center top; }
     TempleBoard .level { height: 1; text-align: center; background: $panel; color: $text-muted; }
