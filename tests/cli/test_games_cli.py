@@ -610,7 +610,10 @@ def test_a_move_can_be_named_by_its_last_words_when_only_one_fits() -> None:
         parse_move(TwoFit(), "F2")  # type: ignore[arg-type]
 
 
-def test_save_file_at_the_prompt_starts_saving_a_game_begun_without_save(tmp_path: Path) -> None:
+def test_save_file_at_the_prompt_starts_saving_a_game_begun_without_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # `save` alone names a file here
     target = tmp_path / "later.json"
     taken = tmp_path / "taken.json"
     taken.write_text("someone's game")
@@ -618,7 +621,7 @@ def test_save_file_at_the_prompt_starts_saving_a_game_begun_without_save(tmp_pat
         app, ["play", "pacal-solo", "--plain", "--seed", "8"], env={"COLUMNS": "400"},
         input=f"1\nsave\nsave {taken}\nsave {tmp_path}\nsave {target}\n1\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "type save and a file name" in result.output
+    assert (tmp_path / "pyramids-pacal-solo-8.json").exists()  # `save` alone: a free name
     assert f"{taken} already exists" in result.output and taken.read_text() == "someone's game"
     assert f"cannot save the game to {tmp_path}: it is a folder" in result.output
     assert f"Saved to {target}; the game is saved there after every move." in result.output
@@ -808,3 +811,25 @@ def test_plain_mahjongg_never_lists_nor_numbers_the_pairs() -> None:
     assert not re.search(r"\d+\) match ", text), "a pair listed with its number"
     assert f"{len(pairs)} 'match' moves: find them on the board" in text
     assert played and not any(move.startswith("match ") for move in played), played
+
+
+def test_plain_save_without_a_name_picks_a_free_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`save` alone asked the player to think up a file name; the app's Ctrl+S picks
+    one. It never takes another saved game's file."""
+    from pyramids.cli.plain import play_plain
+    from pyramids.play.session import load_game, new_session
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyramids-pacal-solo-3.json").write_text("another game", encoding="utf-8")
+    session = new_session(load_game("pacal-solo", {}), ["human"], 3)
+    inputs = iter(["1", "save", "1", "quit"])
+    lines: list[str] = []
+    play_plain(session, lambda: next(inputs, None), lines.append)
+    saved = tmp_path / "pyramids-pacal-solo-3-2.json"
+    assert saved.exists() and session.save_path.resolve() == saved
+    assert (tmp_path / "pyramids-pacal-solo-3.json").read_text(encoding="utf-8") == "another game"
+    record = GameRecord.load_file(saved)
+    assert len(record.actions) == 2  # saved after the later move too
+    assert any(f"--resume {saved.name}" in line or str(saved) in line for line in lines)

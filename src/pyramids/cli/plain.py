@@ -43,7 +43,7 @@ from pyramids.play.moves import (
 )
 from pyramids.play.render import render_view, terminal_width
 from pyramids.play.results import result_lines
-from pyramids.play.session import Session, resume_command
+from pyramids.play.session import Session, free_save_path, resume_command
 
 QUIT_WORDS = frozenset({"quit", "q", "exit"})
 HELP_WORDS = frozenset({"help", "?", "h"})
@@ -52,7 +52,8 @@ HELP_WORDS = frozenset({"help", "?", "h"})
 def help_text() -> str:
     return _("Type a move as listed (for example its text) or its number from the list.\n"
              "Commands: moves (list the legal moves), view (show the position),\n"
-             "save (or save FILE: save the game to FILE from now on),\n"
+             "save (to its own file, named for you, or save FILE: to FILE), from then on\n"
+             "after every move,\n"
              "rules (the rules page), help, quit.")
 
 HOTSEAT_BLANK_LINES = 60
@@ -242,16 +243,17 @@ def as_typed(error: IllegalActionError, text: str) -> IllegalActionError:
 
 def _save_command(session: Session, path: str, write: Callable[[str], None]) -> None:
     """`save` (to the file the game is saved to) or `save FILE` (from now on, to FILE)."""
-    if not path:
+    if not path and session.save_path is not None:
         saved = save_quietly(session, write)
         if saved:
             write(_("Saved to {path}.", path=saved))
-        elif session.save_path is None:
-            write(_("No file to save to: type save and a file name, for example: save "
-                    "game.json"))
         return
+    # No file yet: a name of its own, as the full-screen app's Ctrl+S picks one (the
+    # player had to think one up), never another saved game's.
+    target = Path(path).expanduser() if path else free_save_path(
+        session.game.name, session.seed)
     try:
-        saved = session.save_to(Path(path).expanduser(), own=session.save_path)
+        saved = session.save_to(target, own=session.save_path)
     except PyramidsError as error:
         write(words_text(error))
         return

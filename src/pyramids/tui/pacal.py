@@ -126,7 +126,9 @@ class PacalBoard(Board):
         return _(
             "- **Pacal**: click a card or field, or Tab to it and press Enter/Space: two hand "
             "cards make an offer, an offered card is picked, a highlighted field takes the "
-            "card in play"
+            "card in play\n"
+            "- **spread**: a pyramid's highest visible card minus its lowest; when both "
+            "pyramids are completed at once, the smaller spread wins the round"
         )
 
     def interlude(self, before: dict[str, Any], after: dict[str, Any],
