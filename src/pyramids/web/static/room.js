@@ -293,13 +293,8 @@ function renderStatus(message) {
   );
 }
 
-async function endGame() {
-  if (!window.confirm(t("End this game for everyone? It will count for nobody."))) return;
-  try {
-    await api("POST", `/api/rooms/${roomId}/abort`, { token: hostToken() });
-  } catch (problem) {
-    showMessage(problem.message);
-  }
+function endGame() {
+  return abortRoom(t("End this game for everyone? It will count for nobody."));
 }
 
 function renderWaiting(message) {
@@ -346,7 +341,7 @@ function renderWaiting(message) {
       ? h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
           open > 0 ? tn("Start ({count} seat still open)", "Start ({count} seats still open)", open) : t("Start the game"))
       : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
-    token ? h("button", { id: "abort", onclick: abortRoom }, t("Close this room")) : null,
+    token ? h("button", { id: "abort", onclick: () => abortRoom() }, t("Close this room")) : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
 }
@@ -402,8 +397,9 @@ async function kickSeat(index) {
   }
 }
 
-async function abortRoom() {
-  if (!window.confirm(t("End this room for everyone?"))) return;
+/** The host ends the room, waiting or playing, once `question` is answered yes. */
+async function abortRoom(question = t("End this room for everyone?")) {
+  if (!window.confirm(question)) return;
   try {
     await api("POST", `/api/rooms/${roomId}/abort`, { token: hostToken() });
   } catch (problem) {
