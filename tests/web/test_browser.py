@@ -428,6 +428,15 @@ def test_a_mahjongg_solo_game_is_cleared_by_clicks_with_hint_and_undo(
     page.wait_for_selector("#game:not([hidden]) svg.board .tile")
     total = page.locator(".tile").count()
     assert total == 10
+    # An Undo that is off says why (it said nothing); its key says so too.
+    assert page.get_attribute("[data-action='undo']", "data-off-reason") == (
+        "there is nothing to undo")
+    assert page.get_attribute("[data-action='undo']", "aria-description") == (
+        "there is nothing to undo")
+    page.focus(".tile[data-nav][tabindex='0']")
+    page.keyboard.press("u")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "there is nothing to undo" in page.inner_text("#message")
     undone = False
     while not finished(page):
         before = move_number(page)

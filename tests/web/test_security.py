@@ -549,6 +549,19 @@ def test_a_refused_pair_is_told_by_its_faces_not_by_tile_numbers(
     assert "'" not in refused["message"] and "illegal" not in refused["message"]
 
 
+def test_the_seat_to_move_is_told_why_each_favor_is_off(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    """A disabled Undo or Hint said nothing: the state message names why, as Words the
+    page translates; only the seat to move gets them."""
+    _ana, state = mahjongg_alone(server, clients)
+    assert state["your_turn"]
+    off = state["unavailable"]
+    assert off["undo"] == {"msgid": "there is nothing to undo", "values": {}}
+    assert "undo" not in state["legal_actions"]
+    assert not set(off) & set(state["legal_actions"])
+
+
 def test_a_finished_room_serves_its_record_without_replaying(
     server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
 ) -> None:

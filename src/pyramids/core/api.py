@@ -223,6 +223,12 @@ class State(ABC):
     @abstractmethod
     def returns(self) -> list[float]: ...
 
+    def unavailable(self) -> dict[str, Words]:
+        """Moves an interface offers as buttons that the player to move cannot make now,
+        by action string, each with why (a button shown off said nothing). This
+        default names none."""
+        return {}
+
     def standings(self) -> list[Any]:
         """Each seat's place at the end, as keys to compare: a higher key finished
         higher, equal keys share a place (ratings read the finishing order from it).

@@ -72,6 +72,19 @@ class PluralWords(Words):
         return f"Plural{super().__repr__()[:-1]}, plural={self.plural!r})"
 
 
+def words_json(words: Words) -> dict[str, Any]:
+    """`words` as JSON a page translates with its catalogue: the message id, the values
+    (a value that is itself `Words` nested the same way) and, for a plural, its
+    `plural` form and `count`."""
+    values = {name: words_json(value) if isinstance(value, Words) else value
+              for name, value in words.values.items()}
+    data: dict[str, Any] = {"msgid": words.msgid, "values": values}
+    if isinstance(words, PluralWords):
+        data["plural"] = words.plural
+        data["count"] = words.values["count"]
+    return data
+
+
 class PyramidsError(Exception):
     """Base of every error this package raises on purpose.
 

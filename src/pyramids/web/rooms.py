@@ -32,7 +32,7 @@ from pyramids.core import (
     State,
     load,
 )
-from pyramids.core.errors import N_, PluralWords, Words
+from pyramids.core.errors import N_, PluralWords, Words, words_json
 from pyramids.play.moves import reason_only
 
 WAITING = "waiting"
@@ -635,6 +635,9 @@ class Room:
             "your_turn": your_turn,
             "view": (view if view is not None else self.state.view(seat)) if started else None,
             "legal_actions": self.state.legal_action_strings() if your_turn else [],
+            # Why each button the page shows off is off: Words the page translates.
+            "unavailable": {action: words_json(why) for action, why
+                            in self.state.unavailable().items()} if your_turn else {},
             "last_move": self.last_move.to_dict() if self.last_move else None,
             "result": self.result(),
             "fairness": self.fairness(),

@@ -104,3 +104,34 @@ def test_tokens_and_bank_never_exceed_the_set_over_random_undo_play() -> None:
             state.apply_string("undo")
         if not state.is_terminal():
             assert state.view(0)["tokens"] == [start["tokens"][0] - paid]
+
+
+def test_each_favor_button_that_is_off_says_why() -> None:
+    """A disabled Hint or Undo said nothing: the state names why each is off now."""
+    from pyramids.core.errors import words_json
+
+    state = mini_game().state_with_faces(MINI_FACES, seed=1)
+    off = state.unavailable()
+    assert str(off["undo"]) == "there is nothing to undo"
+    assert "hint" not in off and "sight" not in off  # both can be used now
+    assert all(text not in off for text in state.legal_action_strings())
+    state.apply_string("sight")
+    off = state.unavailable()
+    assert str(off["sight"]) == "Ra Sight is already showing this turn's pairs"
+    assert "undo" not in off  # the sight can be taken back
+    data = words_json(off["sight"])
+    assert data == {"msgid": "Ra Sight is already showing this turn's pairs", "values": {}}
+    # Two players: no hint or undo buttons to explain; a lack of tokens is told with
+    # the price and what the player holds.
+    duel = load("mahjongg", players=2).new_initial_state(3)
+    while duel.tokens[duel.wallet(duel.player)] > 0 and "sight" in duel.legal_action_strings():
+        duel.apply_string("sight")
+        duel.apply_string(next(m for m in duel.legal_action_strings() if m.startswith("match")))
+    off = duel.unavailable()
+    assert "hint" not in off and "undo" not in off
+    if duel.tokens[duel.wallet(duel.player)] == 0:
+        assert str(off["sight"]).startswith("Ra Sight costs 1 token")
+        nested = words_json(off["sight"])
+        assert nested["values"]["tokens"]["plural"] == "{count} tokens"
+    assert load("mahjongg").new_initial_state(1).unavailable().keys() <= {
+        "sight", "reshuffle", "hint", "undo", "finish", "shift", "reveal"}

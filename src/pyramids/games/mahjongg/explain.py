@@ -108,7 +108,9 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
         return _cost(Words(N_("Sandstorm Reshuffle")), options["reshuffle_cost"], held)
     if kind in (act.UNDO, act.HINT):
         if not state.game.solo:
-            return Words(N_("'{move}' exists only in the one-player modes"), move=kind)
+            if kind == act.UNDO:
+                return Words(N_("undo exists only in the one-player modes"))
+            return Words(N_("hints exist only in the one-player modes"))
         if kind == act.UNDO:
             return Words(N_("there is nothing to undo"))
         if state.hint:
@@ -116,8 +118,8 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
         return Words(N_("there is no valid pair to hint at"))
     if kind == act.FINISH:
         if not state.game.can_finish:
-            return Words(N_("finish exists only in the one-player modes and co-op"))
-        return Words(N_("finish needs every remaining tile to be free"))
+            return Words(N_("finishing exists only in the one-player modes and co-op"))
+        return Words(N_("finishing needs every remaining tile to be free"))
     if kind == "clock":
         if space.clock_limit is None:
             return Words(N_("the clock exists only in time attack"))
@@ -125,3 +127,20 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
                         "now {now}, allowed {low}..{high}"),
                      now=state.elapsed, low=state.elapsed + 1, high=space.clock_limit)
     return Words(N_("not legal now"))
+
+
+def why_no_tile_favor(state: MahjonggState, kind: str) -> Words:
+    """Why no tile can be chosen for Anubis Shift (`shift`) or Tile Reveal (`reveal`)."""
+    options = state.game.options
+    held = _tokens_held(state, state.tokens[state.wallet(state.player)])
+    tokens = state.tokens[state.wallet(state.player)]
+    if kind == "shift":
+        if state.shift >= 0:
+            return Words(N_("{tile} is already shifted this turn"),
+                         tile=tile_words(state, state.shift))
+        if tokens < options["shift_cost"]:
+            return _cost(Words(N_("Anubis Shift")), options["shift_cost"], held)
+        return Words(N_("no tile is blocked: Anubis Shift lifts a tile that is not free"))
+    if tokens < options["reveal_cost"]:
+        return _cost(Words(N_("Tile Reveal")), options["reveal_cost"], held)
+    return Words(N_("no face-down tile is left to turn up"))

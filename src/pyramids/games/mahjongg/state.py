@@ -40,7 +40,7 @@ from pyramids.core.saving import (
 from pyramids.core.views import Outcome
 from pyramids.games.mahjongg import actions as act
 from pyramids.games.mahjongg import barque, favors, modes, scoring
-from pyramids.games.mahjongg.explain import why_illegal
+from pyramids.games.mahjongg.explain import why_illegal, why_no_tile_favor
 from pyramids.games.mahjongg.geometry import tiles_in
 from pyramids.games.mahjongg.tiles import FACES
 from pyramids.games.mahjongg.viewing import build_outcome, build_result, build_view
@@ -296,6 +296,29 @@ class MahjonggState(SavedState, State):
             legal += [space.clock(s) for s in range(self.elapsed + 1, space.clock_limit + 1)]
         legal.sort()
         return legal
+
+    def unavailable(self) -> dict[str, Words]:
+        """Why each favor button the player to move has is off now: hint, undo, Ra Sight,
+        Sandstorm Reshuffle and finish by action string, Anubis Shift and Tile Reveal by
+        kind (`shift`, `reveal`: each of their moves names a tile)."""
+        if self.over:
+            return {}
+        game = self.game
+        kinds = [act.SIGHT, act.RESHUFFLE]
+        if game.solo:
+            kinds += [act.HINT, act.UNDO]
+        if game.can_finish:
+            kinds.append(act.FINISH)
+        legal = set(self.legal_actions())
+        space = game.actions
+        reasons = {kind: why_illegal(self, space.simple[kind]) for kind in kinds
+                   if space.simple[kind] not in legal}
+        # The tile favors: by kind, since each of their moves names a tile.
+        strings = self.legal_action_strings()
+        for kind in ("shift", "reveal") if space.reveal else ("shift",):
+            if not any(text.startswith(kind + " ") for text in strings):
+                reasons[kind] = why_no_tile_favor(self, kind)
+        return reasons
 
     def action_to_string(self, action: int) -> str:
         return self.game.actions.to_string(action)

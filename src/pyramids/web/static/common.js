@@ -102,6 +102,21 @@ export function tn(singular, plural, count, values) {
   return fillPlaceholders(text, { ...values, count: formatNumber(count) });
 }
 
+/** Words the server sent as JSON ({msgid, values, plural?, count?}, values nested the
+ * same way) in the page's language, from the catalogue. */
+export function wordsText(words) {
+  if (!words || typeof words !== "object") return String(words ?? "");
+  const values = {};
+  for (const [name, value] of Object.entries(words.values || {})) {
+    values[name] = value && typeof value === "object" && "msgid" in value ? wordsText(value) : value;
+  }
+  if (words.plural !== undefined) {
+    delete values.count;
+    return tn(words.msgid, words.plural, Number(words.count), values);
+  }
+  return t(words.msgid, values);
+}
+
 export function formatNumber(value) {
   return new Intl.NumberFormat(LANG).format(value);
 }

@@ -2,7 +2,7 @@
 // marked, click two tiles to match, favors, hint, undo, and the clock of time attack with
 // its Solar Barque track (the server keeps the time; the page only draws it).
 
-import { clickable, h, s, seatName, t, tn } from "/static/common.js";
+import { clickable, h, s, seatName, t, tn, wordsText } from "/static/common.js";
 import { announce, keysLine, navItem } from "/static/access.js";
 
 const CELL_W = 22;
@@ -294,11 +294,23 @@ function freeTilesText(ctx) {
     items.length ? h("ol", {}, items) : h("p", {}, t("No free tile.")));
 }
 
+/** Why the server says `action` cannot be made now (null: no reason given). */
+function offReason(ctx, action) {
+  const why = ctx.message && ctx.message.unavailable && ctx.message.unavailable[action];
+  return why ? wordsText(why) : null;
+}
+
+// A button left off says why, on hover and to a screen reader (it said nothing).
+function offAttributes(why) {
+  return why ? { title: why, "aria-description": why, "data-off-reason": why } : {};
+}
+
 function button(ctx, action, label, extra = {}) {
   const legal = ctx.legal.includes(action);
   return h("button", {
     "data-action": action, "data-key": `button-${action}`, disabled: !legal,
     class: extra.class, title: extra.title, "aria-keyshortcuts": extra.key,
+    ...offAttributes(legal ? null : offReason(ctx, action)),
     onclick: () => (extra.onclick ? extra.onclick() : sendTimed(ctx, action)),
   }, label);
 }
@@ -334,12 +346,14 @@ function controls(ctx) {
     h("button", {
       "data-key": "button-shift", disabled: !canShift, "aria-pressed": String(Boolean(ctx.ui.mjShift)),
       class: ctx.ui.mjShift ? "primary" : undefined, "aria-keyshortcuts": "A",
+      ...offAttributes(canShift ? null : offReason(ctx, "shift")),
       onclick: () => toggleShift(ctx),
     }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : t("Anubis Shift (1 token)")),
     h("button", {
       "data-key": "button-reveal", disabled: !canReveal, "aria-pressed": String(Boolean(ctx.ui.mjReveal)),
       class: ctx.ui.mjReveal ? "primary" : undefined, "aria-keyshortcuts": "V",
       title: t("turn one face-down tile face up, for everyone to see (ends your streak)"),
+      ...offAttributes(canReveal ? null : offReason(ctx, "reveal")),
       onclick: () => toggleReveal(ctx),
     }, ctx.ui.mjReveal ? t("Tile Reveal: choose a face-down tile (click again to cancel)")
       : tn("Tile Reveal ({count} token)", "Tile Reveal ({count} tokens)", revealCost)),
@@ -567,18 +581,22 @@ export function render(box, ctx) {
 export function onKey(key, ctx) {
   const action = KEYS[key];
   if (!action || !ctx.yourTurn || ctx.finished) return false;
-  if (action === "shift") {
-    if (!ctx.legal.some((entry) => entry.startsWith("shift "))) return false;
-    toggleShift(ctx);
+  if (action === "shift" || action === "reveal") {
+    if (!ctx.legal.some((entry) => entry.startsWith(`${action} `))) return sayWhyOff(ctx, action);
+    if (action === "shift") toggleShift(ctx);
+    else toggleReveal(ctx);
     return true;
   }
-  if (action === "reveal") {
-    if (!ctx.legal.some((entry) => entry.startsWith("reveal "))) return false;
-    toggleReveal(ctx);
-    return true;
-  }
-  if (!ctx.legal.includes(action)) return false;
+  if (!ctx.legal.includes(action)) return sayWhyOff(ctx, action);
   sendTimed(ctx, action);
+  return true;
+}
+
+/** The key of a move that cannot be made now says why, rather than nothing. */
+function sayWhyOff(ctx, action) {
+  const why = offReason(ctx, action);
+  if (!why) return false;
+  ctx.showMessage(why, "info");
   return true;
 }
 
