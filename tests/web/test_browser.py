@@ -284,6 +284,7 @@ def test_a_person_plays_a_whole_pacal_match_against_a_bot(
     create_from_lobby(page, server, "pacal", {"rounds_to_win": 1, "max_rounds": 2},
                       ["me", "bot:greedy"])
     page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert page.locator("#chat").is_visible()  # two seats: the chat is there
     wait_turn_or_end(page, -1)
     # A pick shows the offer; take the screenshot when our own pyramid has cards.
     play_pacal_until(page, stop_after_moves=12)
@@ -428,6 +429,8 @@ def test_a_mahjongg_solo_game_is_cleared_by_clicks_with_hint_and_undo(
     page.wait_for_selector("#game:not([hidden]) svg.board .tile")
     total = page.locator(".tile").count()
     assert total == 10
+    # A one-player game has nobody to chat with: no chat, no muting spectators.
+    assert page.locator("#chat").is_hidden() and page.locator("#move-log").is_visible()
     # An Undo that is off says why (it said nothing); its key says so too.
     assert page.get_attribute("[data-action='undo']", "data-off-reason") == (
         "there is nothing to undo")

@@ -68,6 +68,9 @@ function muteControl() {
 export function sideState(message) {
   side.seats = message.seats || [];
   side.mySeat = message.seat;
+  // A one-player game has nobody to write to: no chat, no muting spectators.
+  const chat = document.getElementById("chat");
+  if (chat) chat.hidden = side.seats.length === 1;
   showMuted();
   const over = message.status === "finished" || message.status === "aborted";
   if (over && !document.getElementById("replay-link")) {
