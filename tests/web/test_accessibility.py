@@ -400,3 +400,26 @@ def test_display_options_are_remembered_and_change_the_boards(
     assert transition in ("0s", "0s, 0s"), "no motion when reduced motion is chosen"
     assert page.locator("svg.board").bounding_box()["width"] >= width_before
     shoot(page, "large-mahjongg")
+
+
+def test_large_tiles_on_a_phone_keep_a_fingers_width_and_scroll_sideways(
+    browser: Any, server: PageServer
+) -> None:
+    """On a phone a Mahjongg tile was about 24 by 30 px, under a finger's width, even
+    with "Large tiles and cards": now large tiles keep their drawn size (44 px wide) and
+    the board scrolls sideways, inside its box; the page itself does not."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    phone = context.new_page()
+    phone.set_default_timeout(15_000)
+    start_room(phone, server, "mahjongg", {"layout": "turtle"}, [{"kind": "me"}])
+    small = phone.locator(".tile").first.bounding_box()
+    assert small is not None and small["width"] < 40  # fitted to the screen by default
+    phone.click("#display-options summary")
+    phone.check("#display-large")
+    tile = phone.locator(".tile").first.bounding_box()
+    assert tile is not None and tile["width"] >= 40, tile
+    scroll = phone.eval_on_selector(".board-scroll", "n => [n.scrollWidth, n.clientWidth]")
+    assert scroll[0] > scroll[1], "the board scrolls sideways in its box"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

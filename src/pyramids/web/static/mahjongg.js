@@ -260,7 +260,10 @@ function board(ctx) {
   // so that each tile's thickness (below and to the right) is drawn over by its neighbours.
   const order = [...view.tiles].sort((a, b) => a.z - b.z || a.y - b.y || a.x - b.x);
   for (const tile of order) svg.append(tileShape(ctx, tile, box, marks));
-  return svg;
+  // "Large tiles" keeps tiles at their drawn size (44 by 56 px, a finger's width) where
+  // the screen is narrower than the monument: the board scrolls sideways instead.
+  svg.style.setProperty("--natural-width", `${Math.round(width)}px`);
+  return h("div", { class: "board-scroll" }, svg);
 }
 
 function hintMarks(view) {
