@@ -153,7 +153,7 @@ def test_play_from_a_game_number_on_the_command_line() -> None:
     result = runner.invoke(cli_app, ["play", GAME, "--plain", "--game-number",
                                      f"{SMALL_BOARD}-12"], input="quit\ny\n")
     # The number sets the board (the position's first line names it) and the deal.
-    assert "standard on Giza Step Ramp:" in result.output and "seed 12" in result.output
+    assert "Standard Expedition on Giza Step Ramp:" in result.output and "seed 12" in result.output
     for bad in (["--game-number", "turtle-x"], ["--game-number", "nowhere-1"],
                 ["--game-number", f"{SMALL_BOARD}-1", "--seed", "3"]):
         result = runner.invoke(cli_app, ["play", GAME, "--plain", *bad], input="quit\ny\n")
