@@ -81,6 +81,8 @@ async def test_a_move_typed_in_the_box_leaves_the_next_choices_in_sight_at_80x24
         await pilot.pause()
         assert session.state.legal_action_strings() == ["summon", "pass"]
         assert app.focused is box
+        # Beside the board, what to do now (the board's own line may be out of sight).
+        assert "Construction: summon or pass" in str(app.query_one("#status").render())
         area = app.query_one("#board-area").region
         for button in ("#do-summon", "#do-pass"):
             shown = app.query_one(button).region

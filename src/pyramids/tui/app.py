@@ -678,6 +678,9 @@ class PlayApp(App[None]):
         who = seat_label(player, self.session.seats)
         if interactive:
             text = _("Move {number}: {who}, your move", number=played + 1, who=who)
+            hint = self.board.turn_hint()
+            if hint:
+                text += "\n" + hint
         else:
             text = _("Move {number}: {who}, thinking", number=played + 1, who=who)
         left = self.time_left()

@@ -150,6 +150,11 @@ class Board(Vertical):
     def list_moves(self, legal: list[str]) -> list[str]:
         return legal
 
+    def turn_hint(self) -> str:
+        """What the person to move does now, in a line beside the board (the board's
+        own instructions may be scrolled out of sight); '' when the board says enough."""
+        return ""
+
     def focus_target(self) -> Widget | None:
         """The first thing on the board a key can act on."""
         for widget in self.query("*"):

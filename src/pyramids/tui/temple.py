@@ -273,6 +273,18 @@ class TempleBoard(Board):
             for text in choices:
                 yield Button(button_label(text), id="do-" + text.replace(" ", "-"), name=text)
 
+    def turn_hint(self) -> str:
+        phase = self.view.get("phase")
+        if not self.interactive:
+            return ""
+        if phase == "swap":
+            return _("Swap: a kind of your hand, then a slot of the swap zone; or Keep my hand")
+        if phase == "summon":
+            return _("Construction: summon or pass")
+        if phase == "set":
+            return _("Construction: set cards")
+        return ""
+
     def refused(self) -> None:
         """A refused choice (a tutorial wants another) leaves no selection drawn."""
         self.redraw_keeping_focus()
