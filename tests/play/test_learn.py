@@ -107,6 +107,8 @@ def test_korean_page_is_korean(game):
     quoted = re.findall(r'"([^"]+)"', page)
     english = [text for text in quoted if re.fullmatch(r"[A-Za-z][A-Za-z ]+", text)]
     assert not english, english
+    # Nor in a list of buttons: "버튼(Hint, Undo, Ra Sight, ...)".
+    assert not re.search(r"\((?:[A-Z][A-Za-z ]+, ){2,}", page), game
 
 
 def test_rules_command_prints_the_korean_page():

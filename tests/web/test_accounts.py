@@ -145,7 +145,8 @@ def test_nobody_plays_by_name_as_an_account_or_as_a_bot(server: ServerThread) ->
     # reads like a bot's seat though it does not end in a bracket.
     for name, code in (("zed  star", "name_taken"), ("random (bot)", "bad_name"),
                        ("Ana (you)", "bad_name"), ("Medium (bot", "bad_name"),
-                       ("Z\u0435d Star", "bad_name")):
+                       ("Z\u0435d Star", "bad_name"), ("Ann\uff08bot\uff09", "bad_name"),
+                       ("Ann [x]", "bad_name"), ("\uff3aed Star", "bad_name")):
         refused = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name})
         assert code_of(refused) == code, refused.text
         assert "choose another name" in refused.json()["error"]["message"]

@@ -293,6 +293,11 @@ def test_a_person_plays_a_whole_pacal_match_against_a_bot(
     page.wait_for_selector("#over:not([hidden])")
     outcome = page.inner_text("#over")
     assert "wins the match" in outcome or "drawn" in outcome
+    # The result comes before the board (on a phone it was below the whole board), and
+    # keys that can no longer be pressed are not offered.
+    over, board = page.locator("#over").bounding_box(), page.locator("#game").bounding_box()
+    assert over is not None and board is not None and over["y"] < board["y"]
+    assert page.locator("#game #shortcuts").count() == 0
     old_room = page.url.rsplit("/", 1)[1]
     page.click("#rematch")
     page.wait_for_url(lambda url: not url.endswith(f"/play/{old_room}"))

@@ -165,6 +165,9 @@ def test_rooms_per_address_and_new_rooms_per_minute_answer_429(
     solitaire = server.http.post("/api/solitaire", json={
         "game": "mahjongg", "name": "Ana", "board": "giza-step-ramp"})
     assert solitaire.status_code == 201, solitaire.text
+    # A one-seat room is counted apart: rooms waiting for friends never stop a solo game.
+    solo = server.http.post("/api/rooms", json={"game": "pacal-solo"})
+    assert solo.status_code == 201, solo.text
     abort = server.http.post(f"/api/rooms/{first}/abort", json={"token": host})
     assert abort.status_code == 200 and abort.json()["room"]["status"] == "aborted"
     create_room(server)  # an aborted room no longer counts

@@ -133,9 +133,18 @@ def name_problem(clean: str) -> Words | None:
     something else; None when it cannot. The pages mark seats with brackets
     ("(bot)", "(you)"), so a name has none; its letters come from one of the
     alphabets that look alike."""
-    if "(" in clean or ")" in clean:
+    # Any bracket of any script ("（bot）", "[you]", "⁽bot⁾") and angle brackets: each
+    # can pass for the pages' "(bot)" and "(you)".
+    if any(unicodedata.category(char) in ("Ps", "Pe") or char in "<>" for char in clean):
         return Words(N_("a player name may not hold brackets: the pages mark seats with "
                         "them ('(bot)', '(you)'); choose another name"))
+    plain = unicodedata.normalize("NFKC", clean)
+    if plain != clean:
+        # Full-width "Ａda" reads as "Ada" but is another name.
+        return Words(N_("a player name is written in plain letters: '{name}' has "
+                        "full-width or other look-alike forms; choose another name, such "
+                        "as '{plain}'"),
+                     name=clean, plain=plain)
     scripts = {unicodedata.name(char, "").split(" ")[0] for char in clean if char.isalpha()}
     mixed = sorted(scripts & set(LOOKALIKE_SCRIPTS))
     if len(mixed) > 1:

@@ -683,11 +683,14 @@ class Hub:
                 Words(N_("a ranked room needs at least two players; {game} with these options "
                          "has one seat. Make the room unranked"), game=game),
             )
+        # A one-seat room is started by its player at once: it is counted apart, so that
+        # rooms waiting for friends never stop a solo game.
+        holder = client if len(room.seats) > 1 else f"{client} solo"
         if not starts_at_once:
             # Checked once the request is known to be good: a bad one hears its own fault.
             limits = self.limits
-            if self.waiting_rooms_of(client) >= limits.rooms_per_client:
-                soonest = await self._soonest_expiry(client)
+            if self.waiting_rooms_of(holder) >= limits.rooms_per_client:
+                soonest = await self._soonest_expiry(holder)
                 raise RoomError(
                     "too_many_rooms",
                     Words(N_("you already have {rooms} rooms waiting to start, the most one "
@@ -708,8 +711,8 @@ class Hub:
         live = LiveRoom(room)
         self.rooms[room.id] = live
         if not starts_at_once:
-            self._client_of_room[room.id] = client
-            self._waiting_by_client.setdefault(client, set()).add(room.id)
+            self._client_of_room[room.id] = holder
+            self._waiting_by_client.setdefault(holder, set()).add(room.id)
         self._ensure_driver(live)
         log.info("room %s created: %s %s%s", room.id, game, room.options,
                  " (practice)" if practice else "")

@@ -258,7 +258,8 @@ def mount_tutorials(app: FastAPI, static_dir: Any) -> None:
         found = []
         for name in tutorial_games():
             tutorial = find_tutorial(name)
-            found.append({"game": name, "game_title": game_manifest(name).display_title,
+            found.append({"game": name,
+                          "game_title": _(game_manifest(name).display_title, lang=lang),
                           "title": _(tutorial.title, lang=lang)})
         return {"lang": lang, "tutorials": found}
 

@@ -565,7 +565,7 @@ export function render(box, ctx) {
   const help = h("p", { class: "hint" }, ctx.yourTurn
     ? t("Click two free tiles (a notch in the corner) that match. ▲ capstone, V burial vault.")
     : t("Free tiles have a notch in the corner. ▲ capstone, V burial vault."));
-  const keys = ctx.replay ? "" : keysLine([
+  const keys = ctx.replay || ctx.finished ? "" : keysLine([
     ["H", t("Hint")], ["U", t("Undo")], ["R", t("Ra Sight")], ["A", t("Anubis Shift")],
     ["V", t("Tile Reveal")], ["S", t("Sandstorm Reshuffle")], ["F", t("Finish")],
   ]);

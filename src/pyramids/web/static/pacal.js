@@ -267,7 +267,7 @@ function renderSolo(box, ctx) {
     svg.append(card);
   }
   svg.append(s("text", { class: "label", x, y: 220 }, t("Spread: {spread}", { spread: view.spread })));
-  box.replaceChildren(svg, ctx.replay ? "" : keysLine([]));
+  box.replaceChildren(svg, ctx.replay || ctx.finished ? "" : keysLine([]));
 }
 
 export function render(box, ctx) {
@@ -309,7 +309,7 @@ export function render(box, ctx) {
   }
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", t("Pacal table"));
-  const keys = ctx.replay ? "" : keysLine([["O", t("Offer the two chosen cards")], ["D", t("Decline the last card")]]);
+  const keys = ctx.replay || ctx.finished ? "" : keysLine([["O", t("Offer the two chosen cards")], ["D", t("Decline the last card")]]);
   box.replaceChildren(h("p", { class: "score", id: "score" }, scoreLine(ctx)), svg, controls(ctx), keys);
 }
 

@@ -245,7 +245,7 @@ export function render(box, ctx) {
       round: view.round, max: view.max_rounds, phase: phaseName(view.phase), built: view.built, pile: view.pile_size,
     }));
   const extra = h("p", { class: "hint" }, t("Discard: {discard} · out of the game: {out}", { discard: counts(view.discard), out: counts(view.out_of_game) }));
-  const keys = ctx.replay ? "" : keysLine([["K", t("Keep my hand")], ["S", t("Summon")], ["P", t("Pass")]]);
+  const keys = ctx.replay || ctx.finished ? "" : keysLine([["K", t("Keep my hand")], ["S", t("Summon")], ["P", t("Pass")]]);
   box.replaceChildren(score, svg, controls(ctx), keys, playersTable(ctx), extra);
 }
 
