@@ -162,7 +162,7 @@ def test_the_resume_command_keeps_a_language_chosen_against_the_environment(
     """A game played with --lang ko told the player to resume with a command that
     brought it back in English (the environment's language)."""
     from pyramids.play.i18n import set_language
-    from pyramids.play.session import resume_command
+    from pyramids.play.session import replay_command, resume_command
 
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(variable, raising=False)
@@ -170,6 +170,7 @@ def test_the_resume_command_keeps_a_language_chosen_against_the_environment(
     try:
         set_language("ko")
         assert resume_command("g.json") == "pyramids play --resume g.json --lang ko"
+        assert replay_command("g.json") == "pyramids replay g.json --lang ko"
         monkeypatch.setenv("LANG", "ko_KR.UTF-8")
         assert resume_command("g.json") == "pyramids play --resume g.json"
         set_language(None)

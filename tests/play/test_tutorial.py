@@ -11,6 +11,7 @@ from pyramids.agents import make_agent
 from pyramids.cli.main import app
 from pyramids.core import manifests
 from pyramids.play.i18n import _, set_language, words_text
+from pyramids.play.results import SEAT_NAME_WORDS
 from pyramids.play.tutorial import TutorialError, TutorialRun, parse_tutorial, tutorial_for
 
 TUTORIAL_GAMES = [m.name for m in manifests() if m.tutorial is not None and m.tutorial()]
@@ -149,7 +150,10 @@ def test_each_tutorial_runs_at_line_prompts_in_korean(game: str) -> None:
     assert result.output.count(_("Well done.", lang="ko")) == sum(
         step.expect is not None for step in tutorial.steps)
     if len(tutorial.seats) > 1:
-        finish = _("Now finish the game against {bot}.", lang="ko", bot=tutorial.finish_against)
+        # The bot by its name in words ("greedy" was shown as the agent's id).
+        bot = _(SEAT_NAME_WORDS[tutorial.finish_against], lang="ko")
+        assert bot != tutorial.finish_against
+        finish = _("Now finish the game against {bot}.", lang="ko", bot=bot)
     else:
         finish = _("Now finish the game on your own.", lang="ko")
     assert finish in result.output

@@ -196,6 +196,10 @@ async def test_cursor_keys_select_free_tiles() -> None:
         assert board.selected == [board.cursor]
         await pilot.press("escape")
         assert board.selected == []
+        await pilot.press("a")
+        assert "Anubis Shift" in app.message
+        await pilot.press("escape")  # the side's "choose a blocked tile" goes with it
+        assert not board.shifting and app.message == ""
         # Enter on the hinted pair removes it.
         await pilot.press("h")
         await pilot.pause()

@@ -43,7 +43,7 @@ from pyramids.play.moves import (
 )
 from pyramids.play.render import render_view, terminal_width
 from pyramids.play.results import result_lines
-from pyramids.play.session import Session, free_save_path, resume_command
+from pyramids.play.session import Session, free_save_path, replay_command, resume_command
 
 QUIT_WORDS = frozenset({"quit", "q", "exit"})
 HELP_WORDS = frozenset({"help", "?", "h"})
@@ -198,7 +198,8 @@ def play_plain(
         write(line_text)
     saved = save_quietly(session, write)
     if saved:
-        write(_("The game is saved to {path}; watch it with: pyramids replay {path}", path=saved))
+        write(_("The game is saved to {path}; watch it with: {command}", path=saved,
+                command=replay_command(saved)))
     return True
 
 

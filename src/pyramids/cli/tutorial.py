@@ -24,6 +24,7 @@ from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.moves import format_moves, parse_move
 from pyramids.play.render import render_view
+from pyramids.play.results import seat_name
 from pyramids.play.session import new_session
 from pyramids.play.tutorial import TutorialRun, tutorial_for
 
@@ -55,7 +56,7 @@ def tutorial(
     session = new_session(run.state.game, list(found.seats_for_finish()), found.seed)
     session.state = run.state
     if len(found.seats) > 1:
-        echo(_("Now finish the game against {bot}.", bot=found.finish_against))
+        echo(_("Now finish the game against {bot}.", bot=seat_name(found.finish_against)))
     else:
         echo(_("Now finish the game on your own."))
     play_plain(session, read_stdin_line, echo, lambda: learn_text(game))

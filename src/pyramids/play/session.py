@@ -256,3 +256,8 @@ def resume_command(path: Path | str) -> str:
     """The command that resumes the game saved at `path`, in the language it was
     played in where that is not the environment's."""
     return f"pyramids play --resume {path}{language_option()}"
+
+
+def replay_command(path: Path | str) -> str:
+    """The command that replays the finished game saved at `path`, in its language."""
+    return f"pyramids replay {path}{language_option()}"

@@ -76,6 +76,7 @@ from pyramids.play.session import (
     free_save_path,
     fresh_seed,
     new_session,
+    replay_command,
     resume_command,
 )
 from pyramids.tui.board import Board, board_class, translate_bindings, update_static
@@ -803,7 +804,8 @@ class PlayApp(App[None]):
             ),
             _(
                 "Best on {variant}: {score} ({verdict}, {clock}).",
-                variant=entry.variant or game_title(self.session.game.name),
+                variant=self.board.variant_words(entry.variant)
+                or game_title(self.session.game.name),
                 score=words(standing.best.score),
                 verdict=_("won") if standing.best.won else _("lost"),
                 clock=clock_text(standing.best.seconds),
@@ -834,7 +836,8 @@ class PlayApp(App[None]):
             variants = store.variants(game)
             lines = []
             for variant in variants:
-                lines.append(f"{variant or game_title(self.session.game.name)}:")
+                shown = self.board.variant_words(variant) if variant else ""
+                lines.append(f"{shown or game_title(self.session.game.name)}:")
                 for number, entry in enumerate(store.best(game, variant, lower), start=1):
                     verdict = _("won") if entry.won else _("lost")
                     lines.append(
@@ -1170,8 +1173,8 @@ def run_play_app(session: Session) -> None:
     if session.save_path is not None and session.human_seats:
         # The screen is gone: say once more where the game is kept.
         if session.state.is_terminal():
-            print(_("The game is saved to {path}; watch it with: pyramids replay {path}",
-                    path=session.save_path))
+            print(_("The game is saved to {path}; watch it with: {command}",
+                    path=session.save_path, command=replay_command(session.save_path)))
         else:
             print(_("Saved to {path}; resume with: {command}", path=session.save_path,
                     command=resume_command(session.save_path)))

@@ -15,6 +15,7 @@ view. Hooks a board may override, all in words a player reads:
 - `list_moves(legal)`: what the optional "all moves" panel may list;
 - `focus_target()`: the widget that takes the keyboard when a turn starts;
 - `variant_of(view)`: the name high scores are kept under (a layout, a mode);
+- `variant_words(variant)`: that name as the reader reads it (it is stored in English);
 - `keys_help()`: the board's own keys, for the help screen;
 - `highlight(marks)`: what a tutorial step points at (see `tutorial.py`).
 
@@ -165,6 +166,10 @@ class Board(Vertical):
     @staticmethod
     def variant_of(view: dict[str, Any]) -> str:
         return ""
+
+    @staticmethod
+    def variant_words(variant: str) -> str:
+        return variant
 
     def interlude(self, before: dict[str, Any], after: dict[str, Any],
                   lines: list[str]) -> str | None:

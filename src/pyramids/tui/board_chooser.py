@@ -63,7 +63,7 @@ def measured_lines(figures: dict[str, Any]) -> list[str]:
         # The game deals only boards that can be cleared (unless deal=random): say so,
         # or "no way to clear: 100%" beside "bots clear it" reads as a contradiction.
         lines.append(_("Deals made at random that cannot be cleared: {share}% (you get only "
-                       "deals that can, unless you choose deal=random)",
+                       "deals that can, unless you choose random deals)",
                        share=round(100 * figures["unsolvable_share"])))
     rates = {level: figures.get(f"clear_rate_{level}")
              for level in ("easy", "medium", "hard", "expert")}

@@ -700,6 +700,7 @@ class MahjonggBoard(Board):
             self.prompt = ""
             self._keep_cursor()
             self.update_drawing()
+            self._tell("")  # the side's "choose a blocked tile" went stale
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = event.button.name
@@ -719,6 +720,17 @@ class MahjonggBoard(Board):
     @staticmethod
     def variant_of(view: dict[str, Any]) -> str:
         return f"{layout_title(view['layout'])}, {MODE_NAMES.get(view['mode'], view['mode'])}"
+
+    @staticmethod
+    def variant_words(variant: str) -> str:
+        """A stored variant ("Avenue Of Sphinxes, Standard Expedition") in the reader's
+        words: the layout's own title and the mode's title, translated."""
+        layout, _comma, mode = variant.rpartition(", ")
+        modes = {name: key for key, name in MODE_NAMES.items()}
+        if not layout or mode not in modes:
+            return variant
+        name = layout.lower().replace("pharaoh's", "pharaohs").replace(" ", "-")
+        return f"{shown_layout_title(name)}, {mode_title(modes[mode])}"
 
     @staticmethod
     def score_words(score: float) -> str:

@@ -200,13 +200,14 @@ class TempleBoard(Board):
             marker = "▶" if seat == view.get("current_player") else " "
             values: dict[str, Any] = {
                 "number": seat + 1, "treasure": f"{view['treasure'][seat]:>3}",
-                "cards": f"{view['hand_sizes'][seat]:>2}", "known": known_text,
+                "cards": ngettext("{count} card", "{count} cards", view["hand_sizes"][seat]),
+                "known": known_text,
             }
             if seat == view.get("viewer"):
-                line = _("seat {number} (you): treasure {treasure} · {cards} cards · "
+                line = _("seat {number} (you): treasure {treasure} · {cards} · "
                          "known in hand: {known}", **values)
             else:
-                line = _("seat {number}: treasure {treasure} · {cards} cards · "
+                line = _("seat {number}: treasure {treasure} · {cards} · "
                          "known in hand: {known}", **values)
             lines.append(f"{marker} {line}")
         discard = " ".join(f"{kind}×{count}" for kind, count in view["discard"].items())

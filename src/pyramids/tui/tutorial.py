@@ -27,6 +27,7 @@ from pyramids.core import IllegalActionError, State
 from pyramids.play.i18n import _, words_text
 from pyramids.play.movelog import describe_for, describer
 from pyramids.play.moves import is_clock_move, parse_move, reason_only
+from pyramids.play.results import seat_name
 from pyramids.play.session import Session, new_session
 from pyramids.play.tutorial import Tutorial, TutorialRun
 from pyramids.tui.app import AGENT_DELAY, PlayApp
@@ -197,7 +198,8 @@ class TutorialApp(PlayApp):
             self.query_one("#tutorial").add_class("done")
             tutorial = self.lesson.tutorial
             if len(tutorial.seats) > 1:
-                note = _("Now finish the game against {bot}.", bot=tutorial.finish_against)
+                note = _("Now finish the game against {bot}.",
+                         bot=seat_name(tutorial.finish_against))
             else:
                 note = _("Now finish the game on your own.")
             self.set_message(note)
