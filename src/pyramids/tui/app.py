@@ -98,7 +98,8 @@ def keys_help() -> str:
         "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
         "(asks when the game is not saved)\n"
         "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
-        "- on the board: click, or the arrow keys / Tab and Enter\n"
+        "- on the board: click, or the arrow keys / Tab and Enter; typing a move there "
+        "starts it in the box\n"
         "- in the box: type a move (as the all-moves list shows it, or its number there) "
         "and press Enter; the box is emptied after each try"
     )
@@ -492,6 +493,7 @@ class PlayApp(App[None]):
             self._autosave()
             self._record_score()
             self.query_one("#end").display = True
+            self.query_one("#end-scores").display = self._is_solo()
             return
         self.query_one("#end").display = False
         seat = state.current_player
@@ -1024,6 +1026,8 @@ class PlayApp(App[None]):
             return
         choices = (menu_choices() + level_menu_choices(self.session.seats)
                    + board_menu_choices(self.session.game))
+        if not self._is_solo():  # best scores are kept for one-player games only
+            choices = tuple(choice for choice in choices if choice[0] != "scores")
         self.push_screen(ChoiceScreen("", choices), self._menu_answer)
 
     def _save_target(self) -> Path:

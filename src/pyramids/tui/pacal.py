@@ -198,6 +198,7 @@ class PacalBoard(Board):
     PacalBoard.compact .card.taught, PacalBoard.compact .card:focus {
         height: 1; border: none; margin: 0 1 0 0; width: 2; background: $boost; }
     PacalBoard.compact #decline { column-span: 4; }
+    PacalBoard.compact #no-offer { display: none; }
     PacalBoard.compact .card.pickable { background: $success 30%; }
     PacalBoard.compact .card.selected { background: $success 60%; }
     PacalBoard.compact .card.to-place { background: $warning 40%; }
@@ -293,7 +294,7 @@ class PacalBoard(Board):
     def _compose_offer(self) -> ComposeResult:
         offer = self.view.get("offer")
         if not offer:
-            yield Static("", classes="info")
+            yield Static("", classes="info", id="no-offer")
             return
         can_pick = any(text.startswith("pick ") for text in self.legal)
         yield Static(
