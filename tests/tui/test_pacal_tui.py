@@ -62,6 +62,11 @@ async def test_full_match_against_a_bot_by_mouse_at_80x24() -> None:
         assert session.state.is_terminal()
         status = str(app.query_one("#status").render())
         assert status.startswith("Game over")
+        # Best scores are kept for one-player games only: not offered after a match.
+        assert app.query_one("#end").display and not app.query_one("#end-scores").display
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and not app.screen.query("#choice-scores")
 
 
 async def test_solo_game_by_keyboard_on_the_board(tmp_path: Path) -> None:
