@@ -401,5 +401,8 @@ async def test_favor_labels_are_whole_and_in_sight_at_80x24_in_korean() -> None:
                 shown = button.region
                 assert area.contains_region(shown), (str(button.label), shown, area)
                 assert cell_len(str(button.label)) <= shown.width, str(button.label)
+            # The lines of words wrap within the screen, not at the monument's edge.
+            for line in ("#summary", "#legend"):
+                assert app.query_one(line).size.width <= area.width, line
     finally:
         set_language(None)

@@ -361,6 +361,10 @@ class MahjonggBoard(Board):
             columns = max(1, min(4, (area.width - 1) // (widest + 3)))
             grid.styles.grid_size_columns = columns
             grid.styles.width = max(20, area.width - 1)  # in sight, as the columns are
+        # The lines of words too: laid out on a monument wider than the screen, they
+        # were cut at its edge ("Standard Expedition on Avenue of Sphinxes · tiles").
+        for line in self.query(".info, .warning, .legend"):
+            line.styles.width = max(20, area.width - 1)
         scale = choose_scale(self.view.get("tiles", []), area.width - 2, area.height - 10)
         if scale != self.scale:
             self.scale = scale
