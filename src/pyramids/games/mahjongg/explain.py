@@ -81,19 +81,18 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
                      first=tile_words(state, a), second=tile_words(state, b))
     if kind == "shift":
         tile = action - space.shift_base
-        if state.shift >= 0:
-            return Words(N_("{tile} is already shifted this turn"),
-                         tile=tile_words(state, state.shift))
-        if state.tokens[state.wallet(state.player)] < options["shift_cost"]:
-            return _cost(Words(N_("Anubis Shift")), options["shift_cost"], held)
+        refused = _tile_favor_refused(state, kind)
+        if refused is not None:
+            return refused
         if not state.present >> tile & 1:
             return Words(N_("{tile} is no longer on the board"), tile=tile_words(state, tile))
         return Words(N_("{tile} is already free; Anubis Shift lifts a tile that is not free"),
                      tile=tile_words(state, tile))
     if kind == "reveal":
         tile = action - space.reveal_base
-        if state.tokens[state.wallet(state.player)] < options["reveal_cost"]:
-            return _cost(Words(N_("Tile Reveal")), options["reveal_cost"], held)
+        refused = _tile_favor_refused(state, kind)
+        if refused is not None:
+            return refused
         if not state.present >> tile & 1:
             return Words(N_("{tile} is no longer on the board"), tile=tile_words(state, tile))
         return Words(N_("{tile} is already face up; Tile Reveal turns up a face-down tile"),
@@ -129,18 +128,30 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
     return Words(N_("not legal now"))
 
 
-def why_no_tile_favor(state: MahjonggState, kind: str) -> Words:
-    """Why no tile can be chosen for Anubis Shift (`shift`) or Tile Reveal (`reveal`)."""
+def _tile_favor_refused(state: MahjonggState, kind: str) -> Words | None:
+    """Why Anubis Shift (`shift`) or Tile Reveal (`reveal`) cannot be used at all this
+    turn, whatever the tile (None: it can, on a tile that suits it)."""
     options = state.game.options
-    held = _tokens_held(state, state.tokens[state.wallet(state.player)])
     tokens = state.tokens[state.wallet(state.player)]
     if kind == "shift":
         if state.shift >= 0:
             return Words(N_("{tile} is already shifted this turn"),
                          tile=tile_words(state, state.shift))
         if tokens < options["shift_cost"]:
-            return _cost(Words(N_("Anubis Shift")), options["shift_cost"], held)
-        return Words(N_("no tile is blocked: Anubis Shift lifts a tile that is not free"))
+            return _cost(Words(N_("Anubis Shift")), options["shift_cost"],
+                         _tokens_held(state, tokens))
+        return None
     if tokens < options["reveal_cost"]:
-        return _cost(Words(N_("Tile Reveal")), options["reveal_cost"], held)
+        return _cost(Words(N_("Tile Reveal")), options["reveal_cost"],
+                     _tokens_held(state, tokens))
+    return None
+
+
+def why_no_tile_favor(state: MahjonggState, kind: str) -> Words:
+    """Why no tile can be chosen for Anubis Shift (`shift`) or Tile Reveal (`reveal`)."""
+    refused = _tile_favor_refused(state, kind)
+    if refused is not None:
+        return refused
+    if kind == "shift":
+        return Words(N_("no tile is blocked: Anubis Shift lifts a tile that is not free"))
     return Words(N_("no face-down tile is left to turn up"))

@@ -309,14 +309,13 @@ class MahjonggState(SavedState, State):
             kinds += [act.HINT, act.UNDO]
         if game.can_finish:
             kinds.append(act.FINISH)
-        legal = set(self.legal_actions())
         space = game.actions
+        legal_kinds = {space.kind(action) for action in self.legal_actions()}
         reasons = {kind: why_illegal(self, space.simple[kind]) for kind in kinds
-                   if space.simple[kind] not in legal}
+                   if kind not in legal_kinds}
         # The tile favors: by kind, since each of their moves names a tile.
-        strings = self.legal_action_strings()
         for kind in ("shift", "reveal") if space.reveal else ("shift",):
-            if not any(text.startswith(kind + " ") for text in strings):
+            if kind not in legal_kinds:
                 reasons[kind] = why_no_tile_favor(self, kind)
         return reasons
 
