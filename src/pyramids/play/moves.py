@@ -71,9 +71,12 @@ def unlisted_count_lines(strings: list[str], unlisted: frozenset[str]) -> list[s
         kind = text.split(" ")[0]
         if kind in unlisted:
             counts[kind] = counts.get(kind, 0) + 1
-    return [ngettext("{count} '{kind}' move: find it on the board",
-                     "{count} '{kind}' moves: find them on the board", count, kind=kind)
-            for kind, count in counts.items()]
+    return [_on_the_board(kind, count) for kind, count in counts.items()]
+
+
+def _on_the_board(kind: str, count: int) -> str:
+    return ngettext("{count} '{kind}' move: find it on the board",
+                    "{count} '{kind}' moves: find them on the board", count, kind=kind)
 
 
 def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) -> str:
@@ -91,16 +94,13 @@ def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) 
                    and kind not in unlisted}
     # Numbers are those of the list without the unlisted kinds (`listed_moves`), which
     # is what a typed number means: a number must not play a pair nobody found.
-    numbered = [text for text in strings if text.split(" ")[0] not in unlisted]
     shown = [
         (number, text)
-        for number, text in enumerate(numbered, start=1)
+        for number, text in enumerate(listed_moves(strings, unlisted), start=1)
         if text.split(" ")[0] in small_kinds
     ]
     summaries = [
-        ngettext("{count} '{kind}' move: find it on the board",
-                 "{count} '{kind}' moves: find them on the board", len(texts), kind=kind)
-        if kind in unlisted else
+        _on_the_board(kind, len(texts)) if kind in unlisted else
         ngettext("{count} '{kind}' move, for example {examples}",
                  "{count} '{kind}' moves, for example {examples}", len(texts),
                  kind=kind, examples=", ".join(repr(t) for t in texts[:3]))

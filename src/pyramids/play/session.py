@@ -238,6 +238,17 @@ def _make_agents(seats: list[str], seed: int | str | None) -> dict[int, Agent]:
     return agents
 
 
+def resume_command(path: Path | str) -> str:
+    """The command that resumes the game saved at `path`, in the language it was
+    played in where that is not the environment's."""
+    return f"pyramids play --resume {path}{language_option()}"
+
+
+def replay_command(path: Path | str) -> str:
+    """The command that replays the finished game saved at `path`, in its language."""
+    return f"pyramids replay {path}{language_option()}"
+
+
 __all__ = [
     "HUMAN",
     "PyramidsError",
@@ -248,16 +259,7 @@ __all__ = [
     "new_session",
     "parse_options",
     "parse_seats",
+    "replay_command",
+    "resume_command",
     "resume_session",
 ]
-
-
-def resume_command(path: Path | str) -> str:
-    """The command that resumes the game saved at `path`, in the language it was
-    played in where that is not the environment's."""
-    return f"pyramids play --resume {path}{language_option()}"
-
-
-def replay_command(path: Path | str) -> str:
-    """The command that replays the finished game saved at `path`, in its language."""
-    return f"pyramids replay {path}{language_option()}"

@@ -533,8 +533,8 @@ class PlayApp(App[None]):
             # The keyboard stays where the person types; the board still shows what
             # can be chosen now (Temple's Summon and Pass were left below the fold).
             target = self.board.focus_target()
-            if target is not None and not isinstance(target, ScrollableContainer | Board):
-                self.call_after_refresh(self._scroll_into_sight, target)
+            if target is not None:
+                self._bring_into_sight(target)
             return
         if focused is not None and self.board in focused.ancestors_with_self:
             return
@@ -993,12 +993,17 @@ class PlayApp(App[None]):
         target = self.board.focus_target()
         if target is not None:
             target.focus()
-            if not isinstance(target, ScrollableContainer | Board):
-                # After the layout: a board just redrawn has no place for it yet, and
-                # Temple's Summon and Pass stayed below the fold at 80x24.
-                self.call_after_refresh(self._scroll_into_sight, target)
+            self._bring_into_sight(target)
         else:
             self.set_focus(None)
+
+    def _bring_into_sight(self, target: Widget) -> None:
+        """Scroll the board to a small choice (a card, a button), after the layout: a
+        board just redrawn has no place for it yet, and Temple's Summon and Pass stayed
+        below the fold at 80x24. A container or the board scrolls itself."""
+        if isinstance(target, ScrollableContainer | Board):
+            return
+        self.call_after_refresh(self._scroll_into_sight, target)
 
     def _scroll_into_sight(self, target: Widget) -> None:
         if target.is_attached and target.size.height < 12:

@@ -33,8 +33,10 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from pyramids.games.mahjongg.blueprints import layout_names
 from pyramids.games.mahjongg.explain import face_words
 from pyramids.play.i18n import _, ngettext, words_text
+from pyramids.play.option_words import choice_title
 from pyramids.play.scores import clock_text
 from pyramids.play.text.mahjongg import barque_track, reason_words, shown_layout_title
 from pyramids.play.text.mahjongg_tiles import (
@@ -58,12 +60,7 @@ MODE_NAMES = {
 
 
 def mode_title(mode: str) -> str:
-    names = {
-        "standard": _("Standard Expedition"),
-        "time-attack": _("Pharaoh's Time Attack"),
-        "coop": _("Architect Co-op"),
-    }
-    return names.get(mode, mode)
+    return _(choice_title("mode", mode))  # as the lobby and the line prompts name it
 
 
 def token_text(count: int) -> str:
@@ -731,10 +728,10 @@ class MahjonggBoard(Board):
         words: the layout's own title and the mode's title, translated."""
         layout, _comma, mode = variant.rpartition(", ")
         modes = {name: key for key, name in MODE_NAMES.items()}
-        if not layout or mode not in modes:
-            return variant
-        name = layout.lower().replace("pharaoh's", "pharaohs").replace(" ", "-")
-        return f"{shown_layout_title(name)}, {mode_title(modes[mode])}"
+        names = {layout_title(name): name for name in layout_names()}
+        if layout not in names or mode not in modes:
+            return variant  # a layout file's, or a name kept by another version
+        return f"{shown_layout_title(names[layout])}, {mode_title(modes[mode])}"
 
     @staticmethod
     def score_words(score: float) -> str:
