@@ -9,6 +9,8 @@
     python benchmarks/strength.py --ladder --ladder-game temple --ladder-players 2 --games 400
     python benchmarks/strength.py --ladder --ladder-game mahjongg --ladder-layout turtle \
         --hidden-faces --games 500 --expert-games 200 --seed 19   # hidden faces, ceiling
+    python benchmarks/strength.py --ladder --ladder-game mahjongg --ladder-players 2 \
+        --ladder-layout pharaohs-tomb --games 400 --expert-games 100 --seed 71 --workers 2
     python benchmarks/strength.py --ladder --ladder-game temple --ladder-pairs \
         --games 400 --expert-games 30 --seed 66 --workers 2      # four seats, two a level
 
@@ -35,7 +37,7 @@ from typing import Any
 
 from pyramids.agents import LEVELS
 from pyramids.agents.levels import level_setting
-from pyramids.core import load
+from pyramids.core import game_manifest, load
 from pyramids.sim.arena import (
     ArenaJob,
     derived_seed,
@@ -269,7 +271,7 @@ def ladder(game: str, games: int, workers: int, seed: int,
                 if name == label]
         won = sum(1 for r, seat in mine if _seat_wins(r, seat))
         lo, hi = wilson_interval(won, len(mine))
-        rows[label] = {"setting": level_setting(game, label), "seats": len(mine),
+        rows[label] = {"setting": level_setting(game, label, players), "seats": len(mine),
                        "wins": won, "win_rate": won / len(mine) if mine else 0.0,
                        "ci95": [lo, hi], "elo": elo[label],
                        "ms_per_move": round(1000 * speeds.get(label, 0.0), 2)}
@@ -406,7 +408,8 @@ def main() -> None:
     parser.add_argument("--ladder-game", action="append",
                         help=f"only these games in the ladder (of {', '.join(LADDER)})")
     parser.add_argument("--ladder-players", type=int,
-                        help="ladder, games with a player count (Temple): play at this many "
+                        help="ladder, games with a player count (Temple, Mahjongg): play at "
+                             "this many "
                              "seats (default: LADDER's; under four, each level meets the one "
                              "below in its own arena)")
     parser.add_argument("--ladder-pairs", action="store_true",
@@ -422,7 +425,7 @@ def main() -> None:
         figures_by_game = {}
         for game in chosen_games:
             options, base = LADDER.get(game, ({}, 50))
-            if args.ladder_players and "players" in options:
+            if args.ladder_players and game_manifest(game).players_option:
                 options = dict(options, players=args.ladder_players)
             if game == "mahjongg" and (args.ladder_layout or args.hidden_faces):
                 name = args.ladder_layout or options["layout"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pyramids.agents import LEVELS, agent_names, make_agent, parse_setting
-from pyramids.agents.levels import GENERIC, LevelAgent, level_table
+from pyramids.agents.levels import GENERIC, LevelAgent, level_setting, level_settings, level_table
 from pyramids.core import OptionError, Rng, game_names, load
 
 # Small tables so that whole games stay quick: one round of Pacal, two Temple seats,
@@ -34,10 +34,48 @@ def test_every_level_is_an_agent_name() -> None:
 def test_every_level_resolves_to_a_registered_agent(game_name: str) -> None:
     table = level_table(game_name)
     assert list(table) == list(LEVELS)
-    for setting in table.values():
-        name, options = parse_setting(setting)
-        assert name in agent_names() and name not in LEVELS
-        make_agent(name, seed=1, **options)  # the options are valid
+    for level in LEVELS:
+        settings = level_settings(game_name, level)
+        assert min(settings) == 1 and table[level] == settings[1]
+        for setting in settings.values():
+            name, options = parse_setting(setting)
+            assert name in agent_names() and name not in LEVELS
+            make_agent(name, seed=1, **options)  # the options are valid
+
+
+class _Companion:
+    """A game module whose `hard` plays one setting alone and others at tables."""
+
+    DIFFICULTY = {"hard": {3: "mcts:iterations=5", 1: "greedy", 2: "random"}}
+
+
+def test_a_level_names_settings_by_the_fewest_players_each_serves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import pyramids.agents.levels as levels
+
+    monkeypatch.setattr(levels, "companion_of", lambda name, kind: _Companion)
+    assert level_settings("any-game", "hard") == {
+        1: "greedy", 2: "random", 3: "mcts:iterations=5"}
+    assert [level_setting("any-game", "hard", players) for players in range(1, 6)] == [
+        "greedy", "random", "mcts:iterations=5", "mcts:iterations=5", "mcts:iterations=5"]
+    assert level_setting("any-game", "easy", 4) == GENERIC["easy"]  # not named: generic
+
+
+def test_mahjonggs_expert_searches_at_a_table_and_samples_faces_alone() -> None:
+    from pyramids.agents.determinized import DeterminizedAgent
+    from pyramids.agents.mcts import MctsAgent
+
+    agent = LevelAgent("expert", seed=3)
+    for players, kind in ((1, DeterminizedAgent), (2, MctsAgent), (4, MctsAgent)):
+        game = load("mahjongg", players=players, layout="giza-step-ramp")
+        state = game.new_initial_state(7)
+        assert agent.step(state) in state.legal_actions()
+        assert isinstance(agent.agent_for("mahjongg", players), kind)
+    # One agent for each number of players, each made once.
+    assert set(agent._agents) == {("mahjongg", 1), ("mahjongg", 2), ("mahjongg", 4)}
+    # The same level in the co-op, a table too.
+    coop = load("mahjongg", players=2, mode="coop").new_initial_state(2)
+    assert agent.step(coop) in coop.legal_actions()
 
 
 def test_a_game_without_settings_gets_the_generic_levels(
@@ -83,7 +121,7 @@ def test_a_level_agent_keeps_one_agent_per_game() -> None:
     for game_name in game_names():
         state = load(game_name).new_initial_state(1)
         assert agent.step(state) in state.legal_actions()
-    assert set(agent._agents) == set(game_names())
+    assert set(agent._agents) == {(name, load(name).num_players) for name in game_names()}
 
 
 def test_easy_slips_to_one_of_the_next_best_moves() -> None:

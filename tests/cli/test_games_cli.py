@@ -417,7 +417,7 @@ def test_a_command_line_mistake_is_labelled_in_the_readers_language(tmp_path: Pa
 def test_bots_lists_each_level_of_a_game_with_what_it_is_like_and_its_setting() -> None:
     from pyramids.agents.levels import LEVEL_DESCRIPTIONS, LEVELS, level_setting
 
-    result = invoke("bots", "temple")
+    result = runner.invoke(app, ["bots", "temple"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "Bot levels in Temple of Inscriptions:"
@@ -426,21 +426,63 @@ def test_bots_lists_each_level_of_a_game_with_what_it_is_like_and_its_setting() 
         assert lines[start + 1].strip() == LEVEL_DESCRIPTIONS[level]
         assert lines[start + 2].strip() == f"setting: {level_setting('temple', level)}"
     assert "  hard · Hard" in lines and "      setting: mcts:iterations=40" in lines
-    assert any(line.startswith("Other agents") and "greedy" in line and "mcts" in line
-               for line in lines)
-    # Every line fits a terminal of 80 columns.
-    assert max(len(line) for line in lines if not line.startswith("Other agents")) <= 80
+    start = next(i for i, line in enumerate(lines) if line.startswith("Other agents"))
+    others = " ".join(lines[start:])
+    assert "greedy" in others and "mcts" in others and "openspiel-mcts" in others
+    # Every line fits a terminal of 80 columns, the list of agents too (it is broken
+    # between names, never inside one).
+    assert max(len(line) for line in lines) <= 80
 
 
 def test_bots_says_mahjonggs_medium_slips_now_and_then() -> None:
-    result = invoke("bots", "mahjongg")
+    result = runner.invoke(app, ["bots", "mahjongg"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     start = lines.index("  medium · Medium")
     assert lines[start + 1].strip() == ("Plays the rules of thumb, one move at a time, and "
                                         "slips now and then.")
-    assert lines[start + 2].strip() == "setting: greedy:mistakes=0.15"
+    expert = lines.index("  expert · Expert")
+    assert " ".join(line.strip() for line in lines[expert + 1:expert + 3]) == (
+        "The strongest: alone it weighs the faces it cannot see; at a table it searches "
+        "the others' replies, under a second a move.")
+    assert lines[start + 2:start + 4] == ["      setting (1 player): greedy:mistakes=0.15",
+                                          "      setting (2 or more players): greedy:mistakes=0.3"]
     assert max(len(line) for line in lines if not line.startswith("Other agents")) <= 80
+
+
+def test_bots_names_the_tables_a_level_setting_serves() -> None:
+    # Mahjongg's expert samples the hidden faces alone and searches at a table.
+    result = runner.invoke(app, ["bots", "mahjongg"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    start = lines.index("  expert · Expert")
+    first = lines.index("      setting (1 player): determinized", start)
+    assert lines[first + 1] == "      setting (2 or more players): mcts:iterations=100"
+    assert max(len(line) for line in lines if not line.startswith("Other agents")) <= 80
+    korean = invoke("--lang", "ko", "bots", "mahjongg").output.splitlines()
+    assert "      설정 (플레이어 2명 이상): mcts:iterations=100" in korean
+    data = json.loads(invoke("bots", "mahjongg", "--json").output)["games"]["mahjongg"]
+    assert data["expert"]["settings_by_players"] == {"1": "determinized",
+                                                     "2": "mcts:iterations=100"}
+    assert data["expert"]["setting"] == "determinized"
+    assert data["hard"]["settings_by_players"] == {"1": "greedy"}
+
+
+def test_a_levels_tables_read_as_player_counts() -> None:
+    from pyramids.cli.games import _settings_lines
+    from pyramids.play.i18n import current_language, set_language
+
+    assert _settings_lines({1: "greedy"}) == ["setting: greedy"]
+    assert _settings_lines({1: "greedy", 2: "random", 4: "mcts"}) == [
+        "setting (1 player): greedy", "setting (2 to 3 players): random",
+        "setting (4 or more players): mcts"]
+    before = current_language()
+    set_language("ko")
+    try:
+        assert _settings_lines({1: "greedy", 3: "mcts"}) == [
+            "설정 (플레이어 1~2명): greedy", "설정 (플레이어 3명 이상): mcts"]
+    finally:
+        set_language(before)
 
 
 def test_bots_in_korean_and_as_json_for_every_game() -> None:
@@ -458,14 +500,15 @@ def test_bots_in_korean_and_as_json_for_every_game() -> None:
             assert entry["setting"] == level_setting(game, level)
             assert entry["description"] == _(level_description(level, game), lang="ko")
             assert entry["description"] != level_description(level, game)
-    # Mahjongg's medium slips now and then (greedy:mistakes=0.15), and says so;
-    # every other level reads as in the other games.
+    # Mahjongg's medium slips now and then (greedy:mistakes=0.15), and says so, as its
+    # expert says how it plays alone and at a table; the others read as in the other games.
     mahjongg = data["games"]["mahjongg"]
     assert mahjongg["medium"]["description"] != _(LEVEL_DESCRIPTIONS["medium"], lang="ko")
+    assert mahjongg["expert"]["description"] != _(LEVEL_DESCRIPTIONS["expert"], lang="ko")
     assert data["games"]["pacal"]["medium"]["description"] == _(LEVEL_DESCRIPTIONS["medium"],
                                                                  lang="ko")
     assert all(mahjongg[level]["description"] == _(LEVEL_DESCRIPTIONS[level], lang="ko")
-               for level in LEVELS if level != "medium")
+               for level in LEVELS if level not in ("medium", "expert"))
     assert "hard" not in data["other_agents"] and "mcts" in data["other_agents"]
     text = invoke("--lang", "ko", "bots", "pacal")
     assert text.exit_code == 0, text.output
@@ -560,7 +603,7 @@ def test_every_move_is_told_in_words_and_a_round_says_why_it_ended() -> None:
     assert "plays:" not in result.output  # was "seat 2 (Easy) plays: place F9"
     end = lines.index("Round 1 goes to seat 2.")
     assert lines[end + 1:end + 4] == ["You could not place a card.",
-                                      "Rounds won: seat 1 0, seat 2 1.", "Seat 2 won the match."]
+                                      "Rounds won: you 0, seat 2 1.", "Seat 2 won the match."]
     over = lines.index("Game over.")
     assert lines[over + 1:over + 4] == ["  seat 1 (you): lost", "  seat 2 (Easy): won",
                                         "  Winner: seat 2 (Easy)"]

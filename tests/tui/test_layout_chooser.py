@@ -80,6 +80,11 @@ async def test_choose_a_board_from_the_menu_with_its_preview(tmp_path: Path) -> 
         assert "\n".join(text_preview(find_board(GAME, following))) in preview_text(app)
         await pilot.press("enter")
         await pilot.pause()
+        # The hint was a move of a game not saved: a new board asks first.
+        assert isinstance(app.screen, ChoiceScreen)
+        assert "not saved" in str(app.screen.query_one("#question").render())
+        await pilot.click("#choice-start")
+        await pilot.pause()
         assert not isinstance(app.screen, BoardChooserScreen)
         assert app.session.game.options["layout"] == following
         assert app.session.state.history() == []
@@ -136,6 +141,28 @@ async def test_a_game_number_from_the_menu_deals_that_game(tmp_path: Path) -> No
 
 
 @pytest.mark.asyncio
+async def test_a_game_number_at_a_table_deals_that_board_to_the_same_seats(
+        tmp_path: Path) -> None:
+    """At a table of two a game number once crashed the app (the number's options were
+    a one-player game's, the seats two)."""
+    from pyramids.play.scores import ScoreStore
+
+    session = new_session(load(GAME, players=2, layout=SMALL_BOARD), ["human", "hard"], 5)
+    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-number")
+        await pilot.pause()
+        app.screen.query_one("#number-input", Input).value = "turtle-4821"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session is not session and app.session.seats == ["human", "hard"]
+        assert app.session.game.options["layout"] == "turtle"
+        assert app.session.game.num_players == 2 and app.session.seed == 4821
+
+
+@pytest.mark.asyncio
 async def test_a_game_without_boards_offers_no_chooser(tmp_path: Path) -> None:
     from pyramids.play.scores import ScoreStore
 
@@ -160,3 +187,16 @@ def test_play_from_a_game_number_on_the_command_line() -> None:
         assert result.exit_code == 2
         assert "game number" in result.output or "unknown board" in result.output \
             or "--game-number" in result.output
+
+
+def test_the_bots_clear_rates_are_told_only_to_a_player_alone() -> None:
+    """They were measured with one player: at a table they would mislead (there the
+    expert is another agent, and the others take pairs too)."""
+    from pyramids.tui.board_chooser import board_card
+
+    measured = next(entry for entry in (find_board(GAME, name) for name in board_names(GAME))
+                    if "clear_rate_expert" in entry["figures"])
+    assert "Bots clear its deals: easy" in board_card(measured)
+    assert "Bots clear" not in board_card(measured, alone=False)
+    if "unsolvable_share" in measured["figures"]:  # what holds at any table stays
+        assert "Deals made at random" in board_card(measured, alone=False)

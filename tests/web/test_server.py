@@ -132,9 +132,12 @@ def test_catalogue_says_what_each_level_is_like_in_the_readers_language(
     games = {game["name"]: game for game in server.http.get("/api/games").json()["games"]}
     assert games["pacal"]["levels"] == english
     assert games["mahjongg"]["levels"]["medium"].endswith("and slips now and then.")
+    assert games["mahjongg"]["levels"]["expert"].endswith("under a second a move.")
+    assert games["pacal-solo"]["levels"]["expert"].endswith("and answers at once.")
+    own = ("medium", "expert")
     assert {level: text for level, text in games["mahjongg"]["levels"].items()
-            if level != "medium"} == {level: english[level] for level in LEVELS
-                                      if level != "medium"}
+            if level not in own} == {level: english[level] for level in LEVELS
+                                     if level not in own}
     korean_games = server.http.get("/api/games", params={"lang": "ko"}).json()["games"]
     korean_mahjongg = next(game for game in korean_games if game["name"] == "mahjongg")
     assert korean_mahjongg["levels"]["medium"] not in (games["mahjongg"]["levels"]["medium"],

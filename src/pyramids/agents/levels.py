@@ -4,12 +4,15 @@ A level is an agent setting written like an arena entry (`"mcts:iterations=40"`)
 Each game's greedy companion module (the manifest's `greedy_policy`) may name its
 own settings in `DIFFICULTY`: a mapping from level to setting, or from the game's
 name to such a mapping (one module serves several games, e.g. a match and its
-solo mode). A level the module does not name falls back to `GENERIC`.
+solo mode). A level the module does not name falls back to `GENERIC`. Where one
+game is played both alone and at a table, a level may name settings by the
+fewest players each serves (`{1: "determinized", 2: "mcts:iterations=100"}`).
 
 `make_agent("hard", seed=3)` does not know the game yet; the `LevelAgent` resolves
-its setting on the first `step`, from `state.game.name`, and keeps one agent per
-game, seeded with its own seed. docs/agents.md gives every game's ladder with
-measured Elo (`python benchmarks/strength.py --ladder`).
+its setting on the first `step`, from `state.game.name` and the number of players,
+and keeps one agent per game and number of players, seeded with its own seed.
+docs/agents.md gives every game's ladder with measured Elo
+(`python benchmarks/strength.py --ladder`).
 """
 
 from __future__ import annotations
@@ -45,11 +48,23 @@ GENERIC: dict[str, str] = {
 }
 
 
-def level_setting(game_name: str, level: str) -> str:
-    """The agent setting that plays `level` in `game_name`."""
+def level_settings(game_name: str, level: str) -> dict[int, str]:
+    """The agent settings that play `level` in `game_name`, by the fewest players each
+    serves, fewest first (`{1: setting}` where one setting serves every table)."""
     _check_level(level)
-    setting = _game_table(game_name, "DIFFICULTY").get(level)
-    return setting if isinstance(setting, str) else GENERIC[level]
+    entry = _game_table(game_name, "DIFFICULTY").get(level)
+    if isinstance(entry, str):
+        return {1: entry}
+    if isinstance(entry, dict) and entry:
+        return {int(players): entry[players] for players in sorted(entry)}
+    return {1: GENERIC[level]}
+
+
+def level_setting(game_name: str, level: str, players: int = 1) -> str:
+    """The agent setting that plays `level` in `game_name` with `players` players."""
+    settings = level_settings(game_name, level)
+    serving = [fewest for fewest in settings if fewest <= players]
+    return settings[serving[-1] if serving else min(settings)]
 
 
 def _game_table(game_name: str, attribute: str) -> dict[str, Any]:
@@ -78,9 +93,9 @@ def level_description(level: str, game_name: str | None = None) -> str:
     return LEVEL_DESCRIPTIONS[level]
 
 
-def level_table(game_name: str) -> dict[str, str]:
-    """Every level's setting for a game, easiest first."""
-    return {level: level_setting(game_name, level) for level in LEVELS}
+def level_table(game_name: str, players: int = 1) -> dict[str, str]:
+    """Every level's setting for a game with `players` players, easiest first."""
+    return {level: level_setting(game_name, level, players) for level in LEVELS}
 
 
 class LevelAgent:
@@ -90,23 +105,24 @@ class LevelAgent:
         _check_level(level)
         self.name = level
         self.seed = seed
-        self._agents: dict[str, Any] = {}
+        self._agents: dict[tuple[str, int], Any] = {}
 
-    def agent_for(self, game_name: str) -> Any:
-        agent = self._agents.get(game_name)
+    def agent_for(self, game_name: str, players: int = 1) -> Any:
+        agent = self._agents.get((game_name, players))
         if agent is None:
             from pyramids.agents.base import make_agent
 
-            name, options = parse_setting(level_setting(game_name, self.name))
+            name, options = parse_setting(level_setting(game_name, self.name, players))
             if name in LEVELS:
                 # A game module's DIFFICULTY table is wrong: no player's input reaches this.
                 raise ValueError(f"level {self.name!r} of {game_name} names another level")
             agent = make_agent(name, seed=self.seed, **options)
-            self._agents[game_name] = agent
+            self._agents[game_name, players] = agent
         return agent
 
     def step(self, state: State) -> int:
-        action: int = self.agent_for(state.game.name).step(state)
+        game = state.game
+        action: int = self.agent_for(game.name, game.num_players).step(state)
         return action
 
 

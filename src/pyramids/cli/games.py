@@ -22,6 +22,7 @@ from pyramids.cli.common import (
     progress,
     require_extra,
     user_errors,
+    wrap_cells,
 )
 from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import GameRecord, PyramidsError, RecordError, State, game_manifest
@@ -30,7 +31,7 @@ from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _, current_language, format_number, ngettext
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import record_log
-from pyramids.play.render import render_view
+from pyramids.play.render import render_view, terminal_width
 from pyramids.play.results import result_lines, seat_label, seat_name
 from pyramids.play.rules import rules_text
 from pyramids.play.session import (
@@ -314,7 +315,7 @@ def bots(
 ) -> None:
     """The bot levels to play against: what each is like and its setting in each game."""
     from pyramids.agents import agent_names
-    from pyramids.agents.levels import LEVELS, level_description, level_setting
+    from pyramids.agents.levels import LEVELS, level_description, level_settings
     from pyramids.core import game_names
 
     apply_language(lang)
@@ -323,9 +324,8 @@ def bots(
     others = [name for name in agent_names() if name not in LEVELS]
     if as_json:
         typer.echo(json.dumps({
-            "games": {name: {level: {"setting": level_setting(name, level),
-                                     "description": _(level_description(level, name))}
-                             for level in LEVELS} for name in names},
+            "games": {name: {level: _level_json(name, level) for level in LEVELS}
+                      for name in names},
             "other_agents": others,
         }, indent=2, ensure_ascii=False))
         return
@@ -336,12 +336,42 @@ def bots(
         for level in LEVELS:
             # The level as typed, then in the reader's words.
             typer.echo(f"  {level} · {seat_name(level)}")
-            typer.echo("      " + _(level_description(level, name)))
-            typer.echo("      " + _("setting: {setting}", setting=level_setting(name, level)))
+            typer.echo(wrap_cells("      " + _(level_description(level, name)),
+                                  min(terminal_width(), 100), indent=6))
+            for line in _settings_lines(level_settings(name, level)):
+                typer.echo("      " + line)
     typer.echo("")
     typer.echo(_("Play one with --vs LEVEL or --seats (play), or --agents (arena, simulate)."))
-    typer.echo(_("Other agents, with options (docs/agents.md): {agents}",
-                 agents=", ".join(others)))
+    typer.echo(wrap_cells(_("Other agents, with options (docs/agents.md): {agents}",
+                            agents=", ".join(others)), min(terminal_width(), 100)))
+
+
+def _level_json(game: str, level: str) -> dict[str, Any]:
+    from pyramids.agents.levels import level_description, level_settings
+
+    settings = level_settings(game, level)
+    return {"setting": settings[min(settings)],
+            "settings_by_players": {str(fewest): setting for fewest, setting in settings.items()},
+            "description": _(level_description(level, game))}
+
+
+def _settings_lines(settings: dict[int, str]) -> list[str]:
+    """A level's setting, or one line a table size where it has several:
+    'setting (1 player): determinized', 'setting (2 or more players): mcts:...'."""
+    if len(settings) == 1:
+        return [_("setting: {setting}", setting=next(iter(settings.values())))]
+    fewest = list(settings)
+    lines = []
+    for index, (low, setting) in enumerate(settings.items()):
+        high = fewest[index + 1] - 1 if index + 1 < len(fewest) else None
+        if high is None:
+            tables = _("{count} or more players", count=low)
+        elif high == low:
+            tables = ngettext("{count} player", "{count} players", low)
+        else:
+            tables = _("{low} to {high} players", low=low, high=high)
+        lines.append(_("setting ({tables}): {setting}", setting=setting, tables=tables))
+    return lines
 
 
 def register(app: typer.Typer) -> None:

@@ -55,7 +55,13 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from pyramids.agents.levels import LEVELS, level_description
-from pyramids.core import GameRecord, IllegalActionError, UnknownGameError, game_manifest
+from pyramids.core import (
+    GameRecord,
+    IllegalActionError,
+    PyramidsError,
+    UnknownGameError,
+    game_manifest,
+)
 from pyramids.play.boards import boards, find_board, parse_game_number, practice_options
 from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.learn import learn_text
@@ -455,7 +461,8 @@ class PlayApp(App[None]):
         session = self.session
         self.title = f"pyramids: {game_title(session.game.name)}"
         seats = ", ".join(seat_label(seat, session.seats) for seat in range(len(session.seats)))
-        self.sub_title = _("seed {seed} · {seats}", seed=session.seed, seats=seats)
+        # Who plays first: at 80 columns the title is cut, and the seed matters less.
+        self.sub_title = _("{seats} · seed {seed}", seed=session.seed, seats=seats)
         number = game_number_text(session.game, session.seed) if self._is_solo() else None
         if number:
             self.sub_title += f" · {number}"
@@ -881,16 +888,10 @@ class PlayApp(App[None]):
         self.start_session(fresh, note)
 
     def _menu_answer(self, answer: str | None) -> None:
-        if answer in ("new", "restart") and self.unsaved() \
-                and not self.session.state.is_terminal():
-            # A new deal must not throw away a game in progress unasked.
-            self.push_screen(ChoiceScreen(
-                _("This game is not saved. Start a new one anyway?"), new_game_choices()),
-                lambda reply: self._new_game_answer(reply, same_deal=answer == "restart"))
-        elif answer == "new":
-            self.new_game(same_deal=False)
+        if answer == "new":
+            self.start_unless_unsaved(lambda: self.new_game(same_deal=False))
         elif answer == "restart":
-            self.new_game(same_deal=True)
+            self.start_unless_unsaved(lambda: self.new_game(same_deal=True))
         elif answer == "scores":
             self.push_screen(ChoiceScreen(
                 _("Best scores") + "\n\n" + self.best_scores_text(), (("close", _("Close")),)
@@ -898,27 +899,41 @@ class PlayApp(App[None]):
         elif answer == "board":
             game = self.session.game
             option = getattr(type(game), "board_option", "")
-            self.push_screen(BoardChooserScreen(boards(game.name), game.options.get(option)),
-                             self.play_board)
+            self.push_screen(BoardChooserScreen(boards(game.name), game.options.get(option),
+                                                alone=game.num_players == 1), self.play_board)
         elif answer == "number":
             self.push_screen(GameNumberScreen(self.session.game.name), self.play_game_number)
         elif answer == "level":
             question = level_question(self.session.seats, self.session.game.name)
             self.push_screen(ChoiceScreen(question, level_choices()), self.play_level)
 
-    def _new_game_answer(self, answer: str | None, same_deal: bool) -> None:
-        if answer == "start" or answer == "save" and self.action_save():
-            self.new_game(same_deal=same_deal)
+    def start_unless_unsaved(self, start: Callable[[], object]) -> None:
+        """`start` a new game; first, where the game in progress is not saved, ask (a
+        new deal, board, game number or level must not throw it away unasked)."""
+        if not self.unsaved() or self.session.state.is_terminal():
+            start()
+            return
+
+        def answer(reply: str | None) -> None:
+            if reply == "start" or reply == "save" and self.action_save():
+                start()
+
+        self.push_screen(ChoiceScreen(
+            _("This game is not saved. Start a new one anyway?"), new_game_choices()), answer)
 
     def play_level(self, level: str | None) -> None:
         """A new deal with every bot seat at `level` (the level menu's answer)."""
         if level not in LEVELS:
             return
         seats = [seat if seat == HUMAN else level for seat in self.session.seats]
-        seed = fresh_seed()
-        self.start_session(new_session(self.session.game, seats, seed),
-                           _("New game against {level} bots: seed {seed}.",
-                             level=seat_name(level), seed=seed))
+
+        def start() -> None:
+            seed = fresh_seed()
+            self.start_session(new_session(self.session.game, seats, seed),
+                               _("New game against {level} bots: seed {seed}.",
+                                 level=seat_name(level), seed=seed))
+
+        self.start_unless_unsaved(start)
 
     def play_board(self, name: str | None) -> None:
         """A new deal on the board `name` (the chooser's answer), the same seats and rules."""
@@ -927,20 +942,34 @@ class PlayApp(App[None]):
         game = self.session.game
         option = getattr(type(game), "board_option", "")
         chosen = type(game)(**{**game.options, option: name})
-        seed = fresh_seed()
         title = _(find_board(game.name, name)["title"])  # the board's name as players read it
-        self.start_session(new_session(chosen, list(self.session.seats), seed),
-                           _("New game on {board}: seed {seed}.", board=title, seed=seed))
+
+        def start() -> None:
+            seed = fresh_seed()
+            self.start_session(new_session(chosen, list(self.session.seats), seed),
+                               _("New game on {board}: seed {seed}.", board=title, seed=seed))
+
+        self.start_unless_unsaved(start)
 
     def play_game_number(self, text: str | None) -> None:
-        """The game a game number names (checked by the screen that asked for it)."""
+        """The game a game number names (checked by the screen that asked for it), at
+        this table: a game number names a board and a deal, the seats stay."""
         if text is None:
             return
         game = self.session.game
         number = parse_game_number(game.name, text)
-        chosen = type(game)(**practice_options(game.name, number))
-        self.start_session(new_session(chosen, list(self.session.seats), number.deal),
-                           _("Game number {number}.", number=str(number)))
+        options = practice_options(game.name, number)
+        players_option = game_manifest(game.name).players_option
+        if players_option:
+            options[players_option] = len(self.session.seats)
+        try:
+            chosen = type(game)(**options)
+        except PyramidsError as error:
+            self.set_message(words_text(error))
+            return
+        self.start_unless_unsaved(lambda: self.start_session(
+            new_session(chosen, list(self.session.seats), number.deal),
+            _("Game number {number}.", number=str(number))))
 
     # ----- input -----
 

@@ -56,8 +56,9 @@ def board_facts(entry: dict[str, Any]) -> str:
     return " · ".join(facts)
 
 
-def measured_lines(figures: dict[str, Any]) -> list[str]:
-    """The measured figures in words (none when the board was not measured)."""
+def measured_lines(figures: dict[str, Any], alone: bool = True) -> list[str]:
+    """The measured figures in words (none when the board was not measured). The bots'
+    clear rates were measured alone: at a table (`alone` false) they are left out."""
     lines = []
     if "unsolvable_share" in figures:
         # The game deals only boards that can be cleared (unless deal=random): say so,
@@ -67,7 +68,7 @@ def measured_lines(figures: dict[str, Any]) -> list[str]:
                        share=round(100 * figures["unsolvable_share"])))
     rates = {level: figures.get(f"clear_rate_{level}")
              for level in ("easy", "medium", "hard", "expert")}
-    if all(rate is not None for rate in rates.values()):
+    if alone and all(rate is not None for rate in rates.values()):
         lines.append(_(
             "Bots clear its deals: easy {easy}%, medium {medium}%, hard {hard}%, "
             "expert {expert}%",
@@ -75,12 +76,12 @@ def measured_lines(figures: dict[str, Any]) -> list[str]:
     return lines
 
 
-def board_card(entry: dict[str, Any]) -> str:
+def board_card(entry: dict[str, Any], alone: bool = True) -> str:
     """The board as the preview shows it: title, facts, description, picture, key."""
     lines = [_(entry["title"]), board_facts(entry)]
     if entry["description"]:
         lines.append(_(entry["description"]))
-    lines += measured_lines(entry["figures"])
+    lines += measured_lines(entry["figures"], alone)
     lines += ["", *text_preview(entry), "",
               _("Digits: tiles stacked there. C: a capstone on top. Dots: no tile.")]
     return "\n".join(lines)
@@ -100,11 +101,13 @@ class BoardChooserScreen(ModalScreen[str | None]):
                                         overflow-y: auto; }
     """
 
-    def __init__(self, boards: list[dict[str, Any]], current: str | None = None) -> None:
+    def __init__(self, boards: list[dict[str, Any]], current: str | None = None,
+                 alone: bool = True) -> None:
         super().__init__()
         translate_bindings(self, {"back": _("Back")})
         self.boards = boards
         self.current = current
+        self.alone = alone  # one player: the bots' clear rates (measured alone) apply
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -127,7 +130,8 @@ class BoardChooserScreen(ModalScreen[str | None]):
 
     def _show(self, index: int) -> None:
         if 0 <= index < len(self.boards):
-            self.query_one("#board-preview", Static).update(board_card(self.boards[index]))
+            self.query_one("#board-preview", Static).update(
+                board_card(self.boards[index], self.alone))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

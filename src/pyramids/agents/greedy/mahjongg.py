@@ -203,17 +203,21 @@ def evaluate_state(state: State) -> list[float]:
 
 # ----- named levels (pyramids.agents.levels; figures in docs/agents.md) -----------------
 
-# expert: perfect-information Monte Carlo with the exact solver on sampled faces of the
-# face-down tiles (agents/determinized.py; the solver's clearing when every face shows).
+# expert, alone: perfect-information Monte Carlo with the exact solver on sampled faces of
+# the face-down tiles (agents/determinized.py; the solver's clearing when every face
+# shows). At a table: information-set MCTS with this module's rollouts and leaf values.
 DIFFICULTY = {
     "easy": "greedy:mistakes=0.5",
-    "medium": "greedy:mistakes=0.15",
+    # At a table the others' pairs hide a few slips: there medium slips twice as often.
+    "medium": {1: "greedy:mistakes=0.15", 2: "greedy:mistakes=0.3"},
     "hard": "greedy",
-    "expert": "determinized",
+    "expert": {1: "determinized", 2: "mcts:iterations=100"},
 }
 
 #: Where this game's levels play otherwise than `LEVEL_DESCRIPTIONS` in
 #: `pyramids.agents.levels` says: `medium` is the rule with a few slips.
 LEVEL_DESCRIPTIONS = {
     "medium": N_("Plays the rules of thumb, one move at a time, and slips now and then."),
+    "expert": N_("The strongest: alone it weighs the faces it cannot see; at a table it "
+                 "searches the others' replies, under a second a move."),
 }

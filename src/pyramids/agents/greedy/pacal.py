@@ -25,6 +25,7 @@ from typing import Any
 
 from pyramids.agents.greedy import best_by
 from pyramids.core import Rng, State
+from pyramids.core.errors import N_
 from pyramids.games.pacal.match import PacalState
 from pyramids.games.pacal.pyramid import legal_fields as rule_legal_fields
 
@@ -700,5 +701,14 @@ DIFFICULTY = {
         "medium": "greedy",
         "hard": "planner:rollouts=6",
         "expert": "greedy:policy=lookahead",
+    },
+}
+
+#: Where this module's levels play otherwise than `LEVEL_DESCRIPTIONS` in
+#: `pyramids.agents.levels` says: Pacal solo's expert answers in milliseconds.
+LEVEL_DESCRIPTIONS = {
+    "pacal-solo": {
+        "expert": N_("The strongest: it weighs every card still to come, and answers at "
+                     "once."),
     },
 }
