@@ -172,6 +172,55 @@ def test_pacal_offer_pick_place_in_words() -> None:
                                        "to you."]
 
 
+def test_a_server_names_people_by_their_names_and_the_reader_stays_you() -> None:
+    state = load("pacal").new_initial_state(11)
+    log = MoveLog("pacal")
+    offerer = state.current_player
+    picker = 1 - offerer
+    hand = sorted(state.view(offerer)["hand"])
+    low, high = hand[0], hand[-1]
+    for text in (f"offer {low} {high}", f"pick {high}"):
+        log.record(state, state.current_player, text, False,
+                   lambda t=text: state.apply_action(state.string_to_action(t)))
+    names = {offerer: "Ana", picker: "Bo"}
+    spectator = [entry["lines"] for entry in log.as_json(None, "en", names=names)]
+    assert spectator == [[f"Ana offered {low} and {high}."],
+                         [f"Bo picked {high}; {low} goes back to Ana."]]
+    own = [entry["lines"] for entry in log.as_json(offerer, "en", names=names)]
+    assert own[1] == [f"Bo picked {high}; {low} goes back to you."]
+    # A seat without a name (a bot's) keeps its number; text and JSON text agree.
+    partial_names = {offerer: "Ana"}
+    assert log.as_json(None, "en", names=partial_names)[1]["lines"] == [
+        f"Seat {picker + 1} picked {high}; {low} goes back to Ana."]
+    text, count = log.as_json_text(None, "en", names=names)
+    assert count == 2 and json.loads(text) == log.as_json(None, "en", names=names)
+    # The words are cached by names too: the numbered lines are still there.
+    assert json.loads(log.as_json_text(None, "en")[0])[0]["lines"] == [
+        f"Seat {offerer + 1} offered {low} and {high}."]
+    # In Korean the particle fits the name: a name ending in a vowel takes 가.
+    korean = log.as_json(None, "ko", names={offerer: "아나", picker: "보"})
+    assert "아나" in korean[0]["lines"][0] and "보" in korean[1]["lines"][0]
+    assert "자리" not in " ".join(korean[0]["lines"] + korean[1]["lines"])
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("pacal", {"rounds_to_win": 2}), ("temple", {"players": 4}), ("mahjongg", {"players": 3})])
+def test_with_every_seat_named_no_line_names_a_seat_by_number(
+        game: str, options: dict[str, object]) -> None:
+    """Whole games: a server that names every seat gets no "seat 2" in any line, in
+    English or Korean, for any audience (every seat's mention goes through seat_words)."""
+    for seed in (1, 2):
+        state, log = _play(game, seed, 3000, **options)
+        assert state.is_terminal()  # the ends of rounds and games are told too
+        names = {seat: f"Name{seat}" for seat in range(state.game.num_players)}
+        for audience in (*names, None):
+            for lang, number in (("en", r"\b[Ss]eat \d"), ("ko", r"\d+번 자리")):
+                text = " ".join(line for entry in log.as_json(audience, lang, names=names)
+                                for line in entry["lines"])
+                assert "Name" in text
+                assert not re.search(number, text), (game, audience, lang, text[:300])
+
+
 def test_every_game_tells_every_move_without_falling_back_to_action_strings() -> None:
     for game, options in (("temple", {"players": 3}), ("pacal", {}), ("pacal-solo", {}),
                           ("mahjongg", {"players": 2})):

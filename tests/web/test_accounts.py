@@ -146,7 +146,10 @@ def test_nobody_plays_by_name_as_an_account_or_as_a_bot(server: ServerThread) ->
     for name, code in (("zed  star", "name_taken"), ("random (bot)", "bad_name"),
                        ("Ana (you)", "bad_name"), ("Medium (bot", "bad_name"),
                        ("Z\u0435d Star", "bad_name"), ("Ann\uff08bot\uff09", "bad_name"),
-                       ("Ann [x]", "bad_name"), ("\uff3aed Star", "bad_name")):
+                       ("Ann [x]", "bad_name"), ("\uff3aed Star", "bad_name"),
+                       # The move log names people: a name may not read as its seat words.
+                       ("Seat 1", "bad_name"), ("you", "bad_name"), ("2번 자리", "bad_name"),
+                       ("Spectator", "bad_name")):
         refused = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name})
         assert code_of(refused) == code, refused.text
         assert "choose another name" in refused.json()["error"]["message"]
@@ -173,6 +176,14 @@ def test_names_and_passwords_are_checked(server: ServerThread) -> None:
     assert code_of(mixed) == "bad_name"
     assert mixed.json()["error"]["message"].startswith(
         "a player name may not mix Cyrillic and Latin letters")
+    # A name the move log would read as a seat's words ("Seat 2 offered ...").
+    seat = register(ana, "seat  2")
+    assert code_of(seat) == "bad_name"
+    assert seat.json()["error"]["message"] == (
+        "'seat 2' reads as the pages' own words for a seat ('you', 'seat 2', 'spectator'); "
+        "choose another name")
+    assert code_of(register(ana, "당신")) == "bad_name"
+    assert register(browser(server), "Seattle").status_code == 201
     # One alphabet is fine, and so is Hangul beside Latin (they do not look alike).
     assert register(browser(server), "\u0410\u043d\u044f").status_code == 201  # Аня
     assert register(browser(server), "Ana 김").status_code == 201

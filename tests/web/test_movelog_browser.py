@@ -68,7 +68,9 @@ def test_two_players_read_the_log_and_chat_as_text(
         player.wait_for_function(
             "() => document.querySelectorAll('#move-log-list .log-entry').length >= 4")
     log = page.inner_text("#move-log-list")
-    assert "You offered" in log or "Seat 2 offered" in log
+    # The other player is named by the name they took, not by a seat number.
+    assert "You offered" in log or "Bea offered" in log
+    assert "Seat" not in log
     assert "picked" in log and "placed" in log
     assert "offer " not in log.replace("offered", "")  # words, not action strings
     friend_log = friend.inner_text("#move-log-list")

@@ -67,7 +67,11 @@ def test_each_seat_and_spectator_reads_its_own_log_in_its_language(
     for audience, client, lang in ((0, seats[0], "en"), (1, seats[1], "en"),
                                    (None, spectator, "ko")):
         received = _logs(client, moves)
-        assert received == expected.as_json(audience, lang)
+        # People are named by their names, as their seat chips name them.
+        assert received == expected.as_json(audience, lang, names={0: "Ana", 1: "Bo"})
+    ana_text = " ".join(line for entry in _logs(seats[0], moves) for line in entry["lines"])
+    assert "Bo " in ana_text and "You " in ana_text
+    assert "Ana" not in ana_text and "Seat" not in ana_text
     # Every card a spectator's log names was public: on a pyramid, offered or to place.
     spectator_text = " ".join(line for entry in _logs(Client(server.ws_base, room_id), moves)
                               for line in entry["lines"])
@@ -137,9 +141,10 @@ def test_a_spectator_and_a_player_who_join_later_read_the_whole_log(
     spectator.send({"type": "join", "lang": "ko"})
     bo = Client(server.ws_base, room_id, tokens[1])
     clients += [spectator, bo]
-    assert _logs(spectator, 10) == expected.as_json(None, "ko")
-    assert _logs(bo, 10) == expected.as_json(1, "en")
-    assert _logs(ana, 10) == expected.as_json(0, "en")
+    names = {0: "Ana", 1: "Bo"}
+    assert _logs(spectator, 10) == expected.as_json(None, "ko", names=names)
+    assert _logs(bo, 10) == expected.as_json(1, "en", names=names)
+    assert _logs(ana, 10) == expected.as_json(0, "en", names=names)
 
 
 def test_a_moves_log_entry_travels_inside_its_state_message(

@@ -76,6 +76,17 @@ def test_a_finished_game_replays_with_every_hand_and_a_checked_deal(
     assert page.status_code == 200 and "replay.js" in page.text
 
 
+def test_the_replay_names_people_as_the_live_log_did(server: ServerThread) -> None:
+    room_id = _finished_pacal(server)
+    record: dict[str, Any] = server.http.get(f"/api/rooms/{room_id}/record").json()
+    # The same game as if a person named Ana had held the first seat.
+    record["players"][0], record["agents"][0] = "Ana", None
+    lines = [line for step in replay_answer(record, "en")["steps"] for line in step["lines"]]
+    assert any(line.startswith("Ana ") for line in lines)
+    assert any(line.startswith("Seat 2 ") for line in lines)  # the bot keeps its number
+    assert not any(line.startswith("Seat 1 ") for line in lines)
+
+
 def test_the_replay_speaks_korean_and_a_forged_seed_fails_the_check(
     server: ServerThread,
 ) -> None:

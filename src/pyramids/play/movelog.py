@@ -20,7 +20,7 @@ new lines with `say("...", name=value)` and `say_n(singular, plural, count)`:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -37,17 +37,22 @@ class Words:
     """A catalogue message with its values, put into a language by `text(lang)`.
 
     A value may itself be `Words` (a seat's label inside a sentence); `count`
-    picks the plural form when `plural` is given.
+    picks the plural form when `plural` is given. A seat's label (`seat_words`,
+    `seat_title`) knows its seat: given `names` (seat -> a person's name, as a
+    server knows them), it reads as the name instead of "seat 2".
     """
 
     message: str
     values: tuple[tuple[str, Any], ...] = ()
     plural: str | None = None
     count: int = 0
+    seat: int | None = None
 
-    def text(self, lang: str | None = None) -> str:
+    def text(self, lang: str | None = None, names: Mapping[int, str] | None = None) -> str:
+        if self.seat is not None and names and self.seat in names:
+            return names[self.seat]
         values = {
-            name: value.text(lang) if isinstance(value, Words | Listing) else value
+            name: value.text(lang, names) if isinstance(value, Words | Listing) else value
             for name, value in self.values
         }
         if self.plural is not None:
@@ -64,8 +69,8 @@ class Listing:
 
     items: tuple[Words, ...]
 
-    def text(self, lang: str | None = None) -> str:
-        return ", ".join(item.text(lang) for item in self.items)
+    def text(self, lang: str | None = None, names: Mapping[int, str] | None = None) -> str:
+        return ", ".join(item.text(lang, names) for item in self.items)
 
 
 def listing(items: Iterable[Words]) -> Listing:
@@ -83,17 +88,18 @@ def say_n(singular: str, plural: str, count: int, **values: Any) -> Words:
 
 
 def seat_words(seat: int, viewer: Audience) -> Words:
-    """`you` for the reader's own seat, else `seat 2` (seats counted from 1)."""
+    """`you` for the reader's own seat, else `seat 2` (seats counted from 1), or the
+    seat's name where the reader's names have it."""
     if viewer is not None and seat == viewer:
         return say("you")
-    return say("seat {number}", number=seat + 1)
+    return Words("seat {number}", (("number", seat + 1),), seat=seat)
 
 
 def seat_title(seat: int, viewer: Audience) -> Words:
     """As `seat_words`, at the start of a sentence."""
     if viewer is not None and seat == viewer:
         return say("You")
-    return say("Seat {number}", number=seat + 1)
+    return Words("Seat {number}", (("number", seat + 1),), seat=seat)
 
 
 @dataclass(frozen=True)
@@ -105,12 +111,13 @@ class LogEntry:
     by_bot: bool
     lines: tuple[Words, ...]
 
-    def as_json(self, lang: str | None = None) -> dict[str, Any]:
+    def as_json(self, lang: str | None = None,
+                names: Mapping[int, str] | None = None) -> dict[str, Any]:
         return {
             "number": self.number,
             "seat": self.seat,
             "by_bot": self.by_bot,
-            "lines": [line.text(lang) for line in self.lines],
+            "lines": [line.text(lang, names) for line in self.lines],
         }
 
 
@@ -171,8 +178,9 @@ class MoveLog:
     # The view after the last move of each audience that is up to date (before any
     # move: none kept, they are read from the state).
     _views: dict[Audience, dict[str, Any]] = field(default_factory=dict)
-    # Entries already put into words: (audience, language, number) -> JSON text.
-    _texts: dict[tuple[Audience, str, int], str] = field(default_factory=dict)
+    # Entries already put into words: (audience, language, names, number) -> JSON text.
+    _texts: dict[tuple[Audience, str, tuple[tuple[int, str], ...], int], str] = field(
+        default_factory=dict)
 
     def record(self, state: State, actor: int, action: str, by_bot: bool,
                apply: Callable[[], Any], follow: Iterable[Audience] | None = None) -> None:
@@ -241,19 +249,23 @@ class MoveLog:
         """The entries one audience may read (from move number `since + 1`)."""
         return self.entries.get(audience, [])[since:]
 
-    def as_json(self, audience: Audience, lang: str, since: int = 0) -> list[dict[str, Any]]:
-        """`for_audience` in words."""
-        return [entry.as_json(lang) for entry in self.for_audience(audience, since)]
+    def as_json(self, audience: Audience, lang: str, since: int = 0,
+                names: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
+        """`for_audience` in words (the seats in `names` by their names)."""
+        return [entry.as_json(lang, names) for entry in self.for_audience(audience, since)]
 
-    def as_json_text(self, audience: Audience, lang: str, since: int = 0) -> tuple[str, int]:
-        """`as_json` as JSON text, each entry worded and encoded once per language (a
-        server sends the same entries again to whoever joins); and how many entries."""
+    def as_json_text(self, audience: Audience, lang: str, since: int = 0,
+                     names: Mapping[int, str] | None = None) -> tuple[str, int]:
+        """`as_json` as JSON text, each entry worded and encoded once per language and
+        names (a server sends the same entries again to whoever joins); and how many
+        entries."""
+        named = tuple(sorted((names or {}).items()))
         texts = []
         for entry in self.for_audience(audience, since):
-            key = (audience, lang, entry.number)
+            key = (audience, lang, named, entry.number)
             text = self._texts.get(key)
             if text is None:
-                text = self._texts[key] = json.dumps(entry.as_json(lang),
+                text = self._texts[key] = json.dumps(entry.as_json(lang, names),
                                                      separators=(",", ":"))
             texts.append(text)
         return "[" + ",".join(texts) + "]", len(texts)

@@ -152,7 +152,31 @@ def name_problem(clean: str) -> Words | None:
                         "them look alike, so the name could pass for another; choose another "
                         "name, in one alphabet"), first=Words(LOOKALIKE_SCRIPTS[mixed[0]]),
                      second=Words(LOOKALIKE_SCRIPTS[mixed[1]]))
+    if reads_as_a_seat(clean):
+        # The move log names people by their names: "Seat 1 offered ..." or "You
+        # offered ..." must mean what they say.
+        return Words(N_("'{name}' reads as the pages' own words for a seat ('you', 'seat 2', "
+                        "'spectator'); choose another name"), name=clean)
     return None
+
+
+def reads_as_a_seat(name: str) -> bool:
+    """Whether `name` reads as the words the move log and the pages use for a seat, in
+    any of the languages: "you", "Seat 2", "spectator", "2번 자리"."""
+    import re
+
+    from pyramids.play.i18n import LANGUAGES, gettext
+
+    plain = " ".join(name.split()).casefold()
+    for lang in LANGUAGES:
+        if plain in {gettext(word, lang=lang).casefold() for word in ("you", "You", "Spectator")}:
+            return True
+        for template in ("seat {number}", "Seat {number}"):
+            pattern = re.escape(gettext(template, lang=lang).casefold()).replace(
+                re.escape("{number}"), r"\s*\d+\s*").replace(r"\ ", r"\s*")
+            if re.fullmatch(pattern, plain):
+                return True
+    return False
 
 
 def check_account_name(name: Any) -> str:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from pyramids.core import load
 from pyramids.play.i18n import DEFAULT, UnknownLanguageError, check_language
 from pyramids.play.movelog import MoveLog
+from pyramids.web.rooms import PERSON
 
 if TYPE_CHECKING:
     from pyramids.web.hub import Connection, LiveRoom
@@ -101,18 +102,27 @@ def prepare_logs(live: LiveRoom) -> None:
     for conn in list(live.connections):
         log.catch_up(conn.seat)
         if conn.log_sent < total:
-            conn.log_ready = (conn.log_sent, *_log_message(log, conn, conn.log_sent))
+            conn.log_ready = (conn.log_sent, *_log_message(log, conn, conn.log_sent,
+                                                           people_names(live)))
 
 
-def _log_message(log: MoveLog, conn: Connection, since: int) -> tuple[int, str]:
+def people_names(live: LiveRoom) -> dict[int, str]:
+    """The seats of people with a name, by seat: the log names them so (a bot's seat,
+    and an empty one, read as "seat 2", as the seat chips number them)."""
+    return {seat.index: seat.name for seat in live.room.seats
+            if seat.kind == PERSON and seat.name}
+
+
+def _log_message(log: MoveLog, conn: Connection, since: int,
+                 names: dict[int, str]) -> tuple[int, str]:
     """How many entries the client has after this update, and the update,
-    `{"reset":..,"entries":[..]}` (JSON text)."""
-    entries, count = log.as_json_text(conn.seat, conn.lang, since)
+    `{"reset":..,"entries":[..]}` (JSON text), the people's seats by their names."""
+    entries, count = log.as_json_text(conn.seat, conn.lang, since, names)
     reset = "true" if since == 0 else "false"
     return since + count, f'{{"reset":{reset},"entries":{entries}}}'
 
 
-def _take_log_update(log: MoveLog, conn: Connection) -> str | None:
+def _take_log_update(live: LiveRoom, log: MoveLog, conn: Connection) -> str | None:
     """The log update the client has not had (the one `prepare_logs` made, or one made
     here), now counted as sent; None when it has had every entry."""
     ready, conn.log_ready = conn.log_ready, None
@@ -121,7 +131,7 @@ def _take_log_update(log: MoveLog, conn: Connection) -> str | None:
     if ready is not None and ready[0] == conn.log_sent:
         upto, text = ready[1], ready[2]
     else:
-        upto, text = _log_message(log, conn, conn.log_sent)
+        upto, text = _log_message(log, conn, conn.log_sent, people_names(live))
     if upto == conn.log_sent:  # its audience is not caught up yet: prepare_logs does it
         return None
     conn.log_sent = upto
@@ -132,7 +142,7 @@ def with_log(live: LiveRoom, conn: Connection, state_text: str) -> str:
     """A state message (JSON text of an object) with the client's log update as its
     `log` field, when it has one: one frame to send instead of two."""
     log = live.move_log
-    update = None if log is None else _take_log_update(log, conn)
+    update = None if log is None else _take_log_update(live, log, conn)
     if update is None:
         return state_text
     return f'{state_text[:-1]},"log":{update}}}'
@@ -145,7 +155,7 @@ def push_logs(live: LiveRoom) -> None:
     if log is None:
         return
     for conn in list(live.connections):
-        update = _take_log_update(log, conn)
+        update = _take_log_update(live, log, conn)
         if update is not None:
             conn.offer(f'{{"type":"log",{update[1:]}')
 

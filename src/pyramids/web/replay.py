@@ -31,7 +31,7 @@ from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import negotiate
 from pyramids.play.movelog import replay_log
 from pyramids.web.pages import NO_CACHE, STATIC_DIR
-from pyramids.web.rooms import RoomError, verify_commitment
+from pyramids.web.rooms import RoomError, Seat, verify_commitment
 
 KEPT_REPLAYS = 16
 
@@ -48,8 +48,12 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
     moves = [(before.current_player, text, False)
              for before, text in zip(states, game_record.actions, strict=False)]
     log = replay_log(states[0].clone(), moves)
-    public = log.as_json(None, lang)
-    own = {seat: log.as_json(seat, lang) for seat in range(seats)}
+    agents = record.get("agents") or [None] * seats
+    # People by their names, as the live log named them (an open seat reads as one).
+    names = {seat: name for seat, name in enumerate(game_record.players)
+             if seat < seats and agents[seat] is None and name != Seat(seat).display_name()}
+    public = log.as_json(None, lang, names=names)
+    own = {seat: log.as_json(seat, lang, names=names) for seat in range(seats)}
     steps = []
     for number, state in enumerate(states):
         step: dict[str, Any] = {

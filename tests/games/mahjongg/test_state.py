@@ -323,3 +323,32 @@ def test_undoing_a_pair_restores_the_tokens_it_earned() -> None:
     after = state.view(0)
     assert after["tokens"] == before["tokens"] and after["bank"] == before["bank"]
     assert after["scores"] == before["scores"]
+
+
+def test_the_last_pair_names_its_faces_for_whoever_reads_later() -> None:
+    """A page that joins after a pair was taken never saw those tiles: the view names
+    their faces, as they showed when taken (both free, so face up), to every reader."""
+    import random
+
+    from pyramids.core import load
+
+    for layout in ("giza-step-ramp", "great-zenith"):  # the second has face-down tiles
+        state = load("mahjongg", layout=layout, players=2).new_initial_state(3)
+        rng = random.Random(3)
+        checked = 0
+        while not state.is_terminal() and checked < 20:
+            shown = {tile["id"]: tile["face"] for tile in state.view(None)["tiles"]}
+            pairs = [a for a in state.legal_actions()
+                     if state.action_to_string(a).startswith("match ")]
+            action = rng.choice(pairs or state.legal_actions())
+            text = state.action_to_string(action)
+            state.apply_action(action)
+            if not text.startswith("match "):
+                continue
+            a, b = (int(tile) for tile in text.split()[1:])
+            assert shown[a] is not None and shown[b] is not None
+            for reader in (0, 1, None):
+                last = state.view(reader)["last_move"]
+                assert last["action"] == text and last["faces"] == [shown[a], shown[b]]
+            checked += 1
+        assert checked == 20

@@ -19,6 +19,16 @@ if TYPE_CHECKING:
     from pyramids.games.mahjongg.state import MahjonggState
 
 
+def last_move_seen(state: MahjonggState) -> dict[str, Any] | None:
+    """The last move as everyone saw it: a pair with the faces of its two tiles (both
+    were free and face up when taken), so a reader who came later can name them."""
+    move = state.last_move
+    if move is None or not str(move.get("action", "")).startswith("match "):
+        return move
+    tiles = [int(tile) for tile in str(move["action"]).split()[1:]]
+    return {**move, "faces": [FACES[state.faces[tile]].name for tile in tiles]}
+
+
 def build_view(state: MahjonggState, player: int | None) -> dict[str, Any]:
     """What `player` sees (None: a spectator); see `MahjonggView`."""
     game = state.game
@@ -73,7 +83,7 @@ def build_view(state: MahjonggState, player: int | None) -> dict[str, Any]:
         ],
         "passes": state.passes,
         "shifted": state.shift if state.shift >= 0 else None,
-        "last_move": state.last_move,
+        "last_move": last_move_seen(state),
     }
     if shared:
         view["team_score"] = state.scores[0]

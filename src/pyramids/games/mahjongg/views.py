@@ -44,6 +44,9 @@ class LastMove(TypedDict):
 
     player: int
     action: str
+    #: A pair: the faces of its two tiles, as the view names faces (public: both were
+    #: free and face up when taken).
+    faces: NotRequired[list[str]]
     pair_points: NotRequired[int]
     doubled: NotRequired[bool]
     streak_bonus: NotRequired[int]

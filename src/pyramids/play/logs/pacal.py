@@ -126,7 +126,9 @@ def _round_lines(viewer: int | None, before: dict[str, Any], after: dict[str, An
         ]
     lines.append(_reason(viewer, result, before))
     wins = after["round_wins"]
-    lines.append(say("Rounds won: seat 1 {first}, seat 2 {second}.", first=wins[0], second=wins[1]))
+    lines.append(say("Rounds won: {first_seat} {first}, {second_seat} {second}.",
+                     first_seat=seat_words(0, viewer), first=wins[0],
+                     second_seat=seat_words(1, viewer), second=wins[1]))
     if after["phase"] == "over":
         if after.get("winner") is None:
             lines.append(say("The match is drawn."))

@@ -617,8 +617,10 @@ export function describeMove(action, view) {
   const [verb, ...rest] = action.split(" ");
   const face = (id) => faceName(knownFaces.get(Number(id)) ?? null);
   if (verb === "match" && rest.length === 2) {
-    const [first, second] = rest.map(face);
-    const points = view && view.last_move && view.last_move.action === action ? view.last_move.points : null;
+    const last = view && view.last_move && view.last_move.action === action ? view.last_move : null;
+    // The view names a pair's faces; a page that came later never saw those tiles.
+    const [first, second] = last && last.faces ? last.faces.map(faceName) : rest.map(face);
+    const points = last ? last.points : null;
     if (first === second) {
       return points === null || points === undefined
         ? t("matches two {face} tiles", { face: first })

@@ -363,12 +363,13 @@ export function outcome(view, message) {
   const lines = [];
   if (view.winner === null || view.winner === undefined) lines.push(t("The match is drawn."));
   else {
-    const name = seatName(message.seats, view.winner);
     const values = {
-      name: view.winner === message.seat ? t("{name} (you)", { name }) : name,
+      name: seatName(message.seats, view.winner),
       won: view.round_wins[view.winner], lost: view.round_wins[1 - view.winner],
     };
-    lines.push(t("{name} wins the match {won}–{lost}.", values));
+    // The reader's own win in the second person (Korean's 님 is for others).
+    lines.push(view.winner === message.seat ? t("You win the match {won}–{lost}.", values)
+      : t("{name} wins the match {won}–{lost}.", values));
   }
   if (view.last_round) lines.push(roundLine({ seats: message.seats }, view.last_round));
   return lines;

@@ -286,7 +286,8 @@ export function outcome(view, message) {
   if (!view || !view.scores) return [];
   const winners = view.winners || [];
   const names = winners.map((seat) => (seat === message.seat ? t("{name} (you)", { name: seatName(message.seats, seat) }) : seatName(message.seats, seat)));
-  const lines = [winners.length > 1 ? t("Shared win: {names}.", { names: names.join(", ") }) : t("{name} wins.", { name: names[0] })];
+  const lines = [winners.length > 1 ? t("Shared win: {names}.", { names: names.join(", ") })
+    : winners[0] === message.seat ? t("You win.") : t("{name} wins.", { name: names[0] })];
   lines.push(t("Scores (treasure + jewels): {scores}.", { scores: view.scores.map((score, seat) => `${seatName(message.seats, seat)} ${score}`).join(", ") }));
   lines.push(t("Levels built: {built} of 9.", { built: view.built }));
   return lines;
