@@ -222,6 +222,31 @@ async def test_cursor_keys_select_free_tiles() -> None:
         assert session.state.view(0)["shifted"] == target
 
 
+async def test_a_pair_pasted_on_the_board_is_typed_not_taken_as_favor_keys() -> None:
+    """A burst of keys (a pasted 'match 3 7') reaches the board before the keyboard
+    moves to the move box: its letters are the move's, not the board's favor keys
+    ('a' Anubis Shift, 'h' a hint), and its Enter plays the pair."""
+    from textual import events
+    from textual.widgets import Input
+
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        board = app.query_one("#board", MahjonggBoard)
+        assert isinstance(app.focused, TileCanvas)
+        pair = next(move for move in session.state.legal_action_strings()
+                    if move.startswith("match "))
+        keys = {" ": "space", "\n": "enter"}
+        for character in pair + "\n":
+            app.post_message(events.Key(keys.get(character, character),
+                                        None if character == "\n" else character))
+        await pilot.pause()
+        await pilot.pause()
+        assert session.state.history_strings() == [pair]  # no hint, no shift
+        assert not board.shifting and app.query_one("#command", Input).value == ""
+
+
 async def test_hint_undo_and_favors_by_keys_and_buttons() -> None:
     session = new_session(load("mahjongg", **GIZA), ["human"], 4)
     app = PlayApp(session, agent_delay=0)

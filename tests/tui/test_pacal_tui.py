@@ -498,6 +498,40 @@ async def test_a_move_typed_while_the_board_has_the_keyboard_goes_to_the_move_bo
         assert isinstance(app.screen, HelpScreen) and box.value == ""
 
 
+async def test_a_move_pasted_on_the_board_is_typed_not_chosen() -> None:
+    """Keys that come faster than the keyboard moves to the move box (a pasted move)
+    reach the board: its space chose the field in focus and played another move
+    ('place F10' played F1 and left 'placeF10' in the box)."""
+    from textual import events
+    from textual.widgets import Input
+
+    session = new_session(load("pacal-solo"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        box = app.query_one("#command", Input)
+        focused = app.focused
+        assert isinstance(focused, FieldCell)
+        target = next(move for move in session.state.legal_action_strings()
+                      if move != f"place F{focused.number}")
+        for character in target:  # one burst: every key is queued before any moves
+            app.post_message(events.Key("space" if character == " " else character,
+                                        character))
+        await pilot.pause()
+        assert box.value == target and session.state.history_strings() == []
+        # Once the keyboard is in the box, Space and Enter on the board choose again.
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.state.history_strings() == [target]
+        app.action_focus_board()
+        await pilot.pause()
+        chosen = app.focused
+        assert isinstance(chosen, FieldCell)
+        await pilot.press("space")
+        await pilot.pause()
+        assert session.state.history_strings()[1:] == [f"place F{chosen.number}"]
+
+
 async def test_the_all_moves_list_is_numbered_as_typed_numbers_read_it() -> None:
     """The help says a move can be typed by its number in the list, but the list showed
     no numbers: typing 2 played a move the player never saw named."""

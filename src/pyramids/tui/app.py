@@ -389,6 +389,8 @@ class PlayApp(App[None]):
         self.scores = scores
         self.message = ""
         self.shown_moves: list[str] = []
+        # A move's first letters went to the move box, the keyboard not there yet.
+        self._typing_ahead = False
         self._begin(session)
 
     def _begin(self, session: Session) -> None:
@@ -992,7 +994,7 @@ class PlayApp(App[None]):
         """A character typed where no key takes it (on the board) starts a typed move in
         the move box; before, it was lost, and the box was far down the Tab order."""
         character = event.character
-        if not (event.is_printable and character and character.strip()):
+        if not (event.is_printable and character):
             return
         if isinstance(self.screen, ModalScreen) or isinstance(self.focused, Input):
             return
@@ -1001,9 +1003,34 @@ class PlayApp(App[None]):
         command = self.query_one("#command", Input)
         if not command.display or self.session.state.is_terminal():
             return
+        if not character.strip() and not command.value:
+            return  # a space starts no move
         command.focus()
         command.insert_text_at_cursor(character)
+        self._typing_ahead = True
         event.stop()
+
+    def continue_typed_move(self, key: str) -> bool:
+        """(`board.continues_typed_move`) A key the board would take, pressed after a
+        move's first letters went to the move box but before the keyboard got there:
+        it is the move's (a space, a letter; Enter plays it). False otherwise."""
+        command = self.query_one("#command", Input)
+        if not self._typing_ahead or self.focused is command or not command.value:
+            self._typing_ahead = False
+            return False
+        if key == "enter":
+            text = command.value.strip()
+            command.value = ""
+            self._typing_ahead = False
+            if text:
+                self.try_move(text)
+            return True
+        command.insert_text_at_cursor(" " if key == "space" else key)
+        return True
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget.id == "command":
+            self._typing_ahead = False  # the keys go to the box itself now
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()

@@ -261,8 +261,8 @@ class Pickable(Static):
     """
 
     BINDINGS = [
-        Binding("enter", "pick", "Choose", show=False),
-        Binding("space", "pick", "Choose", show=False),
+        Binding("enter", "key_pick('enter')", "Choose", show=False),
+        Binding("space", "key_pick('space')", "Choose", show=False),
         # The arrows walk the open choices as Tab does (the help promises both).
         Binding("right,down", "app.focus_next", show=False),
         Binding("left,up", "app.focus_previous", show=False),
@@ -280,6 +280,10 @@ class Pickable(Static):
     def on_click(self) -> None:
         self.action_pick()
 
+    def action_key_pick(self, key: str) -> None:
+        if not continues_typed_move(self, key):
+            self.action_pick()
+
     def action_pick(self) -> None:
         """What choosing this does; subclasses say."""
 
@@ -288,6 +292,15 @@ class Pickable(Static):
             if isinstance(ancestor, Board):
                 return ancestor
         return None
+
+
+def continues_typed_move(widget: Widget, key: str) -> bool:
+    """Whether `key`, pressed on the board, belongs to a move being typed: the first
+    letters went to the move box, and keys that come faster than the keyboard moves
+    there (a pasted move) reach the board still. Then it goes to the box too (Enter
+    plays the move) instead of choosing what the board has in focus."""
+    handler = getattr(widget.app, "continue_typed_move", None)
+    return bool(handler is not None and handler(key))
 
 
 def board_class(game: str) -> type[Board]:

@@ -47,7 +47,7 @@ from pyramids.play.text.mahjongg_tiles import (
     legend,
     paint,
 )
-from pyramids.tui.board import Board, update_static
+from pyramids.tui.board import Board, continues_typed_move, update_static
 
 # ----- words on screen -----
 
@@ -166,8 +166,8 @@ class TileCanvas(Widget, can_focus=True):
         Binding("right", "move(1, 0)", "Cursor", show=False),
         Binding("up", "move(0, -1)", "Cursor", show=False),
         Binding("down", "move(0, 1)", "Cursor", show=False),
-        Binding("enter", "choose", "Select", show=False),
-        Binding("space", "choose", "Select", show=False),
+        Binding("enter", "key_choose('enter')", "Select", show=False),
+        Binding("space", "key_choose('space')", "Select", show=False),
     ]
     DEFAULT_CSS = """
     TileCanvas { width: auto; height: auto; }
@@ -237,6 +237,10 @@ class TileCanvas(Widget, can_focus=True):
 
     def action_move(self, dx: int, dy: int) -> None:
         self.board.move_cursor(dx, dy)
+
+    def action_key_choose(self, key: str) -> None:
+        if not continues_typed_move(self, key):
+            self.action_choose()
 
     def action_choose(self) -> None:
         if self.board.cursor is not None:
@@ -659,7 +663,8 @@ class MahjonggBoard(Board):
         self.update_drawing()
 
     def action_favor(self, action: str) -> None:
-        if not self.interactive:
+        key = next(key for name, key, _cost in FAVORS if name == action)
+        if not self.interactive or continues_typed_move(self, key):
             return
         if action in TILE_FAVORS:
             if not self._allowed(action) and not self._picking(action):
