@@ -369,3 +369,30 @@ def test_easy_in_temple_slips_to_a_plausible_swap_not_any_move() -> None:
     third = scores[ranked[2]]
     assert all(scores[slip] >= third for slip in slips)
     assert any(scores[a] < third for a in ranked)  # moves a slip never makes
+
+
+def test_mahjongg_greedy_behind_at_a_table_takes_a_pair_rather_than_pass() -> None:
+    """A seat behind that passes lets the leader pass back and end the game (every seat
+    passed in a round): greedy did so when each pair it could take stranded the last
+    two of a kind, and lost games with 134 tiles on the board. Ahead, it may pass."""
+    from pyramids.agents.greedy.mahjongg import action_scores, choose
+
+    game = load("mahjongg", players=2)
+    choices: dict[bool, list[str]] = {True: [], False: []}  # behind -> moves made
+    for seed in range(16):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            names = {a: state.action_to_string(a) for a in state.legal_actions()}
+            pairs = [a for a, name in names.items() if name.startswith("match ")]
+            action = choose(state, rng)
+            scores = action_scores(state)
+            if pairs and max(scores[a] for a in pairs) < -20.0:  # below a plain pass
+                seat = state.current_player
+                points = state.view(seat)["scores"]
+                behind = any(points[other] >= points[seat]
+                             for other in range(2) if other != seat)
+                choices[behind].append(names[action])
+            state.apply_action(action)
+    assert choices[True] and all(move.startswith("match ") for move in choices[True])
+    assert choices[False] and all(move == "pass" for move in choices[False])

@@ -76,3 +76,55 @@ def test_the_layout_is_the_same_in_every_process_and_documented() -> None:
     assert "| offset | size | feature | meaning |" in text
     assert f"Total: {encoder_for(game).size} features" in text
     assert "`hand[L1]`" in text or "`hand[J]`" in text
+
+
+@pytest.mark.parametrize(("heading", "game", "options"), [
+    ("### pacal (default options)", "pacal", {}),
+    ("### pacal-solo (default options)", "pacal-solo", {}),
+    ("### temple (default options)", "temple", {}),
+    ("### mahjongg (layout=giza-step-ramp)", "mahjongg", {"layout": "giza-step-ramp"}),
+])
+def test_the_layout_tables_in_the_docs_are_the_encoders_own(
+        heading: str, game: str, options: dict[str, object]) -> None:
+    """A researcher slices features by the documented offsets: docs/rl.md's tables must
+    be what `layout_markdown` prints (they had drifted: 1294 features documented, 1293
+    encoded, every Mahjongg offset from 1230 on moved)."""
+    from pathlib import Path
+
+    from pyramids.core import load
+    from pyramids.rl import layout_markdown
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    section = docs[docs.index(heading) + len(heading):]
+    table = section[section.index("| offset |"):section.index(" actions.") + len(" actions.")]
+    assert table == layout_markdown(load(game, **options)).strip(), (
+        f"docs/rl.md's {game} table is stale: paste pyramids.rl.layout_markdown's output")
+
+
+def test_temples_swap_zone_cards_are_in_every_seats_observation() -> None:
+    """The swap zone is public: a card there that differs gives another vector (the
+    zone's slots said only whether a card lay there, not which)."""
+    import json
+
+    import numpy as np
+
+    from pyramids.core import load
+    from pyramids.rl import encoder_for
+
+    game = load("temple", players=3)
+    state = game.new_initial_state(5)
+    data = json.loads(state.to_json())
+    zone, pile = data["state"]["zone"], data["state"]["pile"]
+    other = next(index for index, card in enumerate(pile) if card != zone[0])
+    zone[0], pile[other] = pile[other], zone[0]
+    changed = game.state_from_json(json.dumps(data))
+    assert changed.view(None)["swap_zone"][0] != state.view(None)["swap_zone"][0]
+    for fast in (True, False):
+        encoder = encoder_for(game, fast=fast)
+        for seat in range(3):
+            assert not np.array_equal(encoder.encode(state, seat), encoder.encode(changed, seat))
+    layout = encoder.layout
+    first = layout.slots("swap_zone").first
+    kind = state.view(None)["swap_zone"][0]
+    assert encoder.encode(state, 0)[layout.choices("swap_zone[i]")[kind]] == 1.0
+    assert first == layout.offset("swap_zone[0]?")

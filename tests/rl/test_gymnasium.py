@@ -56,8 +56,12 @@ def test_an_illegal_action_ends_the_episode() -> None:
     env = gymnasium.make("pyramids/mahjongg-v0", layout=SMALL)
     _, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    played = env.unwrapped.state.history()
     _, reward, terminated, _, info = env.step(illegal)
     assert terminated and reward == -1.0 and info["illegal_action"]
+    # Why, in the engine's words; nothing is legal any more; the position is as it was.
+    assert info["reason"].startswith("the move 'match ") and "is not free" in info["reason"]
+    assert not info["action_mask"].any() and env.unwrapped.state.history() == played
     # Over is over: another step does not pay the penalty a second time.
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(illegal)

@@ -141,3 +141,15 @@ def test_the_command_line_arena_loads_openspiel_mcts_through_its_entry_point(
     for figures in (summary, again):
         figures.pop("seconds_per_move")
     assert again == summary  # seeded: the same games again
+
+
+def test_a_chance_outcome_that_is_not_a_deal_is_refused() -> None:
+    game = pyspiel.load_game(po.short_name("pacal"), {"deals": 100})
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    for outcome in (100, 123456, -5):
+        with pytest.raises(ValueError, match="outcomes are 0 to 99"):
+            state.apply_action(outcome)
+        assert state.is_chance_node()  # unchanged
+    state.apply_action(99)
+    assert not state.is_chance_node()

@@ -90,6 +90,14 @@ def test_an_illegal_action_ends_the_game_with_a_penalty() -> None:
     env.step(illegal)
     assert all(env.terminations.values())
     assert env.rewards[agent] == -1.0 and env.infos[agent]["illegal_action"]
+    # What was wrong, in the engine's words, not only that something was.
+    assert env.infos[agent]["reason"] == (
+        f"the move '{env.state_.action_to_string(illegal)}' is illegal: card 3 is not in "
+        "your hand")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    env.step(None)  # a policy that returned nothing
+    assert env.infos[agent]["reason"].startswith("no action was given (None)")
 
 
 @pytest.mark.parametrize("action", [2.5, "x", True])
@@ -127,3 +135,19 @@ def test_reset_seeds_the_action_spaces_and_the_seeds_of_unseeded_resets() -> Non
         runs.append((samples, deals))
     assert runs[0] == runs[1]
     assert len(set(runs[0][1])) == 3
+
+
+@pytest.mark.parametrize("seed", ["abc", -1, 2.5, True])
+def test_a_reset_seed_that_is_not_a_whole_number_of_0_or_more_is_refused(seed: object) -> None:
+    """A string seed failed deep inside ('can only concatenate str'), a negative one
+    only later, in NumPy: both environments now say what a seed is, and keep the game."""
+    env = rl.env("pacal")
+    env.reset(seed=4)
+    before = env.state_.history()
+    with pytest.raises((TypeError, ValueError), match="a seed is a whole number of 0 or more"):
+        env.reset(seed=seed)  # type: ignore[arg-type]
+    assert env.seed_ == 4 and env.state_.history() == before
+    gym = pytest.importorskip("gymnasium")
+    solo = gym.make("pyramids/pacal-solo-v0")
+    with pytest.raises((TypeError, ValueError), match="a seed is a whole number of 0 or more"):
+        solo.reset(seed=seed)

@@ -11,6 +11,7 @@ from pyramids.sim.arena import (
     lineups,
     pairwise_scores,
     parse_agents,
+    resolve_game,
     run_arena,
     seat_outcome,
     summarize,
@@ -62,10 +63,26 @@ def test_solo_lineups_are_one_agent_each() -> None:
         ([3], 0, "win"),
         ([0], 0, "draw"),
         ([-1], 0, "loss"),
+        # A team's result (co-op): every seat won, or every seat lost.
+        ([1, 1], 1, "win"),
+        ([-1, -1, -1], 2, "loss"),
     ],
 )
 def test_seat_outcome(returns: list[float], seat: int, outcome: str) -> None:
     assert seat_outcome(returns, seat) == outcome
+
+
+def test_a_co_op_table_at_a_player_count_plays_and_counts_the_teams_result() -> None:
+    """`--players 2 --option mode=coop` was refused ('coop is for 2 to 4 players, not
+    1'), and a team that lost every game was counted as drawing them."""
+    from pyramids.sim.play import play_series
+
+    game, chosen = resolve_game("mahjongg", {"mode": "coop"}, 2)
+    assert chosen == {"mode": "coop", "players": 2} and game.num_players == 2
+    summary = play_series(game, ["greedy", "greedy"], games=4, seed=2)
+    team = [summary.wins[0]] * 2
+    assert summary.wins == team and summary.draws == 0
+    assert summary.wins[0] + summary.losses == 4
 
 
 def test_pairwise_scores_by_hand() -> None:

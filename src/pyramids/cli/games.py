@@ -211,6 +211,8 @@ def simulate(
             typer.echo("  " + _("mean draws in won games: {draws}", draws=mean_draws))
     else:
         typer.echo("  " + _("draws: {draws}", draws=report["draws"]))
+        if report["losses"]:  # a team's losses (co-op): every seat lost
+            typer.echo("  " + _("games every seat lost: {losses}", losses=report["losses"]))
     mean_actions = f"{report['mean_actions']:.1f}"
     typer.echo("  " + _("mean actions per game: {actions}", actions=mean_actions))
 

@@ -52,9 +52,8 @@ HELP_WORDS = frozenset({"help", "?", "h"})
 def help_text() -> str:
     return _("Type a move as listed (for example its text) or its number from the list.\n"
              "Commands: moves (list the legal moves), view (show the position),\n"
-             "save (to its own file, named for you, or save FILE: to FILE), from then on\n"
-             "after every move,\n"
-             "rules (the rules page), help, quit.")
+             "save (to its own file, named for you; save FILE: to FILE; the game is then\n"
+             "saved after every move), rules (the rules page), help, quit.")
 
 HOTSEAT_BLANK_LINES = 60
 

@@ -196,6 +196,9 @@ class PyramidsSpielState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         if self.engine is None:
+            if not 0 <= int(action) < self.deals:
+                raise ValueError(f"chance outcome {action} is not a deal: the outcomes are "
+                                 f"0 to {self.deals - 1} (the game's `deals`)")
             self.deal = int(action)
             self.engine = _Engine(self.engine_game.new_initial_state(self.deal))
         else:

@@ -7,7 +7,9 @@ observations `{"observation": float32 vector, "action_mask": int8 vector}`
 `reset(seed=)`, which maps to `game.new_initial_state(seed)`. Rewards are the
 game's `returns()` at the end. An illegal action ends the game at once: the
 agent that played it gets -1 and the others 0 (PettingZoo's
-`TerminateIllegalWrapper` rule), and `infos[agent]["illegal_action"]` says so.
+`TerminateIllegalWrapper` rule), and `infos[agent]["illegal_action"]` says so,
+with `infos[agent]["reason"]`: the engine's words for what was wrong and what is
+allowed.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from pyramids.core import Game, State, companion_of, load
-from pyramids.rl.encoding import Canvas, Encoder, as_action, encoder_for
+from pyramids.rl.encoding import (
+    Canvas,
+    Encoder,
+    as_action,
+    as_seed,
+    encoder_for,
+    illegal_reason,
+)
 
 VERSION = "v0"
 
@@ -174,6 +183,7 @@ class PyramidsAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
+            seed = as_seed(seed)
             self._seeds.restart(seed)
             self._space_seeds = {agent: seed + number
                                  for number, agent in enumerate(self.possible_agents)}
@@ -231,12 +241,12 @@ class PyramidsAECEnv(AECEnv):
         if legal is None:
             legal = self._legal = state.legal_actions()
         if action is None:
-            self._end_illegal(self.agent_selection)
+            self._end_illegal(self.agent_selection, illegal_reason(state, None))
             return
         if type(action) is not int:
             action = as_action(action)
         if not self._mask.allows(action, legal, self._position):
-            self._end_illegal(self.agent_selection)
+            self._end_illegal(self.agent_selection, illegal_reason(state, action))
             return
         state.apply_action(action)
         self._legal = None
@@ -253,10 +263,10 @@ class PyramidsAECEnv(AECEnv):
             self.rewards[self.possible_agents[seat]] = float(value)
         self._finish(agent)
 
-    def _end_illegal(self, agent: str) -> None:
+    def _end_illegal(self, agent: str, reason: str) -> None:
         self._over = True
         self.rewards[agent] = -1.0
-        self.infos[agent] = {"illegal_action": True}
+        self.infos[agent] = {"illegal_action": True, "reason": reason}
         self._finish(agent)
 
     def _finish(self, agent: str) -> None:

@@ -579,3 +579,27 @@ def as_action(action: Any) -> int:
         return int(action)
     raise TypeError(f"an action is a whole number (an index of the action mask), "
                     f"not {action!r}")
+
+
+def as_seed(seed: Any) -> int:
+    """An environment's reset seed as an int: a whole number of 0 or more (NumPy's
+    too), as Gymnasium and PettingZoo take them; anything else is refused, saying what
+    is allowed, before the game or NumPy would fail on it."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        if seed >= 0:
+            return int(seed)
+        raise ValueError(f"a seed is a whole number of 0 or more, not {seed}")
+    raise TypeError(f"a seed is a whole number of 0 or more (or None), not {seed!r}")
+
+
+def illegal_reason(state: Any, action: int | None) -> str:
+    """Why `action` cannot be played in `state`, in the engine's words (what was wrong
+    and what is allowed), for an environment's `info["reason"]`; the state is left as
+    it was (the engine is asked on a copy)."""
+    if action is None:
+        return "no action was given (None); give one whose action_mask entry is 1"
+    try:
+        state.clone().apply_action(action)
+    except Exception as error:  # noqa: BLE001 - the engine's refusal, whatever its kind
+        return str(error)
+    return f"action {action} is not allowed now; give one whose action_mask entry is 1"

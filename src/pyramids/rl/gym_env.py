@@ -4,8 +4,9 @@ The observation is the flat vector of `pyramids.rl.encoding` (a `Box`), the
 action is an action number (`Discrete(num_distinct_actions)`), and the legal
 ones are `info["action_mask"]` (int8). The reward is the game's return at the
 end (+1 won, -1 lost), 0 before. `reset(seed=s)` plays the deal
-`game.new_initial_state(s)`. An illegal action ends the episode with reward -1
-and `info["illegal_action"] = True`.
+`game.new_initial_state(s)`. An illegal action ends the episode with reward -1,
+`info["illegal_action"] = True`, `info["reason"]` (the engine's words: what was
+wrong, what is allowed) and an all-zero `info["action_mask"]`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from gymnasium.utils import seeding
 
 from pyramids.core import Game, State, load, manifests
 from pyramids.rl.aec import MaskCanvas, SeedSource, render_text
-from pyramids.rl.encoding import Encoder, as_action, encoder_for
+from pyramids.rl.encoding import Encoder, as_action, as_seed, encoder_for, illegal_reason
 
 VERSION = "v0"
 
@@ -66,6 +67,7 @@ class PyramidsGymEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         if seed is not None:
+            seed = as_seed(seed)
             # Gymnasium's `np_random` is seeded by this seed when first used (the game
             # draws from its own generator, and making a NumPy one costs more than a
             # short episode's steps).
@@ -93,8 +95,9 @@ class PyramidsGymEnv(gymnasium.Env):
             legal = self._legal = state.legal_actions()
         if not self._mask.allows(action, legal, self._position):
             self._ended = True
-            info = self._info()
-            info["illegal_action"] = True
+            # The episode is over: nothing is legal any more (the mask said otherwise).
+            info = {"action_mask": self._no_actions.copy(), "illegal_action": True,
+                    "reason": illegal_reason(state, action)}
             return self._observe(), -1.0, True, False, info
         state.apply_action(action)
         self._legal = None

@@ -15,8 +15,9 @@ derived from (seed, g) alone: the results do not depend on how many worker
 processes run the games, nor in which order they finish.
 
 Outcomes are counted per seat. A seat wins when its return is the single
-highest, draws when it shares the highest, and loses otherwise; alone, a
-positive return is a win, zero a draw. Pairwise results for Elo compare the
+highest, draws when it shares the highest, and loses otherwise; alone, or when
+every seat has the same return (a co-op team's result), a positive return is a
+win, zero a draw, a negative one a loss. Pairwise results for Elo compare the
 returns of seats held by different agents in the same game (alone: of
 different agents on the same deal).
 """
@@ -114,13 +115,14 @@ def resolve_game(
     """The game with `players` put into whichever player-count option it has."""
     chosen = dict(options or {})
     if players is not None:
-        probe = loader(game_name, **chosen)
-        names = [o.name for o in probe.option_specs]
+        # The option names from the game with its defaults: the options chosen may need
+        # the players first (`mode=coop` is for two or more).
+        names = [o.name for o in loader(game_name).option_specs]
         option = next((n for n in PLAYER_OPTION_NAMES if n in names), None)
         if option is not None:
             check_players_agree(chosen, option, players)
             chosen[option] = players
-        elif probe.num_players != players:
+        elif (probe := loader(game_name, **chosen)).num_players != players:
             raise OptionError(
                 N_("{game} is played by {count} only; --players {players} is not possible"),
                 game=game_name, players=players,
@@ -355,7 +357,7 @@ def _settings_text(header: Any) -> str:
 def seat_outcome(returns: Sequence[float], seat: int) -> str:
     """'win', 'draw' or 'loss' for one seat (see the module docstring)."""
     mine = returns[seat]
-    if len(returns) == 1:
+    if len(set(returns)) == 1:  # alone, or a team's result shared by every seat
         return "win" if mine > 0 else "draw" if mine == 0 else "loss"
     top = max(returns)
     if mine < top:

@@ -56,6 +56,14 @@ def play_game(
     raise RuntimeError(f"{game.name}: no end after {max_actions} actions from seed {seed!r}")
 
 
+def shared_result(returns: Sequence[float]) -> str | None:
+    """'win' or 'loss' when every seat has the same non-zero return: one player's
+    result, or a team's (Mahjongg's Co-op); None otherwise."""
+    if len(set(returns)) != 1 or returns[0] == 0:
+        return None
+    return "win" if returns[0] > 0 else "loss"
+
+
 def winner_of(returns: Sequence[float]) -> int | None:
     """The seat with the strictly highest return, or None when the top is shared (a draw).
 
@@ -72,7 +80,9 @@ def winner_of(returns: Sequence[float]) -> int | None:
 class SeriesSummary:
     """What `play_series` counts. `draws` counts games with no single winner.
 
-    In a one-player game a game not won is a loss, not a draw.
+    In a one-player game a game not won is a loss, not a draw. A team's result
+    (every seat the same non-zero return, as in a co-op game) is a win for every
+    seat, or a loss (`losses`), not a draw.
     """
 
     game: str
@@ -184,11 +194,15 @@ def play_series(
         summary.total_actions += length
         for seat, value in enumerate(returns):
             summary.returns_total[seat] += value
+        shared = shared_result(returns)
         winner = winner_of(returns)
-        if winner is not None:
-            summary.wins[winner] += 1
-        elif game.num_players == 1:
+        if shared == "win":
+            for seat in range(game.num_players):
+                summary.wins[seat] += 1
+        elif shared == "loss" or winner is None and game.num_players == 1:
             summary.losses += 1
+        elif winner is not None:
+            summary.wins[winner] += 1
         else:
             summary.draws += 1
         if view is not None:

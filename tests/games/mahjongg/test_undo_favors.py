@@ -135,3 +135,39 @@ def test_each_favor_button_that_is_off_says_why() -> None:
         assert nested["values"]["tokens"]["plural"] == "{count} tokens"
     assert load("mahjongg").new_initial_state(1).unavailable().keys() <= {
         "sight", "reshuffle", "hint", "undo", "finish", "shift", "reveal"}
+
+
+def test_long_random_games_keep_the_tokens_whole_through_undos() -> None:
+    """Tokens are never negative and bank plus hands stay what they were, however
+    pairs, favors and undos mix (a game of 130 moves once reached -1: Ra Sight paid
+    with a vault's token, then undone past the pair that won it). Such an undo is
+    refused, and says why."""
+    import random
+
+    from pyramids.core import load
+    from pyramids.games.mahjongg.explain import why_illegal
+
+    game = load("mahjongg", layout="giza-step-ramp")
+    rng = random.Random(0)
+    refused = 0
+    for seed in range(12):
+        state = game.new_initial_state(seed)
+        total = state.bank + sum(state.tokens)
+        for _ in range(600):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            if len(legal) > 1:  # long games: a move that would end it is played seldom
+                trial = state.clone()
+                trial.apply_action(action)
+                if trial.is_terminal():
+                    action = rng.choice([a for a in legal if a != action])
+            state.apply_action(action)
+            assert min(state.tokens) >= 0 and state.bank + sum(state.tokens) == total
+            if state._undo and not state.undo_keeps_favors_paid():
+                refused += 1
+                assert "undo" not in state.legal_action_strings()
+                undo = state.string_to_action("undo")
+                assert "a favor's tokens stay spent" in str(why_illegal(state, undo))
+    assert refused

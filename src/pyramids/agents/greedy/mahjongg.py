@@ -16,7 +16,9 @@ scores each legal `match A B`:
   points only break ties.
 `finish` (every tile free) is always taken. With no pair, it spends tokens on an
 Anubis shift that makes a match, then a reshuffle, then a Tile Reveal (a face
-seen may make a shift useful next); otherwise it passes.
+seen may make a shift useful next); otherwise it passes. At a table a seat that
+is not ahead never passes while it can take a pair: the leader would pass back,
+and every seat passing in a round ends the game.
 """
 
 from __future__ import annotations
@@ -130,6 +132,9 @@ def action_scores(state: State) -> dict[int, float]:
             scores[action] = -10.0
         elif name == "pass":
             scores[action] = -20.0
+            if matches and not alone and not _leads(view, me):
+                # Behind, a pass lets the leader end the game by passing back.
+                scores[action] = -1e5
         elif name.startswith("shift ") and not matches:
             scores[action] = _shift_score(name, board, by_key, pantheon)
         elif name.startswith("reveal ") and not matches:
@@ -137,6 +142,12 @@ def action_scores(state: State) -> dict[int, float]:
         else:
             scores[action] = -1e6  # hints, sight and undo only end the streak
     return scores
+
+
+def _leads(view: dict[str, Any], seat: int) -> bool:
+    """Whether `seat` has more points than every other seat."""
+    scores = view["scores"]
+    return all(scores[seat] > score for other, score in enumerate(scores) if other != seat)
 
 
 def _pair_score(name: str, board: Board, by_key: dict[str, list[Tile]], pantheon: bool,

@@ -111,6 +111,9 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
                 return Words(N_("undo exists only in the one-player modes"))
             return Words(N_("hints exist only in the one-player modes"))
         if kind == act.UNDO:
+            if not state.undo_keeps_favors_paid():
+                return Words(N_("an undo would take back the token a favor was paid with "
+                                "(a vault's, won since): a favor's tokens stay spent"))
             return Words(N_("there is nothing to undo"))
         if state.hint:
             return Words(N_("a hint is already showing"))

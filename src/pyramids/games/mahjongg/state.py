@@ -286,7 +286,7 @@ class MahjonggState(SavedState, State):
         if not pairs and self.present and tokens >= options["reshuffle_cost"]:
             legal.append(simple[act.RESHUFFLE])
         if game.solo:
-            if self._undo:
+            if self._undo and self.undo_keeps_favors_paid():
                 legal.append(simple[act.UNDO])
             if pairs and not self.hint:
                 legal.append(simple[act.HINT])
@@ -576,6 +576,16 @@ class MahjonggState(SavedState, State):
         self.last_move = {"player": player, "action": act.UNDO}
         if spent:
             self.last_move["tokens_kept_spent"] = spent
+
+    def undo_keeps_favors_paid(self) -> bool:
+        """Whether an undo can keep the favors since its snapshot paid: the tokens it
+        restores cover them. Not when a favor was paid with a token that a move since
+        earned (a vault's): undoing that move takes the token back, and the favor (a
+        peek under a tile, say) would have cost nothing."""
+        if self.game.options["undo_refunds_favors"] or not self._undo:
+            return True
+        spent = self._favor_tokens_spent_since_snapshot()
+        return not spent or self._undo[-1]["tokens"][self.wallet(self.player)] >= spent
 
     def _favor_tokens_spent_since_snapshot(self) -> int:
         """Tokens paid for favors since the newest undo snapshot, undone favors included."""

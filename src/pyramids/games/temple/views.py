@@ -11,6 +11,9 @@ from typing import Literal, NotRequired, TypedDict
 
 from pyramids.core.views import Outcome
 
+#: A card's kind, as `pyramids.games.temple.cards.KIND_NAMES` names them.
+CardKind = Literal["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "J"]
+
 
 class SetView(TypedDict):
     """One player's cards set into the construction."""
@@ -47,7 +50,8 @@ class TempleView(TypedDict):
     hand_sizes: list[int]
     #: The cards of each hand that everyone has seen (taken from the swap zone).
     known: list[dict[str, int]]
-    swap_zone: list[str | None]
+    #: The face-up cards of the swap zone, slot by slot (None: an empty slot).
+    swap_zone: list[CardKind | None]
     discard: dict[str, int]
     out_of_game: dict[str, int]
     pile_size: int

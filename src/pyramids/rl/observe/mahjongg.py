@@ -21,7 +21,7 @@ import numpy as np
 from pyramids.core import Game, State
 from pyramids.games.mahjongg import modes
 from pyramids.games.mahjongg.tiles import FACES
-from pyramids.games.mahjongg.viewing import barque_view
+from pyramids.games.mahjongg.viewing import barque_view, last_move_seen
 from pyramids.rl.encoding import Canvas, CanvasWriter, Layout, ListSlots
 
 
@@ -201,7 +201,7 @@ def make_mahjongg_writer(layout: Layout, game: Game) -> CanvasWriter:
         if s.shift >= 0:
             cells[shifted_flag] = 1
             cells[shifted_at] = s.shift
-        write_field("last_move", s.last_move, out)
+        write_field("last_move", last_move_seen(s), out)
         if shared:
             write_field("team_score", s.scores[0], out)
         if g.mode == modes.TIME_ATTACK:

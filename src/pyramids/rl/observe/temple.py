@@ -28,6 +28,8 @@ from pyramids.games.temple.state import (
 )
 from pyramids.rl.encoding import Canvas, CanvasWriter, Layout, ListSlots, put_cells
 
+KIND_INDICES = tuple(range(len(KIND_NAMES)))  # a card kind as the state holds it
+
 
 def _offsets_by_kind(layout: Layout, prefix: str) -> list[int]:
     """The offset of each card kind's count under `prefix` (`discard`), -1 where the
@@ -60,6 +62,21 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
     hand_by_kind = _offsets_by_kind(layout, "hand")
     flat_offsets: dict[tuple[int, int], list[int]] = {}
 
+    # A slot of the swap zone: whether a card lies there, then its kind, one-hot.
+    zone_flag = offset("swap_zone[0]?") - zone.first
+    zone_kinds = layout.choices("swap_zone[i]")
+    zone_kind_at = [zone_kinds[name] - zone.first for name in KIND_NAMES]
+
+    def zone_offsets(count: int) -> list[int]:
+        """The zone's length feature, then each slot's flag and kind (-1 past the
+        capacity)."""
+        found = [zone.length]
+        for index in range(count):
+            base = zone.first + index * zone.size
+            found += ([base + zone_flag] + [base + at for at in zone_kind_at]
+                      if index < zone.capacity else [-1] * (1 + len(KIND_NAMES)))
+        return found
+
     def numbers(slots: ListSlots, count: int) -> list[int]:
         """A list's length feature, then its first `count` slots (-1 past the capacity)."""
         return [slots.length] + [slots.first + index * slots.size if index < slots.capacity
@@ -76,7 +93,7 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
             for seat in range(players):
                 found += (known_by_seat[seat] if seat < known.capacity
                           else [-1] * len(KIND_NAMES))
-            found += numbers(zone, zone_size)
+            found += zone_offsets(zone_size)
             found += table + hand_by_kind
             flat_offsets[key] = found
         return found
@@ -102,7 +119,9 @@ def make_temple_writer(layout: Layout, game: Game) -> CanvasWriter:
             found += counts
         slots = s.zone
         found.append(len(slots))
-        found += [kind != EMPTY_SLOT for kind in slots]
+        for kind in slots:
+            found.append(kind != EMPTY_SLOT)
+            found += [kind == each for each in KIND_INDICES]
         found += s.discard
         found += s.removed
         found += hands[player]
