@@ -74,14 +74,18 @@ class Game(ABC):
 
     @property
     @abstractmethod
-    def num_players(self) -> int: ...
+    def num_players(self) -> int:
+        """How many seats play (a property, not OpenSpiel's method)."""
 
     @property
     @abstractmethod
-    def num_distinct_actions(self) -> int: ...
+    def num_distinct_actions(self) -> int:
+        """The size of the action space: every action number is below it."""
 
     @abstractmethod
-    def new_initial_state(self, seed: int | str | None = None) -> State: ...
+    def new_initial_state(self, seed: int | str | None = None) -> State:
+        """The first state of the deal `seed` (the same seed, the same deal; None: a
+        fresh one from the operating system)."""
 
     @abstractmethod
     def _state_from_dict(self, data: dict[str, Any]) -> State:
@@ -202,26 +206,36 @@ class State(ABC):
 
     @property
     @abstractmethod
-    def current_player(self) -> int: ...
+    def current_player(self) -> int:
+        """The seat to move, from 0 (a property, not OpenSpiel's method)."""
 
     @abstractmethod
-    def legal_actions(self) -> list[int]: ...
+    def legal_actions(self) -> list[int]:
+        """The action numbers the seat to move may play now, sorted (empty at the end)."""
 
     @abstractmethod
-    def apply_action(self, action: int) -> None: ...
+    def apply_action(self, action: int) -> None:
+        """Play `action` for the seat to move. An illegal one raises
+        `IllegalActionError` saying what was wrong and what is allowed, and the state
+        is left as it was."""
 
     @abstractmethod
-    def action_to_string(self, action: int) -> str: ...
+    def action_to_string(self, action: int) -> str:
+        """The action's text (`offer 12 30`, `match 3 17`), which `string_to_action`
+        reads back; public, so it names no hidden card."""
 
     @abstractmethod
     def string_to_action(self, text: str) -> int:
         """Parse an action string; an unknown text raises `IllegalActionError`."""
 
     @abstractmethod
-    def is_terminal(self) -> bool: ...
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
 
     @abstractmethod
-    def returns(self) -> list[float]: ...
+    def returns(self) -> list[float]:
+        """Each seat's return: 0 until the end, then the result (docs/adding-a-game.md
+        and each game's rules page say what the numbers mean)."""
 
     def unavailable(self) -> dict[str, Words]:
         """Moves an interface offers as buttons that the player to move cannot make now,
@@ -258,20 +272,24 @@ class State(ABC):
         return make_outcome(winners, returns, reason="over")
 
     @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> State:
+        """An independent copy: playing on it leaves this state as it is."""
 
     @abstractmethod
-    def history(self) -> list[int]: ...
+    def history(self) -> list[int]:
+        """The actions played so far, in order (with the seed: the game, exactly)."""
 
     @abstractmethod
     def resample_hidden(self, player: int | None, rng: RandomSource) -> State:
-        """A copy that agrees with all `player` sees, the hidden rest filled at random."""
+        """A copy that agrees with all `player` sees, the hidden rest filled at random
+        from `rng` (a `random.Random` or `pyramids.core.Rng`; not a NumPy generator)."""
 
     @abstractmethod
     def _to_dict(self) -> dict[str, Any]:
         """Everything needed to rebuild this state exactly, as JSON-able data."""
 
     def to_json(self) -> str:
+        """The state as JSON text; `game.state_from_json` restores it exactly."""
         return json.dumps(
             {
                 "format": STATE_FORMAT,
