@@ -423,7 +423,7 @@ def test_bots_lists_each_level_of_a_game_with_what_it_is_like_and_its_setting() 
     assert lines[0] == "Bot levels in Temple of Inscriptions:"
     for level in LEVELS:
         start = lines.index(f"  {level} · {level.capitalize()}")
-        assert lines[start + 1].strip() == LEVEL_DESCRIPTIONS[level]
+        assert lines[start + 1] == "      " + LEVEL_DESCRIPTIONS[level]  # indented
         assert lines[start + 2].strip() == f"setting: {level_setting('temple', level)}"
     assert "  hard · Hard" in lines and "      setting: mcts:iterations=40" in lines
     start = next(i for i, line in enumerate(lines) if line.startswith("Other agents"))

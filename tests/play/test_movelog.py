@@ -221,6 +221,23 @@ def test_with_every_seat_named_no_line_names_a_seat_by_number(
                 assert not re.search(number, text), (game, audience, lang, text[:300])
 
 
+def test_a_name_two_seats_share_reads_with_its_seat() -> None:
+    from pyramids.play.movelog import distinct_names
+
+    state = load("pacal").new_initial_state(11)
+    log = MoveLog("pacal")
+    offerer = state.current_player
+    hand = sorted(state.view(offerer)["hand"])
+    for text in (f"offer {hand[0]} {hand[-1]}", f"pick {hand[-1]}"):
+        log.record(state, state.current_player, text, False,
+                   lambda t=text: state.apply_action(state.string_to_action(t)))
+    names = distinct_names({offerer: "Bea", 1 - offerer: "bea"})
+    line = log.as_json(None, "en", names=names)[1]["lines"][0]
+    assert line == (f"bea (seat {2 - offerer}) picked {hand[-1]}; {hand[0]} goes back to "
+                    f"Bea (seat {offerer + 1}).")
+    assert distinct_names({0: "Bea", 1: "Ann"}) == {0: "Bea", 1: "Ann"}
+
+
 def test_every_game_tells_every_move_without_falling_back_to_action_strings() -> None:
     for game, options in (("temple", {"players": 3}), ("pacal", {}), ("pacal-solo", {}),
                           ("mahjongg", {"players": 2})):

@@ -247,6 +247,25 @@ async def test_a_pair_pasted_on_the_board_is_typed_not_taken_as_favor_keys() -> 
         assert not board.shifting and app.query_one("#command", Input).value == ""
 
 
+async def test_a_typed_move_with_words_for_tiles_is_refused_not_a_crash() -> None:
+    """'match a b' (the line prompts' example) and 'shift x' crashed the app (a tile
+    number was read with int())."""
+    from textual.widgets import Input
+
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        for text in ("match a b", "shift x", "match ² 3"):
+            box = app.query_one("#command", Input)
+            box.focus()
+            box.value = text
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.message.startswith("Not a legal move"), app.message
+        assert session.state.history_strings() == []
+
+
 async def test_hint_undo_and_favors_by_keys_and_buttons() -> None:
     session = new_session(load("mahjongg", **GIZA), ["human"], 4)
     app = PlayApp(session, agent_delay=0)

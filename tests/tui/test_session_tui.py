@@ -155,6 +155,34 @@ async def test_a_new_level_asks_before_throwing_an_unsaved_game_away(tmp_path: P
         assert app.session.seats == ["human", "hard", "hard"]
 
 
+async def test_save_then_a_new_level_says_where_the_last_game_went(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new game's log starts empty: it says where the last game was saved (the
+    'Saved to' line was gone with the old log)."""
+    from pyramids.play.scores import ScoreStore
+
+    monkeypatch.chdir(tmp_path)
+    session = new_session(load("temple", players=3), ["human", "medium", "medium"], 5)
+    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert app.try_move(session.state.legal_action_strings()[0])
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-level")
+        await pilot.pause()
+        await pilot.click("#choice-hard")
+        await pilot.pause()
+        await pilot.click("#choice-save")
+        await pilot.pause()
+        assert app.session is not session
+        saved = list(tmp_path.glob("*.json"))
+        assert len(saved) == 1
+        log = " ".join(str(line.text) for line in app.query_one("#log").lines)
+        assert f"The last game was saved to {saved[0].name}" in " ".join(log.split())
+
+
 async def test_a_table_of_people_has_no_bot_level_in_the_menu(tmp_path: Path) -> None:
     from pyramids.play.scores import ScoreStore
 

@@ -149,7 +149,7 @@ def test_nobody_plays_by_name_as_an_account_or_as_a_bot(server: ServerThread) ->
                        ("Ann [x]", "bad_name"), ("\uff3aed Star", "bad_name"),
                        # The move log names people: a name may not read as its seat words.
                        ("Seat 1", "bad_name"), ("you", "bad_name"), ("2번 자리", "bad_name"),
-                       ("Spectator", "bad_name")):
+                       ("Spectator", "bad_name"), ("나", "bad_name")):
         refused = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name})
         assert code_of(refused) == code, refused.text
         assert "choose another name" in refused.json()["error"]["message"]

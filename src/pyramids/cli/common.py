@@ -100,8 +100,9 @@ def wrap_cells(line: str, width: int, indent: int = 2) -> str:
     from rich.cells import cell_len as cells
 
     lines: list[str] = []
-    current = ""
-    for word in line.split(" "):
+    body = line.lstrip(" ")
+    current = line[:len(line) - len(body)]  # a leading indent stays on the first line
+    for word in body.split(" "):
         candidate = f"{current} {word}" if current.strip() else current + word
         if current.strip() and cells(candidate) > width:
             lines.append(current)

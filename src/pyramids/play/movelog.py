@@ -48,9 +48,11 @@ class Words:
     count: int = 0
     seat: int | None = None
 
-    def text(self, lang: str | None = None, names: Mapping[int, str] | None = None) -> str:
+    def text(self, lang: str | None = None,
+             names: Mapping[int, str | Words] | None = None) -> str:
         if self.seat is not None and names and self.seat in names:
-            return names[self.seat]
+            name = names[self.seat]
+            return name.text(lang) if isinstance(name, Words) else name
         values = {
             name: value.text(lang, names) if isinstance(value, Words | Listing) else value
             for name, value in self.values
@@ -69,7 +71,8 @@ class Listing:
 
     items: tuple[Words, ...]
 
-    def text(self, lang: str | None = None, names: Mapping[int, str] | None = None) -> str:
+    def text(self, lang: str | None = None,
+             names: Mapping[int, str | Words] | None = None) -> str:
         return ", ".join(item.text(lang, names) for item in self.items)
 
 
@@ -85,6 +88,16 @@ def say(message: str, **values: Any) -> Words:
 def say_n(singular: str, plural: str, count: int, **values: Any) -> Words:
     """A line with a count (`{count}` is filled and picks the plural form)."""
     return Words(singular, tuple(sorted(values.items())), plural, count)
+
+
+def distinct_names(people: Mapping[int, str]) -> dict[int, str | Words]:
+    """People's names by seat, for `Words.text(names=...)`: a name two seats share
+    (whatever its case) reads with its seat, "Bea (seat 2)", as the pages' last move
+    tells them apart."""
+    keys = [name.casefold() for name in people.values()]
+    return {seat: name if keys.count(name.casefold()) == 1
+            else say("{name} (seat {number})", name=name, number=seat + 1)
+            for seat, name in people.items()}
 
 
 def seat_words(seat: int, viewer: Audience) -> Words:
@@ -112,7 +125,7 @@ class LogEntry:
     lines: tuple[Words, ...]
 
     def as_json(self, lang: str | None = None,
-                names: Mapping[int, str] | None = None) -> dict[str, Any]:
+                names: Mapping[int, str | Words] | None = None) -> dict[str, Any]:
         return {
             "number": self.number,
             "seat": self.seat,
@@ -179,7 +192,7 @@ class MoveLog:
     # move: none kept, they are read from the state).
     _views: dict[Audience, dict[str, Any]] = field(default_factory=dict)
     # Entries already put into words: (audience, language, names, number) -> JSON text.
-    _texts: dict[tuple[Audience, str, tuple[tuple[int, str], ...], int], str] = field(
+    _texts: dict[tuple[Audience, str, tuple[tuple[int, str | Words], ...], int], str] = field(
         default_factory=dict)
 
     def record(self, state: State, actor: int, action: str, by_bot: bool,
@@ -250,12 +263,12 @@ class MoveLog:
         return self.entries.get(audience, [])[since:]
 
     def as_json(self, audience: Audience, lang: str, since: int = 0,
-                names: Mapping[int, str] | None = None) -> list[dict[str, Any]]:
+                names: Mapping[int, str | Words] | None = None) -> list[dict[str, Any]]:
         """`for_audience` in words (the seats in `names` by their names)."""
         return [entry.as_json(lang, names) for entry in self.for_audience(audience, since)]
 
     def as_json_text(self, audience: Audience, lang: str, since: int = 0,
-                     names: Mapping[int, str] | None = None) -> tuple[str, int]:
+                     names: Mapping[int, str | Words] | None = None) -> tuple[str, int]:
         """`as_json` as JSON text, each entry worded and encoded once per language and
         names (a server sends the same entries again to whoever joins); and how many
         entries."""

@@ -917,8 +917,14 @@ class PlayApp(App[None]):
             return
 
         def answer(reply: str | None) -> None:
-            if reply == "start" or reply == "save" and self.action_save():
+            if reply == "start":
                 start()
+            elif reply == "save" and self.action_save():
+                kept = self.session.save_path
+                start()
+                if kept is not None:  # the new game's log starts empty: say it again
+                    self.log_line(_("The last game was saved to {path}; resume it with: "
+                                    "{command}", path=kept, command=resume_command(kept)))
 
         self.push_screen(ChoiceScreen(
             _("This game is not saved. Start a new one anyway?"), new_game_choices()), answer)

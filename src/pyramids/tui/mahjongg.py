@@ -555,7 +555,9 @@ class MahjonggBoard(Board):
         tiles = {tile["id"]: tile for tile in self.view.get("tiles", [])}
         tokens = self.view.get("tokens")
         own = tokens if isinstance(tokens, int) else (tokens or [0])[self.seat or 0]
-        if words and words[0] == "match" and len(words) == 3:
+        numbered = all(word.isascii() and word.isdigit() for word in words[1:])  # tile ids,
+        # else the engine says what a move is ("match a b", from a help's example)
+        if words and words[0] == "match" and len(words) == 3 and numbered:
             first, second = (tiles.get(int(word)) for word in words[1:])
             for tile in (first, second):
                 if tile is not None and not (tile.get("free") or tile.get("shifted")):
@@ -569,7 +571,7 @@ class MahjonggBoard(Board):
                     first=face_name(first.get("face")),
                     second=face_name(second.get("face")),
                 )
-        if words and words[0] == "shift" and len(words) == 2:
+        if words and words[0] == "shift" and len(words) == 2 and numbered:
             tile = tiles.get(int(words[1]))
             if tile is not None and tile.get("free"):
                 return _(

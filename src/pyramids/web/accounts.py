@@ -169,7 +169,10 @@ def reads_as_a_seat(name: str) -> bool:
 
     plain = " ".join(name.split()).casefold()
     for lang in LANGUAGES:
-        if plain in {gettext(word, lang=lang).casefold() for word in ("you", "You", "Spectator")}:
+        words = {gettext(word, lang=lang).casefold() for word in ("you", "You", "Spectator")}
+        # The pages' mark of the reader's own seat: "(you)", Korean "(나)".
+        words |= set(re.findall(r"\((.+?)\)", gettext("{name} (you)", lang=lang).casefold()))
+        if plain in words:
             return True
         for template in ("seat {number}", "Seat {number}"):
             pattern = re.escape(gettext(template, lang=lang).casefold()).replace(

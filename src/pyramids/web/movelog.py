@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core import load
 from pyramids.play.i18n import DEFAULT, UnknownLanguageError, check_language
-from pyramids.play.movelog import MoveLog
+from pyramids.play.movelog import MoveLog, Words, distinct_names
 from pyramids.web.rooms import PERSON
 
 if TYPE_CHECKING:
@@ -106,15 +106,16 @@ def prepare_logs(live: LiveRoom) -> None:
                                                            people_names(live)))
 
 
-def people_names(live: LiveRoom) -> dict[int, str]:
+def people_names(live: LiveRoom) -> dict[int, str | Words]:
     """The seats of people with a name, by seat: the log names them so (a bot's seat,
-    and an empty one, read as "seat 2", as the seat chips number them)."""
-    return {seat.index: seat.name for seat in live.room.seats
-            if seat.kind == PERSON and seat.name}
+    and an empty one, read as "seat 2", as the seat chips number them). A name two
+    seats share reads with its seat ("Bea (seat 2)"), as the page's last move does."""
+    return distinct_names({seat.index: seat.name for seat in live.room.seats
+                           if seat.kind == PERSON and seat.name})
 
 
 def _log_message(log: MoveLog, conn: Connection, since: int,
-                 names: dict[int, str]) -> tuple[int, str]:
+                 names: dict[int, str | Words]) -> tuple[int, str]:
     """How many entries the client has after this update, and the update,
     `{"reset":..,"entries":[..]}` (JSON text), the people's seats by their names."""
     entries, count = log.as_json_text(conn.seat, conn.lang, since, names)
