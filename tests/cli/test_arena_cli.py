@@ -48,6 +48,12 @@ def test_arena_table_and_workers_agree() -> None:
     assert "compared deal by deal" in " ".join(table.stdout.split())
     assert "compared deal by deal" not in runner.invoke(
         app, ["arena", "pacal", "--agents", "greedy,random", "--games", "2"]).stdout
+    # The header names the options set away from their defaults, as simulate does (it
+    # listed all 32 of Mahjongg's); a co-op table at --players 2 plays (it was refused).
+    coop = runner.invoke(app, ["arena", "mahjongg", "--players", "2", "--option", "mode=coop",
+                               "--agents", "greedy,random", "--games", "2"])
+    assert coop.exit_code == 0, coop.output
+    assert "mahjongg (mode=coop, players=2): 2 games, 2 seats, seed 0" in coop.stdout
 
 
 def test_arena_table_in_korean() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,12 +113,7 @@ async def test_the_menu_sets_the_bots_level_for_a_new_game(tmp_path: Path) -> No
         await pilot.press("escape")
         await pilot.pause()
         assert app.session is session
-        await pilot.press("f2")
-        await pilot.pause()
-        await pilot.click("#choice-level")
-        await pilot.pause()
-        await pilot.click("#choice-hard")
-        await pilot.pause()
+        await choose_level(pilot, "hard")
         if app.unsaved():  # the bots have moved: the deal is asked about first
             await pilot.click("#choice-start")
             await pilot.pause()
@@ -128,9 +124,20 @@ async def test_the_menu_sets_the_bots_level_for_a_new_game(tmp_path: Path) -> No
         assert app.sub_title.startswith("seat 1 (you), seat 2 (Hard), seat 3 (Hard) · seed ")
 
 
-async def test_a_new_level_asks_before_throwing_an_unsaved_game_away(tmp_path: Path) -> None:
+async def choose_level(pilot: Any, level: str) -> None:
+    """F2, the bots' level, then `level`."""
+    for step in ("f2", "#choice-level", f"#choice-{level}"):
+        await (pilot.press(step) if step == "f2" else pilot.click(step))
+        await pilot.pause()
+
+
+async def test_a_new_level_asks_before_an_unsaved_game_is_thrown_away(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cancel keeps the game; 'Save, then start a new one' saves it, and the new game's
+    log (which starts empty) says where it went."""
     from pyramids.play.scores import ScoreStore
 
+    monkeypatch.chdir(tmp_path)  # where the game is saved
     session = new_session(load("temple", players=3), ["human", "medium", "medium"], 5)
     app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
     async with app.run_test(size=SMALL) as pilot:
@@ -139,48 +146,18 @@ async def test_a_new_level_asks_before_throwing_an_unsaved_game_away(tmp_path: P
         assert app.try_move(session.state.legal_action_strings()[0])  # a move, not saved
         await pilot.pause()
         played = session.state.history_strings()
-        for reply, kept in (("#choice-close", True), ("#choice-start", False)):
-            await pilot.press("f2")
-            await pilot.pause()
-            await pilot.click("#choice-level")
-            await pilot.pause()
-            await pilot.click("#choice-hard")
-            await pilot.pause()
+        for reply in ("#choice-close", "#choice-save"):
+            await choose_level(pilot, "hard")
             assert isinstance(app.screen, ChoiceScreen)
             assert "not saved" in str(app.screen.query_one("#question").render())
             await pilot.click(reply)
             await pilot.pause()
-            assert (app.session is session) == kept
+            assert (app.session is session) == (reply == "#choice-close")
         assert session.state.history_strings() == played
         assert app.session.seats == ["human", "hard", "hard"]
-
-
-async def test_save_then_a_new_level_says_where_the_last_game_went(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The new game's log starts empty: it says where the last game was saved (the
-    'Saved to' line was gone with the old log)."""
-    from pyramids.play.scores import ScoreStore
-
-    monkeypatch.chdir(tmp_path)
-    session = new_session(load("temple", players=3), ["human", "medium", "medium"], 5)
-    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
-    async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        assert app.try_move(session.state.legal_action_strings()[0])
-        await pilot.pause()
-        await pilot.press("f2")
-        await pilot.pause()
-        await pilot.click("#choice-level")
-        await pilot.pause()
-        await pilot.click("#choice-hard")
-        await pilot.pause()
-        await pilot.click("#choice-save")
-        await pilot.pause()
-        assert app.session is not session
-        saved = list(tmp_path.glob("*.json"))
-        assert len(saved) == 1
+        (saved,) = tmp_path.glob("*.json")
         log = " ".join(str(line.text) for line in app.query_one("#log").lines)
-        assert f"The last game was saved to {saved[0].name}" in " ".join(log.split())
+        assert f"The last game was saved to {saved.name}" in " ".join(log.split())
 
 
 async def test_a_table_of_people_has_no_bot_level_in_the_menu(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from pyramids.cli.common import (
     require_extra,
     user_errors,
 )
-from pyramids.core import OptionError
+from pyramids.core import OptionError, load
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _, format_number, ngettext
 from pyramids.play.session import parse_options
@@ -42,7 +42,11 @@ def _print_table(summary: dict[str, Any]) -> None:
     console = Console()
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console = Console(width=200)  # a pipe or a file: no terminal to wrap for
-    options = ", ".join(f"{k}={v}" for k, v in sorted(summary["options"].items()))
+    # The options set away from their defaults, as `simulate` prints them (the JSON
+    # keeps them all).
+    defaults = load(summary["game"]).options
+    options = ", ".join(f"{k}={v}" for k, v in sorted(summary["options"].items())
+                        if defaults.get(k) != v)
     console.print(_(
         "{game} ({options}): {games} games, {seats}, seed {seed}",
         game=summary["game"], options=options or _("defaults"),
@@ -121,7 +125,6 @@ def arena(
         runner = make_backend(backend, workers, address)
         options = parse_options(option)
         # Validate the game and options before any game is played.
-        from pyramids.core import load
         from pyramids.sim.arena import resolve_game
 
         resolve_game(game, options, players, load)
@@ -174,7 +177,6 @@ def balance(
             raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
         runner = make_backend(backend, workers, address)
         options = parse_options(option)
-        from pyramids.core import load
         from pyramids.sim.arena import resolve_game
 
         for count in counts:
