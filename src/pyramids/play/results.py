@@ -45,6 +45,25 @@ def seat_label(seat: int, seats: list[str]) -> str:
     return _("seat {number} ({name})", number=seat + 1, name=seat_name(seats[seat]))
 
 
+def seats_label(seats: list[str]) -> str:
+    """Every seat as `seat_label` reads it, runs of seats the same bot holds taken
+    together: `seat 1 (you), seats 2–4 (Expert)` (a title bar has little room)."""
+    parts: list[str] = []
+    start = 0
+    while start < len(seats):
+        end = start
+        if seats[start] != "human":
+            while end + 1 < len(seats) and seats[end + 1] == seats[start]:
+                end += 1
+        if end == start:
+            parts.append(seat_label(start, seats))
+        else:
+            parts.append(_("seats {first}–{last} ({name})", first=start + 1, last=end + 1,
+                           name=seat_name(seats[start])))
+        start = end + 1
+    return ", ".join(parts)
+
+
 def winners(state: State) -> list[int]:
     """The seats with the best return (every seat on a draw)."""
     returns = state.returns()

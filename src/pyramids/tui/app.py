@@ -67,7 +67,7 @@ from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer, record_log
 from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
-from pyramids.play.results import result_text, seat_label, seat_name
+from pyramids.play.results import result_text, seat_label, seat_name, seats_label
 from pyramids.play.scores import (
     ScoreEntry,
     ScoreStore,
@@ -462,9 +462,9 @@ class PlayApp(App[None]):
     def _titles(self) -> None:
         session = self.session
         self.title = f"pyramids: {game_title(session.game.name)}"
-        seats = ", ".join(seat_label(seat, session.seats) for seat in range(len(session.seats)))
         # Who plays first: at 80 columns the title is cut, and the seed matters less.
-        self.sub_title = _("{seats} · seed {seed}", seed=session.seed, seats=seats)
+        self.sub_title = _("{seats} · seed {seed}", seed=session.seed,
+                           seats=seats_label(session.seats))
         number = game_number_text(session.game, session.seed) if self._is_solo() else None
         if number:
             self.sub_title += f" · {number}"
