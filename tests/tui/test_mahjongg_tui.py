@@ -13,13 +13,19 @@ pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
 from pyramids.core import load  # noqa: E402
-from pyramids.play.session import new_session  # noqa: E402
+from pyramids.play.session import Session, new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
 from pyramids.tui.mahjongg import MahjonggBoard, TileCanvas  # noqa: E402
 from tests.tui.helpers import LARGE, SMALL, settle  # noqa: E402
 
 GIZA = {"layout": "giza-step-ramp"}
 PANTHEON = {"Ra": "Horus", "Horus": "Ra", "Anubis": "Isis", "Isis": "Anubis"}
+
+
+def giza_solo() -> tuple[Session, PlayApp]:
+    """One player on the small Giza Step Ramp, deal 4, bots answering at once."""
+    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
+    return session, PlayApp(session, agent_delay=0)
 
 
 def tile_cell(app: PlayApp, tile_id: int) -> tuple[int, int]:
@@ -151,8 +157,7 @@ async def test_two_players_take_turns_by_clicking() -> None:
 
 
 async def test_blocked_tile_and_bad_pair_change_nothing() -> None:
-    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
-    app = PlayApp(session, agent_delay=0)
+    session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         view = session.state.view(0)
@@ -178,8 +183,7 @@ async def test_blocked_tile_and_bad_pair_change_nothing() -> None:
 
 
 async def test_cursor_keys_select_free_tiles() -> None:
-    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
-    app = PlayApp(session, agent_delay=0)
+    session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         board = app.query_one("#board", MahjonggBoard)
@@ -229,8 +233,7 @@ async def test_a_pair_pasted_on_the_board_is_typed_not_taken_as_favor_keys() -> 
     from textual import events
     from textual.widgets import Input
 
-    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
-    app = PlayApp(session, agent_delay=0)
+    session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         board = app.query_one("#board", MahjonggBoard)
@@ -252,8 +255,7 @@ async def test_a_typed_move_with_words_for_tiles_is_refused_not_a_crash() -> Non
     number was read with int())."""
     from textual.widgets import Input
 
-    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
-    app = PlayApp(session, agent_delay=0)
+    session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         for text in ("match a b", "shift x", "match ² 3"):
@@ -267,8 +269,7 @@ async def test_a_typed_move_with_words_for_tiles_is_refused_not_a_crash() -> Non
 
 
 async def test_hint_undo_and_favors_by_keys_and_buttons() -> None:
-    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
-    app = PlayApp(session, agent_delay=0)
+    session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         await pilot.press("h")
@@ -366,8 +367,7 @@ async def test_pass_alone_asks_before_it_ends_the_game() -> None:
     first; "Play on" changes nothing, "End the game" passes."""
     from pyramids.tui.app import ChoiceScreen
 
-    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
-    app = PlayApp(session, agent_delay=0)
+    session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         await pilot.press("p")
@@ -391,8 +391,7 @@ async def test_a_tile_favor_says_what_to_do_beside_the_board_or_that_it_cannot()
     """At 80x24 the line above the board may be scrolled away: Anubis Shift's and a
     selected tile's instructions are told beside the board too; Tile Reveal without a
     face-down tile (standard boards) says so instead of waiting for nothing."""
-    session = new_session(load("mahjongg", **GIZA), ["human"], 4)
-    app = PlayApp(session, agent_delay=0)
+    session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         await pilot.press("a")

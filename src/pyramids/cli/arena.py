@@ -16,6 +16,7 @@ import typer
 from pyramids.cli.common import (
     ADDRESS_HELP,
     BACKEND_HELP,
+    changed_options,
     progress,
     require_extra,
     user_errors,
@@ -42,14 +43,9 @@ def _print_table(summary: dict[str, Any]) -> None:
     console = Console()
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console = Console(width=200)  # a pipe or a file: no terminal to wrap for
-    # The options set away from their defaults, as `simulate` prints them (the JSON
-    # keeps them all).
-    defaults = load(summary["game"]).options
-    options = ", ".join(f"{k}={v}" for k, v in sorted(summary["options"].items())
-                        if defaults.get(k) != v)
     console.print(_(
         "{game} ({options}): {games} games, {seats}, seed {seed}",
-        game=summary["game"], options=options or _("defaults"),
+        game=summary["game"], options=changed_options(summary["game"], summary["options"]),
         games=format_number(summary["games"]),
         seats=ngettext("{count} seat", "{count} seats", summary["players"]),
         seed=summary["seed"],

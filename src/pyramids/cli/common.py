@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 
-from pyramids.core import PyramidsError
+from pyramids.core import PyramidsError, load
 from pyramids.play.i18n import UnknownLanguageError, _, set_language, words_text
 
 USAGE_ERROR = 2
@@ -111,3 +111,12 @@ def wrap_cells(line: str, width: int, indent: int = 2) -> str:
             current = candidate
     lines.append(current)
     return "\n".join(lines)
+
+
+def changed_options(game: str, options: dict[str, Any]) -> str:
+    """The options set away from the game's defaults, `mode=coop, players=2`, or
+    "defaults" in words: a report's header (its JSON keeps them all)."""
+    defaults = load(game).options
+    changed = ", ".join(f"{key}={value}" for key, value in sorted(options.items())
+                        if defaults.get(key) != value)
+    return changed or _("defaults")

@@ -19,6 +19,7 @@ from pyramids.cli.common import (
     BACKEND_HELP,
     LANG_HELP,
     apply_language,
+    changed_options,
     progress,
     require_extra,
     user_errors,
@@ -192,13 +193,9 @@ def simulate(
     if as_json:
         typer.echo(json.dumps(report))
         return
-    # The options set away from their defaults (the JSON keeps them all).
-    defaults = type(loaded)().options
-    options = ", ".join(f"{k}={v}" for k, v in sorted(report["options"].items())
-                        if defaults.get(k) != v)
     typer.echo(_("{game} ({options}): {games} games, seed {seed}", game=report["game"],
-                 options=options or _("defaults"), games=format_number(report["games"]),
-                 seed=report["seed"]))
+                 options=changed_options(report["game"], report["options"]),
+                 games=format_number(report["games"]), seed=report["seed"]))
     for seat in range(len(names)):
         typer.echo("  " + ngettext("{seat}: {count} win", "{seat}: {count} wins",
                                    report["wins"][seat], seat=seat_label(seat, names)))

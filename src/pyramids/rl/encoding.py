@@ -50,7 +50,7 @@ from typing import Any, Literal, NotRequired, Union, get_args, get_origin
 
 import numpy as np
 
-from pyramids.core import Game, State, game_manifest, load
+from pyramids.core import Game, PyramidsError, State, game_manifest, load
 
 PROBE_GAMES = 12
 PROBE_MAX_ACTIONS = 600
@@ -600,6 +600,6 @@ def illegal_reason(state: Any, action: int | None) -> str:
         return "no action was given (None); give one whose action_mask entry is 1"
     try:
         state.clone().apply_action(action)
-    except Exception as error:  # noqa: BLE001 - the engine's refusal, whatever its kind
+    except PyramidsError as error:  # the engine's refusal (IllegalActionError)
         return str(error)
     return f"action {action} is not allowed now; give one whose action_mask entry is 1"

@@ -38,7 +38,7 @@ from pyramids.core import Game, OptionError, RecordError, Rng, State, load
 from pyramids.core.errors import N_, PluralWords
 from pyramids.core.options import check_players_agree
 from pyramids.sim.backends import Backend, make_backend, run_indexed
-from pyramids.sim.play import play_game
+from pyramids.sim.play import play_game, shared_result
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
 
 GameLoader = Callable[..., Game]
@@ -356,9 +356,9 @@ def _settings_text(header: Any) -> str:
 
 def seat_outcome(returns: Sequence[float], seat: int) -> str:
     """'win', 'draw' or 'loss' for one seat (see the module docstring)."""
-    mine = returns[seat]
     if len(set(returns)) == 1:  # alone, or a team's result shared by every seat
-        return "win" if mine > 0 else "draw" if mine == 0 else "loss"
+        return shared_result(returns) or "draw"
+    mine = returns[seat]
     top = max(returns)
     if mine < top:
         return "loss"

@@ -1025,11 +1025,8 @@ class PlayApp(App[None]):
             self._typing_ahead = False
             return False
         if key == "enter":
-            text = command.value.strip()
-            command.value = ""
             self._typing_ahead = False
-            if text:
-                self.try_move(text)
+            self._play_typed(command)
             return True
         command.insert_text_at_cursor(" " if key == "space" else key)
         return True
@@ -1039,8 +1036,12 @@ class PlayApp(App[None]):
             self._typing_ahead = False  # the keys go to the box itself now
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
+        self._play_typed(event.input)
+
+    def _play_typed(self, box: Input) -> None:
+        """Play the move typed in `box`, which is emptied."""
+        text = box.value.strip()
+        box.value = ""
         if text:
             self.try_move(text)
 

@@ -99,11 +99,11 @@ def prepare_logs(live: LiveRoom) -> None:
     language), so that sending it is cheap."""
     log = ensure_log(live)
     total = len(log)
+    names = people_names(live)
     for conn in list(live.connections):
         log.catch_up(conn.seat)
         if conn.log_sent < total:
-            conn.log_ready = (conn.log_sent, *_log_message(log, conn, conn.log_sent,
-                                                           people_names(live)))
+            conn.log_ready = (conn.log_sent, *_log_message(log, conn, conn.log_sent, names))
 
 
 def people_names(live: LiveRoom) -> dict[int, str | Words]:

@@ -593,16 +593,21 @@ class MahjonggState(SavedState, State):
         options = self.game.options
         costs = {act.SIGHT: options["sight_cost"], "shift": options["shift_cost"],
                  "reveal": options["reveal_cost"], act.RESHUFFLE: options["reshuffle_cost"]}
-        taken: list[int] = []  # where in the history each snapshot on the stack was taken
-        for index, action in enumerate(self._history):
+        # Back from the last action to the one that took the newest snapshot still on
+        # the stack, each undo on the way matching one snapshot taken before it (as
+        # brackets match): only that tail is read, and `legal_actions` asks this often.
+        spent = 0
+        undone = 0
+        for action in reversed(self._history):
             kind = space.kind(action)
+            spent += costs.get(kind, 0)
             if kind == act.UNDO:
-                taken.pop()
+                undone += 1
             elif kind not in ("clock", act.HINT, act.PASS):
-                taken.append(index)
-        if not taken:
-            return 0
-        return sum(costs.get(space.kind(action), 0) for action in self._history[taken[-1]:])
+                if not undone:
+                    return spent
+                undone -= 1
+        return 0  # no snapshot on the stack
 
     def _apply_clock(self, seconds: int) -> None:
         self.elapsed = seconds
