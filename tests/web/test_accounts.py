@@ -119,7 +119,7 @@ def test_a_session_acts_only_for_its_own_account(server: ServerThread) -> None:
     taken = ana.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"}, headers=csrf(ana))
     assert taken.status_code == 201, taken.text
     assert taken.json()["room"]["seats"][0] == {"seat": 0, "kind": "person", "name": "Ana",
-                                                "account": True}
+                                                "look": "ana", "account": True}
     again = ana.post(f"/api/rooms/{room_id}/seats", json={"name": "Ana"}, headers=csrf(ana))
     assert again.status_code == 409 and code_of(again) == "already_seated"
     # A cookie changed by one character is nobody's.
@@ -190,6 +190,31 @@ def test_names_and_passwords_are_checked(server: ServerThread) -> None:
     assert register(ana, "Ana").status_code == 201
     taken = register(browser(server), "ANA")
     assert taken.status_code == 409 and code_of(taken) == "name_taken"
+
+
+def test_a_name_that_looks_like_an_accounts_name_is_refused(server: ServerThread) -> None:
+    """Letters of one alphabet can still pass for another name: "Веа", all Cyrillic,
+    reads as "Bea"; "BiII" (capital i) as "Bill". Neither an account nor a guest may
+    take such a name; a name that only shares letters is fine."""
+    assert register(browser(server), "Bea").status_code == 201
+    assert register(browser(server), "Bill").status_code == 201
+    for name, account in (("\u0412\u0435\u0430", "Bea"), ("BiII", "Bill"),
+                          ("\uff22ea", None)):
+        refused = register(browser(server), name)
+        assert refused.status_code in (400, 409), refused.text
+        message = refused.json()["error"]["message"]
+        if account is not None:  # (full-width letters are refused for what they are)
+            assert code_of(refused) == "name_taken"
+            assert message == (f"'{name}' looks like '{account}', the name of an account, so "
+                               "one could pass for the other; choose another name")
+    room_id = server.http.post("/api/rooms", json={"game": NAME}).json()["room"]["id"]
+    guest = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "\u0412\u0435\u0430"})
+    assert code_of(guest) == "name_taken" and "looks like 'Bea'" in guest.json()["error"]["message"]
+    assert server.http.get(f"/api/rooms/{room_id}").json()["room"]["open_seats"] == [0, 1]
+    # Cyrillic "Анна" looks like no Latin name here ("н" is not "H"), and "Bean" is another name.
+    for name in ("\u0410\u043d\u043d\u0430", "Bean"):  # (registrations are limited an hour)
+        seated = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": name})
+        assert seated.status_code == 201, seated.text
 
 
 def test_failed_logins_are_limited(server: ServerThread) -> None:
@@ -300,7 +325,7 @@ def test_a_game_against_a_bot_is_rated_once_against_its_fixed_rating(db_url: str
     storage.create_room(room)
     store = AccountStore(storage.engine)
     ana = store.create("Ana", "$argon2id$not-a-real-hash")
-    assert ana is not None and store.create("ANA", "x") is None
+    assert isinstance(ana, int) and store.create("ANA", "x") == "Ana"
     game = "pacal"  # rated under any name: the bots' table is read by game name
     seats = [(0, ana, None), (1, None, "hard")]
     changes = store.rate_game("rated1", game, seats, [1.0, -1.0])

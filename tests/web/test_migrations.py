@@ -52,3 +52,31 @@ def test_a_revision_0001_database_keeps_its_rooms(
     state = ana.until(lambda m: m["type"] == "state")
     assert state["seat"] == 0 and state["status"] == "playing" and state["view"]
     ana.close()
+
+
+def test_accounts_of_a_revision_0005_database_get_their_looks(
+    db_url: str, start_server: Callable[..., ServerThread]
+) -> None:
+    """Accounts made before names had looks get them on upgrade: a new name that
+    looks like one of theirs is refused, and two old ones that look alike both stay."""
+    upgrade_to(db_url, "0005_accounts_ratings")
+    engine = sa.create_engine(normalize_url(db_url))
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        for name in ("Bea", "B\u0435a"):  # the second with a Cyrillic е, from before
+            connection.execute(sa.text(
+                "INSERT INTO accounts (name, name_key, password_hash, created_at) VALUES "
+                "(:name, :key, 'not-a-hash', :now)"), {"name": name, "key": name.casefold(),
+                                                     "now": now})
+    engine.dispose()
+
+    server = start_server(db_url)
+    engine = sa.create_engine(normalize_url(db_url))
+    with engine.connect() as connection:
+        looks = connection.execute(sa.text("SELECT name, name_look FROM accounts")).all()
+    engine.dispose()
+    assert sorted(looks) == [("Bea", "bea"), ("B\u0435a", "bea")]
+    room_id = server.http.post("/api/rooms", json={"game": NAME}).json()["room"]["id"]
+    # "Веа", all Cyrillic, reads as "Bea": a guest may not play under it.
+    refused = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "\u0412\u0435\u0430"})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "name_taken"

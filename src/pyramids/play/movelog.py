@@ -90,12 +90,13 @@ def say_n(singular: str, plural: str, count: int, **values: Any) -> Words:
     return Words(singular, tuple(sorted(values.items())), plural, count)
 
 
-def distinct_names(people: Mapping[int, str]) -> dict[int, str | Words]:
+def distinct_names(people: Mapping[int, str],
+                   look: Callable[[str], str] = str.casefold) -> dict[int, str | Words]:
     """People's names by seat, for `Words.text(names=...)`: a name two seats share
-    (whatever its case) reads with its seat, "Bea (seat 2)", as the pages' last move
-    tells them apart."""
-    keys = [name.casefold() for name in people.values()]
-    return {seat: name if keys.count(name.casefold()) == 1
+    (whatever its case; the server also takes names that look alike, by `look`) reads
+    with its seat, "Bea (seat 2)", as the pages' last move tells them apart."""
+    looks = [look(name) for name in people.values()]
+    return {seat: name if looks.count(look(name)) == 1
             else say("{name} (seat {number})", name=name, number=seat + 1)
             for seat, name in people.items()}
 

@@ -44,6 +44,7 @@ from sqlalchemy.engine import Engine
 
 from pyramids.core.errors import N_, Words
 from pyramids.web.limits import Buckets, retry_after
+from pyramids.web.names import name_look
 from pyramids.web.ratings import (
     Rating,
     bot_rating,
@@ -77,6 +78,8 @@ accounts_table = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("name_key", sa.String(64), nullable=False, unique=True),
+    # What the name looks like (`names.name_look`): no two accounts' names look alike.
+    sa.Column("name_look", sa.String(256), nullable=True, index=True),
     sa.Column("password_hash", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
@@ -206,19 +209,37 @@ class AccountStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def create(self, name: str, password_hash: str) -> int | None:
-        """A new account's id, or None when the name is taken."""
+    def create(self, name: str, password_hash: str) -> int | str:
+        """A new account's id; or, when the name is taken or looks like an account's
+        name ("Веа" beside "Bea"), that account's name, and nothing is written."""
         with self.engine.begin() as connection:
-            taken = connection.execute(
-                sa.select(accounts_table.c.id).where(accounts_table.c.name_key == name_key(name))
-            ).first()
+            taken = self._named_like(connection, name)
             if taken is not None:
-                return None
+                return taken
             result = connection.execute(accounts_table.insert().values(
-                name=name, name_key=name_key(name), password_hash=password_hash,
-                created_at=_now()))
+                name=name, name_key=name_key(name), name_look=name_look(name),
+                password_hash=password_hash, created_at=_now()))
             key = result.inserted_primary_key
-            return int(key[0]) if key is not None else None
+            assert key is not None  # an insert into a table with an integer key
+            return int(key[0])
+
+    def named_like(self, name: str) -> str | None:
+        """The name of the account named `name` (any case) or with a name that looks like
+        it; None when there is none."""
+        with self.engine.connect() as connection:
+            return self._named_like(connection, name)
+
+    @staticmethod
+    def _named_like(connection: sa.Connection, name: str) -> str | None:
+        row = connection.execute(
+            sa.select(accounts_table.c.name).where(accounts_table.c.name_key == name_key(name))
+        ).first()
+        if row is None:
+            row = connection.execute(
+                sa.select(accounts_table.c.name)
+                .where(accounts_table.c.name_look == name_look(name)).limit(1)
+            ).first()
+        return None if row is None else str(row.name)
 
     def find(self, name: str) -> tuple[int, str, str] | None:
         """(id, name, password hash) of the account with this name, any case."""
@@ -403,10 +424,14 @@ class Accounts:
                 429, retry_after=wait)
         password_hash = await self._in_thread(self.hasher.hash, password)
         account = await hub.run_db(self.store.create, clean, password_hash)
-        if account is None:
-            raise RoomError("name_taken", Words(N_("the name '{name}' already has an account; "
-                                                   "log in, or choose another name"), name=clean),
-                            409)
+        if isinstance(account, str):
+            if name_key(account) == name_key(clean):
+                raise RoomError("name_taken", Words(N_(
+                    "the name '{name}' already has an account; log in, or choose another "
+                    "name"), name=clean), 409)
+            raise RoomError("name_taken", Words(N_(
+                "'{name}' looks like '{account}', the name of an account, so one could pass "
+                "for the other; choose another name"), name=clean, account=account), 409)
         log.info("account %d registered", account)
         return account, clean
 
@@ -533,10 +558,16 @@ async def check_guest_name(request: Request, name: Any) -> None:
     if problem is not None:
         raise RoomError("bad_name", problem)
     accounts: Accounts = request.app.state.accounts
-    if await request.app.state.hub.run_db(accounts.store.find, clean) is not None:
+    account = await request.app.state.hub.run_db(accounts.store.named_like, clean)
+    if account is None:
+        return
+    if name_key(account) == name_key(clean):
         raise RoomError("name_taken", Words(N_(
             "'{name}' is the name of an account: log in to play under it, or choose another "
             "name"), name=clean), 409)
+    raise RoomError("name_taken", Words(N_(
+        "'{name}' looks like '{account}', the name of an account, so one could pass for the "
+        "other; choose another name"), name=clean, account=account), 409)
 
 
 class Credentials(BaseModel):

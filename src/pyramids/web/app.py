@@ -44,6 +44,7 @@ from pyramids.web.limits import (
     json_too_deep,
     retry_after,
 )
+from pyramids.web.names import name_look
 from pyramids.web.replay import mount_replay
 from pyramids.web.rooms import (
     ABORTED,
@@ -513,6 +514,7 @@ def create_app(
         app.state.hub = hub
         attach_solitaire(hub)
         settle_collector()  # a server that owns its process: see pyramids.web.collector
+        name_look("")  # reads the look-alike table now, not on the event loop's first name
         try:
             yield
         finally:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from pyramids.core import load
 from pyramids.play.i18n import DEFAULT, UnknownLanguageError, check_language
 from pyramids.play.movelog import MoveLog, Words, distinct_names
+from pyramids.web.names import name_look
 from pyramids.web.rooms import PERSON
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def people_names(live: LiveRoom) -> dict[int, str | Words]:
     and an empty one, read as "seat 2", as the seat chips number them). A name two
     seats share reads with its seat ("Bea (seat 2)"), as the page's last move does."""
     return distinct_names({seat.index: seat.name for seat in live.room.seats
-                           if seat.kind == PERSON and seat.name})
+                           if seat.kind == PERSON and seat.name}, name_look)
 
 
 def _log_message(log: MoveLog, conn: Connection, since: int,

@@ -30,6 +30,7 @@ from pyramids.core import GameRecord, PyramidsError
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import negotiate
 from pyramids.play.movelog import distinct_names, replay_log
+from pyramids.web.names import name_look
 from pyramids.web.pages import NO_CACHE, STATIC_DIR
 from pyramids.web.rooms import RoomError, Seat, verify_commitment
 
@@ -52,7 +53,7 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
     # People by their names, as the live log named them (an open seat reads as one).
     names = distinct_names({seat: name for seat, name in enumerate(game_record.players)
                             if seat < seats and agents[seat] is None
-                            and name != Seat(seat).display_name()})
+                            and name != Seat(seat).display_name()}, name_look)
     public = log.as_json(None, lang, names=names)
     own = {seat: log.as_json(seat, lang, names=names) for seat in range(seats)}
     steps = []

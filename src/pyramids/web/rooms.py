@@ -34,6 +34,7 @@ from pyramids.core import (
 )
 from pyramids.core.errors import N_, PluralWords, Words, words_json
 from pyramids.play.moves import reason_only
+from pyramids.web.names import name_look
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -226,6 +227,9 @@ class Seat:
     def public(self) -> dict[str, Any]:
         public: dict[str, Any] = {"seat": self.index, "kind": self.kind,
                                   "name": self.display_name()}
+        if self.kind == PERSON and self.name:
+            # Pages tell apart seats whose names look alike ("Bea" and Cyrillic "Веа").
+            public["look"] = name_look(self.name)
         if self.kind == AGENT:
             public["agent"] = self.agent  # pages name the bot in the reader's language
         if self.account_id is not None:

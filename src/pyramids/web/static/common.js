@@ -353,9 +353,10 @@ export function seatName(seats, index) {
   const seat = seats && seats[index];
   if (!seat) return t("seat {number}", { number: index + 1 });
   const label = seatLabel(seat);
-  // Three "Medium (bot)" at one table: each says its seat, as the move log does.
+  // Three "Medium (bot)" at one table, or "Bea" beside a Cyrillic "Веа" (the server
+  // gives each person's name its look): each says its seat, as the move log does.
   const twin = seats.some((other, at) => at !== index && other && other.kind !== "open"
-    && seatLabel(other) === label);
+    && (seatLabel(other) === label || (seat.look && other.look === seat.look)));
   if (!twin) return label;
   if (seat.kind === "agent" && seat.agent) {
     return t("{bot} (bot, seat {number})", { bot: agentLabel(seat.agent), number: index + 1 });
