@@ -1,5 +1,6 @@
 """Names that look alike, in a real Chromium (Debian's): "Bea" and a Cyrillic "Веа" at
-one table read alike, so the page names each with its seat, as the move log does."""
+one table read alike, so the page names each with its seat, as the move log does, and
+so does the chat: one cannot write as the other."""
 
 # The fixtures are those of test_browser.py, imported by name: tests take them as arguments.
 # ruff: noqa: F811
@@ -45,4 +46,10 @@ def test_names_that_look_alike_are_told_apart_by_their_seats(
         for seat, text in enumerate(seats):
             told = f"{names[seat]} (you)" if seat == own else f"{names[seat]} (seat {seat + 1})"
             assert text.startswith(f"Seat {seat + 1}: {told}"), (own, seats)
+    page.click("#start")
+    friend.wait_for_selector("#chat-input")
+    friend.fill("#chat-input", "it is me, Bea")
+    friend.click("#chat-form button[type=submit]")
+    page.wait_for_selector("#chat-list .chat-message")
+    assert page.inner_text("#chat-list .chat-author") == f"{BEA_CYRILLIC} (seat 2)"
     context.close()

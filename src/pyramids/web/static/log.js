@@ -5,7 +5,7 @@
 // people's text: they are only ever put into the page as text (textContent), never as
 // markup. The limits are the server's; the page shows its refusals.
 
-import { api, h, t } from "./common.js";
+import { api, h, seatName, t } from "./common.js";
 
 const MAX_CHAT_LENGTH = 300;
 const SHOWN_LOG = 400;
@@ -112,10 +112,21 @@ export function onLog(message) {
   list.scrollTop = list.scrollHeight;
 }
 
+function chatAuthor(entry) {
+  if (entry.seat === null) return t("Spectator");
+  const seated = side.seats[entry.seat];
+  // Still in the seat it wrote from: named as the table names it, so that one "Bea"
+  // cannot write as the other ("Bea (seat 2)" beside "Bea (seat 1)").
+  if (seated && entry.name && seated.name === entry.name && entry.seat !== side.mySeat) {
+    return seatName(side.seats, entry.seat);
+  }
+  return entry.name || seatLabel(entry.seat);
+}
+
 function chatItem(entry) {
   // textContent only: a message is someone's text, never markup.
   const author = h("span", { class: "chat-author" });
-  author.textContent = entry.seat === null ? t("Spectator") : (entry.name || seatLabel(entry.seat));
+  author.textContent = chatAuthor(entry);
   const text = h("span", { class: "chat-text" });
   text.textContent = entry.text;
   return h("li", { class: "chat-message", "data-number": String(entry.number) }, author, ": ", text);
