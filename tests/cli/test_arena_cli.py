@@ -199,3 +199,36 @@ def test_openspiel_mcts_is_an_arena_agent_even_without_its_extra(
                                  "-n", "2"])
     assert result.exit_code == 2
     assert "pip install 'pyramids[openspiel]'" in result.stderr
+
+
+def test_reports_say_when_an_agent_thinks_by_the_clock() -> None:
+    """An agent with a time budget (plain `mcts`: 0.8 s a move) plays other moves on a
+    slower or busier machine, so the seed cannot replay its games: the arena and simulate
+    say so under their figures, and a budget of iterations (which replays) gets no note."""
+    clocked = runner.invoke(app, ["arena", "pacal", "--agents", "mcts:time=0.01,greedy",
+                                  "--games", "2"])
+    assert clocked.exit_code == 0, clocked.output
+    text = " ".join(clocked.stdout.split())
+    assert "Thinking by the clock: mcts:time=0.01. The seed does not replay" in text
+    summary = json.loads(runner.invoke(app, ["arena", "pacal", "--agents",
+                                             "mcts:time=0.01,greedy", "--games", "2",
+                                             "--json"]).stdout)
+    assert summary["clock_agents"] == ["mcts:time=0.01"]
+    counted = runner.invoke(app, ["arena", "pacal", "--agents", "mcts:iterations=5,greedy",
+                                  "--games", "2"])
+    assert counted.exit_code == 0 and "clock" not in counted.stdout
+    simulated = runner.invoke(app, ["simulate", "pacal", "--agents", "mcts:time=0.01,random",
+                                    "--games", "2"])
+    assert simulated.exit_code == 0, simulated.output
+    assert "Thinking by the clock: mcts:time=0.01." in " ".join(simulated.stdout.split())
+    assert "clock" not in runner.invoke(app, ["simulate", "pacal", "--games", "2"]).stdout
+
+
+def test_a_balance_report_says_when_its_agent_thinks_by_the_clock() -> None:
+    from pyramids.sim.balance import report_markdown
+
+    report = {"game": "temple", "agent": "mcts", "seed": 1, "games_per_count": 10,
+              "options": {}, "by_players": {}, "thinks_by_clock": True}
+    assert "`mcts` thinks by the clock" in report_markdown(report, [])
+    assert "clock" not in report_markdown({**report, "agent": "greedy",
+                                           "thinks_by_clock": False}, [])

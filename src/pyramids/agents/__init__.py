@@ -27,6 +27,7 @@ from pyramids.agents.base import (
     parse_setting,
     register_agent,
     require_agent,
+    thinks_by_clock,
 )
 from pyramids.agents.determinized import DeterminizedAgent
 from pyramids.agents.greedy import GreedyAgent
@@ -58,6 +59,7 @@ __all__ = [
     "make_agent",
     "make_agent_from_setting",
     "parse_setting",
+    "thinks_by_clock",
     "register_agent",
     "require_agent",
 ]

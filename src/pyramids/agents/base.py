@@ -38,6 +38,13 @@ class Agent(Protocol):
         ...
 
 
+def thinks_by_clock(agent: Agent) -> bool:
+    """Whether `agent` stops thinking when a time runs out (a clock budget, as plain
+    `mcts`'s 0.8 s): its moves then depend on the machine's speed and load, so a seed
+    does not replay its games. A budget of iterations does."""
+    return bool(getattr(agent, "thinks_by_clock", False))
+
+
 AgentFactory = Callable[..., Agent]
 _AGENTS: dict[str, AgentFactory] = {}
 _plugins_scanned = False

@@ -120,6 +120,7 @@ class MctsAgent:
         self.rng = Rng(seed)
         self.iterations = iterations
         self.time = DEFAULT_TIME if iterations is None and time is None else time
+        self.thinks_by_clock = self.time is not None
         self.rollout = rollout
         self.exploration = exploration
         self.rollout_depth: int | str | None = rollout_depth

@@ -17,6 +17,7 @@ from pyramids.cli.common import (
     ADDRESS_HELP,
     BACKEND_HELP,
     changed_options,
+    clock_note,
     progress,
     require_extra,
     user_errors,
@@ -86,6 +87,7 @@ def _print_table(summary: dict[str, Any]) -> None:
         "Elo: Bradley-Terry maximum likelihood on pairwise results, mean 1500; virtual "
         "draws added to each pair: {draws}.", draws=prior,
     ))
+    clock_note(summary.get("clock_agents", []), console.print)
     if summary["players"] == 1:
         # Alone, agents never meet: say what their pairwise results are.
         console.print(_("One player: every agent plays the same deals; two agents are compared "

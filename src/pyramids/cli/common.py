@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
@@ -111,6 +111,24 @@ def wrap_cells(line: str, width: int, indent: int = 2) -> str:
             current = candidate
     lines.append(current)
     return "\n".join(lines)
+
+
+def clock_agents(settings: Iterable[str]) -> list[str]:
+    """The agent settings (`mcts`, `mcts:time=2`) that think by the clock."""
+    from pyramids.agents import make_agent_from_setting, thinks_by_clock
+
+    return [setting for setting in dict.fromkeys(settings)
+            if thinks_by_clock(make_agent_from_setting(setting))]
+
+
+def clock_note(agents: list[str], say: Callable[[str], Any]) -> None:
+    """After a report: the agents that think by the clock make its figures unrepeatable
+    from the seed (a designer who runs it again gets other figures, and should know why)."""
+    if agents:
+        say(_("Thinking by the clock: {agents}. The seed does not replay their games, so "
+              "these figures differ from run to run and from machine to machine; for figures "
+              "that repeat, give a budget of iterations (mcts:iterations=300).",
+              agents=", ".join(agents)))
 
 
 def changed_options(game: str, options: dict[str, Any]) -> str:

@@ -20,6 +20,8 @@ from pyramids.cli.common import (
     LANG_HELP,
     apply_language,
     changed_options,
+    clock_agents,
+    clock_note,
     progress,
     require_extra,
     user_errors,
@@ -182,6 +184,7 @@ def simulate(
             summary = play_series(loaded, names, games, seed, keep_finals=solo,
                                   backend=runner, on_done=advance)
         report: dict[str, Any] = summary.to_dict()
+        report["clock_agents"] = clock_agents(names)
         if solo:
             report["win_rate"] = summary.wins[0] / summary.games
             draws_won = [
@@ -212,6 +215,7 @@ def simulate(
             typer.echo("  " + _("games every seat lost: {losses}", losses=report["losses"]))
     mean_actions = f"{report['mean_actions']:.1f}"
     typer.echo("  " + _("mean actions per game: {actions}", actions=mean_actions))
+    clock_note(report["clock_agents"], typer.echo)
 
 
 def solo_draw_count(view: dict[str, Any]) -> int | None:

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pyramids.agents import Agent, make_agent
+from pyramids.agents import Agent, make_agent, thinks_by_clock
 from pyramids.core import Game, OptionError, RecordError, Rng, State, load
 from pyramids.core.errors import N_, PluralWords
 from pyramids.core.options import check_players_agree
@@ -472,6 +472,8 @@ def run_arena(
         seed=seed,
         lineups=[list(x) for x in lineups([s.label for s in specs], game.num_players)],
         seconds_per_move=seconds_per_move(results),
+        # Agents whose budget is a time: the seed does not replay their games.
+        clock_agents=[spec.label for spec in specs if thinks_by_clock(spec.make(seed))],
     )
     return summary
 

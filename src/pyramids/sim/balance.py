@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pyramids.agents import make_agent, thinks_by_clock
 from pyramids.core import load
 from pyramids.sim.arena import (
     AgentSpec,
@@ -103,6 +104,7 @@ def run_balance(
         "games_per_count": games,
         "options": {k: v for k, v in chosen_options.items() if k != "players"},
         "by_players": by_count,
+        "thinks_by_clock": thinks_by_clock(make_agent(agent, seed=seed)),
     }
 
 
@@ -123,7 +125,10 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         "Reproduce: `pyramids balance "
         f"{game} --games {report['games_per_count']} --players "
         + ",".join(report["by_players"])
-        + f" --agent {report['agent']} --seed {report['seed']}`",
+        + f" --agent {report['agent']} --seed {report['seed']}`"
+        + (f" (`{report['agent']}` thinks by the clock, so the seed does not replay its games: "
+           "a rerun gives other figures; an agent with a budget of iterations repeats them)"
+           if report.get("thinks_by_clock") else ""),
         "",
         "## Seat win rates",
         "",
