@@ -429,9 +429,7 @@ class Accounts:
                 raise RoomError("name_taken", Words(N_(
                     "the name '{name}' already has an account; log in, or choose another "
                     "name"), name=clean), 409)
-            raise RoomError("name_taken", Words(N_(
-                "'{name}' looks like '{account}', the name of an account, so one could pass "
-                "for the other; choose another name"), name=clean, account=account), 409)
+            raise looks_like_an_account(clean, account)
         log.info("account %d registered", account)
         return account, clean
 
@@ -565,9 +563,13 @@ async def check_guest_name(request: Request, name: Any) -> None:
         raise RoomError("name_taken", Words(N_(
             "'{name}' is the name of an account: log in to play under it, or choose another "
             "name"), name=clean), 409)
-    raise RoomError("name_taken", Words(N_(
+    raise looks_like_an_account(clean, account)
+
+
+def looks_like_an_account(name: str, account: str) -> RoomError:
+    return RoomError("name_taken", Words(N_(
         "'{name}' looks like '{account}', the name of an account, so one could pass for the "
-        "other; choose another name"), name=clean, account=account), 409)
+        "other; choose another name"), name=name, account=account), 409)
 
 
 class Credentials(BaseModel):
