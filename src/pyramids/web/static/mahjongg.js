@@ -612,8 +612,17 @@ export function cancel(ctx) {
   return true;
 }
 
-/** A move in words, for the last-move line and the live region. */
+/** A move in words, for the last-move line and the live region ("matches two Ra tiles"). */
 export function describeMove(action, view) {
+  return moveWords(action, view, false);
+}
+
+/** The reader's own move in words, as the move log tells it: "You match two Ra tiles". */
+export function describeOwnMove(action, view) {
+  return moveWords(action, view, true);
+}
+
+function moveWords(action, view, you) {
   const [verb, ...rest] = action.split(" ");
   const face = (id) => faceName(knownFaces.get(Number(id)) ?? null);
   if (verb === "match" && rest.length === 2) {
@@ -621,22 +630,31 @@ export function describeMove(action, view) {
     // The view names a pair's faces; a page that came later never saw those tiles.
     const [first, second] = last && last.faces ? last.faces.map(faceName) : rest.map(face);
     const points = last ? last.points : null;
+    const counted = points !== null && points !== undefined;
     if (first === second) {
-      return points === null || points === undefined
-        ? t("matches two {face} tiles", { face: first })
-        : t("matches two {face} tiles: +{points}", { face: first, points });
+      const values = { face: first, points };
+      if (you) return counted ? t("You match two {face} tiles: +{points}", values) : t("You match two {face} tiles", values);
+      return counted ? t("matches two {face} tiles: +{points}", values) : t("matches two {face} tiles", values);
     }
-    return points === null || points === undefined
-      ? t("matches {first} and {second}", { first, second })
-      : t("matches {first} and {second}: +{points}", { first, second, points });
+    const values = { first, second, points };
+    if (you) return counted ? t("You match {first} and {second}: +{points}", values) : t("You match {first} and {second}", values);
+    return counted ? t("matches {first} and {second}: +{points}", values) : t("matches {first} and {second}", values);
   }
-  if (verb === "shift" && rest.length === 1) return t("lifts {face} with Anubis Shift", { face: face(rest[0]) });
-  if (verb === "reveal" && rest.length === 1) return t("turns up a face-down tile with a Tile Reveal");
-  const words = {
+  if (verb === "shift" && rest.length === 1) {
+    const values = { face: face(rest[0]) };
+    return you ? t("You lift {face} with Anubis Shift", values) : t("lifts {face} with Anubis Shift", values);
+  }
+  if (verb === "reveal" && rest.length === 1) {
+    return you ? t("You turn up a face-down tile with a Tile Reveal") : t("turns up a face-down tile with a Tile Reveal");
+  }
+  if (verb === "clock") return t("the clock runs");
+  const words = you ? {
+    pass: t("You pass"), hint: t("You ask for a hint"), undo: t("You take back the last move"),
+    sight: t("You use Ra Sight"), reshuffle: t("You call a Sandstorm Reshuffle"), finish: t("You finish the monument"),
+  } : {
     pass: t("passes"), hint: t("asks for a hint"), undo: t("takes back the last move"),
     sight: t("uses Ra Sight"), reshuffle: t("calls a Sandstorm Reshuffle"), finish: t("finishes the monument"),
   };
-  if (verb === "clock") return t("the clock runs");
   return words[verb] || null;
 }
 
