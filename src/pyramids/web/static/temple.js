@@ -231,8 +231,11 @@ export function render(box, ctx) {
   const pyramidY = 20;
   const sideX = narrow ? 20 : BASE_W + 60;
   const sideY = narrow ? 9 * STEP_H + 60 : 40;
-  const handY = narrow ? sideY + 270 : 9 * STEP_H + 70;
-  const height = handY + CH + 30;
+  // Wide: the hand stands in the right column under the construction (its five sets'
+  // lines end 134 below its title), not under the pyramid's foot, so that the board is
+  // short enough for the hand and the choices under it (Keep my hand) to show together.
+  const handY = narrow ? sideY + 270 : sideY + CH + 50 + 160;
+  const height = Math.max(pyramidY + 9 * STEP_H, handY + CH) + 30;
   if (!view.hand && ctx.ui.templeKind) ctx.ui.templeKind = null;
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board temple", role: "group", "aria-label": t("Temple table") });
   svg.append(pyramidShape(view, pyramidX, pyramidY));
