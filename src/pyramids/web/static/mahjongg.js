@@ -340,18 +340,20 @@ function controls(ctx) {
   const canShift = ctx.legal.some((action) => action.startsWith("shift "));
   const canReveal = ctx.legal.some((action) => action.startsWith("reveal "));
   const options = (ctx.ui.summary && ctx.ui.summary.options) || {};
-  const revealCost = options.reveal_cost || 1;
+  // What each favor costs at this table (the room's options; the game's defaults).
+  const cost = (name) => Number(options[name] || FAVOR_COSTS[name]);
+  const priced = (favor, name) => tn("{favor} ({count} token)", "{favor} ({count} tokens)", cost(name), { favor });
   const solo = view.players === 1;
   const row = [
     button(ctx, "hint", t("Hint"), { key: "H", title: t("show a pair that keeps the board clearable (ends your streak)") }),
     button(ctx, "undo", t("Undo"), { key: "U", title: t("take back the last move (ends your streak)") }),
-    button(ctx, "sight", t("Ra Sight (1 token)"), { key: "R", title: t("list every valid pair this turn") }),
+    button(ctx, "sight", priced(t("Ra Sight"), "sight_cost"), { key: "R", title: t("list every valid pair this turn") }),
     h("button", {
       "data-key": "button-shift", disabled: !canShift, "aria-pressed": String(Boolean(ctx.ui.mjShift)),
       class: ctx.ui.mjShift ? "primary" : undefined, "aria-keyshortcuts": "A",
       ...offAttributes(canShift ? null : offReason(ctx, "shift")),
       onclick: () => toggleShift(ctx),
-    }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : t("Anubis Shift (1 token)")),
+    }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : priced(t("Anubis Shift"), "shift_cost")),
     h("button", {
       "data-key": "button-reveal", disabled: !canReveal, "aria-pressed": String(Boolean(ctx.ui.mjReveal)),
       class: ctx.ui.mjReveal ? "primary" : undefined, "aria-keyshortcuts": "V",
@@ -359,13 +361,17 @@ function controls(ctx) {
       ...offAttributes(canReveal ? null : offReason(ctx, "reveal")),
       onclick: () => toggleReveal(ctx),
     }, ctx.ui.mjReveal ? t("Tile Reveal: choose a face-down tile (click again to cancel)")
-      : tn("Tile Reveal ({count} token)", "Tile Reveal ({count} tokens)", revealCost)),
-    button(ctx, "reshuffle", t("Sandstorm Reshuffle (3 tokens)"), { key: "S" }),
+      : priced(t("Tile Reveal"), "reveal_cost")),
+    // One name for the favor, as the terminal app's button and the move log call it.
+    button(ctx, "reshuffle", priced(t("Sandstorm Reshuffle"), "reshuffle_cost"), { key: "S" }),
     button(ctx, "finish", t("Finish"), { key: "F" }),
     button(ctx, "pass", solo ? t("Give up") : t("Pass")),
   ];
   return h("div", { class: "actions" }, row);
 }
+
+// The favors' costs when a room's options leave them at the game's defaults.
+const FAVOR_COSTS = { sight_cost: 1, shift_cost: 1, reveal_cost: 1, reshuffle_cost: 3 };
 
 function scorePanel(ctx) {
   const view = ctx.view;
