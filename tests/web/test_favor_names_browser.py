@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from pyramids.play.i18n import ngettext, set_language
 from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     TIMEOUT_MS,
     PageServer,
@@ -25,7 +26,8 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     server,
 )
 
-from pyramids.play.i18n import ngettext, set_language  # noqa: E402
+pytest.importorskip("textual", reason="needs the tui extra (pip install '.[tui]')")
+
 from pyramids.tui.mahjongg import favor_name  # noqa: E402
 
 

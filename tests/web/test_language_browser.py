@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from pyramids.play.i18n import _
 from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     TIMEOUT_MS,
     PageServer,
@@ -25,8 +26,6 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     server,
 )
 from tests.web.test_movelog_browser import _finished_room
-
-from pyramids.play.i18n import _  # noqa: E402  (after the skips of test_browser)
 
 
 @pytest.fixture

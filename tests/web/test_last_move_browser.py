@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from pyramids.play.i18n import _
 from tests.web.conftest import Client
 from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     SMALL_LAYOUT,
@@ -31,8 +32,6 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     pytestmark,
     server,
 )
-
-from pyramids.play.i18n import _  # noqa: E402  (after the skips of test_browser)
 
 
 @pytest.fixture
@@ -88,9 +87,18 @@ class Table:
                                "move_number": state["move_number"]})
         self.page.wait_for_function("() => document.body.dataset.yourTurn === 'true'")
 
-    def bea_moves(self) -> str:
-        """Bea's next move (her first legal one), once Ada's page shows it: the line."""
-        state = self.bea.until(lambda m: m.get("type") == "state" and m["your_turn"])
+    def bea_moves(self, ada_move: Callable[[], None]) -> str:
+        """Bea's next move (her first legal one; Ada plays `ada_move` until Bea's turn),
+        once Ada's page shows it: the last-move line."""
+        while True:
+            number = move_number(self.page)
+            state = self.bea.state_at_least(number)
+            if state["your_turn"]:
+                break
+            self.page.wait_for_function("() => document.body.dataset.yourTurn === 'true'")
+            ada_move()
+            self.page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                                        arg=number)
         self.bea.send({"type": "action", "action": state["legal_actions"][0],
                        "move_number": state["move_number"]})
         self.page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
@@ -139,7 +147,7 @@ def test_pacal_tells_the_readers_move_as_the_log_does(
             assert line == f"Last move: You pick {card}", line
             assert f"You picked {card}" in entry, entry
         # Bea's move keeps her name.
-        other = table.bea_moves()
+        other = table.bea_moves(lambda: pacal_move(table.page))
         assert other.startswith("Last move: Bea: "), other
         assert "You" not in other, other
     finally:
@@ -156,7 +164,7 @@ def test_pacal_in_korean_says_dangsin(
         line, entry = table.after_ada(lambda: pacal_move(page))
         own_line(line, "ko")
         assert entry.split(":")[0].strip().endswith(_("You", lang="ko")), entry
-        other = table.bea_moves()
+        other = table.bea_moves(lambda: pacal_move(page))
         assert other.startswith(_("Last move: {name}: {move}", lang="ko").split("{")[0] + "Bea:")
     finally:
         table.close()
@@ -185,16 +193,17 @@ def test_mahjongg_tells_the_readers_pair_as_the_log_does(
     table = Table(server, page, "mahjongg", {"layout": str(layout), "players": 2})
     try:
         table.ada_to_move()
-        _verb, first, second = next(a for a in legal_actions(page) if a.startswith("match ")).split()
 
         def match() -> None:
+            pair = next(a for a in legal_actions(page) if a.startswith("match "))
+            _verb, first, second = pair.split()
             page.click(f".tile[data-id='{first}']")
             page.click(f".tile[data-id='{second}']")
 
         line, entry = table.after_ada(match)
         assert line.startswith("Last move: You match "), line
         assert "You" in entry and "Ada" not in entry, entry
-        other = table.bea_moves()
+        other = table.bea_moves(match)
         assert other.startswith("Last move: Bea: "), other
     finally:
         table.close()

@@ -4,6 +4,8 @@ all ask here, so a client reads one language everywhere."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
@@ -11,6 +13,7 @@ from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import LANGUAGES, UnknownLanguageError, check_language, negotiate
 
 LANG_COOKIE = "pyramids_lang"
+Answer = TypeVar("Answer", bound=Response)
 COOKIE_SECONDS = 365 * 24 * 3600
 
 
@@ -36,7 +39,7 @@ def asked_language(connection: HTTPConnection) -> str | None:
         return None
 
 
-def remember_language(response: Response, connection: HTTPConnection) -> Response:
+def remember_language(response: Answer, connection: HTTPConnection) -> Answer:
     """A page opened with `?lang=` remembers it as the pages' language switch does (the
     cookie every page and the room socket read), so a shared link's language holds on
     the pages reached from it. An unknown `?lang=` changes nothing."""
