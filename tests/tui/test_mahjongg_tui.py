@@ -449,3 +449,17 @@ async def test_favor_labels_are_whole_and_in_sight_at_80x24_in_korean() -> None:
                 assert app.query_one(line).size.width <= area.width, line
     finally:
         set_language(None)
+
+
+async def test_the_reshuffle_button_names_the_favor_as_the_browser_does() -> None:
+    """It read "(x) Sandstorm, 3 tokens": the element tile's face, where the browser, the
+    keys' help and the log say "Sandstorm Reshuffle"."""
+    from pyramids.tui.mahjongg import face_name
+
+    session = new_session(load("mahjongg", layout="turtle", reshuffle_cost=4), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        label = str(app.query_one("#do-reshuffle", expect_type=None).label)
+        assert label == "(x) Sandstorm Reshuffle, 4 tokens", label
+        assert label.split(")")[1].split(",")[0].strip() != face_name("Sandstorm")

@@ -105,7 +105,9 @@ def favor_name(action: str) -> str:
         "sight": _("Ra Sight"),
         "shift": _("Anubis Shift"),
         "reveal": _("Tile Reveal"),
-        "reshuffle": _("Sandstorm"),
+        # One name for the favor, as the browser's button and the move log call it (a
+        # bare "Sandstorm" is an element tile's face).
+        "reshuffle": _("Sandstorm Reshuffle"),
         "undo": _("Undo"),
         "finish": _("Finish"),
         "pass": _("Pass"),

@@ -24,10 +24,9 @@ from pyramids.play.i18n import (
 )
 from pyramids.play.learn import learn_text
 from pyramids.play.tutorial import tutorial_for
-from pyramids.web.language import LANG_COOKIE, client_language, unknown_language
+from pyramids.web.language import client_language, remember_language, unknown_language
 from pyramids.web.rooms import RoomError
 
-COOKIE_SECONDS = 365 * 24 * 3600
 # Markdown from the game packages, never from clients; raw HTML in it stays text.
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -114,17 +113,11 @@ def learn_html(game: str, lang: str) -> str:
     return _page(_(manifest.display_title, lang=lang), body, lang, f"/learn/{game}")
 
 
-def _remembered(response: HTMLResponse, request: Request, lang: str) -> HTMLResponse:
-    if request.query_params.get("lang"):
-        response.set_cookie(LANG_COOKIE, lang, max_age=COOKIE_SECONDS, samesite="lax")
-    return response
-
-
 def mount_learn(app: FastAPI) -> None:
     @app.get("/learn", include_in_schema=False)
     async def learn_index(request: Request) -> HTMLResponse:
         lang = page_language(request)
-        return _remembered(HTMLResponse(learn_index_html(lang)), request, lang)
+        return remember_language(HTMLResponse(learn_index_html(lang)), request)
 
     @app.get("/learn/{game}", include_in_schema=False)
     async def learn_game(game: str, request: Request) -> HTMLResponse:
@@ -133,7 +126,7 @@ def mount_learn(app: FastAPI) -> None:
             page = learn_html(game, lang)
         except UnknownGameError as error:
             raise RoomError("unknown_game", error.words, 404) from None
-        return _remembered(HTMLResponse(page), request, lang)
+        return remember_language(HTMLResponse(page), request)
 
     @app.get("/api/i18n/{lang}", include_in_schema=False)
     async def catalogue(lang: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.core import UnknownGameError, game_manifest
 from pyramids.core.errors import N_, Words
+from pyramids.web.language import remember_language
 from pyramids.web.learn import mount_learn
 from pyramids.web.rooms import FINISHED, RoomError
 from pyramids.web.tutorial import mount_tutorials
@@ -35,6 +36,12 @@ class RematchNotice(BaseModel):
     room: str = Field(max_length=64)
 
 
+def static_page(name: str, request: Request) -> Response:
+    """A page of `static/`; its address's `?lang=` (ko, en) is remembered as the
+    language switch remembers a choice (its scripts read the address too)."""
+    return remember_language(FileResponse(STATIC_DIR / name, headers=NO_CACHE), request)
+
+
 def mount_pages(app: FastAPI) -> FastAPI:
     """Serve the lobby and game pages on `app` (once; a second call changes nothing)."""
     if getattr(app.state, "pages_mounted", False):
@@ -42,22 +49,28 @@ def mount_pages(app: FastAPI) -> FastAPI:
     app.state.pages_mounted = True
 
     @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
-        return FileResponse(STATIC_DIR / "lobby.html", headers=NO_CACHE)
+    async def lobby(request: Request) -> Response:
+        return static_page("lobby.html", request)
+
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_alias(request: Request) -> RedirectResponse:
+        # A link to "the lobby" by name (/lobby?lang=ko) opens the lobby, its query kept.
+        query = request.url.query
+        return RedirectResponse("/" + (f"?{query}" if query else ""))
 
     @app.get("/account", include_in_schema=False)
-    async def account_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "account.html", headers=NO_CACHE)
+    async def account_page(request: Request) -> Response:
+        return static_page("account.html", request)
 
     @app.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "leaderboard.html", headers=NO_CACHE)
+    async def leaderboard_page(request: Request) -> Response:
+        return static_page("leaderboard.html", request)
 
     @app.get("/play/{room_id}", include_in_schema=False)
-    async def room_page(room_id: str) -> FileResponse:
+    async def room_page(room_id: str, request: Request) -> Response:
         # The page reads the room id from its own address; an unknown room is
         # reported by the page, from the API's answer.
-        return FileResponse(STATIC_DIR / "room.html", headers=NO_CACHE)
+        return static_page("room.html", request)
 
     @app.get("/games/{name}/renderer.js", include_in_schema=False)
     async def game_renderer(name: str) -> Response:
@@ -105,4 +118,4 @@ def mount_pages(app: FastAPI) -> FastAPI:
     return app
 
 
-__all__ = ["STATIC_DIR", "mount_pages"]
+__all__ = ["STATIC_DIR", "mount_pages", "static_page"]

@@ -24,14 +24,14 @@ from collections import OrderedDict
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response
 
 from pyramids.core import GameRecord, PyramidsError
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import negotiate
 from pyramids.play.movelog import distinct_names, replay_log
 from pyramids.web.names import name_look
-from pyramids.web.pages import NO_CACHE, STATIC_DIR
+from pyramids.web.pages import static_page
 from pyramids.web.rooms import RoomError, Seat, verify_commitment
 
 KEPT_REPLAYS = 16
@@ -113,8 +113,8 @@ def mount_replay(app: FastAPI) -> None:
         return Response(text, media_type="application/json")
 
     @app.get("/replay/{room_id}", include_in_schema=False)
-    async def replay_page(room_id: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "replay.html", headers=NO_CACHE)
+    async def replay_page(room_id: str, request: Request) -> Response:
+        return static_page("replay.html", request)
 
 
 __all__ = ["mount_replay", "replay_answer"]

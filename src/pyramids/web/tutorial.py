@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.agents import make_agent
@@ -36,7 +36,7 @@ from pyramids.core import PyramidsError, State, game_manifest, manifests
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import UnknownLanguageError, _, check_language, words_text
 from pyramids.play.tutorial import Tutorial, TutorialRun, tutorial_for
-from pyramids.web.language import unknown_language
+from pyramids.web.language import remember_language, unknown_language
 from pyramids.web.learn import page_language
 from pyramids.web.rooms import RoomError
 
@@ -244,13 +244,15 @@ def mount_tutorials(app: FastAPI, static_dir: Any) -> None:
     """The tutorial pages and their API on `app` (called by `mount_pages`)."""
 
     @app.get("/tutorial", include_in_schema=False)
-    async def tutorial_index() -> FileResponse:
-        return FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
+    async def tutorial_index(request: Request) -> Response:
+        page = FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
+        return remember_language(page, request)
 
     @app.get("/tutorial/{game}", include_in_schema=False)
-    async def tutorial_page(game: str) -> FileResponse:
+    async def tutorial_page(game: str, request: Request) -> Response:
         find_tutorial(game)
-        return FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
+        page = FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
+        return remember_language(page, request)
 
     @app.get("/api/tutorial", include_in_schema=False)
     async def list_tutorials(request: Request) -> dict[str, Any]:

@@ -18,7 +18,29 @@ function cookieLanguage() {
   return match ? match[1] : null;
 }
 
+// The language a link asks for (`?lang=ko`), when it has a catalogue here.
+function addressLanguage() {
+  const asked = new URLSearchParams(window.location.search).get("lang");
+  return asked && asked in LANGUAGES ? asked : null;
+}
+
+function rememberLanguage(code) {
+  try {
+    window.localStorage.setItem(LANG_KEY, code);
+  } catch (error) {
+    // A browser that keeps nothing still gets the cookie.
+  }
+  document.cookie = `pyramids_lang=${code}; path=/; max-age=31536000; samesite=lax`;
+}
+
 function chosenLanguage() {
+  // A link's ?lang= first, remembered as the switch remembers a choice (an unknown one
+  // is passed over, as the server passes it over).
+  const asked = addressLanguage();
+  if (asked) {
+    rememberLanguage(asked);
+    return asked;
+  }
   let stored = null;
   try {
     stored = window.localStorage.getItem(LANG_KEY);
@@ -166,13 +188,15 @@ export function translatePage(root) {
 /** Choose a language for every page (remembered here and by the server's pages). */
 export function setLanguage(code) {
   if (!(code in LANGUAGES)) return;
-  try {
-    window.localStorage.setItem(LANG_KEY, code);
-  } catch (error) {
-    // A browser that keeps nothing still gets the cookie.
+  rememberLanguage(code);
+  // An address that names a language (a shared ?lang= link) would name the old one again.
+  const address = new URL(window.location.href);
+  if (address.searchParams.has("lang")) {
+    address.searchParams.set("lang", code);
+    window.location.replace(address.href);
+  } else {
+    window.location.reload();
   }
-  document.cookie = `pyramids_lang=${code}; path=/; max-age=31536000; samesite=lax`;
-  window.location.reload();
 }
 
 /** A language switch for the page header. */

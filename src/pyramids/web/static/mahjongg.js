@@ -340,18 +340,20 @@ function controls(ctx) {
   const canShift = ctx.legal.some((action) => action.startsWith("shift "));
   const canReveal = ctx.legal.some((action) => action.startsWith("reveal "));
   const options = (ctx.ui.summary && ctx.ui.summary.options) || {};
-  const revealCost = options.reveal_cost || 1;
+  // What each favor costs at this table (the room's options; the game's defaults).
+  const cost = (name) => Number(options[name] || FAVOR_COSTS[name]);
+  const priced = (favor, name) => tn("{favor} ({count} token)", "{favor} ({count} tokens)", cost(name), { favor });
   const solo = view.players === 1;
   const row = [
     button(ctx, "hint", t("Hint"), { key: "H", title: t("show a pair that keeps the board clearable (ends your streak)") }),
     button(ctx, "undo", t("Undo"), { key: "U", title: t("take back the last move (ends your streak)") }),
-    button(ctx, "sight", t("Ra Sight (1 token)"), { key: "R", title: t("list every valid pair this turn") }),
+    button(ctx, "sight", priced(t("Ra Sight"), "sight_cost"), { key: "R", title: t("list every valid pair this turn") }),
     h("button", {
       "data-key": "button-shift", disabled: !canShift, "aria-pressed": String(Boolean(ctx.ui.mjShift)),
       class: ctx.ui.mjShift ? "primary" : undefined, "aria-keyshortcuts": "A",
       ...offAttributes(canShift ? null : offReason(ctx, "shift")),
       onclick: () => toggleShift(ctx),
-    }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : t("Anubis Shift (1 token)")),
+    }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : priced(t("Anubis Shift"), "shift_cost")),
     h("button", {
       "data-key": "button-reveal", disabled: !canReveal, "aria-pressed": String(Boolean(ctx.ui.mjReveal)),
       class: ctx.ui.mjReveal ? "primary" : undefined, "aria-keyshortcuts": "V",
@@ -359,13 +361,17 @@ function controls(ctx) {
       ...offAttributes(canReveal ? null : offReason(ctx, "reveal")),
       onclick: () => toggleReveal(ctx),
     }, ctx.ui.mjReveal ? t("Tile Reveal: choose a face-down tile (click again to cancel)")
-      : tn("Tile Reveal ({count} token)", "Tile Reveal ({count} tokens)", revealCost)),
-    button(ctx, "reshuffle", t("Sandstorm Reshuffle (3 tokens)"), { key: "S" }),
+      : priced(t("Tile Reveal"), "reveal_cost")),
+    // One name for the favor, as the terminal app's button and the move log call it.
+    button(ctx, "reshuffle", priced(t("Sandstorm Reshuffle"), "reshuffle_cost"), { key: "S" }),
     button(ctx, "finish", t("Finish"), { key: "F" }),
     button(ctx, "pass", solo ? t("Give up") : t("Pass")),
   ];
   return h("div", { class: "actions" }, row);
 }
+
+// The favors' costs when a room's options leave them at the game's defaults.
+const FAVOR_COSTS = { sight_cost: 1, shift_cost: 1, reveal_cost: 1, reshuffle_cost: 3 };
 
 function scorePanel(ctx) {
   const view = ctx.view;
@@ -612,8 +618,17 @@ export function cancel(ctx) {
   return true;
 }
 
-/** A move in words, for the last-move line and the live region. */
+/** A move in words, for the last-move line and the live region ("matches two Ra tiles"). */
 export function describeMove(action, view) {
+  return moveWords(action, view, false);
+}
+
+/** The reader's own move in words, as the move log tells it: "You match two Ra tiles". */
+export function describeOwnMove(action, view) {
+  return moveWords(action, view, true);
+}
+
+function moveWords(action, view, you) {
   const [verb, ...rest] = action.split(" ");
   const face = (id) => faceName(knownFaces.get(Number(id)) ?? null);
   if (verb === "match" && rest.length === 2) {
@@ -621,22 +636,31 @@ export function describeMove(action, view) {
     // The view names a pair's faces; a page that came later never saw those tiles.
     const [first, second] = last && last.faces ? last.faces.map(faceName) : rest.map(face);
     const points = last ? last.points : null;
+    const counted = points !== null && points !== undefined;
     if (first === second) {
-      return points === null || points === undefined
-        ? t("matches two {face} tiles", { face: first })
-        : t("matches two {face} tiles: +{points}", { face: first, points });
+      const values = { face: first, points };
+      if (you) return counted ? t("You match two {face} tiles: +{points}", values) : t("You match two {face} tiles", values);
+      return counted ? t("matches two {face} tiles: +{points}", values) : t("matches two {face} tiles", values);
     }
-    return points === null || points === undefined
-      ? t("matches {first} and {second}", { first, second })
-      : t("matches {first} and {second}: +{points}", { first, second, points });
+    const values = { first, second, points };
+    if (you) return counted ? t("You match {first} and {second}: +{points}", values) : t("You match {first} and {second}", values);
+    return counted ? t("matches {first} and {second}: +{points}", values) : t("matches {first} and {second}", values);
   }
-  if (verb === "shift" && rest.length === 1) return t("lifts {face} with Anubis Shift", { face: face(rest[0]) });
-  if (verb === "reveal" && rest.length === 1) return t("turns up a face-down tile with a Tile Reveal");
-  const words = {
+  if (verb === "shift" && rest.length === 1) {
+    const values = { face: face(rest[0]) };
+    return you ? t("You lift {face} with Anubis Shift", values) : t("lifts {face} with Anubis Shift", values);
+  }
+  if (verb === "reveal" && rest.length === 1) {
+    return you ? t("You turn up a face-down tile with a Tile Reveal") : t("turns up a face-down tile with a Tile Reveal");
+  }
+  if (verb === "clock") return t("the clock runs");
+  const words = you ? {
+    pass: t("You pass"), hint: t("You ask for a hint"), undo: t("You take back the last move"),
+    sight: t("You use Ra Sight"), reshuffle: t("You call a Sandstorm Reshuffle"), finish: t("You finish the monument"),
+  } : {
     pass: t("passes"), hint: t("asks for a hint"), undo: t("takes back the last move"),
     sight: t("uses Ra Sight"), reshuffle: t("calls a Sandstorm Reshuffle"), finish: t("finishes the monument"),
   };
-  if (verb === "clock") return t("the clock runs");
   return words[verb] || null;
 }
 

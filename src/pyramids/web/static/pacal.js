@@ -336,19 +336,34 @@ export function cancel(ctx) {
   return true;
 }
 
-/** A move in words, for the last-move line and the live region. */
+/** A move in words, for the last-move line and the live region ("offers 7 and 9"). */
 export function describeMove(action, view, message) {
+  return moveWords(action, view, message, false);
+}
+
+/** The reader's own move in words, as the move log tells it: "You offer 7 and 9". */
+export function describeOwnMove(action, view, message) {
+  return moveWords(action, view, message, true);
+}
+
+function moveWords(action, view, message, you) {
   const [verb, ...rest] = action.split(" ");
-  if (verb === "offer" && rest.length === 2) return t("offers {first} and {second}", { first: rest[0], second: rest[1] });
-  if (verb === "pick" && rest.length === 1) return t("picks {card}", { card: rest[0] });
-  if (verb === "decline") return t("declines the last card");
+  if (verb === "offer" && rest.length === 2) {
+    const values = { first: rest[0], second: rest[1] };
+    return you ? t("You offer {first} and {second}", values) : t("offers {first} and {second}", values);
+  }
+  if (verb === "pick" && rest.length === 1) return you ? t("You pick {card}", { card: rest[0] }) : t("picks {card}", { card: rest[0] });
+  if (verb === "decline") return you ? t("You decline the last card") : t("declines the last card");
   if (verb === "place" && rest.length === 1) {
     const field = Number(rest[0].slice(1));
     const seat = message && message.last_move ? message.last_move.seat : 0;
     const pyramid = view && (view.pyramids ? view.pyramids[seat] : view.pyramid);
     const cards = pyramid && pyramid[field - 1];
-    if (cards && cards.length) return t("places {card} on F{field}", { card: cards[cards.length - 1], field });
-    return t("places a card on F{field}", { field });
+    if (cards && cards.length) {
+      const values = { card: cards[cards.length - 1], field };
+      return you ? t("You place {card} on F{field}", values) : t("places {card} on F{field}", values);
+    }
+    return you ? t("You place a card on F{field}", { field }) : t("places a card on F{field}", { field });
   }
   return null;
 }

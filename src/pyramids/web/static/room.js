@@ -245,6 +245,15 @@ function describeMove(action, message) {
   return action;
 }
 
+// The reader's own move in words ("You offer 7 and 9"), where the renderer words them.
+function describeOwnMove(action, message) {
+  const renderer = ui.renderer;
+  if (renderer && typeof renderer.describeOwnMove === "function") {
+    return renderer.describeOwnMove(action, message.view, message) || null;
+  }
+  return null;
+}
+
 function renderStatus(message) {
   const box = document.getElementById("status");
   const mine = message.seat;
@@ -277,10 +286,17 @@ function renderStatus(message) {
   const clockOnly = message.last_move && message.last_move.action.startsWith("clock ");
   let last = "";
   if (message.last_move && !clockOnly) {
-    const values = { name: seatName(message.seats, message.last_move.seat), move: describeMove(message.last_move.action, message) };
-    last = message.last_move.by_bot && message.seats[message.last_move.seat].kind === "person"
-      ? t("Last move: {name}: {move} (by a bot while away)", values)
-      : t("Last move: {name}: {move}", values);
+    const away = message.last_move.by_bot && message.seats[message.last_move.seat].kind === "person";
+    const own = mine !== null && mine !== undefined && message.last_move.seat === mine
+      ? describeOwnMove(message.last_move.action, message) : null;
+    if (own) {
+      // The reader's own move in the second person, as the move log tells it ("You offered").
+      last = away ? t("Last move: {move} (by a bot while away)", { move: own }) : t("Last move: {move}", { move: own });
+    } else {
+      const name = message.last_move.seat === mine ? t("You") : seatName(message.seats, message.last_move.seat);
+      const values = { name, move: describeMove(message.last_move.action, message) };
+      last = away ? t("Last move: {name}: {move} (by a bot while away)", values) : t("Last move: {name}: {move}", values);
+    }
   }
   box.replaceChildren(
     h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn" }, turn),

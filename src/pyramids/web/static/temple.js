@@ -231,8 +231,11 @@ export function render(box, ctx) {
   const pyramidY = 20;
   const sideX = narrow ? 20 : BASE_W + 60;
   const sideY = narrow ? 9 * STEP_H + 60 : 40;
-  const handY = narrow ? sideY + 270 : 9 * STEP_H + 70;
-  const height = handY + CH + 30;
+  // Wide: the hand stands in the right column under the construction (its five sets'
+  // lines end 134 below its title), not under the pyramid's foot, so that the board is
+  // short enough for the hand and the choices under it (Keep my hand) to show together.
+  const handY = narrow ? sideY + 270 : sideY + CH + 50 + 160;
+  const height = Math.max(pyramidY + 9 * STEP_H, handY + CH) + 30;
   if (!view.hand && ctx.ui.templeKind) ctx.ui.templeKind = null;
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board temple", role: "group", "aria-label": t("Temple table") });
   svg.append(pyramidShape(view, pyramidX, pyramidY));
@@ -265,19 +268,35 @@ export function cancel(ctx) {
   return true;
 }
 
-/** A move in words, for the last-move line and the live region. */
+/** A move in words, for the last-move line and the live region ("keeps their hand"). */
 export function describeMove(action, view) {
+  return moveWords(action, view, false);
+}
+
+/** The reader's own move in words, as the move log tells it: "You keep your hand". */
+export function describeOwnMove(action, view) {
+  return moveWords(action, view, true);
+}
+
+function moveWords(action, view, you) {
   const [verb, ...rest] = action.split(" ");
-  if (verb === "swap" && rest[0] === "pass") return t("keeps their hand");
-  if (verb === "swap" && rest.length === 2) return t("gives a {kind} to slot {slot} of the swap zone", { kind: kindName(rest[0]), slot: rest[1] });
+  if (verb === "swap" && rest[0] === "pass") return you ? t("You keep your hand") : t("keeps their hand");
+  if (verb === "swap" && rest.length === 2) {
+    const values = { kind: kindName(rest[0]), slot: rest[1] };
+    return you ? t("You give a {kind} to slot {slot} of the swap zone", values)
+      : t("gives a {kind} to slot {slot} of the swap zone", values);
+  }
   if (verb === "summon") {
     const level = view && view.construction ? view.construction.level : null;
-    return level ? t("summons level {level}", { level }) : t("summons");
+    if (level) return you ? t("You summon level {level}", { level }) : t("summons level {level}", { level });
+    return you ? t("You summon") : t("summons");
   }
-  if (verb === "pass") return t("passes");
+  if (verb === "pass") return you ? t("You pass") : t("passes");
   if (verb === "set" && rest.length === 2) {
     const [cards, pairs] = rest.map(Number);
-    return cards || pairs ? t("sets {cards}", { cards: setParts(cards, pairs) }) : t("sets nothing");
+    if (!cards && !pairs) return you ? t("You set nothing") : t("sets nothing");
+    const values = { cards: setParts(cards, pairs) };
+    return you ? t("You set {cards}", values) : t("sets {cards}", values);
   }
   return null;
 }

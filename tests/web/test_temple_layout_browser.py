@@ -1,0 +1,98 @@
+"""Temple's swap choice in sight on a laptop's screen, in a real Chromium (Debian's).
+
+When the swap phase starts, the player reads their hand and the two ways on: swap
+a card (the hand, then the swap zone) or keep the hand ("Keep my hand"). At
+1280x720 the button stood below the window's edge, under a board as tall as the
+window: a player did not see that they could keep their hand.
+"""
+
+# The fixtures are those of test_browser.py, imported by name: tests take them as arguments.
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.conftest import Client
+from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
+    TIMEOUT_MS,
+    PageServer,
+    browser,
+    pytestmark,
+    server,
+)
+
+IN_SIGHT = """(selector) => {
+  const box = document.querySelector(selector).getBoundingClientRect();
+  return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight
+    && box.left >= 0 && box.right <= window.innerWidth;
+}"""
+
+
+def swap_turn_page(browser: Any, server: PageServer, size: tuple[int, int], players: int) -> Any:
+    """The page of the seat that swaps first in a new Temple room, opened at `size`."""
+    with httpx.Client(base_url=server.base, timeout=15) as http:
+        made = http.post("/api/rooms", json={"game": "temple",
+                                             "options": {"players": players}}).json()
+        room, host = made["room"]["id"], made["host_token"]
+        tokens = [http.post(f"/api/rooms/{room}/seats",
+                            json={"name": f"P{seat + 1}", "seat": seat}).json()["token"]
+                  for seat in range(players)]
+        assert http.post(f"/api/rooms/{room}/start", json={"token": host}).is_success
+    watcher = Client(server.ws_base, room)
+    try:
+        state = watcher.until(lambda m: m.get("type") == "state" and m["status"] == "playing")
+    finally:
+        watcher.close()
+    first = state["current_player"]
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.base}/static/favicon.svg")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [f"pyramids:seat:{room}",
+                   json.dumps({"token": tokens[first], "seat": first, "name": f"P{first + 1}"})])
+    page.goto(f"{server.base}/play/{room}")
+    page.wait_for_function("() => document.body.dataset.yourTurn === 'true'")
+    page.wait_for_selector("[data-action='swap pass']")
+    return page
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768)])
+def test_keep_my_hand_is_in_sight_with_the_hand_when_the_swap_starts(
+    browser: Any, server: PageServer, size: tuple[int, int]
+) -> None:
+    page = swap_turn_page(browser, server, size, players=3)
+    try:
+        assert page.evaluate("window.scrollY") == 0
+        assert page.evaluate(IN_SIGHT, "[data-action='swap pass']"), "Keep my hand is out of sight"
+        assert page.evaluate(IN_SIGHT, "svg.board .hand"), "the hand is out of sight"
+        assert page.evaluate(IN_SIGHT, "svg.board .swap-zone"), "the swap zone is out of sight"
+        # Nothing spills past the window's width either.
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        page.context.close()
+
+
+def test_on_a_phone_the_board_keeps_the_screens_width(
+    browser: Any, server: PageServer
+) -> None:
+    """A phone scrolls to the choice; its board is not shrunk to the screen's height."""
+    page = swap_turn_page(browser, server, (390, 844), players=2)
+    try:
+        # The drawing fills the board's width (a height cap would draw it smaller, centred).
+        drawn, board = page.evaluate("""() => {
+            const svg = document.querySelector('svg.board');
+            return [svg.getScreenCTM().a * svg.viewBox.baseVal.width,
+                    svg.getBoundingClientRect().width];
+        }""")
+        assert drawn >= board - 4, (drawn, board)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.locator("[data-action='swap pass']").scroll_into_view_if_needed()
+        assert page.evaluate(IN_SIGHT, "[data-action='swap pass']")
+    finally:
+        page.context.close()
