@@ -5,6 +5,7 @@ Shared by the line-prompt player and the terminal app.
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from pyramids.core import IllegalActionError, Rng, State
@@ -56,6 +57,8 @@ def format_moves(
 
 
 LONG_LIST = 40
+#: How many moves of a summarized kind are shown, with their numbers.
+EXAMPLES = 3
 
 
 def listed_moves(strings: list[str], unlisted: frozenset[str]) -> list[str]:
@@ -100,10 +103,10 @@ def summarized_moves(
     # Numbers are those of the list without the unlisted kinds (`listed_moves`), which
     # is what a typed number means: a number must not play a pair nobody found.
     by_kind: dict[str, list[tuple[int, str]]] = {}
-    listed = iter(range(1, len(strings) + 1))
+    numbered = itertools.count(1)
     for text in strings:
         kind = text.split(" ")[0]
-        by_kind.setdefault(kind, []).append((0 if kind in unlisted else next(listed), text))
+        by_kind.setdefault(kind, []).append((0 if kind in unlisted else next(numbered), text))
     small_kinds = {kind for kind, moves in by_kind.items()
                    if (len(moves) <= LONG_LIST // 2 or len(strings) <= LONG_LIST)
                    and kind not in unlisted}
@@ -130,10 +133,6 @@ def summarized_moves(
     lines.extend(summaries)
     lines.append(_("(type 'moves' to list every legal move with its number)"))
     return "\n".join(lines), sorted(numbers)
-
-
-#: How many moves of a summarized kind are shown, with their numbers.
-EXAMPLES = 3
 
 
 def number_ranges(numbers: list[int]) -> str:
