@@ -728,6 +728,12 @@ class PlayApp(App[None]):
         if is_clock_move(text.strip().lower()):
             self.set_message(_("The clock is kept by the app; play a move."))
             return False
+        listed = self.query_one("#moves", OptionList).has_class("shown")
+        if text.strip().isdigit() and not listed:
+            # The list is not on screen: a number would play a move never read.
+            self.set_message(_("Not a legal move: a number picks from the list of all "
+                               "moves, which F5 shows"))
+            return False
         if text.strip().isdigit() and 1 <= int(text) <= len(self.shown_moves):
             # A number picks from the list on screen, which leaves out clock moves.
             text = self.shown_moves[int(text) - 1]
