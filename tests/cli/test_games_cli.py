@@ -876,3 +876,34 @@ def test_plain_save_without_a_name_picks_a_free_one(
     record = GameRecord.load_file(saved)
     assert len(record.actions) == 2  # saved after the later move too
     assert any(f"--resume {saved.name}" in line or str(saved) in line for line in lines)
+
+
+def test_a_plain_number_plays_only_a_move_shown_with_it() -> None:
+    """Pacal's 105 offers are summarized; '9' played the ninth offer of the whole list,
+    which the player never saw. A number plays what was shown with it, and 'moves'
+    shows (and so allows) them all."""
+    from pyramids.cli.plain import play_plain
+    from pyramids.play.session import load_game, new_session
+
+    def turn(inputs: list[str]) -> tuple[str, list[str]]:
+        session = new_session(load_game("pacal", {}), ["human", "random"], 3)
+        state = session.state
+        assert state.current_player == 0
+        offers = [move for move in state.legal_action_strings() if move.startswith("offer ")]
+        assert len(offers) > 40
+        lines: list[str] = []
+        feed = iter([*inputs, "quit"])
+        play_plain(session, lambda: next(feed, None), lines.append)
+        played = [state.action_to_string(a) for a in state.history()]
+        return "\n".join(lines), played[:1]
+
+    offers = load("pacal").new_initial_state(3).legal_action_strings()
+    text, played = turn(["9", "0"])
+    assert played == []  # neither the unseen ninth offer nor anything else
+    assert f"for example 1) {offers[0]}, 2) {offers[1]}, 3) {offers[2]}" in text
+    assert ("there is no move number 9 in the list shown; type a number shown with a move "
+            "(1-3), or 'moves' to list every legal move with its number") in text.replace(
+                "\n  ", " ")
+    assert "there is no move number 0 in the list shown" in text.replace("\n  ", " ")
+    assert turn(["2"])[1] == [offers[1]]  # a number shown with its move plays it
+    assert turn(["moves", "9"])[1] == [offers[8]]  # listed whole, every number is read

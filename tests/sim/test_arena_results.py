@@ -75,13 +75,66 @@ def test_a_line_cut_short_by_a_stop_is_dropped_and_the_game_played_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     results = tmp_path / "run.jsonl"
     run_arena("toy-draw", AGENTS, games=4, results_file=results, **SETTINGS)
+    kept = results.read_bytes()
     with results.open("a") as stream:
         stream.write('{"game": {"deal": 1, "ind')  # the process died while writing game 4
     played = counting(monkeypatch)
-    summary = run_arena("toy-draw", AGENTS, games=6, results_file=results, **SETTINGS)
+    notes: list[str] = []
+    summary = run_arena("toy-draw", AGENTS, games=6, results_file=results,
+                        on_note=lambda words: notes.append(str(words)), **SETTINGS)
     assert played == [4, 5]
     assert figures(summary) == figures(run_arena("toy-draw", AGENTS, games=6, **SETTINGS))
     assert all(json.loads(line) for line in results.read_text().splitlines())
+    # The games kept before it are the same bytes; the player is told what went.
+    assert results.read_bytes().startswith(kept)
+    assert notes == [f'{results}, line 6: dropped an unfinished line that a stopped run was '
+                     'writing ({"game": {"deal": 1, "ind); its game is played again']
+
+
+def test_a_whole_last_line_without_its_newline_is_kept_and_the_next_game_starts_a_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    results = tmp_path / "run.jsonl"
+    run_arena("toy-draw", AGENTS, games=4, results_file=results, **SETTINGS)
+    results.write_text(results.read_text()[:-1])  # stopped before the line's newline
+    played = counting(monkeypatch)
+    notes: list[object] = []
+    summary = run_arena("toy-draw", AGENTS, games=6, results_file=results,
+                        on_note=notes.append, **SETTINGS)
+    assert played == [4, 5] and notes == []
+    assert figures(summary) == figures(run_arena("toy-draw", AGENTS, games=6, **SETTINGS))
+    played.clear()
+    run_arena("toy-draw", AGENTS, games=6, results_file=results, **SETTINGS)  # read again
+    assert played == [] and len(results.read_text().splitlines()) == 7
+
+
+@pytest.mark.parametrize("cut", [1, 30])
+def test_a_first_line_cut_short_by_a_stop_starts_the_file_again(
+        tmp_path: Path, cut: int) -> None:
+    results = tmp_path / "run.jsonl"
+    run_arena("toy-draw", AGENTS, games=2, results_file=results, **SETTINGS)
+    whole = results.read_text()
+    results.write_text(whole[:cut])  # stopped while writing the arena's first line
+    notes: list[str] = []
+    run_arena("toy-draw", AGENTS, games=2, results_file=results,
+              on_note=lambda words: notes.append(str(words)), **SETTINGS)
+    lines = results.read_text().splitlines()
+    assert lines[0] == whole.splitlines()[0] and len(lines) == 3  # the header, two games
+    assert notes == [f"{results}, line 1: dropped an unfinished line that a stopped run was "
+                     f"writing ({whole[:cut]}); the file starts again"]
+
+
+def test_a_broken_line_before_an_unfinished_one_is_damage_and_nothing_is_cut(
+        tmp_path: Path) -> None:
+    results = tmp_path / "run.jsonl"
+    run_arena("toy-draw", AGENTS, games=3, results_file=results, **SETTINGS)
+    lines = results.read_text().splitlines()
+    results.write_text("\n".join([lines[0], lines[1][:20], *lines[2:]]) + '\n{"game": {"de')
+    before = results.read_bytes()
+    with pytest.raises(RecordError) as caught:
+        run_arena("toy-draw", AGENTS, games=3, results_file=results, **SETTINGS)
+    assert str(caught.value) == (f"{results}, line 2: not an arena result written by "
+                                 "pyramids arena --results")
+    assert results.read_bytes() == before
 
 
 def test_another_arenas_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
@@ -146,7 +199,8 @@ def test_the_command_line_resumes_and_refuses_in_korean(tmp_path: Path) -> None:
     assert "다른 아레나" in other.output and str(results) in other.output
 
 
-@pytest.mark.parametrize("text", ["my notes", "\nmy notes", '{"arena": 1}\n{"game'])
+@pytest.mark.parametrize("text", ["my notes", "\nmy notes", '{"arena": 1}\n{"game',
+                                  '{"arena": {"agents": [["other"'])
 def test_a_file_that_is_not_a_results_file_is_never_cut_or_written(tmp_path: Path,
                                                                   text: str) -> None:
     notes = tmp_path / "notes.txt"
@@ -162,3 +216,17 @@ def test_a_results_file_that_cannot_be_written_says_why(tmp_path: Path) -> None:
                   **SETTINGS)
     assert str(caught.value) == (f"{tmp_path / 'no' / 'run.jsonl'}: cannot write the results "
                                  "file: No such file or directory")
+
+
+def test_the_command_line_says_in_korean_what_it_dropped(tmp_path: Path) -> None:
+    runner = CliRunner()
+    results = tmp_path / "pacal.jsonl"
+    args = ["arena", "pacal", "--agents", "greedy,random", "--option", "rounds_to_win=1",
+            "--results", str(results), "--json", "-n"]
+    assert runner.invoke(app, [*args, "2"]).exit_code == 0
+    with results.open("a") as stream:
+        stream.write('{"game": {"deal"')
+    again = runner.invoke(app, ["--lang", "ko", *args, "3"])
+    assert again.exit_code == 0, again.output
+    assert f'{results}, 4번째 줄: ' in again.output and '({"game": {"deal")' in again.output
+    assert len(results.read_text().splitlines()) == 4

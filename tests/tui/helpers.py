@@ -13,6 +13,13 @@ LARGE = (160, 50)
 SIZE = LARGE
 
 
+def screen_lines(app: PlayApp) -> list[str]:
+    """The screen's rows as the player reads them (Textual's compositor, as its own
+    snapshots read it)."""
+    return ["".join(segment.text for segment in strip)
+            for strip in app.screen._compositor.render_strips()]
+
+
 async def settle(pilot: Pilot[Any], app: PlayApp, rounds: int = 400,
                  go_on: bool = True) -> None:
     """Let the agents move until a person is to play or the game is over. A round's end

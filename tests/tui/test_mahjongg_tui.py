@@ -463,3 +463,44 @@ async def test_the_reshuffle_button_names_the_favor_as_the_browser_does() -> Non
         label = str(app.query_one("#do-reshuffle", expect_type=None).label)
         assert label == "(x) Sandstorm Reshuffle, 4 tokens", label
         assert label.split(")")[1].split(",")[0].strip() != face_name("Sandstorm")
+
+
+def block_colours(canvas: Any, tile_id: int) -> set[Any]:
+    """The background colours of a tile's cells in sight, less its side's."""
+    return {canvas.styles[y][x].bgcolor for (x, y), owner in canvas.owner.items()
+            if owner == tile_id and canvas.chars[y][x] != "▐"}
+
+
+async def test_the_tile_reveal_target_under_the_cursor_stands_out_face_still_hidden() -> None:
+    """A face-down tile always has a tile on it, which covered the cursor's `▸`: the
+    tile Tile Reveal was about to turn read `▒▒▒` like every other face-down tile. The
+    `▸` now shows on it, and it has a colour of its own; its face stays hidden."""
+    session = new_session(load("mahjongg", layout="valley-of-the-queens"), ["human"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause()
+        board = app.query_one("#board", MahjonggBoard)
+        assert board.revealing
+        down = [tile["id"] for tile in board.view["tiles"] if tile["face"] is None]
+        seen: set[int] = set()
+        for _ in range(3 * len(down)):  # the arrows go over every face-down tile in sight
+            target = board.cursor
+            assert target in down
+            seen.add(target)
+            canvas = app.query_one("#tiles", TileCanvas).canvas
+            marked = [cell for cell, owner in canvas.owner.items()
+                      if canvas.chars[cell[1]][cell[0]] == "▸"]
+            assert len(marked) == 1 and canvas.owner[marked[0]] == target, target
+            others = set().union(*(block_colours(canvas, tile) for tile in down
+                                   if tile != target))
+            assert block_colours(canvas, target), target
+            assert not block_colours(canvas, target) & others, target
+            shown = "".join(canvas.chars[y][x] for (x, y), owner in canvas.owner.items()
+                            if owner == target)
+            assert set(shown) <= set(" ░▒▐▸×0123456789"), shown  # no face drawn
+            await pilot.press("right" if len(seen) < len(down) // 2 else "down")
+            await pilot.pause()
+        assert len(seen) > len(down) // 2
+        assert all(tile["face"] is None for tile in board.view["tiles"] if tile["id"] in down)

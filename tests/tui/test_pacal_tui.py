@@ -539,6 +539,13 @@ async def test_the_all_moves_list_is_numbered_as_typed_numbers_read_it() -> None
     app = PlayApp(session, agent_delay=0)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
+        # With the list hidden, a number plays nothing: its move was never read.
+        app.query_one("#command").focus()
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert session.state.history_strings() == []
+        assert app.message == ("Not a legal move: a number picks from the list of all moves, "
+                               "which F5 shows")
         await pilot.press("f5")
         moves = app.query_one("#moves")
         shown = [str(moves.get_option_at_index(n).prompt) for n in range(moves.option_count)]

@@ -24,7 +24,7 @@ from pyramids.cli.common import (
 )
 from pyramids.core import OptionError, load
 from pyramids.core.errors import N_
-from pyramids.play.i18n import _, format_number, ngettext
+from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
 
@@ -129,7 +129,8 @@ def arena(
         with progress(games, as_json, _("{game} arena", game=game)) as advance:
             summary = run_arena(game, specs, games, seed=seed, players=players,
                                 options=options, on_done=advance, backend=runner,
-                                results_file=results)
+                                results_file=results,
+                                on_note=lambda words: typer.echo(words_text(words), err=True))
     if as_json:
         typer.echo(json.dumps(summary, sort_keys=True))
     else:

@@ -35,9 +35,10 @@ from pyramids.play.moves import (
     is_clock_move,
     labelled,
     listed_moves,
+    number_ranges,
     parse_move,
     playable_moves,
-    summarize_moves,
+    summarized_moves,
     unlabelled,
     unlisted_count_lines,
 )
@@ -93,6 +94,7 @@ def play_plain(
     shown_for: tuple[int, int] | None = None
     last_human: int | None = None
     confirmed: int | None = None  # a game-ending move typed once, to be typed again
+    numbered: set[int] = set()  # the move numbers shown for this position: those a number plays
 
     def play(action: int) -> None:
         seat = state.current_player
@@ -100,6 +102,7 @@ def play_plain(
         before = state.view(audience)
         state.apply_action(action)
         if not is_clock_move(label):
+            numbered.clear()  # the numbers shown were the last position's
             for line in describe_for(describer(session.game.name), label, seat, audience,
                                      before, state.view(audience)):
                 write(line.text())
@@ -137,7 +140,7 @@ def play_plain(
         position = (len(state.history()), seat)
         if shown_for != position:
             shown_for = position
-            _show_turn(session, seat, write)
+            numbered.update(_show_turn(session, seat, write))
         write(_("seat {number}, your move", number=seat + 1) + "> ")
         line = read_line()
         if line is None:
@@ -162,7 +165,9 @@ def play_plain(
             labels = move_labels(session, seat)
             unlisted = unlisted_kinds(labels)
             playable = playable_moves(state)
-            write(format_moves(labelled(listed_moves(playable, unlisted), labels)))
+            listed = listed_moves(playable, unlisted)
+            write(format_moves(labelled(listed, labels)))
+            numbered.update(range(1, len(listed) + 1))
             for line in unlisted_count_lines(playable, unlisted):
                 write(line)
             continue
@@ -179,7 +184,7 @@ def play_plain(
             write(_("The clock is kept by the app; play a move."))
             continue
         try:
-            action = _typed_move(state, text, move_labels(session, seat))
+            action = _typed_move(state, text, move_labels(session, seat), numbered)
             if action in state.legal_actions() and action != confirmed \
                     and gives_up(state, action):
                 # Passing in Mahjongg alone gives the game up: asked once more, not taken.
@@ -202,12 +207,26 @@ def play_plain(
     return True
 
 
-def _typed_move(state: State, text: str, labels: dict[str, str]) -> int:
-    """A typed move: a number from the list shown (which leaves out clock moves), or words
-    (with a thing's letters where the game labels things: `match a b`)."""
+def _typed_move(state: State, text: str, labels: dict[str, str],
+                numbered: set[int] | None = None) -> int:
+    """A typed move: a number shown with a move (`numbered`, None: the whole list; the
+    list leaves out clock moves), or words (with a thing's letters where the game labels
+    things: `match a b`). A number that was not shown plays nothing: the move it would
+    name was never read."""
     shown = listed_moves(playable_moves(state), unlisted_kinds(labels))
-    if text.isdigit() and 1 <= int(text) <= len(shown):
+    if numbered is None:
+        numbered = set(range(1, len(shown) + 1))
+    if text.isdigit() and int(text) in numbered:
         return state.string_to_action(shown[int(text) - 1])
+    if text.isdigit() and not numbered and shown:
+        raise IllegalActionError(
+            N_("no move is shown with a number yet: type 'moves' to list every legal move "
+               "with its number, or type a move as listed"))
+    if text.isdigit() and len(numbered) < len(shown):
+        raise IllegalActionError(
+            N_("there is no move number {number} in the list shown; type a number shown "
+               "with a move ({numbers}), or 'moves' to list every legal move with its "
+               "number"), number=int(text), numbers=number_ranges(sorted(numbered)))
     if text.isdigit():
         raise IllegalActionError(
             N_("there is no move number {number}; the moves are numbered 1 to {last}"),
@@ -261,7 +280,8 @@ def _save_command(session: Session, path: str, write: Callable[[str], None]) -> 
             "later with: {command}", path=saved, command=resume_command(saved)))
 
 
-def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> None:
+def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> list[int]:
+    """Show the seat its view and its moves; the move numbers shown."""
     state = session.state
     title = _(game_manifest(session.game.name).display_title)
     write("")
@@ -271,7 +291,10 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> Non
     write(render_view(session.game.name, state.view(seat)))
     write(_("Legal moves:"))
     labels = move_labels(session, seat)
-    write(summarize_moves(labelled(playable_moves(state), labels), unlisted_kinds(labels)))
+    text, numbers = summarized_moves(labelled(playable_moves(state), labels),
+                                     unlisted_kinds(labels))
+    write(text)
+    return numbers
 
 
 def unlisted_kinds(labels: dict[str, str]) -> frozenset[str]:

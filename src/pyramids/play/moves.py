@@ -5,6 +5,7 @@ Shared by the line-prompt player and the terminal app.
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from pyramids.core import IllegalActionError, Rng, State
@@ -56,6 +57,8 @@ def format_moves(
 
 
 LONG_LIST = 40
+#: How many moves of a summarized kind are shown, with their numbers.
+EXAMPLES = 3
 
 
 def listed_moves(strings: list[str], unlisted: frozenset[str]) -> list[str]:
@@ -80,33 +83,47 @@ def _on_the_board(kind: str, count: int) -> str:
 
 
 def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) -> str:
-    """The legal moves; in a long list, a kind of move with many entries is summarized.
+    """The legal moves; in a long list, a kind of move with many entries is summarized
+    (see `summarized_moves`)."""
+    return summarized_moves(strings, unlisted)[0]
+
+
+def summarized_moves(
+    strings: list[str], unlisted: frozenset[str] = frozenset()
+) -> tuple[str, list[int]]:
+    """The legal moves as shown, and the numbers shown with them: all of them in a short
+    list; in a long one, a kind of move with many entries is summarized by its count
+    and its first few moves, each with its number, so that every number a person
+    reads plays what it shows (and none plays a move never shown).
 
     `unlisted`: kinds of move the player finds on the board (Mahjongg's pairs): counted,
     not shown, since listing them would give every answer away."""
     if len(strings) <= LONG_LIST and not unlisted:
-        return format_moves(strings)
-    by_kind: dict[str, list[str]] = {}
-    for text in strings:
-        by_kind.setdefault(text.split(" ")[0], []).append(text)
-    small_kinds = {kind for kind, texts in by_kind.items()
-                   if (len(texts) <= LONG_LIST // 2 or len(strings) <= LONG_LIST)
-                   and kind not in unlisted}
+        return format_moves(strings), list(range(1, len(strings) + 1))
     # Numbers are those of the list without the unlisted kinds (`listed_moves`), which
     # is what a typed number means: a number must not play a pair nobody found.
-    shown = [
-        (number, text)
-        for number, text in enumerate(listed_moves(strings, unlisted), start=1)
-        if text.split(" ")[0] in small_kinds
-    ]
-    summaries = [
-        _on_the_board(kind, len(texts)) if kind in unlisted else
-        ngettext("{count} '{kind}' move, for example {examples}",
-                 "{count} '{kind}' moves, for example {examples}", len(texts),
-                 kind=kind, examples=", ".join(repr(t) for t in texts[:3]))
-        for kind, texts in by_kind.items()
-        if kind not in small_kinds
-    ]
+    by_kind: dict[str, list[tuple[int, str]]] = {}
+    numbered = itertools.count(1)
+    for text in strings:
+        kind = text.split(" ")[0]
+        by_kind.setdefault(kind, []).append((0 if kind in unlisted else next(numbered), text))
+    small_kinds = {kind for kind, moves in by_kind.items()
+                   if (len(moves) <= LONG_LIST // 2 or len(strings) <= LONG_LIST)
+                   and kind not in unlisted}
+    shown = [move for kind, moves in by_kind.items() if kind in small_kinds for move in moves]
+    shown.sort()
+    numbers = [number for number, _text in shown]
+    summaries = []
+    for kind, moves in by_kind.items():
+        if kind in unlisted:
+            summaries.append(_on_the_board(kind, len(moves)))
+        elif kind not in small_kinds:
+            examples = moves[:EXAMPLES]
+            numbers.extend(number for number, _text in examples)
+            summaries.append(ngettext(
+                "{count} '{kind}' move, for example {examples}",
+                "{count} '{kind}' moves, for example {examples}", len(moves), kind=kind,
+                examples=", ".join(f"{number}) {text}" for number, text in examples)))
     lines = []
     if shown:
         lines.append(
@@ -115,7 +132,18 @@ def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) 
         )
     lines.extend(summaries)
     lines.append(_("(type 'moves' to list every legal move with its number)"))
-    return "\n".join(lines)
+    return "\n".join(lines), sorted(numbers)
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """`1-3, 7, 45-46`: sorted numbers as a person reads them."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
 def parse_move(state: State, text: str) -> int:

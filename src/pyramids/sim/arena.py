@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -35,7 +36,7 @@ from typing import Any, TextIO
 
 from pyramids.agents import Agent, make_agent, thinks_by_clock
 from pyramids.core import Game, OptionError, RecordError, Rng, State, load
-from pyramids.core.errors import N_, PluralWords
+from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.core.options import check_players_agree
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game, shared_result
@@ -215,19 +216,21 @@ def run_games(
     on_done: Callable[[int], None] | None = None,
     backend: Backend | None = None,
     results_file: Path | None = None,
+    on_note: Callable[[Words], None] | None = None,
 ) -> list[GameResult]:
     """Play games 0..games-1 in `workers` local processes, or on `backend`; sorted by index.
 
     With `results_file`, each game is added to the file as it finishes, and the
     games the file already holds for this job are read back, not played again:
-    a long run that was stopped goes on where it was (see `read_results`)."""
+    a long run that was stopped goes on where it was (see `read_results`; `on_note`
+    hears of a line it dropped)."""
     if games < 1:
         raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
     if backend is None:
         backend = make_backend("local", workers)
     if results_file is None:
         return run_indexed(play_indexed_game, job, games, backend, on_done)
-    done = {index: result for index, result in read_results(results_file, job).items()
+    done = {index: result for index, result in read_results(results_file, job, on_note).items()
             if index < games}
     if on_done and done:
         on_done(len(done))
@@ -266,13 +269,21 @@ def _write_line(stream: TextIO, data: dict[str, Any]) -> None:
     stream.flush()
 
 
-def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
+#: How much of a dropped line the note shows.
+DROPPED_SHOWN = 40
+
+
+def read_results(path: Path, job: ArenaJob,
+                 on_note: Callable[[Words], None] | None = None) -> dict[int, GameResult]:
     """The games a results file holds for `job`, by index; {} for a missing or empty file.
 
     A file written for other settings is refused (its games would be wrong for
-    these), and so is a malformed line, with its number; only an unfinished last
-    line (a run stopped while writing) is dropped, and cut from the file so that
-    the next game starts a line of its own."""
+    these), and so is a malformed line, with its number. A run stopped while writing
+    leaves an unfinished last line (no newline at its end, not JSON): it is dropped,
+    cut from the end of the file and said to `on_note` (its game is played again),
+    but only once the rest shows the file is this arena's; nothing before it is ever
+    rewritten. A last line that is whole but lacks its newline gets one, so that the
+    next game starts a line of its own."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -285,16 +296,19 @@ def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
                              "pyramids arena --results"), path=str(path), line=1) from None
     if not text:
         return {}
+    header = job_header(job)
     lines = text.split("\n")
-    # A last line without its newline that does not parse was being written when the
-    # run stopped; it is cut only once the rest shows the file is this arena's.
-    unfinished = len(lines) > 1 and bool(lines[-1]) and not _parses(lines[-1])
+    last = lines[-1]
+    # The last line, when it lacks its newline and does not parse, was being written
+    # when the run stopped. The first line so cut is dropped only when it begins this
+    # arena's own header (a file of notes is refused, never cut).
+    unfinished = bool(last) and not _parses(last) and (
+        len(lines) > 1 or _header_line(header).startswith(last))
     if unfinished:
         lines[-1] = ""
     results: dict[int, GameResult] = {}
-    header = job_header(job)
     for number, line in enumerate(lines, start=1):
-        if not line and number > 1:
+        if not line and (number > 1 or len(lines) == 1):
             continue
         try:
             data = json.loads(line)
@@ -315,8 +329,42 @@ def read_results(path: Path, job: ArenaJob) -> dict[int, GameResult]:
                               line=number) from None
         results[result.index] = result
     if unfinished:
-        path.write_text(text[:text.rindex("\n") + 1], encoding="utf-8")
+        # Only the unfinished line goes: the file is cut where that line began.
+        kept = text[:text.rfind("\n") + 1]
+        _cut_results_file(path, len(kept.encode("utf-8")))
+        if on_note is not None:
+            shown = last if len(last) <= DROPPED_SHOWN else last[:DROPPED_SHOWN] + "…"
+            message = (N_("{path}, line {line}: dropped an unfinished line that a stopped "
+                          "run was writing ({text}); its game is played again")
+                       if len(lines) > 1 else
+                       N_("{path}, line {line}: dropped an unfinished line that a stopped "
+                          "run was writing ({text}); the file starts again"))
+            on_note(Words(message, path=str(path), line=len(lines), text=shown))
+    elif last:
+        _add_to_results_file(path, "\n")
     return results
+
+
+def _header_line(header: dict[str, Any]) -> str:
+    """The first line of a results file for `header`, as `_write_line` writes it."""
+    return json.dumps({"arena": header}, sort_keys=True)
+
+
+def _cut_results_file(path: Path, size: int) -> None:
+    try:
+        os.truncate(path, size)
+    except OSError as error:
+        raise RecordError(N_("{path}: cannot write the results file: {reason}"),
+                          path=str(path), reason=error.strerror or str(error)) from None
+
+
+def _add_to_results_file(path: Path, text: str) -> None:
+    try:
+        with path.open("a", encoding="utf-8") as stream:
+            stream.write(text)
+    except OSError as error:
+        raise RecordError(N_("{path}: cannot write the results file: {reason}"),
+                          path=str(path), reason=error.strerror or str(error)) from None
 
 
 def _checked_result(data: dict[str, Any], header: dict[str, Any]) -> GameResult:
@@ -458,13 +506,14 @@ def run_arena(
     on_done: Callable[[int], None] | None = None,
     backend: Backend | None = None,
     results_file: Path | None = None,
+    on_note: Callable[[Words], None] | None = None,
 ) -> dict[str, Any]:
     """Run an arena and return its summary with `game`, `options`, `seed` added
-    (`results_file`: see `run_games`)."""
+    (`results_file`, `on_note`: see `run_games`)."""
     specs = parse_agents(agents) if isinstance(agents, str) else list(agents)
     game, chosen = resolve_game(game_name, options, players, loader)
     job = ArenaJob(game_name, chosen, tuple(specs), seed, loader)
-    results = run_games(job, games, workers, on_done, backend, results_file)
+    results = run_games(job, games, workers, on_done, backend, results_file, on_note)
     summary = summarize(results, [s.label for s in specs])
     summary.update(
         game=game_name,

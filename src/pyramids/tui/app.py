@@ -346,6 +346,19 @@ GAME_CSS = """
 """
 
 
+class MoveBox(Input):
+    """The box a move is typed in. Its hint reads whole: where the side panel is narrow
+    (80 columns) it leaves the F5 list to the footer (it was cut at '(F5')."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        from rich.cells import cell_len
+
+        hint = _("type a move, Enter (F5 lists them)")
+        if cell_len(hint) > self.scrollable_content_region.width:
+            hint = _("type a move, Enter")
+        self.placeholder = hint
+
+
 def game_title(name: str) -> str:
     """The game's title as players read it (the manifest's, translated), not its name."""
     try:
@@ -421,7 +434,7 @@ class PlayApp(App[None]):
                 yield Static("", id="scores")
                 yield OptionList(id="moves")
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
-                yield Input(
+                yield MoveBox(
                     placeholder=_("type a move, Enter (F5 lists them)"), id="command",
                     compact=True, select_on_focus=False,  # a move typed on the board goes on
                 )
@@ -714,6 +727,12 @@ class PlayApp(App[None]):
         state = self.session.state
         if is_clock_move(text.strip().lower()):
             self.set_message(_("The clock is kept by the app; play a move."))
+            return False
+        listed = self.query_one("#moves", OptionList).has_class("shown")
+        if text.strip().isdigit() and not listed:
+            # The list is not on screen: a number would play a move never read.
+            self.set_message(_("Not a legal move: a number picks from the list of all "
+                               "moves, which F5 shows"))
             return False
         if text.strip().isdigit() and 1 <= int(text) <= len(self.shown_moves):
             # A number picks from the list on screen, which leaves out clock moves.

@@ -17,7 +17,7 @@ from typing import Any
 from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Container, Horizontal
 from textual.widgets import Button, Static
 
 from pyramids.play.i18n import _, ngettext
@@ -199,6 +199,13 @@ class PacalBoard(Board):
         height: 1; border: none; margin: 0 1 0 0; width: 2; background: $boost; }
     PacalBoard.compact #decline { column-span: 4; }
     PacalBoard.compact #no-offer { display: none; }
+    PacalBoard .short { display: none; }
+    PacalBoard.compact .short { display: block; }
+    PacalBoard.compact .wide { display: none; }
+    PacalBoard .offer-line { height: auto; width: 100%; layout: vertical; }
+    PacalBoard.compact .offer-line { layout: horizontal; align-horizontal: center; }
+    PacalBoard.compact .offer-line > .title { width: auto; margin: 0 1 0 0; }
+    PacalBoard.compact .offer-line > .cards { width: auto; }
     PacalBoard.compact .card.pickable { background: $success 30%; }
     PacalBoard.compact .card.selected { background: $success 60%; }
     PacalBoard.compact .card.to-place { background: $warning 40%; }
@@ -238,6 +245,8 @@ class PacalBoard(Board):
         viewer = view["viewer"]
         wins = view["round_wins"]
         legal_fields = view.get("legal_fields") or [] if self.interactive else []
+        # Each line above the pyramids also comes short, on one line, for a short screen
+        # (80x24), where the two lines each took cut the opening view.
         yield Static(
             _(
                 "Round {round} · first to {target} · round wins: seat 1 [b]{first}[/] – "
@@ -245,10 +254,20 @@ class PacalBoard(Board):
                 round=view["round"], target=view["rounds_to_win"], first=wins[0],
                 second=wins[1], phase=phase_words(view["phase"]),
             ),
-            classes="info",
+            classes="info wide",
             id="score",
         )
+        yield Static(
+            _("Round {round} · first to {target} wins · seat 1: [b]{first}[/], "
+              "seat 2: [b]{second}[/]", round=view["round"], target=view["rounds_to_win"],
+              first=wins[0], second=wins[1]),
+            classes="info short",
+            id="score-short",
+        )
         apex = view.get("revealed_apex_bases")
+        # Who starts matters as the round opens; short, it gives its row to the offer.
+        opening = view["phase"] in ("offer", "pick") and not any(
+            cards for pyramid in view["pyramids"] for cards in pyramid)
         if apex:
             yield Static(
                 _(
@@ -256,9 +275,17 @@ class PacalBoard(Board):
                     "seat 2 [b]{second}[/] · seat {number} starts",
                     first=apex[0], second=apex[1], number=view["starting_player"] + 1,
                 ),
-                classes="info",
+                classes="info wide",
                 id="apex",
             )
+            if opening:
+                yield Static(
+                    _("Apex cards: seat 1 [b]{first}[/], seat 2 [b]{second}[/] · seat "
+                      "{number} starts", first=apex[0], second=apex[1],
+                      number=view["starting_player"] + 1),
+                    classes="info short",
+                    id="apex-short",
+                )
         order = [1, 0] if viewer is None else [1 - viewer, viewer]
         for seat in order:
             mine = seat == viewer
@@ -288,8 +315,9 @@ class PacalBoard(Board):
             yield from self._compose_hand()
         last = view.get("last_round")
         if isinstance(last, dict) and last.get("winner") is not None:
+            # Short screens leave it to the round wins above the pyramids.
             yield Static(_("Last round won by seat {number}", number=last["winner"] + 1),
-                         classes="info")
+                         classes="info wide", id="last-round")
 
     def _compose_offer(self) -> ComposeResult:
         offer = self.view.get("offer")
@@ -297,14 +325,15 @@ class PacalBoard(Board):
             yield Static("", classes="info", id="no-offer")
             return
         can_pick = any(text.startswith("pick ") for text in self.legal)
-        yield Static(
-            _("Offer: choose the card you take") if can_pick else _("Offer"), classes="title"
-        )
-        with CardRow(self.card_cell[0], len(offer), self.card_cell[1], classes="cards"):
-            for value in offer:
-                role = "offer pickable" if can_pick else "offer"
-                yield CardCell(value, role, active=can_pick, id=f"offer-{value}",
-                               taught=f"offer:{value}" in self.taught)
+        # The title above its cards; short, beside them (one row, not two).
+        with Container(classes="offer-line"):
+            yield Static(_("Offer: choose the card you take") if can_pick else _("Offer"),
+                         classes="title")
+            with CardRow(self.card_cell[0], len(offer), self.card_cell[1], classes="cards"):
+                for value in offer:
+                    role = "offer pickable" if can_pick else "offer"
+                    yield CardCell(value, role, active=can_pick, id=f"offer-{value}",
+                                   taught=f"offer:{value}" in self.taught)
 
     def _compose_hand(self) -> ComposeResult:
         view = self.view
@@ -319,7 +348,9 @@ class PacalBoard(Board):
             hint = _("Your hand: choose two cards to offer them")
         else:
             hint = _("Your hand")
-        yield Static(hint, classes="title", id="hand-title")
+        # Short, a title that only names the hand gives its row to the board.
+        yield Static(hint, classes="title" if card is not None or offering else "title wide",
+                     id="hand-title")
         count = len(hand) + (1 if card is not None and self.interactive else 0)
         count += 2 if "decline" in self.legal else 0
         with CardRow(self.card_cell[0], count, self.card_cell[1], classes="cards", id="hand"):

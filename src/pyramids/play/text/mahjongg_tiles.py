@@ -15,7 +15,9 @@ Pure drawing (no Textual), so the widget in `mahjongg.py` and the tests share it
 - **Height**: tiles above the base carry `×N`, the elevation their pairs score.
 - **Marks** (first column of the face line): `●` selected, `?` the hint, `◆` a
   Ra Sight pair, `↑` lifted by Anubis Shift; `^` a capstone, `v` a burial vault
-  (last column before the side). The keyboard cursor is drawn reversed with `▸`.
+  (last column before the side). The keyboard cursor is drawn reversed with `▸`
+  (on the tile's first blank cell in sight when its own is covered), a face-down
+  tile under it in a colour of its own.
 
 A label is drawn only when all its cells are on top: a tile partly under a
 higher one shows its block but no half label, so labels never run together.
@@ -47,6 +49,7 @@ SIDE_COLOURS = ("#2e2418", "#3d2e1a", "#4c391e", "#5a4522", "#645029", "#6e5c34"
 SELECTED_COLOUR = "#2e8b57"
 MARKED_COLOUR = "#2f5f9e"
 SHIFTED_COLOUR = "#7b3fa0"
+CURSOR_COLOUR = "#b5452b"
 
 MARK_SELECTED = "●"
 MARK_HINT = "?"
@@ -266,7 +269,24 @@ def paint(
             _blank(canvas, tile, height_cells[tile["id"]])
         if not _on_top(canvas, tile, tag_cells[tile["id"]]):
             _blank(canvas, tile, tag_cells[tile["id"]])  # no half a label
+    if marks.cursor is not None:
+        _keep_cursor_mark(canvas, marks.cursor)
     return canvas
+
+
+def _keep_cursor_mark(canvas: Canvas, tile_id: int) -> None:
+    """The cursor's `▸` where the tile shows: its own cell may lie under a higher tile
+    (a face-down tile always has one on it), and a Tile Reveal's target then read as
+    any other `▒▒▒`. It moves to the tile's first cell in sight that shows nothing (a
+    blank, a hatch or a face-down tile's `▒`), never over a face or a mark."""
+    cells = sorted((cell for cell, owner in canvas.owner.items() if owner == tile_id),
+                   key=lambda cell: (cell[1], cell[0]))
+    if any(canvas.chars[y][x] == MARK_CURSOR for x, y in cells):
+        return
+    for x, y in cells:
+        if canvas.chars[y][x] in (" ", HATCH, FACE_DOWN[0]):
+            canvas.chars[y][x] = MARK_CURSOR
+            return
 
 
 def _on_top(canvas: Canvas, tile: Mapping[str, Any], cells: list[tuple[int, int]]) -> bool:
@@ -345,6 +365,9 @@ def _tile_styles(tile: Mapping[str, Any], scale: Scale, marks: Marks) -> list[li
         background = SHIFTED_COLOUR
     elif tile_id in marks.hint or tile_id in marks.sight:
         background = MARKED_COLOUR
+    elif marks.cursor == tile_id and tile.get("face") is None:
+        # Reversed, `▒▒▒` looks the same: the cursor's face-down tile has a colour.
+        background = CURSOR_COLOUR
     return _block_styles(background, layer, _is_free(tile), marks.cursor == tile_id, scale)
 
 

@@ -1,0 +1,104 @@
+"""The terminal app at 80×24, the size a terminal opens at: what a player reads first
+is whole and in sight, in English and Korean, for every game."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from rich.cells import cell_len  # noqa: E402
+
+from pyramids.core import load  # noqa: E402
+from pyramids.play.i18n import set_language  # noqa: E402
+from pyramids.play.session import new_session  # noqa: E402
+from pyramids.tui.app import PlayApp  # noqa: E402
+from tests.tui.helpers import LARGE, SMALL, screen_lines, settle  # noqa: E402
+
+GAMES = [("pacal", ["human", "random"]), ("temple", ["human", "random", "random", "random"]),
+         ("mahjongg", ["human"])]
+
+
+def from_cell(row: str, x: int) -> str:
+    """A screen row from its cell `x` on (a Korean syllable takes two cells)."""
+    cells = 0
+    for index, char in enumerate(row):
+        if cells >= x:
+            return row[index:]
+        cells += cell_len(char)
+    return ""
+
+
+def up_to_cell(row: str, x: int) -> str:
+    """A screen row up to its cell `x`."""
+    return row[:len(row) - len(from_cell(row, x))]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+async def test_the_move_box_hint_reads_whole(game: str, seats: list[str], lang: str) -> None:
+    """At 80 columns the hint was cut at 'type a move, Enter (F5'; where the side panel
+    has room, it names the F5 list too."""
+    set_language(lang)
+    for size, hint in [(SMALL, {"en": "type a move, Enter", "ko": "수를 입력하고 Enter"}),
+                       (LARGE, {"en": "type a move, Enter (F5 lists them)",
+                                "ko": "수를 입력하고 Enter (F5: 목록)"})]:
+        app = PlayApp(new_session(load(game), seats, 3), agent_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            box = app.query_one("#command")
+            row = screen_lines(app)[box.region.y]
+            assert from_cell(row, box.region.x).rstrip() == hint[lang], row
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("seed", [3, 1])  # seat 1 offers first; seat 2 does, seat 1 picks
+async def test_pacal_opens_with_both_pyramids_and_the_hand_in_sight(lang: str,
+                                                                    seed: int) -> None:
+    """At 80×24 the board was two rows too tall and opened scrolled to the hand, the
+    round's score and the apex cards above the opponent's pyramid out of sight."""
+    set_language(lang)
+    session = new_session(load("pacal"), ["human", "random"], seed)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        view = session.state.view(0)
+        assert view["phase"] == ("offer" if seed == 3 else "pick")
+        area = app.query_one("#board-area")
+        assert area.max_scroll_y == 0 and area.scroll_offset.y == 0
+        words = {"en": ("Round 1 · first to 3 wins", "Apex cards: seat 1", "Seat 2 (opponent)",
+                        "Seat 1 (you)"),
+                 "ko": ("1라운드 · 3승 선취", "꼭대기 카드: 1번", "2번 자리 (상대)",
+                        "1번 자리 (나)")}[lang]
+        board = [up_to_cell(row, area.region.right) for row in
+                 screen_lines(app)[area.region.y:area.region.bottom]]
+        for row, start in zip(board[:3], words[:3], strict=True):  # the top, in its order
+            assert start in row, board
+        assert any(words[3] in row for row in board[3:]), board
+        # The hand on the last row; when picking, the offer beside its title.
+        assert board[-1].split() == [str(card) for card in view["hand"]]
+        if seed == 1:
+            assert any(row.split()[-2:] == [str(card) for card in view["offer"]]
+                       for row in board), board
+
+
+async def test_a_pacal_match_fits_80x24_at_every_turn() -> None:
+    """Offer, pick, place and the next round's opening: the board never needs scrolling
+    at 80×24 (it hid the hand, or the top)."""
+    session = new_session(load("pacal", rounds_to_win=2), ["human", "random"], 1)
+    app = PlayApp(session, agent_delay=0)
+    phases: set[tuple[int, str]] = set()
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(300):
+            await settle(pilot, app)
+            state = session.state
+            if state.is_terminal():
+                break
+            view = state.view(0)
+            phases.add((view["round"], view["phase"]))
+            assert app.query_one("#board-area").max_scroll_y == 0, (view["round"],
+                                                                    view["phase"])
+            app.try_move(state.legal_action_strings()[0])
+    assert state.is_terminal()
+    assert {(2, "offer"), (2, "pick"), (2, "place")} <= phases
