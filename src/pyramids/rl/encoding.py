@@ -402,6 +402,18 @@ class Canvas:
         self.cells = self.array.data
         self.memo: list[Any] = []
 
+    def __getstate__(self) -> tuple[np.ndarray, int]:
+        # A copy (pickle, deepcopy) keeps the vector but not the memo: the memo may
+        # hold the very objects of the state it was written from (compared by
+        # identity), and a memoryview does not pickle. The copy's next update writes
+        # it all, giving the same vector.
+        return self.array, self.player
+
+    def __setstate__(self, saved: tuple[np.ndarray, int]) -> None:
+        self.array, self.player = saved
+        self.cells = self.array.data
+        self.memo = []
+
     def forget(self) -> None:
         """Nothing written here is to be trusted any more (the next update writes it all)."""
         self.memo = []
@@ -473,6 +485,16 @@ class Encoder:
         self._fast = fast(self.layout, game) if fast is not None else None
         self._update = self._fast.update if isinstance(self._fast, CanvasWriter) else None
         self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
+        # (name, options, fast): how `encoder_for` made it, for pickling (set there).
+        self.key: tuple[str, tuple[tuple[str, Any], ...], bool] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The layout's writers are closures, which do not pickle; an encoder is a pure
+        # function of its game's name and options, so a copy (pickle, deepcopy) is the
+        # process's own encoder for them (environments copy with it).
+        if self.key is None:
+            raise TypeError("only an encoder made by encoder_for() can be pickled or copied")
+        return _cached_encoder, self.key
 
     @property
     def has_fast_writer(self) -> bool:
@@ -557,7 +579,9 @@ def _cached_encoder(name: str, options_key: tuple[tuple[str, Any], ...],
         raise ValueError(f"game {name!r} declares no view_type in its manifest; the RL "
                          "encoders build the observation layout from it")
     writer = manifest.companion("observation_encoder") if fast else None
-    return Encoder(game, view_type, _probe_for(name, options_key), writer)
+    encoder = Encoder(game, view_type, _probe_for(name, options_key), writer)
+    encoder.key = (name, options_key, fast)
+    return encoder
 
 
 @lru_cache(maxsize=64)
