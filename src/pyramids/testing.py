@@ -52,6 +52,7 @@ from pyramids.core import (
     find_manifest,
     game_manifest,
 )
+from pyramids.core.api import IDENTICAL, ZERO_SUM
 from pyramids.core.views import ViewTypeError, check_outcome, check_view
 
 MAX_STEPS = 100_000
@@ -188,6 +189,13 @@ def _check_end(state: State, view_type: type | None) -> None:
     returns = state.returns()
     _require(len(returns) == game.num_players, "returns() needs one number per seat")
     _require(all(isinstance(r, int | float) for r in returns), "returns() must be numbers")
+    kind = game.returns_kind()
+    if kind == ZERO_SUM:
+        _require(abs(sum(returns)) <= 1e-9,
+                 f"returns {returns} do not sum to 0, but returns_kind() says zero-sum")
+    elif kind == IDENTICAL:
+        _require(len(set(returns)) == 1,
+                 f"returns {returns} differ between seats, but returns_kind() says identical")
     for player in [None, *range(game.num_players)]:
         view = _checked_view(state, player, view_type)
         try:
