@@ -79,16 +79,6 @@ def _parameters(manifest: GameManifest) -> dict[str, Any]:
     return params
 
 
-def _players_range(manifest: GameManifest) -> tuple[int, int]:
-    game = manifest.factory()
-    if manifest.players_option is None:
-        return game.num_players, game.num_players
-    spec = next(o for o in game.option_specs if o.name == manifest.players_option)
-    low = int(spec.minimum) if spec.minimum is not None else game.num_players
-    high = int(spec.maximum) if spec.maximum is not None else game.num_players
-    return low, high
-
-
 _UTILITIES = {
     ZERO_SUM: pyspiel.GameType.Utility.ZERO_SUM,
     IDENTICAL: pyspiel.GameType.Utility.IDENTICAL,
@@ -329,7 +319,7 @@ class PyramidsObserver:
 
 
 def _game_class(manifest: GameManifest) -> tuple[pyspiel.GameType, type[PyramidsSpielGame]]:
-    low, high = _players_range(manifest)
+    low, high = manifest.players_range()
     utility = _UTILITIES[returns_kind(manifest.factory())]
     game_type = pyspiel.GameType(
         short_name=short_name(manifest.name),
