@@ -6,6 +6,11 @@ its manifest (`view_type`). `check_view` checks a view against that
 declaration at run time: the conformance suite does it at every checked step,
 so the documented shape and the real one cannot drift apart.
 
+A list whose length the rules bound declares it, `Annotated[list[X], Capacity(n)]`
+(or a function of the game: `PER_SEAT`, a board's tile count): fixed-size
+encodings give it that many slots, and `check_view` with the game refuses a view
+that holds more.
+
 Every view ends with the same block, `outcome`: None while the game is on, and
 at the end an `Outcome`, so that interfaces, the arena and the balance tools
 read who won, the scores and why the game ended from one place instead of
