@@ -178,8 +178,11 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
         import pyramids.openspiel as po
     except ImportError:
         return loops
-    # OpenSpiel wants typed parameters: the values as the game parsed them.
-    spiel_game = pyspiel.load_game(po.short_name(name), {k: game.options[k] for k in options})
+    # OpenSpiel wants typed parameters: the values as the game parsed them. The loops
+    # play deals from `seed` on, past the default 10,000 chance outcomes in a fast game
+    # (the chance node refuses an outcome outside them), so every deal is one.
+    parameters = {k: game.options[k] for k in options}
+    spiel_game = pyspiel.load_game(po.short_name(name), {**parameters, "deals": 2**31 - 1})
 
     def openspiel(deal: int, rng: random.Random = random.Random(seed)) -> int:
         state = spiel_game.new_initial_state()

@@ -13,9 +13,10 @@ It plays random games of every variant the game's manifest lists (or of the one
 - `to_json` round-trips, and play goes on from the restored copy, so anything
   the save forgot (the chance generator, a counter) shows up later in the game;
 - action strings parse back to their actions;
-- every view is JSON-able, matches the manifest's `view_type`, and carries the
-  standard `outcome` block (None while playing; winners, scores and reason at
-  the end, with winners agreeing with `returns()`);
+- every view is JSON-able, matches the manifest's `view_type` (no list past its
+  declared `Capacity`), and carries the standard `outcome` block (None while
+  playing; winners, scores and reason at the end, with winners agreeing with
+  `returns()`);
 - `resample_hidden(p)` keeps what seat `p` sees, and the current player's legal
   actions; playing on a clone leaves the original alone;
 - the same seed and actions give the same game, different seeds deal
@@ -51,6 +52,7 @@ from pyramids.core import (
     find_manifest,
     game_manifest,
 )
+from pyramids.core.api import IDENTICAL, ZERO_SUM
 from pyramids.core.views import ViewTypeError, check_outcome, check_view
 
 MAX_STEPS = 100_000
@@ -173,7 +175,7 @@ def _checked_view(state: State, player: int | None, view_type: type | None) -> d
     _require("outcome" in view, f"view({player}) has no 'outcome' block")
     if view_type is not None:
         try:
-            check_view(view, view_type)
+            check_view(view, view_type, state.game)
         except ViewTypeError as error:
             raise ConformanceError(f"view({player}) does not match "
                                    f"{view_type.__name__}: {error}") from None
@@ -187,6 +189,13 @@ def _check_end(state: State, view_type: type | None) -> None:
     returns = state.returns()
     _require(len(returns) == game.num_players, "returns() needs one number per seat")
     _require(all(isinstance(r, int | float) for r in returns), "returns() must be numbers")
+    kind = game.returns_kind()
+    if kind == ZERO_SUM:
+        _require(abs(sum(returns)) <= 1e-9,
+                 f"returns {returns} do not sum to 0, but returns_kind() says zero-sum")
+    elif kind == IDENTICAL:
+        _require(len(set(returns)) == 1,
+                 f"returns {returns} differ between seats, but returns_kind() says identical")
     for player in [None, *range(game.num_players)]:
         view = _checked_view(state, player, view_type)
         try:

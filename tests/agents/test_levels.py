@@ -7,7 +7,7 @@ import pytest
 
 from pyramids.agents import LEVELS, agent_names, make_agent, parse_setting
 from pyramids.agents.levels import GENERIC, LevelAgent, level_setting, level_settings, level_table
-from pyramids.core import OptionError, Rng, game_names, load
+from pyramids.core import OptionError, Rng, game_manifest, game_names, load
 
 # Small tables so that whole games stay quick: one round of Pacal, two Temple seats,
 # the smallest Mahjongg layout.
@@ -36,7 +36,8 @@ def test_every_level_resolves_to_a_registered_agent(game_name: str) -> None:
     assert list(table) == list(LEVELS)
     for level in LEVELS:
         settings = level_settings(game_name, level)
-        assert min(settings) == 1 and table[level] == settings[1]
+        fewest = game_manifest(game_name).players_range()[0]
+        assert min(settings) == fewest and table[level] == settings[fewest]
         for setting in settings.values():
             name, options = parse_setting(setting)
             assert name in agent_names() and name not in LEVELS
@@ -59,6 +60,22 @@ def test_a_level_names_settings_by_the_fewest_players_each_serves(
     assert [level_setting("any-game", "hard", players) for players in range(1, 6)] == [
         "greedy", "random", "mcts:iterations=5", "mcts:iterations=5", "mcts:iterations=5"]
     assert level_setting("any-game", "easy", 4) == GENERIC["easy"]  # not named: generic
+
+
+def test_settings_are_keyed_from_the_fewest_players_a_game_has(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pacal and Temple are never played alone: their settings serve tables of two and
+    up, and a setting named for one player serves two, unless one is named for two."""
+    assert level_settings("pacal", "expert") == {2: "planner:rollouts=24"}
+    assert level_settings("temple", "hard") == {2: "mcts:iterations=40"}
+    assert level_settings("pacal-solo", "hard") == {1: "planner:rollouts=6"}
+    assert min(level_settings("mahjongg", "expert")) == 1
+    import pyramids.agents.levels as levels
+
+    monkeypatch.setattr(levels, "companion_of", lambda name, kind: _Companion)
+    monkeypatch.setattr(levels, "fewest_players", lambda name: 2)
+    assert level_settings("any-game", "hard") == {2: "random", 3: "mcts:iterations=5"}
+    assert level_settings("any-game", "easy") == {2: GENERIC["easy"]}
 
 
 def test_mahjonggs_expert_searches_at_a_table_and_samples_faces_alone() -> None:

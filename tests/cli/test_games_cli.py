@@ -466,6 +466,11 @@ def test_bots_names_the_tables_a_level_setting_serves() -> None:
                                                      "2": "mcts:iterations=100"}
     assert data["expert"]["setting"] == "determinized"
     assert data["hard"]["settings_by_players"] == {"1": "greedy"}
+    # Pacal and Temple are played by two or more: their settings are keyed from "2".
+    games = json.loads(invoke("bots", "--json").output)["games"]
+    assert games["pacal"]["expert"]["settings_by_players"] == {"2": "planner:rollouts=24"}
+    assert games["temple"]["medium"]["settings_by_players"] == {"2": "greedy"}
+    assert games["pacal-solo"]["medium"]["settings_by_players"] == {"1": "greedy"}
 
 
 def test_a_levels_tables_read_as_player_counts() -> None:

@@ -72,3 +72,27 @@ def test_check_game_takes_a_registered_manifest(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setitem(registry._REGISTRY, manifest.name, manifest)
     report = check_game("toy-nim", games=5, checked=5)
     assert [v.options for v in report.variants] == [{"stones": 7}, {"stones": 3}]
+
+
+class TeamNim(NimGame):
+    """Nim that says every seat gets the same result (it gives +1 and -1)."""
+
+    name = "toy-team-nim"
+
+    def returns_kind(self) -> str:
+        return "identical"
+
+
+class ZeroSumNim(NimGame):
+    name = "toy-zero-sum-nim"
+
+    def returns_kind(self) -> str:
+        return "zero-sum"
+
+
+def test_check_game_holds_every_end_to_the_declared_returns_kind() -> None:
+    """OpenSpiel gives `returns_kind()` as the utility type, which algorithms rely on."""
+    check_game(ZeroSumNim(), games=10, checked=10)
+    with pytest.raises(ConformanceError, match=r"returns \[.*\] differ between seats, but "
+                                               r"returns_kind\(\) says identical"):
+        check_game(TeamNim(), games=5, checked=5)

@@ -132,3 +132,27 @@ def test_a_broken_plugin_is_skipped_with_a_warning(tmp_path: Path,
         registry._REGISTRY.clear()
         registry._REGISTRY.update(before)
         sys.modules.pop("no_such_module_here", None)
+
+
+def test_the_example_plugin_words_its_errors_for_the_catalogue() -> None:
+    """The worked example follows the engines' pattern (docs/adding-a-game.md): an error
+    a player reads carries a message id with placeholders and its values (`N_`,
+    `PluralWords`), which the catalogue extracts and the interfaces translate; an
+    f-string baked the numbers into English text no catalogue could hold."""
+    from pyramids.core.errors import IllegalActionError, PluralWords, Words
+    from tests.toy_games import NimGame
+
+    state = NimGame(stones=2).new_initial_state(0)
+    state.apply_action(0)  # one stone left
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply_action(2)
+    why = refused.value.words.values["why"]
+    assert isinstance(why, PluralWords) and why.values == {"count": 1}
+    assert why.msgid == "you may take only {count} stone"
+    assert why.plural == "you may take 1 to {count} stones"
+    assert str(refused.value) == "the move 'take 3' is illegal: you may take only 1 stone"
+    with pytest.raises(IllegalActionError) as unknown:
+        state.string_to_action("grab 9")
+    assert isinstance(unknown.value.words, Words)
+    assert unknown.value.words.msgid == "unknown move '{text}'; the moves are 'take N' (1..3)"
+    assert unknown.value.words.values == {"text": "grab 9"}

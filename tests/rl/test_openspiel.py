@@ -47,6 +47,72 @@ def test_utilities_are_declared_as_the_games_have_them() -> None:
     assert pyspiel.load_game("pyramids_mahjongg").get_type().utility != zero
 
 
+_UTILITY = pyspiel.GameType.Utility
+#: (game, parameters, the utility its returns make it, random games to play).
+SETTINGS = [
+    ("pacal", {"rounds_to_win": 1, "max_rounds": 2}, _UTILITY.ZERO_SUM, 12),
+    ("pacal-solo", {}, _UTILITY.GENERAL_SUM, 10),
+    ("temple", {"players": 2}, _UTILITY.ZERO_SUM, 6),
+    ("temple", {"players": 3}, _UTILITY.ZERO_SUM, 6),
+    ("temple", {"players": 5}, _UTILITY.ZERO_SUM, 4),
+    ("mahjongg", {"layout": SMALL}, _UTILITY.GENERAL_SUM, 10),
+    ("mahjongg", {"layout": SMALL, "mode": "time-attack", "clock": "turns"},
+     _UTILITY.GENERAL_SUM, 6),
+    # Competitive: +1 the winner, -1 the other (0 each on a full tie) at two seats;
+    # at three or four, +1 each winner and -1 each other seat, summing to -1 or +1.
+    ("mahjongg", {"layout": SMALL, "players": 2}, _UTILITY.ZERO_SUM, 20),
+    ("mahjongg", {"layout": SMALL, "players": 3}, _UTILITY.GENERAL_SUM, 20),
+    ("mahjongg", {"layout": SMALL, "players": 4}, _UTILITY.GENERAL_SUM, 20),
+    # Co-op: the team's result for every seat.
+    ("mahjongg", {"layout": SMALL, "players": 2, "mode": "coop"}, _UTILITY.IDENTICAL, 12),
+    ("mahjongg", {"layout": SMALL, "players": 4, "mode": "coop"}, _UTILITY.IDENTICAL, 12),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "utility", "games"), SETTINGS)
+def test_each_setting_has_the_type_its_returns_have(name, options, utility, games) -> None:
+    """get_type() is the instance's: two-player competitive Mahjongg is zero-sum and
+    co-op identical, though the registered (default, one-player) type is general-sum.
+    Over random games through pyspiel: zero-sum returns sum to 0 at every end,
+    identical ones are the same for every seat, and a general-sum multi-player
+    setting has games that are neither."""
+    game = pyspiel.load_game(po.short_name(name), options)
+    assert game.get_type().utility == utility
+    assert game.get_type().short_name == po.short_name(name)
+    rng = random.Random(7)
+    sums, spreads = set(), set()
+    for _ in range(games):
+        state = game.new_initial_state()
+        state.apply_action(rng.randrange(1000))
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        returns = state.returns()
+        sums.add(round(sum(returns), 9))
+        spreads.add(max(returns) - min(returns))
+    if utility == _UTILITY.ZERO_SUM:
+        assert sums == {0.0} and game.utility_sum() == 0.0
+    elif utility == _UTILITY.IDENTICAL:
+        assert spreads == {0.0}, (sums, spreads)
+    elif game.num_players() > 1:
+        assert sums - {0.0} and spreads - {0.0}, (sums, spreads)
+
+
+def test_a_game_that_declares_no_returns_kind_is_probed(monkeypatch) -> None:
+    """A plugin's game without `returns_kind` gets what random games show; a value
+    that is not a kind is refused, naming the allowed ones."""
+    temple = pyramids.load("temple", players=3)
+    monkeypatch.setattr(type(temple), "returns_kind", lambda self: None)
+    assert po.game.returns_kind(temple) == "zero-sum"
+    mahjongg = pyramids.load("mahjongg", layout=SMALL, players=3, mode="coop")
+    monkeypatch.setattr(type(mahjongg), "returns_kind", lambda self: None)
+    assert po.game.returns_kind(mahjongg) == "identical"
+    three = pyramids.load("mahjongg", layout=SMALL, players=3)
+    assert po.game.returns_kind(three) == "general-sum"
+    monkeypatch.setattr(type(temple), "returns_kind", lambda self: "zero sum")
+    with pytest.raises(ValueError, match="'zero sum'; allowed: zero-sum, identical, general-sum"):
+        po.game.returns_kind(temple)
+
+
 def test_an_episode_replays_the_native_engine_move_for_move() -> None:
     game = pyspiel.load_game("pyramids_temple", {"players": 3})
     state = game.new_initial_state()

@@ -36,6 +36,17 @@ def test_every_loop_plays_whole_episodes(bench, name) -> None:
     assert len({tuple(steps) for steps in lengths.values()}) == 1, lengths
 
 
+def test_every_loop_plays_deals_past_openspiels_default_outcomes(bench) -> None:
+    """A fast game's loops reach deal 10,000 within a run (Pacal solo plays tens of
+    thousands of episodes a burst): the OpenSpiel loop refused it ("chance outcome
+    10000 is not a deal") and the documented command stopped with a traceback."""
+    pytest.importorskip("pyspiel")
+    loops = bench._env_loops("pacal-solo", {}, seed=3)
+    assert "openspiel" in loops
+    lengths = {label: loop.episode(10_000 + 7) for label, loop in loops.items()}
+    assert len(set(lengths.values())) == 1, lengths
+
+
 def test_the_loops_play_the_same_moves(bench) -> None:
     loops = bench._env_loops("mahjongg", {}, seed=1)
     assert {"native", "pettingzoo", "gymnasium"} <= set(loops)

@@ -17,10 +17,11 @@ docs/agents.md gives every game's ladder with measured Elo
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from pyramids.agents.base import parse_setting
-from pyramids.core import OptionError, State, companion_of
+from pyramids.core import OptionError, State, companion_of, find_manifest
 from pyramids.core.errors import N_
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -50,14 +51,30 @@ GENERIC: dict[str, str] = {
 
 def level_settings(game_name: str, level: str) -> dict[int, str]:
     """The agent settings that play `level` in `game_name`, by the fewest players each
-    serves, fewest first (`{1: setting}` where one setting serves every table)."""
+    serves, fewest first, counted from the fewest the game is played with (`{2:
+    setting}` for Pacal, where one setting serves every table: never a table of one
+    that the game has not)."""
     _check_level(level)
+    fewest = fewest_players(game_name)
     entry = _game_table(game_name, "DIFFICULTY").get(level)
     if isinstance(entry, str):
-        return {1: entry}
+        return {fewest: entry}
     if isinstance(entry, dict) and entry:
-        return {int(players): entry[players] for players in sorted(entry)}
-    return {1: GENERIC[level]}
+        settings: dict[int, str] = {}
+        for players in sorted(entry, key=int):
+            # A setting for tables smaller than the game's serves its smallest table,
+            # unless a setting named for that table follows (it is the one played).
+            settings[max(int(players), fewest)] = entry[players]
+        return settings
+    return {fewest: GENERIC[level]}
+
+
+@cache
+def fewest_players(game_name: str) -> int:
+    """The fewest players `game_name` is played with (1 for a game made without the
+    registry: tests, tools)."""
+    manifest = find_manifest(game_name)
+    return 1 if manifest is None else manifest.players_range()[0]
 
 
 def level_setting(game_name: str, level: str, players: int = 1) -> str:

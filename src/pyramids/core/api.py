@@ -40,6 +40,14 @@ TERMINAL = -1
 STATE_FORMAT = "pyramids-state"
 
 
+#: What the returns of a game's finished games are (`Game.returns_kind`): they sum to 0
+#: in every finished game, every seat gets the same, or neither is promised.
+ZERO_SUM = "zero-sum"
+IDENTICAL = "identical"
+GENERAL_SUM = "general-sum"
+RETURNS_KINDS = (ZERO_SUM, IDENTICAL, GENERAL_SUM)
+
+
 class RandomSource(Protocol):
     """What `resample_hidden` needs: `pyramids.core.rng.Rng` or `random.Random`."""
 
@@ -71,6 +79,15 @@ class Game(ABC):
     @property
     def options(self) -> dict[str, Any]:
         return dict(self._options)
+
+    def returns_kind(self) -> str | None:
+        """What `returns()` of every finished game of these options is, for frameworks
+        that classify games (OpenSpiel's utility type): `ZERO_SUM` (they sum to 0),
+        `IDENTICAL` (every seat the same, a team game), `GENERAL_SUM`, or None when
+        the game does not say (the OpenSpiel adapter then looks at random games).
+        A game whose kind depends on its options (its mode, its players) answers
+        per instance."""
+        return None
 
     @property
     @abstractmethod

@@ -108,6 +108,18 @@ class GameManifest:
     def display_title(self) -> str:
         return self.title or self.name
 
+    def players_range(self) -> tuple[int, int]:
+        """The fewest and the most seats the game is played with: the bounds of its
+        `players_option`, or the default game's own number where it has none (Pacal
+        is always two, Pacal solo one)."""
+        game = self.factory()
+        if self.players_option is None:
+            return game.num_players, game.num_players
+        spec = next(o for o in game.option_specs if o.name == self.players_option)
+        low = int(spec.minimum) if spec.minimum is not None else game.num_players
+        high = int(spec.maximum) if spec.maximum is not None else game.num_players
+        return low, high
+
     def companion(self, kind: str) -> Any:
         """The companion `kind` imported (None when the manifest names none).
 

@@ -6,6 +6,11 @@ its manifest (`view_type`). `check_view` checks a view against that
 declaration at run time: the conformance suite does it at every checked step,
 so the documented shape and the real one cannot drift apart.
 
+A list whose length the rules bound declares it, `Annotated[list[X], Capacity(n)]`
+(or a function of the game: `PER_SEAT`, a board's tile count): fixed-size
+encodings give it that many slots, and `check_view` with the game refuses a view
+that holds more.
+
 Every view ends with the same block, `outcome`: None while the game is on, and
 at the end an `Outcome`, so that interfaces, the arena and the balance tools
 read who won, the scores and why the game ended from one place instead of
@@ -16,8 +21,57 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterable, Mapping
-from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    TypedDict,
+    Union,
+    get_args,
+    get_origin,
+)
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The most items a list of a view can hold under the rules, declared with its type:
+    `Annotated[list[int], Capacity(2)]`, or a function of the game (its options, its
+    board, its players): `Annotated[list[int], Capacity(seats)]`.
+
+    Fixed-size encodings (the RL observation vectors) give the list this many slots,
+    so a declared capacity must be a true bound: no position of the game may show
+    more. A list without one is sized by watching random games, which cannot promise
+    that."""
+
+    most: int | Callable[[Any], int]
+
+    def of(self, game: Any) -> int:
+        """The capacity for `game` (a whole number of 0 or more)."""
+        most = self.most(game) if callable(self.most) else self.most
+        if isinstance(most, bool) or not isinstance(most, int) or most < 0:
+            raise ValueError(f"a list's capacity is a whole number of 0 or more, not {most!r}")
+        return most
+
+
+def seats(game: Any) -> int:
+    """The capacity of a list with one item per seat (or one per winner)."""
+    return int(game.num_players)
+
+
+#: One item per seat at most.
+PER_SEAT = Capacity(seats)
+
+
+def declared_capacity(kind: Any) -> Capacity | None:
+    """The `Capacity` declared on `kind` (an `Annotated[list[...], Capacity(..)]`), if any."""
+    if get_origin(kind) is Annotated:
+        for extra in kind.__metadata__:
+            if isinstance(extra, Capacity):
+                return extra
+    return None
 
 
 class Outcome(TypedDict):
@@ -35,8 +89,8 @@ class Outcome(TypedDict):
       levels built), for tools that report them.
     """
 
-    winners: list[int]
-    scores: list[float]
+    winners: Annotated[list[int], PER_SEAT]
+    scores: Annotated[list[float], PER_SEAT]
     reason: str
     capped: bool
     figures: dict[str, float]
@@ -57,9 +111,12 @@ class ViewTypeError(ValueError):
     """A view that does not match its declared type; the message gives the path."""
 
 
-def check_view(view: Any, view_type: type) -> None:
-    """Raise `ViewTypeError` unless `view` matches the TypedDict `view_type` exactly."""
-    _check(view, view_type, "view")
+def check_view(view: Any, view_type: type, game: Any = None) -> None:
+    """Raise `ViewTypeError` unless `view` matches the TypedDict `view_type` exactly.
+
+    With `game`, every list with a declared `Capacity` must hold no more items than
+    that capacity for the game (the conformance suite checks this at every step)."""
+    _check(view, view_type, "view", game)
 
 
 def check_outcome(outcome: Any, num_players: int) -> None:
@@ -78,7 +135,7 @@ def _is_typed_dict(kind: Any) -> bool:
     return isinstance(kind, type) and issubclass(kind, dict) and hasattr(kind, "__total__")
 
 
-def _check(value: Any, kind: Any, path: str) -> None:
+def _check(value: Any, kind: Any, path: str, game: Any = None) -> None:
     if kind is Any:
         return
     if kind is None or kind is type(None):
@@ -86,17 +143,26 @@ def _check(value: Any, kind: Any, path: str) -> None:
             raise ViewTypeError(f"{path} is {value!r}, expected null")
         return
     if _is_typed_dict(kind):
-        _check_typed_dict(value, kind, path)
+        _check_typed_dict(value, kind, path, game)
         return
     origin = get_origin(kind)
     if origin is NotRequired:
-        _check(value, get_args(kind)[0], path)
+        _check(value, get_args(kind)[0], path, game)
+        return
+    if origin is Annotated:
+        _check(value, get_args(kind)[0], path, game)
+        capacity = declared_capacity(kind)
+        if game is not None and capacity is not None and isinstance(value, list):
+            most = capacity.of(game)
+            if len(value) > most:
+                raise ViewTypeError(f"{path} holds {len(value)} items, more than its "
+                                    f"declared capacity {most}")
         return
     if origin in (Union, types.UnionType):
         errors = []
         for option in get_args(kind):
             try:
-                _check(value, option, path)
+                _check(value, option, path, game)
                 return
             except ViewTypeError as error:
                 errors.append(str(error))
@@ -110,7 +176,7 @@ def _check(value: Any, kind: Any, path: str) -> None:
             raise ViewTypeError(f"{path} is {type(value).__name__}, expected a list")
         (item,) = get_args(kind) or (Any,)
         for index, element in enumerate(value):
-            _check(element, item, f"{path}[{index}]")
+            _check(element, item, f"{path}[{index}]", game)
         return
     if origin is dict:
         if not isinstance(value, dict):
@@ -118,7 +184,7 @@ def _check(value: Any, kind: Any, path: str) -> None:
         key_kind, item_kind = get_args(kind) or (Any, Any)
         for key, element in value.items():
             _check(key, key_kind, f"{path} key")
-            _check(element, item_kind, f"{path}[{key!r}]")
+            _check(element, item_kind, f"{path}[{key!r}]", game)
         return
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -139,10 +205,10 @@ def _check(value: Any, kind: Any, path: str) -> None:
     raise ViewTypeError(f"{path}: the declared type {kind!r} is not one a view may use")
 
 
-def _check_typed_dict(value: Any, kind: Any, path: str) -> None:
+def _check_typed_dict(value: Any, kind: Any, path: str, game: Any = None) -> None:
     if not isinstance(value, dict):
         raise ViewTypeError(f"{path} is {type(value).__name__}, expected an object")
-    hints = typing.get_type_hints(kind)
+    hints = typing.get_type_hints(kind, include_extras=True)
     missing = [key for key in kind.__required_keys__ if key not in value]
     if missing:
         raise ViewTypeError(f"{path} lacks {', '.join(sorted(missing))}")
@@ -151,7 +217,8 @@ def _check_typed_dict(value: Any, kind: Any, path: str) -> None:
         raise ViewTypeError(f"{path} has undeclared keys {', '.join(sorted(map(str, extra)))} "
                             f"(declare them in {kind.__name__})")
     for key, element in value.items():
-        _check(element, hints[key], f"{path}.{key}")
+        _check(element, hints[key], f"{path}.{key}", game)
 
 
-__all__ = ["Outcome", "ViewTypeError", "check_outcome", "check_view", "make_outcome"]
+__all__ = ["PER_SEAT", "Capacity", "Outcome", "ViewTypeError", "check_outcome", "check_view",
+           "declared_capacity", "make_outcome", "seats"]

@@ -15,8 +15,13 @@ How the games map onto OpenSpiel:
   everything the seat has seen: its string is a digest of the seat's views after
   every action so far plus the current view (so it is perfect recall); its tensor
   is the current view's vector (a Markov summary, not perfect recall).
-- Utility: zero-sum when the probe games' returns always sum to 0 (Pacal,
-  Temple), else general-sum; returns are in [-1, 1].
+- Utility, per game instance (its options: mode, players): what the engine's
+  `Game.returns_kind()` declares: zero-sum (Pacal, Temple, two-player
+  competitive Mahjongg), identical (co-op Mahjongg: one result for the team), else
+  general-sum (one-player games, Mahjongg at three or four seats). A game that
+  declares nothing is probed: random games whose returns always sum to 0 make it
+  zero-sum, always equal identical. The registered type is the default
+  options'; `get_type()` is the instance's. Returns are in [-1, 1].
 - Saving: a state pickles its engine through `to_json`, so
   `pyspiel.serialize_game_and_state` round-trips it exactly.
 """
@@ -33,6 +38,7 @@ import numpy as np
 import pyspiel
 
 from pyramids.core import Game, GameManifest, State, load, manifests
+from pyramids.core.api import GENERAL_SUM, IDENTICAL, ZERO_SUM
 from pyramids.rl.encoding import Encoder, encoder_for
 
 DEFAULT_DEALS = 10_000
@@ -73,28 +79,56 @@ def _parameters(manifest: GameManifest) -> dict[str, Any]:
     return params
 
 
-def _players_range(manifest: GameManifest) -> tuple[int, int]:
-    game = manifest.factory()
-    if manifest.players_option is None:
-        return game.num_players, game.num_players
-    spec = next(o for o in game.option_specs if o.name == manifest.players_option)
-    low = int(spec.minimum) if spec.minimum is not None else game.num_players
-    high = int(spec.maximum) if spec.maximum is not None else game.num_players
-    return low, high
+_UTILITIES = {
+    ZERO_SUM: pyspiel.GameType.Utility.ZERO_SUM,
+    IDENTICAL: pyspiel.GameType.Utility.IDENTICAL,
+    GENERAL_SUM: pyspiel.GameType.Utility.GENERAL_SUM,
+}
 
 
-def _zero_sum(manifest: GameManifest) -> bool:
-    """True when the returns of random games of every variant sum to 0 (a probe)."""
+def returns_kind(game: Game) -> str:
+    """What `game` (with its options) declares of its returns; for a game that declares
+    nothing, what `PROBE_GAMES` random games show: zero-sum when every game's returns
+    sum to 0, identical when every seat got the same, else general-sum."""
+    declared = game.returns_kind()
+    if declared is not None:
+        if declared not in _UTILITIES:
+            raise ValueError(f"{game.name}: returns_kind() is {declared!r}; allowed: "
+                             f"{', '.join(_UTILITIES)} or None")
+        return declared
+    if game.num_players < 2:
+        return GENERAL_SUM
     rng = random.Random(0)
-    for options in manifest.variants:
-        game = manifest.factory(**options)
-        for seed in range(PROBE_GAMES):
-            state = game.new_initial_state(seed)
-            while not state.is_terminal():
-                state.apply_action(rng.choice(state.legal_actions()))
-            if game.num_players < 2 or abs(sum(state.returns())) > 1e-9:
-                return False
-    return True
+    zero_sum = identical = True
+    for seed in range(PROBE_GAMES):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        returns = state.returns()
+        zero_sum = zero_sum and abs(sum(returns)) <= 1e-9
+        identical = identical and len(set(returns)) == 1
+    # A game whose every return was 0 is both: zero-sum is the stronger promise.
+    return ZERO_SUM if zero_sum else IDENTICAL if identical else GENERAL_SUM
+
+
+def _with_utility(game_type: pyspiel.GameType, utility: Any) -> pyspiel.GameType:
+    """`game_type` with another utility (an instance's own type)."""
+    return pyspiel.GameType(
+        short_name=game_type.short_name,
+        long_name=game_type.long_name,
+        dynamics=game_type.dynamics,
+        chance_mode=game_type.chance_mode,
+        information=game_type.information,
+        utility=utility,
+        reward_model=game_type.reward_model,
+        max_num_players=game_type.max_num_players,
+        min_num_players=game_type.min_num_players,
+        provides_information_state_string=game_type.provides_information_state_string,
+        provides_information_state_tensor=game_type.provides_information_state_tensor,
+        provides_observation_string=game_type.provides_observation_string,
+        provides_observation_tensor=game_type.provides_observation_tensor,
+        parameter_specification=game_type.parameter_specification,
+    )
 
 
 class PyramidsSpielGame(pyspiel.Game):
@@ -112,7 +146,13 @@ class PyramidsSpielGame(pyspiel.Game):
             raise ValueError(f"deals must be at least 1, got {self.deals}")
         max_length = int(merged.pop("max_game_length"))
         self.engine_game: Game = self.manifest.factory(**merged)
-        zero_sum = self.game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+        # The type of these settings: two-player competitive Mahjongg is zero-sum,
+        # co-op identical, while the game's registered (default) type is general-sum.
+        utility = _UTILITIES[returns_kind(self.engine_game)]
+        game_type = self.game_type
+        if utility != game_type.utility:
+            game_type = _with_utility(game_type, utility)
+        zero_sum = utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine_game.num_distinct_actions,
             max_chance_outcomes=self.deals,
@@ -122,7 +162,7 @@ class PyramidsSpielGame(pyspiel.Game):
             utility_sum=0.0 if zero_sum else None,
             max_game_length=max_length,
         )
-        super().__init__(self.game_type, info, {**defaults, **params})
+        super().__init__(game_type, info, {**defaults, **params})
 
     @property
     def encoder(self) -> Encoder:
@@ -279,9 +319,8 @@ class PyramidsObserver:
 
 
 def _game_class(manifest: GameManifest) -> tuple[pyspiel.GameType, type[PyramidsSpielGame]]:
-    low, high = _players_range(manifest)
-    utility = (pyspiel.GameType.Utility.ZERO_SUM if _zero_sum(manifest)
-               else pyspiel.GameType.Utility.GENERAL_SUM)
+    low, high = manifest.players_range()
+    utility = _UTILITIES[returns_kind(manifest.factory())]
     game_type = pyspiel.GameType(
         short_name=short_name(manifest.name),
         long_name=f"pyramids {manifest.display_title}",

@@ -79,6 +79,13 @@ class MaskCanvas:
         self.cells = self.array.data
         self.position = -1  # the position shown (none yet)
 
+    def __getstate__(self) -> tuple[np.ndarray, int]:
+        return self.array, self.position  # a memoryview does not pickle
+
+    def __setstate__(self, saved: tuple[np.ndarray, int]) -> None:
+        self.array, self.position = saved
+        self.cells = self.array.data
+
     def show(self, legal: list[int], position: int) -> np.ndarray:
         """The mask of `legal`, the legal actions of `position` (this object's array:
         copy it to keep it)."""

@@ -8,26 +8,30 @@ manifest declares and gives every field a fixed run of float32 features.
 - `int`, `float`: one feature, the raw value, clipped to +-2**24 (the `Box`
   bounds; float32 holds every integer in that range exactly).
 - `Literal[...]`: a one-hot over the declared choices.
-- `X | None` and `NotRequired[X]`: a presence feature (1 when the value is
-  there), then X's features (zeros when it is absent).
+- `X | None`: a presence feature (1 when the value is there), then X's features
+  (zeros when it is null). `NotRequired[X]`: X's features (zeros when missing).
 - A union of several types (`int | list[int]`): a one-hot of which one the
   value is, then each alternative's features.
 - `list[X]`: a length feature (the true length), then `capacity` slots of X,
-  filled in order; slots past the end are zeros and items past the capacity
-  are dropped. The capacity of each list comes from the game's *probe* (below).
+  filled in order; slots past the end are zeros. The capacity is the one the view
+  type declares (`Annotated[list[X], Capacity(n)]`, `pyramids.core.views`: a
+  bound of the rules, so nothing is dropped); a list that declares none gets the
+  game's *probe* (below), and items past that capacity are dropped.
 - `dict[str, X]`: one run of X's features per key, keys sorted; the key set is
   the one the probe saw (a key never seen there is dropped).
 - A nested TypedDict: its fields in declaration order.
 - `str` (other than a Literal), `Any`: no features (names and labels; the
   numbers beside them carry the information).
 
-The probe: a layout must have a fixed size, and a TypedDict says nothing of list
-lengths or dict keys, so each (game, options) pair is measured once by playing
-`PROBE_GAMES` uniformly random games from seeds 0.. and looking at every seat's
-view after every action. A list's capacity is the longest it was seen, plus a
-quarter for headroom. The probe is deterministic, so the layout of a game and
-its options is always the same; `describe()` lists it feature by feature
-(docs/rl.md prints the layouts of the built-in games).
+The probe: a layout must have a fixed size, and a TypedDict says nothing of dict
+keys nor, where no `Capacity` is declared, of list lengths, so each (game,
+options) pair is measured once by playing `PROBE_GAMES` uniformly random games
+from seeds 0.. and looking at every seat's view after every action. An
+undeclared list's capacity is the longest it was seen, plus a quarter for
+headroom (random games can end early: declare capacities). The probe is
+deterministic, so the layout of a game and its options is always the same;
+`describe()` lists it feature by feature (docs/rl.md prints the layouts of the
+built-in games).
 
 Speed: a game's manifest may name its own writer (`observation_encoder`), which
 fills the same vector from the state's fields. The built-in ones update a
@@ -46,11 +50,12 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal, NotRequired, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_args, get_origin
 
 import numpy as np
 
 from pyramids.core import Game, PyramidsError, State, game_manifest, load
+from pyramids.core.views import declared_capacity
 
 PROBE_GAMES = 12
 PROBE_MAX_ACTIONS = 600
@@ -130,8 +135,9 @@ def _is_typed_dict(kind: Any) -> bool:
 
 
 class _Builder:
-    def __init__(self, measure: _Measure) -> None:
+    def __init__(self, measure: _Measure, game: Game | None = None) -> None:
         self.measure = measure
+        self.game = game
         self.features: list[Feature] = []
         self.size = 0
         self.lists: dict[str, ListSlots] = {}
@@ -155,8 +161,18 @@ class _Builder:
         if _is_typed_dict(kind):
             return self._typed_dict(kind, path, probe_path)
         origin = get_origin(kind)
-        if origin is NotRequired:
-            return self._optional(get_args(kind)[0], path, probe_path)
+        if origin in (NotRequired, Required):
+            # A key that may be missing: its features are zeros when it is (no flag).
+            return self._build(get_args(kind)[0], path, probe_path)
+        if origin is Annotated:
+            declared = declared_capacity(kind)
+            inner = get_args(kind)[0]
+            if declared is not None and get_origin(inner) is list:
+                (item,) = get_args(inner) or (Any,)
+                if self.game is None:
+                    raise ValueError(f"{path}: a declared capacity needs the game")
+                return self._list(item, path, probe_path, declared.of(self.game))
+            return self._build(inner, path, probe_path)
         if origin in (Union, types.UnionType):
             options = [option for option in get_args(kind) if option is not type(None)]
             if len(options) < len(get_args(kind)):
@@ -181,7 +197,7 @@ class _Builder:
         return lambda value, out, base: None  # strings and untyped data: no features
 
     def _typed_dict(self, kind: Any, path: str, probe_path: str) -> Writer:
-        hints = typing.get_type_hints(kind)
+        hints = typing.get_type_hints(kind, include_extras=True)
         writers = []
         for key in hints:
             field_path = f"{path}.{key}" if path else key
@@ -209,11 +225,14 @@ class _Builder:
         return write
 
     def _union(self, options: list[Any], path: str, probe_path: str) -> Writer:
-        names = [getattr(option, "__name__", None) or repr(option) for option in options]
+        # An alternative is named by its type (`list`), a declared capacity aside.
+        bare = [get_args(option)[0] if get_origin(option) is Annotated else option
+                for option in options]
+        names = [getattr(option, "__name__", None) or repr(option) for option in bare]
         which = self.add(path + "#", len(options), "one-hot: " + " | ".join(names), 0.0, 1.0)
         writers = [self._build(option, f"{path}<{name}>", probe_path)
                    for option, name in zip(options, names, strict=True)]
-        checks = [_matcher(option) for option in options]
+        checks = [_matcher(option) for option in bare]
 
         def write(value: Any, out: list[Any], base: int) -> None:
             for index, (check, writer) in enumerate(zip(checks, writers, strict=True)):
@@ -230,8 +249,14 @@ class _Builder:
         self.choices[path] = {choice: offset + position for choice, position in index.items()}
         return lambda value, out, base: out.__setitem__(base + offset + index[value], 1.0)
 
-    def _list(self, item: Any, path: str, probe_path: str) -> Writer:
-        capacity = _capacity(self.measure.lengths.get(probe_path, 0))
+    def _list(self, item: Any, path: str, probe_path: str,
+              declared: int | None = None) -> Writer:
+        # The rules' bound where the view type declares one (`Capacity`), else what the
+        # probe saw plus headroom. At least one slot, so that every list has a layout.
+        if declared is not None:
+            capacity = max(1, declared)
+        else:
+            capacity = _capacity(self.measure.lengths.get(probe_path, 0))
         length = self.add(path + ".len", 1, f"the list's length (slots below: {capacity})",
                           0.0, VALUE_BOUND)
         item_size, item_writer = self.build(item, f"{path}[i]", probe_path + "[]")
@@ -377,6 +402,18 @@ class Canvas:
         self.cells = self.array.data
         self.memo: list[Any] = []
 
+    def __getstate__(self) -> tuple[np.ndarray, int]:
+        # A copy (pickle, deepcopy) keeps the vector but not the memo: the memo may
+        # hold the very objects of the state it was written from (compared by
+        # identity), and a memoryview does not pickle. The copy's next update writes
+        # it all, giving the same vector.
+        return self.array, self.player
+
+    def __setstate__(self, saved: tuple[np.ndarray, int]) -> None:
+        self.array, self.player = saved
+        self.cells = self.array.data
+        self.memo = []
+
     def forget(self) -> None:
         """Nothing written here is to be trusted any more (the next update writes it all)."""
         self.memo = []
@@ -434,7 +471,7 @@ class Encoder:
     def __init__(self, game: Game, view_type: type, measure: _Measure,
                  fast: Callable[[Layout, Game], FastWriter | CanvasWriter] | None = None
                  ) -> None:
-        builder = _Builder(measure)
+        builder = _Builder(measure, game)
         self.size, self._write = builder.build(view_type, "", "")
         self.features = sorted(builder.features, key=lambda f: f.offset)
         self.low = np.zeros(self.size, dtype=np.float32)
@@ -448,6 +485,16 @@ class Encoder:
         self._fast = fast(self.layout, game) if fast is not None else None
         self._update = self._fast.update if isinstance(self._fast, CanvasWriter) else None
         self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
+        # (name, options, fast): how `encoder_for` made it, for pickling (set there).
+        self.key: tuple[str, tuple[tuple[str, Any], ...], bool] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The layout's writers are closures, which do not pickle; an encoder is a pure
+        # function of its game's name and options, so a copy (pickle, deepcopy) is the
+        # process's own encoder for them (environments copy with it).
+        if self.key is None:
+            raise TypeError("only an encoder made by encoder_for() can be pickled or copied")
+        return _cached_encoder, self.key
 
     @property
     def has_fast_writer(self) -> bool:
@@ -532,7 +579,9 @@ def _cached_encoder(name: str, options_key: tuple[tuple[str, Any], ...],
         raise ValueError(f"game {name!r} declares no view_type in its manifest; the RL "
                          "encoders build the observation layout from it")
     writer = manifest.companion("observation_encoder") if fast else None
-    return Encoder(game, view_type, _probe_for(name, options_key), writer)
+    encoder = Encoder(game, view_type, _probe_for(name, options_key), writer)
+    encoder.key = (name, options_key, fast)
+    return encoder
 
 
 @lru_cache(maxsize=64)

@@ -23,6 +23,7 @@ from pyramids.core import (
     RandomSource,
     State,
 )
+from pyramids.core.errors import N_, PluralWords
 from pyramids.core.views import Outcome
 
 MAX_TAKE = 3
@@ -81,7 +82,11 @@ class NimState(State):
 
     def apply_action(self, action: int) -> None:
         if action not in self.legal_actions():
-            raise self.illegal(action, f"take 1 to {min(MAX_TAKE, self.stones)} stones")
+            # Player words, never an f-string: the interfaces translate the message id
+            # and fill in `count` (docs/adding-a-game.md, "Errors players read").
+            most = min(MAX_TAKE, self.stones)
+            raise self.illegal(action, PluralWords("you may take only {count} stone",
+                                                   "you may take 1 to {count} stones", most))
         self.stones -= action + 1
         self._history.append(action)
         if self.stones:
@@ -94,7 +99,8 @@ class NimState(State):
         for action in range(MAX_TAKE):
             if text == self.action_to_string(action):
                 return action
-        raise IllegalActionError(f"unknown move {text!r}; moves are 'take 1' to 'take 3'")
+        raise IllegalActionError(N_("unknown move '{text}'; the moves are 'take N' (1..3)"),
+                                 text=text)
 
     def is_terminal(self) -> bool:
         return self.stones == 0

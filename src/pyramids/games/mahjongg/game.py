@@ -253,6 +253,9 @@ class MahjonggGame(Game):
     def num_players(self) -> int:
         return int(self._options["players"])
 
+    def returns_kind(self) -> str:
+        return modes.returns_kind(self.mode, self.num_players)
+
     @property
     def num_distinct_actions(self) -> int:
         return self.actions.size

@@ -21,6 +21,7 @@ tie on every criterion. Co-op: +1 for all when the team wins, else -1 for all.
 
 from __future__ import annotations
 
+from pyramids.core.api import GENERAL_SUM, IDENTICAL, ZERO_SUM
 from pyramids.core.errors import N_, PluralWords, Words
 
 STANDARD = "standard"
@@ -65,6 +66,18 @@ def coop_won(vault_states: list[str], cleared: bool) -> bool:
     if not vault_states:
         return cleared
     return all(state == "unlocked" for state in vault_states)
+
+
+def returns_kind(mode: str, players: int) -> str:
+    """What `returns` gives every finished game of `mode` at `players` seats: co-op the
+    same to all; standard at two seats +1/-1 or 0/0; one player +1 or -1, and three
+    or four seats +1 to each winner and -1 to the others (summing to -1 or +1 with
+    one or two winners), neither zero-sum nor identical."""
+    if mode == COOP:
+        return IDENTICAL
+    if players == 2:
+        return ZERO_SUM
+    return GENERAL_SUM
 
 
 def returns(

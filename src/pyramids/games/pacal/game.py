@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pyramids.core.api import Game
+from pyramids.core.api import GENERAL_SUM, ZERO_SUM, Game
 from pyramids.core.errors import N_, OptionError
 from pyramids.core.options import Option
 from pyramids.games.pacal.actions import NUM_ACTIONS, SOLO_NUM_ACTIONS
@@ -65,6 +65,9 @@ class PacalGame(Game):
     def num_players(self) -> int:
         return 2
 
+    def returns_kind(self) -> str:
+        return ZERO_SUM  # +1 for the match's winner, -1 for the other; 0 each without one
+
     @property
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
@@ -85,6 +88,9 @@ class PacalSoloGame(Game):
     @property
     def num_players(self) -> int:
         return 1
+
+    def returns_kind(self) -> str:
+        return GENERAL_SUM  # one player: +1 or -1
 
     @property
     def num_distinct_actions(self) -> int:

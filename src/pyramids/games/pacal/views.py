@@ -8,11 +8,22 @@ once revealed by the rules, otherwise it is not in the list.
 
 # No `from __future__ import annotations` here: TypedDict reads NotRequired only
 # from evaluated annotations (Python 3.11).
-from typing import Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
-from pyramids.core.views import Outcome
+from pyramids.core.views import Capacity, Outcome
 
 Direction = Literal["descending", "ascending"]
+
+# The capacities the rules bound each list by (`Capacity`): ten fields, a field holds
+# at most two cards (one covering the other), two seats, a hand of 15 cards that
+# only shrinks, an offer of two cards.
+FIELDS = Capacity(10)
+TWO = Capacity(2)
+HAND = Capacity(15)
+#: [row, column] of each field.
+FieldPositions = Annotated[list[Annotated[list[int], TWO]], FIELDS]
+#: A pyramid: each field's cards, oldest first.
+Pyramid = Annotated[list[Annotated[list[int], TWO]], FIELDS]
 
 
 class RoundResult(TypedDict):
@@ -21,9 +32,9 @@ class RoundResult(TypedDict):
     round: int
     winner: int | None
     reason: str
-    pyramids: list[list[list[int]]]
-    spreads: list[int]
-    occupied: list[int]
+    pyramids: Annotated[list[Pyramid], TWO]
+    spreads: Annotated[list[int], TWO]
+    occupied: Annotated[list[int], TWO]
 
 
 class PacalView(TypedDict):
@@ -34,31 +45,31 @@ class PacalView(TypedDict):
     phase: Literal["offer", "pick", "place", "last_card", "over"]
     current_player: int
     direction: Direction
-    layout: list[list[int]]
+    layout: FieldPositions
     round: int
     rounds_to_win: int
     max_rounds: int
-    round_wins: list[int]
+    round_wins: Annotated[list[int], TWO]
     starting_player: int
     active_player: int
     turns_played: int
     #: The two face-down apex cards revealed to decide who starts, this round.
-    revealed_apex_bases: list[int] | None
-    pyramids: list[list[list[int]]]
-    spreads: list[int]
-    hand_sizes: list[int]
-    offer: list[int] | None
+    revealed_apex_bases: Annotated[list[int], TWO] | None
+    pyramids: Annotated[list[Pyramid], TWO]
+    spreads: Annotated[list[int], TWO]
+    hand_sizes: Annotated[list[int], TWO]
+    offer: Annotated[list[int], TWO] | None
     picked: int | None
-    to_place: list[int | None]
-    declined: list[bool]
+    to_place: Annotated[list[int | None], TWO]
+    declined: Annotated[list[bool], TWO]
     last_round: RoundResult | None
     winner: int | None
-    returns: list[float] | None
+    returns: Annotated[list[float], TWO] | None
     outcome: Outcome | None
     #: Only in a seat's own view:
-    hand: NotRequired[list[int]]
+    hand: NotRequired[Annotated[list[int], HAND]]
     card_to_place: NotRequired[int | None]
-    legal_fields: NotRequired[list[int]]
+    legal_fields: NotRequired[Annotated[list[int], FIELDS]]
 
 
 class PacalSoloView(TypedDict):
@@ -69,10 +80,10 @@ class PacalSoloView(TypedDict):
     phase: Literal["place", "over"]
     current_player: int
     direction: Direction
-    layout: list[list[int]]
-    pyramid: list[list[int]]
+    layout: FieldPositions
+    pyramid: Pyramid
     card: int | None
-    legal_fields: list[int]
+    legal_fields: Annotated[list[int], FIELDS]
     draws: int
     pile_size: int
     result: Literal["playing", "won", "lost"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyramids.core.api import Game
+from pyramids.core.api import ZERO_SUM, Game
 from pyramids.core.errors import N_, OptionError
 from pyramids.core.options import Option
 from pyramids.games.temple.actions import ActionCodec
@@ -73,6 +73,10 @@ class TempleGame(Game):
     @property
     def num_players(self) -> int:
         return int(self._options["players"])
+
+    def returns_kind(self) -> str:
+        # The k winners share +1 and the others -1 (`scoring.returns_for`), at any table.
+        return ZERO_SUM
 
     @property
     def num_distinct_actions(self) -> int:

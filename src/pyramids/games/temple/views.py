@@ -7,9 +7,17 @@ kinds present. Seats are numbered from 0 in the data (interfaces show them from 
 
 # No `from __future__ import annotations` here: TypedDict reads NotRequired only
 # from evaluated annotations (Python 3.11).
-from typing import Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from pyramids.core.views import Outcome
+from pyramids.core.views import PER_SEAT, Capacity, Outcome
+
+
+def _swap_slots(game: Any) -> int:
+    return int(game.options["swap_size"])
+
+
+#: The swap zone has `swap_size` slots (an option).
+SWAP_SLOTS = Capacity(_swap_slots)
 
 #: A card's kind, as `pyramids.games.temple.cards.KIND_NAMES` names them.
 CardKind = Literal["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "J"]
@@ -27,8 +35,9 @@ class ConstructionView(TypedDict):
     level: int
     summoner: int
     paid: bool
-    sets: list[SetView]
-    units_by_player: list[int]
+    #: The summoner, then each other seat once.
+    sets: Annotated[list[SetView], PER_SEAT]
+    units_by_player: Annotated[list[int], PER_SEAT]
     units: int
     missing: int
     next: int
@@ -46,12 +55,12 @@ class TempleView(TypedDict):
     quiet_rounds: int
     level: int | None
     built: int
-    treasure: list[int]
-    hand_sizes: list[int]
+    treasure: Annotated[list[int], PER_SEAT]
+    hand_sizes: Annotated[list[int], PER_SEAT]
     #: The cards of each hand that everyone has seen (taken from the swap zone).
-    known: list[dict[str, int]]
+    known: Annotated[list[dict[str, int]], PER_SEAT]
     #: The face-up cards of the swap zone, slot by slot (None: an empty slot).
-    swap_zone: list[CardKind | None]
+    swap_zone: Annotated[list[CardKind | None], SWAP_SLOTS]
     discard: dict[str, int]
     out_of_game: dict[str, int]
     pile_size: int
@@ -61,8 +70,8 @@ class TempleView(TypedDict):
     #: Only in a seat's own view:
     hand: NotRequired[dict[str, int]]
     #: Only at the end:
-    jewels: NotRequired[list[int]]
-    scores: NotRequired[list[int]]
-    winners: NotRequired[list[int]]
+    jewels: NotRequired[Annotated[list[int], PER_SEAT]]
+    scores: NotRequired[Annotated[list[int], PER_SEAT]]
+    winners: NotRequired[Annotated[list[int], PER_SEAT]]
     winner: NotRequired[int | None]
     ended_by: NotRequired[str]
