@@ -262,3 +262,25 @@ def test_the_conformance_check_refuses_a_list_past_its_declared_capacity() -> No
     with pytest.raises(ViewTypeError, match=r"view.scores holds 3 items, more than its "
                                             r"declared capacity 2"):
         check_view({"scores": [1, 2, 3]}, Scores, temple)
+
+
+def test_temples_counts_by_kind_have_a_slot_for_every_kind() -> None:
+    """A count of cards by kind is `dict[CardKind, int]`: every kind gets a feature,
+    not only the kinds the probe's random games showed (its `out_of_game` had no `L9`
+    nor `J`, so such a count would have been dropped)."""
+    game = pyramids.load("temple", players=3)
+    encoder = encoder_for(game, fast=False)
+    where = {row["path"]: row["offset"] for row in encoder.describe()}
+    kinds = typing.get_args(typing.get_type_hints(
+        game_manifest("temple").view_type, include_extras=True)["discard"])[0]
+    kinds = typing.get_args(kinds)
+    assert kinds[-1] == "J" and len(kinds) == 10
+    for kind in kinds:
+        for prefix in ("discard", "out_of_game", "hand", "known[0]", "known[2]"):
+            assert f"{prefix}[{kind}]" in where, (prefix, kind)
+    state = game.new_initial_state(3)
+    view = state.view(0)
+    view = {**view, "out_of_game": {"L9": 2, "J": 1}}
+    vector = encoder.encode_view(view)
+    assert vector[where["out_of_game[L9]"]] == 2.0
+    assert vector[where["out_of_game[J]"]] == 1.0

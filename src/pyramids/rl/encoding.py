@@ -17,8 +17,10 @@ manifest declares and gives every field a fixed run of float32 features.
   type declares (`Annotated[list[X], Capacity(n)]`, `pyramids.core.views`: a
   bound of the rules, so nothing is dropped); a list that declares none gets the
   game's *probe* (below), and items past that capacity are dropped.
-- `dict[str, X]`: one run of X's features per key, keys sorted; the key set is
-  the one the probe saw (a key never seen there is dropped).
+- `dict[K, X]`: one run of X's features per key. Keys declared by a Literal
+  (`dict[CardKind, int]`) are all its choices, in the declared order, so none is
+  dropped; otherwise (`dict[str, X]`) the keys are the ones the probe saw, sorted
+  (a key never seen there is dropped).
 - A nested TypedDict: its fields in declaration order.
 - `str` (other than a Literal), `Any`: no features (names and labels; the
   numbers beside them carry the information).
@@ -185,8 +187,8 @@ class _Builder:
             (item,) = get_args(kind) or (Any,)
             return self._list(item, path, probe_path)
         if origin is dict:
-            _, item = get_args(kind) or (Any, Any)
-            return self._dict(item, path, probe_path)
+            key, item = get_args(kind) or (Any, Any)
+            return self._dict(key, item, path, probe_path)
         if kind is bool:
             offset = self.add(path, 1, "0 or 1", 0.0, 1.0)
             return lambda value, out, base: out.__setitem__(base + offset, 1.0 if value else 0.0)
@@ -299,8 +301,13 @@ class _Builder:
                                              feature.offset + slot * item_size, feature.size,
                                              feature.meaning, feature.low, feature.high))
 
-    def _dict(self, item: Any, path: str, probe_path: str) -> Writer:
-        keys = sorted(self.measure.keys.get(probe_path, set()))
+    def _dict(self, key: Any, item: Any, path: str, probe_path: str) -> Writer:
+        # Keys declared by a Literal (`dict[CardKind, int]`) are every choice, in the
+        # declared order, seen or not; other keys are the ones the probe saw.
+        if get_origin(key) is Literal:
+            keys = [str(choice) for choice in get_args(key)]
+        else:
+            keys = sorted(self.measure.keys.get(probe_path, set()))
         writers = {key: self._build(item, f"{path}[{key}]", probe_path + "{}") for key in keys}
 
         def write(value: Any, out: list[Any], base: int) -> None:

@@ -58,17 +58,17 @@ class TempleView(TypedDict):
     treasure: Annotated[list[int], PER_SEAT]
     hand_sizes: Annotated[list[int], PER_SEAT]
     #: The cards of each hand that everyone has seen (taken from the swap zone).
-    known: Annotated[list[dict[str, int]], PER_SEAT]
+    known: Annotated[list[dict[CardKind, int]], PER_SEAT]
     #: The face-up cards of the swap zone, slot by slot (None: an empty slot).
     swap_zone: Annotated[list[CardKind | None], SWAP_SLOTS]
-    discard: dict[str, int]
-    out_of_game: dict[str, int]
+    discard: dict[CardKind, int]
+    out_of_game: dict[CardKind, int]
     pile_size: int
     passes: int
     construction: ConstructionView | None
     outcome: Outcome | None
     #: Only in a seat's own view:
-    hand: NotRequired[dict[str, int]]
+    hand: NotRequired[dict[CardKind, int]]
     #: Only at the end:
     jewels: NotRequired[Annotated[list[int], PER_SEAT]]
     scores: NotRequired[Annotated[list[int], PER_SEAT]]
