@@ -140,3 +140,15 @@ def test_help_is_in_the_reader_s_language(
     assert "Usage: pyramids play" in english and "╭─ Options" in english
     assert run(app, ["serve", "--help"]) == 0
     assert "[default: 8000]" in capsys.readouterr().out
+
+
+def test_the_version_is_printed() -> None:
+    from importlib import metadata
+
+    from typer.testing import CliRunner
+
+    from pyramids.cli.main import app
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"pyramids {metadata.version('pyramids')}\n"

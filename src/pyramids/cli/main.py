@@ -28,9 +28,27 @@ app = typer.Typer(
 )
 
 
+def installed_version() -> str:
+    """The installed package's version (figures and reports name it)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("pyramids")
+    except metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"pyramids {installed_version()}")
+        raise typer.Exit()
+
+
 @app.callback()
 def root(
     lang: str | None = typer.Option(None, "--lang", help="Language: en or ko (default: LANG)."),
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
 ) -> None:
     """Play, simulate and study Pacal, Temple of Inscriptions and Mahjongg Pyramids."""
     from pyramids.cli.common import apply_language
