@@ -63,6 +63,7 @@ CHOICE_TITLES = {
     "start_rule": {
         "rotate": N_("In turn"), "lot": N_("By lot, then in turn"),
         "poorest": N_("The poorest player"), "leader_last": N_("The leader last"),
+        "loser": N_("The loser of the last round"), "winner": N_("The winner of the last round"),
     },
     "mode": {"standard": N_("Standard Expedition"), "time-attack": N_("Pharaoh's Time Attack"),
              "coop": N_("Architect Co-op")},

@@ -180,6 +180,33 @@ def test_completing_with_the_first_last_card_still_waits_for_the_second() -> Non
     assert last["spreads"] == [9, 20] and last["winner"] == 0
 
 
+@pytest.mark.parametrize("rule", ["loser", "winner", "rotate"])
+def test_later_rounds_are_started_by_the_start_rule(rule: str) -> None:
+    """The rules' default: the last round's loser starts; the option may name its winner
+    or have the players start in turn. After a drawn round, whoever did not start it."""
+    import random
+
+    game = load("pacal", start_rule=rule, rounds_to_win=4)
+    checked = 0
+    for seed in range(30):
+        state = game.new_initial_state(seed)
+        chooser = random.Random(seed)
+        round_number, starter = 1, state.view(None)["starting_player"]
+        while not state.is_terminal():
+            state.apply_action(chooser.choice(state.legal_actions()))
+            view = state.view(None)
+            if view["round"] == round_number or state.is_terminal():
+                continue
+            winner = view["last_round"]["winner"]
+            expected = {"loser": 1 - starter if winner is None else 1 - winner,
+                        "winner": 1 - starter if winner is None else winner,
+                        "rotate": 1 - starter}[rule]
+            assert view["starting_player"] == expected == state.current_player, (seed, view)
+            checked += 1
+            round_number, starter = view["round"], view["starting_player"]
+    assert checked > 60  # (a drawn round: test_both_complete_equal_spreads_draw)
+
+
 def test_round_one_is_started_by_the_higher_revealed_apex_base() -> None:
     game = PacalGame()
     starters = set()
@@ -280,6 +307,7 @@ def test_options_are_marked_ours_with_the_page_defaults() -> None:
     specs = {spec.name: spec for spec in PacalGame.option_specs}
     assert {name: spec.default for name, spec in specs.items()} == {
         "direction": "descending", "rounds_to_win": 3, "max_rounds": 15,
+        "start_rule": "loser",
     }
     assert all(spec.ours for spec in specs.values())
 

@@ -45,12 +45,26 @@ MAX_ROUNDS = Option(
     ours=True,
 )
 
+START_LOSER, START_WINNER, START_ROTATE = "loser", "winner", "rotate"
+START_RULE = Option(
+    "start_rule",
+    START_LOSER,
+    str,
+    "who starts each round after the first (the first: the higher apex card): the loser "
+    "of the last round, its winner, or the players in turn; after a drawn round, the "
+    "player who did not start it",
+    choices=(START_LOSER, START_WINNER, START_ROTATE),
+    ours=True,
+    legacy=START_LOSER,  # games saved before the option: the loser started
+)
+
 
 class PacalGame(Game):
     """The two-player match."""
 
     name: ClassVar[str] = "pacal"
-    option_specs: ClassVar[tuple[Option, ...]] = (DIRECTION, ROUNDS_TO_WIN, MAX_ROUNDS)
+    option_specs: ClassVar[tuple[Option, ...]] = (DIRECTION, ROUNDS_TO_WIN, MAX_ROUNDS,
+                                                  START_RULE)
 
     def _check_options(self) -> None:
         rounds_to_win = self._options["rounds_to_win"]

@@ -3,7 +3,8 @@
 A round: all 50 cards are shuffled; each player gets 10 hidden base cards (out
 of play) and 15 hand cards. Round 1 is started by the player whose apex base
 card (revealed, public for that round) is higher; later rounds by the loser of
-the previous round, after a drawn round by the player who did not start it.
+the previous round (option `start_rule`: or its winner, or in turn), after a drawn
+round by the player who did not start it.
 
 A turn of the active player A against B: A offers two hand cards (`offer A B`);
 B picks one (`pick V`); B places it (`place Fn`), then A places the other. A
@@ -106,7 +107,7 @@ class PacalState(SavedState, State):
     """A position of a Pacal match. Seats are 0 and 1."""
 
     __slots__ = (
-        "game", "seed", "_rng", "_direction", "_rounds_to_win", "_max_rounds",
+        "game", "seed", "_rng", "_direction", "_rounds_to_win", "_max_rounds", "_start_rule",
         "_phase", "_current", "_active", "_starter", "_turn", "_round", "_round_wins",
         "_hands", "_bases", "_reveal", "_visible", "_covered", "_offer", "_pending",
         "_declined", "_last_round", "_winner", "_history",
@@ -118,6 +119,7 @@ class PacalState(SavedState, State):
         Kept("_direction"),
         Kept("_rounds_to_win"),
         Kept("_max_rounds"),
+        Kept("_start_rule"),
         Field("seed", "seed", SEED),
         Field("rng", "_rng", RNG),
         Field("phase", "_phase", OneOf(PHASE_NAMES, index=True)),
@@ -162,6 +164,7 @@ class PacalState(SavedState, State):
         self._direction: str = options["direction"]
         self._rounds_to_win: int = options["rounds_to_win"]
         self._max_rounds: int = options["max_rounds"]
+        self._start_rule: str = options["start_rule"]
 
     # ----- the deal and the round's end -------------------------------------------------
 
@@ -212,7 +215,15 @@ class PacalState(SavedState, State):
             self._finish(None if wins[0] == wins[1] else (0 if wins[0] > wins[1] else 1))
         else:
             self._round += 1
-            self._deal(starter=1 - self._starter if winner is None else 1 - winner)
+            self._deal(starter=self._next_starter(winner))
+
+    def _next_starter(self, winner: int | None) -> int:
+        """Who starts the next round, by the option `start_rule`: after a drawn round
+        (or `rotate`) the player who did not start this one; else its loser (the rules'
+        default) or its winner."""
+        if winner is None or self._start_rule == "rotate":
+            return 1 - self._starter
+        return winner if self._start_rule == "winner" else 1 - winner
 
     def _finish(self, winner: int | None) -> None:
         self._winner = winner
