@@ -303,3 +303,17 @@ def test_wrap_cells_counts_korean_as_two_cells_and_keeps_long_words_whole() -> N
     assert wrap_cells("가나 다라", 11) == "가나 다라"
     assert wrap_cells("a supercalifragilistic word", 8) == "a\n  supercalifragilistic\n  word"
     assert wrap_cells("short", 80) == "short"
+
+
+def test_convert_writes_a_file_others_can_read(tmp_path: Path) -> None:
+    """Not mkstemp's private 0600: the umask decides (0644 under 022)."""
+    import os
+    import stat
+
+    previous = os.umask(0o022)
+    try:
+        out = tmp_path / "castle.pyr"
+        assert invoke("convert", str(DATA / "castle.layout"), "-o", str(out)).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    finally:
+        os.umask(previous)

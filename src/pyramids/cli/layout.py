@@ -10,9 +10,7 @@ figures and the `.pyr` text that `convert` writes are data, not translated.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ import typer
 
 from pyramids.cli.common import USAGE_ERROR, user_errors, wrap_cells
 from pyramids.core.errors import N_, LayoutError
+from pyramids.core.files import write_text_atomically
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import layout_names, load_layout
 from pyramids.games.mahjongg.blueprints.difficulty import LEVELS, measured_layouts
@@ -402,17 +401,9 @@ def convert(
 
 
 def _write_atomically(target: Path, text: str) -> None:
-    folder = target.parent if str(target.parent) else Path(".")
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+        write_text_atomically(target, text)
     except OSError as error:
-        raise _unwritable(target, error) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
         raise _unwritable(target, error) from None
 
 

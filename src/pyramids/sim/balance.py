@@ -12,15 +12,14 @@ Agg backend, so no display is needed).
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pyramids.agents import make_agent, thinks_by_clock
 from pyramids.core import load
+from pyramids.core.files import write_text_atomically
 from pyramids.sim.arena import (
     AgentSpec,
     ArenaJob,
@@ -259,17 +258,6 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     return written
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_report(report: dict[str, Any], out: Path) -> Path:
     """Write report.md, balance.json and the plots into `out`; the report's path."""
     out.mkdir(parents=True, exist_ok=True)
@@ -281,7 +269,7 @@ def write_report(report: dict[str, Any], out: Path) -> Path:
             for count, figures in report["by_players"].items()
         },
     }
-    _write_atomically(out / "balance.json", json.dumps(saved, indent=2, sort_keys=True) + "\n")
+    write_text_atomically(out / "balance.json", json.dumps(saved, indent=2, sort_keys=True) + "\n")
     path = out / "report.md"
-    _write_atomically(path, report_markdown(report, plots))
+    write_text_atomically(path, report_markdown(report, plots))
     return path
