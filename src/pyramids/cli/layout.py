@@ -21,11 +21,10 @@ from pyramids.cli.common import USAGE_ERROR, user_errors, wrap_cells
 from pyramids.core.errors import N_, LayoutError
 from pyramids.core.files import write_text_atomically
 from pyramids.core.rng import Rng
-from pyramids.games.mahjongg.blueprints import layout_names, load_layout
+from pyramids.games.mahjongg.blueprints import layout_names, load_layout, reads_as_kmahjongg
 from pyramids.games.mahjongg.blueprints.difficulty import LEVELS, measured_layouts
 from pyramids.games.mahjongg.deal import find_clearing_order
 from pyramids.games.mahjongg.geometry import mask_of
-from pyramids.games.mahjongg.kmahjongg import is_kmahjongg_text
 from pyramids.games.mahjongg.layout import Layout
 from pyramids.games.mahjongg.layout_format import (
     ERROR,
@@ -358,7 +357,7 @@ def _read_with_problems(name_or_path: str) -> tuple[Layout, list[Problem]]:
         layout = load_layout(name_or_path)
         return layout, validate_layout(layout)
     text = read_layout_file_text(path)
-    if is_kmahjongg_text(text):
+    if reads_as_kmahjongg(path, text):
         layout = load_layout(str(path))
         warnings = [
             Problem(WARNING, p.message, p.position, p.line, p.column)
