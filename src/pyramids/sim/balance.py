@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.agents import make_agent, thinks_by_clock
-from pyramids.core import load
+from pyramids.core import PyramidsError, game_manifest, load
 from pyramids.core.files import write_text_atomically
 from pyramids.sim.arena import (
     AgentSpec,
@@ -141,24 +141,14 @@ def reproduce_command(report: dict[str, Any]) -> str:
     return shlex.join(["pyramids", "balance", *reproduce_args(report)])
 
 
-#: Games where a seat's number says nothing about who plays first: what the report
-#: tells a designer, so that "seat 1" is not read as the first player.
-SEAT_NOTES = {
-    "pacal": "In Pacal a seat is not a place in the turn order: round 1 is started by the "
-             "player whose revealed apex base card is higher, each later round by the "
-             "previous round's loser (after a drawn round, by the player who did not start "
-             "it). Seat 1 is the first seat of the seating, not the first player.",
-}
-
-
 def seat_note(report: dict[str, Any]) -> str | None:
-    """What a seat's number means in this game, where it is not the turn order."""
-    game = report.get("game")
-    if game == "temple" and report.get("options", {}).get("start_rule", "rotate") != "rotate":
-        return (f"In Temple with `start_rule={report['options']['start_rule']}` the start "
-                "player of round 1 is drawn by lot (from the deal's seed): seat 1 is the "
-                "first seat of the seating, not the first player.")
-    return SEAT_NOTES.get(str(game))
+    """What a seat's number means for who plays first, where it is not the turn order
+    (the game manifest's `seat_order`), so that "seat 1" is not read as the first player."""
+    try:
+        seat_order = game_manifest(str(report.get("game"))).seat_order
+    except PyramidsError:
+        return None  # a game not registered here (a report read back elsewhere)
+    return seat_order(dict(report.get("options", {}))) if seat_order else None
 
 
 def _has_round_cap(report: dict[str, Any]) -> bool:
