@@ -232,3 +232,46 @@ def test_a_balance_report_says_when_its_agent_thinks_by_the_clock() -> None:
     assert "`mcts` thinks by the clock" in report_markdown(report, [])
     assert "clock" not in report_markdown({**report, "agent": "greedy",
                                            "thinks_by_clock": False}, [])
+
+
+def _reproduce_line(report: str) -> list[str]:
+    import shlex
+
+    (line,) = [line for line in report.splitlines() if line.startswith("Reproduce: `")]
+    return shlex.split(line.removeprefix("Reproduce: `").split("`")[0])
+
+
+def test_a_balance_reports_reproduce_line_replays_its_figures(tmp_path: Path) -> None:
+    """The printed command, run as printed, plays the same games: every --option
+    goes into it (it once dropped them, and played the defaults)."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    first = runner.invoke(app, ["balance", "temple", "--games", "3", "--players", "3",
+                                "--option", "start_rule=rotate", "--option", "max_rounds=40",
+                                "--seed", "5", "--out", str(tmp_path / "a")])
+    assert first.exit_code == 0, first.output
+    command = _reproduce_line((tmp_path / "a" / "report.md").read_text())
+    assert command[:3] == ["pyramids", "balance", "temple"]
+    assert "start_rule=rotate" in command and "max_rounds=40" in command
+    again = runner.invoke(app, [*command[1:], "--out", str(tmp_path / "b")])
+    assert again.exit_code == 0, again.output
+    a = json.loads((tmp_path / "a" / "balance.json").read_text())
+    b = json.loads((tmp_path / "b" / "balance.json").read_text())
+    assert b["options"]["start_rule"] == "rotate"
+    assert a["by_players"] == b["by_players"] and a["options"] == b["options"]
+
+
+def test_balance_does_not_write_over_a_report_unless_forced(tmp_path: Path) -> None:
+    """A 600-game report was once replaced by a 20-game one without a word."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "report.md").write_text("600 games")
+    args = ["balance", "temple", "--games", "2", "--players", "2", "--out", str(out)]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 2
+    assert "already holds a balance report" in refused.stderr
+    assert str(out / "report.md") in refused.stderr and "--force" in refused.stderr
+    assert (out / "report.md").read_text() == "600 games"
+    forced = runner.invoke(app, [*args, "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert (out / "report.md").read_text().startswith("# Balance report: temple")

@@ -912,3 +912,29 @@ def test_a_plain_number_plays_only_a_move_shown_with_it() -> None:
     assert "there is no move number 0 in the list shown" in text.replace("\n  ", " ")
     assert turn(["2"])[1] == [offers[1]]  # a number shown with its move plays it
     assert turn(["moves", "9"])[1] == [offers[8]]  # listed whole, every number is read
+
+
+def test_simulate_solo_win_rate_is_a_percentage_with_its_interval() -> None:
+    """As arena and balance give it: 2 of 30 is "6.7% (95% CI 1.8-21.3%)", not 0.067."""
+    from pyramids.sim.stats import wilson_interval
+
+    report = json.loads(invoke("simulate", "pacal-solo", "--agents", "random", "--games",
+                               "30", "--seed", "1", "--json").stdout)
+    wins = report["wins"][0]
+    assert report["ci95"] == list(wilson_interval(wins, 30))
+    text = invoke("simulate", "pacal-solo", "--agents", "random", "--games", "30", "--seed",
+                  "1").stdout
+    low, high = report["ci95"]
+    assert (f"win rate: {100 * wins / 30:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+            in text)
+
+
+def test_simulate_json_names_what_its_losses_count() -> None:
+    """`losses` counts games every seat lost (alone: games not won), not seats' losses:
+    the same figure under a name that cannot be misread, the old key kept."""
+    solo = json.loads(invoke("simulate", "pacal-solo", "--agents", "random", "--games", "10",
+                             "--json").stdout)
+    assert solo["games_every_seat_lost"] == solo["losses"] == 10 - solo["wins"][0]
+    match = json.loads(invoke("simulate", "pacal", "--games", "2", "--json",
+                              *SHORT_MATCH).stdout)
+    assert match["games_every_seat_lost"] == match["losses"] == 0

@@ -303,3 +303,39 @@ def test_wrap_cells_counts_korean_as_two_cells_and_keeps_long_words_whole() -> N
     assert wrap_cells("가나 다라", 11) == "가나 다라"
     assert wrap_cells("a supercalifragilistic word", 8) == "a\n  supercalifragilistic\n  word"
     assert wrap_cells("short", 80) == "short"
+
+
+def test_convert_writes_a_file_others_can_read(tmp_path: Path) -> None:
+    """Not mkstemp's private 0600: the umask decides (0644 under 022)."""
+    import os
+    import stat
+
+    previous = os.umask(0o022)
+    try:
+        out = tmp_path / "castle.pyr"
+        assert invoke("convert", str(DATA / "castle.layout"), "-o", str(out)).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    finally:
+        os.umask(previous)
+
+
+def test_garbage_in_a_dot_layout_file_is_told_the_kmahjongg_header(tmp_path: Path) -> None:
+    """A `.layout` name promises a KMahjongg file: garbage there is told the KMahjongg
+    headers, not the .pyr format's; a .pyr text under that name still reads, and garbage
+    in a `.pyr` file still gets the .pyr error."""
+    garbage = tmp_path / "mine.layout"
+    garbage.write_text("hello world\nthis is not a layout\n")
+    for command in (("validate", str(garbage)), ("info", str(garbage))):
+        result = invoke(*command)
+        assert result.exit_code == 2
+        assert (f"{garbage}: line 1: not a KMahjongg layout: it must be "
+                "'kmahjongg-layout-v1.1' or 'kmahjongg-layout-v1.0', got 'hello world'"
+                in result.stderr)
+        assert "pyramids-layout" not in result.stderr
+    pyr_text = tmp_path / "pyr-inside.layout"
+    assert invoke("convert", "giza-step-ramp", "-o", str(pyr_text)).exit_code == 0
+    assert invoke("validate", str(pyr_text)).exit_code == 0
+    assert load_layout(str(pyr_text)) == load_layout("giza-step-ramp")
+    pyr = tmp_path / "mine.pyr"
+    pyr.write_text("hello world\n")
+    assert "starts with 'pyramids-layout 1'" in invoke("validate", str(pyr)).stderr

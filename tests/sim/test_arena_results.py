@@ -230,3 +230,45 @@ def test_the_command_line_says_in_korean_what_it_dropped(tmp_path: Path) -> None
     assert again.exit_code == 0, again.output
     assert f'{results}, 4번째 줄: ' in again.output and '({"game": {"deal")' in again.output
     assert len(results.read_text().splitlines()) == 4
+
+
+def test_a_layout_file_edited_between_runs_is_refused(tmp_path: Path) -> None:
+    """The option names the file, not its content: a results file records the file's
+    SHA-256 (and its resolved path), and a run after the file changed is refused rather
+    than mixing games of two layouts in one table. Put back as it was, it goes on."""
+    runner = CliRunner()
+    layout = tmp_path / "mine.pyr"
+    assert runner.invoke(app, ["layout", "convert", "giza-step-ramp", "-o",
+                               str(layout)]).exit_code == 0
+    original = layout.read_text()
+    results = tmp_path / "run.jsonl"
+    args = ["arena", "mahjongg", "--agents", "random", "--players", "2", "-o",
+            f"layout={layout}", "--results", str(results), "--json"]
+    first = runner.invoke(app, [*args, "-n", "1"])
+    assert first.exit_code == 0, first.output
+    header = json.loads(results.read_text().splitlines()[0])["arena"]
+    assert header["files"]["layout"]["path"] == str(layout.resolve())
+    assert len(header["files"]["layout"]["sha256"]) == 64
+    layout.write_text(original.replace("giza-step-ramp", "giza-step-ramp-2", 1))
+    before = results.read_bytes()
+    changed = runner.invoke(app, [*args, "-n", "2"])
+    assert changed.exit_code == 2
+    assert f"layout={layout} as it was then" in changed.stderr
+    assert "that file has changed since" in " ".join(changed.stderr.split())
+    assert results.read_bytes() == before
+    layout.write_text(original)
+    assert runner.invoke(app, [*args, "-n", "2"]).exit_code == 0
+    # A file written before headers recorded the content cannot be checked: refused.
+    lines = results.read_text().splitlines()
+    del header["files"]
+    results.write_text("\n".join([json.dumps({"arena": header}), *lines[1:]]) + "\n")
+    unchecked = runner.invoke(app, [*args, "-n", "3"])
+    assert unchecked.exit_code == 2
+    assert "does not record the content of layout=" in unchecked.stderr
+
+
+def test_a_file_without_file_options_keeps_its_old_header() -> None:
+    """No option names a file: the header is what it always was, so older results files
+    still match."""
+    job = arena.ArenaJob("toy-draw", {"players": 3}, (), 7, load_toy)
+    assert set(arena.job_header(job)) == {"game", "options", "agents", "seed"}

@@ -166,3 +166,52 @@ def test_solver_benchmark_on_ray_gives_the_local_verdicts_and_nodes(ray_instance
                 "median_nodes", "max_nodes", "implementation"):
         assert on_ray[key] == local[key], key
     assert local["deals"] == 8
+
+
+def _closed_port() -> int:
+    """A local port with nothing listening (bound for a moment, then let go)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_ray_address_is_refused_in_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`ray.init` at an address where nothing listens retried for over ten minutes,
+    printing only Ray's logs; the backend checks the address first (no cluster needed)."""
+    import time
+
+    from pyramids.sim.backends import check_ray_address
+
+    port = _closed_port()
+    started = time.monotonic()
+    with pytest.raises(OptionError) as caught:
+        check_ray_address(f"127.0.0.1:{port}")
+    message = str(caught.value)
+    assert message.startswith(f"cannot reach the Ray cluster at 127.0.0.1:{port} (--address): "
+                              f"nothing answered on 127.0.0.1 port {port} within 5 s")
+    assert "An address is HOST:PORT of the cluster's head (e.g. 127.0.0.1:6379" in message
+    with pytest.raises(OptionError, match=r"^cannot reach .* \(RAY_ADDRESS\)"):
+        check_ray_address(f"ray://127.0.0.1:{port}", "RAY_ADDRESS")
+    with pytest.raises(OptionError, match="^--address 'head-node' is not a Ray address; give "
+                                          "HOST:PORT"):
+        check_ray_address("head-node")
+    check_ray_address("auto")  # Ray's own to find
+    assert time.monotonic() - started < 5
+
+
+def test_the_cli_refuses_an_unreachable_ray_cluster_before_playing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("ray")
+    port = _closed_port()
+    result = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,random", "--games", "2",
+                                 "--backend", "ray", "--address", f"127.0.0.1:{port}"])
+    assert result.exit_code == 2
+    assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in result.stderr
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    with pytest.raises(OptionError, match=r"\(RAY_ADDRESS\)"):
+        make_backend("ray", 1)

@@ -93,3 +93,105 @@ def test_a_report_is_written_when_a_seat_never_or_always_wins(tmp_path: Path) ->
     assert path.exists() and (tmp_path / "balance.json").exists()
     assert (tmp_path / "seat_win_rates.png").exists()
     assert figures["seats"][1]["ci95"][0] == 0.0 and figures["seats"][0]["ci95"][1] == 1.0
+
+
+def _table(players: int, wins: list[int], shared: int = 0) -> list[GameResult]:
+    """Games of one agent at `players` seats: seat s wins wins[s] of them, then
+    `shared` games whose top is shared by seats 1 and 2."""
+    results = []
+    for seat, count in enumerate(wins):
+        for _ in range(count):
+            returns = [0.0] * players
+            returns[seat] = 1.0
+            results.append(GameResult(index=len(results), deal=len(results),
+                                      seats=["g"] * players, returns=returns, length=10,
+                                      metrics={}, seconds={}, moves={}))
+    for _ in range(shared):
+        returns = [1.0, 1.0] + [0.0] * (players - 2)
+        results.append(GameResult(index=len(results), deal=len(results),
+                                  seats=["g"] * players, returns=returns, length=10,
+                                  metrics={}, seconds={}, moves={}))
+    return results
+
+
+def test_one_seat_far_out_by_chance_among_twelve_is_not_called_unfair() -> None:
+    """1,800 fair games at each of 3, 4 and 5 players: one seat of the twelve lands 2.3
+    standard deviations high, as one in about fifty seats does by chance. Its own 95%
+    interval excludes the fair 20%, but the seats together are even (chi-square p ~ 0.25):
+    no finding names it."""
+    report = {"by_players": {
+        "3": player_count_figures(_table(3, [600, 600, 600]), ["g"]),
+        "4": player_count_figures(_table(4, [450, 450, 450, 450]), ["g"]),
+        "5": player_count_figures(_table(5, [399, 350, 350, 351, 350]), ["g"]),
+    }}
+    extreme = report["by_players"]["5"]["seats"][0]
+    assert extreme["ci95"][0] > 0.2  # alone, it looks unfair
+    assert report["by_players"]["5"]["chi_square"]["p"] > 0.2
+    notes = findings(report)
+    assert notes[0].startswith("- No seat"), notes
+    assert not any("seat 1 wins" in note for note in notes)
+
+
+def test_a_really_unfair_seat_is_named_with_the_test_used() -> None:
+    """4 players, 1,800 games, seat 4 wins 36% against a fair 25%."""
+    report = {"by_players": {
+        "3": player_count_figures(_table(3, [600, 600, 600]), ["g"]),
+        "4": player_count_figures(_table(4, [390, 390, 372, 648]), ["g"]),
+    }}
+    notes = findings(report)
+    assert any(note.startswith("- 4 players: the seats' wins are uneven (chi-square")
+               for note in notes)
+    assert any("seat 4 wins 36.0%" in note and "ahead of the fair 25.0%" in note
+               for note in notes)
+    assert not any(note.startswith("- 3 players") for note in notes)
+    assert any("Šidák" in note and "chi-square" in note for note in notes)
+
+
+def test_the_fair_share_counts_shared_wins_as_no_seats() -> None:
+    """100 games at 3 players, 10 of them a top shared by two seats: a fair seat wins
+    30%, not 33.3%, and seats winning 30 each are even."""
+    figures = player_count_figures(_table(3, [30, 30, 30], shared=10), ["g"])
+    assert figures["fair_share"] == pytest.approx(0.30)
+    assert figures["chi_square"]["p"] == 1.0
+    assert figures["shared_wins"] == 10
+
+
+def test_the_reproduce_command_quotes_what_a_shell_would_split() -> None:
+    from pyramids.sim.balance import reproduce_command
+
+    report = {"game": "mahjongg", "agent": "greedy", "seed": 3, "games_per_count": 10,
+              "by_players": {"2": {}}, "given_options": {"layout": "my boards/castle.layout",
+                                                           "mode": "competitive"}}
+    assert reproduce_command(report) == (
+        "pyramids balance mahjongg --games 10 --players 2 --agent greedy --seed 3 "
+        "--option 'layout=my boards/castle.layout' --option mode=competitive")
+
+
+def _report(game: str, options: dict[str, object], results: list[GameResult]) -> dict:
+    return {"game": game, "agent": "greedy", "seed": 0, "games_per_count": len(results),
+            "options": options, "by_players": {"2": player_count_figures(results, ["g"])}}
+
+
+def test_a_game_without_a_round_cap_gets_no_round_cap_lines() -> None:
+    from pyramids.sim.balance import report_markdown
+
+    even = _table(2, [20, 20])
+    without = report_markdown(_report("mahjongg", {"mode": "competitive"}, even), [])
+    assert "round cap" not in without and "max_rounds" not in without
+    assert "Shared wins (games whose top score was shared): 0 at 2 players." in without
+    capped = report_markdown(_report("temple", {"max_rounds": 200}, even), [])
+    assert "## Games stopped by the round cap" in capped
+    assert "no game hit the round cap" in capped
+
+
+def test_a_report_says_when_a_seat_is_not_the_turn_order() -> None:
+    """In Pacal the apex cards, then the last round's loser, decide who starts: seat 1
+    is not the first player, and the report says so; in Temple it depends on the rule."""
+    from pyramids.sim.balance import report_markdown
+
+    even = _table(2, [20, 20])
+    assert "revealed apex base card" in report_markdown(_report("pacal", {}, even), [])
+    lot = report_markdown(_report("temple", {"start_rule": "leader_last"}, even), [])
+    assert "drawn by lot" in lot
+    assert "drawn by lot" not in report_markdown(
+        _report("temple", {"start_rule": "rotate"}, even), [])

@@ -151,10 +151,13 @@ def balance(
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed: every game's seeds derive from it."),
     option: list[str] | None = typer.Option(None, "--option", "-o", help="Game option key=value."),
+    force: bool = typer.Option(
+        False, "--force", help="Replace a report already in the --out folder."
+    ),
 ) -> None:
     """A designer's report: seat win rates per player count, game length, round-cap stalls."""
     from pyramids.agents import agent_names
-    from pyramids.sim.balance import run_balance, write_report
+    from pyramids.sim.balance import existing_report, run_balance, write_report
 
     with require_extra("sim", N_("pyramids balance (its plots)")):
         import matplotlib  # noqa: F401  (checked before hours of games, not after)
@@ -176,6 +179,11 @@ def balance(
             raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
         runner = make_backend(backend, workers, address)
         options = parse_options(option)
+        # Before hours of games: a report a designer kept is not written over unasked.
+        if not force and (kept := existing_report(out)) is not None:
+            raise OptionError(N_("{path} already holds a balance report ({file}); give --force "
+                                 "to replace it, or another --out folder"),
+                              path=str(out), file=str(kept))
         from pyramids.sim.arena import resolve_game
 
         for count in counts:

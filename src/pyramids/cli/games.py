@@ -49,6 +49,7 @@ from pyramids.play.session import (
 )
 from pyramids.sim.backends import make_backend
 from pyramids.sim.play import play_series
+from pyramids.sim.stats import wilson_interval
 
 PLAYERS_HELP = "Number of players, where the game has a players option."
 
@@ -187,6 +188,7 @@ def simulate(
         report["clock_agents"] = clock_agents(names)
         if solo:
             report["win_rate"] = summary.wins[0] / summary.games
+            report["ci95"] = list(wilson_interval(summary.wins[0], summary.games))
             draws_won = [
                 count
                 for returns, view in summary.finals
@@ -203,9 +205,12 @@ def simulate(
         typer.echo("  " + ngettext("{seat}: {count} win", "{seat}: {count} wins",
                                    report["wins"][seat], seat=seat_label(seat, names)))
     if solo:
-        rate = f"{report['win_rate']:.3f}"
+        # As arena and balance give it: a percentage with its 95% Wilson interval.
+        rate = f"{100 * report['win_rate']:.1f}%"
+        low, high = (f"{100 * bound:.1f}" for bound in report["ci95"])
         typer.echo("  " + _("losses: {losses}", losses=report["losses"]))
-        typer.echo("  " + _("win rate: {rate}", rate=rate))
+        typer.echo("  " + _("win rate: {rate} (95% CI {low}-{high}%)", rate=rate, low=low,
+                            high=high))
         if report["mean_draws_won"] is not None:
             mean_draws = f"{report['mean_draws_won']:.2f}"
             typer.echo("  " + _("mean draws in won games: {draws}", draws=mean_draws))

@@ -10,9 +10,7 @@ figures and the `.pyr` text that `convert` writes are data, not translated.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,12 +19,12 @@ import typer
 
 from pyramids.cli.common import USAGE_ERROR, user_errors, wrap_cells
 from pyramids.core.errors import N_, LayoutError
+from pyramids.core.files import write_text_atomically
 from pyramids.core.rng import Rng
-from pyramids.games.mahjongg.blueprints import layout_names, load_layout
+from pyramids.games.mahjongg.blueprints import layout_names, load_layout, reads_as_kmahjongg
 from pyramids.games.mahjongg.blueprints.difficulty import LEVELS, measured_layouts
 from pyramids.games.mahjongg.deal import find_clearing_order
 from pyramids.games.mahjongg.geometry import mask_of
-from pyramids.games.mahjongg.kmahjongg import is_kmahjongg_text
 from pyramids.games.mahjongg.layout import Layout
 from pyramids.games.mahjongg.layout_format import (
     ERROR,
@@ -359,7 +357,7 @@ def _read_with_problems(name_or_path: str) -> tuple[Layout, list[Problem]]:
         layout = load_layout(name_or_path)
         return layout, validate_layout(layout)
     text = read_layout_file_text(path)
-    if is_kmahjongg_text(text):
+    if reads_as_kmahjongg(path, text):
         layout = load_layout(str(path))
         warnings = [
             Problem(WARNING, p.message, p.position, p.line, p.column)
@@ -402,17 +400,9 @@ def convert(
 
 
 def _write_atomically(target: Path, text: str) -> None:
-    folder = target.parent if str(target.parent) else Path(".")
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+        write_text_atomically(target, text)
     except OSError as error:
-        raise _unwritable(target, error) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
         raise _unwritable(target, error) from None
 
 

@@ -76,6 +76,11 @@ class GameManifest:
     (see `COMPANIONS`); None means the interface falls back to its generic part
     (random play, an outline of the view, the raw view with move buttons).
 
+    `seat_order(options)`: what a seat's number means for who plays first, where it
+    is not the turn order (Pacal: the apex cards decide who starts), in one English
+    sentence for a designer's balance report; None (or no function): seat 1 is
+    simply the first seat.
+
     `quick_engine`: the game's checks, moves and views are bounded and take
     microseconds (no search, no solver): a server may run them on its event loop,
     where handing them to a worker thread would cost more than the work (under
@@ -91,6 +96,7 @@ class GameManifest:
     rules_page: Callable[[], str] | None = None
     learn_page: Callable[[str], str | None] | None = None
     tutorial: Callable[[], str | None] | None = None
+    seat_order: Callable[[dict[str, Any]], str | None] | None = None
     players_option: str | None = None
     order: int = 100
     view_type: type | None = None

@@ -24,6 +24,7 @@ different agents on the same deal).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -253,13 +254,61 @@ def run_games(
 
 
 def job_header(job: ArenaJob) -> dict[str, Any]:
-    """What fixes an arena's games: the game, its options, the agents and the seed."""
-    return {
+    """What fixes an arena's games: the game, its options, the agents and the seed, and
+    the content of any file an option names (see `option_files`)."""
+    header: dict[str, Any] = {
         "game": job.game_name,
         "options": job.options,
         "agents": [[spec.label, spec.name, spec.options] for spec in job.specs],
         "seed": job.seed,
     }
+    files = option_files(job.options)
+    if files:  # absent where no option names a file: older files' headers still match
+        header["files"] = files
+    return header
+
+
+def option_files(options: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Per option whose value names a file (`layout=mine.layout`): the file's resolved
+    path and the SHA-256 of its bytes. The option holds the name only; a file edited
+    between two runs gives other games under the same name, and a results file must
+    not mix the two."""
+    files = {}
+    for name, value in sorted(options.items()):
+        if not isinstance(value, (str, os.PathLike)) or not str(value):
+            continue
+        path = Path(value)
+        try:
+            if not path.is_file():
+                continue
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            continue  # unreadable: the game itself says so when it loads the option
+        files[name] = {"path": str(path.resolve()), "sha256": digest}
+    return files
+
+
+def _check_option_files(path: Path, theirs: dict[str, Any], ours: dict[str, Any]) -> None:
+    """Refuse a results file whose games were played with another content of a file
+    option than the file has now (the same content elsewhere is the same games)."""
+    recorded = theirs.get("files") or {}
+    for name, now in (ours.get("files") or {}).items():
+        then = recorded.get(name) if isinstance(recorded, dict) else None
+        value = ours["options"][name]
+        if not isinstance(then, dict) or "sha256" not in then:
+            raise RecordError(
+                N_("{path} does not record the content of {option}={value}, so whether its "
+                   "games were played with that file as it is now cannot be checked (it was "
+                   "written before results files recorded it): give another results file"),
+                path=str(path), option=name, value=value)
+        if then["sha256"] != now["sha256"]:
+            raise RecordError(
+                N_("{path} holds games played with {option}={value} as it was then ({then}, "
+                   "SHA-256 {old}); that file has changed since (SHA-256 {new}), and the games "
+                   "of two versions of it would be mixed in one table: put the file back as it "
+                   "was, or give another results file"),
+                path=str(path), option=name, value=value, then=str(then.get("path", "?")),
+                old=str(then["sha256"])[:12], new=now["sha256"][:12])
 
 
 def _write_line(stream: TextIO, data: dict[str, Any]) -> None:
@@ -313,12 +362,14 @@ def read_results(path: Path, job: ArenaJob,
         try:
             data = json.loads(line)
             if number == 1:
-                if data["arena"] != json.loads(json.dumps(header)):
+                theirs = data["arena"]
+                if _without_files(theirs) != _without_files(json.loads(json.dumps(header))):
                     raise RecordError(
                         N_("{path} holds the games of another arena ({theirs}); these "
                            "settings are {ours}: give another results file"),
                         path=str(path), theirs=_settings_text(data["arena"]),
                         ours=_settings_text(header))
+                _check_option_files(path, theirs, header)
                 continue
             result = _checked_result(data["game"], header)
         except RecordError:
@@ -343,6 +394,13 @@ def read_results(path: Path, job: ArenaJob,
     elif last:
         _add_to_results_file(path, "\n")
     return results
+
+
+def _without_files(header: Any) -> Any:
+    """A header's settings, without the file contents that `_check_option_files` checks."""
+    if not isinstance(header, dict):
+        raise TypeError("not an arena header")
+    return {key: value for key, value in header.items() if key != "files"}
 
 
 def _header_line(header: dict[str, Any]) -> str:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pyramids.core import OptionError
-from pyramids.core.errors import N_
+from pyramids.core.errors import N_, Words
 
 P = TypeVar("P")
 R = TypeVar("R")
@@ -60,7 +61,55 @@ def make_backend(kind: str = "local", workers: int = 1, address: str | None = No
             raise OptionError(
                 N_("--backend ray needs Ray: pip install 'pyramids[ray]'")
             ) from None
+        backend = Backend(kind, workers, address)
+        joined = ray_address(backend)
+        if joined is not None:
+            check_ray_address(joined, "--address" if address else "RAY_ADDRESS")
+        return backend
     return Backend(kind, workers, address)
+
+
+#: How long a cluster's head has to answer before the address is called unreachable.
+RAY_CONNECT_SECONDS = 5.0
+RAY_ADDRESS_FORMS = Words(N_("HOST:PORT of the cluster's head (e.g. 127.0.0.1:6379, as "
+                             "ray start --head prints it), ray://HOST:PORT (Ray Client, "
+                             "port 10001), or auto"))
+
+
+def _host_and_port(address: str) -> tuple[str, int] | None:
+    """`host:port` (or `ray://host:port`, `[v6]:port`) split, or None for another form."""
+    rest = address.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host.removeprefix("[").removesuffix("]"), int(port)
+
+
+def check_ray_address(address: str, source: str = "--address",
+                      timeout: float = RAY_CONNECT_SECONDS) -> None:
+    """Refuse, in a few seconds, a Ray address where nothing answers: `ray.init` would
+    otherwise retry for many minutes, printing only its own logs. `auto` and `local`
+    are Ray's to find; a form that is neither those nor host:port is refused."""
+    if address in ("auto", "local"):
+        return
+    parts = _host_and_port(address)
+    if parts is None:
+        raise OptionError(N_("{source} '{address}' is not a Ray address; give {forms}"),
+                          source=source, address=address, forms=RAY_ADDRESS_FORMS)
+    host, port = parts
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as error:
+        reason = "timed out" if isinstance(error, TimeoutError) else (
+            error.strerror or str(error))
+        raise OptionError(
+            N_("cannot reach the Ray cluster at {address} ({source}): nothing answered on "
+               "{host} port {port} within {seconds} s ({reason}); is the cluster's head "
+               "running there? An address is {forms}; without --address and RAY_ADDRESS, "
+               "a local Ray instance starts"),
+            address=address, source=source, host=host, port=port,
+            seconds=f"{timeout:g}", reason=reason, forms=RAY_ADDRESS_FORMS) from None
 
 
 def _run_chunk(work: Callable[[P, int], R], payload: P, indices: Sequence[int]) -> list[R]:

@@ -12,15 +12,15 @@ Agg backend, so no display is needed).
 from __future__ import annotations
 
 import json
-import os
+import shlex
 import statistics
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pyramids.agents import make_agent, thinks_by_clock
-from pyramids.core import load
+from pyramids.core import PyramidsError, game_manifest, load
+from pyramids.core.files import write_text_atomically
 from pyramids.sim.arena import (
     AgentSpec,
     ArenaJob,
@@ -31,7 +31,7 @@ from pyramids.sim.arena import (
     summarize,
 )
 from pyramids.sim.backends import Backend
-from pyramids.sim.stats import wilson_interval
+from pyramids.sim.stats import even_spread_test, sidak_z, wilson_interval
 
 
 def hit_round_cap(metrics: dict[str, float]) -> bool:
@@ -61,9 +61,15 @@ def player_count_figures(results: Sequence[GameResult], labels: Sequence[str]) -
         1 for r in results
         if len(r.returns) > 1 and sum(1 for x in r.returns if x == max(r.returns)) > 1
     )
+    seat_wins = [seat["wins"] for seat in summary["seats"]]
+    statistic, p = even_spread_test(seat_wins)
     return {
         "games": len(results),
         "seats": summary["seats"],
+        # What a seat of a fair game wins: the games some seat won, shared equally (a
+        # shared top is no seat's win, so with shared wins it is a little under 1/P).
+        "fair_share": sum(seat_wins) / (len(seat_wins) * len(results)) if results else 0.0,
+        "chi_square": {"statistic": statistic, "df": max(0, len(seat_wins) - 1), "p": p},
         "length_actions": _describe([r.length for r in results]),
         "length_rounds": _describe(rounds),
         "capped": capped,
@@ -103,6 +109,8 @@ def run_balance(
         "seed": seed,
         "games_per_count": games,
         "options": {k: v for k, v in chosen_options.items() if k != "players"},
+        # As given (`--option` key=value): what the Reproduce line repeats.
+        "given_options": {str(k): str(v) for k, v in (options or {}).items()},
         "by_players": by_count,
         "thinks_by_clock": thinks_by_clock(make_agent(agent, seed=seed)),
     }
@@ -110,6 +118,47 @@ def run_balance(
 
 def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+#: The chance of a false alarm the findings allow over the whole report.
+FINDINGS_ALPHA = 0.05
+
+
+def reproduce_args(report: dict[str, Any]) -> list[str]:
+    """The arguments of `pyramids balance` that play this report's games again: every
+    `--option` as given, the player counts, agent and seed (not `--out`, `--workers`
+    or the backend, which change where the figures go or how fast, not the figures)."""
+    args = [report["game"], "--games", str(report["games_per_count"]),
+            "--players", ",".join(report["by_players"]),
+            "--agent", report["agent"], "--seed", str(report["seed"])]
+    for key, value in sorted(report.get("given_options", {}).items()):
+        args += ["--option", f"{key}={value}"]
+    return args
+
+
+def reproduce_command(report: dict[str, Any]) -> str:
+    """`reproduce_args` as one shell command line, quoted where a shell needs it."""
+    return shlex.join(["pyramids", "balance", *reproduce_args(report)])
+
+
+def seat_note(report: dict[str, Any]) -> str | None:
+    """What a seat's number means for who plays first, where it is not the turn order
+    (the game manifest's `seat_order`), so that "seat 1" is not read as the first player."""
+    try:
+        seat_order = game_manifest(str(report.get("game"))).seat_order
+    except PyramidsError:
+        return None  # a game not registered here (a report read back elsewhere)
+    return seat_order(dict(report.get("options", {}))) if seat_order else None
+
+
+def _has_round_cap(report: dict[str, Any]) -> bool:
+    """Does the game have a `max_rounds` cap (or did any game end at one)?"""
+    return "max_rounds" in report.get("options", {}) or any(
+        figures["capped"] for figures in report["by_players"].values())
+
+
+def _fair(figures: dict[str, Any], count: str) -> float:
+    return float(figures.get("fair_share", 1 / int(count)))
 
 
 def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
@@ -122,10 +171,7 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         + (", ".join(f"`{k}={v}`" for k, v in sorted(report["options"].items())) or "defaults")
         + ".",
         "",
-        "Reproduce: `pyramids balance "
-        f"{game} --games {report['games_per_count']} --players "
-        + ",".join(report["by_players"])
-        + f" --agent {report['agent']} --seed {report['seed']}`"
+        f"Reproduce: `{reproduce_command(report)}`"
         + (f" (`{report['agent']}` thinks by the clock, so the seed does not replay its games: "
            "a rerun gives other figures; an agent with a budget of iterations repeats them)"
            if report.get("thinks_by_clock") else ""),
@@ -133,7 +179,14 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         "## Seat win rates",
         "",
         "A seat wins when it alone has the highest score; a shared top counts as no win.",
-        "A fair game gives each seat about 1/P.",
+        "The fair share is what each seat of a fair game wins: the games that some seat "
+        "won, split equally between the seats (1/P when no game ends in a shared top, a "
+        "little less when some do).",
+    ]
+    note = seat_note(report)
+    if note:
+        lines += ["", note]
+    lines += [
         "",
         "| players | seat | games | wins | win rate | 95% CI | fair share |",
         "|---|---|---|---|---|---|---|",
@@ -144,7 +197,7 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
             lines.append(
                 f"| {count} | {seat['seat'] + 1} | {seat['games']} | {seat['wins']} | "
                 f"{_percent(seat['win_rate'])} | {_percent(lo)} to {_percent(hi)} | "
-                f"{_percent(1 / int(count))} |"
+                f"{_percent(_fair(figures, count))} |"
             )
     lines += [
         "",
@@ -164,20 +217,25 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
             f"| {count} | {a['mean']:.1f} | {a['median']:g} | {a['p90']:g} | {a['max']:g} | "
             f"{rounds} |"
         )
-    lines += [
-        "",
-        "## Games stopped by the round cap",
-        "",
-        "| players | games | ended at max_rounds | rate | 95% CI | shared wins |",
-        "|---|---|---|---|---|---|",
-    ]
-    for count, figures in report["by_players"].items():
-        lo, hi = figures["capped_ci95"]
-        lines.append(
-            f"| {count} | {figures['games']} | {figures['capped']} | "
-            f"{_percent(figures['capped_rate'])} | {_percent(lo)} to {_percent(hi)} | "
-            f"{figures['shared_wins']} |"
-        )
+    if _has_round_cap(report):
+        lines += [
+            "",
+            "## Games stopped by the round cap",
+            "",
+            "| players | games | ended at max_rounds | rate | 95% CI | shared wins |",
+            "|---|---|---|---|---|---|",
+        ]
+        for count, figures in report["by_players"].items():
+            lo, hi = figures["capped_ci95"]
+            lines.append(
+                f"| {count} | {figures['games']} | {figures['capped']} | "
+                f"{_percent(figures['capped_rate'])} | {_percent(lo)} to {_percent(hi)} | "
+                f"{figures['shared_wins']} |"
+            )
+    else:
+        lines += ["", "Shared wins (games whose top score was shared): " + ", ".join(
+            f"{figures['shared_wins']} at {count} players"
+            for count, figures in report["by_players"].items()) + "."]
     if plots:
         lines += ["", "## Plots", ""]
         lines += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
@@ -186,29 +244,69 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
 
 
 def findings(report: dict[str, Any]) -> list[str]:
-    """Plain statements of what looks unsound, from the figures alone."""
+    """Plain statements of what looks unsound, from the figures alone.
+
+    Many seats tested at once would flag some seat by chance alone (at 2 to 5
+    players, 14 seats at 95% each: a false alarm in about half of all fair reports).
+    So the false alarms allowed over the whole report are 5%: first, per player
+    count, Pearson's chi-square test of "the seats' win counts are equal" at
+    0.05 / (the number of player counts) (Bonferroni); only where it rejects are
+    seats named, those whose Wilson interval, widened for the number of seats in the
+    report (Šidák), excludes the fair share."""
+    by_players = report["by_players"]
+    counts_alpha = FINDINGS_ALPHA / max(1, len(by_players))
+    seats_tested = sum(len(figures["seats"]) for figures in by_players.values())
+    z = sidak_z(FINDINGS_ALPHA, seats_tested)
+    level = _percent(1 - (1 - FINDINGS_ALPHA) ** (1 / max(1, seats_tested)))
     notes = []
-    for count, figures in report["by_players"].items():
-        fair = 1 / int(count)
+    for count, figures in by_players.items():
+        fair = _fair(figures, count)
+        test = figures.get("chi_square")
+        if test is None or test["p"] >= counts_alpha:
+            continue
+        named = []
         for seat in figures["seats"]:
-            lo, hi = seat["ci95"]
+            lo, hi = wilson_interval(seat["wins"], seat["games"], z)
             if lo > fair or hi < fair:
                 side = "ahead of" if lo > fair else "behind"
-                notes.append(
+                named.append(
                     f"- {count} players: seat {seat['seat'] + 1} wins "
-                    f"{_percent(seat['win_rate'])} (95% CI {_percent(lo)} to {_percent(hi)}), "
-                    f"clearly {side} the fair {_percent(fair)}."
+                    f"{_percent(seat['win_rate'])} (interval corrected for "
+                    f"{seats_tested} seats: {_percent(lo)} to {_percent(hi)}), "
+                    f"{side} the fair {_percent(fair)}."
                 )
+        notes.append(
+            f"- {count} players: the seats' wins are uneven (chi-square "
+            f"{test['statistic']:.1f}, {test['df']} degrees of freedom, p = {test['p']:.2g})"
+            + (":" if named else "; no single seat stands out beyond its corrected interval.")
+        )
+        notes += named
+    for count, figures in by_players.items():
         if figures["capped"]:
             notes.append(
                 f"- {count} players: {figures['capped']} of {figures['games']} games "
                 f"({_percent(figures['capped_rate'])}) stalled until the max_rounds cap."
             )
     if not notes:
+        capped = " and no game hit the round cap," if _has_round_cap(report) else ""
         notes.append(
-            "- No seat differs from its fair share beyond the 95% intervals, and no game "
-            "hit the round cap, at this sample size."
+            "- No seat's wins differ from an even spread over the seats beyond chance"
+            f"{capped or ','} at this sample size."
         )
+    notes += [
+        "",
+        f"Test: per player count, Pearson's chi-square test of \"every seat wins equally "
+        f"often\" (the fair share) at p < {counts_alpha:.3g} (0.05 over "
+        + ("1 player count" if len(by_players) == 1 else f"{len(by_players)} player counts")
+        + "); where it rejects, the seats whose Wilson "
+        f"interval at {level} error each (Šidák: 5% over all {seats_tested} seats) excludes "
+        "the fair share are named. A seat outside its plain 95% interval above is not "
+        "evidence by itself: with this many seats, one is expected by chance."
+        + (" Some player count has fewer than 5 wins expected a seat: there the "
+           "chi-square test is only a rough guide; play more games."
+           if any(figures.get("fair_share", 1.0) * figures["games"] < 5
+                  for figures in by_players.values()) else ""),
+    ]
     return notes
 
 
@@ -230,7 +328,8 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
             [s["ci95"][1] - s["win_rate"] for s in seats],
         ]
         ax.bar([str(s["seat"] + 1) for s in seats], rates, yerr=errors, capsize=3, color="#b8860b")
-        ax.axhline(1 / int(count), color="black", linestyle="--", linewidth=1)
+        ax.axhline(_fair(report["by_players"][count], count), color="black", linestyle="--",
+                   linewidth=1)
         ax.set_title(f"{count} players")
         ax.set_xlabel("seat")
         ax.set_ylim(0, 1)
@@ -259,15 +358,13 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     return written
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+#: The files that make a folder a balance report (the plots alone are not one).
+REPORT_FILES = ("report.md", "balance.json")
+
+
+def existing_report(out: Path) -> Path | None:
+    """The report file already in `out`, if any (what `--force` would replace)."""
+    return next((out / name for name in REPORT_FILES if (out / name).exists()), None)
 
 
 def write_report(report: dict[str, Any], out: Path) -> Path:
@@ -281,7 +378,7 @@ def write_report(report: dict[str, Any], out: Path) -> Path:
             for count, figures in report["by_players"].items()
         },
     }
-    _write_atomically(out / "balance.json", json.dumps(saved, indent=2, sort_keys=True) + "\n")
+    write_text_atomically(out / "balance.json", json.dumps(saved, indent=2, sort_keys=True) + "\n")
     path = out / "report.md"
-    _write_atomically(path, report_markdown(report, plots))
+    write_text_atomically(path, report_markdown(report, plots))
     return path

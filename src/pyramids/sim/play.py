@@ -83,6 +83,11 @@ class SeriesSummary:
     In a one-player game a game not won is a loss, not a draw. A team's result
     (every seat the same non-zero return, as in a co-op game) is a win for every
     seat, or a loss (`losses`), not a draw.
+
+    `losses` is a count of games, not of seats: the games that every seat lost
+    together (alone: the games not won). In a game where one seat wins and the
+    others lose it stays 0, which reads as "no one lost", so `to_dict` gives it
+    also as `games_every_seat_lost`; `losses` stays for the scripts that read it.
     """
 
     game: str
@@ -115,6 +120,7 @@ class SeriesSummary:
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
+            "games_every_seat_lost": self.losses,
             "mean_actions": self.mean_actions,
             "mean_returns": self.mean_returns,
         }

@@ -108,3 +108,43 @@ def bradley_terry_elo(
 def elo_expected(rating_a: float, rating_b: float) -> float:
     """The expected score of `a` against `b` on the Elo scale."""
     return 1.0 / (1.0 + 10 ** ((rating_b - rating_a) / 400.0))
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with `df` >= 1 degrees of freedom (closed forms:
+    exact for whole `df`, no SciPy needed)."""
+    if df < 1:
+        raise ValueError(f"a chi-square test has at least 1 degree of freedom, got {df}")
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for k in range(1, df // 2):
+            term *= half / k
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    total = math.erfc(math.sqrt(half))
+    for k in range(1, (df - 1) // 2 + 1):
+        total += math.exp(-half + (k - 0.5) * math.log(half) - math.lgamma(k + 0.5))
+    return min(1.0, total)
+
+
+def even_spread_test(counts: Sequence[float]) -> tuple[float, float]:
+    """Pearson's chi-square statistic and p-value of "these counts are equal but for
+    chance" (each expected at their mean); (0, 1) for fewer than two counts or none."""
+    total = sum(counts)
+    if len(counts) < 2 or total <= 0:
+        return (0.0, 1.0)
+    expected = total / len(counts)
+    statistic = sum((c - expected) ** 2 / expected for c in counts)
+    return statistic, chi2_sf(statistic, len(counts) - 1)
+
+
+def sidak_z(alpha: float, tests: int) -> float:
+    """The two-sided normal quantile that keeps the chance of any false alarm among
+    `tests` independent intervals at `alpha` (Šidák's correction)."""
+    from statistics import NormalDist
+
+    per_test = 1 - (1 - alpha) ** (1 / max(1, tests))
+    return NormalDist().inv_cdf(1 - per_test / 2)

@@ -6,6 +6,7 @@ two-player match) and `pacal-solo`. The rules as implemented are in `rules.md`.
 from __future__ import annotations
 
 from importlib.resources import files
+from typing import Any
 
 from pyramids.core.registry import (
     GameManifest,
@@ -17,6 +18,14 @@ from pyramids.games.pacal.game import PacalGame, PacalSoloGame
 from pyramids.games.pacal.match import PacalState
 from pyramids.games.pacal.solo import PacalSoloState
 from pyramids.games.pacal.views import PacalSoloView, PacalView
+
+
+def seat_order(options: dict[str, Any]) -> str:
+    """For a balance report: in Pacal, a seat is not a place in the turn order."""
+    return ("In Pacal a seat is not a place in the turn order: round 1 is started by the "
+            "player whose revealed apex base card is higher, each later round by the "
+            "previous round's loser (after a drawn round, by the player who did not start "
+            "it). Seat 1 is the first seat of the seating, not the first player.")
 
 
 def rules_page() -> str:
@@ -46,6 +55,7 @@ register(
             {"rounds_to_win": 1, "max_rounds": 2},
         ),
         rules_page=rules_page,
+        seat_order=seat_order,
         quick_engine=True,
     )
 )

@@ -11,6 +11,7 @@ actions change it), `game` (options).
 from __future__ import annotations
 
 from importlib import resources
+from typing import Any
 
 from pyramids.core.registry import (
     GameManifest,
@@ -27,6 +28,16 @@ __all__ = ["TempleGame", "TempleState"]
 
 def rules_page() -> str:
     return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+def seat_order(options: dict[str, Any]) -> str | None:
+    """For a balance report: seat 1 starts round 1 only under `start_rule=rotate`."""
+    rule = options.get("start_rule", TempleGame().options["start_rule"])
+    if rule == "rotate":
+        return None
+    return (f"In Temple with `start_rule={rule}` the start player of round 1 is drawn by "
+            "lot (from the deal's seed): seat 1 is the first seat of the seating, not the "
+            "first player.")
 
 
 register(
@@ -58,6 +69,7 @@ register(
             {"players": 3, "start_rule": "poorest", "cards_per_level": 4, "jewels": 8},
         ),
         rules_page=rules_page,
+        seat_order=seat_order,
         quick_engine=True,
     )
 )

@@ -31,6 +31,7 @@ from pyramids.games.mahjongg.kmahjongg import (
 )
 from pyramids.games.mahjongg.layout import Layout
 from pyramids.games.mahjongg.layout_format import (
+    MAGIC,
     name_from_path,
     parse_layout,
     read_layout_file_text,
@@ -108,9 +109,21 @@ def parse_text(text: str, name: str, source: str = "") -> Layout:
 
 
 def read_any_layout_file(path: str | Path) -> Layout:
-    """Read a `.pyr` or KMahjongg `.layout` file (told apart by content, not extension)."""
+    """Read a `.pyr` or KMahjongg `.layout` file (told apart by content, not extension).
+
+    A file that is neither is refused by the reader its name suggests: a `.layout`
+    file by KMahjongg's (its error names the KMahjongg headers it expected), any
+    other by the `.pyr` reader."""
     path = Path(path)
     text = read_layout_file_text(path)
-    if is_kmahjongg_text(text):
+    if reads_as_kmahjongg(path, text):
         return read_kmahjongg_file(path)
     return parse_layout(text, default_name=name_from_path(path), source=str(path))
+
+
+def reads_as_kmahjongg(path: str | Path, text: str) -> bool:
+    """Whether the KMahjongg reader reads (or refuses) this file: it starts like a
+    KMahjongg layout, or its name ends in `.layout` and it does not start like a `.pyr`
+    file (garbage in `mine.layout` is told what a KMahjongg file starts with)."""
+    return is_kmahjongg_text(text) or (
+        Path(path).suffix.lower() == ".layout" and not text.lstrip("\ufeff").startswith(MAGIC))
