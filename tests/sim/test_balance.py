@@ -190,7 +190,10 @@ def test_a_report_says_when_a_seat_is_not_the_turn_order() -> None:
     from pyramids.sim.balance import report_markdown
 
     even = _table(2, [20, 20])
-    assert "revealed apex base card" in report_markdown(_report("pacal", {}, even), [])
+    pacal = report_markdown(_report("pacal", {}, even), [])
+    assert "revealed apex base card" in pacal and "previous round's loser" in pacal
+    assert "previous round's winner" in report_markdown(
+        _report("pacal", {"start_rule": "winner"}, even), [])
     lot = report_markdown(_report("temple", {"start_rule": "leader_last"}, even), [])
     assert "drawn by lot" in lot
     assert "drawn by lot" not in report_markdown(

@@ -22,10 +22,12 @@ from pyramids.games.pacal.views import PacalSoloView, PacalView
 
 def seat_order(options: dict[str, Any]) -> str:
     """For a balance report: in Pacal, a seat is not a place in the turn order."""
+    later = {"winner": "the previous round's winner", "rotate": "the players in turn"}.get(
+        options.get("start_rule", "loser"), "the previous round's loser")
     return ("In Pacal a seat is not a place in the turn order: round 1 is started by the "
-            "player whose revealed apex base card is higher, each later round by the "
-            "previous round's loser (after a drawn round, by the player who did not start "
-            "it). Seat 1 is the first seat of the seating, not the first player.")
+            f"player whose revealed apex base card is higher, each later round by {later} "
+            "(after a drawn round, by the player who did not start it; option start_rule). "
+            "Seat 1 is the first seat of the seating, not the first player.")
 
 
 def rules_page() -> str:
