@@ -51,7 +51,6 @@ ended: level 9 built, the level could never be built, no progress, or the
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
 from collections import Counter
@@ -62,39 +61,12 @@ import pyramids
 from pyramids.agents import make_agent
 from pyramids.core import Rng
 from pyramids.sim.backends import BACKENDS, Backend, make_backend, run_indexed
+from pyramids.sim.stats import chi2_sf
+from pyramids.sim.stats import wilson_interval as wilson
 
-Z95 = 1.959963984540054
 LEVELS = 9
 HIGH_LEVELS = (7, 8, 9)
 BANDS = ((1, 3), (4, 6), (7, 9))
-
-
-def wilson(successes: int, trials: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def chi2_sf(x: float, df: int) -> float:
-    """P(X >= x) for a chi-square variable with `df` degrees of freedom (closed forms)."""
-    if x <= 0:
-        return 1.0
-    half = x / 2
-    if df % 2 == 0:
-        term, total = 1.0, 1.0
-        for k in range(1, df // 2):
-            term *= half / k
-            total += term
-        return math.exp(-half) * total
-    total = math.erfc(math.sqrt(half))
-    for k in range(1, (df - 1) // 2 + 1):
-        total += math.exp(-half + (k - 0.5) * math.log(half) - math.lgamma(k + 0.5))
-    return total
 
 
 def seat_uniformity(wins: list[int]) -> tuple[float, float]:
