@@ -467,7 +467,7 @@ def test_slips_elsewhere_are_the_generic_rule(game_name: str, options: dict[str,
                                               ) -> None:
     """Only a game whose module narrows its slips (`slip_moves`: Mahjongg) slips
     otherwise: Pacal's and Temple's go, as before, to one of the three next best
-    moves by the rule's scores, weighted 1/2, 1/3, 1/4."""
+    moves by the rule's scores, weighted 1, 1/2, 1/3."""
     from pyramids.agents.greedy import GreedyAgent, greedy_action, scorer_for, slip_filter
 
     assert slip_filter(game_name) is None
