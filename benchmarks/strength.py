@@ -13,6 +13,8 @@
         --ladder-layout pharaohs-tomb --games 400 --expert-games 100 --seed 71 --workers 2
     python benchmarks/strength.py --ladder --ladder-game temple --ladder-pairs \
         --games 400 --expert-games 30 --seed 66 --workers 2      # four seats, two a level
+    python benchmarks/strength.py --ladder --ladder-game mahjongg --ladder-layout turtle \
+        --hidden-faces --games 500 --seed 19 --ladder-levels easy,medium,hard  # no expert
 
 Each check runs the arena (seats rotated, every seed derived from --seed and the
 game number, so a rerun gives the same games) and prints win rates with 95%
@@ -43,12 +45,14 @@ from pyramids.sim.arena import (
     derived_seed,
     pairwise_scores,
     parse_agents,
+    play_indexed_game,
     resolve_game,
     run_arena,
     run_games,
     seconds_per_move,
     summarize,
 )
+from pyramids.sim.backends import make_backend, run_indexed
 from pyramids.sim.play import winner_of
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
 
@@ -213,7 +217,8 @@ def level_steps(labels: list[str], scores: dict[tuple[str, str], float]
 def ladder(game: str, games: int, workers: int, seed: int,
            options: dict[str, Any] | None = None,
            expert_games: int | None = None, pairs: bool = False,
-           results_dir: Path | None = None) -> dict[str, Any]:
+           results_dir: Path | None = None,
+           levels: list[str] | None = None) -> dict[str, Any]:
     """The four levels of one game: each level against the one below.
 
     One-player games: every level plays the same deals, compared deal by deal.
@@ -226,15 +231,26 @@ def ladder(game: str, games: int, workers: int, seed: int,
     their pairwise meetings (with `pairs`: over the games, which side won); its
     Wilson interval gives the Elo step's interval. With `results_dir`, each arena's
     games are kept in a results file there and a stopped run goes on where it was.
+    With `levels` (one-player games), only those levels play: each the very games it
+    plays in the run of all four (the same deals, the same seeds), so that a level
+    that changed is measured again without the others (the expert's are the dear ones).
     """
     resolved, chosen = resolve_game(game, options, None)
     players = resolved.num_players
-    labels = list(LEVELS)
+    labels = [label for label in LEVELS if levels is None or label in levels]
     results = []
     started = time.perf_counter()
     if pairs and (players < 2 or players % 2):
         raise SystemExit(f"--ladder-pairs needs an even number of seats, not {players}")
-    if pairs:
+    if levels is not None and (players != 1 or expert_games):
+        raise SystemExit("--ladder-levels is for one-player games, without --expert-games")
+    if levels is not None:
+        job = ArenaJob(game, chosen, tuple(parse_agents(",".join(LEVELS))), seed, load)
+        wanted = [index for index in range(games * len(LEVELS))
+                  if LEVELS[index % len(LEVELS)] in labels]
+        results = run_indexed(play_indexed_game, job, games * len(LEVELS),
+                              make_backend("local", workers), None, wanted)
+    elif pairs:
         for lower, upper in zip(labels, labels[1:], strict=False):
             specs = parse_agents(",".join([lower, upper] * (players // 2)))
             job = ArenaJob(game, chosen, tuple(specs), seed, load)
@@ -284,7 +300,7 @@ def ladder(game: str, games: int, workers: int, seed: int,
                "expert_games": expert_games, "seed": seed, "levels": rows, "steps": steps,
                "tables": "pairs" if pairs else "one" if players >= len(labels) else "arena",
                "seconds": round(time.perf_counter() - started, 1)}
-    if game == "mahjongg" and players == 1:
+    if game == "mahjongg" and players == 1 and levels is None:
         figures["ceiling"] = mahjongg_ceiling(chosen, games, seed)
     return figures
 
@@ -419,7 +435,14 @@ def main() -> None:
     parser.add_argument("--ladder-results", type=Path,
                         help="ladder with --ladder-pairs: keep each step's games in a results "
                              "file in this folder (a stopped run goes on where it was)")
+    parser.add_argument("--ladder-levels",
+                        help="ladder, one-player games: only these levels (comma-separated), "
+                             "each on the games it plays in the run of all four (same deals "
+                             "and seeds); the Elo is among them only")
     args = parser.parse_args()
+    chosen_levels = args.ladder_levels.split(",") if args.ladder_levels else None
+    if chosen_levels and not set(chosen_levels) <= set(LEVELS):
+        parser.error(f"--ladder-levels: levels are {', '.join(LEVELS)}")
     if args.ladder:
         chosen_games = args.ladder_game or list(LADDER)
         figures_by_game = {}
@@ -434,7 +457,7 @@ def main() -> None:
             count = args.games or max(2, round(base * args.scale))
             figures_by_game[game] = ladder(game, count, args.workers, args.seed, options,
                                            args.expert_games, args.ladder_pairs,
-                                           args.ladder_results)
+                                           args.ladder_results, chosen_levels)
             if not args.json:
                 print_ladder(figures_by_game[game])
         if args.json:

@@ -396,3 +396,107 @@ def test_mahjongg_greedy_behind_at_a_table_takes_a_pair_rather_than_pass() -> No
             state.apply_action(action)
     assert choices[True] and all(move.startswith("match ") for move in choices[True])
     assert choices[False] and all(move == "pass" for move in choices[False])
+
+
+FAVORS = ("shift ", "reveal ", "reshuffle", "sight", "hint", "undo")
+
+
+def _mahjongg_moves(level: str, seeds: range, **options: object
+                    ) -> list[tuple[dict[int, float], list[int], int, str]]:
+    """Every move of seeded Mahjongg games played by `level`: the greedy scores, the
+    legal pairs, the move and its name."""
+    from pyramids.agents.greedy.mahjongg import action_scores
+
+    game = load("mahjongg", **options)
+    moves = []
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        agent = make_agent(level, seed=seed)
+        while not state.is_terminal():
+            scores = action_scores(state)
+            pairs = [a for a in state.legal_actions()
+                     if state.action_to_string(a).startswith("match ")]
+            action = agent.step(state)
+            moves.append((scores, pairs, action, state.action_to_string(action)))
+            state.apply_action(action)
+    return moves
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_mahjongg_slips_never_give_up_with_a_pair_on_the_board(level: str) -> None:
+    """Alone one pass ends the game: easy and medium slipped to `pass` (and spent
+    tokens on favors the rule scores as useless) with a pair legal, and lost boards
+    a person would have played on. A slip goes to another pair."""
+    moves = _mahjongg_moves(level, range(40), layout="giza-step-ramp")
+    with_a_pair = [name for _, pairs, _, name in moves if pairs]
+    assert len(with_a_pair) > 500
+    assert all(name.startswith("match ") or name == "finish" for name in with_a_pair)
+
+
+def test_mahjongg_easy_slips_at_its_rate_to_another_pair() -> None:
+    """Where one pair scores best and another is legal, easy (`mistakes=0.5`) plays a
+    worse pair about half the time, and never anything but a pair."""
+    moves = _mahjongg_moves("easy", range(40), layout="giza-step-ramp")
+    choices = []
+    for scores, pairs, action, name in moves:
+        top = max((scores[a] for a in pairs), default=None)
+        if (len(pairs) >= 2 and top == max(scores.values())  # not `finish`
+                and sum(1 for a in pairs if scores[a] == top) == 1):
+            assert name.startswith("match ")
+            choices.append(scores[action] < top)
+    assert len(choices) > 400
+    assert 0.4 < sum(choices) / len(choices) < 0.6
+
+
+def test_mahjongg_slips_at_a_table_never_pass_or_spend_a_favor_with_a_pair() -> None:
+    """At a table medium slipped to a pass or a favor some three times a game with a
+    pair legal. A pass there is greedy's own choice only (ahead, when every pair
+    strands the last two of a kind), never a slip."""
+    moves = _mahjongg_moves("medium", range(8), players=2)
+    with_a_pair = [(scores, action, name) for scores, pairs, action, name in moves if pairs]
+    assert len(with_a_pair) > 300
+    assert not any(name.startswith(FAVORS) for _, _, name in with_a_pair)
+    assert all(scores[action] == max(scores.values())
+               for scores, action, name in with_a_pair if name == "pass")
+
+
+@pytest.mark.parametrize("game_name, options", [
+    ("pacal", {"rounds_to_win": 1, "max_rounds": 1}), ("pacal-solo", {}),
+    ("temple", {"players": 3})])
+def test_slips_elsewhere_are_the_generic_rule(game_name: str, options: dict[str, object]
+                                              ) -> None:
+    """Only a game whose module narrows its slips (`slip_moves`: Mahjongg) slips
+    otherwise: Pacal's and Temple's go, as before, to one of the three next best
+    moves by the rule's scores, weighted 1, 1/2, 1/3."""
+    from pyramids.agents.greedy import GreedyAgent, greedy_action, scorer_for, slip_filter
+
+    assert slip_filter(game_name) is None
+    scorer = scorer_for(game_name)
+    assert scorer is not None
+
+    def generic_slip(state: object, seed: int) -> int:
+        rng = Rng(seed)
+        rng.random()  # the draw that decides a slip
+        best = greedy_action(state, rng)  # type: ignore[arg-type]
+        scores = scorer(state)  # type: ignore[arg-type]
+        ranked = sorted((a for a in state.legal_actions()  # type: ignore[attr-defined]
+                         if a != best and scores.get(a, -1e18) > -1e17),
+                        key=lambda a: (-scores.get(a, -1e18), a))[:3]
+        if not ranked:
+            return greedy_action(state, rng)  # type: ignore[arg-type]
+        pick = rng.random() * sum(1.0 / (rank + 1) for rank in range(len(ranked)))
+        for rank, action in enumerate(ranked):
+            pick -= 1.0 / (rank + 1)
+            if pick <= 0:
+                return action
+        return ranked[-1]
+
+    state = load(game_name, **options).new_initial_state(5)
+    compared = 0
+    while not state.is_terminal() and compared < 40:
+        if len(state.legal_actions()) > 1:
+            seed = 100 + compared
+            assert GreedyAgent(seed=seed, mistakes=1.0).step(state) == generic_slip(state, seed)
+            compared += 1
+        state.apply_action(greedy_action(state, Rng(compared)))
+    assert compared >= 10

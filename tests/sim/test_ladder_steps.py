@@ -57,3 +57,20 @@ def test_pairs_score_each_game_by_the_level_whose_seat_won(strength: ModuleType)
     assert scores[("easy", "medium")] == pytest.approx(2.5)
     step = strength.level_steps(["easy", "medium"], scores)[0]
     assert step["meetings"] == 5 and step["score"] == pytest.approx(0.5)
+
+
+def test_a_ladder_of_some_levels_plays_their_games_of_the_full_run(strength: ModuleType
+                                                                   ) -> None:
+    """`--ladder-levels`: each chosen level plays the very deals, with the very seeds,
+    it plays in the run of all four, so a level that changed is measured again
+    without the expert's games, and the others' figures still hold."""
+    options = {"layout": "pharaohs-tomb"}  # where easy loses some deals, not all
+    full = strength.ladder("mahjongg", 12, 1, 19, options)
+    some = strength.ladder("mahjongg", 12, 1, 19, options, levels=["easy", "hard"])
+    assert 0 < some["levels"]["easy"]["wins"] < 12
+    assert list(some["levels"]) == ["easy", "hard"] and "ceiling" not in some
+    for level in ("easy", "hard"):
+        assert {k: some["levels"][level][k] for k in ("wins", "seats", "clear_rate")} == {
+            k: full["levels"][level][k] for k in ("wins", "seats", "clear_rate")}
+    with pytest.raises(SystemExit):
+        strength.ladder("temple", 2, 1, 19, {"players": 2}, levels=["easy"])

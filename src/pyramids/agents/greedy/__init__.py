@@ -63,6 +63,16 @@ def search_width(game_name: str) -> int | None:
     return getattr(_module_for(game_name), "SEARCH_WIDTH", None)
 
 
+def slip_filter(game_name: str
+                ) -> Callable[[State, dict[int, float]], list[int]] | None:
+    """A game's `slip_moves(state, scores)`: of the legal moves, those a slip may go to
+    (a plausible mistake, not one a person would not make); None: any move its
+    greedy rule scores."""
+    found: Callable[[State, dict[int, float]], list[int]] | None = getattr(
+        _module_for(game_name), "slip_moves", None)
+    return found
+
+
 def unsearched_moves(game_name: str) -> frozenset[str]:
     """Moves (by their action string) a search never tries: `UNSEARCHED` in the game's module."""
     return frozenset(getattr(_module_for(game_name), "UNSEARCHED", ()))
@@ -156,7 +166,9 @@ class GreedyAgent:
     - `mistakes`: the chance of a human-like slip each move: one of the
       `MISTAKE_CHOICES` next best moves by the rule's own scores (a plausible
       move, not a random one), or any other move where the game's rule gives no
-      scores.
+      scores. A game's module may narrow the moves a slip considers
+      (`slip_moves(state, scores)`: Mahjongg never slips to a pass or to a move
+      its rule treats as unthinkable).
     """
 
     name = "greedy"
@@ -197,7 +209,9 @@ class GreedyAgent:
             others = [a for a in legal if a != best]
             return others[self.rng.randrange(len(others))]
         scores = scorer(state)
-        ranked = sorted((a for a in legal if a != best and scores.get(a, -1e18) > -1e17),
+        worth = slip_filter(state.game.name)
+        candidates = legal if worth is None else worth(state, scores)
+        ranked = sorted((a for a in candidates if a != best and scores.get(a, -1e18) > -1e17),
                         key=lambda a: (-scores.get(a, -1e18), a))[:MISTAKE_CHOICES]
         if not ranked:
             return None

@@ -144,6 +144,22 @@ def action_scores(state: State) -> dict[int, float]:
     return scores
 
 
+#: A score at or below this is a move the rule never plays while another is legal:
+#: hints, Ra Sight and undo, a favor while a pair is free, at a table a pass behind.
+UNTHINKABLE = -1e5
+
+
+def slip_moves(state: State, scores: dict[int, float]) -> list[int]:
+    """The moves a slip (`greedy:mistakes=...`) may go to: a plausible mistake is another
+    pair, or with no pair another favor; never a pass (alone one pass ends the game,
+    and a person with a pair in sight does not give up the turn), nor a move the rule
+    treats as unthinkable (tokens spent on a favor while a pair is free, hints, sight,
+    undo)."""
+    return [action for action in state.legal_actions()
+            if scores.get(action, -1e18) > UNTHINKABLE
+            and state.action_to_string(action) != "pass"]
+
+
 def _leads(view: dict[str, Any], seat: int) -> bool:
     """Whether `seat` has more points than every other seat."""
     scores = view["scores"]
