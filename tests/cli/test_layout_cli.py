@@ -136,6 +136,10 @@ def test_validate_a_sound_blueprint_and_a_kmahjongg_file() -> None:
     assert "unlocks every vault" in result.output
     result = invoke("validate", str(DATA / "castle.layout"))
     assert result.exit_code == 0 and "ok: castle: 156 tiles" in result.output
+    # A larger board than the tile set is playable, and says what it costs.
+    assert ("warning: 156 tiles: more than the 144 of a tile set, so the set repeats"
+            in result.output)
+    assert "0 warnings" in invoke("validate", "great-zenith").output
 
 
 def test_validate_lists_each_problem_with_its_place(tmp_path: Path) -> None:
@@ -164,7 +168,7 @@ def test_syntax_error_is_one_line_and_exit_2(tmp_path: Path) -> None:
     result = invoke("validate", str(path))
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0
-    assert "line 3, column 2: unknown character '?'" in result.output
+    assert f"{path}: line 3, column 2: unknown character '?'" in result.output  # the file
     result = invoke("info", "cheops")
     assert result.exit_code == 2 and "unknown layout 'cheops'" in result.output
 
@@ -209,12 +213,13 @@ def test_malformed_file_in_korean_names_its_line(tmp_path: Path) -> None:
     result = invoke_ko("validate", str(path))
     assert result.exit_code == 2
     assert result.output.strip() == (
-        "오류: 1행: 배치 파일은 'pyramids-layout 1'로 시작해야 합니다. 'vm'은(는) 안 됩니다"
-    )
+        f"오류: {path}: 1행: 배치 파일은 'pyramids-layout 1'로 시작해야 합니다. "
+        "'vm'은(는) 안 됩니다")
     path.write_text("pyramids-layout 1\nlayer 0\no?\n")
     result = invoke_ko("validate", str(path))
     assert result.exit_code == 2
-    assert result.output.startswith("오류: 3행 2열: 층 0에 알 수 없는 문자 '?'이(가) 있습니다")
+    assert result.output.startswith(
+        f"오류: {path}: 3행 2열: 층 0에 알 수 없는 문자 '?'이(가) 있습니다")
 
 
 def test_validate_in_korean_lists_each_problem(tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ from pathlib import Path
 from pyramids.core.errors import N_, LayoutError, PluralWords, Words
 from pyramids.games.mahjongg.geometry import Geometry, Position, overlaps
 from pyramids.games.mahjongg.layout import Layout, reading_order
+from pyramids.games.mahjongg.tiles import FULL_SET_SIZE
 
 MAGIC = "pyramids-layout"
 VERSION = 1
@@ -271,7 +272,13 @@ def read_layout_text(
     `LayoutError` with its line; geometric problems are returned so that a
     validator can list them all.
     """
-    parsed = _parse(text)
+    try:
+        parsed = _parse(text)
+    except LayoutError as error:
+        if not source:
+            raise
+        # Name the file, as the KMahjongg reader and the geometric errors do.
+        raise LayoutError(from_source(error.words, source)) from None
     assert parsed.tiles is not None and parsed.origins is not None and parsed.marks is not None
     problems: list[Problem] = []
     markers = {position: set(found) for position, found in parsed.tiles.items()}
@@ -482,6 +489,14 @@ def validate_layout(layout: Layout) -> list[Problem]:
         errors.append(Problem(ERROR, PluralWords(
             "{count} tile: a layout needs an even number of tiles",
             "{count} tiles: a layout needs an even number of tiles",
+            len(positions),
+        )))
+    if len(positions) > FULL_SET_SIZE:
+        warnings.append(Problem(WARNING, PluralWords(
+            "{count} tile: more than the 144 of a tile set, so the set repeats and some faces "
+            "have more than their usual copies",
+            "{count} tiles: more than the 144 of a tile set, so the set repeats and some faces "
+            "have more than their usual copies",
             len(positions),
         )))
     geometry: Geometry = layout.geometry
