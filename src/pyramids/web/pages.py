@@ -113,7 +113,7 @@ def mount_pages(app: FastAPI) -> FastAPI:
         return {"room": rematches.get(room_id)}
 
     mount_learn(app)
-    mount_tutorials(app, STATIC_DIR)
+    mount_tutorials(app, static_page)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.agents import make_agent
@@ -36,7 +36,7 @@ from pyramids.core import PyramidsError, State, game_manifest, manifests
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import UnknownLanguageError, _, check_language, words_text
 from pyramids.play.tutorial import Tutorial, TutorialRun, tutorial_for
-from pyramids.web.language import remember_language, unknown_language
+from pyramids.web.language import unknown_language
 from pyramids.web.learn import page_language
 from pyramids.web.rooms import RoomError
 
@@ -45,7 +45,6 @@ MAX_ENTRIES = 1_000
 MAX_MOVE_CHARS = 64
 # The other seats' moves in one replay, at most (a runaway agent must not hold a worker).
 MAX_REPLAY_MOVES = 20_000
-NO_CACHE = {"Cache-Control": "no-cache"}
 T = TypeVar("T")
 
 
@@ -240,19 +239,18 @@ async def _off_loop(request: Request, function: Callable[..., T], *args: Any) ->
     return await asyncio.to_thread(function, *args)
 
 
-def mount_tutorials(app: FastAPI, static_dir: Any) -> None:
-    """The tutorial pages and their API on `app` (called by `mount_pages`)."""
+def mount_tutorials(app: FastAPI, static_page: Callable[[str, Request], Response]) -> None:
+    """The tutorial pages and their API on `app` (called by `mount_pages`, which serves
+    a page of its static folder with `static_page`)."""
 
     @app.get("/tutorial", include_in_schema=False)
     async def tutorial_index(request: Request) -> Response:
-        page = FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
-        return remember_language(page, request)
+        return static_page("tutorial.html", request)
 
     @app.get("/tutorial/{game}", include_in_schema=False)
     async def tutorial_page(game: str, request: Request) -> Response:
         find_tutorial(game)
-        page = FileResponse(static_dir / "tutorial.html", headers=NO_CACHE)
-        return remember_language(page, request)
+        return static_page("tutorial.html", request)
 
     @app.get("/api/tutorial", include_in_schema=False)
     async def list_tutorials(request: Request) -> dict[str, Any]:
