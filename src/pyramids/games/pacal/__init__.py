@@ -15,15 +15,16 @@ from pyramids.core.registry import (
     register,
 )
 from pyramids.games.pacal.game import PacalGame, PacalSoloGame
-from pyramids.games.pacal.match import PacalState
+from pyramids.games.pacal.match import START_LOSER, START_ROTATE, START_WINNER, PacalState
 from pyramids.games.pacal.solo import PacalSoloState
 from pyramids.games.pacal.views import PacalSoloView, PacalView
 
 
 def seat_order(options: dict[str, Any]) -> str:
     """For a balance report: in Pacal, a seat is not a place in the turn order."""
-    later = {"winner": "the previous round's winner", "rotate": "the players in turn"}.get(
-        options.get("start_rule", "loser"), "the previous round's loser")
+    later = {START_WINNER: "the previous round's winner",
+             START_ROTATE: "the players in turn"}.get(
+        options.get("start_rule", START_LOSER), "the previous round's loser")
     return ("In Pacal a seat is not a place in the turn order: round 1 is started by the "
             f"player whose revealed apex base card is higher, each later round by {later} "
             "(after a drawn round, by the player who did not start it; option start_rule). "

@@ -12,7 +12,7 @@ from pyramids.core.api import GENERAL_SUM, ZERO_SUM, Game
 from pyramids.core.errors import N_, OptionError
 from pyramids.core.options import Option
 from pyramids.games.pacal.actions import NUM_ACTIONS, SOLO_NUM_ACTIONS
-from pyramids.games.pacal.match import PacalState
+from pyramids.games.pacal.match import START_LOSER, START_ROTATE, START_WINNER, PacalState
 from pyramids.games.pacal.pyramid import DIRECTIONS
 from pyramids.games.pacal.solo import PacalSoloState
 
@@ -45,7 +45,6 @@ MAX_ROUNDS = Option(
     ours=True,
 )
 
-START_LOSER, START_WINNER, START_ROTATE = "loser", "winner", "rotate"
 START_RULE = Option(
     "start_rule",
     START_LOSER,

@@ -103,6 +103,9 @@ def _current_high(state: PacalState) -> int:
     return TERMINAL if state._phase == OVER else 1
 
 
+#: Who starts a round after the first (option `start_rule`).
+START_LOSER, START_WINNER, START_ROTATE = "loser", "winner", "rotate"
+
 class PacalState(SavedState, State):
     """A position of a Pacal match. Seats are 0 and 1."""
 
@@ -221,9 +224,9 @@ class PacalState(SavedState, State):
         """Who starts the next round, by the option `start_rule`: after a drawn round
         (or `rotate`) the player who did not start this one; else its loser (the rules'
         default) or its winner."""
-        if winner is None or self._start_rule == "rotate":
+        if winner is None or self._start_rule == START_ROTATE:
             return 1 - self._starter
-        return winner if self._start_rule == "winner" else 1 - winner
+        return winner if self._start_rule == START_WINNER else 1 - winner
 
     def _finish(self, winner: int | None) -> None:
         self._winner = winner
