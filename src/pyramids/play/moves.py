@@ -82,12 +82,6 @@ def _on_the_board(kind: str, count: int) -> str:
                     "{count} '{kind}' moves: find them on the board", count, kind=kind)
 
 
-def summarize_moves(strings: list[str], unlisted: frozenset[str] = frozenset()) -> str:
-    """The legal moves; in a long list, a kind of move with many entries is summarized
-    (see `summarized_moves`)."""
-    return summarized_moves(strings, unlisted)[0]
-
-
 def summarized_moves(
     strings: list[str], unlisted: frozenset[str] = frozenset()
 ) -> tuple[str, list[int]]:
