@@ -48,6 +48,12 @@ OPTIONS: tuple[Option, ...] = (
            "against the clock) or Architect Co-op (a team)", choices=modes.MODES),
     Option("players", 1, int, "number of players (Time Attack: 1; Co-op: 2 to 4)",
            minimum=1, maximum=4),
+    Option("turn_order", modes.TURNS_ROUND, str,
+           "who moves next in the Standard Expedition: round (the next seat, as the "
+           "rules say) or behind (after a pair the player with the lowest score, which "
+           "takes away most of the first seat's advantage; after a pass the next seat)",
+           choices=modes.TURN_ORDERS, ours=True,
+           legacy=modes.TURNS_ROUND),  # games saved before the option: seat order
     Option("deal", "solvable", str, "solvable (at least one way to clear the board exists) or "
            "random",
            choices=("solvable", "random")),
@@ -165,7 +171,8 @@ class MahjonggGame(Game):
     def _check_options(self) -> None:
         options = self._options
         mode = options["mode"]
-        problem = modes.players_problem(mode, options["players"])
+        problem = (modes.players_problem(mode, options["players"])
+                   or modes.turn_order_problem(mode, options["turn_order"]))
         if problem:
             raise OptionError(problem)
         needed = options["start_tokens"] * options["players"]

@@ -2,7 +2,10 @@
 
 Rules implemented (rules page, "Modes"):
 - **Standard Expedition** (`standard`), 1 to 4 players: turns go round; a player
-  may use favors, then removes one valid pair or passes. The game ends when the
+  may use favors, then removes one valid pair or passes. **[ours]** Option
+  `turn_order=behind`: after a pair the player with the lowest score moves next
+  (ties: the first of them in seat order after the player who moved, who comes
+  last); after a pass the next seat moves (`next_player`). The game ends when the
   monument is cleared, when every player has passed in one full round
   **[ours]**, or at lockout (no valid pair and no token left with any player).
   Highest score wins; ties go to the capstone remover, then more vaults, then
@@ -38,6 +41,11 @@ END_REASONS = (CLEARED, ALL_PASSED, LOCKOUT, TIME_UP)
 
 PLAYER_RANGE = {STANDARD: (1, 4), TIME_ATTACK: (1, 1), COOP: (2, 4)}
 
+# Who moves next (option `turn_order`).
+TURNS_ROUND = "round"
+TURNS_BEHIND = "behind"
+TURN_ORDERS = (TURNS_ROUND, TURNS_BEHIND)
+
 
 def players_problem(mode: str, players: int) -> Words | None:
     """Why `players` does not suit `mode` (player words), or None when it does."""
@@ -50,6 +58,31 @@ def players_problem(mode: str, players: int) -> Words | None:
                            low, mode=mode, players=players)
     return Words(N_("mode '{mode}' is for {low} to {high} players, not {players}"),
                  mode=mode, low=low, high=high, players=players)
+
+
+def turn_order_problem(mode: str, turn_order: str) -> Words | None:
+    """Why `turn_order` does not suit `mode` (player words), or None when it does: only
+    the Standard Expedition has scores to be behind in (Co-op keeps one for the team)."""
+    if turn_order == TURNS_ROUND or mode == STANDARD:
+        return None
+    return Words(N_("turn_order '{order}' is for the Standard Expedition, not mode '{mode}'; "
+                    "allowed here: '{allowed}'"),
+                 order=turn_order, mode=mode, allowed=TURNS_ROUND)
+
+
+def next_player(turn_order: str, player: int, scores: list[int], matched: bool) -> int:
+    """The seat that moves after `player` ended a turn (`matched`: by removing a pair).
+
+    `round`: the next seat. `behind`: after a pair, the seat with the lowest score,
+    the first of the equals in seat order after `player` (so `player` moves again
+    only while strictly behind everyone); after a pass the next seat, so that a
+    full round of passes still ends the game.
+    """
+    seats = len(scores)
+    if turn_order == TURNS_ROUND or not matched:
+        return (player + 1) % seats
+    in_order = [(player + step) % seats for step in range(1, seats + 1)]
+    return min(in_order, key=lambda seat: scores[seat])
 
 
 def is_solo(mode: str, players: int) -> bool:

@@ -490,7 +490,9 @@ class MahjonggState(SavedState, State):
         self.shift = -1
         self.sight = False
         self.hint = False
-        self.player = (self.player + 1) % self.game.num_players
+        scores = [self.scores[self.wallet(seat)] for seat in range(self.game.num_players)]
+        self.player = modes.next_player(self.game.options["turn_order"], self.player, scores,
+                                        matched)
         self._changed()
 
     def _spend(self, player: int, cost: int) -> None:

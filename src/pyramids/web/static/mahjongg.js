@@ -398,6 +398,11 @@ function scorePanel(ctx) {
     h("p", { class: "score", id: "score" }, info),
     h("div", { class: "panel-row" }, lines),
   ];
+  const options = (ctx.ui.summary && ctx.ui.summary.options) || {};
+  // Under the catch-up order a player may move twice running: say why.
+  if (!coop && view.players > 1 && options.turn_order === "behind") {
+    children.push(h("p", { class: "hint", id: "turn-order" }, t("Turn order: after a pair the lowest score moves next; after a pass, the next seat.")));
+  }
   if (view.mode === "time-attack") {
     if (view.barque) children.unshift(barqueTrack(view), barqueText(view));
     children.unshift(h("p", { class: "timer", id: "timer", "aria-live": "off" }, ""));
