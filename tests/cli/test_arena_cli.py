@@ -275,3 +275,21 @@ def test_balance_does_not_write_over_a_report_unless_forced(tmp_path: Path) -> N
     forced = runner.invoke(app, [*args, "--force"])
     assert forced.exit_code == 0, forced.output
     assert (out / "report.md").read_text().startswith("# Balance report: temple")
+
+
+def test_the_arena_gives_each_seats_win_rate_its_interval() -> None:
+    """Every other rate in the arena's table has its 95% Wilson interval; the line of win
+    rates by seat had none."""
+    args = ["arena", "pacal", "--agents", "greedy,random", "--games", "6", "--seed", "3"]
+    summary = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    table = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.output
+    text = " ".join(table.stdout.split())
+    for seat in summary["seats"]:
+        lo, hi = seat["ci95"]
+        assert lo < seat["win_rate"] < hi  # 6 games: an interval, not a point
+        assert (f"seat {seat['seat'] + 1}: {100 * seat['win_rate']:.1f}% "
+                f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)") in text
+    korean = runner.invoke(app, ["--lang", "ko", *args], env={"COLUMNS": "200"})
+    assert "1번 자리: 50.0% (95% 신뢰구간 " in " ".join(korean.stdout.split())
+

@@ -33,10 +33,6 @@ ARENA_COLUMNS = (N_("agent"), N_("seats played"), N_("W"), N_("D"), N_("L"), N_(
                  N_("95% CI"), N_("Elo"), N_("ms/move"))
 
 
-def percent(rate: float) -> str:
-    return f"{100 * rate:.1f}%"
-
-
 def _print_table(summary: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -77,10 +73,13 @@ def _print_table(summary: dict[str, Any]) -> None:
         )
     console.print(table)
     if summary["players"] > 1:
-        seats = ", ".join(
-            _("seat {seat}: {rate}", seat=s["seat"] + 1, rate=percent(s["win_rate"]))
-            for s in summary["seats"]
-        )
+        shown = []
+        for s in summary["seats"]:
+            # As every other rate here: a percentage with its 95% Wilson interval.
+            rate, low, high = (f"{100 * x:.1f}" for x in (s["win_rate"], *s["ci95"]))
+            shown.append(_("seat {seat}: {rate}% (95% CI {low}-{high}%)", seat=s["seat"] + 1,
+                           rate=rate, low=low, high=high))
+        seats = ", ".join(shown)
         console.print(_("Win rate by seat (all agents): {seats}", seats=seats))
     prior = f"{summary['elo_prior_games']:g}"
     console.print(_(
