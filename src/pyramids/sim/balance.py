@@ -22,6 +22,7 @@ from pyramids.agents import make_agent, thinks_by_clock
 from pyramids.core import PyramidsError, game_manifest, load
 from pyramids.core.files import write_text_atomically
 from pyramids.sim.arena import (
+    PLAYER_OPTION_NAMES,
     AgentSpec,
     ArenaJob,
     GameLoader,
@@ -310,6 +311,56 @@ def findings(report: dict[str, Any]) -> list[str]:
     return notes
 
 
+#: An option's value longer than this is shortened in a chart's title to its end (a
+#: layout file's path to its name), so that the title stays short.
+TITLE_VALUE_CHARS = 24
+
+
+def changed_options(report: dict[str, Any]) -> dict[str, Any]:
+    """The report's options that differ from the game's defaults, by name; not the
+    player count, which each chart gives per table. Every option where the game is
+    not registered here (a report read back elsewhere): its defaults are unknown."""
+    options = {key: value for key, value in report.get("options", {}).items()
+               if key not in PLAYER_OPTION_NAMES}
+    try:
+        defaults = load(str(report.get("game"))).options
+    except PyramidsError:
+        defaults = {}
+    return {key: value for key, value in sorted(options.items())
+            if key not in defaults or defaults[key] != value}
+
+
+def _title_value(value: Any) -> str:
+    text = str(value)
+    if len(text) <= TITLE_VALUE_CHARS:
+        return text
+    return "…" + text[-(TITLE_VALUE_CHARS - 1):]
+
+
+def chart_title(report: dict[str, Any], what: str) -> str:
+    """A chart's title: the game, the options the run changed from the game's defaults
+    (`default options` where none), and what the chart shows, so that two charts of
+    runs with different `--option`s read differently once saved apart."""
+    changed = changed_options(report)
+    options = (", ".join(f"{key}={_title_value(value)}" for key, value in changed.items())
+               or "default options")
+    return f"{report['game']} ({options}): {what}"
+
+
+def _wrapped(title: str, width_inches: float) -> str:
+    """`title` broken at spaces into lines that fit a figure `width_inches` wide."""
+    import textwrap
+
+    # About 9 characters an inch at the title's size and the plots' 100 dpi.
+    return textwrap.fill(title, width=max(30, int(9 * width_inches)), break_on_hyphens=False,
+                         break_long_words=False)
+
+
+#: The height a title's line takes in a chart, in inches (a chart grows by it for each
+#: line after the first, so that a long title does not squeeze the plot).
+TITLE_LINE_INCHES = 0.25
+
+
 def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     """PNG plots of seat win rates and game lengths; the file names written."""
     import matplotlib
@@ -319,7 +370,11 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
 
     written = []
     counts = list(report["by_players"])
-    fig, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 1, 3.2), squeeze=False)
+    width = 3.2 * len(counts) + 1
+    title = chart_title(report, "seat win rates (dashed: fair share)")
+    shown = _wrapped(title, width)
+    fig, axes = plt.subplots(1, len(counts), squeeze=False, layout="constrained",
+                             figsize=(width, 3.2 + TITLE_LINE_INCHES * shown.count("\n")))
     for ax, count in zip(axes[0], counts, strict=True):
         seats = report["by_players"][count]["seats"]
         rates = [s["win_rate"] for s in seats]
@@ -334,25 +389,27 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
         ax.set_xlabel("seat")
         ax.set_ylim(0, 1)
     axes[0][0].set_ylabel("win rate (95% CI)")
-    fig.suptitle(f"{report['game']}: seat win rates (dashed: fair share)")
-    fig.tight_layout()
+    fig.suptitle(shown)
     path = out / "seat_win_rates.png"
-    fig.savefig(path, dpi=100)
+    # The title is also the PNG's own Title: a file saved apart still says what it shows.
+    fig.savefig(path, dpi=100, metadata={"Title": title})
     plt.close(fig)
     written.append(path.name)
 
     use_rounds = all(report["by_players"][c]["rounds"] for c in counts)
     key, unit = ("rounds", "rounds") if use_rounds else ("lengths", "actions")
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    title = chart_title(report, "game length")
+    shown = _wrapped(title, 6)
+    fig, ax = plt.subplots(figsize=(6, 3.5 + TITLE_LINE_INCHES * shown.count("\n")),
+                           layout="constrained")
     for count in counts:
         ax.hist(report["by_players"][count][key], bins=30, alpha=0.5, label=f"{count} players")
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
     ax.legend()
-    ax.set_title(f"{report['game']}: game length")
-    fig.tight_layout()
+    fig.suptitle(shown)
     path = out / "game_length.png"
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, metadata={"Title": title})
     plt.close(fig)
     written.append(path.name)
     return written
