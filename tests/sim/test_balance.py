@@ -253,3 +253,25 @@ def test_a_long_title_is_wrapped_to_its_chart() -> None:
     assert len(lines) > 1 and " ".join(lines) == title
     assert all(len(line) <= 54 for line in lines)
 
+
+def test_the_csv_tables_are_the_reports_tables() -> None:
+    from pyramids.sim.balance import length_table, report_markdown, seat_table
+
+    report = _report("mahjongg", {}, _table(2, [12, 7]))
+    assert seat_table(report) == [["2", "1", "19", "12", "63.2", "41.0", "80.9", "50.0"],
+                                  ["2", "2", "19", "7", "36.8", "19.1", "59.0", "50.0"]]
+    markdown = report_markdown(report, [])
+    assert "| 2 | 1 | 19 | 12 | 63.2% | 41.0% to 80.9% | 50.0% |" in markdown
+    # No rounds in this game's final view: empty cells, "-" in the report.
+    assert length_table(report) == [["2", "10.0", "10", "10", "10", None, None, None, None]]
+    assert "| 2 | 10.0 | 10 | 10 | 10 | - | - | - | - |" in markdown
+
+
+def test_a_folder_holding_only_a_reports_csv_is_not_written_over(tmp_path: Path) -> None:
+    from pyramids.sim.balance import existing_report
+
+    assert existing_report(tmp_path) is None
+    (tmp_path / "seat_win_rates.png").write_text("a plot alone is no report")
+    assert existing_report(tmp_path) is None
+    (tmp_path / "game_length.csv").write_text("players\n")
+    assert existing_report(tmp_path) == tmp_path / "game_length.csv"

@@ -33,6 +33,7 @@ from pyramids.sim.arena import (
 )
 from pyramids.sim.backends import Backend
 from pyramids.sim.stats import even_spread_test, sidak_z, wilson_interval
+from pyramids.sim.tables import Row, csv_text, percent_figure
 
 
 def hit_round_cap(metrics: dict[str, float]) -> bool:
@@ -118,7 +119,7 @@ def run_balance(
 
 
 def _percent(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return f"{percent_figure(x)}%"
 
 
 #: The chance of a false alarm the findings allow over the whole report.
@@ -162,6 +163,48 @@ def _fair(figures: dict[str, Any], count: str) -> float:
     return float(figures.get("fair_share", 1 / int(count)))
 
 
+#: The columns of `seat_win_rates.csv`: the report's table of seat win rates.
+SEAT_COLUMNS = ("players", "seat", "games", "wins", "win_rate_pct", "ci95_low_pct",
+                "ci95_high_pct", "fair_share_pct")
+#: The columns of `game_length.csv`: the report's table of game lengths.
+LENGTH_COLUMNS = ("players", "actions_mean", "actions_median", "actions_p90", "actions_max",
+                  "rounds_mean", "rounds_median", "rounds_p90", "rounds_max")
+
+
+def seat_table(report: dict[str, Any]) -> list[list[str]]:
+    """The report's seat win rates, a row a seat of each player count, as report.md gives
+    them without the `%` signs (seats counted from 1); the CSV's rows."""
+    rows = []
+    for count, figures in report["by_players"].items():
+        for seat in figures["seats"]:
+            lo, hi = seat["ci95"]
+            rows.append([count, str(seat["seat"] + 1), str(seat["games"]), str(seat["wins"]),
+                         percent_figure(seat["win_rate"]), percent_figure(lo),
+                         percent_figure(hi), percent_figure(_fair(figures, count))])
+    return rows
+
+
+def length_table(report: dict[str, Any]) -> list[list[str | None]]:
+    """The report's game lengths, a row a player count: actions, then rounds (None where
+    the game's final view shows no `round`); the CSV's rows."""
+    rows: list[list[str | None]] = []
+    for count, figures in report["by_players"].items():
+        row: list[str | None] = [count]
+        for key in ("length_actions", "length_rounds"):
+            d = figures[key]
+            row += ([f"{d['mean']:.1f}", f"{d['median']:g}", f"{d['p90']:g}", f"{d['max']:g}"]
+                    if d else [None] * 4)
+        rows.append(row)
+    return rows
+
+
+#: The tables written beside report.md, with their columns and rows.
+CSV_TABLES: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Sequence[Row]]]] = {
+    "seat_win_rates.csv": (SEAT_COLUMNS, seat_table),
+    "game_length.csv": (LENGTH_COLUMNS, length_table),
+}
+
+
 def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
     game = report["game"]
     lines = [
@@ -192,14 +235,9 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         "| players | seat | games | wins | win rate | 95% CI | fair share |",
         "|---|---|---|---|---|---|---|",
     ]
-    for count, figures in report["by_players"].items():
-        for seat in figures["seats"]:
-            lo, hi = seat["ci95"]
-            lines.append(
-                f"| {count} | {seat['seat'] + 1} | {seat['games']} | {seat['wins']} | "
-                f"{_percent(seat['win_rate'])} | {_percent(lo)} to {_percent(hi)} | "
-                f"{_percent(_fair(figures, count))} |"
-            )
+    for count, seat, games, wins, rate, lo, hi, fair in seat_table(report):
+        lines.append(f"| {count} | {seat} | {games} | {wins} | {rate}% | {lo}% to {hi}% | "
+                     f"{fair}% |")
     lines += [
         "",
         "## Game length",
@@ -207,17 +245,8 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         "| players | mean actions | median | p90 | max | mean rounds | median | p90 | max |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for count, figures in report["by_players"].items():
-        a = figures["length_actions"]
-        r = figures["length_rounds"]
-        rounds = (
-            f"{r['mean']:.1f} | {r['median']:g} | {r['p90']:g} | {r['max']:g}"
-            if r else "- | - | - | -"
-        )
-        lines.append(
-            f"| {count} | {a['mean']:.1f} | {a['median']:g} | {a['p90']:g} | {a['max']:g} | "
-            f"{rounds} |"
-        )
+    for row in length_table(report):
+        lines.append("| " + " | ".join("-" if cell is None else cell for cell in row) + " |")
     if _has_round_cap(report):
         lines += [
             "",
@@ -416,7 +445,7 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
 
 
 #: The files that make a folder a balance report (the plots alone are not one).
-REPORT_FILES = ("report.md", "balance.json")
+REPORT_FILES = ("report.md", "balance.json", *CSV_TABLES)
 
 
 def existing_report(out: Path) -> Path | None:
@@ -425,7 +454,8 @@ def existing_report(out: Path) -> Path | None:
 
 
 def write_report(report: dict[str, Any], out: Path) -> Path:
-    """Write report.md, balance.json and the plots into `out`; the report's path."""
+    """Write report.md, balance.json, the CSV tables and the plots into `out`; the
+    report's path."""
     out.mkdir(parents=True, exist_ok=True)
     plots = write_plots(report, out)
     saved = {
@@ -436,6 +466,8 @@ def write_report(report: dict[str, Any], out: Path) -> Path:
         },
     }
     write_text_atomically(out / "balance.json", json.dumps(saved, indent=2, sort_keys=True) + "\n")
+    for name, (columns, rows) in CSV_TABLES.items():
+        write_text_atomically(out / name, csv_text(columns, rows(report)))
     path = out / "report.md"
     write_text_atomically(path, report_markdown(report, plots))
     return path
