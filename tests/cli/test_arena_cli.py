@@ -275,3 +275,129 @@ def test_balance_does_not_write_over_a_report_unless_forced(tmp_path: Path) -> N
     forced = runner.invoke(app, [*args, "--force"])
     assert forced.exit_code == 0, forced.output
     assert (out / "report.md").read_text().startswith("# Balance report: temple")
+
+
+def _csv(path: Path) -> list[dict[str, str]]:
+    import csv
+
+    with path.open(newline="", encoding="utf-8") as stream:
+        return list(csv.DictReader(stream))
+
+
+def test_the_arena_gives_each_seats_win_rate_its_interval() -> None:
+    """Every other rate in the arena's table has its 95% Wilson interval; the line of win
+    rates by seat had none."""
+    args = ["arena", "pacal", "--agents", "greedy,random", "--games", "6", "--seed", "3"]
+    summary = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    table = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.output
+    text = " ".join(table.stdout.split())
+    for seat in summary["seats"]:
+        lo, hi = seat["ci95"]
+        assert lo < seat["win_rate"] < hi  # 6 games: an interval, not a point
+        assert (f"seat {seat['seat'] + 1}: {100 * seat['win_rate']:.1f}% "
+                f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)") in text
+    korean = runner.invoke(app, ["--lang", "ko", *args], env={"COLUMNS": "200"})
+    assert "1번 자리: 50.0% (95% 신뢰구간 " in " ".join(korean.stdout.split())
+
+
+def test_arena_csv_holds_the_tables_figures(tmp_path: Path) -> None:
+    path = tmp_path / "pacal.csv"
+    args = ["arena", "pacal", "--agents", "greedy,random", "--games", "6", "--seed", "3"]
+    result = runner.invoke(app, [*args, "--csv", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert f"wrote {path}" in result.stdout
+    assert f"wrote {tmp_path / 'pacal-seats.csv'}" in result.stdout
+    summary = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    header = path.read_text().splitlines()[0]
+    assert header == ("agent,seats_played,wins,draws,losses,win_rate_pct,ci95_low_pct,"
+                      "ci95_high_pct,elo,ms_per_move")
+    rows = _csv(path)
+    assert [row["agent"] for row in rows] == ["greedy", "random"]  # best first, as printed
+    for row in rows:
+        figures = summary["agents"][row["agent"]]
+        assert int(row["seats_played"]) == figures["games"]
+        assert int(row["wins"]) == figures["wins"] and int(row["losses"]) == figures["losses"]
+        assert row["win_rate_pct"] == f"{100 * figures['win_rate']:.1f}"
+        assert [row["ci95_low_pct"], row["ci95_high_pct"]] == [
+            f"{100 * bound:.1f}" for bound in figures["ci95"]]
+        assert row["elo"] == f"{figures['elo']:.0f}"
+        assert float(row["ms_per_move"]) >= 0
+        # Plain numbers: the table's "100.0%" is 100.0 here.
+        assert "%" not in "".join(row.values())
+        # The terminal's table prints the same figures.
+        assert f"{row['ci95_low_pct']}-{row['ci95_high_pct']}%" in result.stdout
+    seats = _csv(tmp_path / "pacal-seats.csv")
+    assert [row["seat"] for row in seats] == ["1", "2"]
+    for row, seat in zip(seats, summary["seats"], strict=True):
+        assert row["win_rate_pct"] == f"{100 * seat['win_rate']:.1f}"
+        assert float(row["ci95_low_pct"]) == round(100 * seat["ci95"][0], 1)
+        assert int(row["games"]) == seat["games"] == 6
+
+
+def test_arena_csv_is_not_written_over_unless_forced(tmp_path: Path) -> None:
+    """Refused before any game is played: a table kept from a long run stays as it was."""
+    path = tmp_path / "kept.csv"
+    path.write_text("400 games")
+    args = ["arena", "pacal", "--agents", "greedy,random", "--games", "2", "--csv", str(path)]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 2
+    assert f"error: {path} exists; give --force to replace it" in refused.stderr
+    assert path.read_text() == "400 games"
+    assert not (tmp_path / "kept-seats.csv").exists()
+    # The table by seat is kept as well.
+    path.unlink()
+    (tmp_path / "kept-seats.csv").write_text("400 games")
+    assert runner.invoke(app, args).exit_code == 2
+    forced = runner.invoke(app, [*args, "--force", "--json"])
+    assert forced.exit_code == 0, forced.output
+    json.loads(forced.stdout)  # --json's output stays one JSON object
+    assert _csv(path)[0]["agent"] == "greedy"
+    assert _csv(tmp_path / "kept-seats.csv")[0]["seat"] == "1"
+    missing = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,random", "--games",
+                                  "2", "--csv", str(tmp_path / "no" / "such.csv")])
+    assert missing.exit_code == 2
+    assert "cannot write" in missing.stderr and "Traceback" not in missing.output
+
+
+def test_arena_csv_alone_has_no_table_by_seat(tmp_path: Path) -> None:
+    path = tmp_path / "solo.csv"
+    result = runner.invoke(app, ["arena", "pacal-solo", "--agents", "greedy,random",
+                                 "--games", "2", "--csv", str(path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(row["agent"] for row in _csv(path)) == ["greedy", "random"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["solo.csv"]
+
+
+def test_balance_writes_its_tables_as_csv(tmp_path: Path) -> None:
+    """The seat win-rate and game-length tables beside report.md: the same columns and
+    figures, plain numbers, seats counted from 1."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["balance", "temple", "--games", "4", "--players", "2,3",
+                                 "--out", str(out), "--option", "max_rounds=30"])
+    assert result.exit_code == 0, result.output
+    report = (out / "report.md").read_text()
+
+    def markdown_rows(heading: str) -> list[list[str]]:
+        section = report.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+        rows = [line.strip("|").split("|") for line in section.splitlines()
+                if line.startswith("| ") and not line.startswith("| players")]
+        return [[cell.strip() for cell in row] for row in rows]
+
+    seats = (out / "seat_win_rates.csv").read_text().splitlines()
+    assert seats[0] == ("players,seat,games,wins,win_rate_pct,ci95_low_pct,ci95_high_pct,"
+                        "fair_share_pct")
+    assert len(seats) == 1 + 2 + 3
+    expected = []
+    for count, seat, games, wins, rate, interval, fair in markdown_rows("Seat win rates"):
+        lo, hi = interval.split(" to ")
+        expected.append(",".join([count, seat, games, wins,
+                                  *(x.removesuffix("%") for x in (rate, lo, hi, fair))]))
+    assert seats[1:] == expected
+    assert seats[-1].startswith("3,3,4,")
+    lengths = (out / "game_length.csv").read_text().splitlines()
+    assert lengths[0] == ("players,actions_mean,actions_median,actions_p90,actions_max,"
+                          "rounds_mean,rounds_median,rounds_p90,rounds_max")
+    assert lengths[1:] == [",".join(row) for row in markdown_rows("Game length")]
+    assert [line.split(",")[0] for line in lengths[1:]] == ["2", "3"]

@@ -196,6 +196,62 @@ def test_simulate_text_output() -> None:
     assert "seat 1 (Random moves):" in result.output and "draws:" in result.output
 
 
+def _csv(path: Path) -> list[dict[str, str]]:
+    import csv
+
+    with path.open(newline="", encoding="utf-8") as stream:
+        return list(csv.DictReader(stream))
+
+
+def test_simulate_csv_holds_the_figures_one_row_a_seat(tmp_path: Path) -> None:
+    path = tmp_path / "temple.csv"
+    args = ["simulate", "temple", "--players", "3", "--agents", "greedy,random,random",
+            "--games", "4", "--seed", "5"]
+    result = invoke(*args, "--csv", str(path))
+    assert result.exit_code == 0, result.output
+    assert f"wrote {path}" in result.output
+    report = json.loads(invoke(*args, "--json").stdout)
+    assert path.read_text().splitlines()[0] == (
+        "seat,agent,games,wins,win_rate_pct,ci95_low_pct,ci95_high_pct,draws,"
+        "games_every_seat_lost,mean_actions")
+    rows = _csv(path)
+    assert [row["seat"] for row in rows] == ["1", "2", "3"]
+    assert [row["agent"] for row in rows] == ["greedy", "random", "random"]
+    assert [int(row["wins"]) for row in rows] == report["wins"]
+    for row in rows:
+        assert int(row["games"]) == 4 and int(row["draws"]) == report["draws"]
+        assert row["mean_actions"] == f"{report['mean_actions']:.1f}"
+        assert row["mean_actions"] in result.output  # the figure the text prints
+        low, high = float(row["ci95_low_pct"]), float(row["ci95_high_pct"])
+        assert low <= float(row["win_rate_pct"]) <= high
+
+
+def test_simulate_csv_alone_has_the_printed_win_rate(tmp_path: Path) -> None:
+    path = tmp_path / "solo.csv"
+    args = ["simulate", "pacal-solo", "--agents", "greedy", "--games", "6", "--seed", "4"]
+    result = invoke(*args, "--csv", str(path))
+    assert result.exit_code == 0, result.output
+    (row,) = _csv(path)
+    assert (f"win rate: {row['win_rate_pct']}% (95% CI {row['ci95_low_pct']}-"
+            f"{row['ci95_high_pct']}%)") in result.output
+    report = json.loads(invoke(*args, "--json").stdout)
+    assert int(row["games_every_seat_lost"]) == report["losses"]
+    assert row["mean_draws_won"] == f"{report['mean_draws_won']:.2f}"
+
+
+def test_simulate_csv_is_not_written_over_unless_forced(tmp_path: Path) -> None:
+    path = tmp_path / "kept.csv"
+    path.write_text("1000 games")
+    refused = invoke("simulate", "pacal", "--games", "2", "--csv", str(path), *SHORT_MATCH)
+    assert refused.exit_code == 2
+    assert f"{path} exists; give --force to replace it" in refused.stderr
+    assert path.read_text() == "1000 games"
+    forced = invoke("simulate", "pacal", "--games", "2", "--csv", str(path), "--force",
+                    *SHORT_MATCH)
+    assert forced.exit_code == 0, forced.output
+    assert [row["seat"] for row in _csv(path)] == ["1", "2"]
+
+
 def test_simulate_reports_in_korean() -> None:
     result = invoke("--lang", "ko", "simulate", "pacal-solo", "--agents", "greedy",
                     "--games", "6", "--seed", "4")

@@ -198,3 +198,80 @@ def test_a_report_says_when_a_seat_is_not_the_turn_order() -> None:
     assert "drawn by lot" in lot
     assert "drawn by lot" not in report_markdown(
         _report("temple", {"start_rule": "rotate"}, even), [])
+
+
+def test_a_charts_title_names_the_options_changed_from_the_defaults() -> None:
+    from pyramids.sim.balance import chart_title
+
+    even = _table(2, [20, 20])
+    # Temple's defaults (max_rounds=200, ...) are not named; nor is the player count,
+    # which each table of the chart gives.
+    rotate = _report("temple", {**load("temple").options, "start_rule": "rotate",
+                                "jewels": 20}, even)
+    assert chart_title(rotate, "game length") == (
+        "temple (jewels=20, start_rule=rotate): game length")
+    defaults = _report("temple", load("temple").options, even)
+    assert chart_title(defaults, "game length") == "temple (default options): game length"
+    # A long value (a layout file's path) keeps its end: the file's name.
+    layout = _report("mahjongg", {"layout": "/home/me/boards/of many kinds/castle.layout"},
+                     even)
+    assert chart_title(layout, "x") == "mahjongg (layout=…any kinds/castle.layout): x"
+    # A game not registered here: its defaults are unknown, every option is named.
+    assert chart_title(_report("toy", {"a": 1, "b": 2}, even), "x") == "toy (a=1, b=2): x"
+
+
+def test_charts_of_runs_with_other_options_are_told_apart(tmp_path: Path) -> None:
+    """Two charts of the same figures from runs with different options looked alike once
+    saved apart: their titles named the game alone."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    from PIL import Image
+
+    from pyramids.sim.balance import write_plots
+
+    even = _table(2, [20, 20])
+    for game in even:
+        game.metrics = {"rounds": 5}
+    defaults = load("temple").options
+    for name, options in (("leader", defaults), ("rotate", {**defaults, "start_rule": "rotate"})):
+        (tmp_path / name).mkdir()
+        write_plots(_report("temple", options, even), tmp_path / name)
+    for chart, what in (("seat_win_rates.png", "seat win rates"),
+                        ("game_length.png", "game length")):
+        leader = Image.open(tmp_path / "leader" / chart)
+        rotate = Image.open(tmp_path / "rotate" / chart)
+        # The file says what it shows, in its title and in its PNG Title.
+        assert leader.text["Title"].startswith(f"temple (default options): {what}")
+        assert rotate.text["Title"].startswith(f"temple (start_rule=rotate): {what}")
+        assert leader.tobytes() != rotate.tobytes()
+
+
+def test_a_long_title_is_wrapped_to_its_chart() -> None:
+    from pyramids.sim.balance import _wrapped
+
+    title = "mahjongg (" + ", ".join(f"option_{n}={n}" for n in range(12)) + "): game length"
+    lines = _wrapped(title, 6).splitlines()
+    assert len(lines) > 1 and " ".join(lines) == title
+    assert all(len(line) <= 54 for line in lines)
+
+
+def test_the_csv_tables_are_the_reports_tables() -> None:
+    from pyramids.sim.balance import length_table, report_markdown, seat_table
+
+    report = _report("mahjongg", {}, _table(2, [12, 7]))
+    assert seat_table(report) == [["2", "1", "19", "12", "63.2", "41.0", "80.9", "50.0"],
+                                  ["2", "2", "19", "7", "36.8", "19.1", "59.0", "50.0"]]
+    markdown = report_markdown(report, [])
+    assert "| 2 | 1 | 19 | 12 | 63.2% | 41.0% to 80.9% | 50.0% |" in markdown
+    # No rounds in this game's final view: empty cells, "-" in the report.
+    assert length_table(report) == [["2", "10.0", "10", "10", "10", None, None, None, None]]
+    assert "| 2 | 10.0 | 10 | 10 | 10 | - | - | - | - |" in markdown
+
+
+def test_a_folder_holding_only_a_reports_csv_is_not_written_over(tmp_path: Path) -> None:
+    from pyramids.sim.balance import existing_report
+
+    assert existing_report(tmp_path) is None
+    (tmp_path / "seat_win_rates.png").write_text("a plot alone is no report")
+    assert existing_report(tmp_path) is None
+    (tmp_path / "game_length.csv").write_text("players\n")
+    assert existing_report(tmp_path) == tmp_path / "game_length.csv"

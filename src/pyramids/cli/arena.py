@@ -6,7 +6,6 @@ Bad input ends in one line saying what was wrong and what is allowed, exit code 
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
@@ -27,14 +26,19 @@ from pyramids.core.errors import N_
 from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
+from pyramids.sim.tables import (
+    ARENA_AGENT_COLUMNS,
+    ARENA_SEAT_COLUMNS,
+    arena_agent_rows,
+    arena_seat_rows,
+    check_csv_targets,
+    seats_csv_path,
+    write_csv,
+)
 
 # The arena table's columns, catalogue messages (translated when printed).
 ARENA_COLUMNS = (N_("agent"), N_("seats played"), N_("W"), N_("D"), N_("L"), N_("win rate"),
                  N_("95% CI"), N_("Elo"), N_("ms/move"))
-
-
-def percent(rate: float) -> str:
-    return f"{100 * rate:.1f}%"
 
 
 def _print_table(summary: dict[str, Any]) -> None:
@@ -60,26 +64,17 @@ def _print_table(summary: dict[str, Any]) -> None:
             table.add_column(_(column), justify="left", overflow="fold")
         else:
             table.add_column(_(column), justify="right", no_wrap=True)
-    speeds = summary.get("seconds_per_move", {})
-    for label, row in sorted(summary["agents"].items(), key=lambda kv: -kv[1]["win_rate"]):
-        lo, hi = row["ci95"]
-        elo = row["elo"]
-        table.add_row(
-            label,
-            str(row["games"]),
-            str(row["wins"]),
-            str(row["draws"]),
-            str(row["losses"]),
-            f"{100 * row['win_rate']:.1f}%",
-            f"{100 * lo:.1f}-{100 * hi:.1f}%",
-            "-" if elo is None or not math.isfinite(elo) else f"{elo:.0f}",
-            f"{1000 * speeds[label]:.2f}" if label in speeds else "-",
-        )
+    for row in arena_agent_rows(summary):
+        # The CSV's figures, with the signs a person reads: 52.3%, 45.1-59.4%, - for none.
+        label, played, wins, draws, losses, rate, lo, hi, elo, speed = row
+        table.add_row(label, played, wins, draws, losses, f"{rate}%", f"{lo}-{hi}%",
+                      elo or "-", speed or "-")
     console.print(table)
     if summary["players"] > 1:
         seats = ", ".join(
-            _("seat {seat}: {rate}", seat=s["seat"] + 1, rate=percent(s["win_rate"]))
-            for s in summary["seats"]
+            _("seat {seat}: {rate}% (95% CI {low}-{high}%)", seat=seat, rate=rate, low=low,
+              high=high)
+            for seat, _games, _wins, _draws, _losses, rate, low, high in arena_seat_rows(summary)
         )
         console.print(_("Win rate by seat (all agents): {seats}", seats=seats))
     prior = f"{summary['elo_prior_games']:g}"
@@ -112,6 +107,11 @@ def arena(
         None, "--results", help="Keep each finished game in this file (JSON lines); run "
         "again with the same settings, the arena plays only the games the file lacks."
     ),
+    csv: Path | None = typer.Option(
+        None, "--csv", help="Also write the table by agent to this CSV file, and with two "
+        "or more seats the win rates by seat beside it (FILE-seats.csv)."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace the --csv files if they exist."),
 ) -> None:
     """A round robin with seats rotated: win rates with 95% intervals and Elo ratings."""
     from pyramids.sim.arena import parse_agents, run_arena
@@ -125,16 +125,26 @@ def arena(
         # Validate the game and options before any game is played.
         from pyramids.sim.arena import resolve_game
 
-        resolve_game(game, options, players, load)
+        resolved, _chosen = resolve_game(game, options, players, load)
+        # Before the games, not after: figures kept in a file are not written over unasked.
+        csv_files = [] if csv is None else [csv] + (
+            [seats_csv_path(csv)] if resolved.num_players > 1 else [])
+        check_csv_targets(csv_files, force)
         with progress(games, as_json, _("{game} arena", game=game)) as advance:
             summary = run_arena(game, specs, games, seed=seed, players=players,
                                 options=options, on_done=advance, backend=runner,
                                 results_file=results,
                                 on_note=lambda words: typer.echo(words_text(words), err=True))
+        if csv is not None:
+            write_csv(csv, ARENA_AGENT_COLUMNS, arena_agent_rows(summary))
+            if len(csv_files) > 1:
+                write_csv(csv_files[1], ARENA_SEAT_COLUMNS, arena_seat_rows(summary))
     if as_json:
         typer.echo(json.dumps(summary, sort_keys=True))
-    else:
-        _print_table(summary)
+        return
+    _print_table(summary)
+    for path in csv_files:
+        typer.echo(_("wrote {path}", path=path))
 
 
 def balance(

@@ -50,6 +50,7 @@ from pyramids.play.session import (
 from pyramids.sim.backends import make_backend
 from pyramids.sim.play import play_series
 from pyramids.sim.stats import wilson_interval
+from pyramids.sim.tables import check_csv_targets, simulate_table, write_csv
 
 PLAYERS_HELP = "Number of players, where the game has a players option."
 
@@ -171,6 +172,10 @@ def simulate(
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
+    csv: Path | None = typer.Option(
+        None, "--csv", help="Also write the figures to this CSV file, one row a seat."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace the --csv file if it exists."),
 ) -> None:
     """Play agents against each other and count wins, draws and game length."""
     with user_errors():
@@ -179,6 +184,8 @@ def simulate(
         if len(names) == 1:
             names *= loaded.num_players
         check_seat_names(names, allow_human=False)
+        # Before the games, not after: figures kept in a file are not written over unasked.
+        check_csv_targets([] if csv is None else [csv], force)
         solo = loaded.num_players == 1
         runner = make_backend(backend, workers, address)
         with progress(games, as_json, _("{game} simulate", game=game)) as advance:
@@ -195,6 +202,8 @@ def simulate(
                 if returns[0] > 0 and (count := solo_draw_count(view)) is not None
             ]
             report["mean_draws_won"] = sum(draws_won) / len(draws_won) if draws_won else None
+        if csv is not None:
+            write_csv(csv, *simulate_table(report))
     if as_json:
         typer.echo(json.dumps(report))
         return
@@ -221,6 +230,8 @@ def simulate(
     mean_actions = f"{report['mean_actions']:.1f}"
     typer.echo("  " + _("mean actions per game: {actions}", actions=mean_actions))
     clock_note(report["clock_agents"], typer.echo)
+    if csv is not None:
+        typer.echo(_("wrote {path}", path=csv))
 
 
 def solo_draw_count(view: dict[str, Any]) -> int | None:

@@ -22,6 +22,7 @@ from pyramids.agents import make_agent, thinks_by_clock
 from pyramids.core import PyramidsError, game_manifest, load
 from pyramids.core.files import write_text_atomically
 from pyramids.sim.arena import (
+    PLAYER_OPTION_NAMES,
     AgentSpec,
     ArenaJob,
     GameLoader,
@@ -32,6 +33,7 @@ from pyramids.sim.arena import (
 )
 from pyramids.sim.backends import Backend
 from pyramids.sim.stats import even_spread_test, sidak_z, wilson_interval
+from pyramids.sim.tables import Row, csv_text, percent_figure
 
 
 def hit_round_cap(metrics: dict[str, float]) -> bool:
@@ -117,7 +119,7 @@ def run_balance(
 
 
 def _percent(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return f"{percent_figure(x)}%"
 
 
 #: The chance of a false alarm the findings allow over the whole report.
@@ -161,6 +163,48 @@ def _fair(figures: dict[str, Any], count: str) -> float:
     return float(figures.get("fair_share", 1 / int(count)))
 
 
+#: The columns of `seat_win_rates.csv`: the report's table of seat win rates.
+SEAT_COLUMNS = ("players", "seat", "games", "wins", "win_rate_pct", "ci95_low_pct",
+                "ci95_high_pct", "fair_share_pct")
+#: The columns of `game_length.csv`: the report's table of game lengths.
+LENGTH_COLUMNS = ("players", "actions_mean", "actions_median", "actions_p90", "actions_max",
+                  "rounds_mean", "rounds_median", "rounds_p90", "rounds_max")
+
+
+def seat_table(report: dict[str, Any]) -> list[list[str]]:
+    """The report's seat win rates, a row a seat of each player count, as report.md gives
+    them without the `%` signs (seats counted from 1); the CSV's rows."""
+    rows = []
+    for count, figures in report["by_players"].items():
+        for seat in figures["seats"]:
+            lo, hi = seat["ci95"]
+            rows.append([count, str(seat["seat"] + 1), str(seat["games"]), str(seat["wins"]),
+                         percent_figure(seat["win_rate"]), percent_figure(lo),
+                         percent_figure(hi), percent_figure(_fair(figures, count))])
+    return rows
+
+
+def length_table(report: dict[str, Any]) -> list[list[str | None]]:
+    """The report's game lengths, a row a player count: actions, then rounds (None where
+    the game's final view shows no `round`); the CSV's rows."""
+    rows: list[list[str | None]] = []
+    for count, figures in report["by_players"].items():
+        row: list[str | None] = [count]
+        for key in ("length_actions", "length_rounds"):
+            d = figures[key]
+            row += ([f"{d['mean']:.1f}", f"{d['median']:g}", f"{d['p90']:g}", f"{d['max']:g}"]
+                    if d else [None] * 4)
+        rows.append(row)
+    return rows
+
+
+#: The tables written beside report.md, with their columns and rows.
+CSV_TABLES: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Sequence[Row]]]] = {
+    "seat_win_rates.csv": (SEAT_COLUMNS, seat_table),
+    "game_length.csv": (LENGTH_COLUMNS, length_table),
+}
+
+
 def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
     game = report["game"]
     lines = [
@@ -191,14 +235,9 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         "| players | seat | games | wins | win rate | 95% CI | fair share |",
         "|---|---|---|---|---|---|---|",
     ]
-    for count, figures in report["by_players"].items():
-        for seat in figures["seats"]:
-            lo, hi = seat["ci95"]
-            lines.append(
-                f"| {count} | {seat['seat'] + 1} | {seat['games']} | {seat['wins']} | "
-                f"{_percent(seat['win_rate'])} | {_percent(lo)} to {_percent(hi)} | "
-                f"{_percent(_fair(figures, count))} |"
-            )
+    for count, seat, games, wins, rate, lo, hi, fair in seat_table(report):
+        lines.append(f"| {count} | {seat} | {games} | {wins} | {rate}% | {lo}% to {hi}% | "
+                     f"{fair}% |")
     lines += [
         "",
         "## Game length",
@@ -206,17 +245,8 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         "| players | mean actions | median | p90 | max | mean rounds | median | p90 | max |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for count, figures in report["by_players"].items():
-        a = figures["length_actions"]
-        r = figures["length_rounds"]
-        rounds = (
-            f"{r['mean']:.1f} | {r['median']:g} | {r['p90']:g} | {r['max']:g}"
-            if r else "- | - | - | -"
-        )
-        lines.append(
-            f"| {count} | {a['mean']:.1f} | {a['median']:g} | {a['p90']:g} | {a['max']:g} | "
-            f"{rounds} |"
-        )
+    for row in length_table(report):
+        lines.append("| " + " | ".join("-" if cell is None else cell for cell in row) + " |")
     if _has_round_cap(report):
         lines += [
             "",
@@ -310,6 +340,56 @@ def findings(report: dict[str, Any]) -> list[str]:
     return notes
 
 
+#: An option's value longer than this is shortened in a chart's title to its end (a
+#: layout file's path to its name), so that the title stays short.
+TITLE_VALUE_CHARS = 24
+
+
+def changed_options(report: dict[str, Any]) -> dict[str, Any]:
+    """The report's options that differ from the game's defaults, by name; not the
+    player count, which each chart gives per table. Every option where the game is
+    not registered here (a report read back elsewhere): its defaults are unknown."""
+    options = {key: value for key, value in report.get("options", {}).items()
+               if key not in PLAYER_OPTION_NAMES}
+    try:
+        defaults = load(str(report.get("game"))).options
+    except PyramidsError:
+        defaults = {}
+    return {key: value for key, value in sorted(options.items())
+            if key not in defaults or defaults[key] != value}
+
+
+def _title_value(value: Any) -> str:
+    text = str(value)
+    if len(text) <= TITLE_VALUE_CHARS:
+        return text
+    return "…" + text[-(TITLE_VALUE_CHARS - 1):]
+
+
+def chart_title(report: dict[str, Any], what: str) -> str:
+    """A chart's title: the game, the options the run changed from the game's defaults
+    (`default options` where none), and what the chart shows, so that two charts of
+    runs with different `--option`s read differently once saved apart."""
+    changed = changed_options(report)
+    options = (", ".join(f"{key}={_title_value(value)}" for key, value in changed.items())
+               or "default options")
+    return f"{report['game']} ({options}): {what}"
+
+
+def _wrapped(title: str, width_inches: float) -> str:
+    """`title` broken at spaces into lines that fit a figure `width_inches` wide."""
+    import textwrap
+
+    # About 9 characters an inch at the title's size and the plots' 100 dpi.
+    return textwrap.fill(title, width=max(30, int(9 * width_inches)), break_on_hyphens=False,
+                         break_long_words=False)
+
+
+#: The height a title's line takes in a chart, in inches (a chart grows by it for each
+#: line after the first, so that a long title does not squeeze the plot).
+TITLE_LINE_INCHES = 0.25
+
+
 def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     """PNG plots of seat win rates and game lengths; the file names written."""
     import matplotlib
@@ -319,7 +399,11 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
 
     written = []
     counts = list(report["by_players"])
-    fig, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 1, 3.2), squeeze=False)
+    width = 3.2 * len(counts) + 1
+    title = chart_title(report, "seat win rates (dashed: fair share)")
+    shown = _wrapped(title, width)
+    fig, axes = plt.subplots(1, len(counts), squeeze=False, layout="constrained",
+                             figsize=(width, 3.2 + TITLE_LINE_INCHES * shown.count("\n")))
     for ax, count in zip(axes[0], counts, strict=True):
         seats = report["by_players"][count]["seats"]
         rates = [s["win_rate"] for s in seats]
@@ -334,32 +418,34 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
         ax.set_xlabel("seat")
         ax.set_ylim(0, 1)
     axes[0][0].set_ylabel("win rate (95% CI)")
-    fig.suptitle(f"{report['game']}: seat win rates (dashed: fair share)")
-    fig.tight_layout()
+    fig.suptitle(shown)
     path = out / "seat_win_rates.png"
-    fig.savefig(path, dpi=100)
+    # The title is also the PNG's own Title: a file saved apart still says what it shows.
+    fig.savefig(path, dpi=100, metadata={"Title": title})
     plt.close(fig)
     written.append(path.name)
 
     use_rounds = all(report["by_players"][c]["rounds"] for c in counts)
     key, unit = ("rounds", "rounds") if use_rounds else ("lengths", "actions")
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    title = chart_title(report, "game length")
+    shown = _wrapped(title, 6)
+    fig, ax = plt.subplots(figsize=(6, 3.5 + TITLE_LINE_INCHES * shown.count("\n")),
+                           layout="constrained")
     for count in counts:
         ax.hist(report["by_players"][count][key], bins=30, alpha=0.5, label=f"{count} players")
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
     ax.legend()
-    ax.set_title(f"{report['game']}: game length")
-    fig.tight_layout()
+    fig.suptitle(shown)
     path = out / "game_length.png"
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, metadata={"Title": title})
     plt.close(fig)
     written.append(path.name)
     return written
 
 
 #: The files that make a folder a balance report (the plots alone are not one).
-REPORT_FILES = ("report.md", "balance.json")
+REPORT_FILES = ("report.md", "balance.json", *CSV_TABLES)
 
 
 def existing_report(out: Path) -> Path | None:
@@ -368,7 +454,8 @@ def existing_report(out: Path) -> Path | None:
 
 
 def write_report(report: dict[str, Any], out: Path) -> Path:
-    """Write report.md, balance.json and the plots into `out`; the report's path."""
+    """Write report.md, balance.json, the CSV tables and the plots into `out`; the
+    report's path."""
     out.mkdir(parents=True, exist_ok=True)
     plots = write_plots(report, out)
     saved = {
@@ -379,6 +466,8 @@ def write_report(report: dict[str, Any], out: Path) -> Path:
         },
     }
     write_text_atomically(out / "balance.json", json.dumps(saved, indent=2, sort_keys=True) + "\n")
+    for name, (columns, rows) in CSV_TABLES.items():
+        write_text_atomically(out / name, csv_text(columns, rows(report)))
     path = out / "report.md"
     write_text_atomically(path, report_markdown(report, plots))
     return path
