@@ -6,13 +6,28 @@ report, a layout) where a whole one was. `tempfile.mkstemp` makes its file 0600
 (private); the file is given the mode an ordinary `open(path, "w")` would give
 (0666 less the umask: 0644 under the usual umask 022), so that the readers of a
 shared folder can read what was written there.
+
+`files_as_read` is the other direction: a long run (an arena, a balance report)
+reads the files its options name once, at its start, and every game it builds,
+in this process or in a worker, reads that content (`file_as_read`), not the
+file as it is by then; so a file edited during the run cannot mix two versions
+of it in one run.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from types import MappingProxyType
+
+# Path (as given, and resolved) -> the bytes a run read from it at its start.
+_AS_READ: ContextVar[Mapping[str, bytes]] = ContextVar(
+    "pyramids_files_as_read", default=MappingProxyType({})
+)
 
 
 def current_umask() -> int:
@@ -36,3 +51,36 @@ def write_text_atomically(target: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _keys(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """A path as given and resolved (a relative path given in a run's options is the same
+    file to a worker that resolves it)."""
+    text = os.fspath(path)
+    return text, str(Path(text).resolve())
+
+
+@contextmanager
+def files_as_read(contents: Mapping[str, bytes]) -> Iterator[None]:
+    """Within the block, `file_as_read(path)` gives these bytes for these paths (each
+    path as given or resolved): the content a run read once, at its start."""
+    pinned = dict(_AS_READ.get())
+    for path, content in contents.items():
+        for key in _keys(path):
+            pinned[key] = content
+    token = _AS_READ.set(MappingProxyType(pinned))
+    try:
+        yield
+    finally:
+        _AS_READ.reset(token)
+
+
+def file_as_read(path: str | os.PathLike[str]) -> bytes | None:
+    """The content `files_as_read` gives `path` now, or None: read the file itself."""
+    pinned = _AS_READ.get()
+    if not pinned:
+        return None
+    for key in _keys(path):
+        if key in pinned:
+            return pinned[key]
+    return None

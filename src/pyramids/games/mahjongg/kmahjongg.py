@@ -143,13 +143,16 @@ def _past_the_edge(width: int, height: int, header: str) -> Words:
                  size=size, last_x=width - 2, last_y=height - 2)
 
 
-def read_kmahjongg_file(path: str | Path) -> Layout:
-    """Read a `.layout` file, taking its title and description from the `.desktop` beside it."""
+def read_kmahjongg_file(path: str | Path, text: str | None = None) -> Layout:
+    """Read a `.layout` file, taking its title and description from the `.desktop` beside it.
+
+    `text`: the file's text as already read (the file itself is not read again)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        raise unreadable(path, error) from None
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise unreadable(path, error) from None
     layout = parse_kmahjongg(text, name=path.stem.lower(), source=str(path))
     title, description = _desktop_entry(path.with_suffix(".desktop"))
     return replace(layout, title=title or path.stem, description=description)
