@@ -2,7 +2,11 @@
 
 `write_text_atomically` writes to a temporary file beside the target and renames
 it over the target, so that a crash or a full disk never leaves half a file (a
-report, a layout) where a whole one was. `tempfile.mkstemp` makes its file 0600
+report, a layout, a game record) where a whole one was. The content is flushed to
+the disk (fsync) before the rename, and the rename after it where the system allows,
+so that even a power cut leaves the old file or the new one, whole. The temporary
+file has a name of its own (never a fixed `NAME.tmp` that could be a person's
+file), and it is removed when the writing fails. `tempfile.mkstemp` makes its file 0600
 (private); the file is given the mode an ordinary `open(path, "w")` would give
 (0666 less the umask: 0644 under the usual umask 022), so that the readers of a
 shared folder can read what was written there.
@@ -40,17 +44,35 @@ def current_umask() -> int:
 def write_text_atomically(target: Path, text: str) -> None:
     """Write `text` (UTF-8) to `target` through a temporary file renamed over it.
 
-    Raises OSError (the temporary file removed) when the folder cannot be written."""
+    Raises OSError (the temporary file removed, `target` as it was) when the folder
+    cannot be written."""
     folder = target.parent if str(target.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             os.fchmod(stream.fileno(), 0o666 & ~current_umask())
+            stream.flush()
+            os.fsync(stream.fileno())
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (the rename) to the disk, where the system can."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # a folder cannot be opened everywhere (Windows): the rename stands
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # some file systems refuse to sync a folder; the file itself is synced
+    finally:
+        os.close(handle)
 
 
 def _keys(path: str | os.PathLike[str]) -> tuple[str, str]:
