@@ -156,7 +156,8 @@ def test_validate_lists_each_problem_with_its_place(tmp_path: Path) -> None:
 
 def test_validate_kmahjongg_oddities_are_warnings(tmp_path: Path) -> None:
     path = tmp_path / "odd.layout"
-    path.write_text("kmahjongg-layout-v1.1\nw6\nh2\nd2\n1.1...\n......\n....1.\n1.....\n")
+    path.write_text("kmahjongg-layout-v1.1\nw6\nh3\nd2\n1.1...\n......\n......\n"
+                    "....1.\n1.....\n......\n")
     result = invoke("validate", str(path))
     assert result.exit_code == 0, result.output
     assert "warning: tile at x=4 y=0 layer 1: floats" in result.output

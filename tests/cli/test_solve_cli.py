@@ -53,3 +53,76 @@ def test_bad_input_exits_2() -> None:
     assert invoke("--deal", "fair").exit_code == 2
     assert invoke("--layout", "no-such-layout").exit_code == 2
     assert invoke("--node-limit", "0").exit_code == 2
+
+
+def test_game_options_are_given_with_o_as_every_other_command_takes_them() -> None:
+    # -o deal=random is the deal `play mahjongg -o deal=random` starts from.
+    result = invoke("--seed", "2", "-o", "deal=random", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert (report["layout"], report["deal"], report["pantheon_pairs"]) == (
+        "turtle", "random", True)
+    state = MahjonggGame(layout="turtle", deal="random").new_initial_state(2)
+    pairs = [(int(a), int(b)) for _, a, b in (move.split() for move in report["moves"])]
+    assert is_clearing_order(load_layout("turtle").geometry, state.faces, pairs)
+    # --option is the long form; layout and pantheon_pairs are options too.
+    result = invoke("--seed", "5", "--option", "layout=giza-step-ramp",
+                    "--option", "pantheon_pairs=false", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert (report["layout"], report["deal"], report["pantheon_pairs"]) == (
+        "giza-step-ramp", "solvable", False)
+
+
+def test_the_old_flags_still_work_and_say_the_same_as_the_options() -> None:
+    pairs = [
+        (["--deal", "random"], ["-o", "deal=random"]),
+        (["--no-pantheon-pairs"], ["-o", "pantheon_pairs=false"]),
+        (["--pantheon-pairs"], ["-o", "pantheon_pairs=true"]),
+        (["--layout", "giza-step-ramp"], ["-o", "layout=giza-step-ramp"]),
+    ]
+    for flag, option in pairs:
+        by_flag = invoke("--seed", "3", *flag, "--json")
+        by_option = invoke("--seed", "3", *option, "--json")
+        assert by_flag.exit_code == 0, by_flag.output
+        assert json.loads(by_flag.output) | {"seconds": 0} == (
+            json.loads(by_option.output) | {"seconds": 0})
+    # A flag and an option that agree are fine; that disagree, refused.
+    assert invoke("--deal", "random", "-o", "deal=random", "--node-limit", "5").exit_code == 0
+    result = invoke("--deal", "random", "-o", "deal=solvable")
+    assert result.exit_code == 2
+    assert "error: --deal random and the option deal=solvable disagree; give one of them" in (
+        result.output)
+    result = invoke("--no-pantheon-pairs", "-o", "pantheon_pairs=on")
+    assert result.exit_code == 2
+    assert ("error: --no-pantheon-pairs and the option pantheon_pairs=on disagree; give one "
+            "of them") in result.output
+
+
+def test_help_shows_the_option_not_the_old_flags() -> None:
+    result = invoke("--help")
+    assert result.exit_code == 0
+    assert "--option" in result.output and "-o" in result.output
+    assert "--deal" not in result.output and "--pantheon-pairs" not in result.output
+
+
+def test_a_bad_key_or_value_gets_the_words_of_the_other_commands() -> None:
+    for option, words in [
+        ("deal=fair", "error: option deal='fair' is not valid; allowed: one of 'solvable', "
+                      "'random'"),
+        ("pantheon_pairs=maybe", "error: option pantheon_pairs='maybe' is not valid; "
+                                 "allowed: true or false"),
+        ("colour=red", "error: unknown option colour; allowed options: bank, "),
+        ("deal", "error: option 'deal' is not key=value (for example --option players=3)"),
+    ]:
+        solved = invoke("-o", option)
+        simulated = runner.invoke(app, ["simulate", "mahjongg", "-o", option, "--games", "1"])
+        assert solved.exit_code == simulated.exit_code == 2
+        assert words in solved.output and words in simulated.output
+    # The old flag's bad value is the option's bad value.
+    result = invoke("--deal", "fair")
+    assert result.exit_code == 2
+    assert "error: option deal='fair' is not valid; allowed: one of 'solvable', 'random'" in (
+        result.output)
+    result = invoke("--node-limit", "0")
+    assert "error: --node-limit must be at least 1, got 0" in result.output

@@ -205,7 +205,8 @@ def balance(
                     game=game, agent=agent)
         with progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
             report = run_balance(game, games, counts, agent=agent, seed=seed,
-                                 options=options, on_done=advance, backend=runner)
+                                 options=options, on_done=advance, backend=runner,
+                                 on_note=lambda words: typer.echo(words_text(words), err=True))
         path = write_report(report, out)
     typer.echo(_("wrote {path}", path=path))
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from pyramids.core.api import State
 from pyramids.core.errors import N_, IllegalActionError, PluralWords, PyramidsError, RecordError
+from pyramids.core.files import write_text_atomically
 from pyramids.core.options import Option, with_legacy
 from pyramids.core.registry import game_manifest, load
 
@@ -119,11 +120,10 @@ class GameRecord:
             raise RecordError(N_("{path}: {problem}"), path=str(path), problem=error) from None
 
     def save_file(self, path: str | Path) -> None:
-        """Write atomically, so that a crash never leaves half a record behind."""
-        target = Path(path)
-        temporary = target.with_name(target.name + ".tmp")
-        temporary.write_text(self.to_json() + "\n", encoding="utf-8")
-        temporary.replace(target)
+        """Write atomically (`write_text_atomically`): a crash never leaves half a record,
+        and a record already there is replaced whole or not at all. OSError when the
+        file cannot be written (nothing left behind)."""
+        write_text_atomically(Path(path), self.to_json() + "\n")
 
     def replay(self) -> list[State]:
         """Every state of the game, the initial one first. Raises `RecordError` on a bad step."""

@@ -31,6 +31,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -38,6 +39,7 @@ from typing import Any, TextIO
 from pyramids.agents import Agent, make_agent, thinks_by_clock
 from pyramids.core import Game, OptionError, RecordError, Rng, State, load
 from pyramids.core.errors import N_, PluralWords, Words
+from pyramids.core.files import files_as_read
 from pyramids.core.options import check_players_agree
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game, shared_result
@@ -175,17 +177,87 @@ class TimedAgent:
 
 
 @dataclass(frozen=True)
+class OptionFile:
+    """A file an option names (`layout=mine.layout`), as a run read it at its start."""
+
+    option: str
+    value: str  # the option's value, as given
+    path: str  # resolved
+    content: bytes
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.content).hexdigest()
+
+
+def read_option_files(options: dict[str, Any]) -> tuple[OptionFile, ...]:
+    """Every option whose value names a file, with the file's content read now, once:
+    a run's games are all played with this content (`files_as_read`), and its results
+    record this content's SHA-256, whatever happens to the file during the run."""
+    files = []
+    for name, value in sorted(options.items()):
+        if not isinstance(value, (str, os.PathLike)) or not str(value):
+            continue
+        path = Path(value)
+        try:
+            if not path.is_file():
+                continue
+            content = path.read_bytes()
+        except OSError:
+            continue  # unreadable: the game itself says so when it loads the option
+        files.append(OptionFile(name, os.fspath(value), str(path.resolve()), content))
+    return tuple(files)
+
+
+def as_read(files: Iterable[OptionFile]) -> AbstractContextManager[None]:
+    """The block in which games read `files` as the run read them (`files_as_read`)."""
+    return files_as_read({file.value: file.content for file in files})
+
+
+def changed_files(files: Iterable[OptionFile]) -> list[Words]:
+    """A note for each file that is no longer what the run read at its start (edited,
+    moved or removed while the games were played): its games used the start's content."""
+    notes = []
+    for file in files:
+        try:
+            digest: str | None = hashlib.sha256(Path(file.value).read_bytes()).hexdigest()
+            now = str(digest)[:12]
+        except OSError as error:  # removed, or no longer readable
+            digest, now = None, error.strerror or str(error)
+        if digest != file.sha256:
+            notes.append(Words(
+                N_("{option}={value} changed during the run (SHA-256 {old} at its start, now "
+                   "{new}); every game of the run was played with the file as it was at the "
+                   "start, not with the change: run again for figures of the changed file"),
+                option=file.option, value=file.value, old=file.sha256[:12], new=now))
+    return notes
+
+
+@dataclass(frozen=True)
 class ArenaJob:
+    """What fixes an arena's games. `files`: the files its options name, read once
+    (None: read when the job is made); every game reads them as they were then."""
+
     game_name: str
     options: dict[str, Any]
     specs: tuple[AgentSpec, ...]
     seed: int
     loader: GameLoader
+    files: tuple[OptionFile, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.files is None:
+            object.__setattr__(self, "files", read_option_files(self.options))
+
+    @property
+    def option_files(self) -> tuple[OptionFile, ...]:
+        return self.files or ()
 
 
 def play_indexed_game(job: ArenaJob, index: int) -> GameResult:
     """Game number `index` of the arena, which depends on nothing but the job and index."""
-    game = job.loader(job.game_name, **job.options)
+    with as_read(job.option_files):
+        game = job.loader(job.game_name, **job.options)
     by_label = {spec.label: spec for spec in job.specs}
     table = lineups([s.label for s in job.specs], game.num_players)
     seating = table[index % len(table)]
@@ -255,37 +327,25 @@ def run_games(
 
 def job_header(job: ArenaJob) -> dict[str, Any]:
     """What fixes an arena's games: the game, its options, the agents and the seed, and
-    the content of any file an option names (see `option_files`)."""
+    the content of any file an option names, as the run read it (`read_option_files`)."""
     header: dict[str, Any] = {
         "game": job.game_name,
         "options": job.options,
         "agents": [[spec.label, spec.name, spec.options] for spec in job.specs],
         "seed": job.seed,
     }
-    files = option_files(job.options)
+    files = file_digests(job.option_files)
     if files:  # absent where no option names a file: older files' headers still match
         header["files"] = files
     return header
 
 
-def option_files(options: dict[str, Any]) -> dict[str, dict[str, str]]:
+def file_digests(files: Iterable[OptionFile]) -> dict[str, dict[str, str]]:
     """Per option whose value names a file (`layout=mine.layout`): the file's resolved
-    path and the SHA-256 of its bytes. The option holds the name only; a file edited
-    between two runs gives other games under the same name, and a results file must
-    not mix the two."""
-    files = {}
-    for name, value in sorted(options.items()):
-        if not isinstance(value, (str, os.PathLike)) or not str(value):
-            continue
-        path = Path(value)
-        try:
-            if not path.is_file():
-                continue
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError:
-            continue  # unreadable: the game itself says so when it loads the option
-        files[name] = {"path": str(path.resolve()), "sha256": digest}
-    return files
+    path and the SHA-256 of its bytes as the run read them. The option holds the name
+    only; a file edited between two runs gives other games under the same name, and a
+    results file must not mix the two."""
+    return {file.option: {"path": file.path, "sha256": file.sha256} for file in files}
 
 
 def _check_option_files(path: Path, theirs: dict[str, Any], ours: dict[str, Any]) -> None:
@@ -567,11 +627,19 @@ def run_arena(
     on_note: Callable[[Words], None] | None = None,
 ) -> dict[str, Any]:
     """Run an arena and return its summary with `game`, `options`, `seed` added
-    (`results_file`, `on_note`: see `run_games`)."""
+    (`results_file`, `on_note`: see `run_games`). A file an option names is read once,
+    at the start: every game is played with that content, and `on_note` hears of a
+    file that changed during the run (`changed_files`)."""
     specs = parse_agents(agents) if isinstance(agents, str) else list(agents)
-    game, chosen = resolve_game(game_name, options, players, loader)
-    job = ArenaJob(game_name, chosen, tuple(specs), seed, loader)
+    # The files the options name are read once, here: every game plays that content.
+    files = read_option_files(options or {})
+    with as_read(files):
+        game, chosen = resolve_game(game_name, options, players, loader)
+    job = ArenaJob(game_name, chosen, tuple(specs), seed, loader, files)
     results = run_games(job, games, workers, on_done, backend, results_file, on_note)
+    if on_note is not None:
+        for note in changed_files(files):
+            on_note(note)
     summary = summarize(results, [s.label for s in specs])
     summary.update(
         game=game_name,

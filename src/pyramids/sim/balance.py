@@ -20,6 +20,7 @@ from typing import Any
 
 from pyramids.agents import make_agent, thinks_by_clock
 from pyramids.core import PyramidsError, game_manifest, load
+from pyramids.core.errors import Words
 from pyramids.core.files import write_text_atomically
 from pyramids.sim.arena import (
     PLAYER_OPTION_NAMES,
@@ -27,6 +28,10 @@ from pyramids.sim.arena import (
     ArenaJob,
     GameLoader,
     GameResult,
+    as_read,
+    changed_files,
+    file_digests,
+    read_option_files,
     resolve_game,
     run_games,
     summarize,
@@ -94,18 +99,28 @@ def run_balance(
     loader: GameLoader = load,
     on_done: Callable[[int], None] | None = None,
     backend: Backend | None = None,
+    on_note: Callable[[Words], None] | None = None,
 ) -> dict[str, Any]:
-    """The report's figures for each player count (None: the game's default)."""
+    """The report's figures for each player count (None: the game's default).
+
+    A file an option names (`layout=mine.layout`) is read once, before the first
+    game: every game of every player count is played with that content (the report
+    records its SHA-256), and `on_note` hears of a file that changed meanwhile."""
     spec = AgentSpec(agent, agent)
     by_count: dict[str, Any] = {}
     chosen_options: dict[str, Any] = {}
+    files = read_option_files(options or {})
     for count in players:
-        game, chosen = resolve_game(game_name, options, count, loader)
+        with as_read(files):
+            game, chosen = resolve_game(game_name, options, count, loader)
         chosen_options = game.options
-        job = ArenaJob(game_name, chosen, (spec,), seed, loader)
+        job = ArenaJob(game_name, chosen, (spec,), seed, loader, files)
         results = run_games(job, games, workers, on_done, backend)
         by_count[str(game.num_players)] = player_count_figures(results, [agent])
-    return {
+    if on_note is not None:
+        for note in changed_files(files):
+            on_note(note)
+    report: dict[str, Any] = {
         "game": game_name,
         "agent": agent,
         "seed": seed,
@@ -116,6 +131,9 @@ def run_balance(
         "by_players": by_count,
         "thinks_by_clock": thinks_by_clock(make_agent(agent, seed=seed)),
     }
+    if files:  # the content played, as an arena's results file records it
+        report["files"] = file_digests(files)
+    return report
 
 
 def _percent(x: float) -> str:
@@ -205,6 +223,17 @@ CSV_TABLES: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Sequence
 }
 
 
+def _files_played(report: dict[str, Any]) -> list[str]:
+    """The report's lines on the files its options name: the content its games played."""
+    files = report.get("files") or {}
+    if not files:
+        return []
+    return ["", "Files, as read once at the start of the run (every game played this "
+            "content): " + ", ".join(f"`{option}` = `{entry['path']}`, SHA-256 "
+                                     f"`{entry['sha256']}`"
+                                     for option, entry in sorted(files.items())) + "."]
+
+
 def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
     game = report["game"]
     lines = [
@@ -214,6 +243,7 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
         f"player count; arena seed {report['seed']}. Options: "
         + (", ".join(f"`{k}={v}`" for k, v in sorted(report["options"].items())) or "defaults")
         + ".",
+        *_files_played(report),
         "",
         f"Reproduce: `{reproduce_command(report)}`"
         + (f" (`{report['agent']}` thinks by the clock, so the seed does not replay its games: "

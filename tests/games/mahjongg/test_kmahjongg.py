@@ -61,15 +61,16 @@ def test_castle_has_156_tiles_on_4_layers_and_its_desktop_title() -> None:
 
 def test_v10_is_32_by_16_by_5_without_size_lines() -> None:
     cells = ["."] * (32 * 16 * 5)
-    # A tile on layer 0 at (3, 2) and one on layer 4 at (30, 15).
+    # A tile on layer 0 at (3, 2) and one on layer 4 at (30, 14), in the bottom-right
+    # corner (a tile covers 2 x 2 cells).
     cells[2 * 32 + 3] = "1"
-    cells[4 * 512 + 15 * 32 + 30] = "1"
+    cells[4 * 512 + 14 * 32 + 30] = "1"
     board = "".join(cells)
     # Board text may be split anywhere; it is joined before reading.
     lines = [board[i : i + 37] for i in range(0, len(board), 37)]
     text = "kmahjongg-layout-v1.0\n# an old file\n" + "\n".join(lines) + "\n"
     layout = parse_kmahjongg(text, name="old")
-    assert layout.positions == ((3, 2, 0), (30, 15, 4))
+    assert layout.positions == ((3, 2, 0), (30, 14, 4))
     assert layout.capstones == {1}
 
 
@@ -94,7 +95,9 @@ def test_only_1_cells_count_and_other_characters_are_empty() -> None:
 
 def test_kmahjongg_accepts_floating_and_overlapping_tiles() -> None:
     # Layer 1's tile at x=4 rests on nothing; two base tiles share a cell.
-    layout = parse_kmahjongg(v11(6, 2, 2, "11....", "......", "....1.", "1....."))
+    layout = parse_kmahjongg(
+        v11(6, 3, 2, "11....", "......", "......", "....1.", "1.....", "......")
+    )
     assert layout.size == 4
     problems = validate_layout(layout)
     messages = {str(p.message).split(":")[0] for p in problems if p.severity == ERROR}
@@ -140,3 +143,74 @@ def test_sniffing_and_loading_by_path(tmp_path: Path) -> None:
 def test_missing_file() -> None:
     with pytest.raises(LayoutError, match="cannot read layout file"):
         read_kmahjongg_file(DATA / "none.layout")
+
+
+def test_a_tile_past_the_declared_width_is_refused_with_its_file_line_column_and_layer(
+    tmp_path: Path,
+) -> None:
+    # w6: a tile covers x..x+1, so a '1' in column 6 (x=5) would make the board 7 wide.
+    path = tmp_path / "wide.layout"
+    path.write_text(v11(6, 2, 1, "1212.1", "4343.4"))
+    with pytest.raises(LayoutError) as caught:
+        read_kmahjongg_file(path)
+    assert str(caught.value) == (
+        f"{path}: line 6, column 6, tile at x=5 y=0 layer 0: this tile lies past the edge of "
+        "the board: the board is declared 6 cells wide and 2 high (w6, h2), and a tile covers "
+        "2 x 2 cells, so its '1' must be at x 0 to 4 and y 0 to 0"
+    )
+    # The same through the game's loader (a path given as the layout option).
+    with pytest.raises(LayoutError, match="line 6, column 6, tile at x=5 y=0 layer 0"):
+        load_layout(str(path))
+
+
+def test_a_tile_past_the_declared_height_names_its_layer_and_the_other_tiles_out() -> None:
+    # Layer 1's last row (line 12) holds two '1's: the first is named, the other counted.
+    text = v11(4, 3, 2, "1212", "4343", "....", "# layer 1", "....", "....", "1.1.")
+    with pytest.raises(LayoutError) as caught:
+        parse_kmahjongg(text, source="tall.layout")
+    assert str(caught.value) == (
+        "tall.layout: line 12, column 1, tile at x=0 y=2 layer 1: this tile lies past the edge "
+        "of the board: the board is declared 4 cells wide and 3 high (w4, h3), and a tile "
+        "covers 2 x 2 cells, so its '1' must be at x 0 to 2 and y 0 to 1 (and 1 more)"
+    )
+
+
+def test_a_board_text_split_anywhere_still_names_the_line_and_column_of_the_tile() -> None:
+    # The rows are joined before reading: the '1' at x=3 y=0 is the 4th character of
+    # line 6, and the one past the edge (x=5 y=0) the 2nd character of line 7.
+    text = v11(6, 3, 1, "...1", "21....", "........")
+    with pytest.raises(LayoutError) as caught:
+        parse_kmahjongg(text)
+    assert str(caught.value).startswith(
+        "line 7, column 2, tile at x=5 y=0 layer 0: this tile lies past the edge"
+    )
+
+
+def test_a_v10_tile_past_the_fixed_32_by_16_board() -> None:
+    cells = ["."] * (32 * 16 * 5)
+    cells[0] = "1"
+    cells[31] = "1"  # x=31 on a 32-cell row: the tile would cover x=32
+    text = "kmahjongg-layout-v1.0\n" + "".join(cells) + "\n"
+    with pytest.raises(LayoutError) as caught:
+        parse_kmahjongg(text)
+    assert str(caught.value) == (
+        "line 2, column 32, tile at x=31 y=0 layer 0: this tile lies past the edge of the "
+        "board: a kmahjongg-layout-v1.0 board is 32 cells wide and 16 high, and a tile covers "
+        "2 x 2 cells, so its '1' must be at x 0 to 30 and y 0 to 14"
+    )
+
+
+def test_a_board_too_small_for_any_tile() -> None:
+    with pytest.raises(LayoutError) as caught:
+        parse_kmahjongg(v11(1, 4, 1, "1", ".", "1", "."))
+    assert str(caught.value) == (
+        "line 6, column 1, tile at x=0 y=0 layer 0: this tile lies past the edge of the board: "
+        "the board is declared 1 cells wide and 4 high (w1, h4), and a tile covers 2 x 2 "
+        "cells, so no tile fits; give w and h of 2 or more (and 1 more)"
+    )
+
+
+@pytest.mark.parametrize("path", [TURTLE, DATA / "castle.layout"], ids=lambda p: p.name)
+def test_real_kmahjongg_files_fit_their_declared_size(path: Path) -> None:
+    layout = read_kmahjongg_file(path)
+    assert layout.width <= 32 and layout.height <= 16

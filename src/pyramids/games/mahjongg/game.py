@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from pyramids.core.api import Game
 from pyramids.core.errors import N_, LayoutError, OptionError
+from pyramids.core.files import file_as_read
 from pyramids.core.options import Option
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg import barque, blueprints, modes, settling
@@ -143,8 +144,18 @@ def _cached_layout(name: str, stamp: float) -> Layout:
     return blueprints.load_layout(name)
 
 
+@lru_cache(maxsize=16)
+def _layout_as_read(name: str, content: bytes) -> Layout:
+    return blueprints.load_layout(name, content)
+
+
 def load_layout(name: str) -> Layout:
-    """A blueprint by name or a layout file by path (files reread when changed)."""
+    """A blueprint by name or a layout file by path (files reread when changed), or the
+    file's content as a run read it at its start (`pyramids.core.files.files_as_read`:
+    every game of an arena or a balance run is played on one version of the file)."""
+    content = file_as_read(name)
+    if content is not None:
+        return _layout_as_read(name, content)
     stamp = os.path.getmtime(name) if os.path.isfile(name) else 0.0
     return _cached_layout(name, stamp)
 

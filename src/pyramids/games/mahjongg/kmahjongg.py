@@ -11,6 +11,11 @@ What KMahjongg's reader accepts, and so what this importer accepts:
   other character is an empty cell (the `2`, `3`, `4` drawing the rest of a
   tile are decoration); the number of tiles is even.
 
+What this importer refuses besides: a tile that lies past the declared size. A
+tile covers 2 x 2 cells, so a `1` in the last column or the last row of a layer
+would reach outside the `w` x `h` board (the board would silently grow); the
+error names the file, the line and column of that `1`, its layer, and the size.
+
 Imported layouts carry the rules page's markers: the tiles of the highest layer
 become capstones, with no vaults and no face-down tiles. KMahjongg does not
 check that tiles rest on something or do not overlap, so neither does the
@@ -20,6 +25,7 @@ the caller to show.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
@@ -55,6 +61,10 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
     width, height, depth = V10_SIZE
     given: dict[str, int] = {}
     board: list[str] = []
+    # Where each board line starts in the joined text, and its line number.
+    starts: list[int] = []
+    numbers: list[int] = []
+    joined = 0
     for number, raw in enumerate(lines[1:], start=2):
         line = raw.rstrip("\r")
         if line.startswith("#"):
@@ -68,6 +78,9 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
                 ), number)
             given[line[:1]] = int(digits)
             continue
+        starts.append(joined)
+        numbers.append(number)
+        joined += len(line)
         board.append(line)
     width = given.get("w", width)
     height = given.get("h", height)
@@ -83,12 +96,27 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
             len(cells), width=width, height=height, depth=depth, expected=expected,
         ))
     positions: list[Position] = []
+    tile_offsets: list[int] = []
     layer_size = width * height
     for offset, char in enumerate(cells):
         if char == TILE_CELL:
             z, rest = divmod(offset, layer_size)
             y, x = divmod(rest, width)
             positions.append((x, y, z))
+            tile_offsets.append(offset)
+    outside = [(offset, position) for offset, position in zip(tile_offsets, positions,
+                                                              strict=True)
+               if position[0] + 2 > width or position[1] + 2 > height]
+    if outside:
+        offset, position = outside[0]
+        row = bisect_right(starts, offset) - 1
+        problem = located(
+            _past_the_edge(width, height, header), numbers[row], offset - starts[row] + 1, position
+        )
+        if len(outside) > 1:
+            problem = Words(N_("{problem} (and {count} more)"), problem=problem,
+                            count=len(outside) - 1)
+        raise LayoutError(from_source(problem, source))
     if not positions:
         raise refuse(Words(N_("the board has no tiles (no '1' cells)")))
     if len(positions) % 2:
@@ -101,13 +129,30 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
     return replace(layout, capstones=layout.highest_tiles())
 
 
-def read_kmahjongg_file(path: str | Path) -> Layout:
-    """Read a `.layout` file, taking its title and description from the `.desktop` beside it."""
+def _past_the_edge(width: int, height: int, header: str) -> Words:
+    """Why a tile whose '1' is at this place does not fit on a `width` x `height` board."""
+    size = (Words(N_("a kmahjongg-layout-v1.0 board is {width} cells wide and {height} high"),
+                  width=width, height=height) if header == HEADER_V10 else
+            Words(N_("the board is declared {width} cells wide and {height} high "
+                     "(w{width}, h{height})"), width=width, height=height))
+    if width < 2 or height < 2:
+        return Words(N_("this tile lies past the edge of the board: {size}, and a tile covers "
+                        "2 x 2 cells, so no tile fits; give w and h of 2 or more"), size=size)
+    return Words(N_("this tile lies past the edge of the board: {size}, and a tile covers "
+                    "2 x 2 cells, so its '1' must be at x 0 to {last_x} and y 0 to {last_y}"),
+                 size=size, last_x=width - 2, last_y=height - 2)
+
+
+def read_kmahjongg_file(path: str | Path, text: str | None = None) -> Layout:
+    """Read a `.layout` file, taking its title and description from the `.desktop` beside it.
+
+    `text`: the file's text as already read (the file itself is not read again)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        raise unreadable(path, error) from None
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise unreadable(path, error) from None
     layout = parse_kmahjongg(text, name=path.stem.lower(), source=str(path))
     title, description = _desktop_entry(path.with_suffix(".desktop"))
     return replace(layout, title=title or path.stem, description=description)

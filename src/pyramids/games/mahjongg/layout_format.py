@@ -363,9 +363,16 @@ def build_layout(
 def read_layout_file_text(path: str | Path) -> str:
     """A layout file's text; an unreadable or non-UTF-8 file raises `LayoutError`."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        content = Path(path).read_bytes()
     except OSError as error:
         raise unreadable(path, error) from None
+    return layout_file_text(path, content)
+
+
+def layout_file_text(path: str | Path, content: bytes) -> str:
+    """The text of a layout file's content (read from `path`); not UTF-8: `LayoutError`."""
+    try:
+        return content.decode("utf-8")
     except UnicodeDecodeError:
         raise LayoutError(N_("layout file {path} is not UTF-8 text"),
                           path=repr(str(path))) from None

@@ -32,6 +32,7 @@ from pyramids.games.mahjongg.kmahjongg import (
 from pyramids.games.mahjongg.layout import Layout
 from pyramids.games.mahjongg.layout_format import (
     MAGIC,
+    layout_file_text,
     name_from_path,
     parse_layout,
     read_layout_file_text,
@@ -63,9 +64,11 @@ def layout_names() -> list[str]:
     return sorted(_files())
 
 
-def load_layout(name_or_path: str | Path) -> Layout:
+def load_layout(name_or_path: str | Path, content: bytes | None = None) -> Layout:
     """A shipped layout by name, or a `.pyr` / KMahjongg `.layout` file by path.
 
+    `content`: the file's bytes as read before (a run reads its layout file once, at
+    its start), used instead of the file as it is now; a shipped name ignores it.
     An unknown name raises `LayoutError` listing the shipped names.
     """
     text_name = str(name_or_path)
@@ -73,6 +76,8 @@ def load_layout(name_or_path: str | Path) -> Layout:
     if isinstance(name_or_path, str) and text_name in files:
         return _shipped(text_name)
     path = Path(name_or_path)
+    if content is not None:
+        return layout_from_file_text(path, layout_file_text(path, content))
     if path.is_file():
         return read_any_layout_file(path)
     looks_like_path = path.suffix in EXTENSIONS or "/" in text_name or "\\" in text_name
@@ -114,10 +119,14 @@ def read_any_layout_file(path: str | Path) -> Layout:
     A file that is neither is refused by the reader its name suggests: a `.layout`
     file by KMahjongg's (its error names the KMahjongg headers it expected), any
     other by the `.pyr` reader."""
+    return layout_from_file_text(path, read_layout_file_text(path))
+
+
+def layout_from_file_text(path: str | Path, text: str) -> Layout:
+    """The layout of a file's text (read from `path`), in the format its text shows."""
     path = Path(path)
-    text = read_layout_file_text(path)
     if reads_as_kmahjongg(path, text):
-        return read_kmahjongg_file(path)
+        return read_kmahjongg_file(path, text)
     return parse_layout(text, default_name=name_from_path(path), source=str(path))
 
 
