@@ -48,6 +48,26 @@ def test_the_plain_game_opens_with_its_title_and_seats_in_words(lang, lines) -> 
     assert "{'" not in result.output and "rounds_to_win" not in result.output
 
 
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "options: Board: Giza Step Ramp; Turn order: Lowest score moves next; "
+           "Pantheon pairs: off"),
+    ("ko", "옵션: 보드: 기자 계단 경사로; 차례 순서: 낮은 점수가 다음 차례; 신들의 짝: 끔"),
+])
+def test_the_plain_game_says_the_options_that_differ_from_the_defaults(lang, line) -> None:
+    """A table that plays by other rules (the catch-up turn order) says so before the
+    first move, in words; the players are on the seats line."""
+    result = invoke("play", "mahjongg", "--vs", "hard", "--seed", "4", "--plain", "--lang", lang,
+                    "--players", "2", "-o", "layout=giza-step-ramp", "-o", "turn_order=behind",
+                    "-o", "pantheon_pairs=false", stdin="quit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[2] == line
+    default = invoke("play", "mahjongg", "--vs", "hard", "--seed", "4", "--plain", "--lang",
+                     lang, "--players", "2", stdin="quit\n")
+    assert default.exit_code == 0, default.output
+    assert not [text for text in default.output.splitlines()
+                if text.startswith(("options:", "옵션:"))]
+
+
 @pytest.mark.parametrize(("agent", "lang", "words"), [
     ("greedy", "en", "seat 2 (Greedy rule)"),
     ("greedy", "ko", "2번 자리 (탐욕 규칙)"),

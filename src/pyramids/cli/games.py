@@ -34,6 +34,7 @@ from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _, current_language, format_number, ngettext
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import record_log
+from pyramids.play.option_words import changed_options_words
 from pyramids.play.render import render_view, terminal_width
 from pyramids.play.results import result_lines, seat_label, seat_name
 from pyramids.play.rules import rules_text
@@ -106,6 +107,9 @@ def play(
                          seed=session.seed))
             typer.echo(_("seats: {seats}", seats=", ".join(
                 seat_label(seat, session.seats) for seat in range(len(session.seats)))))
+            changed = changed_options_words(session.game)
+            if changed:
+                typer.echo(_("options: {options}", options="; ".join(changed)))
             typer.echo(_("Type 'help' for commands."))
             play_plain(session, read_stdin_line, echo, lambda: learn_text(name))
             return

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyramids.core.errors import N_
+from pyramids.play.i18n import _
 
 OPTION_TITLES = {
     "direction": N_("Direction"),
@@ -88,3 +89,26 @@ def option_title(name: str) -> str:
 def choice_title(name: str, value: Any) -> str:
     """A choice of the option, a catalogue message (translate it where shown)."""
     return CHOICE_TITLES.get(name, {}).get(str(value)) or _spaced(str(value))
+
+
+def changed_options_words(game: Any, skip: tuple[str, ...] = ("players",)) -> list[str]:
+    """The options of `game` that differ from their defaults, as players read them
+    ("Turn order: Lowest score moves next"), translated; `skip` names those said
+    elsewhere (the seats line counts the players)."""
+    words = []
+    for spec in game.option_specs:
+        value = game.options[spec.name]
+        if spec.name in skip or value == spec.default:
+            continue
+        if spec.name == getattr(game, "board_option", None):
+            titles = {board["name"]: board.get("title") for board in game.boards()}
+            shown = _(titles[value]) if titles.get(value) else str(value)
+        elif spec.choices is not None:
+            shown = _(choice_title(spec.name, value))
+        elif spec.kind is bool:
+            shown = _("on") if value else _("off")
+        else:
+            shown = str(value)
+        words.append(_("{option}: {value}", option=_(option_title(spec.name)), value=shown))
+    return words
+
