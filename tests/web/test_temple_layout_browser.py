@@ -81,9 +81,15 @@ def test_keep_my_hand_is_in_sight_with_the_hand_when_the_swap_starts(
 def test_on_a_phone_the_board_keeps_the_screens_width(
     browser: Any, server: PageServer
 ) -> None:
-    """A phone scrolls to the choice; its board is not shrunk to the screen's height."""
+    """A phone's board is not shrunk to the screen's height; the choices under it stay
+    in sight at the screen's foot (Keep my hand stood a screen and a half below)."""
     page = swap_turn_page(browser, server, (390, 844), players=2)
     try:
+        assert page.evaluate("window.scrollY") == 0
+        assert page.evaluate(IN_SIGHT, "[data-action='swap pass']"), "Keep my hand is out of sight"
+        page.mouse.wheel(0, 600)  # and while the player scrolls down to the hand
+        page.wait_for_function("() => window.scrollY > 0")
+        assert page.evaluate(IN_SIGHT, "[data-action='swap pass']")
         # The drawing fills the board's width (a height cap would draw it smaller, centred).
         drawn, board = page.evaluate("""() => {
             const svg = document.querySelector('svg.board');

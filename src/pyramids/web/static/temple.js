@@ -191,7 +191,7 @@ function controls(ctx) {
   for (const action of ctx.legal.filter((entry) => entry.startsWith("set "))) {
     buttons.push(h("button", { "data-action": action, "data-key": action, onclick: () => ctx.send(action) }, setLabel(action)));
   }
-  return h("div", { class: "actions" }, buttons);
+  return h("div", { class: "actions sticky-actions" }, buttons);
 }
 
 function playersTable(ctx) {
