@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -401,3 +403,77 @@ def test_balance_writes_its_tables_as_csv(tmp_path: Path) -> None:
                           "rounds_mean,rounds_median,rounds_p90,rounds_max")
     assert lengths[1:] == [",".join(row) for row in markdown_rows("Game length")]
     assert [line.split(",")[0] for line in lengths[1:]] == ["2", "3"]
+
+
+def _no_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any game played from now on fails the test: a refusal comes before the games."""
+    import pyramids.sim.balance
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before the refusal")
+
+    monkeypatch.setattr(pyramids.sim.balance, "run_balance", played)
+
+
+@pytest.mark.parametrize("under", ["", "sub", "sub/deeper"])
+def test_balance_refuses_an_out_under_a_file_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, under: str) -> None:
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    _no_games(monkeypatch)
+    file = tmp_path / "notes.txt"
+    file.write_text("kept")
+    out = file / under if under else file
+    result = runner.invoke(app, ["balance", "temple", "--games", "2", "--players", "2",
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"error: cannot write the report to {out}: {file} is a file, not a "
+                     "folder; give --out a folder that can be written, or one that can be "
+                     "made"]
+    assert file.read_text() == "kept" and sorted(tmp_path.iterdir()) == [file]
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder that cannot be written, holding a person's files: a folder made read-only
+    (0555), or where that does not stop this user (root), /sys, which no one writes."""
+    import tempfile
+
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    (folder / "seat_win_rates.png").write_text("an old plot")
+    folder.chmod(0o555)
+    try:
+        os.close(tempfile.mkstemp(dir=folder)[0])
+    except OSError:
+        yield folder
+    else:  # root writes anywhere it may chmod
+        for leftover in folder.glob("tmp*"):
+            leftover.unlink()
+        try:
+            os.close(tempfile.mkstemp(dir="/sys")[0])
+        except OSError:
+            yield Path("/sys")
+        else:
+            pytest.skip("no folder here refuses this user")
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("sub", ["", "new/report"])
+def test_balance_refuses_a_read_only_out_before_any_game(
+        read_only_folder: Path, monkeypatch: pytest.MonkeyPatch, sub: str) -> None:
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    _no_games(monkeypatch)
+    before = {path: path.read_bytes() for path in read_only_folder.glob("*.*")}
+    out = read_only_folder / sub if sub else read_only_folder
+    result = runner.invoke(app, ["balance", "temple", "--games", "2", "--players", "2",
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: cannot write the report to {out}: {read_only_folder}: ")
+    assert "Traceback" not in result.output
+    assert {path: path.read_bytes() for path in read_only_folder.glob("*.*")} == before
+    assert not (read_only_folder / "new").exists()

@@ -126,3 +126,28 @@ def test_a_bad_key_or_value_gets_the_words_of_the_other_commands() -> None:
         result.output)
     result = invoke("--node-limit", "0")
     assert "error: --node-limit must be at least 1, got 0" in result.output
+
+
+def test_every_line_a_person_reads_is_in_korean_under_lang_ko() -> None:
+    english = invoke("--seed", "2")
+    korean = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "2"])
+    assert english.exit_code == 0 and korean.exit_code == 0, korean.output
+    lines = korean.output.splitlines()
+    assert lines[0] == "turtle 시드 2 deal=solvable: 풀 수 있음"
+    assert lines[1].startswith("노드: ") and ", 초: " in lines[1]
+    # The moves keep the notation `play` takes; the line's words are Korean.
+    assert lines[2].startswith("수순: match ")
+    assert lines[2].removeprefix("수순: ") == english.output.splitlines()[2].removeprefix(
+        "moves: ")
+    for word in ("solvable", "nodes:", "seconds:", "moves:"):
+        assert word not in korean.output.replace("deal=solvable", "")
+    unknown = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "6",
+                                  "--deal", "random", "--node-limit", "3"])
+    assert unknown.output.splitlines()[0].endswith(": 알 수 없음(노드 한도에 도달)")
+    lost = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "128",
+                               "--deal", "random"])
+    assert lost.output.splitlines()[0] == "turtle 시드 128 deal=random: 풀 수 없음"
+    # --json keeps its keys, in every language.
+    as_json = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "2", "--json"])
+    assert set(json.loads(as_json.output)) == {"layout", "seed", "deal", "pantheon_pairs",
+                                               "solvable", "moves", "nodes", "seconds"}

@@ -275,3 +275,46 @@ def test_a_folder_holding_only_a_reports_csv_is_not_written_over(tmp_path: Path)
     assert existing_report(tmp_path) is None
     (tmp_path / "game_length.csv").write_text("players\n")
     assert existing_report(tmp_path) == tmp_path / "game_length.csv"
+
+
+def test_write_report_says_in_one_line_why_a_folder_cannot_be_written(tmp_path: Path) -> None:
+    """It was a traceback (FileExistsError from mkdir, PermissionError from savefig)."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    from pyramids.core import PyramidsError
+    from pyramids.sim.balance import write_report
+
+    file = tmp_path / "notes.txt"
+    file.write_text("kept")
+    report = _report("mahjongg", {}, _table(2, [3, 2]))
+    with pytest.raises(PyramidsError) as caught:
+        write_report(report, file / "report")
+    assert str(caught.value) == (f"cannot write the report to {file / 'report'}: {file} is a "
+                                 "file, not a folder; give --out a folder that can be written, "
+                                 "or one that can be made")
+    assert file.read_text() == "kept"
+
+
+def test_a_plot_that_fails_half_way_leaves_the_old_one(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    import errno
+
+    from matplotlib.figure import Figure
+
+    from pyramids.core import PyramidsError
+    from pyramids.sim.balance import write_report
+
+    (tmp_path / "seat_win_rates.png").write_text("the old plot")
+
+    def disk_full(self: Figure, target: str, **kwargs: object) -> None:
+        Path(target).write_text("half a pl")
+        raise OSError(errno.ENOSPC, "No space left on device", target)
+
+    monkeypatch.setattr(Figure, "savefig", disk_full)
+    with pytest.raises(PyramidsError) as caught:
+        write_report(_report("mahjongg", {}, _table(2, [3, 2])), tmp_path)
+    assert str(caught.value) == (f"cannot write the report to {tmp_path}: {tmp_path}: No space "
+                                 "left on device; give --out a folder that can be written, or "
+                                 "one that can be made")
+    assert [p.name for p in tmp_path.iterdir()] == ["seat_win_rates.png"]
+    assert (tmp_path / "seat_win_rates.png").read_text() == "the old plot"

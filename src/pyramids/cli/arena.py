@@ -164,10 +164,19 @@ def balance(
     force: bool = typer.Option(
         False, "--force", help="Replace a report already in the --out folder."
     ),
+    results: Path | None = typer.Option(
+        None, "--results", help="Keep each finished game in this file (JSON lines); run "
+        "again with the same settings, only the games the file lacks are played."
+    ),
 ) -> None:
     """A designer's report: seat win rates per player count, game length, round-cap stalls."""
     from pyramids.agents import agent_names
-    from pyramids.sim.balance import existing_report, run_balance, write_report
+    from pyramids.sim.balance import (
+        check_report_folder,
+        existing_report,
+        run_balance,
+        write_report,
+    )
 
     with require_extra("sim", N_("pyramids balance (its plots)")):
         import matplotlib  # noqa: F401  (checked before hours of games, not after)
@@ -203,10 +212,13 @@ def balance(
                     "{game} is played alone: a balance report compares seats; for how often "
                     "an agent wins it, run pyramids simulate {game} --agents {agent}"),
                     game=game, agent=agent)
+        # Nor is a run of hours lost to a folder the report cannot be written to.
+        check_report_folder(out)
         with progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
             report = run_balance(game, games, counts, agent=agent, seed=seed,
                                  options=options, on_done=advance, backend=runner,
-                                 on_note=lambda words: typer.echo(words_text(words), err=True))
+                                 on_note=lambda words: typer.echo(words_text(words), err=True),
+                                 results_file=results)
         path = write_report(report, out)
     typer.echo(_("wrote {path}", path=path))
 

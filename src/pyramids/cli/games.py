@@ -31,7 +31,7 @@ from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import GameRecord, PyramidsError, RecordError, State, game_manifest
 from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
-from pyramids.play.i18n import _, current_language, format_number, ngettext
+from pyramids.play.i18n import _, current_language, format_number, ngettext, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import record_log
 from pyramids.play.option_words import changed_options_words
@@ -180,10 +180,21 @@ def simulate(
         None, "--csv", help="Also write the figures to this CSV file, one row a seat."
     ),
     force: bool = typer.Option(False, "--force", help="Replace the --csv file if it exists."),
+    results: Path | None = typer.Option(
+        None, "--results", help="Keep each finished game in this file (JSON lines); run "
+        "again with the same settings, only the games the file lacks are played."
+    ),
 ) -> None:
     """Play agents against each other and count wins, draws and game length."""
+    from pyramids.sim.arena import as_read, file_digests, read_option_files
+
     with user_errors():
-        loaded = load_game(game, parse_options(option), players)
+        options = parse_options(option)
+        # The files the options name (a layout) are read once, here: the game is loaded
+        # from this content, and a results file records its SHA-256.
+        files = read_option_files(options)
+        with as_read(files):
+            loaded = load_game(game, options, players)
         names = [name.strip() for name in agents.split(",") if name.strip()]
         if len(names) == 1:
             names *= loaded.num_players
@@ -194,7 +205,9 @@ def simulate(
         runner = make_backend(backend, workers, address)
         with progress(games, as_json, _("{game} simulate", game=game)) as advance:
             summary = play_series(loaded, names, games, seed, keep_finals=solo,
-                                  backend=runner, on_done=advance)
+                                  backend=runner, on_done=advance, results_file=results,
+                                  on_note=lambda words: typer.echo(words_text(words), err=True),
+                                  files=file_digests(files))
         report: dict[str, Any] = summary.to_dict()
         report["clock_agents"] = clock_agents(names)
         if solo:

@@ -26,6 +26,7 @@ from pyramids.core.errors import N_, OptionError
 from pyramids.core.options import Option
 from pyramids.games.mahjongg.game import MahjonggGame
 from pyramids.games.mahjongg.solver import solve
+from pyramids.play.i18n import _
 from pyramids.play.session import parse_options
 
 GAME = "mahjongg"
@@ -112,8 +113,13 @@ def solve_mahjongg(
             )
         )
         return
-    verdict = {True: "solvable", False: "unsolvable", None: "unknown (node limit reached)"}
-    typer.echo(f"{board.name} seed {seed} deal={chosen['deal']}: {verdict[result.solvable]}")
-    typer.echo(f"nodes: {result.nodes}, seconds: {result.seconds:.3f}")
+    # Every line a person reads is a catalogue message (`--lang ko` translates it); the
+    # moves stay in the notation `play` takes (`match 12 34`), and --json keeps its keys.
+    verdict = {True: _("solvable"), False: _("unsolvable"),
+               None: _("unknown (node limit reached)")}
+    typer.echo(_("{layout} seed {seed} deal={deal}: {verdict}", layout=board.name, seed=seed,
+                 deal=chosen["deal"], verdict=verdict[result.solvable]))
+    seconds = f"{result.seconds:.3f}"
+    typer.echo(_("nodes: {nodes}, seconds: {seconds}", nodes=result.nodes, seconds=seconds))
     if result.solvable:
-        typer.echo("moves: " + ", ".join(moves))
+        typer.echo(_("moves: {moves}", moves=", ".join(moves)))

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import math
 import os
 import time
@@ -34,15 +33,22 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from pyramids.agents import Agent, make_agent, thinks_by_clock
-from pyramids.core import Game, OptionError, RecordError, Rng, State, load
+from pyramids.core import Game, OptionError, Rng, State, load
 from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.core.files import files_as_read
 from pyramids.core.options import check_players_agree
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.play import play_game, shared_result
+from pyramids.sim.results import (
+    ResultsFormat,
+    numbers_only,
+    play_kept,
+    read_results_file,
+    results_writer,
+)
 from pyramids.sim.stats import bradley_terry_elo, wilson_interval
 
 GameLoader = Callable[..., Game]
@@ -303,26 +309,25 @@ def run_games(
         backend = make_backend("local", workers)
     if results_file is None:
         return run_indexed(play_indexed_game, job, games, backend, on_done)
-    done = {index: result for index, result in read_results(results_file, job, on_note).items()
-            if index < games}
-    if on_done and done:
-        on_done(len(done))
-    missing = [index for index in range(games) if index not in done]
-    try:
-        stream = results_file.open("a", encoding="utf-8")
-    except OSError as error:
-        raise RecordError(N_("{path}: cannot write the results file: {reason}"),
-                          path=str(results_file), reason=error.strerror or str(error)) from None
-    with stream:
-        if stream.tell() == 0:
-            _write_line(stream, {"arena": job_header(job)})
+    form = results_format(job)
+    done = {index: result for index, result in
+            read_results_file(results_file, form, on_note).items() if index < games}
+    with results_writer(results_file, form) as keep:
+        return play_job(job, games, done, keep, backend, on_done)
 
-        def keep(index: int, result: GameResult) -> None:
-            _write_line(stream, {"game": asdict(result)})
 
-        played = run_indexed(play_indexed_game, job, games, backend, on_done, missing, keep)
-    done.update(zip(missing, played, strict=True))
-    return [done[index] for index in range(games)]
+def play_job(
+    job: ArenaJob,
+    games: int,
+    done: dict[int, GameResult],
+    keep: Callable[[dict[str, Any]], None],
+    backend: Backend | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Games 0..games-1 of `job`: those in `done` as they are, the others played and
+    each handed to `keep` (a results file's writer) as it finishes."""
+    return play_kept(play_indexed_game, job, games, done,
+                     lambda index, result: keep(asdict(result)), backend, on_done)
 
 
 def job_header(job: ArenaJob) -> dict[str, Any]:
@@ -348,38 +353,16 @@ def file_digests(files: Iterable[OptionFile]) -> dict[str, dict[str, str]]:
     return {file.option: {"path": file.path, "sha256": file.sha256} for file in files}
 
 
-def _check_option_files(path: Path, theirs: dict[str, Any], ours: dict[str, Any]) -> None:
-    """Refuse a results file whose games were played with another content of a file
-    option than the file has now (the same content elsewhere is the same games)."""
-    recorded = theirs.get("files") or {}
-    for name, now in (ours.get("files") or {}).items():
-        then = recorded.get(name) if isinstance(recorded, dict) else None
-        value = ours["options"][name]
-        if not isinstance(then, dict) or "sha256" not in then:
-            raise RecordError(
-                N_("{path} does not record the content of {option}={value}, so whether its "
-                   "games were played with that file as it is now cannot be checked (it was "
-                   "written before results files recorded it): give another results file"),
-                path=str(path), option=name, value=value)
-        if then["sha256"] != now["sha256"]:
-            raise RecordError(
-                N_("{path} holds games played with {option}={value} as it was then ({then}, "
-                   "SHA-256 {old}); that file has changed since (SHA-256 {new}), and the games "
-                   "of two versions of it would be mixed in one table: put the file back as it "
-                   "was, or give another results file"),
-                path=str(path), option=name, value=value, then=str(then.get("path", "?")),
-                old=str(then["sha256"])[:12], new=now["sha256"][:12])
+def results_format(job: ArenaJob) -> ResultsFormat[int, GameResult]:
+    """An arena's results file: its header, and its games by index."""
+    header = job_header(job)
+    labels = {spec.label for spec in job.specs}
 
+    def decode(data: Any) -> tuple[int, GameResult]:
+        result = checked_result(data, labels)
+        return result.index, result
 
-def _write_line(stream: TextIO, data: dict[str, Any]) -> None:
-    # One line a game, flushed at once: a run stopped at any moment loses at most the
-    # games being played.
-    stream.write(json.dumps(data, sort_keys=True) + "\n")
-    stream.flush()
-
-
-#: How much of a dropped line the note shows.
-DROPPED_SHOWN = 40
+    return ResultsFormat("arena", header, decode)
 
 
 def read_results(path: Path, job: ArenaJob,
@@ -392,132 +375,23 @@ def read_results(path: Path, job: ArenaJob,
     cut from the end of the file and said to `on_note` (its game is played again),
     but only once the rest shows the file is this arena's; nothing before it is ever
     rewritten. A last line that is whole but lacks its newline gets one, so that the
-    next game starts a line of its own."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as error:
-        raise RecordError(N_("{path}: cannot read the results file: {reason}"),
-                          path=str(path), reason=error.strerror or str(error)) from None
-    except UnicodeDecodeError:
-        raise RecordError(N_("{path}, line {line}: not an arena result written by "
-                             "pyramids arena --results"), path=str(path), line=1) from None
-    if not text:
-        return {}
-    header = job_header(job)
-    lines = text.split("\n")
-    last = lines[-1]
-    # The last line, when it lacks its newline and does not parse, was being written
-    # when the run stopped. The first line so cut is dropped only when it begins this
-    # arena's own header (a file of notes is refused, never cut).
-    unfinished = bool(last) and not _parses(last) and (
-        len(lines) > 1 or _header_line(header).startswith(last))
-    if unfinished:
-        lines[-1] = ""
-    results: dict[int, GameResult] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line and (number > 1 or len(lines) == 1):
-            continue
-        try:
-            data = json.loads(line)
-            if number == 1:
-                theirs = data["arena"]
-                if _without_files(theirs) != _without_files(json.loads(json.dumps(header))):
-                    raise RecordError(
-                        N_("{path} holds the games of another arena ({theirs}); these "
-                           "settings are {ours}: give another results file"),
-                        path=str(path), theirs=_settings_text(data["arena"]),
-                        ours=_settings_text(header))
-                _check_option_files(path, theirs, header)
-                continue
-            result = _checked_result(data["game"], header)
-        except RecordError:
-            raise
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise RecordError(N_("{path}, line {line}: not an arena result written by "
-                                 "pyramids arena --results"), path=str(path),
-                              line=number) from None
-        results[result.index] = result
-    if unfinished:
-        # Only the unfinished line goes: the file is cut where that line began.
-        kept = text[:text.rfind("\n") + 1]
-        _cut_results_file(path, len(kept.encode("utf-8")))
-        if on_note is not None:
-            shown = last if len(last) <= DROPPED_SHOWN else last[:DROPPED_SHOWN] + "…"
-            message = (N_("{path}, line {line}: dropped an unfinished line that a stopped "
-                          "run was writing ({text}); its game is played again")
-                       if len(lines) > 1 else
-                       N_("{path}, line {line}: dropped an unfinished line that a stopped "
-                          "run was writing ({text}); the file starts again"))
-            on_note(Words(message, path=str(path), line=len(lines), text=shown))
-    elif last:
-        _add_to_results_file(path, "\n")
-    return results
+    next game starts a line of its own (`pyramids.sim.results`)."""
+    return read_results_file(path, results_format(job), on_note)
 
 
-def _without_files(header: Any) -> Any:
-    """A header's settings, without the file contents that `_check_option_files` checks."""
-    if not isinstance(header, dict):
-        raise TypeError("not an arena header")
-    return {key: value for key, value in header.items() if key != "files"}
-
-
-def _header_line(header: dict[str, Any]) -> str:
-    """The first line of a results file for `header`, as `_write_line` writes it."""
-    return json.dumps({"arena": header}, sort_keys=True)
-
-
-def _cut_results_file(path: Path, size: int) -> None:
-    try:
-        os.truncate(path, size)
-    except OSError as error:
-        raise RecordError(N_("{path}: cannot write the results file: {reason}"),
-                          path=str(path), reason=error.strerror or str(error)) from None
-
-
-def _add_to_results_file(path: Path, text: str) -> None:
-    try:
-        with path.open("a", encoding="utf-8") as stream:
-            stream.write(text)
-    except OSError as error:
-        raise RecordError(N_("{path}: cannot write the results file: {reason}"),
-                          path=str(path), reason=error.strerror or str(error)) from None
-
-
-def _checked_result(data: dict[str, Any], header: dict[str, Any]) -> GameResult:
-    """A game line's result; ValueError when a field is not what the arena wrote."""
+def checked_result(data: Any, labels: Iterable[str]) -> GameResult:
+    """A game line's result; ValueError when a field is not what the arena wrote (a
+    seat held by an agent not among `labels` included)."""
     result = GameResult(**data)
-    labels = {entry[0] for entry in header["agents"]}
     numbers = [*result.returns, *result.metrics.values(), *result.seconds.values(),
                *result.moves.values()]
     if not (isinstance(result.index, int) and result.index >= 0
             and isinstance(result.deal, int) and isinstance(result.length, int)
-            and isinstance(result.seats, list) and set(result.seats) <= labels
+            and isinstance(result.seats, list) and set(result.seats) <= set(labels)
             and len(result.returns) == len(result.seats)
-            and all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers)):
+            and numbers_only(numbers)):
         raise ValueError("not an arena result")
     return result
-
-
-def _parses(line: str) -> bool:
-    try:
-        json.loads(line)
-    except ValueError:
-        return False
-    return True
-
-
-def _settings_text(header: Any) -> str:
-    """The arena's settings as typed: game, agents, seed and each option (`-o`), so
-    that two arenas told apart by an option alone read differently."""
-    try:
-        agents = ",".join(str(entry[0]) for entry in header["agents"])
-        options = "".join(f" -o {name}={value}"
-                          for name, value in sorted((header.get("options") or {}).items()))
-        return f"{header['game']}, --agents {agents}, --seed {header['seed']}{options}"
-    except (KeyError, TypeError, IndexError, AttributeError):
-        return "?"
 
 
 def seat_outcome(returns: Sequence[float], seat: int) -> str:

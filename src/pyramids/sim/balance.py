@@ -12,31 +12,38 @@ Agg backend, so no display is needed).
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import statistics
+import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from pyramids.agents import make_agent, thinks_by_clock
-from pyramids.core import PyramidsError, game_manifest, load
-from pyramids.core.errors import Words
-from pyramids.core.files import write_text_atomically
+from pyramids.core import OptionError, PyramidsError, game_manifest, load
+from pyramids.core.errors import N_, Words
+from pyramids.core.files import current_umask, write_text_atomically
 from pyramids.sim.arena import (
     PLAYER_OPTION_NAMES,
     AgentSpec,
     ArenaJob,
     GameLoader,
     GameResult,
+    OptionFile,
     as_read,
     changed_files,
+    checked_result,
     file_digests,
+    play_job,
     read_option_files,
     resolve_game,
     run_games,
     summarize,
 )
-from pyramids.sim.backends import Backend
+from pyramids.sim.backends import Backend, make_backend
+from pyramids.sim.results import ResultsFormat, read_results_file, results_writer
 from pyramids.sim.stats import even_spread_test, sidak_z, wilson_interval
 from pyramids.sim.tables import Row, csv_text, percent_figure
 
@@ -100,23 +107,44 @@ def run_balance(
     on_done: Callable[[int], None] | None = None,
     backend: Backend | None = None,
     on_note: Callable[[Words], None] | None = None,
+    results_file: Path | None = None,
 ) -> dict[str, Any]:
     """The report's figures for each player count (None: the game's default).
 
     A file an option names (`layout=mine.layout`) is read once, before the first
     game: every game of every player count is played with that content (the report
-    records its SHA-256), and `on_note` hears of a file that changed meanwhile."""
+    records its SHA-256), and `on_note` hears of a file that changed meanwhile.
+
+    With `results_file`, each game of every player count is added to the file as it
+    finishes, and the games it already holds for these settings are read back, not
+    played again (`pyramids.sim.results`): a stopped run goes on where it was, and
+    more games or another player count later add to the same file."""
+    if games < 1:
+        raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
     spec = AgentSpec(agent, agent)
     by_count: dict[str, Any] = {}
     chosen_options: dict[str, Any] = {}
     files = read_option_files(options or {})
-    for count in players:
-        with as_read(files):
-            game, chosen = resolve_game(game_name, options, count, loader)
-        chosen_options = game.options
-        job = ArenaJob(game_name, chosen, (spec,), seed, loader, files)
-        results = run_games(job, games, workers, on_done, backend)
-        by_count[str(game.num_players)] = player_count_figures(results, [agent])
+    with ExitStack() as stack:
+        kept: dict[tuple[int, int], GameResult] = {}
+        keep: Callable[[dict[str, Any]], None] | None = None
+        if results_file is not None:
+            form = balance_results_format(game_name, options or {}, agent, seed, files)
+            kept = read_results_file(results_file, form, on_note)
+            keep = stack.enter_context(results_writer(results_file, form))
+        for count in players:
+            with as_read(files):
+                game, chosen = resolve_game(game_name, options, count, loader)
+            chosen_options = game.options
+            job = ArenaJob(game_name, chosen, (spec,), seed, loader, files)
+            if keep is None:
+                results = run_games(job, games, workers, on_done, backend)
+            else:
+                done = {index: result for (seats, index), result in kept.items()
+                        if seats == game.num_players and index < games}
+                results = play_job(job, games, done, keep,
+                                   backend or make_backend("local", workers), on_done)
+            by_count[str(game.num_players)] = player_count_figures(results, [agent])
     if on_note is not None:
         for note in changed_files(files):
             on_note(note)
@@ -134,6 +162,24 @@ def run_balance(
     if files:  # the content played, as an arena's results file records it
         report["files"] = file_digests(files)
     return report
+
+
+def balance_results_format(game_name: str, options: dict[str, Any], agent: str, seed: int,
+                           files: Sequence[OptionFile]) -> ResultsFormat[tuple[int, int],
+                                                                         GameResult]:
+    """A balance run's results file: a header of the settings that fix its games (the
+    game, the options as given, the agent, the seed, the files' contents), then the
+    games of every player count as the arena writes them, keyed by (players, index)."""
+    header: dict[str, Any] = {"game": game_name, "options": dict(options), "agent": agent,
+                              "seed": seed}
+    if files:
+        header["files"] = file_digests(files)
+
+    def decode(data: Any) -> tuple[tuple[int, int], GameResult]:
+        result = checked_result(data, [agent])
+        return (len(result.seats), result.index), result
+
+    return ResultsFormat("balance", header, decode)
 
 
 def _percent(x: float) -> str:
@@ -420,6 +466,22 @@ def _wrapped(title: str, width_inches: float) -> str:
 TITLE_LINE_INCHES = 0.25
 
 
+def _save_figure(fig: Any, path: Path, title: str) -> None:
+    """Save a chart as PNG, whole or not at all (as `write_text_atomically` writes text):
+    a plot that fails half-way never replaces one already there. The title is also
+    the PNG's own Title: a file saved apart still says what it shows."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png",
+                                         dir=path.parent)
+    os.close(handle)
+    try:
+        fig.savefig(temporary, dpi=100, metadata={"Title": title}, format="png")
+        os.chmod(temporary, 0o666 & ~current_umask())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     """PNG plots of seat win rates and game lengths; the file names written."""
     import matplotlib
@@ -450,8 +512,7 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     axes[0][0].set_ylabel("win rate (95% CI)")
     fig.suptitle(shown)
     path = out / "seat_win_rates.png"
-    # The title is also the PNG's own Title: a file saved apart still says what it shows.
-    fig.savefig(path, dpi=100, metadata={"Title": title})
+    _save_figure(fig, path, title)
     plt.close(fig)
     written.append(path.name)
 
@@ -468,7 +529,7 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     ax.legend()
     fig.suptitle(shown)
     path = out / "game_length.png"
-    fig.savefig(path, dpi=100, metadata={"Title": title})
+    _save_figure(fig, path, title)
     plt.close(fig)
     written.append(path.name)
     return written
@@ -483,9 +544,50 @@ def existing_report(out: Path) -> Path | None:
     return next((out / name for name in REPORT_FILES if (out / name).exists()), None)
 
 
+_NOT_A_FOLDER = N_("cannot write the report to {path}: {file} is a file, not a folder; give "
+                   "--out a folder that can be written, or one that can be made")
+_CANNOT_WRITE_REPORT = N_("cannot write the report to {path}: {folder}: {reason}; give --out "
+                          "a folder that can be written, or one that can be made")
+
+
+def check_report_folder(out: Path) -> None:
+    """Before any game is played: refuse an `out` the report cannot be written to (a
+    file, a path under a file, a folder that cannot be written or made), naming the
+    path and what is wrong, rather than lose a long run's figures at its end. It
+    changes nothing: the folder is made only when the report is written."""
+    folder = out
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the nearest part of the path that is there
+    if folder.exists() and not folder.is_dir():
+        raise PyramidsError(_NOT_A_FOLDER, path=str(out), file=str(folder))
+    try:
+        # The one sure test of writing (permissions, a read-only disk, root or not):
+        # a file of a name of its own, made and removed at once.
+        handle, probe = tempfile.mkstemp(prefix=".pyramids-balance-", dir=folder)
+    except OSError as error:
+        raise PyramidsError(_CANNOT_WRITE_REPORT, path=str(out), folder=str(folder),
+                            reason=error.strerror or str(error)) from None
+    os.close(handle)
+    os.unlink(probe)
+
+
 def write_report(report: dict[str, Any], out: Path) -> Path:
     """Write report.md, balance.json, the CSV tables and the plots into `out`; the
-    report's path."""
+    report's path. A folder that cannot be written is one line naming it (a
+    PyramidsError), not a traceback; each file is written whole or not at all."""
+    try:
+        return _write_report(report, out)
+    except OSError as error:
+        if isinstance(error, (NotADirectoryError, FileExistsError)):
+            check_report_folder(out)  # names the file in the way, where one is
+        where = Path(error.filename) if error.filename else out
+        if where.parent == out:  # a file of the report (or its temporary): the folder
+            where = out
+        raise PyramidsError(_CANNOT_WRITE_REPORT, path=str(out), folder=str(where),
+                            reason=error.strerror or str(error)) from None
+
+
+def _write_report(report: dict[str, Any], out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     plots = write_plots(report, out)
     saved = {

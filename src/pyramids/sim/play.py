@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pyramids.agents import Agent, make_agent_from_setting
 from pyramids.core import Game, OptionError, Rng, State
-from pyramids.core.errors import N_, PluralWords
+from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.sim.backends import Backend, run_indexed
+from pyramids.sim.results import (
+    ResultsFormat,
+    numbers_only,
+    play_kept,
+    read_results_file,
+    results_writer,
+)
 
 DEFAULT_MAX_ACTIONS = 100_000
 
@@ -170,6 +178,9 @@ def play_series(
     keep_finals: bool = False,
     backend: Backend | None = None,
     on_done: Callable[[int], None] | None = None,
+    results_file: Path | None = None,
+    on_note: Callable[[Words], None] | None = None,
+    files: dict[str, dict[str, str]] | None = None,
 ) -> SeriesSummary:
     """Play `games` games with fresh agents each game; count wins, draws and length.
 
@@ -177,6 +188,13 @@ def play_series(
     kept in `finals` (for game-specific statistics such as the solo draw count).
     The games run on `backend` (default: one after another in this process);
     every backend gives the same summary.
+
+    With `results_file`, each game is added to the file as it finishes, and the
+    games the file already holds for this series are read back, not played again
+    (`pyramids.sim.results`; `on_note` hears of a line it dropped): a stopped run
+    goes on where it was, with the figures of one uninterrupted run. `files`: the
+    digests of the files the game's options name, as the game was loaded with them
+    (`pyramids.sim.arena.file_digests`), which the file's header records.
     """
     if len(agent_names) != game.num_players:
         raise OptionError(
@@ -195,7 +213,19 @@ def play_series(
     )
     job = SeriesJob(game, tuple(agent_names), series_seeds(seed, games, game.num_players),
                     keep_finals)
-    for returns, length, view in run_indexed(play_series_game, job, games, backend, on_done):
+    if results_file is None:
+        outcomes = run_indexed(play_series_game, job, games, backend, on_done)
+    else:
+        form = series_results_format(job, seed, files)
+        done = {index: outcome for index, outcome in
+                read_results_file(results_file, form, on_note).items() if index < games}
+        with results_writer(results_file, form) as keep:
+            outcomes = play_kept(
+                play_series_game, job, games, done,
+                lambda index, outcome: keep({"index": index, "returns": outcome[0],
+                                             "length": outcome[1], "final": outcome[2]}),
+                backend, on_done)
+    for returns, length, view in outcomes:
         summary.games += 1
         summary.total_actions += length
         for seat, value in enumerate(returns):
@@ -214,3 +244,34 @@ def play_series(
         if view is not None:
             summary.finals.append((returns, view))
     return summary
+
+
+SeriesOutcome = tuple[list[float], int, dict[str, Any] | None]
+
+
+def series_results_format(job: SeriesJob, seed: int | str | None,
+                          files: dict[str, dict[str, str]] | None = None,
+                          ) -> ResultsFormat[int, SeriesOutcome]:
+    """A series' results file (`pyramids simulate --results`): a header of what fixes
+    its games (the game, its options, the agents by seat, the seed, the content of the
+    files its options name; `finals` where final views are kept), then a line a game:
+    its index, returns, length and final view (null where not kept)."""
+    game = job.game
+    header: dict[str, Any] = {"game": game.name, "options": game.options,
+                              "agents": list(job.agent_names), "seed": seed}
+    if job.keep_finals:
+        header["finals"] = True
+    if files:
+        header["files"] = files
+
+    def decode(data: Any) -> tuple[int, SeriesOutcome]:
+        index, returns, length, final = (data["index"], data["returns"], data["length"],
+                                         data["final"])
+        if not (isinstance(index, int) and not isinstance(index, bool) and index >= 0
+                and isinstance(length, int) and isinstance(returns, list)
+                and len(returns) == game.num_players and numbers_only(returns)
+                and (isinstance(final, dict) if job.keep_finals else final is None)):
+            raise ValueError("not a series result")
+        return index, ([float(r) for r in returns], length, final)
+
+    return ResultsFormat("simulate", header, decode)
