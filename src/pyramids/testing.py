@@ -199,7 +199,7 @@ def _check_end(state: State, view_type: type | None) -> None:
     for player in [None, *range(game.num_players)]:
         view = _checked_view(state, player, view_type)
         try:
-            check_outcome(view["outcome"], game.num_players)
+            check_outcome(view["outcome"], game.num_players, game)
         except ViewTypeError as error:
             raise ConformanceError(f"outcome at the end: {error}") from None
         winners = view["outcome"]["winners"]

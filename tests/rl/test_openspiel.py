@@ -219,3 +219,58 @@ def test_a_chance_outcome_that_is_not_a_deal_is_refused() -> None:
         assert state.is_chance_node()  # unchanged
     state.apply_action(99)
     assert not state.is_chance_node()
+
+
+#: (game, parameters, the utility and the seats those parameters allow).
+TYPES = [
+    ("mahjongg", {}, _UTILITY.GENERAL_SUM, (1, 4)),
+    ("mahjongg", {"players": 2}, _UTILITY.ZERO_SUM, (1, 4)),
+    ("mahjongg", {"players": 3, "mode": "coop"}, _UTILITY.IDENTICAL, (2, 4)),
+    ("mahjongg", {"mode": "time-attack", "clock": "turns"}, _UTILITY.GENERAL_SUM, (1, 1)),
+    ("temple", {"players": 4}, _UTILITY.ZERO_SUM, (2, 5)),
+    ("pacal", {}, _UTILITY.ZERO_SUM, (2, 2)),
+    ("pacal-solo", {}, _UTILITY.GENERAL_SUM, (1, 1)),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "utility", "seats"), TYPES)
+def test_the_type_openspiel_reads_is_the_loaded_settings(name, options, utility, seats) -> None:
+    """Every road to the game's type answers for the parameters it was loaded with: its
+    `get_type()`, a state's `get_game()`, a pickled or deserialized game, a C++
+    wrapper, and `game_type(name, params)`; its players range is the seats these
+    options allow (time attack one, co-op two to four)."""
+    import pickle
+
+    params = {"layout": SMALL, **options} if name == "mahjongg" else options
+    game = pyspiel.load_game(po.short_name(name), params)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    again, _ = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    wrapped = pyspiel.load_game(f"cached_tree(game={game})")
+    for kind in (game.get_type(), state.get_game().get_type(), again.get_type(),
+                 pickle.loads(pickle.dumps(game)).get_type(), wrapped.get_type(),
+                 po.game_type(name, params), po.game_type(po.short_name(name), params)):
+        assert kind.utility == utility
+        assert (kind.min_num_players, kind.max_num_players) == seats
+        assert kind.short_name in (po.short_name(name), "cached_tree")
+        assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert seats[0] <= game.num_players() <= seats[1]
+    assert (game.utility_sum() == 0.0) == (utility == _UTILITY.ZERO_SUM)
+
+
+def test_the_registered_type_is_the_default_options_one() -> None:
+    """What pyspiel cannot follow (docs/rl.md): one type registered per name, the
+    default options' (Mahjongg's: general-sum for 1 to 4 seats), whatever a game is
+    later loaded with; `game_type` gives the settings' own."""
+    registered = {t.short_name: t for t in pyspiel.registered_games()}["pyramids_mahjongg"]
+    assert registered.utility == _UTILITY.GENERAL_SUM
+    assert (registered.min_num_players, registered.max_num_players) == (1, 4)
+    coop = po.game_type("mahjongg", {"players": 2, "mode": "coop", "layout": SMALL})
+    assert coop.utility == _UTILITY.IDENTICAL and coop.min_num_players == 2
+
+
+def test_a_setting_with_a_narrower_type_passes_random_sim_test() -> None:
+    game = pyspiel.load_game("pyramids_mahjongg", {"layout": SMALL, "mode": "time-attack",
+                                                   "clock": "turns"})
+    assert game.get_type().max_num_players == 1
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

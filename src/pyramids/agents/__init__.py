@@ -27,6 +27,7 @@ from pyramids.agents.base import (
     parse_setting,
     register_agent,
     require_agent,
+    reseed_agent,
     thinks_by_clock,
 )
 from pyramids.agents.determinized import DeterminizedAgent
@@ -62,4 +63,5 @@ __all__ = [
     "thinks_by_clock",
     "register_agent",
     "require_agent",
+    "reseed_agent",
 ]

@@ -31,11 +31,37 @@ ENTRY_POINT_GROUP = "pyramids.agents"
 
 
 class Agent(Protocol):
+    """An agent: `step` answers a move; `reseed` starts it afresh from a seed.
+
+    Every built-in agent has `reseed`. An agent from a plugin written before it may
+    lack it: it still plays everywhere (nothing in the project reseeds agents but a
+    level, which then makes its inner agent afresh), and `reseed_agent`, for an
+    evaluation loop, leaves it as it is and answers False: make a new agent from
+    the seed then."""
+
     name: str
 
     def step(self, state: State) -> int:
         """The action to play in `state` (not terminal) for `state.current_player`."""
         ...
+
+    def reseed(self, seed: int | None) -> None:
+        """Start again from `seed`: from now on the agent plays exactly as a new agent
+        made with `seed` (and the same options) would, forgetting every game it has
+        seen (so a seed plus the actions replays a game). What it only caches about a
+        game's rules (a policy looked up, a search's settings) may stay."""
+        ...
+
+
+def reseed_agent(agent: Any, seed: int | None) -> bool:
+    """Reseed `agent` when it can be (`agent.reseed(seed)`): True; False, leaving it as
+    it is, for an agent without `reseed` (a plugin's, written before it): make a new
+    one from the seed to replay a game then."""
+    reseed = getattr(agent, "reseed", None)
+    if not callable(reseed):
+        return False
+    reseed(seed)
+    return True
 
 
 def thinks_by_clock(agent: Agent) -> bool:

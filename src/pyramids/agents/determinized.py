@@ -118,6 +118,12 @@ class DeterminizedAgent:
         self._plan: list[int] = []
         self._plan_key: str | None = None
 
+    def reseed(self, seed: int | None) -> None:
+        """Play on as a new agent made with `seed`: a new generator, no plan kept."""
+        self.rng = Rng(seed)
+        self._plan = []
+        self._plan_key = None
+
     def step(self, state: State) -> int:
         if not isinstance(state, MahjonggState) or state.game.num_players != 1:
             return greedy_action(state, self.rng)

@@ -137,6 +137,17 @@ class LevelAgent:
             self._agents[game_name, players] = agent
         return agent
 
+    def reseed(self, seed: int | None) -> None:
+        """Play on as a new level agent made with `seed`: the agents already made (one
+        per game and table) are reseeded with it, as a new level would make them;
+        one without `reseed` (a plugin's) is dropped, to be made afresh."""
+        from pyramids.agents.base import reseed_agent
+
+        self.seed = seed
+        for key, agent in list(self._agents.items()):
+            if not reseed_agent(agent, seed):
+                del self._agents[key]
+
     def step(self, state: State) -> int:
         game = state.game
         action: int = self.agent_for(game.name, game.num_players).step(state)

@@ -139,6 +139,14 @@ class MctsAgent:
         self._evaluators: dict[str, tuple[Evaluator | None, int | None]] = {}
         self._stages: dict[str, Callable[[State], object]] = {}
 
+    def reseed(self, seed: int | None) -> None:
+        """Play on as a new agent made with `seed`: a new generator, no tree kept. The
+        caches of each game's scorers, evaluators and policies depend on the game
+        only, and stay."""
+        self.rng = Rng(seed)
+        self._root = None
+        self.last_iterations = 0
+
     def _rollout_policy(self, game_name: str = "") -> Policy:
         if self._policy is None:
             if self.rollout == "greedy":

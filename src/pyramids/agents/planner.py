@@ -97,6 +97,14 @@ class PlannerAgent:
         self._plan: list[int] = []
         self._plan_key: str | None = None
 
+    def reseed(self, seed: int | None) -> None:
+        """Play on as a new planner made with `seed`: a new generator, no plan kept,
+        and its `mcts` reseeded alike."""
+        self.rng = Rng(seed)
+        self.fallback.reseed(seed)
+        self._plan = []
+        self._plan_key = None
+
     def step(self, state: State) -> int:
         plan = companion_of(state.game.name, "planner")
         if plan is not None:

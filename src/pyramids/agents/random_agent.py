@@ -13,5 +13,8 @@ class RandomAgent:
     def __init__(self, seed: int | None = 0) -> None:
         self.rng = Rng(seed)
 
+    def reseed(self, seed: int | None) -> None:
+        self.rng = Rng(seed)
+
     def step(self, state: State) -> int:
         return self.rng.choice(state.legal_actions())

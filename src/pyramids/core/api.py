@@ -89,6 +89,14 @@ class Game(ABC):
         per instance."""
         return None
 
+    def outcome_figures(self) -> tuple[str, ...]:
+        """The names of the figures this game's `outcome` may hold (`Outcome.figures`),
+        in a fixed order: every one gets a slot in the RL observation vector (a figure
+        a finished game leaves out encodes as 0), and the conformance checks refuse a
+        figure not named here. A game whose figures depend on its options (its mode)
+        answers per instance. None by default."""
+        return ()
+
     @property
     @abstractmethod
     def num_players(self) -> int:

@@ -9,7 +9,12 @@ so the documented shape and the real one cannot drift apart.
 A list whose length the rules bound declares it, `Annotated[list[X], Capacity(n)]`
 (or a function of the game: `PER_SEAT`, a board's tile count): fixed-size
 encodings give it that many slots, and `check_view` with the game refuses a view
-that holds more.
+that holds more. A dict's keys are declared likewise: by a Literal key type
+(`dict[CardKind, int]`), or where they depend on the game by
+`Annotated[dict[str, X], Keys(...)]` (`Outcome.figures`: `OUTCOME_FIGURES`, the
+game's `outcome_figures()`); encodings give every declared key a slot, and
+`check_view` with the game refuses a key that is not declared, and a dict whose
+keys are not declared at all.
 
 Every view ends with the same block, `outcome`: None while the game is on, and
 at the end an `Outcome`, so that interfaces, the arena and the balance tools
@@ -65,6 +70,47 @@ def seats(game: Any) -> int:
 PER_SEAT = Capacity(seats)
 
 
+@dataclass(frozen=True)
+class Keys:
+    """The keys a dict of a view may hold, declared with its type where they are not a
+    Literal: `Annotated[dict[str, float], Keys(("rounds", "built"))]`, or a function of
+    the game (its options): `Annotated[dict[str, float], Keys(outcome_figures)]`.
+
+    Fixed-size encodings (the RL observation vectors) give each declared key a slot,
+    in the declared order, so every key the game can give has one; a dict may hold
+    fewer (a missing key encodes as zeros). `check_view` with the game refuses a key
+    outside the declaration."""
+
+    names: tuple[str, ...] | Callable[[Any], Iterable[str]]
+
+    def of(self, game: Any) -> tuple[str, ...]:
+        """The declared keys for `game`, in order (distinct strings)."""
+        names = tuple(self.names(game) if callable(self.names) else self.names)
+        if any(not isinstance(name, str) for name in names) or len(set(names)) != len(names):
+            raise ValueError(f"a dict's declared keys are distinct strings, not {names!r}")
+        return names
+
+
+def outcome_figures(game: Any) -> tuple[str, ...]:
+    """The keys of `Outcome.figures` that `game` (with its options) may give: its
+    `outcome_figures()` (none for a game that does not say)."""
+    declared = getattr(game, "outcome_figures", None)
+    return tuple(declared()) if callable(declared) else ()
+
+
+#: The figures a game's outcome may hold: those its `Game.outcome_figures()` names.
+OUTCOME_FIGURES = Keys(outcome_figures)
+
+
+def declared_keys(kind: Any) -> Keys | None:
+    """The `Keys` declared on `kind` (an `Annotated[dict[...], Keys(..)]`), if any."""
+    if get_origin(kind) is Annotated:
+        for extra in kind.__metadata__:
+            if isinstance(extra, Keys):
+                return extra
+    return None
+
+
 def declared_capacity(kind: Any) -> Capacity | None:
     """The `Capacity` declared on `kind` (an `Annotated[list[...], Capacity(..)]`), if any."""
     if get_origin(kind) is Annotated:
@@ -86,14 +132,17 @@ class Outcome(TypedDict):
     - `capped`: True when a safety cap (a round limit) ended the game rather
       than the rules' own end: balance studies count these.
     - `figures`: the game's own end-of-game numbers (rounds played, cards drawn,
-      levels built), for tools that report them.
+      levels built), for tools that report them. Their names are declared by the
+      game (`Game.outcome_figures()`, per instance), so that every one has a slot
+      in a fixed-size encoding; a figure it does not declare is refused by the
+      conformance checks.
     """
 
     winners: Annotated[list[int], PER_SEAT]
     scores: Annotated[list[float], PER_SEAT]
     reason: str
     capped: bool
-    figures: dict[str, float]
+    figures: Annotated[dict[str, float], OUTCOME_FIGURES]
 
 
 def make_outcome(winners: Iterable[int], scores: Iterable[float], reason: str,
@@ -119,9 +168,10 @@ def check_view(view: Any, view_type: type, game: Any = None) -> None:
     _check(view, view_type, "view", game)
 
 
-def check_outcome(outcome: Any, num_players: int) -> None:
-    """An `Outcome` with one score per seat and winners that are seats."""
-    _check(outcome, Outcome, "outcome")
+def check_outcome(outcome: Any, num_players: int, game: Any = None) -> None:
+    """An `Outcome` with one score per seat and winners that are seats; with `game`,
+    only figures the game declares (`Game.outcome_figures()`)."""
+    _check(outcome, Outcome, "outcome", game)
     if len(outcome["scores"]) != num_players:
         raise ViewTypeError(f"outcome.scores has {len(outcome['scores'])} numbers, "
                             f"expected one per seat ({num_players})")
@@ -150,7 +200,12 @@ def _check(value: Any, kind: Any, path: str, game: Any = None) -> None:
         _check(value, get_args(kind)[0], path, game)
         return
     if origin is Annotated:
-        _check(value, get_args(kind)[0], path, game)
+        inner = get_args(kind)[0]
+        keys = declared_keys(kind)
+        if keys is not None and get_origin(inner) is dict:
+            _check_dict(value, inner, path, game, keys)
+            return
+        _check(value, inner, path, game)
         capacity = declared_capacity(kind)
         if game is not None and capacity is not None and isinstance(value, list):
             most = capacity.of(game)
@@ -179,12 +234,7 @@ def _check(value: Any, kind: Any, path: str, game: Any = None) -> None:
             _check(element, item, f"{path}[{index}]", game)
         return
     if origin is dict:
-        if not isinstance(value, dict):
-            raise ViewTypeError(f"{path} is {type(value).__name__}, expected an object")
-        key_kind, item_kind = get_args(kind) or (Any, Any)
-        for key, element in value.items():
-            _check(key, key_kind, f"{path} key")
-            _check(element, item_kind, f"{path}[{key!r}]", game)
+        _check_dict(value, kind, path, game, None)
         return
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -205,6 +255,31 @@ def _check(value: Any, kind: Any, path: str, game: Any = None) -> None:
     raise ViewTypeError(f"{path}: the declared type {kind!r} is not one a view may use")
 
 
+def _check_dict(value: Any, kind: Any, path: str, game: Any, keys: Keys | None) -> None:
+    """A dict of `kind`; with the game, only declared keys: `keys`, or a Literal key type."""
+    if not isinstance(value, dict):
+        raise ViewTypeError(f"{path} is {type(value).__name__}, expected an object")
+    key_kind, item_kind = get_args(kind) or (Any, Any)
+    if game is not None and value:
+        if keys is not None:
+            allowed = keys.of(game)
+            extra = sorted(str(key) for key in value if key not in allowed)
+            if extra:
+                raise ViewTypeError(f"{path} has undeclared keys {', '.join(extra)}; "
+                                    f"declared: {', '.join(allowed) or 'none'}")
+        elif get_origin(key_kind) is not Literal:
+            # No fixed slot for keys declared neither way (an encoding would drop them).
+            raise ViewTypeError(f"{path}: the keys of a dict[{_name(key_kind)}, ...] are not "
+                                f"declared (use a Literal key type or Annotated[..., Keys(...)])")
+    for key, element in value.items():
+        _check(key, key_kind, f"{path} key")
+        _check(element, item_kind, f"{path}[{key!r}]", game)
+
+
+def _name(kind: Any) -> str:
+    return getattr(kind, "__name__", None) or repr(kind)
+
+
 def _check_typed_dict(value: Any, kind: Any, path: str, game: Any = None) -> None:
     if not isinstance(value, dict):
         raise ViewTypeError(f"{path} is {type(value).__name__}, expected an object")
@@ -220,5 +295,6 @@ def _check_typed_dict(value: Any, kind: Any, path: str, game: Any = None) -> Non
         _check(element, hints[key], f"{path}.{key}", game)
 
 
-__all__ = ["PER_SEAT", "Capacity", "Outcome", "ViewTypeError", "check_outcome", "check_view",
-           "declared_capacity", "make_outcome", "seats"]
+__all__ = ["OUTCOME_FIGURES", "PER_SEAT", "Capacity", "Keys", "Outcome", "ViewTypeError",
+           "check_outcome", "check_view", "declared_capacity", "declared_keys", "make_outcome",
+           "outcome_figures", "seats"]

@@ -1,7 +1,9 @@
 """OpenSpiel adapters (the `openspiel` extra): importing this registers every game with pyspiel.
 
 `pyspiel.load_game("pyramids_pacal")` (dashes as underscores: `pyramids_pacal_solo`)
-then gives an OpenSpiel game whose parameters are the game's options. See
+then gives an OpenSpiel game whose parameters are the game's options, and whose
+`get_type()` is that of its options (`game_type(name, params)` answers it; the
+type pyspiel registers, `pyspiel.registered_games()`, is the default options'). See
 `pyramids.openspiel.game` for how chance, information and utilities map, and
 `pyramids.openspiel.bots` for OpenSpiel's MCTS as a pyramids agent
 (`openspiel-mcts`). docs/rl.md has examples.
@@ -11,6 +13,7 @@ from pyramids.openspiel.game import (
     PyramidsObserver,
     PyramidsSpielGame,
     PyramidsSpielState,
+    game_type,
     register_games,
     short_name,
 )
@@ -25,6 +28,7 @@ __all__ = [
     "PyramidsObserver",
     "PyramidsSpielGame",
     "PyramidsSpielState",
+    "game_type",
     "register_games",
     "short_name",
 ]

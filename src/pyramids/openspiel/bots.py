@@ -36,6 +36,14 @@ class OpenSpielMctsAgent:
         self._numpy = np.random.RandomState(self.seed % 2**32)
         self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
 
+    def reseed(self, seed: int | None) -> None:
+        """Play on as a new agent made with `seed`: its determinizations and OpenSpiel's
+        generator (shared by the bots and their evaluators, reseeded in place) start
+        again; MCTSBot keeps no tree between moves."""
+        self.seed = 0 if seed is None else seed
+        self._rng = Rng(self.seed)
+        self._numpy.seed(self.seed % 2**32)
+
     def _bot(self, state: State) -> tuple[PyramidsSpielGame, Any]:
         key = f"{state.game.name}:{sorted(state.game.options.items())}"
         if key not in self._games:

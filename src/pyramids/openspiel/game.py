@@ -20,8 +20,16 @@ How the games map onto OpenSpiel:
   competitive Mahjongg), identical (co-op Mahjongg: one result for the team), else
   general-sum (one-player games, Mahjongg at three or four seats). A game that
   declares nothing is probed: random games whose returns always sum to 0 make it
-  zero-sum, always equal identical. The registered type is the default
-  options'; `get_type()` is the instance's. Returns are in [-1, 1].
+  zero-sum, always equal identical. Returns are in [-1, 1].
+- The type per instance: a loaded game's `get_type()` (what OpenSpiel's
+  algorithms read, and what a state's `get_game()`, a pickled or deserialized
+  game, and C++ wrappers such as `cached_tree` answer) is the type of the
+  options it was loaded with: their utility, and the seats these options allow
+  (`min_num_players`..`max_num_players`: Mahjongg's time attack 1..1, co-op
+  2..4). pyspiel registers one type per name, fixed at registration:
+  `pyspiel.registered_games()` shows the default options' (Mahjongg's:
+  general-sum, 1 to 4 seats), whatever a later `load_game` is given. Read the
+  type from the loaded game, or `game_type(name, params)`.
 - Saving: a state pickles its engine through `to_json`, so
   `pyspiel.serialize_game_and_state` round-trips it exactly.
 """
@@ -37,7 +45,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from pyramids.core import Game, GameManifest, State, load, manifests
+from pyramids.core import Game, GameManifest, OptionError, State, load, manifests
 from pyramids.core.api import GENERAL_SUM, IDENTICAL, ZERO_SUM
 from pyramids.rl.encoding import Encoder, encoder_for
 
@@ -111,8 +119,30 @@ def returns_kind(game: Game) -> str:
     return ZERO_SUM if zero_sum else IDENTICAL if identical else GENERAL_SUM
 
 
-def _with_utility(game_type: pyspiel.GameType, utility: Any) -> pyspiel.GameType:
-    """`game_type` with another utility (an instance's own type)."""
+def players_range(manifest: GameManifest, options: dict[str, Any]) -> tuple[int, int]:
+    """The fewest and the most seats a game with `options` (its other options: a mode)
+    may be played with: the counts in the manifest's range that its factory accepts
+    with these options (Mahjongg's time attack: 1 to 1, co-op: 2 to 4); the game's own
+    count for a game without a players option."""
+    low, high = manifest.players_range()
+    option = manifest.players_option
+    if option is None or low == high:
+        return low, high
+    allowed = []
+    for count in range(low, high + 1):
+        try:
+            manifest.factory(**{**options, option: count})
+        except (OptionError, ValueError):
+            continue
+        allowed.append(count)
+    if not allowed:  # cannot happen for options a game was made with; keep the manifest's
+        return low, high
+    return min(allowed), max(allowed)
+
+
+def _with_settings(game_type: pyspiel.GameType, utility: Any,
+                   players: tuple[int, int]) -> pyspiel.GameType:
+    """`game_type` with another utility and players range (an instance's own type)."""
     return pyspiel.GameType(
         short_name=game_type.short_name,
         long_name=game_type.long_name,
@@ -121,14 +151,28 @@ def _with_utility(game_type: pyspiel.GameType, utility: Any) -> pyspiel.GameType
         information=game_type.information,
         utility=utility,
         reward_model=game_type.reward_model,
-        max_num_players=game_type.max_num_players,
-        min_num_players=game_type.min_num_players,
+        max_num_players=players[1],
+        min_num_players=players[0],
         provides_information_state_string=game_type.provides_information_state_string,
         provides_information_state_tensor=game_type.provides_information_state_tensor,
         provides_observation_string=game_type.provides_observation_string,
         provides_observation_tensor=game_type.provides_observation_tensor,
         parameter_specification=game_type.parameter_specification,
     )
+
+
+def instance_type(registered: pyspiel.GameType, manifest: GameManifest,
+                  game: Game) -> pyspiel.GameType:
+    """The OpenSpiel type of `game` (a game with its options): `registered` (the default
+    options') with this game's utility and players range; the rest (sequential,
+    explicit chance, imperfect information, terminal rewards, what it provides) is
+    the same for every setting."""
+    utility = _UTILITIES[returns_kind(game)]
+    players = players_range(manifest, game.options)
+    if utility == registered.utility and players == (registered.min_num_players,
+                                                     registered.max_num_players):
+        return registered
+    return _with_settings(registered, utility, players)
 
 
 class PyramidsSpielGame(pyspiel.Game):
@@ -147,12 +191,10 @@ class PyramidsSpielGame(pyspiel.Game):
         max_length = int(merged.pop("max_game_length"))
         self.engine_game: Game = self.manifest.factory(**merged)
         # The type of these settings: two-player competitive Mahjongg is zero-sum,
-        # co-op identical, while the game's registered (default) type is general-sum.
-        utility = _UTILITIES[returns_kind(self.engine_game)]
-        game_type = self.game_type
-        if utility != game_type.utility:
-            game_type = _with_utility(game_type, utility)
-        zero_sum = utility == pyspiel.GameType.Utility.ZERO_SUM
+        # co-op identical and for 2 to 4 seats, time attack for one, while the
+        # game's registered (default) type is general-sum for 1 to 4.
+        game_type = instance_type(self.game_type, self.manifest, self.engine_game)
+        zero_sum = game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine_game.num_distinct_actions,
             max_chance_outcomes=self.deals,
@@ -319,6 +361,9 @@ class PyramidsObserver:
 
 
 def _game_class(manifest: GameManifest) -> tuple[pyspiel.GameType, type[PyramidsSpielGame]]:
+    # pyspiel registers one type per name, fixed here: the default options' utility,
+    # and every count of seats the game has (`PyramidsSpielGame` gives each loaded
+    # game its own, `instance_type`).
     low, high = manifest.players_range()
     utility = _UTILITIES[returns_kind(manifest.factory())]
     game_type = pyspiel.GameType(
@@ -342,6 +387,18 @@ def _game_class(manifest: GameManifest) -> tuple[pyspiel.GameType, type[Pyramids
                {"manifest": manifest, "game_type": game_type, "__module__": __name__})
     globals()[class_name] = cls  # pickling finds a class by its module and name
     return game_type, cls
+
+
+def game_type(name: str, params: dict[str, Any] | None = None) -> pyspiel.GameType:
+    """The OpenSpiel type of the game `name` (the pyramids name, `mahjongg`, or the
+    OpenSpiel one, `pyramids_mahjongg`) with the parameters `params`: what the loaded
+    game's `get_type()` answers. Unlike the type `pyspiel.registered_games()` lists
+    (the default options', fixed at registration), its utility and players range are
+    those of these parameters."""
+    register_games()
+    spiel_name = name if name.startswith("pyramids_") else short_name(name)
+    loaded: pyspiel.GameType = pyspiel.load_game(spiel_name, dict(params or {})).get_type()
+    return loaded
 
 
 _REGISTERED: dict[str, str] = {}

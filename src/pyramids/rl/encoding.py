@@ -18,15 +18,19 @@ manifest declares and gives every field a fixed run of float32 features.
   bound of the rules, so nothing is dropped); a list that declares none gets the
   game's *probe* (below), and items past that capacity are dropped.
 - `dict[K, X]`: one run of X's features per key. Keys declared by a Literal
-  (`dict[CardKind, int]`) are all its choices, in the declared order, so none is
-  dropped; otherwise (`dict[str, X]`) the keys are the ones the probe saw, sorted
-  (a key never seen there is dropped).
+  (`dict[CardKind, int]`) are all its choices, in the declared order, and keys
+  declared with `Annotated[dict[str, X], Keys(...)]` (`pyramids.core.views`;
+  `Outcome.figures` names the game's `outcome_figures()`) are those, in that
+  order: every key has a slot, seen or not, and a key that is absent encodes as
+  zeros. Otherwise (`dict[str, X]`, which the conformance checks refuse) the keys
+  are the ones the probe saw, sorted (a key never seen there is dropped).
 - A nested TypedDict: its fields in declaration order.
 - `str` (other than a Literal), `Any`: no features (names and labels; the
   numbers beside them carry the information).
 
-The probe: a layout must have a fixed size, and a TypedDict says nothing of dict
-keys nor, where no `Capacity` is declared, of list lengths, so each (game,
+The probe: a layout must have a fixed size, and a TypedDict says nothing of the
+keys of a dict without declared keys nor, where no `Capacity` is declared, of
+list lengths, so each (game,
 options) pair is measured once by playing `PROBE_GAMES` uniformly random games
 from seeds 0.. and looking at every seat's view after every action. An
 undeclared list's capacity is the longest it was seen, plus a quarter for
@@ -57,7 +61,7 @@ from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_ar
 import numpy as np
 
 from pyramids.core import Game, PyramidsError, State, game_manifest, load
-from pyramids.core.views import declared_capacity
+from pyramids.core.views import declared_capacity, declared_keys
 
 PROBE_GAMES = 12
 PROBE_MAX_ACTIONS = 600
@@ -174,6 +178,12 @@ class _Builder:
                 if self.game is None:
                     raise ValueError(f"{path}: a declared capacity needs the game")
                 return self._list(item, path, probe_path, declared.of(self.game))
+            keys = declared_keys(kind)
+            if keys is not None and get_origin(inner) is dict:
+                if self.game is None:
+                    raise ValueError(f"{path}: declared keys need the game")
+                _, item = get_args(inner) or (Any, Any)
+                return self._dict(None, item, path, probe_path, keys.of(self.game))
             return self._build(inner, path, probe_path)
         if origin in (Union, types.UnionType):
             options = [option for option in get_args(kind) if option is not type(None)]
@@ -301,10 +311,14 @@ class _Builder:
                                              feature.offset + slot * item_size, feature.size,
                                              feature.meaning, feature.low, feature.high))
 
-    def _dict(self, key: Any, item: Any, path: str, probe_path: str) -> Writer:
-        # Keys declared by a Literal (`dict[CardKind, int]`) are every choice, in the
-        # declared order, seen or not; other keys are the ones the probe saw.
-        if get_origin(key) is Literal:
+    def _dict(self, key: Any, item: Any, path: str, probe_path: str,
+              declared: tuple[str, ...] | None = None) -> Writer:
+        # Keys declared by a Literal (`dict[CardKind, int]`) or by `Keys` (`declared`)
+        # are every one, in the declared order, seen or not; other keys are the ones
+        # the probe saw (the conformance checks refuse such a dict).
+        if declared is not None:
+            keys = list(declared)
+        elif get_origin(key) is Literal:
             keys = [str(choice) for choice in get_args(key)]
         else:
             keys = sorted(self.measure.keys.get(probe_path, set()))

@@ -181,6 +181,12 @@ class TimedAgent:
         self.moves += 1
         return action
 
+    def reseed(self, seed: int | None) -> None:
+        from pyramids.agents import reseed_agent
+
+        if not reseed_agent(self.agent, seed):
+            raise TypeError(f"agent {self.name!r} has no reseed")
+
 
 @dataclass(frozen=True)
 class OptionFile:

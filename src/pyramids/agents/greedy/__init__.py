@@ -186,6 +186,10 @@ class GreedyAgent:
         #: searches (a module's `SLOW_POLICIES`) is not quick.
         self.quick = policy not in slow_policies()
 
+    def reseed(self, seed: int | None) -> None:
+        """Play on as a new greedy agent made with `seed` (its ties and slips)."""
+        self.rng = Rng(seed)
+
     def step(self, state: State) -> int:
         if self.mistakes and self.rng.random() < self.mistakes:
             slip = self._slip(state)

@@ -274,6 +274,12 @@ class MahjonggGame(Game):
     def returns_kind(self) -> str:
         return modes.returns_kind(self.mode, self.num_players)
 
+    def outcome_figures(self) -> tuple[str, ...]:
+        # `viewing.build_outcome`: the time left only against the clock.
+        if self.mode == modes.TIME_ATTACK:
+            return ("cleared", "tiles_left", "time_left")
+        return ("cleared", "tiles_left")
+
     @property
     def num_distinct_actions(self) -> int:
         return self.actions.size

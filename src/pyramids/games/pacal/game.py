@@ -81,6 +81,9 @@ class PacalGame(Game):
     def returns_kind(self) -> str:
         return ZERO_SUM  # +1 for the match's winner, -1 for the other; 0 each without one
 
+    def outcome_figures(self) -> tuple[str, ...]:
+        return ("rounds",)
+
     @property
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
@@ -104,6 +107,9 @@ class PacalSoloGame(Game):
 
     def returns_kind(self) -> str:
         return GENERAL_SUM  # one player: +1 or -1
+
+    def outcome_figures(self) -> tuple[str, ...]:
+        return ("draws", "spread")
 
     @property
     def num_distinct_actions(self) -> int:

@@ -78,6 +78,9 @@ class TempleGame(Game):
         # The k winners share +1 and the others -1 (`scoring.returns_for`), at any table.
         return ZERO_SUM
 
+    def outcome_figures(self) -> tuple[str, ...]:
+        return ("built", "rounds")
+
     @property
     def num_distinct_actions(self) -> int:
         return self.codec.size
