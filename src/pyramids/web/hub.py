@@ -81,6 +81,7 @@ from pyramids.web.movelog import (
     with_log,
 )
 from pyramids.web.rooms import (
+    ABORTED,
     AGENT,
     EXPIRED,
     FINISHED,
@@ -805,6 +806,24 @@ class Hub:
             await self._broadcast(live)
             self._forget_if_done(live)
 
+    async def _end_at_move_limit(self, live: LiveRoom) -> None:
+        """With the room's lock held: a game that reached `max_moves_per_room` is over,
+        aborted (no result; the seed is revealed, a daily deal's when the day is over).
+        Every move is memory, a stored row and replay time: no room grows without end."""
+        room = live.room
+        room.status = ABORTED
+        try:
+            await self.run_db(self.storage.save_status, room.id, ABORTED, None)
+        except Exception:
+            room.status = PLAYING
+            raise
+        await self.announce(room.id, "room")
+        log.info("room %s aborted: it reached %d moves", room.id,
+                 self.limits.max_moves_per_room)
+        live.changed.set()
+        await self._broadcast(live)
+        self._forget_if_done(live)
+
     def _check_ranked_end(self, live: LiveRoom) -> None:
         """A ranked game in play counts for ratings: its host may end it only once a
         player has been away for `ranked_end_away_seconds` (a player who left for good
@@ -1022,6 +1041,16 @@ class Hub:
             )
         async with live.lock:
             room = live.room
+            if room.status == PLAYING and len(room.actions) >= self.limits.max_moves_per_room:
+                await self._end_at_move_limit(live)
+                raise RoomError(
+                    "too_many_moves",
+                    Words(N_("this game has reached {most} moves, the most a game on this "
+                             "server may hold, so it has ended without a result (aborted); "
+                             "start a new game to play on"),
+                          most=self.limits.max_moves_per_room),
+                    409,
+                )
             while True:
                 if live.clock_limit is not None and isinstance(text, str) and (
                     text.strip().lower().startswith(CLOCK_PREFIX.strip())
