@@ -783,3 +783,40 @@ def test_a_score_tables_options_nested_deeply_are_refused_not_a_server_error(
     plain = server.http.get("/api/scores/mahjongg/giza-step-ramp",
                             params={"options": '{"pantheon_pairs": false}'})
     assert plain.status_code == 200 and plain.json()["variant"] == "pantheon_pairs=False"
+
+
+@pytest.mark.skipif(not HAS_PACAL, reason="pacal is not registered")
+def test_a_late_joiners_long_move_log_is_caught_up_off_the_event_loop(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pacal's moves and views are made on the loop (a quick engine), but a socket that
+    joins a long match has the whole log replayed and worded for it (a 99-round match:
+    5,000 moves, about 250 ms): a client joining again and again would stop every
+    room. Past `INLINE_LOG_WORK` that work goes to the engine pool."""
+    from pyramids.play.movelog import MoveLog
+    from pyramids.web import movelog
+
+    room_id, host = create_room(server, "pacal")
+    for seat in (0, 1):
+        server.http.post(f"/api/rooms/{room_id}/agents",
+                         json={"token": host, "seat": seat, "agent": "random"})
+    start(server, room_id, host)
+    watcher = Client(server.ws_base, room_id)
+    clients.append(watcher)
+    moves = watcher.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+    assert moves["move_number"] > 20
+    watcher.close()
+    threads: list[str] = []
+    original = MoveLog.catch_up
+
+    def recording(self: MoveLog, audience: Any) -> None:
+        if not self.is_current(audience):
+            threads.append(threading.current_thread().name)
+        original(self, audience)
+
+    monkeypatch.setattr(MoveLog, "catch_up", recording)
+    monkeypatch.setattr(movelog, "INLINE_LOG_WORK", 20, raising=False)
+    late = Client(server.ws_base, room_id)
+    clients.append(late)
+    assert late.until(lambda m: m["type"] == "log")["reset"] is True
+    assert threads and all(name.startswith("pyramids-engine") for name in threads), threads

@@ -61,7 +61,7 @@ from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import words_text
 from pyramids.play.movelog import MoveLog
 from pyramids.play.moves import CLOCK_PREFIX
-from pyramids.web import jsontext
+from pyramids.web import jsontext, movelog
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
 from pyramids.web.cluster import (
@@ -75,6 +75,7 @@ from pyramids.web.cluster import (
 from pyramids.web.limits import ServerLimits, TokenBucket
 from pyramids.web.movelog import (
     current_view,
+    log_work,
     logged_apply,
     prepare_logs,
     push_logs,
@@ -1121,7 +1122,7 @@ class Hub:
                 following = room.state.current_player if room.status == PLAYING else None
                 live.turn_clock.after_move(seat, following, now)
 
-        messages = await self.run_room_engine(room, self._messages, live, apply, now)
+        messages = await self._run_messages(live, apply, now)
         if live.turn_clock is not None:
             live.turn_clock.move_number = len(room.actions)
             if not clock_stored:
@@ -1378,8 +1379,16 @@ class Hub:
         if not live.connections:
             live.changed.set()
             return
-        self._deliver(live, await self.run_room_engine(
-            live.room, self._messages, live, None, self.clock.now()))
+        self._deliver(live, await self._run_messages(live, None, self.clock.now()))
+
+    async def _run_messages(self, live: LiveRoom, change: Callable[[], None] | None,
+                            now: float) -> dict[int | None, str]:
+        """`_messages` on the loop for a quick game, unless the move log has much to
+        catch up (a late joiner of a long match, `movelog.INLINE_LOG_WORK`): that goes
+        to the engine pool, as every update of a slower game does."""
+        if log_work(live) > movelog.INLINE_LOG_WORK:
+            return await self.run_engine(self._messages, live, change, now)
+        return await self.run_room_engine(live.room, self._messages, live, change, now)
 
     @staticmethod
     def _messages(
