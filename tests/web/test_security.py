@@ -672,3 +672,151 @@ def test_a_connection_that_sends_its_headers_too_slowly_is_closed(
     watcher = Client(server.ws_base, room_id)
     clients.append(watcher)
     assert watcher.recv()["type"] == "state"
+
+
+# -- 9. how far a game may grow, how large an answer may be ---------------------------
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_a_game_cannot_grow_without_end_by_undoing_and_matching_again(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """A pair and its undo, again and again: every move is a stored row, memory in the
+    room and time when it is restored or replayed, so a room holds at most
+    `max_moves_per_room` moves; the move past it ends the game (aborted), saying why."""
+    server = start_server(db_url, ServerLimits.relaxed(max_moves_per_room=6))
+    ana, state = mahjongg_alone(server, clients)
+    room_id = state["room"]
+    pair = next(action for action in state["legal_actions"] if action.startswith("match"))
+    for number in range(6):
+        ana.send({"type": "action", "action": "undo" if number % 2 else pair,
+                  "move_number": number})
+        assert ana.state_at_least(number + 1)["status"] == "playing"
+    ana.send({"type": "action", "action": pair, "move_number": 6})
+    refused = ana.error()
+    assert refused["code"] == "too_many_moves"
+    assert "reached 6 moves" in refused["message"] and "aborted" in refused["message"]
+    over = ana.last_state  # everyone is sent the game's end; the mover also hears why
+    assert over is not None and over["status"] == "aborted" and over["move_number"] == 6
+    assert "seed" in over["fairness"]  # over: the deal may be checked now
+    room = server.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert room["status"] == "aborted" and room["move_number"] == 6
+    assert server.http.get(f"/api/rooms/{room_id}/record").status_code == 200
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_a_replay_too_large_is_refused_before_it_is_built(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay holds every seat's view at every step: a game of many moves (undo after
+    undo) would make one request build gigabytes. Past `MAX_REPLAY_BYTES` it is
+    refused, from an estimate, before any step is built; the record still answers."""
+    from pyramids.web import replay
+
+    room_id, host = create_room(server, "mahjongg")
+    ana = Client(server.ws_base, room_id, take_seat(server, room_id, "Ana"))
+    clients.append(ana)
+    start(server, room_id, host)
+    state = ana.state_at_least(0)
+    pair = next(action for action in state["legal_actions"] if action.startswith("match"))
+    for number in range(4):
+        ana.send({"type": "action", "action": "undo" if number % 2 else pair,
+                  "move_number": number})
+        ana.state_at_least(number + 1)
+    aborted = server.http.post(f"/api/rooms/{room_id}/abort", json={"token": host})
+    assert aborted.status_code == 200, aborted.text
+    built: list[int] = []
+    original = replay.replay_answer
+
+    def counting(record: dict[str, Any], lang: str) -> dict[str, Any]:
+        built.append(1)
+        return original(record, lang)
+
+    monkeypatch.setattr(replay, "replay_answer", counting)
+    monkeypatch.setattr(replay, "MAX_REPLAY_BYTES", 60_000, raising=False)  # 5 steps of 18 KB
+    refused = server.http.get(f"/api/rooms/{room_id}/replay")
+    assert refused.status_code == 409, refused.text
+    error = error_of(refused)
+    assert error["code"] == "replay_too_large"
+    assert "4 moves" in error["message"] and f"/api/rooms/{room_id}/record" in error["message"]
+    assert built == []
+    assert server.http.get(f"/api/rooms/{room_id}/record").status_code == 200
+    monkeypatch.setattr(replay, "MAX_REPLAY_BYTES", 32_000_000)
+    answer = server.http.get(f"/api/rooms/{room_id}/replay")
+    assert answer.status_code == 200 and len(answer.json()["steps"]) == 5
+
+
+def test_a_replay_is_written_off_the_event_loop(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replay's JSON (megabytes for a long game) is written in the engine pool, not
+    on the loop every room shares."""
+    from pyramids.web import replay
+
+    room_id, host = create_room(server)
+    tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+    start(server, room_id, host)
+    clients.extend(play_toy_to_the_end(server, room_id, tokens))
+    threads: set[str] = set()
+
+    class Recording:
+        loads = staticmethod(json.loads)
+
+        @staticmethod
+        def dumps(*args: Any, **kwargs: Any) -> str:
+            threads.add(threading.current_thread().name)
+            return json.dumps(*args, **kwargs)
+
+    monkeypatch.setattr(replay, "json", Recording)
+    assert server.http.get(f"/api/rooms/{room_id}/replay").status_code == 200
+    assert threads and all(name.startswith("pyramids-engine") for name in threads), threads
+
+
+def test_a_score_tables_options_nested_deeply_are_refused_not_a_server_error(
+    server: ServerThread,
+) -> None:
+    deep = "[" * 1200 + "]" * 1200  # past the parser's recursion limit
+    response = server.http.get("/api/scores/mahjongg/giza-step-ramp", params={"options": deep})
+    assert response.status_code == 400, response.text
+    error = error_of(response)
+    assert error["code"] == "bad_option" and "nested too deeply" in error["message"]
+    plain = server.http.get("/api/scores/mahjongg/giza-step-ramp",
+                            params={"options": '{"pantheon_pairs": false}'})
+    assert plain.status_code == 200 and plain.json()["variant"] == "pantheon_pairs=False"
+
+
+@pytest.mark.skipif(not HAS_PACAL, reason="pacal is not registered")
+def test_a_late_joiners_long_move_log_is_caught_up_off_the_event_loop(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pacal's moves and views are made on the loop (a quick engine), but a socket that
+    joins a long match has the whole log replayed and worded for it (a 99-round match:
+    5,000 moves, about 250 ms): a client joining again and again would stop every
+    room. Past `INLINE_LOG_WORK` that work goes to the engine pool."""
+    from pyramids.play.movelog import MoveLog
+    from pyramids.web import movelog
+
+    room_id, host = create_room(server, "pacal")
+    for seat in (0, 1):
+        server.http.post(f"/api/rooms/{room_id}/agents",
+                         json={"token": host, "seat": seat, "agent": "random"})
+    start(server, room_id, host)
+    watcher = Client(server.ws_base, room_id)
+    clients.append(watcher)
+    moves = watcher.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+    assert moves["move_number"] > 20
+    watcher.close()
+    threads: list[str] = []
+    original = MoveLog.catch_up
+
+    def recording(self: MoveLog, audience: Any) -> None:
+        if not self.is_current(audience):
+            threads.append(threading.current_thread().name)
+        original(self, audience)
+
+    monkeypatch.setattr(MoveLog, "catch_up", recording)
+    monkeypatch.setattr(movelog, "INLINE_LOG_WORK", 20, raising=False)
+    late = Client(server.ws_base, room_id)
+    clients.append(late)
+    assert late.until(lambda m: m["type"] == "log")["reset"] is True
+    assert threads and all(name.startswith("pyramids-engine") for name in threads), threads

@@ -28,6 +28,7 @@ _D = {  # the defaults of ServerLimits, repeated so that --help needs no web ext
     "messages_per_second": 10.0,
     "message_burst": 30,
     "max_json_depth": 16,
+    "max_moves_per_room": 10_000,
     "keep_alive_seconds": 5.0,
     "max_connections": 2000,
     "header_seconds": 10.0,
@@ -98,6 +99,11 @@ def register(app: typer.Typer) -> None:
         max_json_depth: int = typer.Option(
             _D["max_json_depth"], min=2, help="Deepest JSON nesting accepted."
         ),
+        moves_per_room: int = typer.Option(
+            _D["max_moves_per_room"], min=100,
+            help="Moves one game may hold; the move past it ends the game (aborted). Only "
+            "moves that repeat without end (a one-player undo) come near it.",
+        ),
         keep_alive_seconds: float = typer.Option(
             _D["keep_alive_seconds"], min=0.1,
             help="Idle HTTP connections are closed after this many seconds (slow clients).",
@@ -158,6 +164,7 @@ def register(app: typer.Typer) -> None:
             messages_per_second=messages_per_second,
             message_burst=message_burst,
             max_json_depth=max_json_depth,
+            max_moves_per_room=moves_per_room,
             keep_alive_seconds=keep_alive_seconds,
             max_connections=max_connections,
             header_seconds=header_seconds,

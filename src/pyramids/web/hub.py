@@ -61,7 +61,7 @@ from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import words_text
 from pyramids.play.movelog import MoveLog
 from pyramids.play.moves import CLOCK_PREFIX
-from pyramids.web import jsontext
+from pyramids.web import jsontext, movelog
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
 from pyramids.web.cluster import (
@@ -75,12 +75,14 @@ from pyramids.web.cluster import (
 from pyramids.web.limits import ServerLimits, TokenBucket
 from pyramids.web.movelog import (
     current_view,
+    log_work,
     logged_apply,
     prepare_logs,
     push_logs,
     with_log,
 )
 from pyramids.web.rooms import (
+    ABORTED,
     AGENT,
     EXPIRED,
     FINISHED,
@@ -805,6 +807,24 @@ class Hub:
             await self._broadcast(live)
             self._forget_if_done(live)
 
+    async def _end_at_move_limit(self, live: LiveRoom) -> None:
+        """With the room's lock held: a game that reached `max_moves_per_room` is over,
+        aborted (no result; the seed is revealed, a daily deal's when the day is over).
+        Every move is memory, a stored row and replay time: no room grows without end."""
+        room = live.room
+        room.status = ABORTED
+        try:
+            await self.run_db(self.storage.save_status, room.id, ABORTED, None)
+        except Exception:
+            room.status = PLAYING
+            raise
+        await self.announce(room.id, "room")
+        log.info("room %s aborted: it reached %d moves", room.id,
+                 self.limits.max_moves_per_room)
+        live.changed.set()
+        await self._broadcast(live)
+        self._forget_if_done(live)
+
     def _check_ranked_end(self, live: LiveRoom) -> None:
         """A ranked game in play counts for ratings: its host may end it only once a
         player has been away for `ranked_end_away_seconds` (a player who left for good
@@ -1022,6 +1042,16 @@ class Hub:
             )
         async with live.lock:
             room = live.room
+            if room.status == PLAYING and len(room.actions) >= self.limits.max_moves_per_room:
+                await self._end_at_move_limit(live)
+                raise RoomError(
+                    "too_many_moves",
+                    Words(N_("this game has reached {most} moves, the most a game on this "
+                             "server may hold, so it has ended without a result (aborted); "
+                             "start a new game to play on"),
+                          most=self.limits.max_moves_per_room),
+                    409,
+                )
             while True:
                 if live.clock_limit is not None and isinstance(text, str) and (
                     text.strip().lower().startswith(CLOCK_PREFIX.strip())
@@ -1092,7 +1122,7 @@ class Hub:
                 following = room.state.current_player if room.status == PLAYING else None
                 live.turn_clock.after_move(seat, following, now)
 
-        messages = await self.run_room_engine(room, self._messages, live, apply, now)
+        messages = await self._run_messages(live, apply, now)
         if live.turn_clock is not None:
             live.turn_clock.move_number = len(room.actions)
             if not clock_stored:
@@ -1349,8 +1379,16 @@ class Hub:
         if not live.connections:
             live.changed.set()
             return
-        self._deliver(live, await self.run_room_engine(
-            live.room, self._messages, live, None, self.clock.now()))
+        self._deliver(live, await self._run_messages(live, None, self.clock.now()))
+
+    async def _run_messages(self, live: LiveRoom, change: Callable[[], None] | None,
+                            now: float) -> dict[int | None, str]:
+        """`_messages` on the loop for a quick game, unless the move log has much to
+        catch up (a late joiner of a long match, `movelog.INLINE_LOG_WORK`): that goes
+        to the engine pool, as every update of a slower game does."""
+        if log_work(live) > movelog.INLINE_LOG_WORK:
+            return await self.run_engine(self._messages, live, change, now)
+        return await self.run_room_engine(live.room, self._messages, live, change, now)
 
     @staticmethod
     def _messages(

@@ -48,6 +48,12 @@ class ServerLimits:
     message_burst: int = 30
     # JSON nesting deepest accepted, in request bodies and socket messages.
     max_json_depth: int = 16
+    # Moves one room's game may hold. A game played as its rules go stays far below
+    # (the longest shipped defaults take a few hundred); only moves that can repeat
+    # without end (a one-player Mahjongg undo, then the pair again) come near it, and
+    # every move costs the room memory, a stored row and time when the room is
+    # restored or replayed. The move past it ends the game (aborted, no result).
+    max_moves_per_room: int = 10_000
     # Slow clients (uvicorn): seconds an idle keep-alive connection is kept, and the
     # most connections served at once (past it: 503).
     keep_alive_seconds: float = 5.0

@@ -69,6 +69,29 @@ def ensure_log(live: LiveRoom) -> MoveLog:
     return log
 
 
+# The most log work (moves replayed, entries put into words) a quick game's update
+# may do on the event loop; more goes to the engine pool. A late joiner of a long
+# match (a 99-round Pacal match: 5,000 moves, about 250 ms) must not stop every room.
+INLINE_LOG_WORK = 300
+
+
+def log_work(live: LiveRoom) -> int:
+    """About how many moves the next update's log work replays or words: a restored
+    room's log built from its moves, audiences of new clients caught up, and the
+    entries each client has not had."""
+    log = live.move_log
+    total = len(live.room.actions)
+    work = total if log is None else 0
+    audiences = set()
+    for conn in list(live.connections):
+        if conn.seat not in audiences:
+            audiences.add(conn.seat)
+            have = 0 if log is None else len(log.entries.get(conn.seat, ()))
+            work += total - have
+        work += max(0, total - conn.log_sent)
+    return work
+
+
 def followed(live: LiveRoom) -> set[int | None]:
     """The audiences with a client connected: the seats of the sockets, and the
     spectators (None) when one watches."""

@@ -13,12 +13,17 @@ spectator reads them (`lines`) and each seat's own lines where they say more
 (`private`), and every seat's view (`views`). The page at `/replay/{id}` steps
 through them; its address is the link to share.
 
-The work (replaying the game, building every view) runs in the engine pool;
-the latest answers are kept for a while, since a replay never changes.
+The work (replaying the game, building every view, writing the JSON) runs in the
+engine pool; the latest answers are kept for a while, since a replay never
+changes. An answer is every seat's view at every step, so its size grows with the
+moves: a game whose replay would be larger than `MAX_REPLAY_BYTES` (estimated
+from the first step's views before anything else is built) is refused
+(`replay_too_large`, 409); its record still holds every move.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import OrderedDict
 from typing import Any
@@ -35,6 +40,41 @@ from pyramids.web.pages import static_page
 from pyramids.web.rooms import RoomError, Seat, verify_commitment
 
 KEPT_REPLAYS = 16
+# The answers kept, in all (a large one is made again when asked for).
+KEPT_REPLAY_BYTES = 64_000_000
+# The largest replay answer made. An ordinary game's is far smaller: 0.2 MB for a Pacal
+# match, 0.5 MB for Temple, 0.6 MB for one-player Mahjongg, 2.5 MB with four players.
+MAX_REPLAY_BYTES = 32_000_000
+
+
+def estimated_size(game_record: GameRecord) -> int:
+    """About how many bytes the replay of a record takes: every seat's view of the first
+    state (the largest, as a rule: later ones have fewer tiles or cards), once a step."""
+    first = dataclasses.replace(game_record, actions=[], result=None).replay()[0]
+    views = sum(len(json.dumps(first.view(seat), separators=(",", ":")))
+                for seat in range(first.game.num_players))
+    return views * (len(game_record.actions) + 1)
+
+
+def replay_text(record: dict[str, Any], lang: str, room_id: str = "ROOM") -> str:
+    """(In the engine pool.) The replay answer as JSON text; refused (`replay_too_large`)
+    before it is built when it would be larger than `MAX_REPLAY_BYTES`."""
+    try:
+        size = estimated_size(GameRecord.from_json(json.dumps(record)))
+    except PyramidsError as error:
+        raise RoomError("broken_room", Words(N_("this game no longer replays: {problem}"),
+                                             problem=error), 500) from None
+    if size > MAX_REPLAY_BYTES:
+        raise RoomError(
+            "replay_too_large",
+            Words(N_("the replay of this game would be about {size} MB ({moves} moves), over "
+                     "this server's limit of {most} MB; the game's record (GET "
+                     "/api/rooms/{room}/record) holds every move"),
+                  size=f"{size / 1e6:.0f}", moves=len(record.get("actions") or ()),
+                  most=f"{MAX_REPLAY_BYTES / 1e6:g}", room=room_id[:40]),
+            409,
+        )
+    return json.dumps(replay_answer(record, lang), separators=(",", ":"))
 
 
 def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -94,6 +134,7 @@ def mount_replay(app: FastAPI) -> None:
     """The replay API and page on `app` (made by `create_app`)."""
     from pyramids.web.app import ERRORS  # the app module calls this: it is loaded
     kept: OrderedDict[tuple[str, str], str] = OrderedDict()
+    kept_bytes = 0
 
     @app.get("/api/rooms/{room_id}/replay", responses=ERRORS)
     async def replay(room_id: str, request: Request, lang: str | None = None) -> Response:
@@ -101,15 +142,18 @@ def mount_replay(app: FastAPI) -> None:
         language = negotiate(lang)
         # Refuses rooms not over (`not_finished`), before anything of the game is read.
         record = await hub.record(room_id)
+        nonlocal kept_bytes
         key = (room_id, language)
         text = kept.get(key)
         if text is None:
-            answer = await hub.run_engine(replay_answer, record, language)
-            text = json.dumps(answer, separators=(",", ":"))
-            kept[key] = text
-            while len(kept) > KEPT_REPLAYS:
-                kept.popitem(last=False)
-        kept.move_to_end(key)
+            text = await hub.run_engine(replay_text, record, language, room_id)
+            if key not in kept:
+                kept[key] = text
+                kept_bytes += len(text)
+            while kept and (len(kept) > KEPT_REPLAYS or kept_bytes > KEPT_REPLAY_BYTES):
+                kept_bytes -= len(kept.popitem(last=False)[1])
+        if key in kept:
+            kept.move_to_end(key)
         return Response(text, media_type="application/json")
 
     @app.get("/replay/{room_id}", include_in_schema=False)
@@ -117,4 +161,4 @@ def mount_replay(app: FastAPI) -> None:
         return static_page("replay.html", request)
 
 
-__all__ = ["mount_replay", "replay_answer"]
+__all__ = ["MAX_REPLAY_BYTES", "estimated_size", "mount_replay", "replay_answer", "replay_text"]

@@ -52,7 +52,7 @@ from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.play.moves import is_clock_move
 from pyramids.web.accounts import check_guest_name, seat_account
 from pyramids.web.hub import Hub
-from pyramids.web.limits import Buckets, retry_after
+from pyramids.web.limits import Buckets, json_too_deep, retry_after
 from pyramids.web.rooms import FINISHED, Room, RoomError, RoomSettings
 from pyramids.web.solitaire_storage import (
     DAILY,
@@ -282,9 +282,15 @@ def mount_solitaire(
             raise board_error(error, "bad_board", game=game) from None
         chosen: Any = {}
         if options:
+            # Checked before parsing, as bodies and socket messages are: deep nesting
+            # would reach the recursive parser's limit (a server error).
+            depth = hub.limits.max_json_depth
+            if json_too_deep(options, depth):
+                raise RoomError("bad_option", Words(N_("JSON nested too deeply; at most {most} "
+                                                       "levels"), most=depth))
             try:
                 chosen = json.loads(options)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise RoomError("bad_option", _options_object()) from None
         if not isinstance(chosen, dict):
             raise RoomError("bad_option", _options_object())
