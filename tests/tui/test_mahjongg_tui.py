@@ -49,9 +49,15 @@ async def click_at(pilot, app: PlayApp, selector: str, offset: tuple[int, int]) 
     """
     from textual.events import Click, MouseDown, MouseUp
 
-    widget = app.query_one(selector)
-    x, y = widget.region.x + offset[0], widget.region.y + offset[1]
-    target, _ = app.get_widget_at(x, y)
+    # A step or a move can reflow the screen; on a loaded machine the layout may still be
+    # settling, so wait (a little) for the widget to be the one on top, as a person would.
+    for _attempt in range(40):
+        widget = app.query_one(selector)
+        x, y = widget.region.x + offset[0], widget.region.y + offset[1]
+        target, _ = app.get_widget_at(x, y)
+        if target is widget:
+            break
+        await pilot.pause(0.05)
     assert target is widget, f"{target} is on top at {(x, y)}, not {selector}"
     arguments = dict(widget=widget, x=x, y=y, delta_x=0, delta_y=0, button=1, shift=False,
                      meta=False, ctrl=False, screen_x=x, screen_y=y)
