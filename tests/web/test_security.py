@@ -264,6 +264,30 @@ def test_the_solver_budget_is_capped_by_the_server(server: ServerThread) -> None
     assert budget["allowed"] == "an integer >= 1 and <= 20000"
 
 
+@pytest.mark.parametrize(("game", "most"), [("pacal", 150), ("temple", 400)])
+def test_the_rounds_a_game_may_last_keep_it_inside_the_move_cap(
+    server: ServerThread, game: str, most: int
+) -> None:
+    """A first-to-99 Pacal match with the library's 999 rounds took 9,000 to 9,800 moves:
+    the move cap would have cut a game played by its rules. The server narrows the round
+    caps so that every game fits, and says so before the game starts."""
+    if game not in {entry["name"] for entry in server.http.get("/api/games").json()["games"]}:
+        pytest.skip(f"{game} is not registered")
+    too_many = server.http.post("/api/rooms", json={"game": game,
+                                                    "options": {"max_rounds": most + 1}})
+    assert too_many.status_code == 400
+    assert error_of(too_many)["message"] == (
+        f"option max_rounds={most + 1} is over this server's limit; allowed: at most {most}")
+    fits = server.http.post("/api/rooms", json={"game": game, "options": {"max_rounds": most}})
+    assert fits.is_success, fits.text
+    games = server.http.get("/api/games").json()["games"]
+    [entry] = [entry for entry in games if entry["name"] == game]
+    [rounds] = [option for option in entry["options"] if option["name"] == "max_rounds"]
+    assert rounds["allowed"] == f"an integer >= 1 and <= {most}"
+    assert server.http.get("/api/limits").json()["game_option_maximum"][game] == {
+        "max_rounds": most}
+
+
 # -- 4. engine work off the event loop ------------------------------------------------
 
 

@@ -38,11 +38,13 @@ from pyramids.web.collector import settle_collector
 from pyramids.web.hub import Hub
 from pyramids.web.language import client_language
 from pyramids.web.limits import (
+    SERVER_GAME_OPTION_MAXIMUM,
     SERVER_OPTION_MAXIMUM,
     Buckets,
     ServerLimits,
     json_too_deep,
     retry_after,
+    server_option_maximum,
 )
 from pyramids.web.names import name_look
 from pyramids.web.replay import mount_replay
@@ -363,7 +365,7 @@ class RateLimit:
 
 def check_room_options(game_name: str, options: dict[str, Any], allow_file_options: bool) -> None:
     """The options a client may give on this server: known names only, no file names
-    (whatever their form), and the ranges this server narrows (`SERVER_OPTION_MAXIMUM`)."""
+    (whatever their form), and the ranges this server narrows (`server_option_maximum`)."""
     specs = {spec.name: spec for spec in load(game_name).option_specs}
     unknown = sorted(set(options) - set(specs))
     if unknown:
@@ -377,9 +379,9 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
         )
     if not allow_file_options:
         refuse_file_options(options)
-    for name, most in SERVER_OPTION_MAXIMUM.items():
-        value = options.get(name)
-        if name in specs and isinstance(value, int) and not isinstance(value, bool) \
+    for name, value in options.items():
+        most = server_option_maximum(game_name, name)
+        if most is not None and isinstance(value, int) and not isinstance(value, bool) \
                 and value > most:
             raise RoomError(
                 "bad_option",
@@ -388,9 +390,10 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
             )
 
 
-def served(spec: Option) -> Option:
-    """An option as this server allows it: its range narrowed by `SERVER_OPTION_MAXIMUM`."""
-    most = SERVER_OPTION_MAXIMUM.get(spec.name)
+def served(game_name: str, spec: Option) -> Option:
+    """An option of `game_name` as this server allows it: its range narrowed by
+    `server_option_maximum`."""
+    most = server_option_maximum(game_name, spec.name)
     if most is None or (spec.maximum is not None and spec.maximum <= most):
         return spec
     return dataclasses.replace(spec, maximum=most)
@@ -426,7 +429,7 @@ def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
                         "default": spec.default,
                         "kind": spec.kind.__name__,
                         "doc": _(spec.doc, lang=lang),
-                        "allowed": words_text(served(spec).allowed_words(), lang),
+                        "allowed": words_text(served(manifest.name, spec).allowed_words(), lang),
                         "choices": list(spec.choices) if spec.choices is not None else None,
                         "choice_titles": None if spec.choices is None else [
                             _(choice_title(spec.name, choice), lang=lang)
@@ -701,7 +704,8 @@ def create_app(
 
     @app.get("/api/limits")
     async def list_limits() -> dict[str, Any]:
-        return {"limits": limits.describe(), "option_maximum": SERVER_OPTION_MAXIMUM}
+        return {"limits": limits.describe(), "option_maximum": SERVER_OPTION_MAXIMUM,
+                "game_option_maximum": SERVER_GAME_OPTION_MAXIMUM}
 
     @app.websocket("/ws/rooms/{room_id}")
     async def websocket(websocket: WebSocket, room_id: str) -> None:
