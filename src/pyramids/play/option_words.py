@@ -111,4 +111,3 @@ def changed_options_words(game: Any, skip: tuple[str, ...] = ("players",)) -> li
             shown = str(value)
         words.append(_("{option}: {value}", option=_(option_title(spec.name)), value=shown))
     return words
-
