@@ -306,7 +306,10 @@ def test_a_person_plays_a_whole_pacal_match_against_a_bot(
     page.wait_for_url(lambda url: not url.endswith(f"/play/{old_room}"))
     page.wait_for_selector("#game:not([hidden]) svg.board")
     new_room = page.url.rsplit("/", 1)[1]
-    assert page.evaluate("document.body.dataset.seat") == "0"
+    # Everyone one seat on: the person, seat 1 before, is seat 2; the bot seat 1.
+    assert page.evaluate("document.body.dataset.seat") == "1"
+    room = page.evaluate(f"fetch('/api/rooms/{new_room}').then(r => r.json())")["room"]
+    assert [seat["kind"] for seat in room["seats"]] == ["agent", "person"], room["seats"]
     notice = page.evaluate(f"fetch('/api/pages/rematch/{old_room}').then(r => r.json())")
     assert notice == {"room": new_room}, "the old room points its players to the rematch"
 
@@ -408,14 +411,17 @@ def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
     for player in (page, friend, watcher):
         player.wait_for_selector("#over:not([hidden])")
         assert "Scores (treasure + jewels)" in player.inner_text("#over")
-    # A rematch keeps the bots and leaves the friend's seat open; the friend's page
-    # shows where it is.
+    # A rematch keeps the bots and leaves the friend's seat open, everyone one seat on
+    # (Ada 1 -> 2, Bea 2 -> 3, the bots 3 -> 4 and 4 -> 1); the friend's page shows where
+    # it is.
     page.click("#rematch")
     page.wait_for_url(lambda url: not url.endswith(f"/play/{room}"))
     page.wait_for_selector("#waiting:not([hidden])")
+    assert page.evaluate("document.body.dataset.seat") == "1"
     friend.click("#rematch-link")
     friend.wait_for_url(page.url)
-    friend.wait_for_selector("[data-take-seat='1']")
+    friend.wait_for_selector("[data-take-seat='2']")
+    assert friend.locator("[data-take-seat]").count() == 1
     friend_context.close()
     watcher_context.close()
     assert not friend_errors, friend_errors

@@ -478,7 +478,7 @@ function renderGame(message) {
 
 function rematchSetup(message) {
   const saved = store.setup(roomId);
-  const seats = message.seats.map((seat) => {
+  const kept = message.seats.map((seat) => {
     if (seat.seat === message.seat) return { kind: "me" };
     if (seat.kind === "agent") {
       const fromSetup = saved && saved.seats[seat.seat] && saved.seats[seat.seat].agent;
@@ -486,6 +486,9 @@ function rematchSetup(message) {
     }
     return { kind: "open" };
   });
+  // Everyone moves one seat on, as a table passes the start to the left (and chess
+  // swaps colours): where seat 1 moves first, a series of rematches shares it out.
+  const seats = kept.map((_, index) => kept[(index + kept.length - 1) % kept.length]);
   return {
     game: message.game,
     options: (ui.summary && ui.summary.options) || (saved && saved.options) || {},
