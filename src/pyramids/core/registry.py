@@ -29,7 +29,7 @@ from importlib import metadata, resources
 from typing import Any
 
 from pyramids.core.api import Game
-from pyramids.core.errors import N_, UnknownGameError
+from pyramids.core.errors import N_, UnknownGameError, Words
 
 BUILTIN_MODULES = (
     "pyramids.games.pacal",
@@ -81,6 +81,15 @@ class GameManifest:
     sentence for a designer's balance report; None (or no function): seat 1 is
     simply the first seat.
 
+    `ranked_problem(options)`: why a game with these (resolved) options cannot count
+    for ratings, as player words saying what to choose instead (Mahjongg in seat
+    order, where the first seat wins most games between equal players); None (or no
+    function): any options may be ranked.
+
+    `server_option_maximum`: the largest value a server allows for some options,
+    where the library allows more than a shared server should host (the rounds
+    that keep every game inside the server's cap on moves a game).
+
     `quick_engine`: the game's checks, moves and views are bounded and take
     microseconds (no search, no solver): a server may run them on its event loop,
     where handing them to a worker thread would cost more than the work (under
@@ -97,6 +106,8 @@ class GameManifest:
     learn_page: Callable[[str], str | None] | None = None
     tutorial: Callable[[], str | None] | None = None
     seat_order: Callable[[dict[str, Any]], str | None] | None = None
+    ranked_problem: Callable[[dict[str, Any]], Words | None] | None = None
+    server_option_maximum: dict[str, int] = field(default_factory=dict)
     players_option: str | None = None
     order: int = 100
     view_type: type | None = None

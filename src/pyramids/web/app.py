@@ -38,10 +38,10 @@ from pyramids.web.collector import settle_collector
 from pyramids.web.hub import Hub
 from pyramids.web.language import client_language
 from pyramids.web.limits import (
-    SERVER_GAME_OPTION_MAXIMUM,
     SERVER_OPTION_MAXIMUM,
     Buckets,
     ServerLimits,
+    game_option_maximum,
     json_too_deep,
     retry_after,
     server_option_maximum,
@@ -705,7 +705,9 @@ def create_app(
     @app.get("/api/limits")
     async def list_limits() -> dict[str, Any]:
         return {"limits": limits.describe(), "option_maximum": SERVER_OPTION_MAXIMUM,
-                "game_option_maximum": SERVER_GAME_OPTION_MAXIMUM}
+                "game_option_maximum": {manifest.name: game_option_maximum(manifest.name)
+                                        for manifest in manifests()
+                                        if manifest.server_option_maximum}}
 
     @app.websocket("/ws/rooms/{room_id}")
     async def websocket(websocket: WebSocket, room_id: str) -> None:

@@ -671,6 +671,11 @@ class Hub:
             Room.create, new_room_id(), game, options, chosen, hash_token(host_token),
             settings, new_salt(), practice, unlisted, sealed_until,
         )
+        manifest = find_manifest(game)
+        unfair = settings.ranked and manifest is not None \
+            and manifest.ranked_problem is not None and manifest.ranked_problem(room.options)
+        if unfair:
+            raise RoomError("ranked_unfair_options", unfair)
         if practice and len(room.seats) > 1:
             raise RoomError(
                 "seed_not_allowed",

@@ -16,25 +16,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from pyramids.core import find_manifest
+
 # Options whose range the server narrows (the library allows more): the name, the
 # server's largest value. The Mahjongg solver's node budget bounds the work one view
 # may cost (about 50 µs a node).
 SERVER_OPTION_MAXIMUM = {"solver_nodes": 20_000}
 
-# The same, for one game's option. The round caps keep every game well inside
-# `ServerLimits.max_moves_per_room` (10,000 moves), so that no game played by its
-# rules is cut off by it: a Pacal round takes at most about 60 moves (a first-to-99
-# match between greedy bots took 9,000 to 9,800 over 186 to 199 rounds, where the
-# library allows 999 rounds), a Temple round at most about 20 at five seats (the
-# library allows 100,000 rounds).
-SERVER_GAME_OPTION_MAXIMUM = {"pacal": {"max_rounds": 150}, "temple": {"max_rounds": 400}}
+def game_option_maximum(game_name: str) -> dict[str, int]:
+    """The ranges a game's manifest narrows on a server (`server_option_maximum`: Pacal's
+    and Temple's rounds, so that every game fits in `ServerLimits.max_moves_per_room`)."""
+    manifest = find_manifest(game_name)
+    return dict(manifest.server_option_maximum) if manifest is not None else {}
 
 
 def server_option_maximum(game_name: str, option_name: str) -> int | None:
     """The largest value this server allows for `option_name` in `game_name`, or None
     where it keeps the game's own range."""
-    return SERVER_GAME_OPTION_MAXIMUM.get(game_name, {}).get(
-        option_name, SERVER_OPTION_MAXIMUM.get(option_name))
+    return game_option_maximum(game_name).get(option_name,
+                                              SERVER_OPTION_MAXIMUM.get(option_name))
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,6 @@ def loads_limited(text: str, limit: int) -> Any:
 
 
 __all__ = [
-    "SERVER_GAME_OPTION_MAXIMUM", "SERVER_OPTION_MAXIMUM", "Buckets", "ServerLimits",
-    "TokenBucket", "json_too_deep", "loads_limited", "retry_after", "server_option_maximum",
+    "SERVER_OPTION_MAXIMUM", "Buckets", "ServerLimits", "TokenBucket", "game_option_maximum",
+    "json_too_deep", "loads_limited", "retry_after", "server_option_maximum",
 ]

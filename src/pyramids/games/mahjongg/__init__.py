@@ -13,6 +13,7 @@ from pyramids.core.registry import (
     packaged_tutorial,
     register,
 )
+from pyramids.games.mahjongg import modes
 from pyramids.games.mahjongg.game import MahjonggGame
 from pyramids.games.mahjongg.state import MahjonggState
 from pyramids.games.mahjongg.views import MahjonggView
@@ -56,6 +57,7 @@ register(
             {"layout": SMALL, "deal": "random", "players": 4, "pantheon_pairs": False},
         ),
         rules_page=rules_page,
+        ranked_problem=modes.ranked_problem,
     )
 )
 

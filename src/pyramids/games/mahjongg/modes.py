@@ -24,6 +24,8 @@ tie on every criterion. Co-op: +1 for all when the team wins, else -1 for all.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyramids.core.api import GENERAL_SUM, IDENTICAL, ZERO_SUM
 from pyramids.core.errors import N_, PluralWords, Words
 
@@ -68,6 +70,18 @@ def turn_order_problem(mode: str, turn_order: str) -> Words | None:
     return Words(N_("turn_order '{order}' is for the Standard Expedition, not mode '{mode}'; "
                     "allowed here: '{allowed}'"),
                  order=turn_order, mode=mode, allowed=TURNS_ROUND)
+
+
+def ranked_problem(options: dict[str, Any]) -> Words | None:
+    """Why a Mahjongg game with these options cannot count for ratings: a table in seat
+    order, where the first seat wins 62 to 92% of games between equal bots (the rules
+    page's measurements); None where it may."""
+    if options.get("mode") != STANDARD or options.get("players", 1) < 2 \
+            or options.get("turn_order") == TURNS_BEHIND:
+        return None
+    return Words(N_("a ranked Mahjongg table needs the turn order 'behind' (the lowest score "
+                    "moves next): in seat order the first seat wins most games between equal "
+                    "players. Choose turn_order 'behind', or make the room unranked"))
 
 
 def next_player(turn_order: str, player: int, scores: list[int], matched: bool) -> int:

@@ -59,6 +59,10 @@ register(
         ),
         rules_page=rules_page,
         seat_order=seat_order,
+        # A round takes at most about 60 moves (a first-to-99 match between greedy
+        # bots took 9,000 to 9,800 over 186 to 199 rounds): 150 rounds keep every
+        # match inside a server's 10,000 moves a game (`web.limits`).
+        server_option_maximum={"max_rounds": 150},
         quick_engine=True,
     )
 )

@@ -70,6 +70,9 @@ register(
         ),
         rules_page=rules_page,
         seat_order=seat_order,
+        # A round takes at most about 20 moves at five seats: 400 rounds keep every
+        # game inside a server's 10,000 moves a game (`web.limits`).
+        server_option_maximum={"max_rounds": 400},
         quick_engine=True,
     )
 )
