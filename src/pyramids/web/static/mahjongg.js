@@ -335,11 +335,16 @@ function toggleReveal(ctx) {
   ctx.rerender();
 }
 
+/** The room's options as created (a replay without a room summary: none, the defaults). */
+function roomOptions(ctx) {
+  return (ctx.ui.summary && ctx.ui.summary.options) || {};
+}
+
 function controls(ctx) {
   const view = ctx.view;
   const canShift = ctx.legal.some((action) => action.startsWith("shift "));
   const canReveal = ctx.legal.some((action) => action.startsWith("reveal "));
-  const options = (ctx.ui.summary && ctx.ui.summary.options) || {};
+  const options = roomOptions(ctx);
   // What each favor costs at this table (the room's options; the game's defaults).
   const cost = (name) => Number(options[name] || FAVOR_COSTS[name]);
   const priced = (favor, name) => tn("{favor} ({count} token)", "{favor} ({count} tokens)", cost(name), { favor });
@@ -398,7 +403,7 @@ function scorePanel(ctx) {
     h("p", { class: "score", id: "score" }, info),
     h("div", { class: "panel-row" }, lines),
   ];
-  const options = (ctx.ui.summary && ctx.ui.summary.options) || {};
+  const options = roomOptions(ctx);
   // Under the catch-up order a player may move twice running: say why.
   if (!coop && view.players > 1 && options.turn_order === "behind") {
     children.push(h("p", { class: "hint", id: "turn-order" }, t("Turn order: after a pair the lowest score moves next; after a pass, the next seat.")));
