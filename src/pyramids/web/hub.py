@@ -800,32 +800,29 @@ class Hub:
                 room.check_host(token)
                 self._check_ranked_end(live)
             room.abort(token)
-            try:
-                await self.run_db(self.storage.save_status, room.id, room.status, None)
-            except Exception:
-                room.status = before
-                raise
-            await self.announce(room.id, "room")
-            self._no_longer_waiting(room.id)
-            log.info("room %s aborted by its host", room.id)
-            live.changed.set()
-            await self._broadcast(live)
-            self._forget_if_done(live)
+            await self._store_abort(live, before, " by its host")
 
     async def _end_at_move_limit(self, live: LiveRoom) -> None:
         """With the room's lock held: a game that reached `max_moves_per_room` is over,
         aborted (no result; the seed is revealed, a daily deal's when the day is over).
         Every move is memory, a stored row and replay time: no room grows without end."""
+        live.room.status = ABORTED
+        await self._store_abort(live, PLAYING,
+                                f": it reached {self.limits.max_moves_per_room} moves")
+
+    async def _store_abort(self, live: LiveRoom, before: str, why: str) -> None:
+        """With the room's lock held and the room just aborted (`why` ends the log line):
+        store that (the status goes back to `before` when the store fails), free its
+        waiting place, and tell the other processes and every client."""
         room = live.room
-        room.status = ABORTED
         try:
-            await self.run_db(self.storage.save_status, room.id, ABORTED, None)
+            await self.run_db(self.storage.save_status, room.id, room.status, None)
         except Exception:
-            room.status = PLAYING
+            room.status = before
             raise
         await self.announce(room.id, "room")
-        log.info("room %s aborted: it reached %d moves", room.id,
-                 self.limits.max_moves_per_room)
+        self._no_longer_waiting(room.id)  # a game in play holds none: nothing to free
+        log.info("room %s aborted%s", room.id, why)
         live.changed.set()
         await self._broadcast(live)
         self._forget_if_done(live)
