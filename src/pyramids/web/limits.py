@@ -23,6 +23,7 @@ from pyramids.core import find_manifest
 # may cost (about 50 µs a node).
 SERVER_OPTION_MAXIMUM = {"solver_nodes": 20_000}
 
+
 def game_option_maximum(game_name: str) -> dict[str, int]:
     """The ranges a game's manifest narrows on a server (`server_option_maximum`: Pacal's
     and Temple's rounds, so that every game fits in `ServerLimits.max_moves_per_room`)."""
