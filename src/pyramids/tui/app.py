@@ -6,8 +6,8 @@ to type a move. The list of every legal move is an optional panel (F5), for
 those who like to type. The keymap (also in the footer and in F1):
 
 - F1 help (keys and rules), F2 game menu (new game, restart this deal, best
-  scores), F5 all moves, Ctrl+S save, Ctrl+Q quit (asks when the game is not
-  saved). These are never typed into the box.
+  scores, game options, the bots' level, boards), F5 all moves, Ctrl+S save,
+  Ctrl+Q quit (asks when the game is not saved). These are never typed into the box.
 - Tab moves between the board and the box; Esc leaves the box for the board.
 - The board's own keys (arrows, Enter, letters for favors) act while it has
   the keyboard; in the box letters are text.
@@ -56,6 +56,7 @@ from textual.widgets.option_list import Option
 
 from pyramids.agents.levels import LEVELS, level_description
 from pyramids.core import (
+    Game,
     GameRecord,
     IllegalActionError,
     PyramidsError,
@@ -67,6 +68,7 @@ from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer, record_log
 from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
+from pyramids.play.option_words import changed_options_words
 from pyramids.play.results import result_text, seat_label, seat_name, seats_label
 from pyramids.play.scores import (
     ScoreEntry,
@@ -92,6 +94,7 @@ from pyramids.tui.board_chooser import (
     board_menu_choices,
     game_number_text,
 )
+from pyramids.tui.options_chooser import OptionsScreen, options_menu_choices
 
 AGENT_DELAY = 0.4
 
@@ -100,7 +103,8 @@ AGENT_DELAY = 0.4
 
 def keys_help() -> str:
     return _(
-        "- **F1** this help · **F2** game menu (new game, restart this deal, best scores) · "
+        "- **F1** this help · **F2** game menu (new game, restart this deal, best scores, "
+        "game options) · "
         "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
         "(asks when the game is not saved)\n"
         "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
@@ -453,9 +457,20 @@ class PlayApp(App[None]):
         self._titles()
         self.log_line(_("{game}, seed {seed}", game=game_title(self.session.game.name),
                         seed=self.session.seed))
+        self._log_options()
         self._log_the_game_so_far()
         self.set_interval(1.0, self.tick)
         self.advance()
+
+    def _log_options(self) -> None:
+        """The options that differ from the rules' defaults, once at the start: the
+        board's own lines name few of them, and they change what the moves mean. The
+        seats and the board are in the title and on the board already."""
+        game = self.session.game
+        changed = changed_options_words(
+            game, skip=("players", getattr(type(game), "board_option", "")))
+        if changed:
+            self.log_line(_("options: {options}", options="; ".join(changed)))
 
     def _log_the_game_so_far(self) -> None:
         """A resumed game: its moves so far in the log, as they were told when played
@@ -888,7 +903,9 @@ class PlayApp(App[None]):
         """Play `session` next, in this sitting; it never writes over the last game's file."""
         self.default_save = None
         self._begin(session)
-        # The same game on the same board widget: only the view changes.
+        # The same game on the same board widget: the view changes, and the options
+        # (the options screen's) that the board draws from.
+        self.board.new_options(session.game.options)
         self.board.display = True
         self._titles()
         self.query_one("#scores", Static).update("")
@@ -896,6 +913,7 @@ class PlayApp(App[None]):
         # The log is this game's: the last game's moves read as if they were its own.
         self.query_one("#log", RichLog).clear()
         self.log_line(note)
+        self._log_options()
         self.call_after_refresh(self.advance)
 
     def new_game(self, same_deal: bool) -> None:
@@ -924,6 +942,8 @@ class PlayApp(App[None]):
                                                 alone=game.num_players == 1), self.play_board)
         elif answer == "number":
             self.push_screen(GameNumberScreen(self.session.game.name), self.play_game_number)
+        elif answer == "options":
+            self.push_screen(OptionsScreen(self.session.game), self.play_options)
         elif answer == "level":
             question = level_question(self.session.seats, self.session.game.name)
             self.push_screen(ChoiceScreen(question, level_choices()), self.play_level)
@@ -959,6 +979,19 @@ class PlayApp(App[None]):
             self.start_session(new_session(self.session.game, seats, seed),
                                _("New game against {level} bots: seed {seed}.",
                                  level=seat_name(level), seed=seed))
+
+        self.start_unless_unsaved(start)
+
+    def play_options(self, chosen: Game | None) -> None:
+        """A new deal of `chosen` (the options screen's answer, checked by the engine
+        there) at this table: the same seats and bots."""
+        if chosen is None:
+            return
+
+        def start() -> None:
+            seed = fresh_seed()
+            self.start_session(new_session(chosen, list(self.session.seats), seed),
+                               _("New game with the options chosen: seed {seed}.", seed=seed))
 
         self.start_unless_unsaved(start)
 
@@ -1111,8 +1144,12 @@ class PlayApp(App[None]):
     def action_menu(self) -> None:
         if isinstance(self.screen, ModalScreen):
             return
-        choices = (menu_choices() + level_menu_choices(self.session.seats)
+        choices = (menu_choices() + options_menu_choices(self.session.game)
+                   + level_menu_choices(self.session.seats)
                    + board_menu_choices(self.session.game))
+        # "Back to the game" last, under every entry (it stood amid them).
+        choices = (*(choice for choice in choices if choice[0] != "close"),
+                   *(choice for choice in choices if choice[0] == "close"))
         if not self._is_solo():  # best scores are kept for one-player games only
             choices = tuple(choice for choice in choices if choice[0] != "scores")
         self.push_screen(ChoiceScreen("", choices), self._menu_answer)

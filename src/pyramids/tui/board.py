@@ -88,6 +88,8 @@ class Board(Vertical):
         self.interactive = False
         #: What a tutorial step points at, in its words: `F7`, `hand:28`, `tile:19`.
         self.taught: tuple[str, ...] = ()
+        #: The next `show` draws everything anew (a board that updates in place).
+        self.drawn_whole_next = False
         self.on_new_view()
 
     def show(
@@ -105,6 +107,13 @@ class Board(Vertical):
 
     def on_new_view(self) -> None:
         """Reset per-turn selections; called before each redraw for a new view."""
+
+    def new_options(self, options: dict[str, Any]) -> None:
+        """A new game on this board widget with `options` (the options screen's): the
+        board draws from them (favor costs, the turn order), so the next view is drawn
+        whole, not updated in place from the last game's."""
+        self.options = dict(options)
+        self.drawn_whole_next = True
 
     def compose(self) -> ComposeResult:
         if not self.view:

@@ -378,7 +378,8 @@ class MahjonggBoard(Board):
         self, view: dict[str, Any], legal: list[str], seat: int | None, interactive: bool
     ) -> None:
         scale = getattr(self, "scale", Scale())
-        first = not self.view
+        first = not self.view or self.drawn_whole_next
+        self.drawn_whole_next = False
         self.view = view
         self.legal = legal if interactive else []
         self.seat = seat
