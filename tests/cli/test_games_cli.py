@@ -68,6 +68,28 @@ def test_the_plain_game_says_the_options_that_differ_from_the_defaults(lang, lin
                 if text.startswith(("options:", "옵션:"))]
 
 
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "Turn order: after a pair the lowest score moves next; after a pass, the next seat."),
+    ("ko", "차례 순서: 짝을 걷은 뒤에는 점수가 가장 낮은 사람이, 패스한 뒤에는 다음 자리가 "
+           "둡니다."),
+])
+def test_the_plain_screen_says_the_catch_up_turn_order_at_each_turn(lang, line) -> None:
+    """A player who moves twice running under the catch-up order is told why, on the
+    screen of each turn, as the terminal app and the browser tell it."""
+    args = ["play", "mahjongg", "--vs", "hard", "--seed", "4", "--plain", "--lang", lang,
+            "--players", "2", "-o", "layout=giza-step-ramp"]
+    behind = runner.invoke(app, [*args, "-o", "turn_order=behind"], input="quit\n",
+                           env={"COLUMNS": "200"})
+    assert behind.exit_code == 0, behind.output
+    lines = behind.output.splitlines()
+    assert line in lines
+    assert lines.index(line) < lines.index("Legal moves:" if lang == "en" else "둘 수 있는 수:")
+    # In seat order (the default) the turns need no word.
+    default = runner.invoke(app, args, input="quit\n", env={"COLUMNS": "200"})
+    assert default.exit_code == 0, default.output
+    assert line not in default.output.splitlines()
+
+
 @pytest.mark.parametrize(("agent", "lang", "words"), [
     ("greedy", "en", "seat 2 (Greedy rule)"),
     ("greedy", "ko", "2번 자리 (탐욕 규칙)"),

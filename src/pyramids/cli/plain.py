@@ -288,7 +288,11 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> lis
     moves = sum(1 for text in state.history_strings() if not is_clock_move(text))
     write("=== " + _("{game}, move {move}: seat {number} to play", game=title,
                      move=moves + 1, number=seat + 1) + " ===")
-    write(render_view(session.game.name, state.view(seat)))
+    view = state.view(seat)
+    write(render_view(session.game.name, view))
+    notes = companion_of(session.game.name, "text_notes")
+    for note in notes(view, session.game.options) if notes is not None else []:
+        write(note)
     write(_("Legal moves:"))
     labels = move_labels(session, seat)
     text, numbers = summarized_moves(labelled(playable_moves(state), labels),
