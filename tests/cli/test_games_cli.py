@@ -912,6 +912,42 @@ def test_replay_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) 
     assert result.output.startswith(f"error: {path}: game record: move 1 ('place F11')")
 
 
+def test_resume_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) -> None:
+    """As replay does: the person may have several saved games, and one is wrong."""
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps({"format": "pyramids-record", "version": 1, "game": "pacal",
+                                "options": {}, "seed": 1, "players": ["human"],
+                                "actions": []}))
+    result = invoke("play", "--plain", "--resume", str(path))
+    assert result.exit_code == 2
+    assert result.output == (f"error: {path}: game record: pacal has 2 seats, but the record "
+                             "names 1 player\n")
+
+
+@pytest.mark.parametrize(("lang", "content", "line"), [
+    ("en", None, "error: cannot read game record {path}: No such file or directory"),
+    ("en", b"\xff\xd8 a photo", "error: {path} is not a game record: a record is JSON text "
+                                "(UTF-8), and this file is not text"),
+    ("en", b"", "error: {path}: not a game record: the JSON breaks off or is malformed at "
+                "line 1, column 1"),
+    ("en", b'{"format": "pyramids-record", "version": 1, "game": "pacal", "seed": 1, '
+           b'"actions": []}',
+     "error: {path}: no commitment in this record (it is not from a server room, or the "
+     "room is older than commitments)"),
+    ("ko", None, "오류: 게임 기록 {path}을(를) 읽을 수 없습니다: No such file or directory"),
+])
+def test_verify_room_says_what_is_wrong_with_the_file(
+        tmp_path: Path, lang: str, content: bytes | None, line: str) -> None:
+    """One line in the reader's language, as replay says it: not an empty option name
+    (`error: : cannot read`), nor Python's `[Errno 2]` or a codec's words."""
+    path = tmp_path / "room.json"
+    if content is not None:
+        path.write_bytes(content)
+    result = invoke("--lang", lang, "verify-room", str(path))
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [line.format(path=path)]
+
+
 @pytest.mark.parametrize(("game", "args"), [
     ("temple", ["--players", "3", "--vs", "easy"]),
     ("mahjongg", ["--option", "mode=time-attack"]),
