@@ -518,3 +518,19 @@ def test_a_folder_given_as_the_csv_file_is_refused_before_any_game(
     assert result.stderr.strip().splitlines() == [
         f"error: cannot write '{tmp_path / 'kept'}': Is a directory"]
     assert (tmp_path / "kept").is_dir()
+
+
+@pytest.mark.parametrize("players", [",", " , ", "two", "2,x"])
+def test_balance_refuses_players_that_name_no_count_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: str) -> None:
+    """`--players ,` played no game and ended in a plotting library's words ("Number of
+    columns must be a positive integer, not 0"), leaving an empty folder."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    _no_games(monkeypatch)
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["balance", "temple", "--games", "2", "--players", players,
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: --players '{players}' is not a comma-separated list of numbers (e.g. 2,3,4)"]
+    assert not out.exists()
