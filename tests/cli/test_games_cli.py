@@ -294,6 +294,13 @@ def test_simulate_csv_is_not_written_over_unless_forced(tmp_path: Path) -> None:
     assert [row["seat"] for row in _csv(path)] == ["1", "2"]
 
 
+@pytest.mark.parametrize("agents", [",", " , ,"])
+def test_simulate_refuses_agents_that_name_none(agents: str) -> None:
+    result = invoke("simulate", "pacal", "--games", "2", "--agents", agents)
+    assert result.exit_code == 2
+    assert result.output == "error: --agents needs at least one agent\n"
+
+
 def test_simulate_reports_in_korean() -> None:
     result = invoke("--lang", "ko", "simulate", "pacal-solo", "--agents", "greedy",
                     "--games", "6", "--seed", "4")
