@@ -477,3 +477,60 @@ def test_balance_refuses_a_read_only_out_before_any_game(
     assert "Traceback" not in result.output
     assert {path: path.read_bytes() for path in read_only_folder.glob("*.*")} == before
     assert not (read_only_folder / "new").exists()
+
+
+def _no_arena_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any arena or simulate game played from now on fails the test."""
+    import pyramids.cli.games
+    import pyramids.sim.arena
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before the refusal")
+
+    monkeypatch.setattr(pyramids.sim.arena, "run_arena", played)
+    monkeypatch.setattr(pyramids.cli.games, "play_series", played)
+
+
+@pytest.mark.parametrize("command", ["arena", "simulate"])
+def test_a_read_only_csv_folder_is_refused_before_any_game(
+        read_only_folder: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    """As balance's --out: not a run of hours whose figures are lost at its end."""
+    _no_arena_games(monkeypatch)
+    before = {path: path.read_bytes() for path in read_only_folder.glob("*.*")}
+    path = read_only_folder / "figures.csv"
+    result = runner.invoke(app, [command, "pacal", "--agents", "greedy,random", "--games",
+                                 "2", "--csv", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: cannot write '{path}': Permission denied"]
+    assert {path: path.read_bytes() for path in read_only_folder.glob("*.*")} == before
+
+
+@pytest.mark.parametrize("command", ["arena", "simulate"])
+def test_a_folder_given_as_the_csv_file_is_refused_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    """--force replaces a file, never a folder: refused at the start, not at the end."""
+    _no_arena_games(monkeypatch)
+    (tmp_path / "kept").mkdir()
+    result = runner.invoke(app, [command, "pacal", "--agents", "greedy,random", "--games",
+                                 "2", "--csv", str(tmp_path / "kept"), "--force"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: cannot write '{tmp_path / 'kept'}': Is a directory"]
+    assert (tmp_path / "kept").is_dir()
+
+
+@pytest.mark.parametrize("players", [",", " , ", "two", "2,x"])
+def test_balance_refuses_players_that_name_no_count_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: str) -> None:
+    """`--players ,` played no game and ended in a plotting library's words ("Number of
+    columns must be a positive integer, not 0"), leaving an empty folder."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    _no_games(monkeypatch)
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["balance", "temple", "--games", "2", "--players", players,
+                                 "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: --players '{players}' is not a comma-separated list of numbers (e.g. 2,3,4)"]
+    assert not out.exists()

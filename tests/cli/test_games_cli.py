@@ -68,6 +68,28 @@ def test_the_plain_game_says_the_options_that_differ_from_the_defaults(lang, lin
                 if text.startswith(("options:", "옵션:"))]
 
 
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "Turn order: after a pair the lowest score moves next; after a pass, the next seat."),
+    ("ko", "차례 순서: 짝을 걷은 뒤에는 점수가 가장 낮은 사람이, 패스한 뒤에는 다음 자리가 "
+           "둡니다."),
+])
+def test_the_plain_screen_says_the_catch_up_turn_order_at_each_turn(lang, line) -> None:
+    """A player who moves twice running under the catch-up order is told why, on the
+    screen of each turn, as the terminal app and the browser tell it."""
+    args = ["play", "mahjongg", "--vs", "hard", "--seed", "4", "--plain", "--lang", lang,
+            "--players", "2", "-o", "layout=giza-step-ramp"]
+    behind = runner.invoke(app, [*args, "-o", "turn_order=behind"], input="quit\n",
+                           env={"COLUMNS": "200"})
+    assert behind.exit_code == 0, behind.output
+    lines = behind.output.splitlines()
+    assert line in lines
+    assert lines.index(line) < lines.index("Legal moves:" if lang == "en" else "둘 수 있는 수:")
+    # In seat order (the default) the turns need no word.
+    default = runner.invoke(app, args, input="quit\n", env={"COLUMNS": "200"})
+    assert default.exit_code == 0, default.output
+    assert line not in default.output.splitlines()
+
+
 @pytest.mark.parametrize(("agent", "lang", "words"), [
     ("greedy", "en", "seat 2 (Greedy rule)"),
     ("greedy", "ko", "2번 자리 (탐욕 규칙)"),
@@ -270,6 +292,13 @@ def test_simulate_csv_is_not_written_over_unless_forced(tmp_path: Path) -> None:
                     *SHORT_MATCH)
     assert forced.exit_code == 0, forced.output
     assert [row["seat"] for row in _csv(path)] == ["1", "2"]
+
+
+@pytest.mark.parametrize("agents", [",", " , ,"])
+def test_simulate_refuses_agents_that_name_none(agents: str) -> None:
+    result = invoke("simulate", "pacal", "--games", "2", "--agents", agents)
+    assert result.exit_code == 2
+    assert result.output == "error: --agents needs at least one agent\n"
 
 
 def test_simulate_reports_in_korean() -> None:
@@ -888,6 +917,42 @@ def test_replay_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) 
     result = invoke("replay", str(path))
     assert result.exit_code == 2
     assert result.output.startswith(f"error: {path}: game record: move 1 ('place F11')")
+
+
+def test_resume_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) -> None:
+    """As replay does: the person may have several saved games, and one is wrong."""
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps({"format": "pyramids-record", "version": 1, "game": "pacal",
+                                "options": {}, "seed": 1, "players": ["human"],
+                                "actions": []}))
+    result = invoke("play", "--plain", "--resume", str(path))
+    assert result.exit_code == 2
+    assert result.output == (f"error: {path}: game record: pacal has 2 seats, but the record "
+                             "names 1 player\n")
+
+
+@pytest.mark.parametrize(("lang", "content", "line"), [
+    ("en", None, "error: cannot read game record {path}: No such file or directory"),
+    ("en", b"\xff\xd8 a photo", "error: {path} is not a game record: a record is JSON text "
+                                "(UTF-8), and this file is not text"),
+    ("en", b"", "error: {path}: not a game record: the JSON breaks off or is malformed at "
+                "line 1, column 1"),
+    ("en", b'{"format": "pyramids-record", "version": 1, "game": "pacal", "seed": 1, '
+           b'"actions": []}',
+     "error: {path}: no commitment in this record (it is not from a server room, or the "
+     "room is older than commitments)"),
+    ("ko", None, "오류: 게임 기록 {path}을(를) 읽을 수 없습니다: No such file or directory"),
+])
+def test_verify_room_says_what_is_wrong_with_the_file(
+        tmp_path: Path, lang: str, content: bytes | None, line: str) -> None:
+    """One line in the reader's language, as replay says it: not an empty option name
+    (`error: : cannot read`), nor Python's `[Errno 2]` or a codec's words."""
+    path = tmp_path / "room.json"
+    if content is not None:
+        path.write_bytes(content)
+    result = invoke("--lang", lang, "verify-room", str(path))
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [line.format(path=path)]
 
 
 @pytest.mark.parametrize(("game", "args"), [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
@@ -345,3 +346,20 @@ def test_garbage_in_a_dot_layout_file_is_told_the_kmahjongg_header(tmp_path: Pat
     pyr = tmp_path / "mine.pyr"
     pyr.write_text("hello world\n")
     assert "starts with 'pyramids-layout 1'" in invoke("validate", str(pyr)).stderr
+
+
+
+@pytest.mark.parametrize("command", [["layout", "info", "{}"], ["layout", "validate", "{}"],
+                                     ["play", "mahjongg", "--plain", "-o", "layout={}"]])
+def test_a_folder_given_as_a_layout_is_called_a_folder(tmp_path: Path,
+                                                       command: list[str]) -> None:
+    """Not "unknown layout 'designs': 56 layouts are shipped", which says the name is
+    wrong when the folder is there, and a file in it was meant."""
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    result = runner.invoke(app, [word.format(folder) for word in command])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+    assert result.output.strip().endswith(
+        f"'{folder}' is a folder, not a layout file: give the path of a .pyr or KMahjongg "
+        ".layout file in it, or a shipped layout's name")

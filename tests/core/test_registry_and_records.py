@@ -49,6 +49,10 @@ def test_malformed_records_are_rejected_with_the_reason(tmp_path: Path) -> None:
             r"pacal has 2 seats, but the record names 3 players"),
         json.dumps({**good, "format": "x"}): "format",
         json.dumps({**good, "version": 9}): "unsupported record version 9",
+        # The value as the file writes it, and a missing one said so (not Python's None).
+        json.dumps({**good, "version": "1"}): 'unsupported record version "1"; supported: 1',
+        json.dumps({k: v for k, v in good.items() if k != "version"}): (
+            "game record: 'version' is missing; supported: 1"),
         json.dumps({**good, "actions": [1, 2]}): "'actions' must be a list of action strings",
         json.dumps({**good, "seed": 1.5}): "'seed' must be",
         json.dumps({k: v for k, v in good.items() if k != "seed"}): "'seed' is missing",

@@ -17,6 +17,16 @@ from pyramids.play.tutorial import TutorialError, TutorialRun, parse_tutorial, t
 TUTORIAL_GAMES = [m.name for m in manifests() if m.tutorial is not None and m.tutorial()]
 
 
+def as_typed(game: str, move: str) -> str:
+    """A taught move as a person types it: Mahjongg's tiles by the letters on the board."""
+    if game != "mahjongg":
+        return move
+    from pyramids.play.text.mahjongg import tile_label
+
+    kind, *things = move.split(" ")
+    return " ".join([kind, *(tile_label(int(thing)) for thing in things)])
+
+
 def test_the_games_have_tutorials() -> None:
     assert {"pacal", "pacal-solo", "temple", "mahjongg"} <= set(TUTORIAL_GAMES)
 
@@ -137,7 +147,7 @@ def test_a_game_without_a_tutorial_says_where_to_learn(monkeypatch: pytest.Monke
 def test_each_tutorial_runs_at_line_prompts_in_korean(game: str) -> None:
     tutorial = tutorial_for(game)
     assert tutorial is not None
-    lines = [step.expect or "" for step in tutorial.steps]
+    lines = [as_typed(game, step.expect or "") for step in tutorial.steps]
     try:
         result = CliRunner().invoke(app, ["tutorial", game, "--lang", "ko"],
                                     input="\n".join([*lines, "quit", ""]))
@@ -177,3 +187,24 @@ def test_an_empty_line_or_a_wrong_move_does_not_draw_the_step_again() -> None:
     prompts = [line for line in lines if line.endswith("> ")]
     hints = [line for line in lines if line.startswith("Put the 42 on F2")]
     assert len(boards) == 1 and len(prompts) == 5 and len(hints) == 1
+
+
+def test_the_mahjongg_tutorial_names_tiles_by_the_letters_on_its_board() -> None:
+    """The board and its legend say `match a b`; the steps took only the engine's tile
+    numbers, shown nowhere, and `moves` listed every pair by them."""
+    tutorial = tutorial_for("mahjongg")
+    assert tutorial is not None
+    taught = next(step.expect for step in tutorial.steps if step.expect)
+    assert taught.startswith("match ")
+    try:
+        result = CliRunner().invoke(app, ["tutorial", "mahjongg", "--plain", "--lang", "en"],
+                                    input=f"\nmoves\n{taught}\n{as_typed('mahjongg', taught)}"
+                                          "\nquit\n", env={"COLUMNS": "200"})
+    finally:
+        set_language(None)
+    assert result.exit_code == 0, result.output
+    prompts = [line.split("> ", 1)[1] for line in result.output.splitlines() if "> " in line]
+    listed, numbers, letters = prompts[1:4]
+    assert "match" not in listed and "'match' moves: find them on the board" in result.output
+    assert numbers.startswith("Not a legal move: '") and "letters" in numbers
+    assert letters == "Well done."

@@ -22,14 +22,15 @@ import sqlalchemy as sa
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from pyramids.agents import register_agent
+import pyramids.agents.base as agent_registry
+import pyramids.core.registry as game_registry
 from pyramids.core import State
 from pyramids.web.app import create_app
 from pyramids.web.limits import ServerLimits
 from pyramids.web.rooms import new_seed
 from pyramids.web.storage import normalize_url
 from pyramids.web.ws import MAX_MESSAGE_BYTES
-from tests.web.toy import LockedAgent, QuickWanderingAgent, WanderingAgent, register_toy
+from tests.web.toy import LockedAgent, QuickWanderingAgent, WanderingAgent, toy_entry
 
 POSTGRES_ENV = "PYRAMIDS_TEST_POSTGRES_URL"
 TIMEOUT = 10.0
@@ -51,13 +52,18 @@ class SlowAgent:
         return state.legal_actions()[0]
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _test_game_and_agent() -> None:
-    register_toy()
-    register_agent("slow", SlowAgent)
-    register_agent("wandering", WanderingAgent)
-    register_agent("locked", LockedAgent)
-    register_agent("quick-wandering", QuickWanderingAgent)
+@pytest.fixture(autouse=True, scope="package")
+def _test_game_and_agent() -> Iterator[None]:
+    # For the tests of this folder only, and undone after them: a test elsewhere in the
+    # same run (every game has a rules page; every agent has settings) would meet them.
+    with pytest.MonkeyPatch.context() as patch:
+        toy = toy_entry()
+        patch.setitem(game_registry._REGISTRY, toy.name, toy)
+        for name, factory in (("slow", SlowAgent), ("wandering", WanderingAgent),
+                              ("locked", LockedAgent),
+                              ("quick-wandering", QuickWanderingAgent)):
+            patch.setitem(agent_registry._AGENTS, name, factory)
+        yield
 
 
 def empty_postgres(url: str) -> None:

@@ -191,5 +191,11 @@ class QuickWanderingAgent(WanderingAgent):
     quick = True
 
 
+def toy_entry() -> GameEntry:
+    return GameEntry(NAME, ToyGame, "A two-seat hidden-hand toy for the server tests.")
+
+
 def register_toy() -> None:
-    register(GameEntry(NAME, ToyGame, "A two-seat hidden-hand toy for the server tests."))
+    """For a server in a process of its own; in the test process, tests/web/conftest.py
+    registers the toy game for the web tests alone."""
+    register(toy_entry())

@@ -190,10 +190,12 @@ def balance(
             try:
                 counts = [int(p) for p in players.split(",") if p.strip()]
             except ValueError:
+                counts = []
+            if not counts:  # "," named no count: a report of no games, and a plot's error
                 raise OptionError(
                     N_("--players '{players}' is not a comma-separated list of numbers "
                        "(e.g. 2,3,4)"), players=players,
-                ) from None
+                )
         if games < 1:
             raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
         runner = make_backend(backend, workers, address)

@@ -28,7 +28,14 @@ from pyramids.cli.common import (
     wrap_cells,
 )
 from pyramids.cli.plain import echo, play_plain, read_stdin_line
-from pyramids.core import GameRecord, PyramidsError, RecordError, State, game_manifest
+from pyramids.core import (
+    GameRecord,
+    OptionError,
+    PyramidsError,
+    RecordError,
+    State,
+    game_manifest,
+)
 from pyramids.core.errors import N_
 from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _, current_language, format_number, ngettext, words_text
@@ -196,6 +203,8 @@ def simulate(
         with as_read(files):
             loaded = load_game(game, options, players)
         names = [name.strip() for name in agents.split(",") if name.strip()]
+        if not names:  # as arena says it, not "got 0 agents:" with nothing after
+            raise OptionError(N_("--agents needs at least one agent"))
         if len(names) == 1:
             names *= loaded.num_players
         check_seat_names(names, allow_human=False)

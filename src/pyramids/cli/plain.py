@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -162,14 +163,7 @@ def play_plain(
             write(help_text())
             continue
         if word == "moves":
-            labels = move_labels(session, seat)
-            unlisted = unlisted_kinds(labels)
-            playable = playable_moves(state)
-            listed = listed_moves(playable, unlisted)
-            write(format_moves(labelled(listed, labels)))
-            numbered.update(range(1, len(listed) + 1))
-            for line in unlisted_count_lines(playable, unlisted):
-                write(line)
+            numbered.update(range(1, show_moves(state, move_labels(session, seat), write) + 1))
             continue
         if word == "view":
             shown_for = None
@@ -184,7 +178,7 @@ def play_plain(
             write(_("The clock is kept by the app; play a move."))
             continue
         try:
-            action = _typed_move(state, text, move_labels(session, seat), numbered)
+            action = typed_move(state, text, move_labels(session, seat), numbered)
             if action in state.legal_actions() and action != confirmed \
                     and gives_up(state, action):
                 # Passing in Mahjongg alone gives the game up: asked once more, not taken.
@@ -207,7 +201,7 @@ def play_plain(
     return True
 
 
-def _typed_move(state: State, text: str, labels: dict[str, str],
+def typed_move(state: State, text: str, labels: dict[str, str],
                 numbered: set[int] | None = None) -> int:
     """A typed move: a number shown with a move (`numbered`, None: the whole list; the
     list leaves out clock moves), or words (with a thing's letters where the game labels
@@ -247,8 +241,26 @@ def _typed_move(state: State, text: str, labels: dict[str, str],
 
 def move_labels(session: Session, seat: int) -> dict[str, str]:
     """The letters the seat reads and types for things the game names by number."""
-    label = companion_of(session.game.name, "move_labels")
-    return {} if label is None else dict(label(session.state.view(seat)))
+    return view_labels(session.game.name, session.state.view(seat))
+
+
+def view_labels(game: str, view: dict[str, Any]) -> dict[str, str]:
+    """The letters a person reads and types, in this view, for things the game names by
+    number (none where the game names nothing so)."""
+    label = companion_of(game, "move_labels")
+    return {} if label is None else dict(label(view))
+
+
+def show_moves(state: State, labels: dict[str, str], write: Callable[[str], None]) -> int:
+    """The `moves` command: every legal move a person may pick by number, numbered, then
+    how many of each kind are left to find on the board; how many are numbered."""
+    unlisted = unlisted_kinds(labels)
+    playable = playable_moves(state)
+    listed = listed_moves(playable, unlisted)
+    write(format_moves(labelled(listed, labels)))
+    for line in unlisted_count_lines(playable, unlisted):
+        write(line)
+    return len(listed)
 
 
 def as_typed(error: IllegalActionError, text: str) -> IllegalActionError:
@@ -288,7 +300,11 @@ def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> lis
     moves = sum(1 for text in state.history_strings() if not is_clock_move(text))
     write("=== " + _("{game}, move {move}: seat {number} to play", game=title,
                      move=moves + 1, number=seat + 1) + " ===")
-    write(render_view(session.game.name, state.view(seat)))
+    view = state.view(seat)
+    write(render_view(session.game.name, view))
+    notes = companion_of(session.game.name, "text_notes")
+    for note in notes(view, session.game.options) if notes is not None else []:
+        write(note)
     write(_("Legal moves:"))
     labels = move_labels(session, seat)
     text, numbers = summarized_moves(labelled(playable_moves(state), labels),

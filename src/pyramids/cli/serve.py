@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from pyramids.cli.common import require_extra
+from pyramids.cli.common import fail, require_extra, user_errors
 from pyramids.core.errors import N_
 
 _D = {  # the defaults of ServerLimits, repeated so that --help needs no web extra
@@ -208,33 +208,39 @@ def register(app: typer.Typer) -> None:
 
         The revealed seed and salt open the commitment shown during the game, and
         the game replays from that seed."""
-        from pyramids.core import GameRecord, PyramidsError
+        from pyramids.core import PyramidsError
+        from pyramids.core.records import read_record_file
+        from pyramids.play.i18n import _, ngettext, words_text
         from pyramids.web.rooms import commitment_of
 
-        try:
-            text = record.read_text(encoding="utf-8")
-            data = json.loads(text)
-        except (OSError, ValueError) as error:
-            raise typer.BadParameter(f"cannot read {record}: {error}") from None
-        fairness = data.get("fairness") if isinstance(data, dict) else None
+        with user_errors():
+            game_record, data = read_record_file(record)
+        fairness = data.get("fairness")
         if not isinstance(fairness, dict) or not fairness.get("commitment"):
-            typer.echo(f"{record}: no commitment in this record (it is not from a server "
-                       "room, or the room is older than commitments)")
-            raise typer.Exit(2)
+            fail(_("{path}: no commitment in this record (it is not from a server room, or "
+                   "the room is older than commitments)", path=record))
         seed, salt = data.get("seed"), fairness.get("salt")
+        # The seed as the record writes it (JSON: 42, "abc"), not as Python would.
+        shown_seed = json.dumps(seed)
         if not isinstance(salt, str):
-            typer.echo(f"{record}: the salt is not revealed; the game is not over")
-            raise typer.Exit(2)
+            fail(_("{path}: the salt is not revealed; the game is not over", path=record))
         if commitment_of(seed, salt) != fairness["commitment"]:
-            typer.echo(f"{record}: MISMATCH: seed {seed!r} and the salt do not open the "
-                       f"commitment {fairness['commitment']}")
+            typer.echo(_("{path}: MISMATCH: seed {seed} and the salt do not open the "
+                         "commitment {commitment}", path=record, seed=shown_seed,
+                         commitment=fairness["commitment"]))
             raise typer.Exit(1)
         try:
-            states = GameRecord.from_json(text).replay()
+            states = game_record.replay()
         except PyramidsError as error:
-            typer.echo(f"{record}: the commitment holds, but the game does not replay: {error}")
+            typer.echo(_("{path}: the commitment holds, but the game does not replay: "
+                         "{problem}", path=record, problem=words_text(error)))
             raise typer.Exit(1) from None
-        practice = " (practice: the seed was chosen by the player; unranked)" \
-            if fairness.get("practice") else ""
-        typer.echo(f"{record}: commitment verified{practice}: the deal was fixed before the "
-                   f"first move (seed {seed!r}); {len(states) - 1} moves replay")
+        moves = ngettext("{count} move replays", "{count} moves replay", len(states) - 1)
+        if fairness.get("practice"):
+            typer.echo(_("{path}: commitment verified (practice: the seed was chosen by the "
+                         "player; unranked): the deal was fixed before the first move (seed "
+                         "{seed}); {moves}", path=record, seed=shown_seed, moves=moves))
+        else:
+            typer.echo(_("{path}: commitment verified: the deal was fixed before the first "
+                         "move (seed {seed}); {moves}", path=record, seed=shown_seed,
+                         moves=moves))

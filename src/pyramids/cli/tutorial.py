@@ -18,11 +18,20 @@ from importlib.util import find_spec
 import typer
 
 from pyramids.cli.common import LANG_HELP, apply_language, fail, user_errors
-from pyramids.cli.plain import HELP_WORDS, QUIT_WORDS, echo, play_plain, read_stdin_line
+from pyramids.cli.plain import (
+    HELP_WORDS,
+    QUIT_WORDS,
+    as_typed,
+    echo,
+    play_plain,
+    read_stdin_line,
+    show_moves,
+    typed_move,
+    view_labels,
+)
 from pyramids.core import IllegalActionError, game_manifest
 from pyramids.play.i18n import _, words_text
 from pyramids.play.learn import learn_text
-from pyramids.play.moves import format_moves, parse_move
 from pyramids.play.render import render_view
 from pyramids.play.results import seat_name
 from pyramids.play.session import new_session
@@ -99,17 +108,20 @@ def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
         text = line.strip()
         if not text:
             continue
+        # The board names Mahjongg's tiles by letters: the moves are read and typed so,
+        # as in the game the tutorial ends in, never by the engine's tile numbers.
+        labels = view_labels(run.state.game.name, run.state.view(learner))
         if text.lower() == "moves":
-            write(format_moves(run.state.legal_action_strings()))
+            show_moves(run.state, labels, write)
             continue
         if text.lower() in HELP_WORDS:
             write(_("Type the move the step asks for (as listed by 'moves', or its number), "
                     "or quit."))
             continue
         try:
-            move = run.state.action_to_string(parse_move(run.state, text))
+            move = run.state.action_to_string(typed_move(run.state, text, labels))
         except IllegalActionError as error:
-            write(_("Not a legal move: {problem}", problem=words_text(error)))
+            write(_("Not a legal move: {problem}", problem=words_text(as_typed(error, text))))
             continue
         feedback = run.attempt(move)
         write(feedback.message)

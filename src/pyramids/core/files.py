@@ -61,6 +61,17 @@ def write_text_atomically(target: Path, text: str) -> None:
     _sync_folder(folder)
 
 
+def probe_writable_folder(folder: Path) -> None:
+    """Make a file in `folder` and remove it at once; raises OSError (a folder that is
+    not there, is a file, or cannot be written) and changes nothing.
+
+    Asking for permissions (os.access) would be wrong for root, a read-only disk or an
+    access list; making a file of a name of its own is the one sure test of writing."""
+    handle, probe = tempfile.mkstemp(prefix=".pyramids-probe-", dir=folder)
+    os.close(handle)
+    os.unlink(probe)
+
+
 def _sync_folder(folder: Path) -> None:
     """Flush a folder's entries (the rename) to the disk, where the system can."""
     try:

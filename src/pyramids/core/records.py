@@ -63,22 +63,11 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError(N_("not a game record: the JSON breaks off or is malformed at "
-                                 "line {line}, column {column}"),
-                              line=error.lineno, column=error.colno) from None
-        except (TypeError, ValueError) as error:
-            raise RecordError(N_("not a game record: invalid JSON ({problem})"),
-                              problem=str(error)) from None
-        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise RecordError(
-                N_("not a game record: expected an object with format '{format}'"),
-                format=RECORD_FORMAT)
-        if data.get("version") != RECORD_VERSION:
-            raise RecordError(N_("unsupported record version {version}; supported: {supported}"),
-                              version=repr(data.get("version")), supported=RECORD_VERSION)
+        return cls._from_object(_record_object(text))
+
+    @classmethod
+    def _from_object(cls, data: dict[str, Any]) -> GameRecord:
+        """The record a JSON object holds (what `_record_object` read), every field checked."""
         if "seed" not in data:
             # A record always writes its seed (null for a game without one): without the
             # key it would replay another deal and fail at a move, misleadingly.
@@ -106,18 +95,7 @@ class GameRecord:
 
     @classmethod
     def load_file(cls, path: str | Path) -> GameRecord:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise RecordError(N_("cannot read game record {path}: {problem}"), path=str(path),
-                              problem=error.strerror) from None
-        except UnicodeDecodeError:
-            raise RecordError(N_("{path} is not a game record: a record is JSON text (UTF-8), "
-                                 "and this file is not text"), path=str(path)) from None
-        try:
-            return cls.from_json(text)
-        except RecordError as error:
-            raise RecordError(N_("{path}: {problem}"), path=str(path), problem=error) from None
+        return read_record_file(path)[0]
 
     def save_file(self, path: str | Path) -> None:
         """Write atomically (`write_text_atomically`): a crash never leaves half a record,
@@ -161,6 +139,50 @@ class GameRecord:
 
     def final_state(self) -> State:
         return self.replay()[-1]
+
+
+def _record_object(text: str) -> dict[str, Any]:
+    """A record's JSON object: RecordError where the text is no record of this version."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(N_("not a game record: the JSON breaks off or is malformed at "
+                             "line {line}, column {column}"),
+                          line=error.lineno, column=error.colno) from None
+    except (TypeError, ValueError) as error:
+        raise RecordError(N_("not a game record: invalid JSON ({problem})"),
+                          problem=str(error)) from None
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise RecordError(
+            N_("not a game record: expected an object with format '{format}'"),
+            format=RECORD_FORMAT)
+    if "version" not in data:
+        raise RecordError(N_("game record: 'version' is missing; supported: {supported}"),
+                          supported=RECORD_VERSION)
+    if data["version"] != RECORD_VERSION:
+        # As the file writes it (JSON), not as Python would: "2", null, 2.5.
+        raise RecordError(N_("unsupported record version {version}; supported: {supported}"),
+                          version=json.dumps(data["version"]), supported=RECORD_VERSION)
+    return data
+
+
+def read_record_file(path: str | Path) -> tuple[GameRecord, dict[str, Any]]:
+    """A record file's record and its JSON object, which holds the fields a record does
+    not keep (a server room's `fairness`); a RecordError names the file and what is
+    wrong."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(N_("cannot read game record {path}: {problem}"), path=str(path),
+                          problem=error.strerror or str(error)) from None
+    except UnicodeDecodeError:
+        raise RecordError(N_("{path} is not a game record: a record is JSON text (UTF-8), "
+                             "and this file is not text"), path=str(path)) from None
+    try:
+        data = _record_object(text)
+        return GameRecord._from_object(data), data
+    except RecordError as error:
+        raise RecordError(N_("{path}: {problem}"), path=str(path), problem=error) from None
 
 
 def _option_specs(game: str) -> tuple[Option, ...]:

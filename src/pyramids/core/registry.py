@@ -43,6 +43,9 @@ COMPANIONS = {
     "greedy_policy": "a module with `choose(state, rng) -> action` (and optional search hooks)",
     "planner": "a function `(agent, state) -> action | None` that plans a one-player game",
     "text_renderer": "a function `(view) -> str` drawing a view as plain text",
+    "text_notes": "a function `(view, options) -> list[str]` giving the lines a text "
+    "screen shows under the view for what the game's options change and the view does "
+    "not show (who moves next)",
     "terminal_board": "a Textual `Board` subclass (pyramids.tui.board.Board)",
     "web_renderer": "a JavaScript module file, as `package:file.js`",
     "observation_encoder": "a function `(layout, game) -> writer` filling the RL observation "
@@ -114,6 +117,7 @@ class GameManifest:
     greedy_policy: str | None = None
     planner: str | None = None
     text_renderer: str | None = None
+    text_notes: str | None = None
     terminal_board: str | None = None
     web_renderer: str | None = None
     observation_encoder: str | None = None

@@ -19,6 +19,7 @@ from pyramids.core import (
     GameRecord,
     OptionError,
     PyramidsError,
+    RecordError,
     Rng,
     State,
     game_manifest,
@@ -214,7 +215,10 @@ def resume_session(
     The seats are the record's players unless `seats` is given.
     """
     record = GameRecord.load_file(path)
-    state = record.final_state()
+    try:
+        state = record.final_state()
+    except RecordError as error:  # which file, as for a record that does not read
+        raise RecordError(N_("{path}: {problem}"), path=str(path), problem=error) from None
     game = state.game
     names = seats or record.players or [HUMAN] * game.num_players
     if len(names) != game.num_players:

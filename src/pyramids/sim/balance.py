@@ -24,7 +24,7 @@ from typing import Any
 from pyramids.agents import make_agent, thinks_by_clock
 from pyramids.core import OptionError, PyramidsError, game_manifest, load
 from pyramids.core.errors import N_, Words
-from pyramids.core.files import current_umask, write_text_atomically
+from pyramids.core.files import current_umask, probe_writable_folder, write_text_atomically
 from pyramids.sim.arena import (
     PLAYER_OPTION_NAMES,
     AgentSpec,
@@ -561,14 +561,10 @@ def check_report_folder(out: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise PyramidsError(_NOT_A_FOLDER, path=str(out), file=str(folder))
     try:
-        # The one sure test of writing (permissions, a read-only disk, root or not):
-        # a file of a name of its own, made and removed at once.
-        handle, probe = tempfile.mkstemp(prefix=".pyramids-balance-", dir=folder)
+        probe_writable_folder(folder)
     except OSError as error:
         raise PyramidsError(_CANNOT_WRITE_REPORT, path=str(out), folder=str(folder),
                             reason=error.strerror or str(error)) from None
-    os.close(handle)
-    os.unlink(probe)
 
 
 def write_report(report: dict[str, Any], out: Path) -> Path:

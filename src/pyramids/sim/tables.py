@@ -21,7 +21,7 @@ from typing import Any
 
 from pyramids.core import PyramidsError
 from pyramids.core.errors import N_
-from pyramids.core.files import write_text_atomically
+from pyramids.core.files import probe_writable_folder, write_text_atomically
 from pyramids.sim.stats import wilson_interval
 
 Row = Sequence[object]
@@ -60,14 +60,22 @@ def seats_csv_path(path: Path) -> Path:
 
 def check_csv_targets(paths: Iterable[Path], force: bool) -> None:
     """Before any game is played: refuse a file that is there already (unless `force`),
-    and a folder that is not, rather than lose the figures of a long run at its end."""
+    a folder, and a place that cannot be written (a folder that is not there, or is
+    read-only), rather than lose the figures of a long run at its end. It changes
+    nothing."""
     for path in paths:
+        if path.is_dir():
+            # --force could not replace a folder: the write at the end would fail.
+            raise PyramidsError(N_("cannot write {path}: {problem}"), path=repr(str(path)),
+                                problem=os.strerror(errno.EISDIR))
         if path.exists() and not force:
             raise PyramidsError(N_("{path} exists; give --force to replace it"), path=str(path))
         folder = path.parent if str(path.parent) else Path(".")
-        if not folder.is_dir():
+        try:
+            probe_writable_folder(folder)
+        except OSError as error:
             raise PyramidsError(N_("cannot write {path}: {problem}"), path=repr(str(path)),
-                                problem=os.strerror(errno.ENOENT))
+                                problem=error.strerror or str(error)) from None
 
 
 ARENA_AGENT_COLUMNS = ("agent", "seats_played", "wins", "draws", "losses", "win_rate_pct",

@@ -35,11 +35,15 @@ from textual.widgets import Button, Static
 
 from pyramids.games.mahjongg.blueprints import layout_names
 from pyramids.games.mahjongg.explain import face_words
-from pyramids.games.mahjongg.modes import TURNS_BEHIND
 from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.play.option_words import choice_title
 from pyramids.play.scores import clock_text
-from pyramids.play.text.mahjongg import barque_track, reason_words, shown_layout_title
+from pyramids.play.text.mahjongg import (
+    barque_track,
+    option_notes,
+    reason_words,
+    shown_layout_title,
+)
 from pyramids.play.text.mahjongg_tiles import (
     Canvas,
     Marks,
@@ -465,10 +469,7 @@ class MahjonggBoard(Board):
             lines.append(turn + line)
         if "team_score" in view:
             lines.append("  " + _("team score {score}", score=view["team_score"]))
-        elif view["players"] > 1 and self.options.get("turn_order") == TURNS_BEHIND:
-            # Under the catch-up order a player may move twice running: say why.
-            lines.append("  " + _("Turn order: after a pair the lowest score moves next; "
-                                  "after a pass, the next seat."))
+        lines.extend("  " + note for note in option_notes(view, self.options))
         if view.get("barque"):
             if view["barque"].get("clock") == "turns":
                 # No clock of the app's: the engine's moves keep the time.

@@ -36,6 +36,7 @@ register(
         greedy_policy="pyramids.agents.greedy.mahjongg",
         planner="pyramids.agents.planner:plan_mahjongg_solo",
         text_renderer="pyramids.play.text.mahjongg:render_mahjongg",
+        text_notes="pyramids.play.text.mahjongg:option_notes",
         move_log="pyramids.play.logs.mahjongg:describe_mahjongg",
         move_labels="pyramids.play.text.mahjongg:move_labels",
         terminal_board="pyramids.tui.mahjongg:BOARD",

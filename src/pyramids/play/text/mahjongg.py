@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyramids.games.mahjongg.modes import TURNS_BEHIND
 from pyramids.play.i18n import _, ngettext
 from pyramids.play.render import terminal_width
 from pyramids.play.text.mahjongg_tiles import NARROW, SCALES, Marks, board_size, paint
@@ -90,6 +91,17 @@ def shown_layout_title(name: str) -> str:
         if title:
             return _(title)
     return name
+
+
+def option_notes(view: dict[str, Any], options: dict[str, Any]) -> list[str]:
+    """The lines under the view for what the options change that it does not show (the
+    `text_notes` companion; the terminal app shows the same)."""
+    if view["players"] > 1 and "team_score" not in view \
+            and options.get("turn_order") == TURNS_BEHIND:
+        # Under the catch-up order a player may move twice running: say why.
+        return [_("Turn order: after a pair the lowest score moves next; after a pass, "
+                  "the next seat.")]
+    return []
 
 
 def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:

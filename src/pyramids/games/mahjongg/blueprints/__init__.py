@@ -80,6 +80,10 @@ def load_layout(name_or_path: str | Path, content: bytes | None = None) -> Layou
         return layout_from_file_text(path, layout_file_text(path, content))
     if path.is_file():
         return read_any_layout_file(path)
+    if path.is_dir():  # a folder of layouts, say, where one of its files was meant
+        raise LayoutError(N_("'{path}' is a folder, not a layout file: give the path of a "
+                             ".pyr or KMahjongg .layout file in it, or a shipped layout's "
+                             "name"), path=text_name)
     looks_like_path = path.suffix in EXTENSIONS or "/" in text_name or "\\" in text_name
     if looks_like_path:
         raise LayoutError(N_("no layout file at '{path}'"), path=text_name)
