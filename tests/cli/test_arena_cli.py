@@ -520,11 +520,18 @@ def test_a_folder_given_as_the_csv_file_is_refused_before_any_game(
     assert (tmp_path / "kept").is_dir()
 
 
-@pytest.mark.parametrize("players", [",", " , ", "two", "2,x"])
+@pytest.mark.parametrize(("players", "problem"), [
+    (",", "has an empty entry"), (" , ", "has an empty entry"),
+    ("2,,3", "has an empty entry"), ("2,3,", "has an empty entry"),
+    ("two", "is not a comma-separated list of table sizes"),
+    ("2,²", "is not a comma-separated list of table sizes"),
+    ("2,x", "is not a comma-separated list of table sizes"),
+])
 def test_balance_refuses_players_that_name_no_count_before_any_game(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: str, problem: str) -> None:
     """`--players ,` played no game and ended in a plotting library's words ("Number of
-    columns must be a positive integer, not 0"), leaving an empty folder."""
+    columns must be a positive integer, not 0"), leaving an empty folder; `2,,3` played
+    2 and 3 and said nothing of the entry it dropped."""
     pytest.importorskip("matplotlib", reason="needs the sim extra")
     _no_games(monkeypatch)
     out = tmp_path / "report"
@@ -532,5 +539,99 @@ def test_balance_refuses_players_that_name_no_count_before_any_game(
                                  "--out", str(out)])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        f"error: --players '{players}' is not a comma-separated list of numbers (e.g. 2,3,4)"]
+        f"error: --players '{players}' {problem}; allowed: from 2 to 5, comma-separated "
+        "(e.g. 2,3,4)"]
     assert not out.exists()
+
+
+def test_balance_says_which_table_sizes_each_game_has(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    _no_games(monkeypatch)
+    for game, allowed in [("pacal", "pacal is played at a table of 2 only"),
+                          ("mahjongg", "from 2 to 4, comma-separated (e.g. 2,3,4)")]:
+        result = runner.invoke(app, ["balance", game, "--players", "2,,2", "--out",
+                                     str(tmp_path / game)])
+        assert result.exit_code == 2
+        assert result.stderr.strip() == (
+            f"error: --players '2,,2' has an empty entry; allowed: {allowed}")
+    twice = runner.invoke(app, ["balance", "temple", "--players", "2, 3,3", "--out",
+                                str(tmp_path / "t")])
+    assert twice.exit_code == 2
+    assert twice.stderr.strip() == (
+        "error: --players '2, 3,3' names 3 twice; give each table size once")
+    korean = runner.invoke(app, ["--lang", "ko", "balance", "temple", "--players", "2,,3",
+                                 "--out", str(tmp_path / "k")])
+    assert korean.exit_code == 2 and "--players '2,,3'" in korean.stderr
+    assert "empty" not in korean.stderr and "allowed" not in korean.stderr
+
+
+def test_balance_takes_an_agent_setting_as_arena_does(tmp_path: Path) -> None:
+    """`--agent mcts:iterations=200` was refused as "unknown agent", as if the name were
+    wrong. The setting is played in every seat, by every worker process, and the report,
+    its Reproduce line and the results file name it (not the bare name)."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    args = ["balance", "temple", "--games", "4", "--players", "2", "--seed", "3"]
+    slipping = runner.invoke(app, [*args, "--agent", "greedy:mistakes=0.5", "--out",
+                                   str(tmp_path / "a")])
+    assert slipping.exit_code == 0, slipping.output
+    report = json.loads((tmp_path / "a" / "balance.json").read_text())
+    assert report["agent"] == "greedy:mistakes=0.5"
+    text = (tmp_path / "a" / "report.md").read_text()
+    assert "Every seat played by `greedy:mistakes=0.5`" in text
+    command = _reproduce_line(text)
+    assert command[command.index("--agent") + 1] == "greedy:mistakes=0.5"
+    # Run as printed, in two worker processes: the same figures.
+    again = runner.invoke(app, [*command[1:], "--workers", "2", "--out", str(tmp_path / "b")])
+    assert again.exit_code == 0, again.output
+    shared = json.loads((tmp_path / "b" / "balance.json").read_text())
+    assert shared["by_players"] == report["by_players"]
+    # The setting was played, not the bare name.
+    plain = runner.invoke(app, [*args, "--agent", "greedy", "--out", str(tmp_path / "c")])
+    assert plain.exit_code == 0, plain.output
+    greedy = json.loads((tmp_path / "c" / "balance.json").read_text())
+    assert greedy["by_players"]["2"]["length_actions"] != (
+        report["by_players"]["2"]["length_actions"])
+    level = runner.invoke(app, [*args, "--agent", "easy", "--out", str(tmp_path / "d")])
+    assert level.exit_code == 0, level.output
+    assert json.loads((tmp_path / "d" / "balance.json").read_text())["agent"] == "easy"
+
+
+def test_a_balance_results_file_of_another_agent_setting_is_refused(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    results = tmp_path / "run.jsonl"
+    args = ["balance", "temple", "--games", "2", "--players", "2", "--results", str(results)]
+    first = runner.invoke(app, [*args, "--agent", "mcts:iterations=5", "--out",
+                                str(tmp_path / "a")])
+    assert first.exit_code == 0, first.output
+    assert json.loads(results.read_text().splitlines()[0])["balance"]["agent"] == (
+        "mcts:iterations=5")
+    other = runner.invoke(app, [*args, "--agent", "mcts:iterations=6", "--out",
+                                str(tmp_path / "b")])
+    assert other.exit_code == 2
+    assert (f"error: {results} holds the games of another run of pyramids balance (temple, "
+            "--agent mcts:iterations=5, --seed 0); these settings are temple, --agent "
+            "mcts:iterations=6, --seed 0: give another results file") in " ".join(
+                other.stderr.split())
+
+
+@pytest.mark.parametrize(("agent", "words"), [
+    ("mcts:iter=2", "error: agent 'mcts' has no option 'iter'; allowed options: exploration, "),
+    ("mcts:iterations", "error: agent option 'iterations' in 'mcts:iterations' is not "
+                        "key=value (e.g. mcts:iterations=200)"),
+    ("mcts:iterations=0", "error: mcts: iterations must be at least 1, got 0"),
+    ("hard:x=1", "error: level 'hard' takes no options (it is a fixed setting); got x"),
+    ("nobody", "error: unknown agent 'nobody'; allowed agents: determinized, easy, "),
+    ("greedy,mcts", "error: --agent 'greedy,mcts' names more than one agent; balance plays "
+                    "one agent in every seat (for agents against each other, run pyramids "
+                    "arena --agents)"),
+])
+def test_balance_refuses_a_bad_agent_setting_in_the_arenas_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str, words: str) -> None:
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    _no_games(monkeypatch)
+    result = runner.invoke(app, ["balance", "temple", "--agent", agent, "--out",
+                                 str(tmp_path / "r")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(words)
+    assert "Traceback" not in result.output

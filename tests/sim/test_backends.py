@@ -129,9 +129,12 @@ def test_ray_runs_chosen_indices_and_reports_each_result(ray_instance: Any) -> N
 
 
 def test_ray_gives_the_same_balance_report(ray_instance: Any) -> None:
-    kwargs: dict[str, Any] = {"agent": "greedy", "seed": 2}
+    # An agent setting, not a bare name: its options reach every Ray task.
+    kwargs: dict[str, Any] = {"agent": "greedy:mistakes=0.5", "seed": 2}
     local = run_balance("temple", 10, [2, 4], **kwargs)
     assert run_balance("temple", 10, [2, 4], backend=make_backend("ray", 2), **kwargs) == local
+    assert local["by_players"] != run_balance("temple", 10, [2, 4], agent="greedy",
+                                              seed=2)["by_players"]
 
 
 def test_ray_gives_the_same_series_and_progress(ray_instance: Any) -> None:

@@ -21,8 +21,8 @@ from pyramids.cli.common import (
     require_extra,
     user_errors,
 )
-from pyramids.core import OptionError, load
-from pyramids.core.errors import N_
+from pyramids.core import OptionError, find_manifest, load
+from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
@@ -147,6 +147,65 @@ def arena(
         typer.echo(_("wrote {path}", path=path))
 
 
+def checked_agent(setting: str) -> str:
+    """`--agent` as `arena --agents` takes one entry (`mcts:iterations=200`, a level, a
+    name), made once here so that a wrong name or option is refused before any game,
+    in make_agent's words (which agents, which options are allowed)."""
+    from pyramids.agents import make_agent_from_setting
+
+    setting = setting.strip()
+    if "," in setting:
+        # One agent takes every seat: a list is arena's, and read as one name it would
+        # be refused as an unknown agent, as if the names were wrong.
+        raise OptionError(N_("--agent '{agent}' names more than one agent; balance plays "
+                             "one agent in every seat (for agents against each other, run "
+                             "pyramids arena --agents)"), agent=setting)
+    make_agent_from_setting(setting)
+    return setting
+
+
+def player_counts(game: str, players: str | None) -> list[int | None]:
+    """`--players` as table sizes (None: the game's default), each given once; an entry
+    that is empty or not a number is refused with the sizes the game is played with."""
+    if not players:
+        return [None]
+    entries = [entry.strip() for entry in players.split(",")]
+    counts = [int(entry) for entry in entries if entry.isascii() and entry.isdigit()]
+    if len(counts) == len(entries):
+        repeated = next((count for count in counts if counts.count(count) > 1), None)
+        if repeated is None:
+            return list(counts)
+        # Twice the same table played its games twice and reported them once.
+        raise OptionError(N_("--players '{players}' names {count} twice; give each table "
+                             "size once"), players=players, count=repeated)
+    if "" in entries:
+        # "2,,3" once played 2 and 3 without a word on the entry that was dropped.
+        raise OptionError(N_("--players '{players}' has an empty entry; allowed: {allowed}"),
+                          players=players, allowed=table_sizes(game))
+    raise OptionError(
+        N_("--players '{players}' is not a comma-separated list of table sizes; allowed: "
+           "{allowed}"), players=players, allowed=table_sizes(game),
+    )
+
+
+def table_sizes(game: str) -> Words:
+    """The table sizes a balance report of `game` can compare, in words, with an example
+    list: from the fewest seats (two at least: alone, there are no seats to compare) to
+    the most the game has."""
+    manifest = find_manifest(game)
+    if manifest is None:  # an unknown game is refused here in its own words
+        fewest = most = load(game).num_players
+    else:
+        fewest, most = manifest.players_range()
+    fewest = min(max(fewest, 2), most)
+    if fewest == most:
+        return Words(N_("{game} is played at a table of {count} only"), game=game,
+                     count=fewest)
+    example = ",".join(str(count) for count in range(fewest, min(most, fewest + 2) + 1))
+    return Words(N_("from {fewest} to {most}, comma-separated (e.g. {example})"),
+                 fewest=fewest, most=most, example=example)
+
+
 def balance(
     game: str = typer.Argument(..., help="The game: see `pyramids games`."),
     games: int = typer.Option(200, "--games", "-n", help="Games per player count."),
@@ -154,7 +213,10 @@ def balance(
         None, "--players", help="Player counts, comma-separated (e.g. 2,3,4,5); "
         "default: the game's default count."
     ),
-    agent: str = typer.Option("greedy", "--agent", help="The agent in every seat."),
+    agent: str = typer.Option(
+        "greedy", "--agent", help="The agent in every seat: a name, a level (easy, medium, "
+        "hard, expert) or a setting, options as name:key=value (e.g. mcts:iterations=200)."
+    ),
     out: Path = typer.Option(Path("balance-report"), "--out", help="Folder for the report."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
@@ -170,7 +232,6 @@ def balance(
     ),
 ) -> None:
     """A designer's report: seat win rates per player count, game length, round-cap stalls."""
-    from pyramids.agents import agent_names
     from pyramids.sim.balance import (
         check_report_folder,
         existing_report,
@@ -181,21 +242,8 @@ def balance(
     with require_extra("sim", N_("pyramids balance (its plots)")):
         import matplotlib  # noqa: F401  (checked before hours of games, not after)
     with user_errors():
-        if agent not in agent_names():
-            allowed = ", ".join(agent_names())
-            raise OptionError(N_("unknown agent '{name}'; allowed agents: {allowed}"),
-                              name=agent, allowed=allowed)
-        counts: list[int | None] = [None]
-        if players:
-            try:
-                counts = [int(p) for p in players.split(",") if p.strip()]
-            except ValueError:
-                counts = []
-            if not counts:  # "," named no count: a report of no games, and a plot's error
-                raise OptionError(
-                    N_("--players '{players}' is not a comma-separated list of numbers "
-                       "(e.g. 2,3,4)"), players=players,
-                )
+        agent = checked_agent(agent)
+        counts = player_counts(game, players)
         if games < 1:
             raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
         runner = make_backend(backend, workers, address)

@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from pyramids.agents import make_agent, thinks_by_clock
+from pyramids.agents import make_agent_from_setting, parse_setting, thinks_by_clock
 from pyramids.core import OptionError, PyramidsError, game_manifest, load
 from pyramids.core.errors import N_, Words
 from pyramids.core.files import current_umask, probe_writable_folder, write_text_atomically
@@ -111,6 +111,10 @@ def run_balance(
 ) -> dict[str, Any]:
     """The report's figures for each player count (None: the game's default).
 
+    `agent` is a name or a setting as the arena takes one (`mcts:iterations=200`, a
+    level such as `hard`); it takes every seat, and is the report's `agent` as given,
+    so that its Reproduce line and a results file name the setting, not the bare name.
+
     A file an option names (`layout=mine.layout`) is read once, before the first
     game: every game of every player count is played with that content (the report
     records its SHA-256), and `on_note` hears of a file that changed meanwhile.
@@ -121,7 +125,10 @@ def run_balance(
     more games or another player count later add to the same file."""
     if games < 1:
         raise OptionError(N_("--games must be at least 1, got {games}"), games=games)
-    spec = AgentSpec(agent, agent)
+    # The setting is the agent's label, its name and options the spec that every worker
+    # (a local process or a Ray task) makes its agents from.
+    name, agent_options = parse_setting(agent)
+    spec = AgentSpec(agent, name, agent_options)
     by_count: dict[str, Any] = {}
     chosen_options: dict[str, Any] = {}
     files = read_option_files(options or {})
@@ -157,7 +164,7 @@ def run_balance(
         # As given (`--option` key=value): what the Reproduce line repeats.
         "given_options": {str(k): str(v) for k, v in (options or {}).items()},
         "by_players": by_count,
-        "thinks_by_clock": thinks_by_clock(make_agent(agent, seed=seed)),
+        "thinks_by_clock": thinks_by_clock(make_agent_from_setting(agent, seed=seed)),
     }
     if files:  # the content played, as an arena's results file records it
         report["files"] = file_digests(files)
