@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 
+import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
 from pyramids.games.mahjongg.blueprints import load_layout
 from pyramids.games.mahjongg.deal import is_clearing_order
 from pyramids.games.mahjongg.game import MahjonggGame
+from pyramids.games.mahjongg.layout import Layout
+from pyramids.games.mahjongg.tiles import FACES
 
 runner = CliRunner()
 
@@ -135,11 +139,14 @@ def test_every_line_a_person_reads_is_in_korean_under_lang_ko() -> None:
     lines = korean.output.splitlines()
     assert lines[0] == "turtle 시드 2 deal=solvable: 풀 수 있음"
     assert lines[1].startswith("노드: ") and ", 초: " in lines[1]
-    # The moves keep the notation `play` takes; the line's words are Korean.
-    assert lines[2].startswith("수순: match ")
-    assert lines[2].removeprefix("수순: ") == english.output.splitlines()[2].removeprefix(
-        "moves: ")
-    for word in ("solvable", "nodes:", "seconds:", "moves:"):
+    # The moves keep the letters `play` takes; the faces and places are Korean.
+    english_lines = english.output.splitlines()
+    assert len(lines) == len(english_lines)
+    for line, in_english in zip(lines[3:], english_lines[3:], strict=True):
+        assert line.split(":")[0] == in_english.split(":")[0]  # " 1. match db en"
+        assert "층" in line and "layer" not in line and " and " not in line
+    for word in ("solvable", "nodes:", "seconds:", "clearing", "Scarab", "Glyph", "row",
+                 "column"):
         assert word not in korean.output.replace("deal=solvable", "")
     unknown = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "6",
                                   "--deal", "random", "--node-limit", "3"])
@@ -150,4 +157,112 @@ def test_every_line_a_person_reads_is_in_korean_under_lang_ko() -> None:
     # --json keeps its keys, in every language.
     as_json = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "2", "--json"])
     assert set(json.loads(as_json.output)) == {"layout", "seed", "deal", "pantheon_pairs",
-                                               "solvable", "moves", "nodes", "seconds"}
+                                               "solvable", "moves", "pairs", "nodes",
+                                               "seconds"}
+
+
+PLACE = re.compile(r"(?P<face>[^(]+) \(layer (?P<layer>\d+), "
+                   r"rows? (?P<row>\d+)(?:-(?P<row2>\d+))?, "
+                   r"columns? (?P<column>\d+)(?:-(?P<column2>\d+))?\)")
+
+
+def _found(layout: Layout, words: str) -> tuple[str, tuple[int, int, int]]:
+    """The face and layout position a person reads in `Scarab 4 (layer 5, rows 4-5,
+    columns 7-8)`: layers from 1, rows and columns in tiles from the board's edges."""
+    match = PLACE.fullmatch(words)
+    assert match, words
+    left = min(x for x, _y, _z in layout.positions)
+    top = min(y for _x, y, _z in layout.positions)
+
+    def cells(first: str, second: str | None) -> int:
+        if second is not None:
+            assert int(second) == int(first) + 1
+        return 2 * (int(first) - 1) + (second is not None)
+
+    x = left + cells(match["column"], match["column2"])
+    y = top + cells(match["row"], match["row2"])
+    return match["face"], (x, y, int(match["layer"]) - 1)
+
+
+def test_a_clearing_names_each_tile_so_a_person_finds_it() -> None:
+    """The clearing was engine tile numbers ("match 44 143"), found on no board. Each pair
+    is the move `play --plain` takes, with the letters it draws under the tiles, then
+    each tile's face and place: played as printed, the moves clear the deal, and each
+    place is where the tile with those letters lies, with that face."""
+    from pyramids.play.moves import unlabelled
+    from pyramids.play.text.mahjongg import move_labels
+
+    for layout_name in ("turtle", "giza-step-ramp"):
+        result = invoke("--seed", "4", "--layout", layout_name)
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        assert lines[2].startswith("A clearing, pair by pair: the move with the letters")
+        game = MahjonggGame(layout=layout_name)
+        state = game.new_initial_state(4)
+        layout = load_layout(layout_name)
+        labels = move_labels(state.view(0))
+        pairs = []
+        for number, line in enumerate(lines[3:], 1):
+            head, _colon, tiles = line.partition(": ")
+            assert head.lstrip().startswith(f"{number}. match ")
+            move = unlabelled(head.split(". ", 1)[1], labels)
+            word, a, b = move.split()
+            pair = (int(a), int(b))
+            pairs.append(pair)
+            for tile, words in zip(pair, tiles.split(" and "), strict=True):
+                face, position = _found(layout, words)
+                assert position == layout.positions[tile]
+                assert face == FACES[state.faces[tile]].name
+            assert not re.search(r"\b(105|143)\b", tiles)  # no engine numbers
+        assert len(pairs) == layout.size // 2
+        assert is_clearing_order(layout.geometry, state.faces, pairs)
+
+
+def test_json_keeps_the_engine_moves_and_adds_the_words() -> None:
+    report = json.loads(invoke("--seed", "4", "--json").output)
+    assert len(report["pairs"]) == len(report["moves"]) == 72
+    layout = load_layout("turtle")
+    for move, pair in zip(report["moves"], report["pairs"], strict=True):
+        ids = [int(n) for n in move.split()[1:]]
+        assert [tile["id"] for tile in pair["tiles"]] == ids
+        assert pair["move"] == "match " + " ".join(tile["letters"] for tile in pair["tiles"])
+        for tile in pair["tiles"]:
+            assert (tile["x"], tile["y"], tile["layer"]) == layout.positions[tile["id"]]
+
+
+@pytest.mark.parametrize(("option", "words"), [
+    ("players=2", "error: solve mahjongg clears a board played alone, not by 2 players; give "
+                  "players=1 or leave it out"),
+    ("mode=coop", "error: solve mahjongg clears a board played alone: mode=coop is played by "
+                  "several players; give mode=standard or time-attack, or leave it out"),
+    ("bank=3", "error: the option bank changes play or scoring, not the deal, so solve "
+               "mahjongg does not use it; it takes: layout, deal, pantheon_pairs, "
+               "mode=standard or time-attack, players=1"),
+    ("turn_order=behind", "error: the option turn_order changes play or scoring, not the "
+                          "deal, so solve mahjongg does not use it; it takes: "),
+    ("solver_nodes=50", "error: the option solver_nodes is the budget of the game's hints; "
+                        "the budget of solve mahjongg is --node-limit N"),
+    ("players=x", "error: option players='x' is not valid; allowed: "),
+])
+def test_options_the_solver_does_not_use_are_refused(option: str, words: str) -> None:
+    """`-o players=2` was taken and the one-player board solved, as if for two."""
+    result = invoke("-o", option)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(words), result.stderr
+    korean = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "-o", option])
+    assert korean.exit_code == 2 and korean.stderr.startswith("오류: ")
+    for english in ("played alone", "leave it out", "changes play", "the budget"):
+        assert english not in korean.stderr
+
+
+def test_the_options_the_solver_uses_still_work() -> None:
+    base = json.loads(invoke("--seed", "3", "--json").output)
+    for options in (["players=1"], ["mode=standard"], ["mode=time-attack", "players=1"]):
+        given = [word for option in options for word in ("-o", option)]
+        result = invoke("--seed", "3", *given, "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output) | {"seconds": 0} == base | {"seconds": 0}
+    # layout=auto leaves the board to the mode: the time attack's own.
+    auto = invoke("--seed", "3", "-o", "layout=auto", "-o", "mode=time-attack", "--json")
+    assert auto.exit_code == 0, auto.output
+    assert json.loads(auto.output)["layout"] == "great-zenith"

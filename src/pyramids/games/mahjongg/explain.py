@@ -15,6 +15,7 @@ from pyramids.games.mahjongg import actions as act
 from pyramids.games.mahjongg.tiles import FACES
 
 if TYPE_CHECKING:
+    from pyramids.games.mahjongg.layout import Layout
     from pyramids.games.mahjongg.state import MahjonggState
 
 # Each face name as a catalogue message (the suits carry their number as a value).
@@ -44,6 +45,32 @@ def tile_words(state: MahjonggState, tile: int) -> Words:
     if state.face_down >> tile & 1:
         return face_words(None)
     return face_words(FACES[state.faces[tile]].name)
+
+
+def tile_place(layout: Layout, tile: int) -> Words:
+    """Where a tile lies, in words a person can find on any drawing of the board (the
+    terminal app, the browser, a table): its layer counted from 1 at the bottom, then
+    its row from the top and its column from the left, counted in whole tiles over the
+    whole board, so that a tile above lies in the rows and columns of those below it.
+    A tile set half a tile off that grid (as most upper layers of a pyramid are) lies
+    across two rows or columns: `rows 3-4`."""
+    x, y, z = layout.positions[tile]
+    # The board's edges, not the layer's: a column means the same place on every layer.
+    left = min(px for px, _py, _pz in layout.positions)
+    top = min(py for _px, py, _pz in layout.positions)
+    return Words(N_("layer {layer}, {row}, {column}"), layer=z + 1,
+                 row=_grid_words(y - top, N_("row {first}"), N_("rows {first}-{second}")),
+                 column=_grid_words(x - left, N_("column {first}"),
+                                    N_("columns {first}-{second}")))
+
+
+def _grid_words(cells: int, one: str, across: str) -> Words:
+    """`cells` half-tile steps from the edge as a row or column counted from 1 (`one`),
+    or the two a tile half a step off lies across (`across`)."""
+    first = cells // 2 + 1
+    if cells % 2 == 0:
+        return Words(one, first=first)
+    return Words(across, first=first, second=first + 1)
 
 
 def _tokens_held(state: MahjonggState, tokens: int) -> Words:
