@@ -125,7 +125,9 @@ def solve_mahjongg(
     seed: int = typer.Option(0, "--seed", help="The deal's seed (as for `pyramids play`)."),
     option: list[str] | None = typer.Option(
         None, "--option", "-o", help="Game option key=value, as for `pyramids play mahjongg`: "
-        "deal=solvable or random, pantheon_pairs=true or false, layout=NAME or FILE."
+        "deal=solvable or random, pantheon_pairs=true or false, layout=NAME or FILE; also "
+        "players=1 and mode=standard or time-attack (the solver clears boards played alone; "
+        "other options are refused)."
     ),
     deal: str | None = typer.Option(None, "--deal", hidden=True, help="Same as -o deal=..."),
     pantheon_pairs: bool | None = typer.Option(
