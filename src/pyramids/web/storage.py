@@ -146,6 +146,9 @@ def normalize_url(url: str) -> str:
 
 
 SQLITE_SYNC_MODES = ("full", "normal")
+# The advisory lock (one bigint key) that serialises migrations on PostgreSQL. The
+# cluster's locks take two int keys (`pyramids.web.cluster`): a different key space.
+MIGRATION_LOCK = 0x7079_7261_6D69_6473  # "pyramids"
 
 
 def _private_sqlite_file(url: str) -> None:
@@ -201,8 +204,25 @@ class Storage:
         config.set_main_option("script_location", str(location))
         config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as connection:
+            self._lock_for_migration(connection)
             config.attributes["connection"] = connection
             command.upgrade(config, "heads")
+
+    @staticmethod
+    def _lock_for_migration(connection: Connection) -> None:
+        """Make concurrent migrations of one database take turns.
+
+        Several processes may start at once on one database (`serve --cluster`, test
+        servers); unserialised, two of them created `alembic_version` together and one
+        failed half-way. The lock is held until the upgrade commits: the next process
+        then reads the new `alembic_version` and has nothing left to do."""
+        if connection.dialect.name == "postgresql":
+            # Transaction-scoped: released by the commit, or by the rollback of a failure.
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+        elif connection.dialect.name == "sqlite":
+            # pysqlite would run each DDL statement in its own transaction: BEGIN
+            # IMMEDIATE takes the write lock first, and the upgrade is all or nothing.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     def dispose(self) -> None:
         self.engine.dispose()
