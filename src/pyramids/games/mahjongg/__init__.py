@@ -58,6 +58,7 @@ register(
         ),
         rules_page=rules_page,
         ranked_problem=modes.ranked_problem,
+        ranked_options=modes.ranked_options,
     )
 )
 
