@@ -130,7 +130,7 @@ def postgres_url() -> str:
     if not url:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
     empty_postgres(url)
-    Storage(url).migrate()  # once, so that the processes can start side by side
+    Storage(url).migrate()  # once, up front (the processes would take turns at it)
     return url
 
 
