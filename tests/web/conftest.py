@@ -27,6 +27,7 @@ import pyramids.core.registry as game_registry
 from pyramids.core import State
 from pyramids.web.app import create_app
 from pyramids.web.limits import ServerLimits
+from pyramids.web.pages import mount_pages
 from pyramids.web.rooms import new_seed
 from pyramids.web.storage import normalize_url
 from pyramids.web.ws import MAX_MESSAGE_BYTES
@@ -124,14 +125,16 @@ class ServerThread(UvicornThread):
 
     Every client of a test comes from one address, so the limits are relaxed unless
     a test gives its own; `seeds` fixes the seeds the server draws (for tests that
-    follow the hidden state themselves)."""
+    follow the hidden state themselves); `pages`: with the browser pages' routes."""
 
     def __init__(self, db_url: str, limits: ServerLimits | None = None,
                  seeds: Iterator[int] | None = None, http: Any = "auto",
-                 clock: Any = None, bot_processes: int = 0) -> None:
+                 clock: Any = None, bot_processes: int = 0, pages: bool = False) -> None:
         draw = (lambda: next(seeds)) if seeds is not None else new_seed
         self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw,
                               clock=clock, bot_processes=bot_processes)
+        if pages:
+            mount_pages(self.app)
         super().__init__(self.app, ws_max_size=MAX_MESSAGE_BYTES * 16, http=http)
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT)
 
@@ -146,8 +149,8 @@ def start_server() -> Iterator[Callable[..., ServerThread]]:
 
     def start(url: str, limits: ServerLimits | None = None,
               seeds: Iterator[int] | None = None, http: Any = "auto",
-              clock: Any = None, bot_processes: int = 0) -> ServerThread:
-        server = ServerThread(url, limits, seeds, http, clock, bot_processes)
+              clock: Any = None, bot_processes: int = 0, pages: bool = False) -> ServerThread:
+        server = ServerThread(url, limits, seeds, http, clock, bot_processes, pages)
         started.append(server)
         return server
 

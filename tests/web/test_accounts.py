@@ -271,6 +271,35 @@ def test_a_ranked_mahjongg_table_needs_the_fair_turn_order(server: ServerThread)
     assert len(rooms_before) + 4 == len(server.http.get("/api/rooms").json()["rooms"])
 
 
+def test_the_server_says_which_options_a_ranked_room_takes(server: ServerThread) -> None:
+    """The lobby asks, when "ranked" is ticked, and chooses them for the player: the
+    rule the refusal above applies, so that whatever it answers is never refused."""
+    if "mahjongg" not in {game["name"] for game in server.http.get("/api/games").json()["games"]}:
+        pytest.skip("mahjongg is not registered")
+
+    def ask(game: str, options: dict[str, object]) -> dict[str, object]:
+        answer = server.http.post(f"/api/games/{game}/ranked-options", json={"options": options})
+        assert answer.status_code == 200, answer.text
+        told: dict[str, object] = answer.json()["options"]
+        return told
+
+    for options in ({"players": 2}, {"players": 4, "turn_order": "round"},
+                    {"players": 3, "turn_order": "behind"}):
+        assert ask("mahjongg", options) == {"turn_order": "behind"}
+        fixed = server.http.post("/api/rooms", json={
+            "game": "mahjongg", "ranked": True,
+            "options": {**options, **ask("mahjongg", options)}})
+        assert fixed.status_code == 201, fixed.text
+    # Alone, or in co-op (no first-seat race; 'behind' is not even allowed there), or
+    # a game without such a rule: the player's choices stand.
+    for game, options in (("mahjongg", {}), ("mahjongg", {"mode": "coop", "players": 2}),
+                          (NAME, {})):
+        assert ask(game, options) == {}
+    bad = server.http.post("/api/games/mahjongg/ranked-options",
+                           json={"options": {"players": "two"}})
+    assert bad.status_code == 400
+
+
 def decisive_seed() -> int:
     """A deal whose game, both seats playing their first legal card, has a winner."""
     for seed in range(100):

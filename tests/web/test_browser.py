@@ -310,8 +310,19 @@ def test_a_person_plays_a_whole_pacal_match_against_a_bot(
     assert page.evaluate("document.body.dataset.seat") == "1"
     room = page.evaluate(f"fetch('/api/rooms/{new_room}').then(r => r.json())")["room"]
     assert [seat["kind"] for seat in room["seats"]] == ["agent", "person"], room["seats"]
-    notice = page.evaluate(f"fetch('/api/pages/rematch/{old_room}').then(r => r.json())")
-    assert notice == {"room": new_room}, "the old room points its players to the rematch"
+    # The old room points its players to the rematch: they ask with their seat token;
+    # the address alone tells a stranger nothing.
+    notice = page.evaluate(
+        """(room) => {
+             const seat = JSON.parse(localStorage.getItem(`pyramids:seat:${room}`));
+             return fetch(`/api/pages/rematch/${room}/find`, {
+               method: "POST", headers: {"Content-Type": "application/json"},
+               body: JSON.stringify({token: seat.token}),
+             }).then(r => r.json());
+           }""", old_room)
+    assert notice == {"room": new_room}
+    stranger = httpx.get(f"{server.base}/api/pages/rematch/{old_room}")
+    assert stranger.status_code == 405 and new_room not in stranger.text
 
 
 def temple_move(page: Any, swapped: list[bool]) -> None:
@@ -422,6 +433,10 @@ def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
     friend.wait_for_url(page.url)
     friend.wait_for_selector("[data-take-seat='2']")
     assert friend.locator("[data-take-seat]").count() == 1
+    # The spectator held no seat: the rematch, where a seat is open, is not shown to him.
+    watcher.wait_for_timeout(3500)  # longer than the page's rematch poll
+    assert watcher.locator("#rematch-link").count() == 0
+    assert watcher.locator("#rematch").count() == 0
     friend_context.close()
     watcher_context.close()
     assert not friend_errors, friend_errors

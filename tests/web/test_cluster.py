@@ -130,7 +130,7 @@ def postgres_url() -> str:
     if not url:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
     empty_postgres(url)
-    Storage(url).migrate()  # once, so that the processes can start side by side
+    Storage(url).migrate()  # once, up front (the processes would take turns at it)
     return url
 
 
@@ -432,3 +432,31 @@ def test_a_person_on_the_other_process_is_not_taken_over(
     # Gone from every process: after the takeover delay a bot plays his seat.
     moved = ana.state_at_least(2)
     assert moved["last_move"]["seat"] == 1 and moved["last_move"]["by_bot"]
+
+
+def test_a_player_on_the_other_process_finds_the_rematch(
+    two_processes: list[ClusterProcess], clients: list[Client],
+) -> None:
+    """Ana's page starts the rematch on the first process; Bo's page asks the second,
+    which must know it too (it was once kept in the first process's memory only)."""
+    first, second = two_processes
+    room_id, host = new_room(first, unlisted=True)
+    tokens = [sit(first, room_id, "Ana", 0), sit(first, room_id, "Bo", 1)]
+    seats = [Client(first.ws_base, room_id, tokens[0]), Client(second.ws_base, room_id, tokens[1])]
+    clients.extend(seats)
+    seats[0].until(lambda m: m.get("type") == "state" and m["seats"][1]["connected"])
+    assert first.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
+    moves = 0
+    while (state := seats[0].state_at_least(moves))["status"] != "finished":
+        mover = seats[state["current_player"]]
+        action = mover.state_at_least(moves)["legal_actions"][0]
+        mover.send({"type": "action", "action": action, "move_number": moves})
+        moves += 1
+    seats[1].state_at_least(moves)
+
+    rematch, _ = new_room(first, unlisted=True)
+    told = first.http.post(f"/api/pages/rematch/{room_id}",
+                           json={"token": tokens[0], "room": rematch})
+    assert told.status_code == 200, told.text
+    found = second.http.post(f"/api/pages/rematch/{room_id}/find", json={"token": tokens[1]})
+    assert found.status_code == 200 and found.json() == {"room": rematch}, found.text

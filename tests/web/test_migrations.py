@@ -2,26 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import secrets
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from importlib import resources
+from pathlib import Path
+from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 from pyramids.web.rooms import hash_token
-from pyramids.web.storage import normalize_url
-from tests.web.conftest import Client, ServerThread
+from pyramids.web.storage import Storage, normalize_url
+from tests.web.conftest import POSTGRES_ENV, Client, ServerThread
 from tests.web.toy import NAME
 
 
-def upgrade_to(url: str, revision: str) -> None:
+def alembic_config(url: str) -> Config:
     config = Config()
     config.set_main_option("script_location",
                            str(resources.files("pyramids.web") / "migrations"))
     config.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
-    command.upgrade(config, revision)
+    return config
+
+
+def upgrade_to(url: str, revision: str) -> None:
+    command.upgrade(alembic_config(url), revision)
 
 
 def test_a_revision_0001_database_keeps_its_rooms(
@@ -80,3 +93,93 @@ def test_accounts_of_a_revision_0005_database_get_their_looks(
     # "Веа", all Cyrillic, reads as "Bea": a guest may not play under it.
     refused = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "\u0412\u0435\u0430"})
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "name_taken"
+
+
+# -- migrating at once --------------------------------------------------------------
+
+MIGRATING_AT_ONCE = 6
+START_AFTER_SECONDS = 4.0
+ROOT = Path(__file__).resolve().parents[2]
+MIGRATE = """
+import sys, time
+from pyramids.web.storage import Storage
+storage = Storage(sys.argv[1])
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
+storage.migrate()
+"""
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def fresh_databases(request: pytest.FixtureRequest,
+                    tmp_path: Path) -> Iterator[Callable[[], str]]:
+    """Makes fresh, empty databases: SQLite files, or PostgreSQL schemas of their own
+    (the other tests' tables in `public` are neither seen nor touched)."""
+    if request.param == "sqlite":
+        made = iter(range(1_000))
+        yield lambda: f"sqlite:///{tmp_path / f'fresh{next(made)}.db'}"
+        return
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
+    admin = sa.create_engine(normalize_url(url))
+    schemas: list[str] = []
+
+    def fresh() -> str:
+        schema = f"migrate_{secrets.token_hex(6)}"
+        with admin.begin() as connection:
+            connection.execute(sa.text(f"CREATE SCHEMA {schema}"))
+        schemas.append(schema)
+        only = sa.engine.make_url(normalize_url(url)).update_query_dict(
+            {"options": f"-csearch_path={schema}"})
+        return only.render_as_string(hide_password=False)
+
+    yield fresh
+    with admin.begin() as connection:
+        for schema in schemas:
+            connection.execute(sa.text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+    admin.dispose()
+
+
+def schema_of(url: str) -> dict[str, Any]:
+    """Every table with its columns and indexes, and the rows of `alembic_version`."""
+    engine = sa.create_engine(normalize_url(url))
+    try:
+        with engine.connect() as connection:
+            seen = sa.inspect(connection)
+            tables = {
+                table: (sorted(column["name"] for column in seen.get_columns(table)),
+                        sorted(str(index["name"]) for index in seen.get_indexes(table)))
+                for table in seen.get_table_names()
+            }
+            versions = connection.execute(
+                sa.text("SELECT version_num FROM alembic_version")).scalars().all()
+    finally:
+        engine.dispose()
+    return {"tables": tables, "versions": sorted(versions)}
+
+
+def test_servers_starting_together_on_a_fresh_database_migrate_it_once(
+    fresh_databases: Callable[[], str],
+) -> None:
+    """`serve --cluster` starts several processes on one database at once; each runs
+    the migrations. They take turns: none fails, and the schema is whole, with one
+    `alembic_version` row per head, as after a single upgrade."""
+    alone = fresh_databases()
+    Storage(alone).migrate()
+    expected = schema_of(alone)
+    heads = ScriptDirectory.from_config(alembic_config(alone)).get_heads()
+    assert expected["versions"] == sorted(heads) and len(heads) > 1
+    assert {"rooms", "seats", "actions", "alembic_version"} <= set(expected["tables"])
+
+    # Processes, as servers are (Alembic's context is global to a process): each
+    # imports, then waits for the same moment to migrate.
+    together = fresh_databases()
+    moment = time.time() + START_AFTER_SECONDS
+    processes = [
+        subprocess.Popen([sys.executable, "-c", MIGRATE, together, str(moment)],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for _ in range(MIGRATING_AT_ONCE)
+    ]
+    said = [process.communicate(timeout=120)[0] for process in processes]
+    assert [process.returncode for process in processes] == [0] * MIGRATING_AT_ONCE, said
+    assert schema_of(together) == expected

@@ -216,3 +216,53 @@ def test_the_lobby_asks_for_a_login_before_a_ranked_room(
     waiting = guest.evaluate("fetch('/api/rooms?status=waiting').then((r) => r.json())")
     assert waiting["rooms"] == [] and guest.url.endswith("/")
     assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_the_lobby_chooses_the_fair_turn_order_for_a_ranked_mahjongg_table(
+    browser: Any, server: ClockedServer
+) -> None:
+    """A ranked Mahjongg table plays 'behind' (the server refuses seat order there): the
+    lobby asks the server, chooses it while "ranked" is ticked and says why, and gives
+    the player's own choice back when it is not."""
+    errors: list[str] = []
+    ana = person(browser, errors)
+    register(ana, server, "Ana")
+    ana.goto(server.base + "/")
+    ana.wait_for_selector("body[data-ready=true]")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game", "mahjongg")
+    ana.wait_for_selector("body[data-options='mahjongg']")
+    ana.click("#options details summary")
+    ana.locator("#option-layout").evaluate("(node) => { node.value = 'giza-step-ramp'; }")
+    ana.fill("#option-players", "2")
+    ana.locator("#option-players").dispatch_event("change")
+    ana.select_option("#option-turn_order", "round")  # the player's own choice
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+
+    ana.check("#ranked")
+    ana.wait_for_selector("#option-turn_order:disabled")
+    assert ana.input_value("#option-turn_order") == "behind"
+    hint = ana.inner_text("#ranked-hint")
+    assert "Lowest score moves next" in hint and "same chance" in hint, hint
+    ana.uncheck("#ranked")
+    ana.wait_for_selector("#option-turn_order:enabled")
+    assert ana.input_value("#option-turn_order") == "round"
+    assert ana.locator("#ranked-hint").is_hidden()
+    # Alone there is no first seat to favour: nothing is chosen for the player.
+    ana.fill("#option-players", "1")
+    ana.locator("#option-players").dispatch_event("change")
+    ana.check("#ranked")
+    ana.wait_for_function("() => document.getElementById('ranked-hint').hidden")
+    assert ana.input_value("#option-turn_order") == "round"
+    assert ana.locator("#option-turn_order").is_enabled()
+
+    ana.fill("#option-players", "2")
+    ana.locator("#option-players").dispatch_event("change")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room_id = ana.url.rsplit("/", 1)[1]
+    room = ana.evaluate(f"fetch('/api/rooms/{room_id}').then((r) => r.json())")["room"]
+    assert room["ranked"] is True and room["options"]["turn_order"] == "behind", room
+    assert not errors, f"the page raised JavaScript errors: {errors}"

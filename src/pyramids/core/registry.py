@@ -89,6 +89,11 @@ class GameManifest:
     order, where the first seat wins most games between equal players); None (or no
     function): any options may be ranked.
 
+    `ranked_options(options)`: the option values a ranked game with these (resolved)
+    options takes whatever the player chose (Mahjongg at a table of the Standard
+    Expedition: turn_order 'behind'), so that a lobby can choose them when "ranked"
+    is ticked; {} (or no function): the player's choices may stand.
+
     `server_option_maximum`: the largest value a server allows for some options,
     where the library allows more than a shared server should host (the rounds
     that keep every game inside the server's cap on moves a game).
@@ -110,6 +115,7 @@ class GameManifest:
     tutorial: Callable[[], str | None] | None = None
     seat_order: Callable[[dict[str, Any]], str | None] | None = None
     ranked_problem: Callable[[dict[str, Any]], Words | None] | None = None
+    ranked_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     server_option_maximum: dict[str, int] = field(default_factory=dict)
     players_option: str | None = None
     order: int = 100

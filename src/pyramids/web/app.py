@@ -25,7 +25,15 @@ from starlette.requests import HTTPConnection
 
 from pyramids.agents import agent_names, agents_for
 from pyramids.agents.levels import LEVELS, level_description
-from pyramids.core import OptionError, PyramidsError, UnknownGameError, load, manifests
+from pyramids.core import (
+    OptionError,
+    PyramidsError,
+    UnknownGameError,
+    game_manifest,
+    load,
+    manifests,
+    resolve_options,
+)
 from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.core.options import Option
 from pyramids.play.i18n import _, negotiate, words_text
@@ -108,6 +116,10 @@ class CreateRoom(Strict):
     # {"kind": "none" | "move" | "bank", "seconds", "increment", "on_timeout": "bot" |
     # "adjourn"}; checked by pyramids.web.clocks.TimeControl.
     time_control: dict[str, Any] | None = None
+
+
+class RankedQuestion(Strict):
+    options: dict[str, Any] = Field(default_factory=dict)
 
 
 class TakeSeat(Strict):
@@ -611,6 +623,16 @@ def create_app(
         return {"games": game_catalogue(language), "agents": agent_names(),
                 "levels": {level: _(level_description(level), lang=language)
                            for level in LEVELS}}
+
+    @app.post("/api/games/{name}/ranked-options", responses=ERRORS)
+    async def ranked_options(name: str, body: RankedQuestion) -> dict[str, Any]:
+        # The lobby asks when "ranked" is ticked, and chooses these for the player: the
+        # game's own rule, the one behind the refusal `ranked_unfair_options`.
+        manifest = game_manifest(name)
+        if manifest.ranked_options is None:
+            return {"options": {}}
+        specs = manifest.factory().option_specs
+        return {"options": manifest.ranked_options(resolve_options(name, specs, body.options))}
 
     @app.post("/api/rooms", status_code=201, responses=ERRORS)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:

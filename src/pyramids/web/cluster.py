@@ -23,6 +23,10 @@ they share. The rules that keep them in step:
 - **Other room events** (seats, start, abort, expiry, turn-clock time-outs, chat)
   are written by one process and announced with their reason; the others reload
   what changed.
+- **Migrations take turns.** Processes starting together all run
+  `Storage.migrate()`; it holds a transaction-scoped advisory lock
+  (`storage.MIGRATION_LOCK`, one bigint key, apart from the two-key locks here)
+  until its upgrade commits, so the next finds nothing left to do.
 - **Presence** (which seats have a socket somewhere) is not stored: each process
   tells the others the seats connected to it, when they change and as a
   heartbeat; an entry not refreshed in `PRESENCE_TTL_SECONDS` lapses. So a person

@@ -103,7 +103,7 @@ from pyramids.web.rooms import (
     sealed_error,
     status_words,
 )
-from pyramids.web.storage import Storage, StoredAction
+from pyramids.web.storage import RoomHolders, Storage, StoredAction
 
 log = logging.getLogger("pyramids.web")
 
@@ -592,6 +592,16 @@ class Hub:
         if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
             raise RoomError("unknown_room", _no_room(room_id), 404)
         found = await self.run_db(self.storage.summary, room_id)
+        if found is None:
+            raise RoomError("unknown_room", _no_room(room_id), 404)
+        return found
+
+    async def holders(self, room_id: str) -> RoomHolders:
+        """Who holds the room (token hashes) and its rematch, from the database: every
+        process sees the same, and a finished room is not replayed for it."""
+        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
+            raise RoomError("unknown_room", _no_room(room_id), 404)
+        found = await self.run_db(self.storage.holders, room_id)
         if found is None:
             raise RoomError("unknown_room", _no_room(room_id), 404)
         return found

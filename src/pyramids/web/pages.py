@@ -20,12 +20,11 @@ from pyramids.core import UnknownGameError, game_manifest
 from pyramids.core.errors import N_, Words
 from pyramids.web.language import remember_language
 from pyramids.web.learn import mount_learn
-from pyramids.web.rooms import FINISHED, RoomError
+from pyramids.web.rooms import FINISHED, RoomError, check_manager_token
 from pyramids.web.tutorial import mount_tutorials
 
 STATIC_DIR = Path(__file__).with_name("static")
 NO_CACHE = {"Cache-Control": "no-cache"}
-MAX_REMATCHES = 10_000
 
 
 class RematchNotice(BaseModel):
@@ -34,6 +33,12 @@ class RematchNotice(BaseModel):
 
     token: str = Field(max_length=200)
     room: str = Field(max_length=64)
+
+
+class RematchQuestion(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str = Field(max_length=200)
 
 
 def static_page(name: str, request: Request) -> Response:
@@ -89,28 +94,32 @@ def mount_pages(app: FastAPI) -> FastAPI:
         return RedirectResponse("/")
 
     # Where the rematch of a finished room is, so that every player of it finds the
-    # new room. Kept in memory only: after a restart players share the link instead.
-    rematches: dict[str, str] = {}
+    # new room. In the database (`rooms.rematch`): every server process of a cluster
+    # answers the same, and a restart loses none.
 
     @app.post("/api/pages/rematch/{room_id}", include_in_schema=False)
     async def announce_rematch(
         room_id: str, body: RematchNotice, request: Request
     ) -> dict[str, Any]:
         hub = request.app.state.hub
-        live = await hub.get(room_id)
-        live.room.check_manager(body.token)
-        if live.room.status != FINISHED:
+        holders = await hub.holders(room_id)
+        check_manager_token(body.token, holders.host_token_hash, holders.seat_token_hashes)
+        # The row may lag where marking it finished failed; the replayed room does not.
+        if holders.status != FINISHED and (await hub.get(room_id)).room.status != FINISHED:
             raise RoomError("not_finished", Words(N_("room {room} is not finished; no rematch "
                                                      "yet"), room=room_id), 409)
-        await hub.get(body.room)  # the new room must exist
-        if room_id not in rematches and len(rematches) >= MAX_REMATCHES:
-            rematches.pop(next(iter(rematches)))
-        rematches.setdefault(room_id, body.room)
-        return {"room": rematches[room_id]}
+        await hub.summary(body.room)  # the new room must exist
+        return {"room": await hub.run_db(hub.storage.set_rematch, room_id, body.room)}
 
-    @app.get("/api/pages/rematch/{room_id}", include_in_schema=False)
-    async def find_rematch(room_id: str) -> dict[str, Any]:
-        return {"room": rematches.get(room_id)}
+    @app.post("/api/pages/rematch/{room_id}/find", include_in_schema=False)
+    async def find_rematch(
+        room_id: str, body: RematchQuestion, request: Request
+    ) -> dict[str, Any]:
+        # Only the finished room's own players (or its host) learn where the rematch
+        # is: it may be unlisted, and whoever knows its id may take a seat there.
+        holders = await request.app.state.hub.holders(room_id)
+        check_manager_token(body.token, holders.host_token_hash, holders.seat_token_hashes)
+        return {"room": holders.rematch}
 
     mount_learn(app)
     mount_tutorials(app, static_page)

@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -205,6 +206,20 @@ def clean_name(name: Any) -> str:
         raise RoomError("bad_name", Words(N_("a player name has at most {most} characters"),
                                           most=MAX_NAME_LENGTH))
     return name
+
+
+def check_manager_token(token: str | None, host_token_hash: str,
+                        seat_token_hashes: Iterable[str]) -> None:
+    """`token` is the host's or a seat's, by their hashes (also for a room that is
+    only read from its rows, not replayed); else RoomError 403."""
+    if not token:
+        raise RoomError("missing_token",
+                        Words(N_("this needs the room's host token or a seat token")), 403)
+    digest = hash_token(token)
+    if not any(hmac.compare_digest(digest, known)
+               for known in (host_token_hash, *seat_token_hashes)):
+        raise RoomError("bad_token", Words(N_("that token is neither this room's host token "
+                                              "nor one of its seat tokens")), 403)
 
 
 @dataclass
@@ -401,12 +416,8 @@ class Room:
 
     def check_manager(self, token: str | None) -> None:
         """The host and every seated person may fill seats with agents and start."""
-        if not token:
-            raise RoomError("missing_token",
-                            Words(N_("this needs the room's host token or a seat token")), 403)
-        if not self.is_host(token) and self.seat_of(token) is None:
-            raise RoomError("bad_token", Words(N_("that token is neither this room's host token "
-                                                  "nor one of its seat tokens")), 403)
+        check_manager_token(token, self.host_token_hash,
+                            [seat.token_hash for seat in self.seats if seat.token_hash])
 
     def check_host(self, token: str | None) -> None:
         """Only the host fills seats with bots, starts, kicks and aborts."""

@@ -74,6 +74,8 @@ rooms_table = sa.Table(
     sa.Column("clock", sa.Text, nullable=True),
     # Revision 0006: until when a daily deal's seed and record stay secret, or null.
     sa.Column("sealed_until", sa.DateTime(timezone=True), nullable=True),
+    # Revision 0008: the room of this finished room's rematch, or null.
+    sa.Column("rematch", sa.String(32), nullable=True),
 )
 
 sa.Index("ix_rooms_status_updated", rooms_table.c.status, rooms_table.c.updated_at)
@@ -121,6 +123,17 @@ class StoredAction:
     clock: str | None = None
 
 
+@dataclass(frozen=True)
+class RoomHolders:
+    """Who holds a stored room, by token hashes, and its rematch; read from its rows,
+    so that a finished room is not replayed to check a token."""
+
+    status: str
+    host_token_hash: str
+    seat_token_hashes: tuple[str, ...]
+    rematch: str | None
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -133,6 +146,9 @@ def normalize_url(url: str) -> str:
 
 
 SQLITE_SYNC_MODES = ("full", "normal")
+# The advisory lock (one bigint key) that serialises migrations on PostgreSQL. The
+# cluster's locks take two int keys (`pyramids.web.cluster`): a different key space.
+MIGRATION_LOCK = 0x7079_7261_6D69_6473  # "pyramids"
 
 
 def _private_sqlite_file(url: str) -> None:
@@ -188,8 +204,25 @@ class Storage:
         config.set_main_option("script_location", str(location))
         config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as connection:
+            self._lock_for_migration(connection)
             config.attributes["connection"] = connection
             command.upgrade(config, "heads")
+
+    @staticmethod
+    def _lock_for_migration(connection: Connection) -> None:
+        """Make concurrent migrations of one database take turns.
+
+        Several processes may start at once on one database (`serve --cluster`, test
+        servers); unserialised, two of them created `alembic_version` together and one
+        failed half-way. The lock is held until the upgrade commits: the next process
+        then reads the new `alembic_version` and has nothing left to do."""
+        if connection.dialect.name == "postgresql":
+            # Transaction-scoped: released by the commit, or by the rollback of a failure.
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+        elif connection.dialect.name == "sqlite":
+            # pysqlite would run each DDL statement in its own transaction: BEGIN
+            # IMMEDIATE takes the write lock first, and the upgrade is all or nothing.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -445,6 +478,35 @@ class Storage:
             connection.execute(
                 rooms_table.update().where(rooms_table.c.id == room_id).values(clock=clock)
             )
+
+    def set_rematch(self, room_id: str, rematch: str) -> str | None:
+        """Name the room of a room's rematch unless one is named already (the first
+        wins, whichever process stored it); the room now named, None: no such room."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                rooms_table.update()
+                .where(rooms_table.c.id == room_id, rooms_table.c.rematch.is_(None))
+                .values(rematch=rematch)
+            )
+            named: str | None = connection.execute(
+                sa.select(rooms_table.c.rematch).where(rooms_table.c.id == room_id)
+            ).scalar_one_or_none()
+        return named
+
+    def holders(self, room_id: str) -> RoomHolders | None:
+        """The room's status, host and seat token hashes and rematch; None: no such room."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(rooms_table.c.status, rooms_table.c.host_token_hash,
+                          rooms_table.c.rematch).where(rooms_table.c.id == room_id)
+            ).first()
+            if row is None:
+                return None
+            hashes = connection.execute(
+                sa.select(seats_table.c.token_hash).where(
+                    seats_table.c.room_id == room_id, seats_table.c.token_hash.is_not(None))
+            ).scalars().all()
+        return RoomHolders(row.status, row.host_token_hash, tuple(hashes), row.rematch)
 
     def actions_after(self, room_id: str, number: int) -> list[tuple[int, int, str, bool]]:
         """A room's stored actions after the first `number`, in order: (number, seat,

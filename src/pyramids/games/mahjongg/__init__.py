@@ -59,6 +59,7 @@ register(
         ),
         rules_page=rules_page,
         ranked_problem=modes.ranked_problem,
+        ranked_options=modes.ranked_options,
     )
 )
 

@@ -72,12 +72,20 @@ def turn_order_problem(mode: str, turn_order: str) -> Words | None:
                  order=turn_order, mode=mode, allowed=TURNS_ROUND)
 
 
+def ranked_options(options: dict[str, Any]) -> dict[str, Any]:
+    """What a ranked Mahjongg game with these options takes whatever the player chose:
+    at a table of the Standard Expedition the turn order 'behind' (see ranked_problem);
+    {} elsewhere (alone, or in modes where the turn order is always the seats')."""
+    if options.get("mode") == STANDARD and options.get("players", 1) >= 2:
+        return {"turn_order": TURNS_BEHIND}
+    return {}
+
+
 def ranked_problem(options: dict[str, Any]) -> Words | None:
     """Why a Mahjongg game with these options cannot count for ratings: a table in seat
     order, where the first seat wins 62 to 92% of games between equal bots (the rules
     page's measurements); None where it may."""
-    if options.get("mode") != STANDARD or options.get("players", 1) < 2 \
-            or options.get("turn_order") == TURNS_BEHIND:
+    if all(options.get(name) == value for name, value in ranked_options(options).items()):
         return None
     return Words(N_("a ranked Mahjongg table needs the turn order 'behind' (the lowest score "
                     "moves next): in seat order the first seat wins most games between equal "

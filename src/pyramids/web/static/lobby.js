@@ -50,6 +50,7 @@ function optionInput(spec) {
   input.addEventListener("change", () => {
     renderSeats();
     renderBoardScores();
+    askRankedOptions();
   });
   return h(
     "label",
@@ -60,15 +61,28 @@ function optionInput(spec) {
   );
 }
 
-function readOptions() {
+function inputValue(input) {
+  return input.dataset.kind === "bool" ? input.checked : input.value;
+}
+
+function setInputValue(input, value) {
+  if (input.dataset.kind === "bool") input.checked = Boolean(value);
+  else input.value = String(value);
+}
+
+/** The options as the form says them; `own`: as the player chose them, where a ranked
+ * room took some in their place. */
+function readOptions({ own = false } = {}) {
   const options = {};
   for (const input of document.querySelectorAll("#options [name]")) {
     let value;
     const kind = input.dataset.kind;
-    if (kind === "bool") value = input.checked;
-    else if (kind === "int") value = input.value === "" ? null : Number.parseInt(input.value, 10);
-    else if (kind === "float") value = input.value === "" ? null : Number(input.value);
-    else value = input.value;
+    const raw = own && input.dataset.playerValue !== undefined
+      ? JSON.parse(input.dataset.playerValue) : inputValue(input);
+    if (kind === "bool") value = Boolean(raw);
+    else if (kind === "int") value = raw === "" ? null : Number.parseInt(raw, 10);
+    else if (kind === "float") value = raw === "" ? null : Number(raw);
+    else value = raw;
     if (value === null) continue;
     if (JSON.stringify(value) !== input.dataset.default) options[input.name] = value;
   }
@@ -89,7 +103,61 @@ function renderOptions() {
   }
   if (!game.options.length) box.append(h("p", { class: "hint" }, t("This game has no options.")));
   renderSeats();
+  askRankedOptions();
   return renderBoards(game);
+}
+
+// -- the options a ranked room takes ------------------------------------------------
+
+// Where a game's rule gives a ranked room some option values whatever the player chose
+// (Mahjongg at a table: the catch-up turn order, as in seat order the first seat wins
+// most games), the server says which; they are chosen and locked while "ranked" is
+// ticked, and the player's own choice comes back when it is not.
+let rankedAnswer = Promise.resolve();
+let rankedAsks = 0;
+
+function askRankedOptions() {
+  rankedAnswer = applyRankedOptions();
+  return rankedAnswer;
+}
+
+function choiceWords(spec, value) {
+  const index = (spec.choices || []).findIndex((choice) => String(choice) === String(value));
+  return (index >= 0 && (spec.choice_titles || [])[index]) || String(value);
+}
+
+async function applyRankedOptions() {
+  const game = currentGame();
+  const ask = ++rankedAsks;
+  let taken = {};
+  if (game && document.getElementById("ranked").checked) {
+    try {
+      const answer = await api("POST", `/api/games/${encodeURIComponent(game.name)}/ranked-options`,
+        { options: readOptions({ own: true }) });
+      taken = answer.options || {};
+    } catch (problem) {
+      // Options the server refuses anyway: creating the room says what is wrong.
+    }
+  }
+  if (ask !== rankedAsks || currentGame() !== game) return;
+  const hints = [];
+  for (const input of document.querySelectorAll("#options [name]")) {
+    if (Object.hasOwn(taken, input.name)) {
+      if (input.dataset.playerValue === undefined) input.dataset.playerValue = JSON.stringify(inputValue(input));
+      setInputValue(input, taken[input.name]);
+      input.disabled = true;
+      const spec = game.options.find((option) => option.name === input.name) || { name: input.name };
+      hints.push(t("Ranked: {option} is “{choice}”, so that every seat has the same chance. Untick “Ranked” to choose another.",
+        { option: spec.title || spec.name, choice: choiceWords(spec, taken[input.name]) }));
+    } else if (input.dataset.playerValue !== undefined) {
+      setInputValue(input, JSON.parse(input.dataset.playerValue));
+      delete input.dataset.playerValue;
+      input.disabled = false;
+    }
+  }
+  const box = document.getElementById("ranked-hint");
+  box.replaceChildren(...hints.map((text) => h("p", {}, text)));
+  box.hidden = !hints.length;
 }
 
 /** Put the picture chooser in place of the board option's box, when the game has boards. */
@@ -114,7 +182,10 @@ async function renderBoards(game) {
   };
   const { element, input } = boardChooser({
     name: boardInfo.option, boards: boardInfo.boards, value: spec.default, extra: usual,
-    onChange: () => renderBoardScores(),
+    onChange: () => {
+      renderBoardScores();
+      askRankedOptions();
+    },
   });
   input.dataset.kind = spec.kind;
   input.dataset.default = JSON.stringify(spec.default);
@@ -219,6 +290,7 @@ async function onCreate(event) {
     error.hidden = false;
     return;
   }
+  await rankedAnswer;  // "ranked" just ticked: its options are in place before they are read
   const refusal = await rankedRefusal(document.getElementById("ranked").checked, seats);
   if (refusal) {
     error.textContent = refusal;
@@ -315,6 +387,7 @@ async function main() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted && known.some((game) => game.name === wanted)) select.value = wanted;
   select.addEventListener("change", renderOptions);
+  document.getElementById("ranked").addEventListener("change", askRankedOptions);
   await renderOptions();
   document.getElementById("create").addEventListener("submit", onCreate);
   document.getElementById("goto").addEventListener("submit", onGoto);

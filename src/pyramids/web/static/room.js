@@ -518,8 +518,10 @@ async function rematch() {
 }
 
 async function pollRematch() {
+  // Only the room's players learn where its rematch is; they prove it with their token.
+  const token = manageToken();
   try {
-    const found = await api("GET", `/api/pages/rematch/${roomId}`);
+    const found = await api("POST", `/api/pages/rematch/${roomId}/find`, { token });
     if (found.room) {
       const box = document.getElementById("rematch-offer");
       if (box && !box.dataset.room) {
@@ -531,7 +533,8 @@ async function pollRematch() {
       }
     }
   } catch (problem) {
-    // No rematch yet, or the page hook is not installed: nothing to show.
+    // No rematch yet, a token the room no longer knows, or the page hook is not
+    // installed: nothing to show.
   }
 }
 
@@ -572,7 +575,7 @@ function renderOver(message) {
     h("p", { id: "rematch-offer", class: "rematch-offer", "aria-live": "polite" }),
   ];
   box.replaceChildren(...parts.filter(Boolean));
-  if (!rematchTimer) {
+  if (!rematchTimer && manageToken()) {
     pollRematch();
     rematchTimer = setInterval(pollRematch, REMATCH_POLL_MS);
   }
