@@ -114,6 +114,10 @@ def _gym_record(env: Any, rng: random.Random, steps: int) -> list[Any]:
 @pytest.mark.parametrize(("ident", "options"), [
     ("pyramids/pacal-solo-v0", {}),
     ("pyramids/mahjongg-v0", {"layout": "giza-step-ramp"}),
+    # Against bots: the opponents' generators travel with the copy.
+    ("pyramids/pacal-v0", {"opponents": "easy"}),
+    ("pyramids/temple-v0", {"players": 3, "opponents": ["easy", "random"],
+                            "seat": "rotate"}),
 ])
 def test_a_copied_gymnasium_env_goes_on_as_the_original(ident, options, copier) -> None:
     env = gymnasium.make(ident, **options)

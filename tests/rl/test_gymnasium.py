@@ -20,9 +20,13 @@ CASES = [("pacal-solo", {}), ("pacal-solo", {"direction": "ascending"}),
          ("mahjongg", {"layout": SMALL})]
 
 
-def test_every_one_player_game_is_registered_under_its_id() -> None:
-    assert set(rl.GYMNASIUM_IDS) == {f"pyramids/{name}-v0" for name in rl.one_player_games()}
-    assert {"pyramids/pacal-solo-v0", "pyramids/mahjongg-v0"} <= set(gymnasium.registry)
+def test_every_game_is_registered_under_its_id() -> None:
+    # The multi-player games too: they take opponents (tests/rl/test_gym_opponents.py).
+    assert set(rl.GYMNASIUM_IDS) == {f"pyramids/{manifest.name}-v0"
+                                     for manifest in pyramids.core.manifests()}
+    assert {"pyramids/pacal-solo-v0", "pyramids/mahjongg-v0", "pyramids/pacal-v0",
+            "pyramids/temple-v0"} <= set(gymnasium.registry)
+    assert set(rl.one_player_games()) == {"pacal-solo", "mahjongg"}
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")

@@ -3,7 +3,9 @@
 - `pyramids.rl.env(game, **options)`: the PettingZoo AEC environment of any
   registered game; `pyramids.rl.parallel_env(...)` its parallel form.
 - Importing this package registers a Gymnasium id `pyramids/<game>-v0` for each
-  game that is one-player by default (`gymnasium.make("pyramids/pacal-solo-v0")`).
+  game (`gymnasium.make("pyramids/pacal-solo-v0")`); at a table the learner plays
+  one seat against built-in agents (`gymnasium.make("pyramids/pacal-v0",
+  opponents="hard")`, `seat=` a number or "rotate").
 - `pyramids.rl.encoder_for(game)`: the observation encoder (a flat float32
   vector built from `view(player)` and the game's declared view type, and the
   legal-action mask); `layout_markdown(game)` documents its layout.

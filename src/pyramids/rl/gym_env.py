@@ -1,16 +1,31 @@
-"""Gymnasium environments for the one-player games (`gymnasium.make("pyramids/<game>-v0")`).
+"""Gymnasium environments (`gymnasium.make("pyramids/<game>-v0")`): one learner, and
+built-in agents at the other seats of a multi-player game.
 
 The observation is the flat vector of `pyramids.rl.encoding` (a `Box`), the
 action is an action number (`Discrete(num_distinct_actions)`), and the legal
-ones are `info["action_mask"]` (int8). The reward is the game's return at the
+ones are `info["action_mask"]` (int8). The reward is the learner's return at the
 end (+1 won, -1 lost), 0 before. `reset(seed=s)` plays the deal
 `game.new_initial_state(s)`. An illegal action ends the episode with reward -1,
 `info["illegal_action"] = True`, `info["reason"]` (the engine's words: what was
 wrong, what is allowed) and an all-zero `info["action_mask"]`.
+
+A game of two or more players needs `opponents`: the agents that play the other
+seats, named as the CLI names them (a level `easy`..`expert`, an agent name, or a
+setting such as `mcts:iterations=200`), one for every other seat or a list with
+one per other seat, in turn order from the learner's left (the seat after the
+learner's first). The learner sits at `seat` (default 0), or with `seat="rotate"`
+at the episode's seed modulo the number of players, so that seeded resets
+0, 1, 2.. and the unseeded resets after one go round the table. `step` plays the
+learner's action and then the opponents' moves until it is the learner's turn
+again or the game is over; the observation and the mask are the learner's seat's
+only (the PettingZoo environment's for that seat). Every opponent is reseeded
+from the episode's seed and its seat at each reset, so `reset(seed=s)` and the
+learner's actions replay the whole episode, the opponents' moves included.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -18,34 +33,57 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from pyramids.core import Game, State, load, manifests
+from pyramids.core import Game, OptionError, Rng, State, load, manifests
 from pyramids.rl.aec import MaskCanvas, SeedSource, render_text
-from pyramids.rl.encoding import Encoder, as_action, as_seed, encoder_for, illegal_reason
+from pyramids.rl.encoding import (
+    Canvas,
+    Encoder,
+    as_action,
+    as_seed,
+    encoder_for,
+    illegal_reason,
+)
 
 VERSION = "v0"
+ROTATE = "rotate"
+#: What an opponent may be, for the errors that refuse something else.
+OPPONENT_FORMS = ("a level (easy, medium, hard, expert), an agent name, "
+                  "or a setting such as mcts:iterations=200")
+_SEED_LIMIT = 2**63 - 1  # the unseeded resets' seeds stay below this (SeedSource's range)
 
 
 def env_id(game: str) -> str:
     return f"pyramids/{game}-{VERSION}"
 
 
+def opponent_seed(seed: int, seat: int) -> int:
+    """The seed of the opponent at `seat` in the episode dealt from `seed`: apart from
+    the deal's and every other seat's, so that no two draw the same numbers."""
+    return Rng(f"gym-opponent:{seed}:{seat}").next_u64() >> 2
+
+
 class PyramidsGymEnv(gymnasium.Env):
-    """A one-player registered game as a Gymnasium environment."""
+    """A registered game as a Gymnasium environment for one learner; the other seats,
+    if any, are played by built-in agents (`opponents`)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, game: str | Game, render_mode: str | None = None,
+    def __init__(self, game: str | Game, render_mode: str | None = None, *,
+                 opponents: str | Sequence[str] | None = None, seat: int | str = 0,
                  **options: Any) -> None:
         self.game = game if isinstance(game, Game) else load(game, **options)
-        if self.game.num_players != 1:
-            raise ValueError(
-                f"{self.game.name} with options {self.game.options} has "
-                f"{self.game.num_players} players; Gymnasium environments are for one player "
-                "(use pyramids.rl.env for the PettingZoo environment)"
-            )
+        self._settings = _opponent_settings(self.game, opponents)
+        self._rotate = _rotates(self.game, seat)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: 'ansi'")
         self.render_mode = render_mode
+        #: The learner's seat in this episode (the first episode's until a reset).
+        self.seat: int = 0 if self._rotate else int(seat)
+        # The agents are made once (making some costs more than a move) and reseeded
+        # by every reset; an agent without `reseed` (a plugin's) is made afresh then.
+        self._agents = _make_opponents(self._settings)
+        #: The agent at each seat (None at the learner's), for this episode.
+        self.opponents: list[Any] = self._seated(self.seat)
         self.encoder: Encoder = encoder_for(self.game)
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high,
                                             dtype=np.float32)
@@ -55,17 +93,30 @@ class PyramidsGymEnv(gymnasium.Env):
         self._rng: np.random.Generator | None = None
         self._rng_seed: int | None = None
         self.state: State | None = None
+        #: The seed of the episode in play (its deal and its opponents'), to replay it.
+        self.seed_: int | None = None
         self._legal: list[int] | None = None  # asked of the engine once a position
-        # The observation and the mask are kept and updated in place (see PyramidsAECEnv);
-        # what reset and step return are copies.
-        self._canvas = self.encoder.canvas(0)
+        # The observation and the mask are kept and updated in place (see PyramidsAECEnv),
+        # one vector per seat the learner has taken; what reset and step return are copies.
+        self._canvases: dict[int, Canvas] = {}
+        self._canvas = self._canvas_of(self.seat)
         self._mask = MaskCanvas(self.encoder.num_actions)
         self._position = 0  # changes with every move and reset (what the mask shows)
         self._ended = False  # an illegal action ended the episode
         self._no_actions = np.zeros(self.encoder.num_actions, dtype=np.int8)
 
+    def _seated(self, seat: int) -> list[Any]:
+        """The agents by seat with the learner at `seat`: the list runs in turn order
+        from the learner's left, so a rotating learner keeps its neighbours."""
+        players = self.game.num_players
+        table: list[Any] = [None] * players
+        for offset, agent in enumerate(self._agents, start=1):
+            table[(seat + offset) % players] = agent
+        return table
+
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        players = self.game.num_players
         if seed is not None:
             seed = as_seed(seed)
             # Gymnasium's `np_random` is seeded by this seed when first used (the game
@@ -76,11 +127,47 @@ class PyramidsGymEnv(gymnasium.Env):
             self._action_space_seed = seed
         else:
             seed = self._seeds.next()
-        self.state = self.game.new_initial_state(seed)
+            if self._rotate and players > 1:
+                # The seat follows the seed, so that the seed alone replays an episode;
+                # an unseeded reset's seed is moved to the next seat round the table.
+                seed += (self.seat + 1 - seed) % players
+                if seed >= _SEED_LIMIT:
+                    seed -= players
+        self.seed_ = seed
+        if self._rotate:
+            self.seat = seed % players
+            self.opponents = self._seated(self.seat)
+            self._canvas = self._canvas_of(self.seat)
+        self._reseed_opponents(seed)
+        state = self.state = self.game.new_initial_state(seed)
         self._legal = None
         self._position += 1
         self._ended = False
-        return self._observe(), self._info()
+        self._play_opponents(state)
+        info = self._info()
+        info["seat"] = self.seat
+        return self._observe(), info
+
+    def _reseed_opponents(self, seed: int) -> None:
+        from pyramids.agents import make_agent_from_setting, reseed_agent
+
+        for seat, agent in enumerate(self.opponents):
+            if agent is None:
+                continue
+            own = opponent_seed(seed, seat)
+            if not reseed_agent(agent, own):
+                index = self._agents.index(agent)
+                fresh = make_agent_from_setting(self._settings[index], seed=own)
+                self._agents[index] = self.opponents[seat] = fresh
+
+    def _play_opponents(self, state: State) -> None:
+        """The opponents' moves, until the learner is to move or the game is over."""
+        opponents = self.opponents
+        seat = self.seat
+        player = state.current_player
+        while player != seat and not state.is_terminal():
+            state.apply_action(opponents[player].step(state))
+            player = state.current_player
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         state = self._require_state()
@@ -100,10 +187,12 @@ class PyramidsGymEnv(gymnasium.Env):
                     "reason": illegal_reason(state, action)}
             return self._observe(), -1.0, True, False, info
         state.apply_action(action)
+        if self._agents:
+            self._play_opponents(state)
         self._legal = None
         self._position += 1
         if state.is_terminal():
-            return (self._observe(), float(state.returns()[0]), True, False,
+            return (self._observe(), float(state.returns()[self.seat]), True, False,
                     {"action_mask": self._no_actions.copy()})
         legal = self._legal = state.legal_actions()
         return (self.encoder.update(state, self._canvas).copy(), 0.0, False, False,
@@ -140,11 +229,17 @@ class PyramidsGymEnv(gymnasium.Env):
         return render_text(self._require_state(), self.game)
 
     def raw_view(self) -> dict[str, Any]:
-        """The player's `view(0)` as the engine gives it."""
-        return self._require_state().view(0)
+        """The learner's `view(seat)` as the engine gives it."""
+        return self._require_state().view(self.seat)
+
+    def _canvas_of(self, seat: int) -> Canvas:
+        canvas = self._canvases.get(seat)
+        if canvas is None:
+            canvas = self._canvases[seat] = self.encoder.canvas(seat)
+        return canvas
 
     def _observe(self) -> np.ndarray:
-        """The observation (a copy: the env's own vector is updated in place)."""
+        """The learner's observation (a copy: the env's own vector is updated in place)."""
         return self.encoder.update(self._require_state(), self._canvas).copy()
 
     def _info(self) -> dict[str, Any]:
@@ -164,18 +259,90 @@ class PyramidsGymEnv(gymnasium.Env):
         return self.state
 
 
+def _opponent_settings(game: Game, opponents: Any) -> list[str]:
+    """The agent setting of each other seat, in turn order from the learner's left;
+    what is wrong (none for a table, some for a game played alone, a count that is not
+    the other seats', something not a setting) is refused, saying what is allowed."""
+    others = game.num_players - 1
+    table = f"{game.name} with options {game.options} has {game.num_players} players"
+    if others == 0:
+        if opponents is not None:
+            raise ValueError(
+                f"{game.name} with options {game.options} has 1 player, so there is no seat "
+                f"for opponents (got opponents={opponents!r}); leave opponents out, or choose "
+                "a setting with more players")
+        return []
+    if opponents is None:
+        example = env_id(game.name)
+        raise ValueError(
+            f"{table}: give opponents=, the agents that play the other {others} seat(s): "
+            f"{OPPONENT_FORMS}; one for all or a list of {others}, e.g. "
+            f"gymnasium.make({example!r}, opponents='hard') (or use pyramids.rl.env for "
+            "the PettingZoo environment, where you play every seat)")
+    if isinstance(opponents, str):
+        settings = [opponents] * others
+    elif isinstance(opponents, Sequence):
+        settings = list(opponents)
+        if len(settings) != others:
+            raise ValueError(
+                f"{table}: opponents takes one setting for all {others} other seat(s) or "
+                f"a list of {others} (one per other seat, in turn order from the "
+                f"learner's left); got a list of {len(settings)}")
+    else:
+        raise TypeError(f"opponents is {OPPONENT_FORMS}, or a list of them; "
+                        f"got {opponents!r}")
+    for setting in settings:
+        if not isinstance(setting, str) or not setting.strip():
+            raise TypeError(f"each opponent is {OPPONENT_FORMS}; got {setting!r}")
+    return settings
+
+
+def _make_opponents(settings: list[str]) -> list[Any]:
+    """The agent of each setting; one that is not an agent, or that thinks by the clock
+    (a seed would not replay its episodes), is refused, saying what is allowed."""
+    from pyramids.agents import make_agent_from_setting, thinks_by_clock
+
+    agents = []
+    for setting in settings:
+        try:
+            agent = make_agent_from_setting(setting)
+        except OptionError as error:
+            # The agents' words say what is allowed; which opponent it was is added here.
+            raise ValueError(f"opponent {setting!r}: {error}") from None
+        if thinks_by_clock(agent):
+            raise ValueError(
+                f"opponent {setting!r} thinks by the clock, so a seed would not replay its "
+                "episodes (its moves would depend on the machine's speed); give a budget "
+                "of iterations instead, such as mcts:iterations=200")
+        agents.append(agent)
+    return agents
+
+
+def _rotates(game: Game, seat: Any) -> bool:
+    """Whether the learner's seat rotates; a fixed seat not at the table is refused."""
+    if seat == ROTATE:
+        return True
+    players = game.num_players
+    if isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_)) \
+            and 0 <= seat < players:
+        return False
+    raise ValueError(f"seat is a seat number from 0 to {players - 1} or {ROTATE!r} "
+                     f"({game.name} has {players} player(s)); got {seat!r}")
+
+
 def one_player_games() -> list[str]:
     """The registered games whose default options make a one-player game."""
     return [manifest.name for manifest in manifests() if manifest.factory().num_players == 1]
 
 
 def register_gymnasium() -> list[str]:
-    """Register `pyramids/<game>-v0` for every one-player game; returns the ids."""
+    """Register `pyramids/<game>-v0` for every registered game; returns the ids. A game
+    played at a table by default needs `opponents=` in `gymnasium.make`."""
     ids = []
-    for name in one_player_games():
-        ident = env_id(name)
+    for manifest in manifests():
+        ident = env_id(manifest.name)
         if ident not in gymnasium.registry:
             gymnasium.register(id=ident, entry_point=f"{__name__}:PyramidsGymEnv",
-                               kwargs={"game": name}, disable_env_checker=False)
+                               kwargs={"game": manifest.name}, disable_env_checker=False)
         ids.append(ident)
     return ids
