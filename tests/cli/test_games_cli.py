@@ -347,7 +347,8 @@ def test_players_that_is_already_the_game_s_count_is_accepted_as_the_arena_does(
     [
         (["simulate", "chess"], "allowed games: mahjongg, pacal, pacal-solo, temple"),
         (["simulate", "pacal", "--option", "colour=red"], "allowed options: direction"),
-        (["simulate", "pacal", "--option", "direction=up"], "'ascending'"),
+        (["simulate", "pacal", "--option", "direction=up"],
+         "direction=up is not valid; allowed: one of descending, ascending"),
         (["simulate", "pacal", "--option", "direction"], "not key=value"),
         (["simulate", "pacal", "--agents", "genius"],
          "allowed agents: determinized, easy, expert, greedy"),
