@@ -12,7 +12,9 @@ translated too; `PluralWords` choose a form by a count. `str(error)` is the
 English text, for developers and logs; the interfaces show
 `pyramids.play.i18n.words_text(error)` in the player's language.
 Values are player words: seats counted from 1, cards and fields as printed,
-never action numbers or reprs.
+never action numbers or reprs. A game option is named by an `OptionRef` (its key and
+value), never written into the text: the interfaces say it in words, and the command
+line, where the player typed keys, as the key.
 """
 
 from __future__ import annotations
