@@ -337,6 +337,22 @@ def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
     assert expected in lines[0]
 
 
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "error: turn_order=behind is for the Standard Expedition, not mode=coop; allowed "
+           "here: turn_order=round"),
+    ("ko", "오류: turn_order=behind은(는) 표준 원정에서만 쓸 수 있고 mode=coop에는 쓸 수 "
+           "없습니다. 여기서 허용: turn_order=round"),
+])
+def test_a_refused_combination_names_the_options_as_they_were_typed(lang: str,
+                                                                     expected: str) -> None:
+    """The command line took keys (`-o turn_order=behind`): its refusal says them so, where
+    the lobby and the terminal app say the options' words."""
+    result = invoke("--lang", lang, "play", "mahjongg", "--vs", "random", "-o", "players=2",
+                    "-o", "mode=coop", "-o", "turn_order=behind", "--plain")
+    assert result.exit_code == 2
+    assert result.output.strip() == expected
+
+
 def test_players_that_is_already_the_game_s_count_is_accepted_as_the_arena_does() -> None:
     result = invoke("simulate", "pacal", "--agents", "random", "--players", "2", "--games", "2")
     assert result.exit_code == 0, result.output
@@ -347,7 +363,8 @@ def test_players_that_is_already_the_game_s_count_is_accepted_as_the_arena_does(
     [
         (["simulate", "chess"], "allowed games: mahjongg, pacal, pacal-solo, temple"),
         (["simulate", "pacal", "--option", "colour=red"], "allowed options: direction"),
-        (["simulate", "pacal", "--option", "direction=up"], "'ascending'"),
+        (["simulate", "pacal", "--option", "direction=up"],
+         "direction=up is not valid; allowed: one of descending, ascending"),
         (["simulate", "pacal", "--option", "direction"], "not key=value"),
         (["simulate", "pacal", "--agents", "genius"],
          "allowed agents: determinized, easy, expert, greedy"),

@@ -112,9 +112,8 @@ def test_help_shows_the_option_not_the_old_flags() -> None:
 
 def test_a_bad_key_or_value_gets_the_words_of_the_other_commands() -> None:
     for option, words in [
-        ("deal=fair", "error: option deal='fair' is not valid; allowed: one of 'solvable', "
-                      "'random'"),
-        ("pantheon_pairs=maybe", "error: option pantheon_pairs='maybe' is not valid; "
+        ("deal=fair", "error: deal=fair is not valid; allowed: one of solvable, random"),
+        ("pantheon_pairs=maybe", "error: pantheon_pairs=maybe is not valid; "
                                  "allowed: true or false"),
         ("colour=red", "error: unknown option colour; allowed options: bank, "),
         ("deal", "error: option 'deal' is not key=value (for example --option players=3)"),
@@ -126,8 +125,7 @@ def test_a_bad_key_or_value_gets_the_words_of_the_other_commands() -> None:
     # The old flag's bad value is the option's bad value.
     result = invoke("--deal", "fair")
     assert result.exit_code == 2
-    assert "error: option deal='fair' is not valid; allowed: one of 'solvable', 'random'" in (
-        result.output)
+    assert "error: deal=fair is not valid; allowed: one of solvable, random" in result.output
     result = invoke("--node-limit", "0")
     assert "error: --node-limit must be at least 1, got 0" in result.output
 

@@ -31,9 +31,9 @@ def test_unknown_option_lists_the_allowed_ones() -> None:
     [
         ({"players": 6}, r"players=6 is too large; allowed: an integer >= 2 and <= 5"),
         ({"players": 1}, r"players=1 is too small"),
-        ({"players": "four"}, r"players='four' is not valid; allowed: an integer"),
-        ({"players": True}, r"players=True is not valid"),
-        ({"direction": "up"}, r"direction='up' is not valid; allowed: one of 'descending', "),
+        ({"players": "four"}, r"players=four is not valid; allowed: an integer"),
+        ({"players": True}, r"players=true is not valid"),
+        ({"direction": "up"}, r"direction=up is not valid; allowed: one of descending, "),
         ({"pantheon_pairs": "maybe"}, r"allowed: true or false"),
         ({"ratio": 2}, r"ratio=2 is too large"),
     ],

@@ -151,9 +151,13 @@ async def test_options_the_game_refuses_together_leave_the_game_as_it_was() -> N
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, OptionsScreen)  # still open, to choose again
-        assert error_text(app).startswith(
-            "These options cannot be played: turn_order 'behind' is for the Standard "
-            "Expedition"), error_text(app)
+        # The refusal in the words the player chose from, not the engine's keys.
+        assert error_text(app) == (
+            "These options cannot be played: Turn order “Lowest score moves next” is for the "
+            "Standard Expedition, not “Architect Co-op”; allowed here: “In seat order”"), \
+            error_text(app)
+        for key in ("turn_order", "behind", "coop", "'round'", "mode="):
+            assert key not in error_text(app), key
         assert app.session is old and old.state.history_strings() == played
         assert old.game.options["mode"] == "standard"
         assert old.game.options["turn_order"] == "round"
@@ -198,5 +202,27 @@ async def test_the_options_screen_in_korean() -> None:
             for words in ("게임 옵션", "차례 순서", "순서대로", "이 옵션으로 시작", "표준 원정"):
                 assert words in shown, (words, shown)
             assert "turn_order" not in shown and "Turn order" not in shown
+    finally:
+        set_language(None)
+
+
+async def test_a_refused_combination_in_korean_is_in_korean_words() -> None:
+    set_language("ko")
+    try:
+        app = mahjongg_pair_app()
+        async with app.run_test(size=LARGE) as pilot:
+            await settle(pilot, app)
+            await open_options(pilot, app)
+            await choose(pilot, app, "mode", "건축가 협력")
+            await choose(pilot, app, "turn_order", "낮은 점수가 다음 차례")
+            await tab_to(pilot, app, "options-start")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, OptionsScreen)
+            shown = error_text(app)
+            assert "차례 순서 “낮은 점수가 다음 차례”는 표준 원정에서만 쓸 수 있고 " \
+                   "“건축가 협력”에는 쓸 수 없습니다. 여기서 허용: “자리 순서대로”" in shown, shown
+            for key in ("turn_order", "behind", "coop", "round"):
+                assert key not in shown, key
     finally:
         set_language(None)

@@ -252,9 +252,9 @@ def test_a_ranked_mahjongg_table_needs_the_fair_turn_order(server: ServerThread)
         "game": "mahjongg", "ranked": True, "options": {"players": 2}})
     assert refused.status_code == 400 and code_of(refused) == "ranked_unfair_options"
     assert refused.json()["error"]["message"] == (
-        "a ranked Mahjongg table needs the turn order 'behind' (the lowest score moves next): "
-        "in seat order the first seat wins most games between equal players. Choose "
-        "turn_order 'behind', or make the room unranked")
+        "a ranked Mahjongg table needs Turn order “Lowest score moves next”: with “In seat "
+        "order” the first seat wins most games between equal players. Choose Turn order "
+        "“Lowest score moves next”, or make the room unranked")
     rooms_before = server.http.get("/api/rooms").json()["rooms"]
     fair = server.http.post("/api/rooms", json={
         "game": "mahjongg", "ranked": True,

@@ -277,7 +277,9 @@ def test_the_rounds_a_game_may_last_keep_it_inside_the_move_cap(
                                                     "options": {"max_rounds": most + 1}})
     assert too_many.status_code == 400
     assert error_of(too_many)["message"] == (
-        f"option max_rounds={most + 1} is over this server's limit; allowed: at most {most}")
+        f"Most rounds ({most + 1}) is over this server's limit; allowed: at most {most}")
+    assert error_of(too_many)["message_keys"] == (
+        f"max_rounds={most + 1} is over this server's limit; allowed: at most {most}")
     fits = server.http.post("/api/rooms", json={"game": game, "options": {"max_rounds": most}})
     assert fits.is_success, fits.text
     games = server.http.get("/api/games").json()["games"]

@@ -157,14 +157,21 @@ def test_room_creation_is_validated(server: ServerThread) -> None:
     if "pacal" in game_names():
         response = server.http.post("/api/rooms", json={"game": "pacal", "options": {"size": 3}})
         assert response.status_code == 400 and error_of(response)["code"] == "bad_option"
-        assert "allowed options: direction, max_rounds, rounds_to_win" in (
+        assert "allowed options: Direction, Most rounds, Rounds to win" in (
             error_of(response)["message"]
+        )
+        assert "allowed options: direction, max_rounds, rounds_to_win" in (
+            error_of(response)["message_keys"]
         )
         response = server.http.post(
             "/api/rooms", json={"game": "pacal", "options": {"direction": "sideways"}}
         )
         assert response.status_code == 400
-        assert "allowed: one of 'descending', 'ascending'" in error_of(response)["message"]
+        assert error_of(response)["message"] == (
+            "Direction “sideways” is not valid; allowed: one of “Descending”, "
+            "“Ascending (Jaguar)”")
+        assert error_of(response)["message_keys"] == (
+            "direction=sideways is not valid; allowed: one of descending, ascending")
         response = server.http.post(
             "/api/rooms", json={"game": "pacal", "options": {"direction": "ascending"}}
         )

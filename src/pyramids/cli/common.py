@@ -25,7 +25,8 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except (PyramidsError, ValueError) as error:
-        fail(words_text(error).replace("\n", " "))
+        # Options named as the user typed them (`-o turn_order=behind`), not in words.
+        fail(words_text(error, keys=True).replace("\n", " "))
 
 
 @contextmanager

@@ -12,11 +12,15 @@ translated too; `PluralWords` choose a form by a count. `str(error)` is the
 English text, for developers and logs; the interfaces show
 `pyramids.play.i18n.words_text(error)` in the player's language.
 Values are player words: seats counted from 1, cards and fields as printed,
-never action numbers or reprs.
+never action numbers or reprs. A game option is named by an `OptionRef` (its key and
+value), never written into the text: the interfaces say it in words, and the command
+line, where the player typed keys, as the key.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -70,6 +74,101 @@ class PluralWords(Words):
 
     def __repr__(self) -> str:
         return f"Plural{super().__repr__()[:-1]}, plural={self.plural!r})"
+
+
+#: `OptionRef.value` of a reference to an option alone, without a value.
+NO_VALUE: Any = object()
+
+
+def _typed(value: Any) -> str:
+    """A value as `-o key=value` or JSON writes it: 600 (not 600.0), true, a text with
+    spaces or nothing in double quotes."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        plain = value and not any(char.isspace() or char in "\"'" for char in value)
+        return value if plain else json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+class OptionRef:
+    """A game option named in a message, with or without its value (a `Words` value).
+
+    Engines name options by key (`turn_order`, `behind`), which players never read:
+    the interfaces render a reference in words ("Turn order “Lowest score moves
+    next”", `pyramids.play.option_words`), and for someone who typed keys (the command
+    line, `str`) as the key they typed, `turn_order=behind`. `bare` leaves the option's
+    title out of the words ("not “Architect Co-op”", still `mode=coop` as keys);
+    `literal` shows a text value as it is, for a value that has no words of its own (a
+    board's file name).
+    """
+
+    __slots__ = ("name", "value", "bare", "literal")
+
+    def __init__(self, name: str, value: Any = NO_VALUE, /, *, bare: bool = False,
+                 literal: bool = False) -> None:
+        self.name = name
+        self.value = value
+        self.bare = bare
+        self.literal = literal
+
+    @property
+    def has_value(self) -> bool:
+        return self.value is not NO_VALUE
+
+    def __str__(self) -> str:
+        """The key, and `=value` as typed: what `-o` takes."""
+        return f"{self.name}={_typed(self.value)}" if self.has_value else self.name
+
+    def __repr__(self) -> str:
+        value = f", {self.value!r}" if self.has_value else ""
+        return f"OptionRef({self.name!r}{value})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, OptionRef) and other.name == self.name
+                and other.bare == self.bare and other.literal == self.literal
+                and (other.value is self.value or other.value == self.value))
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # NO_VALUE is this process's own object: a reference without a value must come
+        # back without one in another process (the server's workers).
+        if self.has_value:
+            return (_option_ref, (self.name, True, self.value, self.bare, self.literal))
+        return (_option_ref, (self.name, False, None, self.bare, self.literal))
+
+
+def _option_ref(name: str, has_value: bool, value: Any, bare: bool, literal: bool) -> OptionRef:
+    return OptionRef(name, value if has_value else NO_VALUE, bare=bare, literal=literal)
+
+
+class OptionList:
+    """Option references said one after another ("Direction, Rounds to win"; as keys
+    "direction, rounds_to_win"): the options or the choices a refusal allows."""
+
+    __slots__ = ("refs",)
+
+    def __init__(self, refs: Iterable[OptionRef]) -> None:
+        self.refs = tuple(refs)
+
+    def __str__(self) -> str:
+        return ", ".join(str(ref) if not ref.has_value else _typed(ref.value)
+                         for ref in self.refs)
+
+    def __repr__(self) -> str:
+        return f"OptionList({list(self.refs)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OptionList) and other.refs == self.refs
+
+    def __hash__(self) -> int:
+        return hash(self.refs)
 
 
 def words_json(words: Words) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pyramids.core.errors import N_, OptionError, PluralWords, Words
+from pyramids.core.errors import N_, OptionError, OptionList, OptionRef, PluralWords, Words
 
 #: `Option.legacy` of an option that games have always had.
 NO_LEGACY: Any = object()
@@ -53,8 +53,8 @@ class Option:
     def allowed_words(self) -> Words:
         """The values allowed, as player words the interfaces translate."""
         if self.choices is not None:
-            return Words(N_("one of {choices}"),
-                         choices=", ".join(repr(c) for c in self.choices))
+            return Words(N_("one of {choices}"), choices=OptionList(
+                OptionRef(self.name, choice, bare=True) for choice in self.choices))
         if self.kind is bool:
             return Words(N_("true or false"))
         kinds = {int: N_("an integer"), float: N_("a number"), str: N_("a string")}
@@ -70,24 +70,21 @@ class Option:
 
     def coerce(self, game: str, value: Any) -> Any:
         """Validate `value` (a Python value or the text a user typed) and return it typed."""
+        given = OptionRef(self.name, value)
         try:
             typed = self._convert(value)
         except (TypeError, ValueError):
-            raise OptionError(
-                N_("option {name}={value} is not valid; allowed: {allowed}"),
-                name=self.name, value=repr(value), allowed=self.allowed_words()) from None
+            raise OptionError(N_("{option} is not valid; allowed: {allowed}"),
+                              option=given, allowed=self.allowed_words()) from None
         if self.choices is not None and typed not in self.choices:
-            raise OptionError(
-                N_("option {name}={value} is not valid; allowed: {allowed}"),
-                name=self.name, value=repr(value), allowed=self.allowed_words())
+            raise OptionError(N_("{option} is not valid; allowed: {allowed}"),
+                              option=given, allowed=self.allowed_words())
         if self.minimum is not None and typed < self.minimum:
-            raise OptionError(
-                N_("option {name}={value} is too small; allowed: {allowed}"),
-                name=self.name, value=repr(value), allowed=self.allowed_words())
+            raise OptionError(N_("{option} is too small; allowed: {allowed}"),
+                              option=given, allowed=self.allowed_words())
         if self.maximum is not None and typed > self.maximum:
-            raise OptionError(
-                N_("option {name}={value} is too large; allowed: {allowed}"),
-                name=self.name, value=repr(value), allowed=self.allowed_words())
+            raise OptionError(N_("{option} is too large; allowed: {allowed}"),
+                              option=given, allowed=self.allowed_words())
         return typed
 
     def _convert(self, value: Any) -> Any:
@@ -131,15 +128,22 @@ def resolve_options(
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        allowed = ", ".join(sorted(by_name)) or "none"
         raise OptionError(
             PluralWords("unknown option {names}; allowed options: {allowed}",
                         "unknown options {names}; allowed options: {allowed}",
-                        len(unknown), names=", ".join(unknown), allowed=allowed))
+                        len(unknown), names=", ".join(unknown),
+                        allowed=allowed_options(by_name)))
     resolved = {name: spec.default for name, spec in by_name.items()}
     for name, value in given.items():
         resolved[name] = by_name[name].coerce(game, value)
     return resolved
+
+
+def allowed_options(names: Iterable[str]) -> OptionList | Words:
+    """The options a game takes, for a refusal of one it does not: in words for players,
+    as keys for whoever typed one."""
+    refs = OptionList(OptionRef(name) for name in sorted(names))
+    return refs if refs.refs else Words(N_("none"))
 
 
 def with_legacy(specs: Iterable[Option], saved: Mapping[str, Any]) -> dict[str, Any]:
@@ -155,6 +159,6 @@ def check_players_agree(options: dict[str, Any], option: str, players: int) -> N
     """`--players N` and `-o players=M` both given must say the same (the one did win
     over the other without a word)."""
     if option in options and str(options[option]).strip() != str(players):
-        raise OptionError(N_("--players {players} and the option {option}={value} disagree; "
-                             "give one of them"), players=players, option=option,
-                          value=options[option])
+        raise OptionError(N_("--players {players} and the option {option} disagree; "
+                             "give one of them"), players=players,
+                          option=OptionRef(option, options[option]))

@@ -28,7 +28,7 @@ from typing import Any
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from pyramids.core.errors import PluralWords, PyramidsError, Words
+from pyramids.core.errors import OptionList, OptionRef, PluralWords, PyramidsError, Words
 
 LANGUAGES = ("en", "ko")
 DEFAULT = "en"
@@ -191,26 +191,40 @@ def ngettext(singular: str, plural: str, count: int, lang: str | None = None,
     return korean_particles(text) if code == "ko" else text
 
 
-def words_text(words: Words | Exception | str, lang: str | None = None) -> str:
+def words_text(words: Words | Exception | str, lang: str | None = None, *,
+               keys: bool = False) -> str:
     """What an engine said (`Words`, or an error carrying them) in `lang`.
 
     Engines cannot reach the catalogue, so their errors carry a message id and
     values (`pyramids.core.errors`); a value that is itself `Words` or an error is
     translated too. A plain string (or any other exception) is shown as it is.
+    An option named in the message (`OptionRef`) reads in words ("Turn order “Lowest
+    score moves next”"), or with `keys` as the key typed (`turn_order=behind`): for
+    the command line, where the player gave options that way.
     """
     if isinstance(words, PyramidsError):
         words = words.words
     if not isinstance(words, Words):
         return str(words)
-    values = {
-        name: words_text(value, lang) if isinstance(value, (Words, PyramidsError)) else value
-        for name, value in words.values.items()
-    }
+    values = {name: _value_text(value, lang, keys) for name, value in words.values.items()}
     if isinstance(words, PluralWords):
         count = int(words.values["count"])
         del values["count"]
         return ngettext(words.msgid, words.plural, count, lang, **values)
     return gettext(words.msgid, lang, **values)
+
+
+def _value_text(value: Any, lang: str | None, keys: bool) -> Any:
+    if isinstance(value, (Words, PyramidsError)):
+        return words_text(value, lang, keys=keys)
+    if isinstance(value, (OptionRef, OptionList)):
+        if keys:
+            return str(value)
+        # Imported here: the option words translate with this module's `_`.
+        from pyramids.play.option_words import option_text
+
+        return option_text(value, lang)
+    return value
 
 
 def format_number(value: float, lang: str | None = None) -> str:

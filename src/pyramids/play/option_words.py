@@ -9,10 +9,11 @@ or choice without words here (a plugin's) reads as its name with spaces.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from pyramids.core.errors import N_
-from pyramids.play.i18n import _
+from pyramids.core.errors import N_, OptionList, OptionRef
+from pyramids.play.i18n import _, format_number
 
 OPTION_TITLES = {
     "direction": N_("Direction"),
@@ -89,6 +90,33 @@ def option_title(name: str) -> str:
 def choice_title(name: str, value: Any) -> str:
     """A choice of the option, a catalogue message (translate it where shown)."""
     return CHOICE_TITLES.get(name, {}).get(str(value)) or _spaced(str(value))
+
+
+def option_text(ref: OptionRef | OptionList, lang: str | None = None) -> str:
+    """An option named in a message (`pyramids.core.errors.OptionRef`) in words, in
+    `lang`: "Turn order “Lowest score moves next”", "Most rounds (15)", the title alone
+    for an option without a value, the value alone for a `bare` one; a list one after
+    another."""
+    if isinstance(ref, OptionList):
+        return ", ".join(option_text(item, lang) for item in ref.refs)
+    title = _(option_title(ref.name), lang=lang)
+    if not ref.has_value:
+        return title
+    value = ref.value
+    if isinstance(value, (bool, int, float)):
+        # A number or on/off reads as it is; in brackets after the title, as a setting.
+        shown = (_("on", lang=lang) if value else _("off", lang=lang)) \
+            if isinstance(value, bool) else format_number(value, lang)
+        return shown if ref.bare else _("{option} ({value})", lang=lang, option=title,
+                                        value=shown)
+    if not isinstance(value, str):  # what a client sent in JSON, as JSON writes it
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    elif ref.literal:
+        text = value
+    else:
+        text = _(choice_title(ref.name, value), lang=lang)
+    shown = _("“{value}”", lang=lang, value=text)
+    return shown if ref.bare else _("{option} {value}", lang=lang, option=title, value=shown)
 
 
 def changed_options_words(game: Any, skip: tuple[str, ...] = ("players",)) -> list[str]:

@@ -34,8 +34,8 @@ from pyramids.core import (
     manifests,
     resolve_options,
 )
-from pyramids.core.errors import N_, PluralWords, Words
-from pyramids.core.options import Option
+from pyramids.core.errors import N_, OptionRef, PluralWords, Words
+from pyramids.core.options import Option, allowed_options
 from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.play.option_words import choice_title, option_title
 from pyramids.web.accounts import check_guest_name, mount_accounts, seat_account
@@ -145,6 +145,8 @@ class Kick(Strict):
 class ErrorBody(BaseModel):
     code: str
     message: str
+    # Only where the message names game options: the same with them as keys.
+    message_keys: str | None = None
 
 
 class ErrorAnswer(BaseModel):
@@ -168,11 +170,24 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def error_response(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
+    status: int, code: str, message: str, headers: dict[str, str] | None = None,
+    message_keys: str | None = None,
 ) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
-    )
+    """The error body; `message_keys` (where it differs from `message`) is the message
+    with the options it names as keys (`turn_order=behind`), as a request gives them,
+    for clients that send keys: `message` names them in words, for people."""
+    error = {"code": code, "message": message}
+    if message_keys is not None and message_keys != message:
+        error["message_keys"] = message_keys
+    return JSONResponse({"error": error}, status_code=status, headers=headers)
+
+
+def refusal(request: Request, status: int, code: str, error: PyramidsError,
+            headers: dict[str, str] | None = None) -> JSONResponse:
+    """An engine's or the server's refusal in the client's language, with its keys."""
+    lang = client_language(request)
+    return error_response(status, code, words_text(error, lang), headers,
+                          words_text(error, lang, keys=True))
 
 
 # Addresses of the API and of files: a client there reads the JSON answer.
@@ -381,13 +396,12 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
     specs = {spec.name: spec for spec in load(game_name).option_specs}
     unknown = sorted(set(options) - set(specs))
     if unknown:
-        allowed = ", ".join(sorted(specs)) or Words(N_("none"))
         raise RoomError(
             "bad_option",
             PluralWords("{game}: unknown option {names}; allowed options: {allowed}",
                         "{game}: unknown options {names}; allowed options: {allowed}",
                         len(unknown), game=game_name, names=", ".join(unknown)[:400],
-                        allowed=allowed),
+                        allowed=allowed_options(specs)),
         )
     if not allow_file_options:
         refuse_file_options(options)
@@ -397,8 +411,8 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
                 and value > most:
             raise RoomError(
                 "bad_option",
-                Words(N_("option {name}={value} is over this server's limit; allowed: at most "
-                         "{most}"), name=name, value=value, most=most),
+                Words(N_("{option} is over this server's limit; allowed: at most {most}"),
+                      option=OptionRef(name, value), most=most),
             )
 
 
@@ -476,8 +490,8 @@ def refuse_file_options(options: dict[str, Any]) -> None:
         if isinstance(value, str) and names_a_file(value):
             raise RoomError(
                 "bad_option",
-                Words(N_("option {name} names a file; this server accepts only built-in names "
-                         "(see GET /api/games), not files"), name=name),
+                Words(N_("{option} names a file; this server accepts only built-in names "
+                         "(see GET /api/games), not files"), option=OptionRef(name)),
             )
 
 
@@ -557,19 +571,19 @@ def create_app(
             headers = {"Retry-After": retry_after(error.retry_after or 60)}
         message = words_text(error, client_language(request))
         page = missing_page_answer(request, error.status, message)
-        return page or error_response(error.status, error.code, message, headers)
+        return page or refusal(request, error.status, error.code, error, headers)
 
     @app.exception_handler(UnknownGameError)
     async def unknown_game(request: Request, error: UnknownGameError) -> JSONResponse:
-        return error_response(400, "unknown_game", words_text(error, client_language(request)))
+        return refusal(request, 400, "unknown_game", error)
 
     @app.exception_handler(OptionError)
     async def bad_option(request: Request, error: OptionError) -> JSONResponse:
-        return error_response(400, "bad_option", words_text(error, client_language(request)))
+        return refusal(request, 400, "bad_option", error)
 
     @app.exception_handler(PyramidsError)
     async def pyramids_error(request: Request, error: PyramidsError) -> JSONResponse:
-        return error_response(400, "bad_request", words_text(error, client_language(request)))
+        return refusal(request, 400, "bad_request", error)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -143,10 +143,10 @@ def test_a_record_from_before_the_option_plays_in_seat_order() -> None:
     ("options", "message"),
     [
         ({"mode": "coop", "players": 2, "turn_order": "behind"},
-         "turn_order 'behind' is for the Standard Expedition, not mode 'coop'; allowed here: "
-         "'round'"),
-        ({"mode": "time-attack", "turn_order": "behind"}, "not mode 'time-attack'"),
-        ({"players": 2, "turn_order": "scores"}, "one of 'round', 'behind'"),
+         "turn_order=behind is for the Standard Expedition, not mode=coop; allowed here: "
+         "turn_order=round"),
+        ({"mode": "time-attack", "turn_order": "behind"}, "not mode=time-attack"),
+        ({"players": 2, "turn_order": "scores"}, "one of round, behind"),
     ],
 )
 def test_a_turn_order_that_does_not_fit_is_refused(options: dict[str, object],

@@ -292,9 +292,10 @@ def test_before_max_rounds_the_match_goes_on() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"direction": "sideways"}, "allowed: one of 'descending', 'ascending'"),
+        ({"direction": "sideways"}, "allowed: one of descending, ascending"),
         ({"rounds_to_win": 0}, "too small"),
-        ({"max_rounds": 2}, "max_rounds >= rounds_to_win"),
+        ({"max_rounds": 2}, "max_rounds=2 is below rounds_to_win=3, so no one could reach "
+         "it; allowed: max_rounds at least rounds_to_win"),
         ({"rounds": 3}, "unknown option"),
     ],
 )

@@ -98,8 +98,8 @@ def test_the_start_rule_picks_the_next_round_start_player_in_play(rule: str,
 
 
 def test_an_unknown_start_rule_is_refused_with_the_allowed_ones() -> None:
-    with pytest.raises(OptionError, match="start_rule='clockwise' is not valid; allowed: one of "
-                                          "'rotate', 'lot', 'poorest', 'leader_last'"):
+    with pytest.raises(OptionError, match="start_rule=clockwise is not valid; allowed: one of "
+                                          "rotate, lot, poorest, leader_last"):
         load("temple", start_rule="clockwise")
 
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from pyramids.core.api import Game
-from pyramids.core.errors import N_, LayoutError, OptionError
+from pyramids.core.errors import N_, LayoutError, OptionError, OptionRef
 from pyramids.core.files import file_as_read
 from pyramids.core.options import Option
 from pyramids.core.rng import Rng
@@ -189,10 +189,13 @@ class MahjonggGame(Game):
         needed = options["start_tokens"] * options["players"]
         if needed > options["bank"]:
             raise OptionError(
-                N_("the bank of {bank} tokens cannot give {players} player(s) {tokens} each; "
-                   "allowed: bank >= players × start_tokens = {needed}"),
-                bank=options["bank"], players=options["players"],
-                tokens=options["start_tokens"], needed=needed)
+                N_("{bank} cannot give {tokens} to each of {players}; allowed: {bank_name} "
+                   "at least {players_name} × {tokens_name} = {needed}"),
+                bank=OptionRef("bank", options["bank"]),
+                players=OptionRef("players", options["players"]),
+                tokens=OptionRef("start_tokens", options["start_tokens"]),
+                bank_name=OptionRef("bank"), players_name=OptionRef("players"),
+                tokens_name=OptionRef("start_tokens"), needed=needed)
         if self._layout_object is not None:
             layout = self._layout_object
         else:
@@ -202,12 +205,13 @@ class MahjonggGame(Game):
             try:
                 layout = load_layout(name)
             except LayoutError as error:
-                raise OptionError(N_("option layout='{layout}': {problem}"),
-                                  layout=options["layout"], problem=error) from None
+                raise OptionError(N_("{layout}: {problem}"), problem=error,
+                                  layout=OptionRef("layout", options["layout"],
+                                                   literal=True)) from None
         if layout.size < 2 or layout.size % 2:
             raise OptionError(
-                N_("layout '{layout}' has {tiles} tiles; a layout needs a positive even number"),
-                layout=layout.name, tiles=layout.size)
+                N_("{layout} has {tiles} tiles; a board needs a positive even number"),
+                layout=OptionRef("layout", layout.name, literal=True), tiles=layout.size)
         self.layout = layout
         self.geometry: Geometry = layout.geometry
         self.mode: str = mode

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyramids.core.api import GENERAL_SUM, IDENTICAL, ZERO_SUM
-from pyramids.core.errors import N_, PluralWords, Words
+from pyramids.core.errors import N_, OptionRef, PluralWords, Words
 
 STANDARD = "standard"
 TIME_ATTACK = "time-attack"
@@ -54,12 +54,14 @@ def players_problem(mode: str, players: int) -> Words | None:
     low, high = PLAYER_RANGE[mode]
     if low <= players <= high:
         return None
+    chosen = OptionRef("mode", mode, bare=True)
+    seats = OptionRef("players", players, bare=True)
     if low == high:
-        return PluralWords("mode '{mode}' is for exactly {count} player, not {players}",
-                           "mode '{mode}' is for exactly {count} players, not {players}",
-                           low, mode=mode, players=players)
-    return Words(N_("mode '{mode}' is for {low} to {high} players, not {players}"),
-                 mode=mode, low=low, high=high, players=players)
+        return PluralWords("{mode} is for exactly {count} player, not {players}",
+                           "{mode} is for exactly {count} players, not {players}",
+                           low, mode=chosen, players=seats)
+    return Words(N_("{mode} is for {low} to {high} players, not {players}"),
+                 mode=chosen, low=low, high=high, players=seats)
 
 
 def turn_order_problem(mode: str, turn_order: str) -> Words | None:
@@ -67,9 +69,11 @@ def turn_order_problem(mode: str, turn_order: str) -> Words | None:
     the Standard Expedition has scores to be behind in (Co-op keeps one for the team)."""
     if turn_order == TURNS_ROUND or mode == STANDARD:
         return None
-    return Words(N_("turn_order '{order}' is for the Standard Expedition, not mode '{mode}'; "
-                    "allowed here: '{allowed}'"),
-                 order=turn_order, mode=mode, allowed=TURNS_ROUND)
+    return Words(N_("{order} is for the Standard Expedition, not {mode}; allowed here: "
+                    "{allowed}"),
+                 order=OptionRef("turn_order", turn_order),
+                 mode=OptionRef("mode", mode, bare=True),
+                 allowed=OptionRef("turn_order", TURNS_ROUND, bare=True))
 
 
 def ranked_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -87,9 +91,11 @@ def ranked_problem(options: dict[str, Any]) -> Words | None:
     page's measurements); None where it may."""
     if all(options.get(name) == value for name, value in ranked_options(options).items()):
         return None
-    return Words(N_("a ranked Mahjongg table needs the turn order 'behind' (the lowest score "
-                    "moves next): in seat order the first seat wins most games between equal "
-                    "players. Choose turn_order 'behind', or make the room unranked"))
+    return Words(N_("a ranked Mahjongg table needs {behind}: with {round} the first seat "
+                    "wins most games between equal players. Choose {behind}, or make the room "
+                    "unranked"),
+                 behind=OptionRef("turn_order", TURNS_BEHIND),
+                 round=OptionRef("turn_order", TURNS_ROUND, bare=True))
 
 
 def next_player(turn_order: str, player: int, scores: list[int], matched: bool) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pyramids.core.api import GENERAL_SUM, ZERO_SUM, Game
-from pyramids.core.errors import N_, OptionError
+from pyramids.core.errors import N_, OptionError, OptionRef
 from pyramids.core.options import Option
 from pyramids.games.pacal.actions import NUM_ACTIONS, SOLO_NUM_ACTIONS
 from pyramids.games.pacal.match import START_LOSER, START_ROTATE, START_WINNER, PacalState
@@ -70,9 +70,11 @@ class PacalGame(Game):
         max_rounds = self._options["max_rounds"]
         if max_rounds < rounds_to_win:
             raise OptionError(
-                N_("option max_rounds={max_rounds} is below rounds_to_win={rounds_to_win}, "
-                   "so no one could reach it; allowed: max_rounds >= rounds_to_win"),
-                max_rounds=max_rounds, rounds_to_win=rounds_to_win)
+                N_("{max_rounds} is below {rounds_to_win}, so no one could reach it; "
+                   "allowed: {most} at least {to_win}"),
+                max_rounds=OptionRef("max_rounds", max_rounds),
+                rounds_to_win=OptionRef("rounds_to_win", rounds_to_win),
+                most=OptionRef("max_rounds"), to_win=OptionRef("rounds_to_win"))
 
     @property
     def num_players(self) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyramids.core.api import ZERO_SUM, Game
-from pyramids.core.errors import N_, OptionError
+from pyramids.core.errors import N_, OptionError, OptionRef
 from pyramids.core.options import Option
 from pyramids.games.temple.actions import ActionCodec
 from pyramids.games.temple.cards import LEVELS
@@ -54,21 +54,21 @@ class TempleGame(Game):
         dealt = o["swap_size"] + o["players"] * o["start_hand"]
         if dealt > deck:
             raise OptionError(
-                N_("the deck has {deck} cards (9 x cards_per_level={cards_per_level} + "
-                   "jewels={jewels}), too few to deal swap_size={swap_size} + "
-                   "players={players} x start_hand={start_hand} = {dealt}; "
-                   "allowed: a deck at least that large"),
-                deck=deck, cards_per_level=o["cards_per_level"], jewels=o["jewels"],
-                swap_size=o["swap_size"], players=o["players"], start_hand=o["start_hand"],
-                dealt=dealt)
+                N_("the deck has {deck} cards (9 × {cards_per_level} + {jewels}), too few to "
+                   "deal {swap_size} + {players} × {start_hand} = {dealt}; allowed: a deck at "
+                   "least that large"),
+                deck=deck, dealt=dealt, **{name: OptionRef(name, o[name]) for name in (
+                    "cards_per_level", "jewels", "swap_size", "players", "start_hand")})
         units = o["cards_per_level"] + o["jewels"] // 2
         if units < UNITS_TO_BUILD:
             raise OptionError(
-                N_("a level needs {needed} units but cards_per_level={cards_per_level} and "
-                   "jewels={jewels} make at most {units}; allowed: cards_per_level + "
-                   "jewels // 2 >= {needed}"),
-                needed=UNITS_TO_BUILD, cards_per_level=o["cards_per_level"], jewels=o["jewels"],
-                units=units)
+                N_("a level needs {needed} units but {cards_per_level} and {jewels} make at "
+                   "most {units}; allowed: {per_level} + half the {all_jewels} at least "
+                   "{needed}"),
+                needed=UNITS_TO_BUILD, units=units,
+                cards_per_level=OptionRef("cards_per_level", o["cards_per_level"]),
+                jewels=OptionRef("jewels", o["jewels"]),
+                per_level=OptionRef("cards_per_level"), all_jewels=OptionRef("jewels"))
 
     @property
     def num_players(self) -> int:
