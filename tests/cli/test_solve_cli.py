@@ -240,7 +240,7 @@ def test_json_keeps_the_engine_moves_and_adds_the_words() -> None:
                           "deal, so solve mahjongg does not use it; it takes: "),
     ("solver_nodes=50", "error: the option solver_nodes is the budget of the game's hints; "
                         "the budget of solve mahjongg is --node-limit N"),
-    ("players=x", "error: option players='x' is not valid; allowed: "),
+    ("players=x", "error: players=x is not valid; allowed: "),
 ])
 def test_options_the_solver_does_not_use_are_refused(option: str, words: str) -> None:
     """`-o players=2` was taken and the one-player board solved, as if for two."""
