@@ -511,13 +511,11 @@ class PlayApp(App[None]):
     # ----- the game loop -----
 
     def _first_viewer(self) -> int | None:
+        """Whose eyes the table is drawn for as a game begins: the one person playing; at
+        a table of people nobody's yet, so the first of them to move is asked for behind
+        the pass screen (whoever started the app, or played last, may not be that one)."""
         humans = self.session.human_seats
-        if not humans:
-            return None
-        state = self.session.state
-        if not state.is_terminal() and state.current_player in humans:
-            return state.current_player
-        return humans[0]
+        return humans[0] if len(humans) == 1 else None
 
     def advance(self) -> None:
         """Show the position and, on an agent's turn, schedule its move."""
