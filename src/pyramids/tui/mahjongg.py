@@ -288,8 +288,9 @@ class MahjonggBoard(Board):
     MahjonggBoard .legend { height: auto; width: 100%; color: $text-muted; }
     MahjonggBoard TileCanvas { margin: 1 0 0 0; }
     MahjonggBoard #favors { height: auto; width: 100%; grid-size: 4; grid-gutter: 0 1;
-                            grid-rows: 1; }
-    MahjonggBoard #favors Button { width: 100%; }
+                            grid-rows: auto; }
+    /* A label wider than the screen (60 columns) goes on to a second line, not cut. */
+    MahjonggBoard #favors Button { width: 100%; height: auto; }
     MahjonggBoard #favors Button.active { background: $accent; text-style: bold; }
     """
 
