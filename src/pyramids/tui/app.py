@@ -936,7 +936,11 @@ class PlayApp(App[None]):
         elif answer == "board":
             game = self.session.game
             option = getattr(type(game), "board_option", "")
-            self.push_screen(BoardChooserScreen(boards(game.name), game.options.get(option),
+            current = game.options.get(option)
+            if current not in {entry["name"] for entry in boards(game.name)}:
+                # "auto" (the board for the number of players): the one on the table.
+                current = self.session.state.view(None).get(option, current)
+            self.push_screen(BoardChooserScreen(boards(game.name), current,
                                                 alone=game.num_players == 1), self.play_board)
         elif answer == "number":
             self.push_screen(GameNumberScreen(self.session.game.name), self.play_game_number)
