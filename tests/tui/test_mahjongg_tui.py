@@ -543,3 +543,29 @@ async def test_favor_labels_wrap_whole_on_a_60_column_terminal(lang: str) -> Non
                     assert text.replace(" ", "") == label.replace(" ", ""), (text, label)
     finally:
         set_language(None)
+
+
+async def test_the_cannot_be_cleared_warning_is_told_beside_the_board_at_80x24() -> None:
+    """The warning stood only on the line above the tiles, which at 80x24 is scrolled
+    out of sight: a pair that leaves the board unclearable went on unwarned."""
+    session = new_session(load("mahjongg", layout="pharaohs-tomb"), ["human"], 7)
+    state = session.state
+    spoiler = None
+    for move in state.legal_action_strings():
+        if move.startswith("match "):
+            trial = state.game.state_from_json(state.to_json())
+            trial.apply_string(move)
+            if trial.view(0).get("unsolvable"):
+                spoiler = move
+                break
+    assert spoiler is not None
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        status = " ".join(str(app.query_one("#status").render()).split())
+        assert "can no longer be cleared" not in status
+        assert app.try_move(spoiler)
+        await pilot.pause()
+        status = " ".join(str(app.query_one("#status").render()).split())
+        assert "The board can no longer be cleared by matching alone" in status, status
+        assert app.query_one("#status").region.height > 2  # read whole, not cut

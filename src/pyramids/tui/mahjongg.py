@@ -425,9 +425,17 @@ class MahjonggBoard(Board):
     def _warning(self) -> str:
         if self.prompt:
             return self.prompt
+        return self._unsolvable()
+
+    def _unsolvable(self) -> str:
         if self.view.get("unsolvable"):
             return _("The board can no longer be cleared by matching alone (favors may help).")
         return ""
+
+    def turn_hint(self) -> str:
+        """The warning that the board can no longer be cleared, beside the board too: at
+        80x24 the line above the tiles is scrolled out of sight, and it went unseen."""
+        return self._unsolvable()
 
     def _picking(self, action: str) -> bool:
         """Whether the board waits for the tile of this favor."""
