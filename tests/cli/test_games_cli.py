@@ -1096,3 +1096,43 @@ def test_simulate_json_names_what_its_losses_count() -> None:
     match = json.loads(invoke("simulate", "pacal", "--games", "2", "--json",
                               *SHORT_MATCH).stdout)
     assert match["games_every_seat_lost"] == match["losses"] == 0
+
+
+def test_plain_quit_on_a_game_not_saved_asks_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`quit` threw away the moves played at once, where the app asks; now it says the
+    game is not saved and stops when typed again. A saved game stops at once."""
+    from pyramids.cli.plain import play_plain
+    from pyramids.play.session import load_game, new_session
+
+    monkeypatch.chdir(tmp_path)
+    session = new_session(load_game("pacal-solo", {}), ["human"], 3)
+    inputs = iter(["quit", "1", "quit", "1", "quit", "quit"])
+    lines: list[str] = []
+    assert play_plain(session, lambda: next(inputs, None), lines.append) is False
+    asked = [line for line in lines if line.startswith("This game is not saved.")]
+    assert not asked and lines[-1].startswith("Stopped.")  # nothing played: nothing lost
+
+    session = new_session(load_game("pacal", {}), ["human", "random"], 3)
+    inputs = iter(["1", "quit", "1", "quit", "quit", "1"])
+    lengths: list[int] = []  # the game's length at each line read
+
+    def read_line() -> str | None:
+        lengths.append(len(session.state.history()))
+        return next(inputs, None)
+
+    lines = []
+    assert play_plain(session, read_line, lines.append) is False
+    asked = [line for line in lines if line.startswith("This game is not saved.")]
+    assert len(asked) == 2  # asked again after a move played in between
+    assert "Type save to keep it" in asked[0]
+    assert lengths[3] > lengths[2]  # the move typed after the first quit was played
+    assert len(lengths) == 5  # the second quit in a row stopped: the last "1" unread
+
+    session = new_session(load_game("pacal-solo", {}), ["human"], 3)
+    inputs = iter(["1", "save", "quit", "1"])
+    lines = []
+    assert play_plain(session, lambda: next(inputs, None), lines.append) is False
+    assert not [line for line in lines if line.startswith("This game is not saved.")]
+    assert len(session.state.history()) == 1

@@ -15,6 +15,7 @@ from typer.testing import CliRunner  # noqa: E402
 from pyramids.cli.main import app as cli_app  # noqa: E402
 from pyramids.core import load  # noqa: E402
 from pyramids.play.boards import board_names, find_board, text_preview  # noqa: E402
+from pyramids.play.i18n import _  # noqa: E402
 from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import ChoiceScreen, PlayApp  # noqa: E402
 from pyramids.tui.board_chooser import BoardChooserScreen, GameNumberScreen  # noqa: E402
@@ -200,3 +201,29 @@ def test_the_bots_clear_rates_are_told_only_to_a_player_alone() -> None:
     assert "Bots clear" not in board_card(measured, alone=False)
     if "unsolvable_share" in measured["figures"]:  # what holds at any table stays
         assert "Deals made at random" in board_card(measured, alone=False)
+
+
+@pytest.mark.asyncio
+async def test_the_chooser_opens_on_the_board_played_when_it_was_chosen_for_the_table(
+    tmp_path: Path,
+) -> None:
+    """The default board ("auto", the one for the number of players) opened the chooser
+    on the first board of the list, not on the one on the table."""
+    from textual.widgets import OptionList
+
+    from pyramids.play.scores import ScoreStore
+
+    session = new_session(load(GAME), ["human"], 5)
+    played = session.state.view(None)["layout"]
+    assert session.game.options["layout"] != played  # chosen for the table
+    app = PlayApp(session, agent_delay=0, scores=ScoreStore(tmp_path / "s.sqlite3"))
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-board")
+        await pilot.pause()
+        assert isinstance(app.screen, BoardChooserScreen)
+        listed = app.screen.query_one("#board-list", OptionList)
+        assert listed.highlighted is not None
+        assert listed.get_option_at_index(listed.highlighted).id == played
+        assert _(find_board(GAME, played)["title"]) in preview_text(app)

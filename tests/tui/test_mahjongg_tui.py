@@ -510,3 +510,62 @@ async def test_the_tile_reveal_target_under_the_cursor_stands_out_face_still_hid
             await pilot.pause()
         assert len(seen) > len(down) // 2
         assert all(tile["face"] is None for tile in board.view["tiles"] if tile["id"] in down)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_favor_labels_wrap_whole_on_a_60_column_terminal(lang: str) -> None:
+    """'(x) Sandstorm Reshuffle, 3' was cut off its price at 60x20: a label wider than
+    the board's visible width goes on to a second line."""
+    from rich.cells import cell_len
+    from textual.widgets import Button
+
+    from pyramids.play.i18n import set_language
+    from tests.tui.helpers import screen_lines
+
+    set_language(lang)
+    try:
+        app = PlayApp(new_session(load("mahjongg"), ["human"], 5), agent_delay=0)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            area = app.query_one("#board-area").region
+            for button in app.query("#favors Button").results(Button):
+                button.scroll_visible(animate=False, immediate=True)
+                await pilot.pause()
+                shown = button.region
+                assert area.contains_region(shown), (str(button.label), shown, area)
+                lines = screen_lines(app)[shown.y:shown.bottom]
+                text = "".join(line[shown.x:shown.right].strip() for line in lines) \
+                    if lang == "en" else ""
+                label = str(button.label)
+                assert cell_len(label) <= shown.width * shown.height, label
+                if text:
+                    assert text.replace(" ", "") == label.replace(" ", ""), (text, label)
+    finally:
+        set_language(None)
+
+
+async def test_the_cannot_be_cleared_warning_is_told_beside_the_board_at_80x24() -> None:
+    """The warning stood only on the line above the tiles, which at 80x24 is scrolled
+    out of sight: a pair that leaves the board unclearable went on unwarned."""
+    session = new_session(load("mahjongg", layout="pharaohs-tomb"), ["human"], 7)
+    state = session.state
+    spoiler = None
+    for move in state.legal_action_strings():
+        if move.startswith("match "):
+            trial = state.game.state_from_json(state.to_json())
+            trial.apply_string(move)
+            if trial.view(0).get("unsolvable"):
+                spoiler = move
+                break
+    assert spoiler is not None
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        status = " ".join(str(app.query_one("#status").render()).split())
+        assert "can no longer be cleared" not in status
+        assert app.try_move(spoiler)
+        await pilot.pause()
+        status = " ".join(str(app.query_one("#status").render()).split())
+        assert "The board can no longer be cleared by matching alone" in status, status
+        assert app.query_one("#status").region.height > 2  # read whole, not cut

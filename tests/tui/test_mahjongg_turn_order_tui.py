@@ -9,7 +9,7 @@ pytest.importorskip("textual")
 from pyramids.core import load  # noqa: E402
 from pyramids.play.i18n import set_language  # noqa: E402
 from pyramids.play.session import new_session  # noqa: E402
-from pyramids.tui.app import PlayApp  # noqa: E402
+from pyramids.tui.app import PassScreen, PlayApp  # noqa: E402
 from tests.tui.helpers import LARGE  # noqa: E402
 
 LINE = "Turn order: after a pair the lowest score moves next; after a pass, the next seat."
@@ -28,6 +28,9 @@ async def test_the_summary_names_the_catch_up_order(options: dict[str, object],
     app = PlayApp(session, agent_delay=0)
     async with app.run_test(size=LARGE) as pilot:
         await pilot.pause()
+        if isinstance(app.screen, PassScreen):  # a table of people: the first one's turn
+            await pilot.press("enter")
+            await pilot.pause()
         summary = str(app.query_one("#summary").render())
         assert (LINE in summary) is shown, summary
 
@@ -40,6 +43,9 @@ async def test_the_line_is_in_korean_too() -> None:
         app = PlayApp(new_session(game, ["human", "human"], 3), agent_delay=0)
         async with app.run_test(size=LARGE) as pilot:
             await pilot.pause()
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+                await pilot.pause()
             summary = str(app.query_one("#summary").render())
             assert "차례 순서: 짝을 걷은 뒤에는 점수가 가장 낮은 사람이" in summary, summary
     finally:

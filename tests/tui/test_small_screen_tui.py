@@ -102,3 +102,19 @@ async def test_a_pacal_match_fits_80x24_at_every_turn() -> None:
             app.try_move(state.legal_action_strings()[0])
     assert state.is_terminal()
     assert {(2, "offer"), (2, "pick"), (2, "place")} <= phases
+
+
+@pytest.mark.parametrize("game", ["pacal", "pacal-solo"])
+async def test_every_pacal_field_can_be_brought_into_sight_at_60x20(game: str) -> None:
+    """A pyramid's base is four fields wide: on a 60-column terminal the board scrolls
+    sideways to F10 (it was cut off, with no way to reach it by mouse)."""
+    seats = ["human"] if game == "pacal-solo" else ["human", "random"]
+    app = PlayApp(new_session(load(game), seats, 4), agent_delay=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        for number in range(1, 11):
+            field = app.query_one(f"#p0-f{number}")
+            field.scroll_visible(animate=False, immediate=True)
+            await pilot.pause()
+            assert area.region.contains_region(field.region), (number, field.region)

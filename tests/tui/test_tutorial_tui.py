@@ -188,3 +188,29 @@ async def test_the_command_opens_the_app_at_a_terminal_and_prompts_with_plain(
     assert result.exit_code == 0, result.output
     assert opened == [("temple", "다음")]
     assert "Welcome! You build a pyramid" in result.output  # the line prompts
+
+
+@pytest.mark.parametrize("entry", ["new", "restart"])
+async def test_a_new_game_from_the_menu_mid_lesson_leaves_the_steps(entry: str) -> None:
+    """F2's new game (or the same deal again) in the middle of the steps is that game,
+    played as any other: the steps and their panel go, and a move is played on the board
+    shown (the steps went on with the tutorial's game under the new one's board)."""
+    tutorial = tutorial_for("pacal")
+    assert tutorial is not None
+    app = TutorialApp(tutorial, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        lesson_state = app.lesson.state
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click(f"#choice-{entry}")
+        await pilot.pause()
+        assert app.session.state is not lesson_state
+        assert not app.in_steps and not app.query_one("#tutorial").display
+        assert "next_step" not in footer_actions(app)
+        assert "tutorial" not in app.title
+        await settle(pilot, app)
+        before = len(app.session.state.history())
+        move = app.session.state.legal_action_strings()[0]
+        await make_move(pilot, app, move)
+        assert len(app.session.state.history()) > before  # then the bot's answer

@@ -3,8 +3,9 @@
 Each person's turn shows that seat's view (never another seat's), the legal moves
 numbered, and reads a move: an action string or a move's number. A mistyped or
 illegal move gets a message and a new prompt and changes nothing. `quit` or the
-end of input stops; with `--save` the game is saved after every move and on
-stopping, and `pyramids play --resume FILE` goes on from there.
+end of input stops (`quit` on a game with moves not saved is asked about first,
+then taken when typed again); with `--save` the game is saved after every move and
+on stopping, and `pyramids play --resume FILE` goes on from there.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ def play_plain(
     last_human: int | None = None
     confirmed: int | None = None  # a game-ending move typed once, to be typed again
     numbered: set[int] = set()  # the move numbers shown for this position: those a number plays
+    quit_asked = False  # `quit` typed once on a game not saved: typed again, it stops
+    played_at_start = len(state.history())  # a deal's own first moves (a draw) lose nothing
 
     def play(action: int) -> None:
         seat = state.current_player
@@ -157,8 +160,16 @@ def play_plain(
         if not text:
             continue
         if word in QUIT_WORDS:
+            played = len(state.history()) > played_at_start
+            if session.save_path is None and played and not quit_asked:
+                # The moves played would be lost: asked once, as the app asks.
+                quit_asked = True
+                write(_("This game is not saved. Type save to keep it, or quit again to "
+                        "stop without saving."))
+                continue
             _stop(session, write)
             return False
+        quit_asked = False
         if word in HELP_WORDS:
             write(help_text())
             continue

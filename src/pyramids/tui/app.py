@@ -511,13 +511,11 @@ class PlayApp(App[None]):
     # ----- the game loop -----
 
     def _first_viewer(self) -> int | None:
+        """Whose eyes the table is drawn for as a game begins: the one person playing; at
+        a table of people nobody's yet, so the first of them to move is asked for behind
+        the pass screen (whoever started the app, or played last, may not be that one)."""
         humans = self.session.human_seats
-        if not humans:
-            return None
-        state = self.session.state
-        if not state.is_terminal() and state.current_player in humans:
-            return state.current_player
-        return humans[0]
+        return humans[0] if len(humans) == 1 else None
 
     def advance(self) -> None:
         """Show the position and, on an agent's turn, schedule its move."""
@@ -938,7 +936,11 @@ class PlayApp(App[None]):
         elif answer == "board":
             game = self.session.game
             option = getattr(type(game), "board_option", "")
-            self.push_screen(BoardChooserScreen(boards(game.name), game.options.get(option),
+            current = game.options.get(option)
+            if current not in {entry["name"] for entry in boards(game.name)}:
+                # "auto" (the board for the number of players): the one on the table.
+                current = self.session.state.view(None).get(option, current)
+            self.push_screen(BoardChooserScreen(boards(game.name), current,
                                                 alone=game.num_players == 1), self.play_board)
         elif answer == "number":
             self.push_screen(GameNumberScreen(self.session.game.name), self.play_game_number)

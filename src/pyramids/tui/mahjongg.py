@@ -288,8 +288,9 @@ class MahjonggBoard(Board):
     MahjonggBoard .legend { height: auto; width: 100%; color: $text-muted; }
     MahjonggBoard TileCanvas { margin: 1 0 0 0; }
     MahjonggBoard #favors { height: auto; width: 100%; grid-size: 4; grid-gutter: 0 1;
-                            grid-rows: 1; }
-    MahjonggBoard #favors Button { width: 100%; }
+                            grid-rows: auto; }
+    /* A label wider than the screen (60 columns) goes on to a second line, not cut. */
+    MahjonggBoard #favors Button { width: 100%; height: auto; }
     MahjonggBoard #favors Button.active { background: $accent; text-style: bold; }
     """
 
@@ -424,9 +425,17 @@ class MahjonggBoard(Board):
     def _warning(self) -> str:
         if self.prompt:
             return self.prompt
+        return self._unsolvable()
+
+    def _unsolvable(self) -> str:
         if self.view.get("unsolvable"):
             return _("The board can no longer be cleared by matching alone (favors may help).")
         return ""
+
+    def turn_hint(self) -> str:
+        """The warning that the board can no longer be cleared, beside the board too: at
+        80x24 the line above the tiles is scrolled out of sight, and it went unseen."""
+        return self._unsolvable()
 
     def _picking(self, action: str) -> bool:
         """Whether the board waits for the tile of this favor."""

@@ -162,7 +162,10 @@ class PacalBoard(Board):
         """Solo scores count draws: fewer is better."""
         return self.solo
 
+    # As wide as a pyramid's base (four fields and their gaps) at least: on a narrower
+    # screen (60 columns) the board scrolls sideways, where F10 was cut off unreachable.
     DEFAULT_CSS = """
+    PacalBoard { min-width: 44; }
     PacalBoard .pyramid-row { height: 3; align: center top; width: 100%; }
     PacalBoard .field { width: 10; height: 3; border: round $panel-lighten-2;
                         border-title-align: left; content-align: center middle;

@@ -63,10 +63,21 @@ class TutorialApp(PlayApp):
         super().__init__(finish_session(self.lesson), agent_delay=agent_delay)
         translate_bindings(self, {"next_step": _("Next step")})
         self.drawn: tuple[object, ...] = ()
+        # A new game from the menu (a new deal, the same deal, a level, options) ends
+        # the lesson: the steps were of the tutorial's game, not of the one now played.
+        self.left_lesson = False
 
     @property
     def in_steps(self) -> bool:
-        return not self.lesson.finished
+        return not self.lesson.finished and not self.left_lesson
+
+    def start_session(self, session: Session, note: str) -> None:
+        if self.in_steps:
+            self.left_lesson = True
+            self.query_one("#tutorial").add_class("done")
+            self.board.taught = ()
+        super().start_session(session, note)
+        self.refresh_bindings()
 
     def compose_below_board(self) -> ComposeResult:
         with VerticalScroll(id="tutorial", can_focus=False):
@@ -77,6 +88,8 @@ class TutorialApp(PlayApp):
 
     def _titles(self) -> None:
         super()._titles()
+        if self.session.state is not self.lesson.state:  # a new game from the menu
+            return
         self.title = _("pyramids tutorial: {title}", title=_(self.lesson.tutorial.title))
 
     # ----- the steps -----
@@ -207,7 +220,10 @@ class TutorialApp(PlayApp):
         self.advance()
 
     def _record_score(self) -> None:
-        """A tutorial game is not a best score (its deal and first moves were given)."""
+        """A tutorial game is not a best score (its deal and first moves were given); a
+        game started from the menu after it is one as any other."""
+        if self.session.state is not self.lesson.state:
+            super()._record_score()
 
 
 def run_tutorial_app(tutorial: Tutorial) -> None:
