@@ -539,12 +539,14 @@ async function pollRematch() {
 }
 
 /** What the end means for a seat, in words (the engine's returns, +1 or -0.33, are not
- * for players): won, lost, a draw, or a shared win. */
+ * for players): won, lost, a draw, or a shared win; a co-op team's +1 or -1 to every seat
+ * is won or lost by all, not a draw. */
 function outcomeWord(returns, seat) {
   if (returns.length === 1) return returns[0] > 0 ? t("won") : t("lost");
   const best = Math.max(...returns);
   const top = returns.filter((value) => value === best).length;
-  if (top === returns.length) return t("a draw");
+  // Every seat the same: a co-op team's common win or loss, else a draw.
+  if (top === returns.length) return best > 0 ? t("won") : best < 0 ? t("lost") : t("a draw");
   if (returns[seat] !== best) return t("lost");
   return top === 1 ? t("won") : t("shares the win");
 }

@@ -1,0 +1,105 @@
+"""What a walk through the pages as a player found, in a real Chromium (Debian's): a
+co-op game's end said as the team's, the replay page of a game it cannot show, and the
+pages for a game or tutorial that does not exist."""
+
+# The fixtures are those of test_browser.py, imported by name: tests take them as arguments.
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
+    SMALL_LAYOUT,
+    PageServer,
+    browser,
+    create_from_lobby,
+    finished,
+    legal_actions,
+    move_number,
+    page,
+    pytestmark,
+    server,
+    wait_turn_or_end,
+)
+
+
+def test_a_co_op_game_ends_won_or_lost_by_the_team_not_drawn(
+    page: Any, server: PageServer, tmp_path: Path
+) -> None:
+    """Co-op gives every seat the same return (+1 or -1): the result line called that
+    "a draw" for a lost or a won game, and "Scores: Ada 900." gave the team's score to
+    the first seat."""
+    layout = tmp_path / "small.pyr"
+    layout.write_text(SMALL_LAYOUT, encoding="utf-8")
+    create_from_lobby(page, server, "mahjongg",
+                      {"layout": str(layout), "mode": "coop", "players": 2},
+                      ["me", "bot:greedy"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    wait_turn_or_end(page, -1)
+    while not finished(page):
+        before = move_number(page)
+        matches = [action for action in legal_actions(page) if action.startswith("match ")]
+        if matches:
+            _, first, second = matches[0].split()
+            page.click(f".tile[data-id='{first}']")
+            page.click(f".tile[data-id='{second}']")
+        else:
+            page.click("[data-action='pass']")
+        wait_turn_or_end(page, before)
+    page.wait_for_selector("#over:not([hidden]) #outcomes")
+    over = page.inner_text("#over")
+    won = "The team wins." in over
+    word = "won" if won else "lost"
+    assert page.inner_text("#outcomes") == f"Result: Ada: {word}, Greedy rule (bot): {word}", over
+    assert "draw" not in over and "Scores:" not in over
+    assert "Team score: " in over
+
+
+def test_a_co_op_loss_on_a_cleared_monument_says_why(page: Any, server: PageServer) -> None:
+    """The monument cleared and the team lost, with nothing said of the vault that lost it."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    lines = page.evaluate("""async () => {
+        const mahjongg = await import('/static/mahjongg.js');
+        const view = { mode: 'coop', players: 2,
+            vaults: [{ state: 'unlocked' }, { state: 'forfeited' }],
+            result: { reason: 'cleared', team_won: false, scores: [1500], winners: [] } };
+        const seats = [{ seat: 0, name: 'Ada', kind: 'person' },
+                       { seat: 1, name: 'Bo', kind: 'person' }];
+        return mahjongg.outcome(view, { seats, seat: 0 });
+    }""")
+    assert lines == ["The monument is cleared!",
+                     "The team loses: not every burial vault was unlocked.",
+                     "Team score: 1500."], lines
+
+
+def test_the_replay_of_a_missing_room_shows_no_controls(page: Any, server: PageServer) -> None:
+    """The replay's buttons (First, Back, ..., Download the record) and an empty box showed
+    under "There is no room": the stylesheet's display: flex beat their hidden attribute."""
+    page.goto(server.base + "/replay/nosuchroom")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "There is no room nosuchroom" in page.inner_text("#message")
+    assert not page.is_visible("#controls")
+    assert not page.is_visible("#first") and not page.is_visible("#download")
+    assert not page.is_visible("#move")
+
+
+def test_a_missing_game_or_tutorial_page_speaks_words_not_keys(
+    page: Any, server: PageServer
+) -> None:
+    """/learn/chess said "unknown game 'chess'; allowed games: mahjongg, pacal, pacal-solo,
+    temple" (a Python repr and the games' keys) to a person; in Korean too."""
+    for path, english, korean in (
+        ("/learn/chess", "There is no game “chess” here.", "“chess” 게임은 여기 없습니다."),
+        ("/tutorial/chess", "There is no tutorial for “chess”.", "“chess”의 튜토리얼은 없습니다."),
+    ):
+        for lang, words in (("en", english), ("ko", korean)):
+            answer = page.goto(f"{server.base}{path}?lang={lang}")
+            assert answer.status == 404
+            text = page.inner_text("main")
+            assert words in text, text
+            for internal in ("'chess'", "pacal-solo", "mahjongg, pacal"):
+                assert internal not in text, (internal, text)
+            assert page.locator("main a[href='/']").count() == 1
