@@ -103,3 +103,54 @@ def test_a_missing_game_or_tutorial_page_speaks_words_not_keys(
             for internal in ("'chess'", "pacal-solo", "mahjongg, pacal"):
                 assert internal not in text, (internal, text)
             assert page.locator("main a[href='/']").count() == 1
+
+
+def register(page: Any, server: PageServer, name: str) -> None:
+    page.goto(server.base + "/account")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#register-name", name)
+    page.fill("#register-password", "correct horse battery")
+    page.click("#register button[type=submit]")
+    page.wait_for_selector("#account-title")
+
+
+def test_a_logged_in_player_creates_a_room_without_typing_a_name(
+    page: Any, server: PageServer
+) -> None:
+    """Logged in, a player sits as their account, but the lobby's name field stayed empty
+    and required: Create room did nothing until a name (then unused) was typed."""
+    register(page, server, "Walker")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#account-name")
+    page.wait_for_function("() => document.getElementById('name').value === 'Walker'")
+    page.select_option("#game", "pacal")
+    page.wait_for_selector("body[data-options='pacal']")
+    page.select_option("#seats select[data-seat='1']", "bot:greedy")
+    page.click("#create-button")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#game:not([hidden])")
+    assert "Walker (you)" in page.inner_text("#status")
+
+
+def test_the_account_history_says_a_co_op_result_and_opens_rooms_in_words(
+    page: Any, server: PageServer
+) -> None:
+    """The history called a co-op game (the same return to every seat) "drawn", won or
+    lost; in Korean its link to the room read "비어 있음" (an empty seat's "open")."""
+    def game(room: str, returns: list[float]) -> dict[str, Any]:
+        return {"room": room, "game": "mahjongg", "status": "finished", "seat": 0,
+                "returns": returns, "rating_before": None, "rating_after": None,
+                "finished_at": "2026-01-01T00:00:00+00:00"}
+
+    account = {"account": {"name": "Ana", "ratings": {}, "games": [
+        game("lost1", [-1.0, -1.0]), game("won1", [1.0, 1.0]), game("draw1", [0.0, 0.0])]}}
+    page.route("**/api/account", lambda route: route.fulfill(json=account))
+    for lang, words, link in (("en", ["lost", "won", "drawn"], "Open"),
+                              ("ko", ["패배", "승리", "무승부"], "열기")):
+        page.goto(f"{server.base}/account?lang={lang}")
+        page.wait_for_selector("#history")
+        rows = page.eval_on_selector_all(
+            "#history tbody tr",
+            "rows => rows.map((row) => [...row.cells].map((cell) => cell.innerText))")
+        assert [row[1] for row in rows] == words, rows
+        assert [row[3] for row in rows] == [link] * 3, rows
