@@ -154,3 +154,30 @@ def test_the_account_history_says_a_co_op_result_and_opens_rooms_in_words(
             "rows => rows.map((row) => [...row.cells].map((cell) => cell.innerText))")
         assert [row[1] for row in rows] == words, rows
         assert [row[3] for row in rows] == [link] * 3, rows
+
+
+def test_a_full_waiting_room_asks_a_visitor_no_name_and_the_host_s_buttons_stand_apart(
+    browser: Any, server: PageServer
+) -> None:
+    """A visitor to a room whose seats are all taken was asked "Your name" with no seat
+    to take; the host's Start and Close this room buttons touched."""
+    pages = []
+    for _ in range(3):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        pages.append(context.new_page())
+    host, friend, visitor = pages
+    create_from_lobby(host, server, "pacal", {}, ["me", "open"], name="Ada")
+    friend.goto(host.url)
+    friend.wait_for_selector("[data-take-seat='1']")
+    friend.fill("#seat-name", "Bea")
+    friend.click("[data-take-seat='1']")
+    host.wait_for_selector("#start:not([disabled])")
+    start, close = host.locator("#start").bounding_box(), host.locator("#abort").bounding_box()
+    assert close["x"] >= start["x"] + start["width"] + 4, (start, close)
+    visitor.goto(host.url)
+    visitor.wait_for_selector("#waiting:not([hidden]) .waiting-seats")
+    assert "Bea" in visitor.inner_text("#waiting")
+    assert visitor.locator("#seat-name").count() == 0
+    assert visitor.locator("[data-take-seat]").count() == 0
+    for opened in pages:
+        opened.context.close()

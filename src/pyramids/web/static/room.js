@@ -351,13 +351,15 @@ function renderWaiting(message) {
     h("div", { class: "share" },
       h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
       h("button", { onclick: () => copyLink(link) }, t("Copy link"))),
-    mySeat ? null : h("label", { class: "field" }, t("Your name"), " ", nameInput),
+    // A name is asked only of a visitor who has a seat to take.
+    mySeat || !open ? null : h("label", { class: "field" }, t("Your name"), " ", nameInput),
     h("ul", { class: "waiting-seats" }, rows),
     token
-      ? h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
-          open > 0 ? tn("Start ({count} seat still open)", "Start ({count} seats still open)", open) : t("Start the game"))
+      ? h("div", { class: "actions" },  // Start and Close apart, not touching
+        h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
+          open > 0 ? tn("Start ({count} seat still open)", "Start ({count} seats still open)", open) : t("Start the game")),
+        h("button", { id: "abort", onclick: () => abortRoom() }, t("Close this room")))
       : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
-    token ? h("button", { id: "abort", onclick: () => abortRoom() }, t("Close this room")) : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
 }
