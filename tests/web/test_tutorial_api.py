@@ -185,7 +185,8 @@ def test_a_browser_asking_for_a_missing_page_gets_a_page_not_json(client: TestCl
         assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
         assert "Page not found" in page.text and 'href="/"' in page.text
         assert '{"error"' not in page.text
-    assert "unknown game" in client.get("/learn/nogame", headers=browser, params=english).text
+    assert "There is no game “nogame” here." in client.get("/learn/nogame", headers=browser,
+                                                            params=english).text
     assert "There is nothing at /nosuchpage." in client.get("/nosuchpage", headers=browser,
                                                              params=english).text
     korean = client.get("/nosuchpage", headers=browser, params={"lang": "ko"})

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 
 from pyramids.core import UnknownGameError, game_manifest, manifests
+from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import (
     LANGUAGE_NAMES,
     UnknownLanguageError,
@@ -124,8 +125,10 @@ def mount_learn(app: FastAPI) -> None:
         lang = page_language(request)
         try:
             page = learn_html(game, lang)
-        except UnknownGameError as error:
-            raise RoomError("unknown_game", error.words, 404) from None
+        except UnknownGameError:
+            # A page for a person: the name as typed, in words, not the API's list of keys.
+            raise RoomError("unknown_game", Words(N_("There is no game “{name}” here."),
+                                                  name=game[:64]), 404) from None
         return remember_language(HTMLResponse(page), request)
 
     @app.get("/api/i18n/{lang}", include_in_schema=False)

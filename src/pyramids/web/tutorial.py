@@ -249,7 +249,10 @@ def mount_tutorials(app: FastAPI, static_page: Callable[[str, Request], Response
 
     @app.get("/tutorial/{game}", include_in_schema=False)
     async def tutorial_page(game: str, request: Request) -> Response:
-        find_tutorial(game)
+        if len(game) > 64 or tutorial_for(game) is None:
+            # A page for a person: the name as typed, in words, not the API's list of keys.
+            raise RoomError("unknown_tutorial", Words(N_("There is no tutorial for “{name}”."),
+                                                      name=game[:64]), 404)
         return static_page("tutorial.html", request)
 
     @app.get("/api/tutorial", include_in_schema=False)

@@ -118,7 +118,10 @@ function outcome(entry) {
   const mine = entry.returns[entry.seat];
   const best = Math.max(...entry.returns);
   if (mine < best) return t("lost");
-  return entry.returns.filter((value) => value === best).length > 1 ? t("drawn") : t("won");
+  const top = entry.returns.filter((value) => value === best).length;
+  // Every seat the same: a co-op team's common win or loss, a draw only at 0.
+  if (top === entry.returns.length && best !== 0) return best > 0 ? t("won") : t("lost");
+  return top > 1 ? t("drawn") : t("won");
 }
 
 function historyTable(games) {
@@ -132,7 +135,7 @@ function historyTable(games) {
         h("td", {}, gameTitle(entry.game)),
         h("td", {}, outcome(entry)),
         h("td", {}, rated ? `${formatNumber(Math.round(entry.rating_after))} (${change >= 0 ? "+" : ""}${formatNumber(change)})` : t("unranked")),
-        h("td", {}, h("a", { href: `/play/${encodeURIComponent(entry.room)}` }, t("open"))));
+        h("td", {}, h("a", { href: `/play/${encodeURIComponent(entry.room)}` }, t("Open"))));
     })));
 }
 

@@ -4,7 +4,7 @@ import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, l
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { readTimeControl, timeControlFields } from "./clock.js";
-import { accountLine, rankedRefusal } from "./account.js";
+import { accountLine, currentAccount, rankedRefusal } from "./account.js";
 import {
   boardChooser, boardPicture, boardScores, dailyScores, loadBoards, looksLikeGameNumber,
   startSolitaire,
@@ -370,7 +370,14 @@ async function main() {
   document.querySelector("header.top").append(displayControl());
   document.getElementById("name").value = store.name();
   document.getElementById("time-control-box").replaceChildren(timeControlFields());
-  accountLine().then((line) => document.querySelector("header.top").append(line));
+  accountLine().then(async (line) => {
+    document.querySelector("header.top").append(line);
+    // Logged in, a player sits as their account: its name fills an empty name field,
+    // which the form asks for (else Create room did nothing until a name was typed).
+    const account = await currentAccount();
+    const field = document.getElementById("name");
+    if (account && !field.value.trim()) field.value = account.name;
+  });
   try {
     catalogue = await loadCatalogue();
   } catch (problem) {

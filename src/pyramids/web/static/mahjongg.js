@@ -685,11 +685,18 @@ export function outcome(view, message) {
   };
   const lines = [reasons[result.reason] || result.reason];
   const names = (seats) => seats.map((seat) => seatName(message.seats, seat)).join(", ");
-  if (view.mode === "coop") lines.push(result.team_won ? t("The team wins.") : t("The team loses."));
-  else if (view.players > 1) {
+  if (view.mode === "coop") {
+    // The team loses a cleared monument when a vault was left locked or forfeited: say so.
+    const vaultsLost = view.vaults.length && view.vaults.some((vault) => vault.state !== "unlocked");
+    lines.push(result.team_won ? t("The team wins.")
+      : vaultsLost ? t("The team loses: not every burial vault was unlocked.") : t("The team loses."));
+  } else if (view.players > 1) {
     lines.push(result.winners.length > 1 ? t("Winners: {names}.", { names: names(result.winners) }) : t("Winner: {names}.", { names: names(result.winners) }));
   }
-  if (view.players > 1) {
+  if (view.mode === "coop") {
+    // One score for the whole team, not the first seat's.
+    lines.push(t("Team score: {score}.", { score: result.scores[0] }));
+  } else if (view.players > 1) {
     lines.push(t("Scores: {scores}.", { scores: result.scores.map((score, seat) => `${seatName(message.seats, seat)} ${score}`).join(", ") }));
   } else {
     lines.push(t("Score: {score}.", { score: result.scores[0] }));

@@ -351,13 +351,15 @@ function renderWaiting(message) {
     h("div", { class: "share" },
       h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
       h("button", { onclick: () => copyLink(link) }, t("Copy link"))),
-    mySeat ? null : h("label", { class: "field" }, t("Your name"), " ", nameInput),
+    // A name is asked only of a visitor who has a seat to take.
+    mySeat || !open ? null : h("label", { class: "field" }, t("Your name"), " ", nameInput),
     h("ul", { class: "waiting-seats" }, rows),
     token
-      ? h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
-          open > 0 ? tn("Start ({count} seat still open)", "Start ({count} seats still open)", open) : t("Start the game"))
+      ? h("div", { class: "actions" },  // Start and Close apart, not touching
+        h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
+          open > 0 ? tn("Start ({count} seat still open)", "Start ({count} seats still open)", open) : t("Start the game")),
+        h("button", { id: "abort", onclick: () => abortRoom() }, t("Close this room")))
       : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
-    token ? h("button", { id: "abort", onclick: () => abortRoom() }, t("Close this room")) : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
 }
@@ -539,12 +541,14 @@ async function pollRematch() {
 }
 
 /** What the end means for a seat, in words (the engine's returns, +1 or -0.33, are not
- * for players): won, lost, a draw, or a shared win. */
+ * for players): won, lost, a draw, or a shared win; a co-op team's +1 or -1 to every seat
+ * is won or lost by all, not a draw. */
 function outcomeWord(returns, seat) {
   if (returns.length === 1) return returns[0] > 0 ? t("won") : t("lost");
   const best = Math.max(...returns);
   const top = returns.filter((value) => value === best).length;
-  if (top === returns.length) return t("a draw");
+  // Every seat the same: a co-op team's common win or loss, else a draw.
+  if (top === returns.length) return best > 0 ? t("won") : best < 0 ? t("lost") : t("a draw");
   if (returns[seat] !== best) return t("lost");
   return top === 1 ? t("won") : t("shares the win");
 }
