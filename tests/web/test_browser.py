@@ -351,8 +351,8 @@ def temple_move(page: Any, swapped: list[bool]) -> None:
 
 
 def test_bots_of_one_level_at_one_table_are_told_apart(page: Any, server: PageServer) -> None:
-    """Two "Medium (bot)" read alike everywhere; the move log says "Seat 3 ...". Each
-    carries its seat where another has the same name, and every chip its number."""
+    """Two "Medium (bot)" read alike everywhere. Each carries its seat where another has
+    the same name ("Medium (bot, seat 3)", in the move log too), and every chip its number."""
     create_from_lobby(page, server, "temple", {"players": 3},
                       ["me", "bot:medium", "bot:medium"], name="Ada")
     page.wait_for_selector("#game:not([hidden]) svg.board")

@@ -83,8 +83,17 @@ def test_the_replay_names_people_as_the_live_log_did(server: ServerThread) -> No
     record["players"][0], record["agents"][0] = "Ana", None
     lines = [line for step in replay_answer(record, "en")["steps"] for line in step["lines"]]
     assert any(line.startswith("Ana ") for line in lines)
-    assert any(line.startswith("Seat 2 ") for line in lines)  # the bot keeps its number
-    assert not any(line.startswith("Seat 1 ") for line in lines)
+    # The bot by its level, as the page's scores and turn line name it (it said "Seat 2").
+    assert any(line.startswith("Random moves (bot) ") for line in lines)
+    assert not any(line.startswith(("Seat 1 ", "Seat 2 ")) for line in lines)
+    korean = [line for step in replay_answer(record, "ko")["steps"] for line in step["lines"]]
+    assert any(line.startswith("무작위 수 (봇)") for line in korean), korean[:4]
+    assert not any("2번 자리" in line for line in korean)
+    # Two seats of one bot: each with its seat, as the page tells them apart.
+    record["players"][0], record["agents"][0] = "random (bot)", "random"
+    lines = [line for step in replay_answer(record, "en")["steps"] for line in step["lines"]]
+    assert any(line.startswith("Random moves (bot, seat 1) ") for line in lines)
+    assert any(line.startswith("Random moves (bot, seat 2) ") for line in lines)
 
 
 def test_the_replay_speaks_korean_and_a_forged_seed_fails_the_check(

@@ -27,6 +27,7 @@ from typing import Any
 
 from pyramids.core import GameRecord, State, companion_of
 from pyramids.play.i18n import gettext, ngettext
+from pyramids.play.results import SEAT_NAME_WORDS
 
 Audience = int | None
 Describe = Callable[[str, int, "Audience", dict[str, Any], dict[str, Any]], list["Words"]]
@@ -38,8 +39,9 @@ class Words:
 
     A value may itself be `Words` (a seat's label inside a sentence); `count`
     picks the plural form when `plural` is given. A seat's label (`seat_words`,
-    `seat_title`) knows its seat: given `names` (seat -> a person's name, as a
-    server knows them), it reads as the name instead of "seat 2".
+    `seat_title`) knows its seat: given `names` (seat -> a name, as a server knows
+    them: a person's, a bot's level; see `table_names`), it reads as the name instead
+    of "seat 2".
     """
 
     message: str
@@ -99,6 +101,23 @@ def distinct_names(people: Mapping[int, str],
     return {seat: name if looks.count(look(name)) == 1
             else say("{name} (seat {number})", name=name, number=seat + 1)
             for seat, name in people.items()}
+
+
+def table_names(people: Mapping[int, str], bots: Mapping[int, str],
+                look: Callable[[str], str] = str.casefold) -> dict[int, str | Words]:
+    """Every named seat's name, by seat, for `Words.text(names=...)`, as the pages name
+    them: people by their names (`distinct_names`), bots (`bots`: seat -> agent) by
+    their level or rule, "Medium (bot)", and a bot two seats hold with its seat,
+    "Medium (bot, seat 3)". A seat in neither reads as "seat 2"."""
+    names = distinct_names(people, look)
+    held = list(bots.values())
+    for seat, agent in bots.items():
+        words = SEAT_NAME_WORDS.get(agent)
+        # A plugin's agent, or one with options, keeps the name it was given.
+        bot: str | Words = Words(words) if words is not None else agent
+        names[seat] = (say("{bot} (bot, seat {number})", bot=bot, number=seat + 1)
+                       if held.count(agent) > 1 else say("{bot} (bot)", bot=bot))
+    return names
 
 
 def seat_words(seat: int, viewer: Audience) -> Words:
@@ -330,4 +349,5 @@ __all__ = [
     "say_n",
     "seat_title",
     "seat_words",
+    "table_names",
 ]

@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids.core import load
 from pyramids.play.i18n import DEFAULT, UnknownLanguageError, check_language
-from pyramids.play.movelog import MoveLog, Words, distinct_names
+from pyramids.play.movelog import MoveLog, Words, table_names
 from pyramids.web.names import name_look
-from pyramids.web.rooms import PERSON
+from pyramids.web.rooms import AGENT, PERSON
 
 if TYPE_CHECKING:
     from pyramids.web.hub import Connection, LiveRoom
@@ -131,11 +131,15 @@ def prepare_logs(live: LiveRoom) -> None:
 
 
 def people_names(live: LiveRoom) -> dict[int, str | Words]:
-    """The seats of people with a name, by seat: the log names them so (a bot's seat,
-    and an empty one, read as "seat 2", as the seat chips number them). A name two
-    seats share reads with its seat ("Bea (seat 2)"), as the page's last move does."""
-    return distinct_names({seat.index: seat.name for seat in live.room.seats
-                           if seat.kind == PERSON and seat.name}, name_look)
+    """The seats' names, by seat, as the page's scores and turn line name them: people
+    by their names, bots by their level or rule ("Medium (bot)"); an empty seat reads
+    as "seat 2". A name two seats share reads with its seat ("Bea (seat 2)", "Medium
+    (bot, seat 3)"), as the page's last move does."""
+    seats = live.room.seats
+    return table_names({seat.index: seat.name for seat in seats
+                        if seat.kind == PERSON and seat.name},
+                       {seat.index: seat.agent for seat in seats
+                        if seat.kind == AGENT and seat.agent}, name_look)
 
 
 def _log_message(log: MoveLog, conn: Connection, since: int,

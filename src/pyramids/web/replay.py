@@ -34,7 +34,7 @@ from fastapi.responses import Response
 from pyramids.core import GameRecord, PyramidsError
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import negotiate
-from pyramids.play.movelog import distinct_names, replay_log
+from pyramids.play.movelog import replay_log, table_names
 from pyramids.web.names import name_look
 from pyramids.web.pages import static_page
 from pyramids.web.rooms import RoomError, Seat, verify_commitment
@@ -90,10 +90,13 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
              for before, text in zip(states, game_record.actions, strict=False)]
     log = replay_log(states[0].clone(), moves)
     agents = record.get("agents") or [None] * seats
-    # People by their names, as the live log named them (an open seat reads as one).
-    names = distinct_names({seat: name for seat, name in enumerate(game_record.players)
-                            if seat < seats and agents[seat] is None
-                            and name != Seat(seat).display_name()}, name_look)
+    # People by their names and bots by their level, as the live log named them (an
+    # open seat reads as one).
+    names = table_names({seat: name for seat, name in enumerate(game_record.players)
+                         if seat < seats and agents[seat] is None
+                         and name != Seat(seat).display_name()},
+                        {seat: agent for seat, agent in enumerate(agents)
+                         if seat < seats and agent}, name_look)
     public = log.as_json(None, lang, names=names)
     own = {seat: log.as_json(seat, lang, names=names) for seat in range(seats)}
     steps = []
