@@ -259,7 +259,7 @@ function renderStatus(message) {
   const mine = message.seat;
   const items = message.seats.map((seat) => {
     const toMove = message.current_player === seat.seat;
-    // The seat's number too: the move log says "Seat 2 offered ...".
+    // The seat's number too: a seat without a name is "Seat 2" in the move log.
     let label = seat.kind === "open" ? t("Seat {number}: open", { number: seat.seat + 1 })
       : t("Seat {number}: {name}", { number: seat.seat + 1, name: seatLabel(seat) });
     if (seat.seat === mine) label = t("{name} (you)", { name: label });
@@ -345,8 +345,11 @@ function renderWaiting(message) {
       " ", ...actions);
   });
   const open = message.seats.filter((seat) => seat.kind === "open").length;
+  // What the room waits for: people for its open seats, or, every seat taken, the host.
+  let heading = t("Waiting for players");
+  if (!open) heading = token ? t("Every seat is taken: you can start the game now.") : t("Every seat is taken: waiting for the host to start the game.");
   const parts = [
-    h("h2", {}, t("Waiting for players")),
+    h("h2", { id: "waiting-title" }, heading),
     h("p", {}, t("Share this link with your friends:")),
     h("div", { class: "share" },
       h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
