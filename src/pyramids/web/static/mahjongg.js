@@ -426,7 +426,7 @@ function scorePanel(ctx) {
   } else {
     ctx.ui.mjHintSaid = null;
   }
-  if (view.unsolvable) children.push(h("p", { class: "error", role: "status" }, t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.")));
+  if (view.unsolvable && !ctx.finished) children.push(h("p", { class: "error", role: "status" }, t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.")));
   if (ctx.ui.mjShift) children.push(h("p", { class: "hint" }, t("Anubis Shift: choose a blocked tile to lift.")));
   if (ctx.ui.mjReveal) children.push(h("p", { class: "hint" }, t("Tile Reveal: choose a face-down tile (marked ?) to turn up.")));
   return h("div", { class: "mahjongg-panel" }, children);
@@ -585,7 +585,8 @@ export function render(box, ctx) {
     ["H", t("Hint")], ["U", t("Undo")], ["R", t("Ra Sight")], ["A", t("Anubis Shift")],
     ["V", t("Tile Reveal")], ["S", t("Sandstorm Reshuffle")], ["F", t("Finish")],
   ]);
-  box.replaceChildren(scorePanel(ctx), board(ctx), controls(ctx), help, keys, freeTilesText(ctx));
+  // A finished game (or its replay) has no moves left: no buttons, all of them off.
+  box.replaceChildren(scorePanel(ctx), board(ctx), ctx.finished ? "" : controls(ctx), help, keys, freeTilesText(ctx));
   if (view.mode === "time-attack") {
     tickClock(ctx);
     if (clockTimer) clearInterval(clockTimer);
