@@ -78,3 +78,59 @@ async def test_temple_seat_lines_keep_each_value_by_its_seat(
                 assert f"{cards} {known.split(' ')[0] if known else '-'}" in row, row
     finally:
         set_language(None)
+
+
+def mahjongg_after_three_pairs():
+    """A Mahjongg game whose score is in the thousands (2,760; the last pair 2,040)."""
+    session = new_session(load("mahjongg"), ["human"], 5)
+    state = session.state
+    for _pair in range(3):
+        match = next(text for text in state.legal_action_strings() if text.startswith("match"))
+        state.apply_action(state.string_to_action(match))
+    assert state.view(0)["scores"] == [2760]
+    return session
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_mahjongg_scores_read_as_the_log_writes_numbers(lang: str) -> None:
+    """The board said "score 2760" where the log said "2,040 points": a score reads the
+    same everywhere, by the language's rules (Babel's)."""
+    from pyramids.play.i18n import format_number, set_language
+    from pyramids.play.text.mahjongg import render_mahjongg
+
+    set_language(lang)
+    try:
+        session = mahjongg_after_three_pairs()
+        app = PlayApp(session, agent_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            summary = " ".join(str(app.query_one("#summary").render()).split())
+            last = " ".join(str(app.query_one("#last-move").render()).split())
+            board = app.query_one("#board")
+            result = board._result({"scores": [17950], "reason": "cleared",
+                                    "time_score": 1200})
+        assert "17,950" in result and "1,200" in result, result
+        assert format_number(2760) == "2,760"
+        assert "2,760" in summary and "2760" not in summary, summary
+        assert "2,040" in last and "2040" not in last, last
+        plain = render_mahjongg(session.state.view(0), 80)
+        assert "2,760" in plain and "2760" not in plain
+    finally:
+        set_language(None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_temple_treasure_and_scores_at_the_line_prompts_read_as_numbers_do(lang: str) -> None:
+    from pyramids.play.i18n import set_language
+    from pyramids.play.text.temple import render_temple
+
+    set_language(lang)
+    try:
+        view = new_session(load("temple", players=2), ["human", "greedy"], 7).state.view(0)
+        view["treasure"] = [1234, 3]
+        view["scores"] = [4321, 5]
+        text = render_temple(view)
+        assert "1,234" in text and "4,321" in text and "1234" not in text, text
+    finally:
+        set_language(None)

@@ -64,7 +64,7 @@ from pyramids.core import (
     game_manifest,
 )
 from pyramids.play.boards import boards, find_board, parse_game_number, practice_options
-from pyramids.play.i18n import _, ngettext, words_text
+from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer, record_log
 from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
@@ -860,7 +860,7 @@ class PlayApp(App[None]):
                 "This game: {score} in {clock}, {verdict}, rank {rank} of {of}.",
                 score=words(entry.score), clock=clock_text(entry.seconds),
                 verdict=_("won") if entry.won else _("lost"),
-                rank=standing.rank, of=standing.of,
+                rank=format_number(standing.rank), of=format_number(standing.of),
             ),
             _(
                 "Best on {variant}: {score} ({verdict}, {clock}).",

@@ -140,7 +140,7 @@ class TempleBoard(Board):
         yield from self._compose_buttons()
         if view.get("phase") == "over":
             scores = ", ".join(
-                _("seat {number} {points}", number=seat + 1, points=score)
+                _("seat {number} {points}", number=seat + 1, points=format_number(score))
                 for seat, score in enumerate(view.get("scores") or [])
             )
             winners = ", ".join(
