@@ -134,3 +134,53 @@ async def test_temple_treasure_and_scores_at_the_line_prompts_read_as_numbers_do
         assert "1,234" in text and "4,321" in text and "1234" not in text, text
     finally:
         set_language(None)
+
+
+@pytest.mark.parametrize("size", [(60, 40), (60, 20)])
+@pytest.mark.parametrize("game", ["pacal", "pacal-solo"])
+async def test_pacal_lines_of_words_wrap_in_sight_at_60_columns(
+        game: str, size: tuple[int, int]) -> None:
+    """At 60 columns the pyramids are wider than the board in sight and scroll sideways;
+    the lines above them scrolled with them, cut at the screen's edge ("Round 1 · first
+    to 3 · round win"). They wrap to the width in sight, as the hand's cards do."""
+    from textual.widgets import Static
+
+    from pyramids.tui.board import CardRow
+    from tests.tui.helpers import screen_lines
+
+    seats = ["human"] if game == "pacal-solo" else ["human", "random"]
+    app = PlayApp(new_session(load(game), seats, 7), agent_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        area.scroll_home(animate=False, immediate=True)
+        await pilot.pause()
+        assert area.max_scroll_x > 0  # the pyramids still scroll sideways
+        sight = area.scrollable_content_region
+        shown = [widget for widget in app.query("#board .info, #board .title, #board CardRow")
+                 if widget.display and widget.region.height]
+        assert shown
+        for widget in shown:
+            assert sight.x <= widget.region.x and widget.region.right <= sight.right, widget
+        text = " ".join(" ".join(line[sight.x:sight.right].split())
+                        for line in screen_lines(app))
+        first = [widget for widget in shown if isinstance(widget, Static)
+                 and not isinstance(widget, CardRow)][0]
+        words = " ".join(str(first.render()).split())
+        assert words.split(" ")[-1] in text, (words, text)
+
+
+async def test_pacal_lines_follow_the_terminal_as_it_widens_and_narrows() -> None:
+    """From 50 to 60 columns the board keeps the pyramids' width (no resize of its
+    own): its lines still take the wider width in sight; wide, they take the board's."""
+    app = PlayApp(new_session(load("pacal"), ["human", "random"], 7), agent_delay=0)
+    async with app.run_test(size=(50, 40)) as pilot:
+        await settle(pilot, app)
+        area, board, line = (app.query_one("#board-area"), app.query_one("#board"),
+                             app.query_one("#score"))
+        for size in [(60, 40), (120, 40), (50, 40), (60, 40)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            sight = area.scrollable_content_region.width
+            assert line.region.width == min(sight, board.size.width), size
