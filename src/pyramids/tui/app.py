@@ -64,7 +64,7 @@ from pyramids.core import (
     game_manifest,
 )
 from pyramids.play.boards import boards, find_board, parse_game_number, practice_options
-from pyramids.play.i18n import _, ngettext, words_text
+from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.learn import learn_text
 from pyramids.play.movelog import describe_for, describer, record_log
 from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
@@ -101,17 +101,34 @@ AGENT_DELAY = 0.4
 # ----- words on screen (through the catalogue, in the language of this run) -----
 
 
-def keys_help() -> str:
+def menu_entry_words() -> dict[str, str]:
+    """The game menu's entries in a word or two, for the help (by the menu's names)."""
+    return {
+        "new": _("new game"),
+        "restart": _("restart this deal"),
+        "scores": _("best scores"),
+        "options": _("game options"),
+        "level": _("the bots' level"),
+        "board": _("boards"),
+        "number": _("game numbers"),
+    }
+
+
+def keys_help(menu: tuple[tuple[str, str], ...] = ()) -> str:
+    """The app's keys; `menu` (the game menu's entries at this table) is what F2 is
+    said to offer: best scores, options, boards are not offered at every table."""
+    words = menu_entry_words()
+    entries = ", ".join(words[name] for name, _label in menu if name in words)
     return _(
-        "- **F1** this help · **F2** game menu (new game, restart this deal, best scores, "
-        "game options) · "
+        "- **F1** this help · **F2** game menu ({entries}) · "
         "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
         "(asks when the game is not saved)\n"
         "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
         "- on the board: click, or the arrow keys / Tab and Enter; typing a move there "
         "starts it in the box\n"
         "- in the box: type a move (as the all-moves list shows it, or its number there) "
-        "and press Enter; the box is emptied after each try"
+        "and press Enter; the box is emptied after each try",
+        entries=entries,
     )
 
 
@@ -843,7 +860,7 @@ class PlayApp(App[None]):
                 "This game: {score} in {clock}, {verdict}, rank {rank} of {of}.",
                 score=words(entry.score), clock=clock_text(entry.seconds),
                 verdict=_("won") if entry.won else _("lost"),
-                rank=standing.rank, of=standing.of,
+                rank=format_number(standing.rank), of=format_number(standing.of),
             ),
             _(
                 "Best on {variant}: {score} ({verdict}, {clock}).",
@@ -1140,12 +1157,11 @@ class PlayApp(App[None]):
             self.screen.dismiss(None)
             return
         board_keys = self.board.keys_help()
-        keys = keys_help() + ("\n" + board_keys if board_keys else "")
+        keys = keys_help(self.menu_entries()) + ("\n" + board_keys if board_keys else "")
         self.push_screen(HelpScreen(self.session.game.name, keys))
 
-    def action_menu(self) -> None:
-        if isinstance(self.screen, ModalScreen):
-            return
+    def menu_entries(self) -> tuple[tuple[str, str], ...]:
+        """The game menu's entries at this table, "Back to the game" last."""
         choices = (menu_choices() + options_menu_choices(self.session.game)
                    + level_menu_choices(self.session.seats)
                    + board_menu_choices(self.session.game))
@@ -1154,7 +1170,12 @@ class PlayApp(App[None]):
                    *(choice for choice in choices if choice[0] == "close"))
         if not self._is_solo():  # best scores are kept for one-player games only
             choices = tuple(choice for choice in choices if choice[0] != "scores")
-        self.push_screen(ChoiceScreen("", choices), self._menu_answer)
+        return choices
+
+    def action_menu(self) -> None:
+        if isinstance(self.screen, ModalScreen):
+            return
+        self.push_screen(ChoiceScreen("", self.menu_entries()), self._menu_answer)
 
     def _save_target(self) -> Path:
         """This game's file; a new game's first save never takes a name another saved

@@ -35,7 +35,7 @@ from textual.widgets import Button, Static
 
 from pyramids.games.mahjongg.blueprints import layout_names
 from pyramids.games.mahjongg.explain import face_words
-from pyramids.play.i18n import _, ngettext, words_text
+from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.option_words import choice_title
 from pyramids.play.scores import clock_text
 from pyramids.play.text.mahjongg import (
@@ -159,7 +159,8 @@ def barque_lines(barque: dict[str, Any], elapsed: int) -> list[str]:
         bonuses.append(ngettext("quick pair for {count} more second",
                                 "quick pair for {count} more seconds", quick))
     if barque.get("layer_bonus"):
-        bonuses.append(_("a layer emptied now earns {points}", points=barque["layer_bonus"]))
+        bonuses.append(_("a layer emptied now earns {points}",
+                          points=format_number(barque["layer_bonus"])))
     if bonuses:
         lines.append("  " + " · ".join(bonuses))
     return lines
@@ -465,7 +466,7 @@ class MahjonggBoard(Board):
             seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
             doubling = view["doubling"][seat]
             values = {
-                "seat": seat_words(seat, self.seat), "score": view["scores"][seat],
+                "seat": seat_words(seat, self.seat), "score": format_number(view["scores"][seat]),
                 "tokens": token_text(seat_tokens), "streak": view["streaks"][seat],
             }
             if doubling:
@@ -477,7 +478,7 @@ class MahjonggBoard(Board):
                 line = _("{seat}: score {score} · {tokens} · streak {streak}", **values)
             lines.append(turn + line)
         if "team_score" in view:
-            lines.append("  " + _("team score {score}", score=view["team_score"]))
+            lines.append("  " + _("team score {score}", score=format_number(view["team_score"])))
         lines.extend("  " + note for note in option_notes(view, self.options))
         if view.get("barque"):
             if view["barque"].get("clock") == "turns":
@@ -520,14 +521,15 @@ class MahjonggBoard(Board):
         kind = str(last.get("action", "")).split(" ")[0]
         parts = [_("Last: {who}, {action}", who=who, action=action_words(kind))]
         if "points" in last:
-            parts.append(_("{points} points", points=last["points"]))
+            parts.append(_("{points} points", points=format_number(last["points"])))
         if last.get("vaults_unlocked"):
             parts.append(ngettext("{count} vault unlocked", "{count} vaults unlocked",
                                   len(last["vaults_unlocked"])))
         if last.get("speed_bonus"):
-            parts.append(_("quick pair +{points}", points=last["speed_bonus"]))
+            parts.append(_("quick pair +{points}", points=format_number(last["speed_bonus"])))
         if last.get("layer_bonus"):
-            parts.append(_("layer emptied before sunset +{points}", points=last["layer_bonus"]))
+            parts.append(_("layer emptied before sunset +{points}",
+                           points=format_number(last["layer_bonus"])))
         if last.get("settled"):
             parts.append(ngettext("the monument settles: {count} tile turns face up",
                                   "the monument settles: {count} tiles turn face up",
@@ -536,13 +538,13 @@ class MahjonggBoard(Board):
 
     def _result(self, result: dict[str, Any]) -> str:
         scores = ", ".join(
-            _("{seat} {points}", seat=seat_words(seat, self.seat), points=score)
+            _("{seat} {points}", seat=seat_words(seat, self.seat), points=format_number(score))
             for seat, score in enumerate(result.get("scores", []))
         )
         parts = [_("Game over: {reason}. Scores: {scores}",
                    reason=reason_words(str(result.get("reason"))), scores=scores)]
         if "time_score" in result:
-            parts.append(_("time score {seconds} s", seconds=result["time_score"]))
+            parts.append(_("time score {seconds} s", seconds=format_number(result["time_score"])))
         if "team_won" in result:
             parts.append(_("the team wins") if result["team_won"] else _("the team loses"))
         return " · ".join(parts)

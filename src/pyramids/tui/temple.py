@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal
 from textual.widgets import Button, Static
 
-from pyramids.play.i18n import _, ngettext
+from pyramids.play.i18n import _, format_number, ngettext
 from pyramids.tui.board import Board, CardRow, Pickable
 
 KIND_WIDTH = 9
@@ -139,7 +140,7 @@ class TempleBoard(Board):
         yield from self._compose_buttons()
         if view.get("phase") == "over":
             scores = ", ".join(
-                _("seat {number} {points}", number=seat + 1, points=score)
+                _("seat {number} {points}", number=seat + 1, points=format_number(score))
                 for seat, score in enumerate(view.get("scores") or [])
             )
             winners = ", ".join(
@@ -190,29 +191,33 @@ class TempleBoard(Board):
         yield Static(text, classes="info", id="construction")
 
     def _compose_table(self) -> ComposeResult:
+        """Every seat's treasure, hand size and known cards as a table: a column each,
+        a long value wraps in its own column (as one line at 80 columns, "known in hand:"
+        stood at a line's end and its "-" alone under it)."""
         view = self.view
-        lines = []
+        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
+        table.add_column("", no_wrap=True)
+        table.add_column(_("Seat"), no_wrap=True)
+        table.add_column(_("Treasure"), justify="right", no_wrap=True)
+        table.add_column(_("Hand"), no_wrap=True)
+        table.add_column(_("Known in hand"), overflow="fold")
         for seat in range(view["players"]):
             known = view["known"][seat]
             known_text = " ".join(
                 f"{kind}×{count}" for kind, count in sorted(known.items())
             ) or "-"
             marker = "▶" if seat == view.get("current_player") else " "
-            values: dict[str, Any] = {
-                "number": seat + 1, "treasure": f"{view['treasure'][seat]:>3}",
-                "cards": ngettext("{count} card", "{count} cards", view["hand_sizes"][seat]),
-                "known": known_text,
-            }
-            if seat == view.get("viewer"):
-                line = _("seat {number} (you): treasure {treasure} · {cards} · "
-                         "known in hand: {known}", **values)
-            else:
-                line = _("seat {number}: treasure {treasure} · {cards} · "
-                         "known in hand: {known}", **values)
-            lines.append(f"{marker} {line}")
+            name = (_("seat {number} (you)", number=seat + 1) if seat == view.get("viewer")
+                    else _("seat {number}", number=seat + 1))
+            table.add_row(
+                marker, name, format_number(view["treasure"][seat]),
+                ngettext("{count} card", "{count} cards", view["hand_sizes"][seat]),
+                known_text,
+            )
+        yield Static(table, classes="table", id="players")
         discard = " ".join(f"{kind}×{count}" for kind, count in view["discard"].items())
-        lines.append("  " + _("discard pile: {cards}", cards=discard or "-"))
-        yield Static("\n".join(lines), classes="table", id="players")
+        yield Static("  " + _("discard pile: {cards}", cards=discard or "-"), classes="table",
+                     id="discard")
 
     def _swapping(self) -> bool:
         return any(text.startswith("swap ") and text != "swap pass" for text in self.legal)

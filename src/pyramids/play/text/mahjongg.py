@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyramids.games.mahjongg.modes import TURNS_BEHIND
-from pyramids.play.i18n import _, ngettext
+from pyramids.play.i18n import _, format_number, ngettext
 from pyramids.play.render import terminal_width
 from pyramids.play.text.mahjongg_tiles import NARROW, SCALES, Marks, board_size, paint
 
@@ -116,7 +116,8 @@ def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:
         seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
         lines.append("  " + _(
             "seat {number}: score {score}, tokens {tokens}, streak {streak}, doubled pairs "
-            "left {doubled}", number=seat + 1, score=view["scores"][seat], tokens=seat_tokens,
+            "left {doubled}", number=seat + 1, score=format_number(view["scores"][seat]),
+            tokens=seat_tokens,
             streak=view["streaks"][seat], doubled=view["doubling"][seat]))
     if "time_left" in view:
         lines.append("  " + _("time left {seconds} s", seconds=view["time_left"]))
@@ -137,13 +138,15 @@ def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:
             f"{tile_label(a)}-{tile_label(b)}" for a, b in view["sight_pairs"])))
     if view.get("result"):
         result = view["result"]
-        scores = ", ".join(_("seat {number}: {points}", number=seat + 1, points=points)
+        scores = ", ".join(_("seat {number}: {points}", number=seat + 1,
+                             points=format_number(points))
                            for seat, points in enumerate(result.get("scores") or []))
         lines.append(_("Result: {reason}; scores {scores}",
                        reason=reason_words(str(result.get("reason"))), scores=scores))
         if "time_score" in result:  # Time Attack: seconds left, and 30 s per unused token
             lines.append(_("Time score: {score} ({seconds} s left).",
-                           score=result["time_score"], seconds=result["time_left"]))
+                           score=format_number(result["time_score"]),
+                           seconds=result["time_left"]))
         if "team_won" in result:
             lines.append(_("the team wins") if result["team_won"] else _("the team loses"))
     return "\n".join(lines)

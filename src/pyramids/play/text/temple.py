@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyramids.play.i18n import _, ngettext
+from pyramids.play.i18n import _, format_number, ngettext
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -52,7 +52,7 @@ def render_temple(view: dict[str, Any]) -> str:
                  else _("seat {number}", number=seat + 1))
         lines.append("  " + label + ": " + _(
             "treasure {treasure}, {cards}, known in hand: {known}",
-            treasure=view["treasure"][seat],
+            treasure=format_number(view["treasure"][seat]),
             cards=ngettext("{count} card", "{count} cards", view["hand_sizes"][seat]),
             known=_counts(view["known"][seat])))
     zone = " ".join(f"{slot}:{kind or '-'}" for slot, kind in enumerate(view["swap_zone"], 1))
@@ -66,7 +66,8 @@ def render_temple(view: dict[str, Any]) -> str:
                            "jewel cards (each pair is one unit); 'set 0 0' sets "
                            "nothing.", level=construction["level"]))
     if view.get("scores") is not None:
-        scores = ", ".join(_("seat {number}: {points}", number=seat + 1, points=points)
+        scores = ", ".join(_("seat {number}: {points}", number=seat + 1,
+                             points=format_number(points))
                            for seat, points in enumerate(view["scores"]))
         lines.append(_("Final scores: {scores}; won by {winners}", scores=scores,
                        winners=_seats(view.get("winners") or [])))
