@@ -43,6 +43,7 @@ from pyramids.play.text.mahjongg import (
     option_notes,
     reason_words,
     shown_layout_title,
+    team_outcome,
 )
 from pyramids.play.text.mahjongg_tiles import (
     Canvas,
@@ -537,16 +538,19 @@ class MahjonggBoard(Board):
         return " · ".join(parts)
 
     def _result(self, result: dict[str, Any]) -> str:
+        reason = reason_words(str(result.get("reason")))
+        if "team_won" in result:  # Co-op: one score, the team's, not the first seat's
+            return " · ".join([
+                _("Game over: {reason}. Team score: {score}", reason=reason,
+                  score=format_number(result["scores"][0])),
+                team_outcome(self.view)])
         scores = ", ".join(
             _("{seat} {points}", seat=seat_words(seat, self.seat), points=format_number(score))
             for seat, score in enumerate(result.get("scores", []))
         )
-        parts = [_("Game over: {reason}. Scores: {scores}",
-                   reason=reason_words(str(result.get("reason"))), scores=scores)]
+        parts = [_("Game over: {reason}. Scores: {scores}", reason=reason, scores=scores)]
         if "time_score" in result:
             parts.append(_("time score {seconds} s", seconds=format_number(result["time_score"])))
-        if "team_won" in result:
-            parts.append(_("the team wins") if result["team_won"] else _("the team loses"))
         return " · ".join(parts)
 
     # ----- describing moves in words -----

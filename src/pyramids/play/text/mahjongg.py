@@ -75,6 +75,17 @@ def reason_words(reason: str) -> str:
     return reasons.get(reason, reason)
 
 
+def team_outcome(view: dict[str, Any]) -> str:
+    """How a finished Co-op game ended for the team; a cleared monument with a vault
+    left locked or forfeited is a loss, which the reason alone does not say."""
+    result = view["result"]
+    if result["team_won"]:
+        return _("the team wins")
+    if any(vault["state"] != "unlocked" for vault in view.get("vaults") or []):
+        return _("the team loses: not every burial vault was unlocked")
+    return _("the team loses")
+
+
 def _mode(name: str) -> str:
     # The mode's title as the lobby and the app say it ("Standard Expedition").
     from pyramids.play.option_words import choice_title
@@ -138,15 +149,20 @@ def render_mahjongg(view: dict[str, Any], width: int | None = None) -> str:
             f"{tile_label(a)}-{tile_label(b)}" for a, b in view["sight_pairs"])))
     if view.get("result"):
         result = view["result"]
-        scores = ", ".join(_("seat {number}: {points}", number=seat + 1,
-                             points=format_number(points))
-                           for seat, points in enumerate(result.get("scores") or []))
-        lines.append(_("Result: {reason}; scores {scores}",
-                       reason=reason_words(str(result.get("reason"))), scores=scores))
+        if "team_won" in result:  # Co-op: one score, the team's, not the first seat's
+            lines.append(_("Result: {reason}; team score {score}",
+                           reason=reason_words(str(result.get("reason"))),
+                           score=format_number(result["scores"][0])))
+        else:
+            scores = ", ".join(_("seat {number}: {points}", number=seat + 1,
+                                 points=format_number(points))
+                               for seat, points in enumerate(result.get("scores") or []))
+            lines.append(_("Result: {reason}; scores {scores}",
+                           reason=reason_words(str(result.get("reason"))), scores=scores))
         if "time_score" in result:  # Time Attack: seconds left, and 30 s per unused token
             lines.append(_("Time score: {score} ({seconds} s left).",
                            score=format_number(result["time_score"]),
                            seconds=result["time_left"]))
         if "team_won" in result:
-            lines.append(_("the team wins") if result["team_won"] else _("the team loses"))
+            lines.append(team_outcome(view))
     return "\n".join(lines)
