@@ -171,6 +171,22 @@ def finished(page: Any) -> bool:
     return bool(page.evaluate("document.body.dataset.status === 'finished'"))
 
 
+def play_mahjongg_to_the_end(page: Any) -> None:
+    """Play this page's seat of a Mahjongg game until it is over, as a person does: the
+    first pair offered, by clicking its two tiles, else a pass."""
+    wait_turn_or_end(page, -1)
+    while not finished(page):
+        before = move_number(page)
+        matches = [action for action in legal_actions(page) if action.startswith("match ")]
+        if matches:
+            _, first, second = matches[0].split()
+            page.click(f".tile[data-id='{first}']")
+            page.click(f".tile[data-id='{second}']")
+        else:
+            page.click("[data-action='pass']")
+        wait_turn_or_end(page, before)
+
+
 def pacal_move(page: Any) -> None:
     """Make one legal move by clicking what the page offers."""
     legal = legal_actions(page)
@@ -632,17 +648,7 @@ def test_mahjongg_with_a_bot_is_played_to_the_end(
                       {"layout": str(layout), "mode": mode, "players": 2}, ["me", "bot:greedy"])
     page.wait_for_selector("#game:not([hidden]) svg.board")
     assert page.locator("[data-action='undo']").is_disabled(), "no undo with two players"
-    wait_turn_or_end(page, -1)
-    while not finished(page):
-        before = move_number(page)
-        matches = [action for action in legal_actions(page) if action.startswith("match ")]
-        if matches:
-            _, first, second = matches[0].split()
-            page.click(f".tile[data-id='{first}']")
-            page.click(f".tile[data-id='{second}']")
-        else:
-            page.click("[data-action='pass']")
-        wait_turn_or_end(page, before)
+    play_mahjongg_to_the_end(page)
     page.wait_for_selector("#over:not([hidden])")
     outcome = page.inner_text("#over")
     assert ("The team" in outcome) if mode == "coop" else ("Winner" in outcome)

@@ -15,13 +15,10 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     PageServer,
     browser,
     create_from_lobby,
-    finished,
-    legal_actions,
-    move_number,
     page,
+    play_mahjongg_to_the_end,
     pytestmark,
     server,
-    wait_turn_or_end,
 )
 
 
@@ -37,17 +34,7 @@ def test_a_co_op_game_ends_won_or_lost_by_the_team_not_drawn(
                       {"layout": str(layout), "mode": "coop", "players": 2},
                       ["me", "bot:greedy"])
     page.wait_for_selector("#game:not([hidden]) svg.board")
-    wait_turn_or_end(page, -1)
-    while not finished(page):
-        before = move_number(page)
-        matches = [action for action in legal_actions(page) if action.startswith("match ")]
-        if matches:
-            _, first, second = matches[0].split()
-            page.click(f".tile[data-id='{first}']")
-            page.click(f".tile[data-id='{second}']")
-        else:
-            page.click("[data-action='pass']")
-        wait_turn_or_end(page, before)
+    play_mahjongg_to_the_end(page)
     page.wait_for_selector("#over:not([hidden]) #outcomes")
     over = page.inner_text("#over")
     won = "The team wins." in over
