@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
+from pyramids.core import State  # noqa: E402
 from pyramids.play.i18n import _, set_language  # noqa: E402
 from pyramids.play.session import HUMAN  # noqa: E402
 from pyramids.play.tutorial import Tutorial, tutorial_for  # noqa: E402
@@ -214,3 +215,34 @@ async def test_a_new_game_from_the_menu_mid_lesson_leaves_the_steps(entry: str) 
         move = app.session.state.legal_action_strings()[0]
         await make_move(pilot, app, move)
         assert len(app.session.state.history()) > before  # then the bot's answer
+
+
+def play_out(state: State) -> None:
+    """The first legal move until the game is over (the learner's part is not tested here)."""
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+
+
+async def test_a_game_from_the_menu_after_a_tutorial_counts_for_best_scores() -> None:
+    """The tutorial's own game is no best score (its deal and first moves were given); a
+    new game from the menu is one as any other, and the best scores keep it."""
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None
+    app = TutorialApp(tutorial, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        store = app._store()
+        assert store is not None
+        play_out(app.session.state)  # the tutorial's game, played to its end
+        app.advance()
+        await pilot.pause()
+        assert store.entries("pacal-solo") == []
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-new")
+        await pilot.pause()
+        assert app.session.state is not app.lesson.state
+        play_out(app.session.state)
+        app.advance()
+        await pilot.pause()
+        assert [entry.seed for entry in store.entries("pacal-solo")] == [str(app.session.seed)]
