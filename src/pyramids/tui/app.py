@@ -114,7 +114,7 @@ def menu_entry_words() -> dict[str, str]:
     }
 
 
-def keys_help(menu: tuple[tuple[str, str], ...] = ()) -> str:
+def keys_help(menu: tuple[tuple[str, str], ...]) -> str:
     """The app's keys; `menu` (the game menu's entries at this table) is what F2 is
     said to offer: best scores, options, boards are not offered at every table."""
     words = menu_entry_words()
