@@ -454,9 +454,9 @@ def test_a_player_on_the_other_process_finds_the_rematch(
         moves += 1
     seats[1].state_at_least(moves)
 
-    rematch, _ = new_room(first, unlisted=True)
+    rematch, rematch_host = new_room(first, unlisted=True)
     told = first.http.post(f"/api/pages/rematch/{room_id}",
-                           json={"token": tokens[0], "room": rematch})
+                           json={"token": tokens[0], "room": rematch, "room_token": rematch_host})
     assert told.status_code == 200, told.text
     found = second.http.post(f"/api/pages/rematch/{room_id}/find", json={"token": tokens[1]})
     assert found.status_code == 200 and found.json() == {"room": rematch}, found.text

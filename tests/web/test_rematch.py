@@ -35,9 +35,9 @@ def test_only_the_players_of_a_finished_room_learn_where_its_rematch_is(
     find = f"/api/pages/rematch/{room_id}/find"
     assert server.http.post(find, json={"token": bo}).json() == {"room": None}
 
-    rematch, _ = create_room(server, unlisted=True)
-    told = server.http.post(f"/api/pages/rematch/{room_id}", json={"token": ana,
-                                                                   "room": rematch})
+    rematch, rematch_host = create_room(server, unlisted=True)
+    told = server.http.post(f"/api/pages/rematch/{room_id}", json={
+        "token": ana, "room": rematch, "room_token": rematch_host})
     assert told.status_code == 200 and told.json() == {"room": rematch}
     for token in (ana, bo, host):
         assert server.http.post(find, json={"token": token}).json() == {"room": rematch}
@@ -59,12 +59,42 @@ def test_only_the_players_of_a_finished_room_learn_where_its_rematch_is(
     assert unknown.status_code == 404 and error_of(unknown)["code"] == "unknown_room"
 
     # Nor may a stranger point the room's players elsewhere; the first rematch stays.
-    lure, _ = create_room(server)
+    lure, lure_host = create_room(server)
     refused = server.http.post(f"/api/pages/rematch/{room_id}",
-                               json={"token": stranger, "room": lure})
+                               json={"token": stranger, "room": lure, "room_token": lure_host})
     assert refused.status_code == 403 and error_of(refused)["code"] == "bad_token"
-    again = server.http.post(f"/api/pages/rematch/{room_id}", json={"token": bo, "room": lure})
+    again = server.http.post(f"/api/pages/rematch/{room_id}",
+                             json={"token": bo, "room": lure, "room_token": lure_host})
     assert again.json() == {"room": rematch}
+
+
+def test_only_the_host_of_the_new_room_names_it_the_rematch(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client],
+) -> None:
+    """A player of the finished room could name any room as its rematch (someone else's,
+    or the room itself), and the first answer stays for good: the page that made the
+    rematch shows its host token."""
+    server = start_server(db_url, pages=True)
+    room_id, host, (ana, bo) = finished_room(server, clients)
+    announce = f"/api/pages/rematch/{room_id}"
+    others, others_host = create_room(server)
+    for body in ({"token": ana, "room": others},
+                 {"token": ana, "room": others, "room_token": ""},
+                 {"token": ana, "room": others, "room_token": ana},
+                 {"token": ana, "room": others, "room_token": host}):
+        refused = server.http.post(announce, json=body)
+        assert refused.status_code in (400, 403), (body, refused.text)
+        if refused.status_code == 403:
+            assert error_of(refused)["code"] == "not_host"
+            assert f"only the host of room {others} may name it as the rematch" in \
+                error_of(refused)["message"]
+    itself = server.http.post(announce, json={"token": ana, "room": room_id,
+                                              "room_token": host})
+    assert itself.status_code == 400 and error_of(itself)["code"] == "bad_rematch"
+    assert server.http.post(f"{announce}/find", json={"token": bo}).json() == {"room": None}
+    mine, mine_host = create_room(server)
+    told = server.http.post(announce, json={"token": bo, "room": mine, "room_token": mine_host})
+    assert told.status_code == 200 and told.json() == {"room": mine}
 
 
 def test_a_rematch_is_kept_in_the_database(
@@ -74,9 +104,9 @@ def test_a_rematch_is_kept_in_the_database(
     here a restarted server) finds it. tests/web/test_cluster.py checks two live ones."""
     server = start_server(db_url, pages=True)
     room_id, _, (ana, bo) = finished_room(server, clients)
-    rematch, _ = create_room(server)
-    told = server.http.post(f"/api/pages/rematch/{room_id}", json={"token": ana,
-                                                                   "room": rematch})
+    rematch, rematch_host = create_room(server)
+    told = server.http.post(f"/api/pages/rematch/{room_id}", json={
+        "token": ana, "room": rematch, "room_token": rematch_host})
     assert told.status_code == 200
     for client in clients:
         client.close()
@@ -99,9 +129,10 @@ def test_no_rematch_is_announced_before_the_room_is_finished(
 ) -> None:
     pages = start_server(db_url, pages=True)
     room_id, host = create_room(pages)
-    other, _ = create_room(pages)
-    refused = pages.http.post(f"/api/pages/rematch/{room_id}", json={"token": host,
-                                                                     "room": other})
+    other = create_room(pages)
+    other, other_host = other
+    refused = pages.http.post(f"/api/pages/rematch/{room_id}", json={
+        "token": host, "room": other, "room_token": other_host})
     assert refused.status_code == 409 and error_of(refused)["code"] == "not_finished"
     found = pages.http.post(f"/api/pages/rematch/{room_id}/find", json={"token": host})
     assert found.json() == {"room": None}

@@ -20,7 +20,7 @@ from pyramids.core import UnknownGameError, game_manifest
 from pyramids.core.errors import N_, Words
 from pyramids.web.language import remember_language
 from pyramids.web.learn import mount_learn
-from pyramids.web.rooms import FINISHED, RoomError, check_manager_token
+from pyramids.web.rooms import FINISHED, RoomError, check_manager_token, token_matches
 from pyramids.web.tutorial import mount_tutorials
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -33,6 +33,9 @@ class RematchNotice(BaseModel):
 
     token: str = Field(max_length=200)
     room: str = Field(max_length=64)
+    # The new room's host token: only the one who made the rematch may name it, so a
+    # player cannot send the others to a room of someone else's (or to this one).
+    room_token: str = Field(max_length=200)
 
 
 class RematchQuestion(BaseModel):
@@ -108,7 +111,12 @@ def mount_pages(app: FastAPI) -> FastAPI:
         if holders.status != FINISHED and (await hub.get(room_id)).room.status != FINISHED:
             raise RoomError("not_finished", Words(N_("room {room} is not finished; no rematch "
                                                      "yet"), room=room_id), 409)
-        await hub.summary(body.room)  # the new room must exist
+        if body.room == room_id:
+            raise RoomError("bad_rematch", Words(N_("a room cannot be its own rematch")), 400)
+        rematch = await hub.holders(body.room)
+        if not token_matches(body.room_token, rematch.host_token_hash):
+            raise RoomError("not_host", Words(N_("only the host of room {room} may name it as "
+                                                 "the rematch"), room=body.room), 403)
         return {"room": await hub.run_db(hub.storage.set_rematch, room_id, body.room)}
 
     @app.post("/api/pages/rematch/{room_id}/find", include_in_schema=False)

@@ -102,6 +102,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def token_matches(token: str | None, token_hash: str) -> bool:
+    """`token` is the one whose hash is `token_hash` (compared in constant time)."""
+    return bool(token) and hmac.compare_digest(hash_token(token), token_hash)
+
+
 def new_room_id() -> str:
     return secrets.token_urlsafe(6)
 
@@ -402,7 +407,7 @@ class Room:
     # -- seats ----------------------------------------------------------------
 
     def is_host(self, token: str | None) -> bool:
-        return token is not None and hmac.compare_digest(hash_token(token), self.host_token_hash)
+        return token_matches(token, self.host_token_hash)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat this token holds, or None."""

@@ -513,7 +513,9 @@ async function rematch() {
     const token = manageToken();
     if (token) {
       // Tell the others where the rematch is (they see a link to it on this page).
-      await api("POST", `/api/pages/rematch/${roomId}`, { token, room: newRoom }).catch(() => null);
+      // The new room's host token shows the server that this page made it.
+      await api("POST", `/api/pages/rematch/${roomId}`, { token, room: newRoom, room_token: store.host(newRoom) })
+        .catch(() => null);
     }
     window.location.assign(`/play/${newRoom}`);
   } catch (problem) {
