@@ -725,18 +725,30 @@ def test_every_move_is_told_in_words_and_a_round_says_why_it_ended() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert any(line.endswith("You offered 3 and 6.") for line in lines)
-    assert "Seat 2 picked 3; 6 goes back to you." in lines
-    assert "Seat 2 placed 3 on F9." in lines
+    # The bot by its level, as the browser's log names it (not "Seat 2").
+    assert "Easy (bot) picked 3; 6 goes back to you." in lines
+    assert "Easy (bot) placed 3 on F9." in lines
     assert "plays:" not in result.output  # was "seat 2 (Easy) plays: place F9"
-    end = lines.index("Round 1 goes to seat 2.")
+    end = lines.index("Round 1 goes to Easy (bot).")
     assert lines[end + 1:end + 4] == ["You could not place a card.",
-                                      "Rounds won: you 0, seat 2 1.", "Seat 2 won the match."]
+                                      "Rounds won: you 0, Easy (bot) 1.",
+                                      "Easy (bot) won the match."]
     over = lines.index("Game over.")
     assert lines[over + 1:over + 4] == ["  seat 1 (you): lost", "  seat 2 (Easy): won",
                                         "  Winner: seat 2 (Easy)"]
     korean = invoke("play", "pacal", "--plain", "--vs", "easy", "--seed", "11", "--lang", "ko",
                     "--option", "rounds_to_win=1", stdin="1\n" * 60)
     assert "2번 자리 (쉬움): 승리" in korean.output and "Seat 2" not in korean.output
+    assert "쉬움 (봇)" in korean.output and "(bot)" not in korean.output
+
+
+def test_two_seats_of_one_bot_are_told_apart_by_their_seats() -> None:
+    """The line prompts name a bot two seats hold with its seat, as the browser's log."""
+    result = invoke("play", "temple", "--plain", "--option", "players=3",
+                    "--seats", "greedy,greedy,human", "--seed", "3", stdin="quit\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Greedy rule (bot, seat 2) gave 1 level-7 card" in result.output
+    assert "Seat 2 gave" not in result.output
 
 
 def test_a_hotseat_table_is_told_moves_in_a_spectators_words() -> None:

@@ -43,7 +43,10 @@ async def test_pacal_moves_read_as_words_with_you_for_the_person() -> None:
         if mine.startswith("offer"):
             _verb, low, high = mine.split()
             assert f"You offered {low} and {high}." in log
-        assert re.search(r"^Seat 2 (offered|picked|placed) \d+", log, re.MULTILINE), log
+        # The bot by its level, as the browser's log names it (not "Seat 2").
+        assert re.search(r"^Random moves \(bot\) (offered|picked|placed) \d+", log,
+                         re.MULTILINE), log
+        assert not re.search(r"^Seat 2 ", log, re.MULTILINE), log
         assert re.search(r"^You (offered|picked|placed) \d+", log, re.MULTILINE), log
         # Words, not action strings.
         for words in offers:
@@ -66,5 +69,6 @@ async def test_temple_log_names_cards_in_words_and_keeps_other_hands_hidden() ->
         assert not re.search(r"\bswap (L\d|J) \d\b|\bset \d \d\b", log)
         # The other seat's draws are counts; only the person's own cards are named.
         for line in log.splitlines():
-            if line.startswith("Seat 2 drew"):
-                assert re.fullmatch(r"Seat 2 drew \d+ cards?\.", line), line
+            if line.startswith("Greedy rule (bot) drew"):
+                assert re.fullmatch(r"Greedy rule \(bot\) drew \d+ cards?\.", line), line
+        assert "Greedy rule (bot) drew" in log and "Seat 2 drew" not in log

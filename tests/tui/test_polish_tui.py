@@ -184,3 +184,27 @@ async def test_pacal_lines_follow_the_terminal_as_it_widens_and_narrows() -> Non
             await pilot.pause()
             sight = area.scrollable_content_region.width
             assert line.region.width == min(sight, board.size.width), size
+
+
+
+async def test_mahjongg_lines_follow_the_terminal_as_it_widens_and_narrows() -> None:
+    """A monument wider than the screen keeps the board's width as the terminal widens
+    or narrows (no resize of the board's own): the lines above and below it, and the
+    favors, are fitted again to the width in sight, never left cut at the screen's edge
+    (they were, narrowing 60 to 50 columns) nor narrower than it (widening 50 to 60)."""
+    app = PlayApp(new_session(load("mahjongg"), ["human"], 7), agent_delay=0)
+    async with app.run_test(size=(50, 40)) as pilot:
+        await settle(pilot, app)
+        area, board = app.query_one("#board-area"), app.query_one("#board")
+        lines = [app.query_one(name) for name in
+                 ("#summary", "#warning", "#favors", "#last-move", "#legend")]
+        for size in [(60, 40), (80, 40), (120, 40), (50, 40), (60, 40)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            sight = area.scrollable_content_region
+            if size[0] < 100:
+                assert board.size.width > sight.width, size  # the monument scrolls sideways
+            for line in lines:
+                assert line.region.width == sight.width, (size, line)
+                assert sight.x <= line.region.x and line.region.right <= sight.right, line

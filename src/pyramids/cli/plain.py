@@ -92,6 +92,7 @@ def play_plain(
     state = session.state
     humans = session.human_seats
     audience = humans[0] if len(humans) == 1 else None
+    names = session.log_names()  # the log names bots by their level, as the browser's
     clock_zero = clock() - float(state.view(None).get("elapsed") or 0)
     shown_for: tuple[int, int] | None = None
     last_human: int | None = None
@@ -109,7 +110,7 @@ def play_plain(
             numbered.clear()  # the numbers shown were the last position's
             for line in describe_for(describer(session.game.name), label, seat, audience,
                                      before, state.view(audience)):
-                write(line.text())
+                write(line.text(names=names))
         save_quietly(session, write)
 
     def time_is_up() -> bool:

@@ -29,6 +29,7 @@ from pyramids.core import (
 from pyramids.core.errors import N_, PluralWords
 from pyramids.core.options import check_players_agree
 from pyramids.play.i18n import language_option
+from pyramids.play.movelog import Words, table_names
 
 HUMAN = "human"
 
@@ -148,6 +149,14 @@ class Session:
 
     def record(self) -> GameRecord:
         return GameRecord.from_state(self.state, players=self.seats)
+
+    def log_names(self) -> dict[int, str | Words]:
+        """The move log's names for this table's seats, for `Words.text(names=...)`, as
+        the browser's log names them: bots by their level or rule, "Medium (bot)"
+        ("Medium (bot, seat 3)" where two seats hold one bot). People have no names
+        here: the reader's own seat reads "you", another person's "seat 2"."""
+        return table_names({}, {seat: name for seat, name in enumerate(self.seats)
+                                if name != HUMAN})
 
     def save(self, path: Path | None = None) -> Path | None:
         """Save as a GameRecord (atomically) to `path` or `save_path`; the path saved to."""

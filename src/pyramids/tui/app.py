@@ -497,9 +497,10 @@ class PlayApp(App[None]):
         audience = self._log_audience()
         record = self.session.record()
         log = record_log(record, follow=[audience])
+        names = self.session.log_names()
         for entry, text in zip(log.for_audience(audience), record.actions, strict=False):
             if not is_clock_move(text):
-                self.log_lines([line.text() for line in entry.lines])
+                self.log_lines([line.text(names=names) for line in entry.lines])
         played = sum(1 for text in record.actions if not is_clock_move(text))
         self.log_line(ngettext("Resumed after {count} move.", "Resumed after {count} moves.",
                                played))
@@ -684,8 +685,9 @@ class PlayApp(App[None]):
         state.apply_action(action)
         after = state.view(audience)
         describe = describer(self.session.game.name)
-        lines = [line.text() for line in describe_for(describe, label, seat, audience, before,
-                                                      after)]
+        names = self.session.log_names()  # bots by their level, as the browser's log
+        lines = [line.text(names=names)
+                 for line in describe_for(describe, label, seat, audience, before, after)]
         self.interlude = self.board.interlude(before, after, lines)
         return lines
 

@@ -108,6 +108,30 @@ class Board(Vertical):
     def on_new_view(self) -> None:
         """Reset per-turn selections; called before each redraw for a new view."""
 
+    # ----- the part of the board in sight -----
+
+    def sight_width(self) -> int:
+        """The width of the part of the board in sight: its scrolling area's, less a
+        scrollbar. A board wider than the screen (Pacal's pyramids, a wide Mahjongg
+        monument at 60 columns) scrolls sideways, and its lines of words fit this."""
+        area = self.parent
+        return area.scrollable_content_region.width if isinstance(area, Widget) else 0
+
+    def follow_sight(self) -> None:
+        """Fit the board again (`fit_to_sight`) after each layout of the screen: a
+        terminal that widens or narrows may leave a board wider than the screen as wide
+        as it was, and send it no resize of its own. Called on mount by a board whose
+        lines follow the width in sight; `fit_to_sight` does nothing where that width
+        has not changed, so a layout it causes ends there."""
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._after_layout)
+
+    def _after_layout(self, _screen: object) -> None:
+        self.fit_to_sight()
+
+    def fit_to_sight(self, force: bool = False) -> None:
+        """Fit what is drawn to the part of the board in sight, where that changed since
+        the last fit (or always, `force`: the board was drawn anew)."""
+
     def new_options(self, options: dict[str, Any]) -> None:
         """A new game on this board widget with `options` (the options screen's): the
         board draws from them (favor costs, the turn order), so the next view is drawn

@@ -351,16 +351,27 @@ class MahjonggBoard(Board):
         yield Static(Text(legend()), classes="legend", id="legend")
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._fit)
+        # A monument wider than the screen keeps the board's width as the terminal widens
+        # or narrows (no resize of the board's own): fitted again after each layout.
+        self.follow_sight()
+        self.call_after_refresh(self.fit_to_sight, True)
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit()
+        self.fit_to_sight(force=True)
 
-    def _fit(self) -> None:
-        """Columns of favor buttons and the tile size for the space the board has."""
+    def fit_to_sight(self, force: bool = False) -> None:
+        """Columns of favor buttons, the lines of words and the tile size for the space
+        the board has in sight (where it changed since the last fit, or `force`)."""
         if not self.view:
             return
         area = self.parent.size if isinstance(self.parent, Widget) else self.size
+        sight = self.sight_width()
+        if (area, sight) == getattr(self, "fitted_to", None) and not force:
+            return  # as they are: no new layout
+        self.fitted_to = (area, sight)
+        # The width in sight, not the board's (a wide monument scrolls sideways), less
+        # the scrollbar beside it.
+        width = max(20, sight or area.width - 1)
         grids = self.query("#favors")
         if grids:
             # As many columns as the longest label fits whole ("(r) 라의 시선 (토큰 1개)" was
@@ -368,14 +379,12 @@ class MahjonggBoard(Board):
             grid = grids.first(Grid)
             widest = max((cell_len(str(button.label)) for button in grid.query(Button)),
                          default=20)
-            # The width in sight, not the board's (a wide monument scrolls sideways).
-            columns = max(1, min(4, (area.width - 1) // (widest + 3)))
-            grid.styles.grid_size_columns = columns
-            grid.styles.width = max(20, area.width - 1)  # in sight, as the columns are
+            grid.styles.grid_size_columns = max(1, min(4, width // (widest + 3)))
+            grid.styles.width = width  # in sight, as the columns are
         # The lines of words too: laid out on a monument wider than the screen, they
         # were cut at its edge ("Standard Expedition on Avenue of Sphinxes · tiles").
         for line in self.query(".info, .warning, .legend"):
-            line.styles.width = max(20, area.width - 1)
+            line.styles.width = width
         scale = choose_scale(self.view.get("tiles", []), area.width - 2, area.height - 10)
         if scale != self.scale:
             self.scale = scale
@@ -395,7 +404,7 @@ class MahjonggBoard(Board):
         self.scale = scale
         if first or not self.query("#tiles"):
             self.refresh(recompose=True)
-            self.call_after_refresh(self._fit)
+            self.call_after_refresh(self.fit_to_sight, True)
             self.call_after_refresh(self.post_message, self.Redrawn(False))
         else:
             self.update_drawing()

@@ -18,7 +18,6 @@ from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
-from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from pyramids.play.i18n import _, ngettext
@@ -223,26 +222,23 @@ class PacalBoard(Board):
         self.set_class(self.app.size.height < COMPACT_BELOW, "compact")
         for row in self.query(CardRow):
             row.set_cell(*self.card_cell)
-        self._fit_lines()
+        self.fit_to_sight()
 
     def on_mount(self) -> None:
         # A wider terminal may leave the board as wide as it was (the pyramids' width)
         # and send it no resize: the lines are fitted again after each layout.
-        self.screen.screen_layout_refresh_signal.subscribe(self, self._fit_lines)
+        self.follow_sight()
 
     async def recompose(self) -> None:
         await super().recompose()
-        self._fit_lines(force=True)
+        self.fit_to_sight(force=True)
 
-    def _fit_lines(self, _screen: object = None, force: bool = False) -> None:
+    def fit_to_sight(self, force: bool = False) -> None:
         """The lines of words and the rows of cards as wide as the part of the board in
         sight: where the pyramids are wider than the screen (60 columns) the board scrolls
         sideways, and a line laid out on the pyramids' width was cut at the screen's edge
         ("Round 1 · first to 3 · round win"). The pyramids alone keep their width."""
-        area = self.parent
-        if not isinstance(area, Widget):
-            return
-        sight = area.scrollable_content_region.width
+        sight = self.sight_width()
         width = sight if 0 < sight < self.size.width else None
         if width == getattr(self, "lines_width", None) and not force:
             return  # as they are: no new layout

@@ -197,16 +197,18 @@ class TutorialApp(PlayApp):
         state = self.lesson.state
         learner = self.lesson.tutorial.learner
         describe = describer(self.session.game.name)
+        names = self.session.log_names()
         for action in state.history()[len(snapshot.history()):]:
             seat = snapshot.current_player
             label = snapshot.action_to_string(action)
             before = snapshot.view(learner)
             snapshot.apply_action(action)
             if not is_clock_move(label):
-                # In words, as the game's log tells them ("Seat 2 picked 28; ...").
+                # In words, as the game's log tells them ("Greedy rule (bot) picked
+                # 28; ...": the other seats by the bot the learner finishes against).
                 for line in describe_for(describe, label, seat, learner, before,
                                          snapshot.view(learner)):
-                    self.log_line(line.text())
+                    self.log_line(line.text(names=names))
         if self.lesson.finished:
             self.query_one("#tutorial").add_class("done")
             tutorial = self.lesson.tutorial
