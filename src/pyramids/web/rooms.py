@@ -104,7 +104,8 @@ def hash_token(token: str) -> str:
 
 def token_matches(token: str | None, token_hash: str) -> bool:
     """`token` is the one whose hash is `token_hash` (compared in constant time)."""
-    return bool(token) and hmac.compare_digest(hash_token(token), token_hash)
+    return token is not None and token != "" and hmac.compare_digest(hash_token(token),
+                                                                     token_hash)
 
 
 def new_room_id() -> str:
