@@ -59,7 +59,33 @@ def test_a_co_op_loss_on_a_cleared_monument_says_why(page: Any, server: PageServ
     }""")
     assert lines == ["The monument is cleared!",
                      "The team loses: not every burial vault was unlocked.",
-                     "Team score: 1500."], lines
+                     "Team score: 1,500."], lines
+
+
+def test_the_end_s_scores_read_with_their_grouping(page: Any, server: PageServer) -> None:
+    """The pages said "Team score: 1500." and "Scores: Ada 12000, Bo 900." while the
+    terminal app said 1,500: a score a player reads is grouped in the page's language."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    lines = page.evaluate("""async () => {
+        const mahjongg = await import('/static/mahjongg.js');
+        const temple = await import('/static/temple.js');
+        const seats = [{ seat: 0, name: 'Ada', kind: 'person' },
+                       { seat: 1, name: 'Bo', kind: 'person' }];
+        const versus = { mode: 'competitive', players: 2, vaults: [],
+            result: { reason: 'cleared', scores: [12000, 900], winners: [0] } };
+        const solo = { mode: 'time-attack', players: 1, vaults: [],
+            result: { reason: 'time-up', scores: [1500], winners: [0],
+                      time_score: 2750, time_left: 1200 } };
+        const end = { scores: [1234, 56], winners: [0], built: 9 };
+        return [...mahjongg.outcome(versus, { seats, seat: 0 }),
+                ...mahjongg.outcome(solo, { seats, seat: 0 }),
+                ...temple.outcome(end, { seats, seat: 0 })];
+    }""")
+    assert "Scores: Ada 12,000, Bo 900." in lines, lines
+    assert "Score: 1,500." in lines, lines
+    assert "Time score: 2,750 (1,200 s left)." in lines, lines
+    assert "Scores (treasure + jewels): Ada 1,234, Bo 56." in lines, lines
 
 
 def test_the_replay_of_a_missing_room_shows_no_controls(page: Any, server: PageServer) -> None:

@@ -2,7 +2,7 @@
 // marked, click two tiles to match, favors, hint, undo, and the clock of time attack with
 // its Solar Barque track (the server keeps the time; the page only draws it).
 
-import { clickable, h, s, seatName, t, tn, wordsText } from "/static/common.js";
+import { clickable, formatNumber, h, s, seatName, t, tn, wordsText } from "/static/common.js";
 import { announce, keysLine, navItem } from "/static/access.js";
 
 const CELL_W = 22;
@@ -386,7 +386,7 @@ function scorePanel(ctx) {
     const tokens = coop ? view.tokens : view.tokens[seat];
     const name = seatName(ctx.seats, seat);
     const parts = [seat === ctx.seat && !ctx.replay ? t("{name} (you)", { name }) : name];
-    if (!coop) parts.push(t("score {score}", { score: view.scores[seat] }));
+    if (!coop) parts.push(t("score {score}", { score: formatNumber(view.scores[seat]) }));
     if (!coop) parts.push(t("tokens {count}", { count: tokens }));
     parts.push(t("streak {count}", { count: view.streaks[seat] }));
     if (view.doubling[seat]) parts.push(t("doubled ×{count}", { count: view.doubling[seat] }));
@@ -394,7 +394,7 @@ function scorePanel(ctx) {
   });
   const info = [
     t("Tiles {left} / {total}", { left: view.tiles_left, total: view.tiles_total }),
-    coop ? t("Team score {score} · pool {count} tokens", { score: view.team_score, count: view.tokens }) : null,
+    coop ? t("Team score {score} · pool {count} tokens", { score: formatNumber(view.team_score), count: view.tokens }) : null,
     t("bank {count}", { count: view.bank }),
     view.vaults.length ? t("vaults: {states}", { states: view.vaults.map((vault) => vaultState(vault.state)).join(", ") }) : null,
     view.capstones.length ? t("capstones: {removed} of {total} removed", { removed: view.capstones.filter((cap) => !cap.on_board).length, total: view.capstones.length }) : null,
@@ -449,11 +449,11 @@ function vaultState(state) {
 function lastPair(view) {
   const move = view.last_move;
   if (!move || move.points === undefined) return "";
-  const parts = [move.doubled ? t("Last pair: +{points} (doubled)", { points: move.points }) : t("Last pair: +{points}", { points: move.points })];
-  if (move.capstone_bonus) parts.push(t("capstone +{points}", { points: move.capstone_bonus }));
-  if (move.vault_bonus) parts.push(t("vault +{points}", { points: move.vault_bonus }));
-  if (move.speed_bonus) parts.push(t("quick pair +{points}", { points: move.speed_bonus }));
-  if (move.layer_bonus) parts.push(t("layer emptied before sunset +{points}", { points: move.layer_bonus }));
+  const parts = [move.doubled ? t("Last pair: +{points} (doubled)", { points: formatNumber(move.points) }) : t("Last pair: +{points}", { points: formatNumber(move.points) })];
+  if (move.capstone_bonus) parts.push(t("capstone +{points}", { points: formatNumber(move.capstone_bonus) }));
+  if (move.vault_bonus) parts.push(t("vault +{points}", { points: formatNumber(move.vault_bonus) }));
+  if (move.speed_bonus) parts.push(t("quick pair +{points}", { points: formatNumber(move.speed_bonus) }));
+  if (move.layer_bonus) parts.push(t("layer emptied before sunset +{points}", { points: formatNumber(move.layer_bonus) }));
   if (move.settled && move.settled.length) {
     parts.push(tn("the monument settles: {count} tile turns face up", "the monument settles: {count} tiles turn face up", move.settled.length));
   }
@@ -696,12 +696,12 @@ export function outcome(view, message) {
   }
   if (view.mode === "coop") {
     // One score for the whole team, not the first seat's.
-    lines.push(t("Team score: {score}.", { score: result.scores[0] }));
+    lines.push(t("Team score: {score}.", { score: formatNumber(result.scores[0]) }));
   } else if (view.players > 1) {
-    lines.push(t("Scores: {scores}.", { scores: result.scores.map((score, seat) => `${seatName(message.seats, seat)} ${score}`).join(", ") }));
+    lines.push(t("Scores: {scores}.", { scores: result.scores.map((score, seat) => `${seatName(message.seats, seat)} ${formatNumber(score)}`).join(", ") }));
   } else {
-    lines.push(t("Score: {score}.", { score: result.scores[0] }));
+    lines.push(t("Score: {score}.", { score: formatNumber(result.scores[0]) }));
   }
-  if (view.mode === "time-attack") lines.push(t("Time score: {score} ({seconds} s left).", { score: result.time_score, seconds: result.time_left }));
+  if (view.mode === "time-attack") lines.push(t("Time score: {score} ({seconds} s left).", { score: formatNumber(result.time_score), seconds: formatNumber(result.time_left) }));
   return lines;
 }

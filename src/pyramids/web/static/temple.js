@@ -1,7 +1,7 @@
 // Temple of Inscriptions: the nine levels (built ones marked), the swap zone, the
 // construction under way, the hand by kind, and every player's treasure.
 
-import { clickable, h, s, seatName, t, tn } from "/static/common.js";
+import { clickable, formatNumber, h, s, seatName, t, tn } from "/static/common.js";
 import { keysLine, navItem } from "/static/access.js";
 
 const KINDS = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "J"];
@@ -201,10 +201,10 @@ function playersTable(ctx) {
     const toMove = view.current_player === seat;
     return h("tr", { class: toMove ? "to-move" : "", "data-seat": seat },
       h("td", {}, `${toMove ? "▶ " : ""}${seat === ctx.seat && !ctx.replay ? t("{name} (you)", { name: seatName(ctx.seats, seat) }) : seatName(ctx.seats, seat)}`),
-      h("td", {}, String(points)),
+      h("td", {}, formatNumber(points)),
       h("td", {}, String(view.hand_sizes[seat])),
       h("td", {}, known),
-      view.scores ? h("td", {}, String(view.scores[seat])) : null);
+      view.scores ? h("td", {}, formatNumber(view.scores[seat])) : null);
   });
   return h("table", { class: "players" },
     h("caption", { class: "sr-only" }, t("Players")),
@@ -307,7 +307,7 @@ export function outcome(view, message) {
   const names = winners.map((seat) => (seat === message.seat ? t("{name} (you)", { name: seatName(message.seats, seat) }) : seatName(message.seats, seat)));
   const lines = [winners.length > 1 ? t("Shared win: {names}.", { names: names.join(", ") })
     : winners[0] === message.seat ? t("You win.") : t("{name} wins.", { name: names[0] })];
-  lines.push(t("Scores (treasure + jewels): {scores}.", { scores: view.scores.map((score, seat) => `${seatName(message.seats, seat)} ${score}`).join(", ") }));
+  lines.push(t("Scores (treasure + jewels): {scores}.", { scores: view.scores.map((score, seat) => `${seatName(message.seats, seat)} ${formatNumber(score)}`).join(", ") }));
   lines.push(t("Levels built: {built} of 9.", { built: view.built }));
   return lines;
 }
