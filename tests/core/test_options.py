@@ -43,6 +43,35 @@ def test_bad_values_say_what_is_allowed(given: dict, message: str) -> None:
         resolve_options("g", SPECS, given)
 
 
+def test_what_an_option_allows_reads_in_player_words_and_as_keys_for_the_command_line(
+) -> None:
+    """Players read "an integer >= 0 and <= 1000000" and "true or false" in the lobby's
+    hints and the terminal app's options screen, where on/off options show as on/off;
+    the command line, where true/false are typed, keeps its words."""
+    from pyramids.core.options import Option
+    from pyramids.play.i18n import words_text
+
+    budget = Option("budget", 5, int, "", minimum=0, maximum=1_000_000)
+    least = Option("players", 2, int, "", minimum=1)
+    flag = Option("flag", True, bool, "")
+    assert words_text(budget.allowed_words(), "en") == "a whole number from 0 to 1,000,000"
+    assert words_text(budget.allowed_words(), "ko") == "0부터 1,000,000까지의 정수"
+    assert words_text(least.allowed_words(), "en") == "a whole number, at least 1"
+    assert words_text(flag.allowed_words(), "en") == "on or off"
+    assert words_text(flag.allowed_words(), "ko") == "켬 또는 끔"
+    assert budget.allowed() == "an integer >= 0 and <= 1000000"
+    with pytest.raises(OptionError) as refused:
+        resolve_options("g", [budget, flag], {"budget": 2_000_000})
+    assert str(refused.value) == (
+        "budget=2000000 is too large; allowed: an integer >= 0 and <= 1000000")
+    assert words_text(refused.value, "en", keys=True) == str(refused.value)
+    assert words_text(refused.value, "en").endswith("allowed: a whole number from 0 to 1,000,000")
+    with pytest.raises(OptionError) as refused:
+        resolve_options("g", [budget, flag], {"flag": "maybe"})
+    assert str(refused.value).endswith("allowed: true or false")
+    assert words_text(refused.value, "en").endswith("allowed: on or off")
+
+
 def test_a_record_from_before_an_option_replays_under_the_rule_of_its_day() -> None:
     import random
 

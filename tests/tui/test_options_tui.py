@@ -106,8 +106,8 @@ async def test_a_number_out_of_range_is_refused_in_words_and_the_screen_stays() 
         await pilot.press("0", "enter")
         await pilot.pause()
         assert isinstance(app.screen, OptionsScreen)
-        assert error_text(app) == ("Rounds to win: 0 is not allowed; allowed: an integer "
-                                   ">= 1 and <= 99"), error_text(app)
+        assert error_text(app) == ("Rounds to win: 0 is not allowed; allowed: a whole number "
+                                   "from 1 to 99"), error_text(app)
         assert app.session is old and old.game.options["rounds_to_win"] == 3
 
 

@@ -41,13 +41,13 @@ def test_a_bad_option_is_refused_in_the_language_the_client_reads(client: TestCl
     body = {"game": "pacal", "options": {"rounds_to_win": 0}}
     refused = client.post("/api/rooms", json=body)
     english = _refusal(refused)
-    assert english == "Rounds to win (0) is too small; allowed: an integer >= 1 and <= 99"
+    assert english == "Rounds to win (0) is too small; allowed: a whole number from 1 to 99"
     # A client that sends keys reads them too, beside the words.
     assert refused.json()["error"]["message_keys"] == (
         "rounds_to_win=0 is too small; allowed: an integer >= 1 and <= 99")
     korean = _refusal(client.post("/api/rooms", json=body,
                                   headers={"Accept-Language": "ko-KR,ko;q=0.9"}))
-    assert korean == "이기는 데 필요한 라운드 (0)은 너무 작습니다. 허용: 1 이상 99 이하의 정수"
+    assert korean == "이기는 데 필요한 라운드 (0)은 너무 작습니다. 허용: 1부터 99까지의 정수"
     client.cookies.set("pyramids_lang", "ko")
     assert _refusal(client.post("/api/rooms", json=body,
                                 headers={"Accept-Language": "en"})) == korean

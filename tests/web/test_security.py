@@ -261,7 +261,7 @@ def test_the_solver_budget_is_capped_by_the_server(server: ServerThread) -> None
     games = server.http.get("/api/games").json()["games"]
     [mahjongg] = [game for game in games if game["name"] == "mahjongg"]
     [budget] = [option for option in mahjongg["options"] if option["name"] == "solver_nodes"]
-    assert budget["allowed"] == "an integer >= 1 and <= 20000"
+    assert budget["allowed"] == "a whole number from 1 to 20,000"
 
 
 @pytest.mark.parametrize(("game", "most"), [("pacal", 150), ("temple", 400)])
@@ -285,7 +285,7 @@ def test_the_rounds_a_game_may_last_keep_it_inside_the_move_cap(
     games = server.http.get("/api/games").json()["games"]
     [entry] = [entry for entry in games if entry["name"] == game]
     [rounds] = [option for option in entry["options"] if option["name"] == "max_rounds"]
-    assert rounds["allowed"] == f"an integer >= 1 and <= {most}"
+    assert rounds["allowed"] == f"a whole number from 1 to {most}"
     assert server.http.get("/api/limits").json()["game_option_maximum"][game] == {
         "max_rounds": most}
 

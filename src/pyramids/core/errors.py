@@ -171,6 +171,54 @@ class OptionList:
         return hash(self.refs)
 
 
+class Number:
+    """A number in a message, grouped in the player's language ("1,000,000") where the
+    interfaces say it in words, and as typed ("1000000") for someone who typed keys
+    (`str`): 600 (not 600.0), 0.5 as it is."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        return _typed(self.value)
+
+    def __repr__(self) -> str:
+        return f"Number({self.value!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Number) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+class KeyedWords:
+    """A value of a message said one way to players and another to someone who typed
+    keys, as an `OptionRef` is: what an option allows reads "on or off" in words and
+    "true or false" on the command line (`str`), where `true`/`false` are typed."""
+
+    __slots__ = ("words", "keys")
+
+    def __init__(self, words: Words, keys: Words) -> None:
+        self.words = words
+        self.keys = keys
+
+    def __str__(self) -> str:
+        return str(self.keys)
+
+    def __repr__(self) -> str:
+        return f"KeyedWords({self.words!r}, {self.keys!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, KeyedWords) and other.words == self.words
+                and other.keys == self.keys)
+
+    def __hash__(self) -> int:
+        return hash((self.words, self.keys))
+
+
 def words_json(words: Words) -> dict[str, Any]:
     """`words` as JSON a page translates with its catalogue: the message id, the values
     (a value that is itself `Words` nested the same way) and, for a plural, its

@@ -6,7 +6,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pyramids.core.errors import N_, OptionError, OptionList, OptionRef, PluralWords, Words
+from pyramids.core.errors import (
+    N_,
+    KeyedWords,
+    Number,
+    OptionError,
+    OptionList,
+    OptionRef,
+    PluralWords,
+    Words,
+)
 
 #: `Option.legacy` of an option that games have always had.
 NO_LEGACY: Any = object()
@@ -47,14 +56,34 @@ class Option:
         return self.legacy is not NO_LEGACY
 
     def allowed(self) -> str:
-        """The values allowed, in English (`allowed_words` for players)."""
-        return str(self.allowed_words())
+        """The values allowed, in English, as typed on the command line (`allowed_words`
+        for players)."""
+        return str(self.allowed_keys())
 
     def allowed_words(self) -> Words:
-        """The values allowed, as player words the interfaces translate."""
+        """The values allowed, as player words the interfaces translate: "a whole number
+        from 0 to 1,000,000", "on or off"."""
         if self.choices is not None:
-            return Words(N_("one of {choices}"), choices=OptionList(
-                OptionRef(self.name, choice, bare=True) for choice in self.choices))
+            return self._one_of()
+        if self.kind is bool:
+            return Words(N_("on or off"))
+        kinds = {int: N_("a whole number"), float: N_("a number"), str: N_("text")}
+        kind = Words(kinds.get(self.kind, N_("a value")))
+        low = None if self.minimum is None else Number(self.minimum)
+        high = None if self.maximum is None else Number(self.maximum)
+        if low is not None and high is not None:
+            return Words(N_("{kind} from {low} to {high}"), kind=kind, low=low, high=high)
+        if low is not None:
+            return Words(N_("{kind}, at least {low}"), kind=kind, low=low)
+        if high is not None:
+            return Words(N_("{kind}, at most {high}"), kind=kind, high=high)
+        return kind
+
+    def allowed_keys(self) -> Words:
+        """The values allowed as someone typing `-o key=value` reads them: "an integer
+        >= 0 and <= 1000000", "true or false"."""
+        if self.choices is not None:
+            return self._one_of()
         if self.kind is bool:
             return Words(N_("true or false"))
         kinds = {int: N_("an integer"), float: N_("a number"), str: N_("a string")}
@@ -68,6 +97,16 @@ class Option:
             return Words(N_("{kind} <= {high}"), kind=kind, high=high)
         return kind
 
+    def _one_of(self) -> Words:
+        # The choices name themselves in words or as keys (`OptionRef`).
+        return Words(N_("one of {choices}"), choices=OptionList(
+            OptionRef(self.name, choice, bare=True) for choice in self.choices or ()))
+
+    def _allowed(self) -> KeyedWords:
+        """What an error says is allowed: in words for players, as keys for the command
+        line."""
+        return KeyedWords(self.allowed_words(), self.allowed_keys())
+
     def coerce(self, game: str, value: Any) -> Any:
         """Validate `value` (a Python value or the text a user typed) and return it typed."""
         given = OptionRef(self.name, value)
@@ -75,16 +114,16 @@ class Option:
             typed = self._convert(value)
         except (TypeError, ValueError):
             raise OptionError(N_("{option} is not valid; allowed: {allowed}"),
-                              option=given, allowed=self.allowed_words()) from None
+                              option=given, allowed=self._allowed()) from None
         if self.choices is not None and typed not in self.choices:
             raise OptionError(N_("{option} is not valid; allowed: {allowed}"),
-                              option=given, allowed=self.allowed_words())
+                              option=given, allowed=self._allowed())
         if self.minimum is not None and typed < self.minimum:
             raise OptionError(N_("{option} is too small; allowed: {allowed}"),
-                              option=given, allowed=self.allowed_words())
+                              option=given, allowed=self._allowed())
         if self.maximum is not None and typed > self.maximum:
             raise OptionError(N_("{option} is too large; allowed: {allowed}"),
-                              option=given, allowed=self.allowed_words())
+                              option=given, allowed=self._allowed())
         return typed
 
     def _convert(self, value: Any) -> Any:

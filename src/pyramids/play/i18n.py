@@ -28,7 +28,15 @@ from typing import Any
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from pyramids.core.errors import OptionList, OptionRef, PluralWords, PyramidsError, Words
+from pyramids.core.errors import (
+    KeyedWords,
+    Number,
+    OptionList,
+    OptionRef,
+    PluralWords,
+    PyramidsError,
+    Words,
+)
 
 LANGUAGES = ("en", "ko")
 DEFAULT = "en"
@@ -217,6 +225,10 @@ def words_text(words: Words | Exception | str, lang: str | None = None, *,
 def _value_text(value: Any, lang: str | None, keys: bool) -> Any:
     if isinstance(value, (Words, PyramidsError)):
         return words_text(value, lang, keys=keys)
+    if isinstance(value, KeyedWords):
+        return words_text(value.keys if keys else value.words, lang, keys=keys)
+    if isinstance(value, Number):
+        return str(value) if keys else format_number(value.value, lang)
     if isinstance(value, (OptionRef, OptionList)):
         if keys:
             return str(value)
