@@ -62,6 +62,12 @@ async def test_full_match_against_a_bot_by_mouse_at_80x24() -> None:
         assert session.state.is_terminal()
         status = str(app.query_one("#status").render())
         assert status.startswith("Game over")
+        # The bot as the move log names it, not "seat 2 (Random moves)".
+        won = session.state.returns()[0] > 0
+        assert status == ("Game over: seat 1 (you) wins." if won
+                          else "Game over: Random moves (bot) wins."), status
+        last = str(app.query_one("#last-round").render())
+        assert last in ("Last round won by you", "Last round won by Random moves (bot)"), last
         # Best scores are kept for one-player games only: not offered after a match.
         assert app.query_one("#end").display and not app.query_one("#end-scores").display
         await pilot.press("f2")
@@ -440,7 +446,9 @@ async def test_a_round_s_end_is_shown_with_both_pyramids_before_the_next_deal() 
         assert last["round"] == 1 and session.state.view(0)["round"] == 2
         shown = str(app.screen.query_one("#question").render())
         assert "Round 1 " in shown and "Seat 1 (you): spread" in shown
-        assert "Seat 2: spread" in shown and "F10" in shown
+        # The bot by the move log's name for it, not its seat's number.
+        assert "Random moves (bot): spread" in shown and "F10" in shown
+        assert "Seat 2" not in shown
         moves = len(session.state.history())
         for _ in range(5):
             await pilot.pause()

@@ -67,9 +67,10 @@ async def test_pacal_opens_with_both_pyramids_and_the_hand_in_sight(lang: str,
         assert view["phase"] == ("offer" if seed == 3 else "pick")
         area = app.query_one("#board-area")
         assert area.max_scroll_y == 0 and area.scroll_offset.y == 0
-        words = {"en": ("Round 1 · first to 3 wins", "Apex cards: seat 1", "Seat 2 (opponent)",
-                        "Seat 1 (you)"),
-                 "ko": ("1라운드 · 3승 선취", "꼭대기 카드: 1번", "2번 자리 (상대)",
+        # The bot's pyramid under the move log's name for it, not "Seat 2 (opponent)".
+        words = {"en": ("Round 1 · first to 3 wins", "Apex cards: seat 1",
+                        "Random moves (bot) · spread", "Seat 1 (you)"),
+                 "ko": ("1라운드 · 3승 선취", "꼭대기 카드: 1번", "무작위 수 (봇) · 차이",
                         "1번 자리 (나)")}[lang]
         board = [up_to_cell(row, area.region.right) for row in
                  screen_lines(app)[area.region.y:area.region.bottom]]

@@ -7,6 +7,8 @@ catalogue (`pyramids.play.i18n`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pyramids.core import State
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _
@@ -37,11 +39,14 @@ def seat_name(name: str) -> str:
     return _(words) if words is not None else name
 
 
-def seat_label(seat: int, seats: list[str]) -> str:
+def seat_label(seat: int, seats: list[str], names: Mapping[int, str] | None = None) -> str:
     """`seat 2 (Hard)`: a seat as a player reads it; the one person at a table of bots
-    is `seat 1 (you)` (`(human)` says nothing to them)."""
+    is `seat 1 (you)` (`(human)` says nothing to them). `names`, the move log's names
+    translated (`Session.log_names`), name a bot as the log does: `Hard (bot)`."""
     if seats[seat] == "human" and seats.count("human") == 1:
         return _("seat {number} (you)", number=seat + 1)
+    if names and seats[seat] != "human" and seat in names:
+        return names[seat]
     return _("seat {number} ({name})", number=seat + 1, name=seat_name(seats[seat]))
 
 
@@ -106,15 +111,16 @@ def result_lines(state: State, seats: list[str]) -> list[str]:
     return lines
 
 
-def result_text(state: State, seats: list[str]) -> str:
-    """The result in one line, for a status bar."""
+def result_text(state: State, seats: list[str],
+                names: Mapping[int, str] | None = None) -> str:
+    """The result in one line, for a status bar (`names` as `seat_label` takes them)."""
     returns = state.returns()
     if len(returns) == 1:
         return _("Game over: won.") if returns[0] > 0 else _("Game over: lost.")
     top = winners(state)
     if len(top) == 1:
-        return _("Game over: {seat} wins.", seat=seat_label(top[0], seats))
+        return _("Game over: {seat} wins.", seat=seat_label(top[0], seats, names))
     if len(top) == len(returns):
         return _("Game over: a draw.")
     return _("Game over: {seats} share the win.",
-             seats=", ".join(seat_label(seat, seats) for seat in top))
+             seats=", ".join(seat_label(seat, seats, names) for seat in top))

@@ -540,7 +540,7 @@ class PlayApp(App[None]):
         state = self.session.state
         if state.is_terminal():
             self.redraw(interactive=False)
-            text = result_text(state, self.session.seats)
+            text = result_text(state, self.session.seats, self._seat_names())
             self._set_status(text)
             self.log_line(text)
             self._autosave()
@@ -636,6 +636,11 @@ class PlayApp(App[None]):
             return
         self._set_status(self._status_text(self._interactive()))
 
+    def _seat_names(self) -> dict[int, str]:
+        """The bots' names as the move log says them ("Easy (bot)"), translated."""
+        return {seat: name if isinstance(name, str) else name.text()
+                for seat, name in self.session.log_names().items()}
+
     def _interactive(self) -> bool:
         return not self.covered and self.session.is_human_turn()
 
@@ -686,6 +691,7 @@ class PlayApp(App[None]):
         after = state.view(audience)
         describe = describer(self.session.game.name)
         names = self.session.log_names()  # bots by their level, as the browser's log
+        self.board.names = names
         lines = [line.text(names=names)
                  for line in describe_for(describe, label, seat, audience, before, after)]
         self.interlude = self.board.interlude(before, after, lines)
@@ -703,6 +709,7 @@ class PlayApp(App[None]):
         view = state.view(seat)
         legal = state.legal_action_strings() if interactive else []
         legal = [text for text in legal if not is_clock_move(text)]
+        self.board.names = self.session.log_names()
         self.board.show(view, legal, seat, interactive)
         self.shown_moves = self.board.list_moves(legal)
         self._fill_moves()
@@ -732,7 +739,7 @@ class PlayApp(App[None]):
         state = self.session.state
         player = state.current_player
         played = sum(1 for text in state.history_strings() if not is_clock_move(text))
-        who = seat_label(player, self.session.seats)
+        who = seat_label(player, self.session.seats, self._seat_names())
         if interactive:
             text = _("Move {number}: {who}, your move", number=played + 1, who=who)
             hint = self.board.turn_hint()

@@ -26,6 +26,7 @@ Every word a board draws goes through the message catalogue (`_()` from
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -40,6 +41,7 @@ from textual.widgets import Static
 
 from pyramids.core import companion_of
 from pyramids.play.i18n import _
+from pyramids.play.movelog import Words as LogWords
 from pyramids.play.render import outline
 
 PLAYER_NUMBER = re.compile(r"\bplayer (\d+)")
@@ -90,7 +92,16 @@ class Board(Vertical):
         self.taught: tuple[str, ...] = ()
         #: The next `show` draws everything anew (a board that updates in place).
         self.drawn_whole_next = False
+        #: The seats' names as the move log says them (`Session.log_names`): a bot by its
+        #: level, "Easy (bot)"; a person's seat has none (it reads "you" or its number).
+        self.names: Mapping[int, str | LogWords] = {}
         self.on_new_view()
+
+    def seat_name(self, seat: int) -> str | None:
+        """The move log's name for `seat` ("Easy (bot)"), in the reader's language; None
+        for a person's seat."""
+        name = self.names.get(seat)
+        return name.text() if isinstance(name, LogWords) else name
 
     def show(
         self, view: dict[str, Any], legal: list[str], seat: int | None, interactive: bool

@@ -145,8 +145,9 @@ class PacalBoard(Board):
         viewer = after.get("viewer")
         parts = [line for line in lines if line]
         for seat in ([1 - viewer, viewer] if viewer is not None else [0, 1]):
+            name = self.seat_name(seat)
             title = (_("Seat {number} (you)", number=seat + 1) if seat == viewer
-                     else _("Seat {number}", number=seat + 1))
+                     else name or _("Seat {number}", number=seat + 1))
             parts.append("")
             parts.append(_("{seat}: spread {spread}", seat=title, spread=last["spreads"][seat]))
             parts.extend(pacal_pyramid_lines(last["pyramids"][seat], after["layout"]))
@@ -320,8 +321,12 @@ class PacalBoard(Board):
                 "number": seat + 1, "spread": view["spreads"][seat],
                 "hand": view["hand_sizes"][seat],
             }
+            name = self.seat_name(seat)
             if mine:
                 title = _("Seat {number} (you) · spread {spread} · {hand} in hand", **values)
+            elif name:
+                # A bot by the name the move log gives it, "Easy (bot)", not its seat.
+                title = _("{name} · spread {spread} · {hand} in hand", name=name, **values)
             elif viewer is not None:
                 title = _("Seat {number} (opponent) · spread {spread} · {hand} in hand",
                           **values)
@@ -343,8 +348,12 @@ class PacalBoard(Board):
         last = view.get("last_round")
         if isinstance(last, dict) and last.get("winner") is not None:
             # Short screens leave it to the round wins above the pyramids.
-            yield Static(_("Last round won by seat {number}", number=last["winner"] + 1),
-                         classes="info wide", id="last-round")
+            winner = last["winner"]
+            name = self.seat_name(winner)
+            said = (_("Last round won by you") if winner == viewer
+                    else _("Last round won by {name}", name=name) if name
+                    else _("Last round won by seat {number}", number=winner + 1))
+            yield Static(said, classes="info wide", id="last-round")
 
     def _compose_offer(self) -> ComposeResult:
         offer = self.view.get("offer")
