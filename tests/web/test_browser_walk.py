@@ -185,7 +185,14 @@ def test_a_full_waiting_room_asks_a_visitor_no_name_and_the_host_s_buttons_stand
     friend.fill("#seat-name", "Bea")
     friend.click("[data-take-seat='1']")
     host.wait_for_selector("#start:not([disabled])")
-    start, close = host.locator("#start").bounding_box(), host.locator("#abort").bounding_box()
+    # Both boxes measured in one step, once both are drawn: the page redraws when the
+    # friend's seat arrives, and a box read between two draws is missing.
+    host.wait_for_function("""() => ['#start', '#abort'].every((id) => {
+        const found = document.querySelector(id);
+        return found && found.getBoundingClientRect().width > 0; })""")
+    start, close = host.evaluate("""() => ['#start', '#abort'].map((id) => {
+        const box = document.querySelector(id).getBoundingClientRect();
+        return {x: box.x, width: box.width}; })""")
     assert close["x"] >= start["x"] + start["width"] + 4, (start, close)
     visitor.goto(host.url)
     visitor.wait_for_selector("#waiting:not([hidden]) .waiting-seats")
