@@ -19,7 +19,8 @@ from pyramids.core.errors import OptionList, OptionRef, PyramidsError, Words
 from pyramids.core.options import check_players_agree
 from pyramids.games.mahjongg import modes
 from pyramids.games.mahjongg.game import MahjonggGame
-from pyramids.play.i18n import words_text
+from pyramids.play.i18n import set_language, words_text
+from pyramids.play.option_words import changed_options_words
 from pyramids.web.app import check_room_options, refuse_file_options
 
 SOURCE = Path(pyramids.__file__).parent
@@ -172,3 +173,18 @@ def test_every_option_refusal_is_among_those_checked() -> None:
         reached.add((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
     missing = _raise_sites() - reached
     assert not missing, f"option refusals not in REFUSALS: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "Solver budget (positions): 20,000"),
+    ("ko", "솔버 예산 (국면 수): 20,000"),
+])
+def test_changed_options_read_numbers_grouped(lang: str, line: str) -> None:
+    # The "options: …" line groups a number as every number reads in the language.
+    set_language(lang)
+    try:
+        words = changed_options_words(load("mahjongg", solver_nodes=20000))
+    finally:
+        set_language(None)
+    assert any(line in word for word in words), words
+    assert not any("20000" in word for word in words), words

@@ -135,6 +135,8 @@ def changed_options_words(game: Any, skip: tuple[str, ...] = ("players",)) -> li
             shown = _(choice_title(spec.name, value))
         elif spec.kind is bool:
             shown = _("on") if value else _("off")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            shown = format_number(value)  # "20,000", as numbers read everywhere
         else:
             shown = str(value)
         words.append(_("{option}: {value}", option=_(option_title(spec.name)), value=shown))
