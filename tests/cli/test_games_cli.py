@@ -141,7 +141,9 @@ def test_an_agent_setting_plays_saves_and_resumes_the_same_moves(tmp_path: Path)
             *SHORT_MATCH]
     played = invoke(*args, "--save", str(whole), stdin="1\n" * 200)
     assert played.exit_code == 0, played.output
-    assert "seat 2 (mcts:iterations=5)" in played.output.splitlines()[1]
+    # The seat reads as its agent in words; the setting is an internal.
+    assert "seat 2 (MCTS tree search)" in played.output.splitlines()[1]
+    assert "iterations" not in played.output
     record = GameRecord.load_file(whole)
     assert record.players == ["human", "mcts:iterations=5"]
     assert record.replay()[-1].is_terminal()
@@ -153,7 +155,7 @@ def test_an_agent_setting_plays_saves_and_resumes_the_same_moves(tmp_path: Path)
     # Resumed, the record's seat is the same agent setting, played on to the end.
     resumed = invoke("play", "--resume", str(half), "--plain", stdin="1\n" * 200)
     assert resumed.exit_code == 0, resumed.output
-    assert "seat 2 (mcts:iterations=5)" in resumed.output
+    assert "seat 2 (MCTS tree search)" in resumed.output
     finished = GameRecord.load_file(half)
     assert finished.players == ["human", "mcts:iterations=5"]
     assert finished.actions[:len(started)] == started and finished.replay()[-1].is_terminal()

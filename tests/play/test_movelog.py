@@ -426,3 +426,25 @@ def test_temple_sets_name_no_count_of_nothing() -> None:
                 assert "0 level-" not in text and "카드 0장" not in text, text
             seen_set += action.startswith("set ") and action != "set 0 0"
     assert seen_set > 10
+
+
+def test_a_bot_playing_an_agent_setting_is_named_by_the_agents_words() -> None:
+    """`mcts:iterations=5` is an internal: the pages and the log name the bot by its
+    agent's words, and two seats that then read alike say their seats."""
+    from pyramids.play.i18n import words_text
+    from pyramids.play.movelog import table_names
+
+    def read(bots: dict[int, str], lang: str = "en") -> dict[int, str]:
+        return {seat: words_text(name, lang)
+                for seat, name in table_names({0: "Bea"}, bots).items()}
+
+    assert read({1: "mcts:iterations=5"}) == {0: "Bea", 1: "MCTS tree search (bot)"}
+    assert read({1: "mcts:iterations=5"}, "ko")[1] == words_text(
+        table_names({}, {1: "mcts"})[1], "ko")
+    assert read({1: "mcts:iterations=5", 2: "mcts"}) == {
+        0: "Bea", 1: "MCTS tree search (bot, seat 2)", 2: "MCTS tree search (bot, seat 3)"}
+    assert read({1: "greedy:mistakes=0.3", 2: "hard"}) == {
+        0: "Bea", 1: "Greedy rule (bot)", 2: "Hard (bot)"}
+    # A plugin's agent keeps the name its author gave it, without its options.
+    assert read({1: "oracle:depth=3"})[1] == "oracle (bot)"
+    assert read({1: "Re: Bea"})[1] == "Re: Bea (bot)"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pyramids.play.i18n import current_language, set_language
-from pyramids.play.results import seats_label
+from pyramids.play.results import seat_name, seats_label
 
 
 def test_runs_of_one_bot_are_taken_together() -> None:
@@ -19,3 +19,20 @@ def test_runs_of_one_bot_are_taken_together() -> None:
         assert seats_label(["human", "medium", "medium"]) == "1번 자리 (나), 2–3번 자리 (보통)"
     finally:
         set_language(before)
+
+
+def test_an_agent_setting_reads_as_its_agents_words() -> None:
+    # `mcts:iterations=5` is an internal: the seat reads as the agent, in words.
+    assert seats_label(["human", "mcts:iterations=5"]) == "seat 1 (you), seat 2 (MCTS tree search)"
+    assert seats_label(["human", "mcts:iterations=5", "mcts"]) == (
+        "seat 1 (you), seats 2–3 (MCTS tree search)")
+    before = current_language()
+    set_language("ko")
+    try:
+        assert seats_label(["human", "greedy:mistakes=0.3"]) == (
+            f"1번 자리 (나), 2번 자리 ({seat_name('greedy')})")
+        assert "mistakes" not in seats_label(["human", "greedy:mistakes=0.3"])
+    finally:
+        set_language(before)
+    # A name with a colon that is no setting stays whole.
+    assert seats_label(["Re: Bea", "mcts"]) == "seat 1 (Re: Bea), seat 2 (MCTS tree search)"

@@ -27,7 +27,7 @@ from typing import Any
 
 from pyramids.core import GameRecord, State, companion_of
 from pyramids.play.i18n import gettext, ngettext
-from pyramids.play.results import SEAT_NAME_WORDS
+from pyramids.play.results import SEAT_NAME_WORDS, agent_words
 
 Audience = int | None
 Describe = Callable[[str, int, "Audience", dict[str, Any], dict[str, Any]], list["Words"]]
@@ -107,16 +107,18 @@ def table_names(people: Mapping[int, str], bots: Mapping[int, str],
                 look: Callable[[str], str] = str.casefold) -> dict[int, str | Words]:
     """Every named seat's name, by seat, for `Words.text(names=...)`, as the pages name
     them: people by their names (`distinct_names`), bots (`bots`: seat -> agent) by
-    their level or rule, "Medium (bot)", and a bot two seats hold with its seat,
+    their level or rule, "Medium (bot)" (a setting by its agent's words alone,
+    `agent_words`), and bots two seats hold that read alike with their seats,
     "Medium (bot, seat 3)". A seat in neither reads as "seat 2"."""
     names = distinct_names(people, look)
-    held = list(bots.values())
-    for seat, agent in bots.items():
-        words = SEAT_NAME_WORDS.get(agent)
-        # A plugin's agent, or one with options, keeps the name it was given.
-        bot: str | Words = Words(words) if words is not None else agent
+    # A setting reads as its agent's words ("mcts:iterations=5" as "MCTS tree search");
+    # a plugin's agent keeps the name it was given.
+    read = {seat: agent_words(agent) for seat, agent in bots.items()}
+    held = list(read.values())
+    for seat, words in read.items():
+        bot: str | Words = Words(words) if words in SEAT_NAME_WORDS.values() else words
         names[seat] = (say("{bot} (bot, seat {number})", bot=bot, number=seat + 1)
-                       if held.count(agent) > 1 else say("{bot} (bot)", bot=bot))
+                       if held.count(words) > 1 else say("{bot} (bot)", bot=bot))
     return names
 
 

@@ -7,6 +7,7 @@ catalogue (`pyramids.play.i18n`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from pyramids.core import State
@@ -31,12 +32,26 @@ SEAT_NAME_WORDS = {
 }
 
 
+#: An agent setting, `mcts:iterations=50:rollout=greedy`: the agent, then key=value options.
+SETTING = re.compile(r"([\w-]+)(?::\w+=[^:]*)+")
+
+
+def agent_words(agent: str) -> str:
+    """The words a seat's bot is named by, a catalogue message for `human`, the levels
+    and the built-in agents (translate it with `seat_name`): an agent setting by its
+    agent alone, `mcts:iterations=50` as "MCTS tree search" (its options are the
+    agent's internals, not a name); a plugin's agent by the name its author gave it."""
+    setting = SETTING.fullmatch(agent)
+    name = setting.group(1) if setting else agent  # a name with a colon stays whole
+    return SEAT_NAME_WORDS.get(name, name)
+
+
 def seat_name(name: str) -> str:
     """A seat's player in the reader's language: `human`, the levels and the built-in
-    agents in words; an agent setting with options (`mcts:iterations=50`) or a
-    plugin's agent as typed."""
-    words = SEAT_NAME_WORDS.get(name)
-    return _(words) if words is not None else name
+    agents in words, an agent setting by its agent's (`agent_words`); a plugin's agent
+    by its name."""
+    words = agent_words(name)
+    return _(words) if words in SEAT_NAME_WORDS.values() else words
 
 
 def seat_label(seat: int, seats: list[str], names: Mapping[int, str] | None = None) -> str:
@@ -58,7 +73,9 @@ def seats_label(seats: list[str]) -> str:
     while start < len(seats):
         end = start
         if seats[start] != "human":
-            while end + 1 < len(seats) and seats[end + 1] == seats[start]:
+            # Seats whose bots read alike ("mcts:iterations=5" beside "mcts") go together.
+            while end + 1 < len(seats) and seats[end + 1] != "human" \
+                    and seat_name(seats[end + 1]) == seat_name(seats[start]):
                 end += 1
         if end == start:
             parts.append(seat_label(start, seats))

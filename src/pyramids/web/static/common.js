@@ -157,8 +157,12 @@ export function agentLabel(agent) {
     determinized: t("Mahjongg solver on sampled faces"),
     "openspiel-mcts": t("OpenSpiel's tree search"),
   };
-  // A plugin's agent keeps the name its author gave it.
-  return labels[agent] || agent;
+  // A setting reads as its agent's words ("mcts:iterations=5" as "MCTS tree search",
+  // `agent_words` in pyramids.play.results): its options are internals. A plugin's
+  // agent keeps the name its author gave it.
+  const setting = /^([\w-]+)(?::\w+=[^:]*)+$/.exec(agent);
+  const name = setting ? setting[1] : agent;
+  return labels[name] || name;
 }
 
 /** The named levels, easiest first, then the other bots in the server's order. */
