@@ -230,6 +230,37 @@ async def test_the_revealed_apex_cards_are_shown() -> None:
         assert f"seat 1 {apex[0]}" in text and f"seat 2 {apex[1]}" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_the_round_wins_and_apex_lines_name_a_bot_as_the_log_does(lang: str) -> None:
+    """"seat 2" above the pyramids was the bot the rest of the screen calls "Random
+    moves (bot)": the round wins and who starts name it so too; a person keeps a seat."""
+    state = load("pacal").new_initial_state(8)
+    while state.view(0)["revealed_apex_bases"] is None and not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    from pyramids.play.session import Session
+
+    set_language(lang)
+    try:
+        session = Session(state.game, ["human", "random"], 8, state)
+        app = PlayApp(session, agent_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            bot, seat = {"en": ("Random moves (bot)", "seat 1"),
+                         "ko": ("무작위 수 (봇)", "1번 자리")}[lang]
+            apex = state.view(0)["revealed_apex_bases"]
+            starter = bot if state.view(0)["starting_player"] == 1 else seat
+            lines = {name: str(app.query_one(f"#{name}").render())
+                     for name in ("score", "apex")}
+            for text in lines.values():
+                assert seat in text and bot in text, lines
+                assert "seat 2" not in text and "2번 자리" not in text, lines
+            assert f"{seat} {apex[0]}" in lines["apex"] and f"{bot} {apex[1]}" in lines["apex"]
+            assert lines["apex"].endswith({"en": f"{starter} starts",
+                                           "ko": f"먼저 하는 쪽: {starter}"}[lang]), lines
+    finally:
+        set_language(None)
+
+
 async def test_only_the_own_hand_is_shown() -> None:
     session = new_session(load("pacal"), ["human", "random"], 8)
     app = PlayApp(session, agent_delay=0)

@@ -275,16 +275,22 @@ class PacalBoard(Board):
         legal_fields = view.get("legal_fields") or [] if self.interactive else []
         # Each line above the pyramids also comes short, on one line, for a short screen
         # (80x24), where the two lines each took cut the opening view.
+        # Seats by the names the rest of the screen gives them: a bot as the move log
+        # names it, "Easy (bot)"; a person by the seat's number.
+        first_seat, second_seat = (self._seat_words(seat) for seat in (0, 1))
         yield Static(
             _(
-                "Round {round} · first to {target} · round wins: seat 1 [b]{first}[/] – "
-                "seat 2 [b]{second}[/] · {phase}",
+                "Round {round} · first to {target} · round wins: {first_seat} [b]{first}[/] "
+                "– {second_seat} [b]{second}[/] · {phase}",
                 round=view["round"], target=view["rounds_to_win"], first=wins[0],
-                second=wins[1], phase=phase_words(view["phase"]),
+                second=wins[1], phase=phase_words(view["phase"]), first_seat=first_seat,
+                second_seat=second_seat,
             ),
             classes="info wide",
             id="score",
         )
+        # The short lines (80x24) have 50 columns: seats by their numbers, as names
+        # ("Random moves (bot)") would wrap them and push the hand out of sight.
         yield Static(
             _("Round {round} · first to {target} wins · seat 1: [b]{first}[/], "
               "seat 2: [b]{second}[/]", round=view["round"], target=view["rounds_to_win"],
@@ -297,11 +303,13 @@ class PacalBoard(Board):
         opening = view["phase"] in ("offer", "pick") and not any(
             cards for pyramid in view["pyramids"] for cards in pyramid)
         if apex:
+            starter = self._seat_words(view["starting_player"])
             yield Static(
                 _(
-                    "Apex cards revealed to decide who starts: seat 1 [b]{first}[/], "
-                    "seat 2 [b]{second}[/] · seat {number} starts",
-                    first=apex[0], second=apex[1], number=view["starting_player"] + 1,
+                    "Apex cards revealed to decide who starts: {first_seat} [b]{first}[/], "
+                    "{second_seat} [b]{second}[/] · {starter} starts",
+                    first=apex[0], second=apex[1], first_seat=first_seat,
+                    second_seat=second_seat, starter=starter,
                 ),
                 classes="info wide",
                 id="apex",
@@ -354,6 +362,12 @@ class PacalBoard(Board):
                     else _("Last round won by {name}", name=name) if name
                     else _("Last round won by seat {number}", number=winner + 1))
             yield Static(said, classes="info wide", id="last-round")
+
+    def _seat_words(self, seat: int) -> str:
+        """A seat in the lines above the pyramids, as markup: a bot by the move log's
+        name for it ("Easy (bot)"), a person's seat by its number ("seat 1")."""
+        name = self.seat_name(seat)
+        return escape(name) if name else _("seat {number}", number=seat + 1)
 
     def _compose_offer(self) -> ComposeResult:
         offer = self.view.get("offer")
