@@ -589,19 +589,21 @@ class Hub:
         live = self.rooms.get(room_id)
         if live is not None:
             return live.room.summary()
-        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
-            raise RoomError("unknown_room", _no_room(room_id), 404)
-        found = await self.run_db(self.storage.summary, room_id)
-        if found is None:
-            raise RoomError("unknown_room", _no_room(room_id), 404)
+        found: dict[str, Any] = await self._stored(self.storage.summary, room_id)
         return found
 
     async def holders(self, room_id: str) -> RoomHolders:
         """Who holds the room (token hashes) and its rematch, from the database: every
         process sees the same, and a finished room is not replayed for it."""
+        holders: RoomHolders = await self._stored(self.storage.holders, room_id)
+        return holders
+
+    async def _stored(self, read: Callable[[str], Any], room_id: str) -> Any:
+        """`read(room_id)` from the database, off the event loop; RoomError 404 for an id
+        no room could have or no room has."""
         if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
             raise RoomError("unknown_room", _no_room(room_id), 404)
-        found = await self.run_db(self.storage.holders, room_id)
+        found = await self.run_db(read, room_id)
         if found is None:
             raise RoomError("unknown_room", _no_room(room_id), 404)
         return found
@@ -609,14 +611,10 @@ class Hub:
     async def record(self, room_id: str) -> dict[str, Any]:
         """The game record (with the revealed seed and salt) of a finished or aborted
         room, read from the database without replaying."""
-        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
-            raise RoomError("unknown_room", _no_room(room_id), 404)
         live = self.rooms.get(room_id)
         if live is not None and live.room.status not in OVER:
             live.room.record()  # raises not_finished
-        found = await self.run_db(self.storage.record, room_id)
-        if found is None:
-            raise RoomError("unknown_room", _no_room(room_id), 404)
+        found: dict[str, Any] = await self._stored(self.storage.record, room_id)
         if "sealed_until" in found:
             raise sealed_error(found["sealed_until"])
         if "status" in found:
