@@ -85,6 +85,26 @@ def test_what_is_not_a_whole_number_is_refused_and_changes_nothing(action: objec
     assert env.unwrapped.state.to_json() == before
 
 
+def test_every_action_the_action_space_contains_is_played() -> None:
+    """A 0-d array (a policy's `tensor.numpy()`) is in Gymnasium's Discrete space, and
+    was refused as not a whole number."""
+    env = gymnasium.make("pyramids/pacal-solo-v0")
+    for value_of in (int, np.int64, np.array, lambda a: np.array(a, dtype=np.int32)):
+        _, info = env.reset(seed=1)
+        action = value_of(int(np.flatnonzero(info["action_mask"])[0]))
+        assert env.action_space.contains(action)
+        played = len(env.unwrapped.state.history())
+        _, _, _, _, info = env.step(action)
+        assert "illegal_action" not in info
+        assert len(env.unwrapped.state.history()) == played + 1, value_of
+    for bad in (np.array(2.5), np.array(True), np.array([3])):
+        env.reset(seed=1)
+        before = env.unwrapped.state.to_json()
+        with pytest.raises(TypeError, match="an action is a whole number"):
+            env.step(bad)
+        assert env.unwrapped.state.to_json() == before
+
+
 def test_a_multi_player_setting_is_refused_with_the_way_out() -> None:
     with pytest.raises(ValueError, match="pyramids.rl.env"):
         gymnasium.make("pyramids/mahjongg-v0", layout=SMALL, players=2)

@@ -78,7 +78,7 @@ def test_observations_handed_out_never_change_and_can_be_written(name, options) 
 
 def test_every_kind_of_action_value_is_judged_as_before() -> None:
     env = rl.env("pacal")
-    for value_of in (int, np.int64, np.int32, float):
+    for value_of in (int, np.int64, np.int32, float, np.array):
         env.reset(seed=5)
         agent = env.agent_selection
         legal = np.flatnonzero(env.observe(agent)["action_mask"]).tolist()

@@ -637,13 +637,17 @@ def _slot_pattern(path: str) -> str:
 
 
 def as_action(action: Any) -> int:
-    """An agent's action as an int: a whole number (NumPy's too, or a float such as
-    236.0). 2.5 is not action 2 and "x" not a ValueError from int(): both are refused,
+    """An agent's action as an int: a whole number (NumPy's too, a 0-d array of one,
+    or a float such as 236.0). 2.5 is not action 2 and "x" not a ValueError from int(): both are refused,
     saying what is allowed."""
     if type(action) is int:
         return action
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
         return int(action)
+    # A 0-d array (`tensor.numpy()`, `np.argmax` kept as an array) is what it holds, as
+    # Gymnasium's Discrete space takes it (`action_space.contains(np.array(3))`).
+    if isinstance(action, np.ndarray) and action.shape == ():
+        return as_action(action.item())
     # A whole number held as a float (236.0, some libraries' arrays) is that action.
     if isinstance(action, (float, np.floating)) and float(action).is_integer():
         return int(action)
