@@ -151,3 +151,27 @@ def test_a_reset_seed_that_is_not_a_whole_number_of_0_or_more_is_refused(seed: o
     solo = gym.make("pyramids/pacal-solo-v0")
     with pytest.raises((TypeError, ValueError), match="a seed is a whole number of 0 or more"):
         solo.reset(seed=seed)
+
+
+def test_misuse_of_the_env_is_refused_saying_what_to_do() -> None:
+    """`last()` before a reset, an agent that is not one, and a step after every agent's
+    dead step raised AttributeError and KeyError ('player_0') from inside the env."""
+    env = rl.env("pacal")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+        env.last()
+    env.reset(seed=1)
+    for ask in (env.observe, env.raw_view, env.action_space, env.observation_space):
+        with pytest.raises(ValueError, match="unknown agent 'player_2'; the agents are "
+                                             "player_0, player_1"):
+            ask("player_2")
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated
+                 else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert not env.agents
+    before = env.state_.to_json()
+    with pytest.raises(RuntimeError, match=r"the episode is over; call reset\(\)"):
+        env.step(None)
+    assert env.state_.to_json() == before
+    env.reset(seed=2)  # and the env goes on
+    assert env.agents == env.possible_agents

@@ -177,10 +177,16 @@ class PyramidsAECEnv(AECEnv):
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        space = self.action_spaces[agent]
+        try:
+            space = self.action_spaces[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
         pending = self._space_seeds.pop(agent, None)
         if pending is not None:
             space.seed(pending)
@@ -214,13 +220,21 @@ class PyramidsAECEnv(AECEnv):
 
     def last(self, observe: bool = True
              ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # set by the first reset
+            agent = None
+        if agent is None:
+            self._require_state()
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._require_state()
-        canvas = self._canvases[agent]
+        try:
+            canvas = self._canvases[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
         if canvas.player == state.current_player and not self._over:
             legal = self._legal
             if legal is None:
@@ -237,10 +251,20 @@ class PyramidsAECEnv(AECEnv):
 
     def raw_view(self, agent: str) -> dict[str, Any]:
         """The agent's `view()` as the engine gives it (a JSON-able dict)."""
-        return self._require_state().view(self._seat[agent])
+        try:
+            seat = self._seat[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
+        return self._require_state().view(seat)
+
+    def _unknown(self, agent: Any) -> ValueError:
+        return ValueError(f"unknown agent {agent!r}; the agents are "
+                          f"{', '.join(self.possible_agents)}")
 
     def step(self, action: int | None) -> None:
         if self._over:
+            if not self.agents:  # every agent took its dead step
+                raise RuntimeError("the episode is over; call reset()")
             self._was_dead_step(action)
             return
         state = self._require_state()

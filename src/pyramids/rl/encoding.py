@@ -638,8 +638,8 @@ def _slot_pattern(path: str) -> str:
 
 def as_action(action: Any) -> int:
     """An agent's action as an int: a whole number (NumPy's too, a 0-d array of one,
-    or a float such as 236.0). 2.5 is not action 2 and "x" not a ValueError from int(): both are refused,
-    saying what is allowed."""
+    or a float such as 236.0). 2.5 is not action 2 and "x" not a ValueError from
+    int(): both are refused, saying what is allowed."""
     if type(action) is int:
         return action
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
