@@ -191,6 +191,22 @@ def test_the_learners_observation_does_not_show_the_others_hidden_cards() -> Non
         assert changed  # the check compared states that differ in what is hidden
 
 
+def test_render_draws_the_learners_view_and_nothing_the_learner_cannot_see() -> None:
+    """render() drew the spectator's view: no seat's hand, the learner's own neither."""
+    for name, options in [("pacal", {}), ("temple", {"players": 3})]:
+        env = PyramidsGymEnv(name, opponents="random", seat="rotate", render_mode="ansi",
+                             **options)
+        for seed in range(3):
+            env.reset(seed=seed)
+            text = env.render()
+            assert f"seat {env.seat + 1} (you)" in text.lower() and "Your hand: " in text
+            real = env.state
+            for draw in range(3):  # the others' hidden cards refilled: the same picture
+                env.state = real.resample_hidden(env.seat, random.Random(draw))
+                assert env.render() == text, (name, seed)
+            env.state = real
+
+
 def test_a_multi_player_game_needs_opponents() -> None:
     for name, options in [("pacal", {}), ("temple", {}), ("mahjongg", {"players": 2})]:
         with pytest.raises(ValueError, match=r"give opponents=.*level \(easy, medium, hard, "

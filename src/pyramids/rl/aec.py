@@ -40,9 +40,10 @@ def env_name(game: str) -> str:
     return f"{game}_{VERSION}"
 
 
-def render_text(state: State, game: Game) -> str:
-    """The spectator's view as the game's text renderer draws it (JSON without one)."""
-    view = state.view(None)
+def render_text(state: State, game: Game, viewer: int | None = None) -> str:
+    """`viewer`'s view (the spectator's by default) as the game's text renderer draws it
+    (JSON without one)."""
+    view = state.view(viewer)
     renderer = companion_of(game.name, "text_renderer")
     return renderer(view) if renderer is not None else json.dumps(view, sort_keys=True)
 

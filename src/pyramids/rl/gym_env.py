@@ -18,9 +18,10 @@ at the episode's seed modulo the number of players, so that seeded resets
 0, 1, 2.. and the unseeded resets after one go round the table. `step` plays the
 learner's action and then the opponents' moves until it is the learner's turn
 again or the game is over; the observation and the mask are the learner's seat's
-only (the PettingZoo environment's for that seat). Every opponent is reseeded
-from the episode's seed and its seat at each reset, so `reset(seed=s)` and the
-learner's actions replay the whole episode, the opponents' moves included.
+only (the PettingZoo environment's for that seat), and so is `render()`'s text.
+Every opponent is reseeded from the episode's seed and its seat at each reset, so
+`reset(seed=s)` and the learner's actions replay the whole episode, the opponents'
+moves included.
 """
 
 from __future__ import annotations
@@ -224,9 +225,11 @@ class PyramidsGymEnv(gymnasium.Env):
         self._action_space, self._action_space_seed = space, None
 
     def render(self) -> str | None:
+        """The learner's view as text (`render_mode="ansi"`): what its observation
+        encodes, its own hidden cards included, never the other seats'."""
         if self.render_mode is None:
             return None
-        return render_text(self._require_state(), self.game)
+        return render_text(self._require_state(), self.game, self.seat)
 
     def raw_view(self) -> dict[str, Any]:
         """The learner's `view(seat)` as the engine gives it."""
