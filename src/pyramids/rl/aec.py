@@ -34,6 +34,7 @@ from pyramids.rl.encoding import (
 )
 
 VERSION = "v0"
+RESET_FIRST = "call reset() before using the environment"
 
 
 def env_name(game: str) -> str:
@@ -224,9 +225,7 @@ class PyramidsAECEnv(AECEnv):
         try:
             agent = self.agent_selection
         except AttributeError:  # set by the first reset
-            agent = None
-        if agent is None:
-            self._require_state()
+            raise RuntimeError(RESET_FIRST) from None
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
@@ -323,7 +322,7 @@ class PyramidsAECEnv(AECEnv):
 
     def _require_state(self) -> State:
         if self.state_ is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError(RESET_FIRST)
         return self.state_
 
 

@@ -35,7 +35,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from pyramids.core import Game, OptionError, Rng, State, load, manifests
-from pyramids.rl.aec import MaskCanvas, SeedSource, render_text
+from pyramids.rl.aec import RESET_FIRST, MaskCanvas, SeedSource, render_text
 from pyramids.rl.encoding import (
     Canvas,
     Encoder,
@@ -258,7 +258,7 @@ class PyramidsGymEnv(gymnasium.Env):
 
     def _require_state(self) -> State:
         if self.state is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError(RESET_FIRST)
         return self.state
 
 
