@@ -5,12 +5,18 @@
     python benchmarks/throughput.py --option players=2 --game temple
     python benchmarks/throughput.py --env           # also the RL adapters, per game
     python benchmarks/throughput.py --env --floor   # and PettingZoo's protocol alone
+    python benchmarks/throughput.py --env --opponents greedy  # and Gymnasium against bots
 
 With `--env`, each game is also stepped through the adapters that serve it
 (the `rl` and `openspiel` extras): the PettingZoo AEC env (observe + step,
 masked random actions), the Gymnasium env for one-player games, and the
 OpenSpiel game (legal_actions + apply_action, no observation). Each figure is
-env steps per second beside the native one, and the ratio native/adapter. The
+env steps per second beside the native one, and the ratio native/adapter. With
+`--opponents SETTING` the Gymnasium env of each multi-player game is stepped too
+(`gym-vs-opponents`): a random learner at seat 0 against that agent at the other
+seats (`gymnasium.make(id, opponents=SETTING)`); its steps are the learner's
+(`env.step` calls), and its native figure is a loop of the same games (the
+learner's random moves, the same agents seeded as the env seeds them). The
 native and adapter loops run in interleaved bursts on the same deals, timed in
 CPU seconds of the process, so a change in the machine's load during the run
 touches them alike (on a shared machine the absolute figures still move; the
@@ -29,6 +35,11 @@ import random
 import time
 
 import pyramids
+
+#: The Gymnasium env of a multi-player game against `--opponents`, and the native
+#: loop that plays its games (its cost's baseline).
+GYM_VS_OPPONENTS = "gym-vs-opponents"
+NATIVE_VS_OPPONENTS = "native-vs-opponents"
 
 
 def measure(name: str, options: dict[str, object], seconds: float, seed: int = 0) -> dict:
@@ -96,7 +107,7 @@ class _Loop:
 
 
 def _env_loops(name: str, options: dict[str, object], seed: int,
-               floor: bool = False) -> dict[str, _Loop]:
+               floor: bool = False, opponents: str | None = None) -> dict[str, _Loop]:
     """The native loop and one per adapter that serves this game (missing extras skip).
 
     Each loop draws its actions from its own generator seeded alike, and the legal
@@ -158,10 +169,13 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
             return steps
 
         loops["pettingzoo-floor"] = _Loop(protocol, seed)
-    if game.num_players == 1:
+    if game.num_players > 1 and opponents:
+        loops[NATIVE_VS_OPPONENTS] = _Loop(_native_against(game, opponents, seed), seed)
+    if game.num_players == 1 or opponents:
         import gymnasium
 
-        genv = gymnasium.make(rl.env_id(name), **options).unwrapped
+        against = {"opponents": opponents} if game.num_players > 1 else {}
+        genv = gymnasium.make(rl.env_id(name), **options, **against).unwrapped
 
         def gym(deal: int, rng: random.Random = random.Random(seed)) -> int:
             _, info = genv.reset(seed=deal)
@@ -171,7 +185,7 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
                 steps += 1
             return steps
 
-        loops["gymnasium"] = _Loop(gym, seed)
+        loops["gymnasium" if game.num_players == 1 else GYM_VS_OPPONENTS] = _Loop(gym, seed)
     try:
         import pyspiel
 
@@ -197,8 +211,36 @@ def _env_loops(name: str, options: dict[str, object], seed: int,
     return loops
 
 
+def _native_against(game, opponents: str, seed: int):
+    """The native loop of the Gymnasium env against `opponents`: the learner's random
+    moves at seat 0 (its steps counted) and the same agents at the other seats,
+    reseeded each deal as the env reseeds them, so both play the same games."""
+    from pyramids.agents import make_agent_from_setting, reseed_agent
+    from pyramids.rl.gym_env import opponent_seed
+
+    agents = [None] + [make_agent_from_setting(opponents)
+                       for _ in range(game.num_players - 1)]
+
+    def native(deal: int, rng: random.Random = random.Random(seed)) -> int:
+        for seat in range(1, game.num_players):
+            reseed_agent(agents[seat], opponent_seed(deal, seat))
+        state = game.new_initial_state(deal)
+        steps = 0
+        while not state.is_terminal():
+            player = state.current_player
+            if player == 0:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+            else:
+                state.apply_action(agents[player].step(state))
+        return steps
+
+    return native
+
+
 def measure_env(name: str, options: dict[str, object], seconds: float,
-                seed: int = 0, bursts: int = 6, floor: bool = False) -> dict[str, float]:
+                seed: int = 0, bursts: int = 6, floor: bool = False,
+                opponents: str | None = None) -> dict[str, float]:
     """Steps per second natively and through each adapter, measured in interleaved bursts.
 
     Each loop runs `bursts` times, in turn with the others, so a machine whose
@@ -207,7 +249,7 @@ def measure_env(name: str, options: dict[str, object], seconds: float,
     in `seconds / bursts`, timed once beforehand on other deals), and the loops
     play them move for move alike: every figure counts the same work, which
     matters where episodes differ much in cost (Mahjongg's solver calls)."""
-    loops = _env_loops(name, options, seed, floor)
+    loops = _env_loops(name, options, seed, floor, opponents)
     native = measure(name, options, min(0.5, seconds / bursts), seed + 10**6)
     episodes = max(1, round(native["games_per_second"] * seconds / bursts))
     for _ in range(bursts):
@@ -235,17 +277,29 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true",
                         help="with --env: also PettingZoo's loop with a preallocated "
                         "observation (the protocol's own cost)")
+    parser.add_argument("--opponents", metavar="SETTING",
+                        help="with --env: also the Gymnasium env of each multi-player "
+                        "game, a random learner against this agent at the other seats "
+                        "(a level, an agent name or a setting such as "
+                        "mcts:iterations=200)")
     args = parser.parse_args()
     names = args.game or pyramids.game_names()
     results = [measure(name, dict(args.option), args.seconds) for name in names]
     if args.env:
         for result in results:
             figures = measure_env(result["game"], dict(args.option), args.seconds,
-                                  floor=args.floor)
+                                  floor=args.floor, opponents=args.opponents)
             native = figures.pop("native")
+            against = figures.pop(NATIVE_VS_OPPONENTS, None)
+            baselines = dict.fromkeys(figures, native)
+            if against is not None:
+                # Gymnasium's games against bots are this loop's, natively with the same bots.
+                baselines[GYM_VS_OPPONENTS] = against
             result["env_native_steps_per_second"] = round(native)
             result["env_steps_per_second"] = {k: round(v) for k, v in figures.items()}
-            result["env_cost"] = {k: round(native / v, 2) for k, v in figures.items()}
+            result["env_baseline_steps_per_second"] = {k: round(v)
+                                                       for k, v in baselines.items()}
+            result["env_cost"] = {k: round(baselines[k] / v, 2) for k, v in figures.items()}
     if args.json:
         print(json.dumps(results, indent=1))
         return
@@ -259,8 +313,8 @@ def main() -> None:
         print(f"\n{'game':12} {'adapter':16} {'steps/s':>10} {'native':>10} "
               f"{'cost (native/adapter)':>22}")
         for r in results:
-            native = r["env_native_steps_per_second"]
             for adapter, rate in r["env_steps_per_second"].items():
+                native = r["env_baseline_steps_per_second"][adapter]
                 print(f"{r['game']:12} {adapter:16} {rate:>10,} {native:>10,} "
                       f"{r['env_cost'][adapter]:>21}x")
 

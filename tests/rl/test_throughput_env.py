@@ -68,6 +68,32 @@ def test_the_loops_play_the_same_moves(bench) -> None:
     assert len({tuple(moves) for moves in played.values()}) == 1
 
 
+@pytest.mark.parametrize(("name", "options"), [("pacal", {}), ("temple", {"players": 3})])
+def test_the_env_against_opponents_plays_its_native_loops_games(bench, name, options) -> None:
+    """--opponents: the Gymnasium env against bots and its native baseline play the same
+    games: the learner is offered the same legal actions at every step, so the bots
+    (random ones, whose moves follow their seeds) moved alike."""
+    pytest.importorskip("gymnasium")
+    loops = bench._env_loops(name, options, seed=2, opponents="random")
+    pair = (bench.GYM_VS_OPPONENTS, bench.NATIVE_VS_OPPONENTS)
+    assert set(pair) <= set(loops) and "gymnasium" not in loops
+    offered = {}
+    for label in pair:
+        loop = loops[label]
+        real = loop.episode.__defaults__[0]  # the loop's own generator
+        seen: list[tuple[int, ...]] = []
+
+        def watch(legal, choice=real.choice, seen=seen):
+            seen.append(tuple(legal))
+            return choice(legal)
+
+        real.choice = watch
+        steps = [loop.episode(deal) for deal in (4, 5, 6)]
+        assert min(steps) > 1, (label, steps)
+        offered[label] = (steps, seen)
+    assert offered[pair[0]] == offered[pair[1]]
+
+
 def test_the_floor_env_keeps_its_mask_and_drops_only_the_vector(bench) -> None:
     import numpy as np
 
