@@ -78,6 +78,21 @@ def test_the_layout_is_the_same_in_every_process_and_documented() -> None:
     assert "`hand[L1]`" in text or "`hand[J]`" in text
 
 
+def test_a_game_is_named_as_the_environments_name_it() -> None:
+    """`layout_markdown("pacal")` and `encoder_for("pacal")` raised AttributeError ('str'
+    object has no attribute 'name'): only a loaded game was taken."""
+    assert layout_markdown("temple", players=2) == \
+        layout_markdown(pyramids.load("temple", players=2))
+    assert encoder_for("mahjongg", layout="giza-step-ramp") is \
+        encoder_for(pyramids.load("mahjongg", layout="giza-step-ramp"))
+    with pytest.raises(ValueError, match="unknown game 'nope'; allowed games: mahjongg"):
+        encoder_for("nope")
+    with pytest.raises(ValueError, match="unknown option players; allowed options:"):
+        layout_markdown("pacal", players=3)
+    with pytest.raises(TypeError, match="options go with a game's name"):
+        encoder_for(pyramids.load("pacal"), rounds_to_win=1)
+
+
 @pytest.mark.parametrize(("heading", "game", "options"), [
     ("### pacal (default options)", "pacal", {}),
     ("### pacal-solo (default options)", "pacal-solo", {}),
@@ -91,13 +106,11 @@ def test_the_layout_tables_in_the_docs_are_the_encoders_own(
     encoded, every Mahjongg offset from 1230 on moved)."""
     from pathlib import Path
 
-    from pyramids.core import load
-    from pyramids.rl import layout_markdown
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
     section = docs[docs.index(heading) + len(heading):]
     table = section[section.index("| offset |"):section.index(" actions.") + len(" actions.")]
-    assert table == layout_markdown(load(game, **options)).strip(), (
+    assert table == layout_markdown(game, **options).strip(), (
         f"docs/rl.md's {game} table is stale: paste pyramids.rl.layout_markdown's output")
 
 

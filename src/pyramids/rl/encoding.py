@@ -610,16 +610,23 @@ def _probe_for(name: str, options_key: tuple[tuple[str, Any], ...]) -> _Measure:
     return probe(load(name, **dict(options_key)))
 
 
-def encoder_for(game: Game, fast: bool = True) -> Encoder:
-    """The encoder of `game` (its name and options); built once per process.
+def encoder_for(game: Game | str, fast: bool = True, **options: Any) -> Encoder:
+    """The encoder of `game` (its name and options), a loaded game or a registered
+    game's name with `options` (as the environments take them); built once per process.
 
     `fast=False`: without the game's own writer (every observation through the view)."""
+    if not isinstance(game, Game):
+        game = load(game, **options)
+    elif options:
+        raise TypeError(f"options go with a game's name; {game.name} is loaded with its "
+                        f"own ({game.options}), got {options}")
     return _cached_encoder(game.name, tuple(sorted(game.options.items())), fast)
 
 
-def layout_markdown(game: Game) -> str:
-    """The observation layout of `game` as a Markdown table (docs/rl.md prints these)."""
-    encoder = encoder_for(game)
+def layout_markdown(game: Game | str, **options: Any) -> str:
+    """The observation layout of `game` (a loaded game, or a name with `options`) as a
+    Markdown table (docs/rl.md prints these)."""
+    encoder = encoder_for(game, **options)
     rows = ["| offset | size | feature | meaning |", "|---:|---:|---|---|"]
     seen: set[str] = set()
     for feature in encoder.features:
