@@ -130,6 +130,23 @@ def test_gymnasium_hands_out_copies_and_seeds_np_random_lazily_as_gymnasium_woul
     assert np.array_equal(again, saved[0]) and np.array_equal(info["action_mask"], saved[1])
 
 
+def test_the_seed_is_read_before_the_generator_is_made() -> None:
+    """`np_random_seed` read before `np_random` (a logger, a vector env's
+    `np_random_seed`) gave a random seed and replaced the seeded generator with a
+    random one: `reset(seed=9)` no longer fixed `np_random`."""
+    import gymnasium
+    from gymnasium.utils import seeding
+
+    expected = seeding.np_random(9)[0].integers(0, 1000, 5)
+    env = gymnasium.make("pyramids/pacal-solo-v0").unwrapped
+    for _ in range(2):
+        env.reset(seed=9)
+        assert env.np_random_seed == 9
+        assert np.array_equal(env.np_random.integers(0, 1000, 5), expected)
+        env.reset()  # unseeded: the generator and its seed go on, as Gymnasium's do
+        assert env.np_random_seed == 9
+
+
 @pytest.mark.parametrize("name", ["pacal", "temple"])
 def test_openspiel_python_answers_equal_the_cpp_path(name) -> None:
     pyspiel = pytest.importorskip("pyspiel")

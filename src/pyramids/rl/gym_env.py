@@ -124,6 +124,7 @@ class PyramidsGymEnv(gymnasium.Env):
             # draws from its own generator, and making a NumPy one costs more than a
             # short episode's steps).
             self._rng_seed, self._rng = seed, None
+            self._np_random_seed = seed  # Gymnasium's `np_random_seed` reads it
             self._seeds.restart(seed)
             self._action_space_seed = seed
         else:
