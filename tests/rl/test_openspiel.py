@@ -146,6 +146,35 @@ def test_observations_come_from_the_view_and_info_states_remember() -> None:
     assert restored.information_state_string(1) == state.information_state_string(1)
 
 
+@pytest.mark.parametrize(("name", "options"), [("pacal", {}), ("temple", {"players": 3})])
+def test_a_determinized_state_has_the_information_state_of_the_seat_it_guesses_for(
+        name, options) -> None:
+    """`game.state_from_engine(state.resample_hidden(seat, rng))`, the openspiel-mcts
+    agent's search root, raised IllegalActionError from information_state_string: it
+    replayed the moves from a deal the state does not have. Now every guess for a seat
+    gives that seat the same information state, move after move."""
+    game = pyspiel.load_game(po.short_name(name), options)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    rng = random.Random(0)
+    for _ in range(8):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    engine = state.engine.state
+    guesses = [game.state_from_engine(engine.resample_hidden(seat, random.Random(draw)))
+               for draw in range(3)]
+    assert len({guess.engine.state.to_json() for guess in guesses}) > 1
+    for _ in range(3):
+        assert len({guess.information_state_string(seat) for guess in guesses}) == 1
+        if guesses[0].current_player() != seat:
+            break
+        action = rng.choice(guesses[0].legal_actions())  # the seat's own: legal in each
+        for guess in guesses:
+            guess.apply_action(action)
+    for player in range(game.num_players()):
+        assert guesses[0].information_state_string(player).startswith(f"p{player} seen:")
+
+
 def test_game_options_are_parameters_and_bad_ones_say_what_is_allowed() -> None:
     game = pyspiel.load_game("pyramids_temple", {"players": 5})
     assert game.num_players() == 5

@@ -217,6 +217,7 @@ class PyramidsSpielGame(pyspiel.Game):
         """A state past the deal, at the engine state `engine` (a copy is kept)."""
         state = PyramidsSpielState(self)
         state.engine = _Engine(engine.clone())
+        state.origin = _Engine(engine.clone())
         state._moved()
         return state
 
@@ -238,6 +239,9 @@ class PyramidsSpielState(pyspiel.State):
         self.deals = game.deals
         self.engine: _Engine | None = None
         self.deal: int | None = None
+        # A state set at an engine state (`state_from_engine`, a determinization) has
+        # no deal to replay: what each seat has seen is counted from that state on.
+        self.origin: _Engine | None = None
         self.digests: dict[int, list[str]] = {}
         # OpenSpiel asks for the player to move three to five times a step (in
         # legal_actions and apply_action), each a call from C++ into Python: the
@@ -311,22 +315,27 @@ class PyramidsSpielState(pyspiel.State):
         return None if self.engine is None else self.engine.state.view(player)
 
     def seen_digest(self, player: int) -> str:
-        """A digest of `player`'s views after every action so far (perfect recall)."""
+        """A digest of `player`'s views after every action so far (perfect recall),
+        from the deal, or from the engine state a determinization was set at."""
         if self.engine is None:
             return ""
-        history = self.engine.state.history()
+        origin = self.origin
+        moves = self.engine.state.history()
+        if origin is not None:
+            moves = moves[len(origin.state.history()):]
         log = self.digests.setdefault(player, [])
-        if len(log) <= len(history):
-            replay = self.engine_game.new_initial_state(self.deal)
+        if len(log) <= len(moves):
+            replay = (self.engine_game.new_initial_state(self.deal) if origin is None
+                      else origin.state.clone())
             done = max(len(log) - 1, 0)
-            for action in history[:done]:
+            for action in moves[:done]:
                 replay.apply_action(action)
             if not log:
                 log.append(_digest("", replay.view(player)))
-            for action in history[done:]:
+            for action in moves[done:]:
                 replay.apply_action(action)
                 log.append(_digest(log[-1], replay.view(player)))
-        return log[len(history)]
+        return log[len(moves)]
 
 
 def _digest(previous: str, view: dict[str, Any]) -> str:
