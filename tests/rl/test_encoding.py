@@ -93,6 +93,21 @@ def test_a_game_is_named_as_the_environments_name_it() -> None:
         encoder_for(pyramids.load("pacal"), rounds_to_win=1)
 
 
+def test_options_beside_a_loaded_game_are_refused_not_ignored() -> None:
+    """The environments took a loaded game and options, and ignored the options: the
+    learner trained on three round wins where it asked for one."""
+    from pyramids.rl import PyramidsAECEnv, PyramidsGymEnv
+
+    loaded = pyramids.load("pacal")
+    for make in (lambda: PyramidsAECEnv(loaded, rounds_to_win=1),
+                 lambda: PyramidsGymEnv(loaded, opponents="random", rounds_to_win=1)):
+        with pytest.raises(TypeError, match=r"options go with a game's name; pacal is "
+                                            r"loaded with its own \(.*'rounds_to_win': 3"):
+            make()
+    assert PyramidsGymEnv("pacal", opponents="random", rounds_to_win=1) \
+        .game.options["rounds_to_win"] == 1
+
+
 @pytest.mark.parametrize(("heading", "game", "options"), [
     ("### pacal (default options)", "pacal", {}),
     ("### pacal-solo (default options)", "pacal-solo", {}),

@@ -23,11 +23,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from pyramids.core import Game, State, companion_of, load
+from pyramids.core import Game, State, companion_of
 from pyramids.rl.encoding import (
     Canvas,
     Encoder,
     as_action,
+    as_game,
     as_seed,
     encoder_for,
     illegal_reason,
@@ -144,7 +145,7 @@ class PyramidsAECEnv(AECEnv):
     def __init__(self, game: str | Game, render_mode: str | None = None,
                  **options: Any) -> None:
         super().__init__()
-        self.game = game if isinstance(game, Game) else load(game, **options)
+        self.game = as_game(game, options)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: 'ansi'")
         self.render_mode = render_mode

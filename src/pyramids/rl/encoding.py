@@ -615,12 +615,20 @@ def encoder_for(game: Game | str, fast: bool = True, **options: Any) -> Encoder:
     game's name with `options` (as the environments take them); built once per process.
 
     `fast=False`: without the game's own writer (every observation through the view)."""
+    game = as_game(game, options)
+    return _cached_encoder(game.name, tuple(sorted(game.options.items())), fast)
+
+
+def as_game(game: Game | str, options: dict[str, Any]) -> Game:
+    """A loaded game as it is, or the registered game named `game` with `options`
+    (checked by the game); options beside a loaded game are refused, since it has
+    its own and they would be ignored."""
     if not isinstance(game, Game):
-        game = load(game, **options)
-    elif options:
+        return load(game, **options)
+    if options:
         raise TypeError(f"options go with a game's name; {game.name} is loaded with its "
                         f"own ({game.options}), got {options}")
-    return _cached_encoder(game.name, tuple(sorted(game.options.items())), fast)
+    return game
 
 
 def layout_markdown(game: Game | str, **options: Any) -> str:

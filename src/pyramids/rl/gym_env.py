@@ -34,12 +34,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from pyramids.core import Game, OptionError, Rng, State, load, manifests
+from pyramids.core import Game, OptionError, Rng, State, manifests
 from pyramids.rl.aec import RESET_FIRST, MaskCanvas, SeedSource, render_text
 from pyramids.rl.encoding import (
     Canvas,
     Encoder,
     as_action,
+    as_game,
     as_seed,
     encoder_for,
     illegal_reason,
@@ -72,7 +73,7 @@ class PyramidsGymEnv(gymnasium.Env):
     def __init__(self, game: str | Game, render_mode: str | None = None, *,
                  opponents: str | Sequence[str] | None = None, seat: int | str = 0,
                  **options: Any) -> None:
-        self.game = game if isinstance(game, Game) else load(game, **options)
+        self.game = as_game(game, options)
         self._settings = _opponent_settings(self.game, opponents)
         self._rotate = _rotates(self.game, seat)
         if render_mode not in (None, "ansi"):
