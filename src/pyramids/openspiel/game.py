@@ -217,7 +217,8 @@ class PyramidsSpielGame(pyspiel.Game):
         """A state past the deal, at the engine state `engine` (a copy is kept)."""
         state = PyramidsSpielState(self)
         state.engine = _Engine(engine.clone())
-        state.origin = _Engine(engine.clone())
+        state.origin = engine.to_json()
+        state.origin_moves = len(engine.history())
         state._moved()
         return state
 
@@ -241,7 +242,9 @@ class PyramidsSpielState(pyspiel.State):
         self.deal: int | None = None
         # A state set at an engine state (`state_from_engine`, a determinization) has
         # no deal to replay: what each seat has seen is counted from that state on.
-        self.origin: _Engine | None = None
+        # Its saved form, a string, since a search clones states by pickling them.
+        self.origin: str | None = None
+        self.origin_moves = 0  # the moves played before it
         self.digests: dict[int, list[str]] = {}
         # OpenSpiel asks for the player to move three to five times a step (in
         # legal_actions and apply_action), each a call from C++ into Python: the
@@ -319,14 +322,11 @@ class PyramidsSpielState(pyspiel.State):
         from the deal, or from the engine state a determinization was set at."""
         if self.engine is None:
             return ""
-        origin = self.origin
-        moves = self.engine.state.history()
-        if origin is not None:
-            moves = moves[len(origin.state.history()):]
+        moves = self.engine.state.history()[self.origin_moves:]
         log = self.digests.setdefault(player, [])
         if len(log) <= len(moves):
-            replay = (self.engine_game.new_initial_state(self.deal) if origin is None
-                      else origin.state.clone())
+            replay = (self.engine_game.new_initial_state(self.deal) if self.origin is None
+                      else self.engine_game.state_from_json(self.origin))
             done = max(len(log) - 1, 0)
             for action in moves[:done]:
                 replay.apply_action(action)
