@@ -36,6 +36,7 @@ from pyramids.rl.encoding import (
 
 VERSION = "v0"
 RESET_FIRST = "call reset() before using the environment"
+EPISODE_OVER = "the episode is over; call reset()"
 
 
 def env_name(game: str) -> str:
@@ -265,7 +266,7 @@ class PyramidsAECEnv(AECEnv):
     def step(self, action: int | None) -> None:
         if self._over:
             if not self.agents:  # every agent took its dead step
-                raise RuntimeError("the episode is over; call reset()")
+                raise RuntimeError(EPISODE_OVER)
             self._was_dead_step(action)
             return
         state = self._require_state()

@@ -35,7 +35,13 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from pyramids.core import Game, OptionError, Rng, State, manifests
-from pyramids.rl.aec import RESET_FIRST, MaskCanvas, SeedSource, render_text
+from pyramids.rl.aec import (
+    EPISODE_OVER,
+    RESET_FIRST,
+    MaskCanvas,
+    SeedSource,
+    render_text,
+)
 from pyramids.rl.encoding import (
     Canvas,
     Encoder,
@@ -177,7 +183,7 @@ class PyramidsGymEnv(gymnasium.Env):
         # An illegal action ends the episode too (the state is not terminal then): a step
         # after it would pay the penalty again.
         if self._ended or state.is_terminal():
-            raise RuntimeError("the episode is over; call reset()")
+            raise RuntimeError(EPISODE_OVER)
         if type(action) is not int:
             action = as_action(action)
         legal = self._legal
