@@ -110,6 +110,32 @@ def test_every_help_names_value_types_in_words_and_flags_take_none(
     assert rows["--plain"].split()[2] == "Line"  # a flag: no type
 
 
+def test_usage_lines_name_arguments_as_the_docs_write_them(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newer Typer writes a required argument as `{game}`, a template left unfilled to
+    the reader; the usage line and the arguments panel say GAME as the docs do
+    (`pyramids rules GAME`), and a missing argument is named as its help names it."""
+    import typer
+
+    monkeypatch.setenv("COLUMNS", "200")
+    for path, usage in [(["arena"], "pyramids arena [OPTIONS] GAME"),
+                        (["play"], "pyramids play [OPTIONS] [GAME]"),
+                        (["layout", "info"], "pyramids layout info [OPTIONS] FILE_OR_NAME")]:
+        assert run(app, [*path, "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert f"Usage: {usage}" in shown, shown
+        argument = usage.split()[-1].strip("[]")
+        assert any(line.split()[1:3] in ([argument, "TEXT"], ["*", argument])
+                   for line in shown.splitlines() if line.startswith("│")), shown
+    for path in _command_paths(typer.main.get_command(app)):
+        assert run(app, ["--lang", "ko", *path, "--help"]) == 0
+        usage_line = next(line for line in capsys.readouterr().out.splitlines()
+                          if "사용법:" in line)
+        assert "{" not in usage_line and "}" not in usage_line, (path, usage_line)
+    assert run(app, ["--lang", "en", "layout", "info"]) == 2
+    assert capsys.readouterr().err.startswith("error: FILE_OR_NAME is missing")
+
+
 def test_help_is_in_the_reader_s_language(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Each command's and option's help comes from the catalogue (the extraction reads
