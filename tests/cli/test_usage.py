@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pyramids.cli.main import app
@@ -90,8 +92,6 @@ def test_every_help_names_value_types_in_words_and_flags_take_none(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Newer Typer shows Python's types ("<str>", "<bool>" beside a flag, which takes
     no value); the help reads TEXT, INTEGER, PATH, or nothing for a flag."""
-    import re
-
     import typer
 
     monkeypatch.setenv("COLUMNS", "200")
@@ -134,6 +134,30 @@ def test_usage_lines_name_arguments_as_the_docs_write_them(
         assert "{" not in usage_line and "}" not in usage_line, (path, usage_line)
     assert run(app, ["--lang", "en", "layout", "info"]) == 2
     assert capsys.readouterr().err.startswith("error: FILE_OR_NAME is missing")
+
+
+def test_a_force_option_names_the_option_whose_file_it_replaces() -> None:
+    """`--force` is read beside the option it concerns (`--csv`, `--out`, `--output`);
+    a name the command does not show (layout convert once said OUT) leaves the reader
+    guessing which file goes."""
+    import typer
+
+    root = typer.main.get_command(app)
+    forced = []
+    for path in _command_paths(root):
+        command = root
+        for name in path:
+            command = command.commands[name]  # type: ignore[attr-defined]
+        params = getattr(command, "params", [])
+        force = next((param for param in params if "--force" in param.opts), None)
+        if force is None:
+            continue
+        others = {opt for param in params if param is not force for opt in param.opts
+                  if opt.startswith("--")}
+        named = set(re.findall(r"--[a-z][a-z-]*", force.help or ""))
+        assert named and named <= others, (path, force.help)
+        forced.append(path)
+    assert ("layout", "convert") in forced and ("arena",) in forced
 
 
 def test_help_is_in_the_reader_s_language(
