@@ -1,0 +1,155 @@
+"""Every `pyramids ...` command the README and the docs show parses with the real
+command line: users copy them, so renaming a command or an option without fixing
+the page fails here. Nothing is run: each line is resolved to its command and its
+options checked, and a whole command in a code block is parsed as Click would."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from pyramids.cli.main import app
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", ROOT / "benchmarks" / "README.md",
+         *sorted((ROOT / "docs").rglob("*.md"))]
+FENCE = re.compile(r"^\s*```")
+SHELL_BREAKS = {">", ">>", "|", "&&", ";", "2>&1"}
+
+
+def _code_lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(line number, text, in a code block) of each line of code on a page: a code
+    block's lines, continuations joined, and each inline code span."""
+    in_block = False
+    pending: tuple[int, str] | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if FENCE.match(line):
+            in_block = not in_block
+            continue
+        if in_block:
+            if pending is not None:
+                start, joined = pending
+                pending = None
+                yield start, f"{joined} {line.strip()}", True
+                continue
+            if line.rstrip().endswith("\\"):
+                pending = (number, line.rstrip()[:-1].strip())
+                continue
+            yield number, line.strip(), True
+        else:
+            for span in re.findall(r"`([^`]+)`", line):
+                yield number, span.strip(), False
+
+
+def _joined_synopses(lines: list[tuple[int, str, bool]]) -> Iterator[tuple[int, str, bool]]:
+    """A usage synopsis goes on under its command on lines that open with `[`."""
+    for index, (number, line, in_block) in enumerate(lines):
+        if in_block and line.startswith("["):
+            continue
+        following = [text for _, text, block in lines[index + 1:index + 4] if block]
+        while in_block and following and following[0].startswith("["):
+            line = f"{line} {following.pop(0)}"
+        yield number, line, in_block
+
+
+def doc_commands() -> list[tuple[str, str, bool]]:
+    """(where, command, in a code block) of each `pyramids` command on the pages."""
+    found = []
+    for page in PAGES:
+        lines = list(_code_lines(page.read_text(encoding="utf-8")))
+        for number, line, in_block in _joined_synopses(lines):
+            command = re.sub(r"^(nice -n \d+ )", "", line)
+            if command == "pyramids" or command.startswith("pyramids "):
+                found.append((f"{page.relative_to(ROOT)}:{number}", command, in_block))
+    return found
+
+
+def _words(command: str) -> list[str]:
+    """The command's words up to a comment or what the shell does with its output."""
+    words = []
+    for word in shlex.split(command, comments=True)[1:]:
+        if word in SHELL_BREAKS:
+            break
+        words.append(word)
+    return words
+
+
+def _option_names(command: Any) -> set[str]:
+    return {name for param in command.params if param.param_type_name == "option"
+            for name in (*param.opts, *param.secondary_opts)} | {"--help"}
+
+
+def _option_words(words: list[str]) -> Iterator[str]:
+    for word in words:
+        word = word.strip("[]")
+        if re.match(r"-{1,2}[A-Za-z]", word):
+            yield word.partition("=")[0]
+
+
+def _resolve(root: Any, words: list[str]) -> tuple[Any, list[str], list[str]]:
+    """The command the words name, its path, and the words left for it. The root's
+    own options (`--lang ko`) may come before the command."""
+    command, path, rest = root, ["pyramids"], list(words)
+    while getattr(command, "commands", None):
+        while rest and rest[0].startswith("-"):
+            option = rest.pop(0)
+            param = next((param for param in command.params
+                          if option.partition("=")[0] in param.opts), None)
+            assert param is not None, f"{' '.join(path)} has no option {option}"
+            if "=" not in option and not param.is_flag and rest:
+                rest.pop(0)  # its value
+        if not rest:
+            break
+        name = rest.pop(0)
+        assert name in command.commands, (
+            f"{' '.join(path)} has no command {name!r}; it has {sorted(command.commands)}")
+        command, path = command.commands[name], [*path, name]
+    return command, path, rest
+
+
+def check_command(command_line: str, whole: bool) -> None:
+    """Fail with words if the line names a command or an option the CLI lacks; a
+    `whole` command (copied from a code block) must parse as Click parses it."""
+    root = typer.main.get_command(app)
+    command, path, rest = _resolve(root, _words(command_line))
+    for option in _option_words(rest):
+        assert option in _option_names(command), (
+            f"{' '.join(path)} has no option {option}; it has "
+            f"{sorted(_option_names(command))}")
+    if whole and not getattr(command, "commands", None) and "[" not in command_line:
+        command.make_context(" ".join(path), [word for word in rest if word != "..."])
+
+
+COMMANDS = doc_commands()
+
+
+def test_the_pages_show_commands_of_every_kind() -> None:
+    names = {_words(command)[0] for _, command, _ in COMMANDS if _words(command)}
+    assert {"play", "arena", "balance", "serve", "solve", "layout", "rules"} <= names
+    assert sum(whole for *_, whole in COMMANDS) > 40
+
+
+@pytest.mark.parametrize(("where", "command", "whole"), COMMANDS,
+                         ids=[where for where, *_ in COMMANDS])
+def test_a_command_the_docs_show_parses(where: str, command: str, whole: bool) -> None:
+    check_command(command, whole)
+
+
+@pytest.mark.parametrize(("command", "whole", "problem"), [
+    ("pyramids arena pacal --agnets greedy,random --games 4", False,
+     "pyramids arena has no option --agnets"),
+    ("pyramids solve mahjongg --seed 7 --nodes-limit 10", False, "no option --nodes-limit"),
+    ("pyramids layout infos turtle", False, "pyramids layout has no command 'infos'"),
+    ("pyramids --language ko games", False, "pyramids has no option --language"),
+    ("pyramids arena pacal --agents greedy --games many", True, "valid integer"),
+])
+def test_a_misspelt_command_or_option_is_caught(command: str, whole: bool,
+                                                problem: str) -> None:
+    with pytest.raises(Exception, match=problem):
+        check_command(command, whole)
