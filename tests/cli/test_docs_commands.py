@@ -25,7 +25,8 @@ SHELL_BREAKS = {">", ">>", "|", "&&", ";", "2>&1"}
 
 def _code_lines(text: str) -> Iterator[tuple[int, str, bool]]:
     """(line number, text, in a code block) of each line of code on a page: a code
-    block's lines, continuations joined, and each inline code span."""
+    block's lines (fenced, continuations joined, or indented) and each inline code
+    span."""
     in_block = False
     pending: tuple[int, str] | None = None
     for number, line in enumerate(text.splitlines(), 1):
@@ -42,6 +43,8 @@ def _code_lines(text: str) -> Iterator[tuple[int, str, bool]]:
                 pending = (number, line.rstrip()[:-1].strip())
                 continue
             yield number, line.strip(), True
+        elif line.startswith("    ") and not line.lstrip().startswith(("-", "*")):
+            yield number, line.strip(), True  # an indented code block
         else:
             for span in re.findall(r"`([^`]+)`", line):
                 yield number, span.strip(), False
@@ -71,12 +74,15 @@ def doc_commands() -> list[tuple[str, str, bool]]:
 
 
 def _words(command: str) -> list[str]:
-    """The command's words up to a comment or what the shell does with its output."""
-    words = []
+    """The command's words up to a comment or what the shell does with its output
+    (a `|` inside a synopsis's brackets, `[--step | --tui]`, is a choice)."""
+    words: list[str] = []
     for word in shlex.split(command, comments=True)[1:]:
-        if word in SHELL_BREAKS:
+        in_brackets = "".join(words).count("[") > "".join(words).count("]")
+        if word in SHELL_BREAKS and not in_brackets:
             break
-        words.append(word)
+        if word != "|":
+            words.append(word)
     return words
 
 
@@ -129,6 +135,18 @@ def check_command(command_line: str, whole: bool) -> None:
 COMMANDS = doc_commands()
 
 
+def test_commands_are_found_in_fenced_indented_and_inline_code() -> None:
+    page = "\n".join([
+        "Play `pyramids play pacal --vs hard` or", "", "    pyramids games", "",
+        "```", "pyramids arena temple --agents greedy \\", "    --games 4 > a.json", "```",
+        "- a list item", "    that goes on, pyramids aside",
+    ])
+    assert [(number, line, whole) for number, line, whole in _code_lines(page)
+            if line.startswith("pyramids")] == [
+        (1, "pyramids play pacal --vs hard", False), (3, "pyramids games", True),
+        (6, "pyramids arena temple --agents greedy --games 4 > a.json", True)]
+
+
 def test_the_pages_show_commands_of_every_kind() -> None:
     names = {_words(command)[0] for _, command, _ in COMMANDS if _words(command)}
     assert {"play", "arena", "balance", "serve", "solve", "layout", "rules"} <= names
@@ -148,6 +166,7 @@ def test_a_command_the_docs_show_parses(where: str, command: str, whole: bool) -
     ("pyramids layout infos turtle", False, "pyramids layout has no command 'infos'"),
     ("pyramids --language ko games", False, "pyramids has no option --language"),
     ("pyramids arena pacal --agents greedy --games many", True, "valid integer"),
+    ("pyramids replay game.json [--step | --tuix]", False, "no option --tuix"),
 ])
 def test_a_misspelt_command_or_option_is_caught(command: str, whole: bool,
                                                 problem: str) -> None:
