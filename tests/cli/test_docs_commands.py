@@ -1,12 +1,16 @@
 """Every `pyramids ...` command the README and the docs show parses with the real
-command line: users copy them, so renaming a command or an option without fixing
-the page fails here. Nothing is run: each line is resolved to its command and its
-options checked, and a whole command in a code block is parsed as Click would."""
+command line, and every `python benchmarks/...` line with its script's parser:
+users copy them, so renaming a command or an option without fixing the page fails
+here. Nothing is run: each line is resolved to its command and its options
+checked, and a whole command in a code block is parsed as Click (or argparse)
+would."""
 
 from __future__ import annotations
 
+import argparse
 import re
 import shlex
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +19,7 @@ import pytest
 import typer
 
 from pyramids.cli.main import app
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", ROOT / "benchmarks" / "README.md",
@@ -34,15 +39,13 @@ def _code_lines(text: str) -> Iterator[tuple[int, str, bool]]:
             in_block = not in_block
             continue
         if in_block:
-            if pending is not None:
-                start, joined = pending
-                pending = None
-                yield start, f"{joined} {line.strip()}", True
+            start, joined = pending if pending is not None else (number, "")
+            joined = f"{joined} {line.strip()}".strip()
+            pending = None
+            if joined.endswith("\\"):
+                pending = (start, joined[:-1].strip())
                 continue
-            if line.rstrip().endswith("\\"):
-                pending = (number, line.rstrip()[:-1].strip())
-                continue
-            yield number, line.strip(), True
+            yield start, joined, True
         elif line.startswith("    ") and not line.lstrip().startswith(("-", "*")):
             yield number, line.strip(), True  # an indented code block
         else:
@@ -61,14 +64,25 @@ def _joined_synopses(lines: list[tuple[int, str, bool]]) -> Iterator[tuple[int, 
         yield number, line, in_block
 
 
-def doc_commands() -> list[tuple[str, str, bool]]:
-    """(where, command, in a code block) of each `pyramids` command on the pages."""
+def _expanded(line: str, variables: dict[str, str]) -> str:
+    for name, value in variables.items():
+        line = line.replace(f"${name}", value)
+    return line
+
+
+def doc_commands(program: str) -> list[tuple[str, str, bool]]:
+    """(where, command, in a code block) of each command on the pages that starts
+    with `program`, a block's shell variables (`B=...`, `python $B`) filled in."""
     found = []
     for page in PAGES:
         lines = list(_code_lines(page.read_text(encoding="utf-8")))
+        variables: dict[str, str] = {}
         for number, line, in_block in _joined_synopses(lines):
-            command = re.sub(r"^(nice -n \d+ )", "", line)
-            if command == "pyramids" or command.startswith("pyramids "):
+            assigned = re.fullmatch(r"([A-Z_]+)=(\S+)", line)
+            if in_block and assigned:
+                variables[assigned.group(1)] = assigned.group(2)
+            command = _expanded(re.sub(r"^(nice -n \d+ )", "", line), variables)
+            if command == program or command.startswith(f"{program} "):
                 found.append((f"{page.relative_to(ROOT)}:{number}", command, in_block))
     return found
 
@@ -132,7 +146,61 @@ def check_command(command_line: str, whole: bool) -> None:
         command.make_context(" ".join(path), [word for word in rest if word != "..."])
 
 
-COMMANDS = doc_commands()
+class _Parsed(Exception):
+    """Stops a benchmark once its parser is made: the test reads the parser."""
+
+
+def benchmark_parser(script: str) -> argparse.ArgumentParser:
+    """The parser a benchmark's `main` makes, without running the benchmark."""
+    name = Path(script).stem
+    try:
+        module = load_script(script, f"docs_benchmark_{name}")
+    except ImportError as error:  # an extra this install lacks (the server's)
+        pytest.skip(f"{script} needs {error.name}")
+    made: list[argparse.ArgumentParser] = []
+
+    def capture(parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        made.append(parser)
+        raise _Parsed
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(argparse.ArgumentParser, "parse_args", capture)
+        patch.setattr(sys, "argv", [script])
+        with pytest.raises(_Parsed):
+            module.main()
+    return made[0]
+
+
+def _argparse_options(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option string of the parser and of its subcommands' parsers."""
+    names: set[str] = set()
+    for action in parser._actions:
+        names.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                names |= _argparse_options(sub)
+    return names
+
+
+def check_benchmark(command_line: str, whole: bool) -> None:
+    """A `python benchmarks/NAME.py ...` line names only the script's options; a
+    whole one parses as the script parses it."""
+    script, *rest = _words(command_line)
+    assert (ROOT / script).is_file(), f"no script {script}"
+    parser = benchmark_parser(script)
+    for option in _option_words(rest):
+        assert option in _argparse_options(parser), (
+            f"{script} has no option {option}; it has {sorted(_argparse_options(parser))}")
+    if whole and "[" not in command_line:
+        try:
+            parser.parse_args(rest)
+        except SystemExit as stopped:
+            raise AssertionError(f"{script} refuses {rest}") from stopped
+
+
+COMMANDS = doc_commands("pyramids")
+BENCHMARKS = [(where, command, whole) for where, command, whole in doc_commands("python")
+              if _words(command) and _words(command)[0].startswith("benchmarks/")]
 
 
 def test_commands_are_found_in_fenced_indented_and_inline_code() -> None:
@@ -157,6 +225,22 @@ def test_the_pages_show_commands_of_every_kind() -> None:
                          ids=[where for where, *_ in COMMANDS])
 def test_a_command_the_docs_show_parses(where: str, command: str, whole: bool) -> None:
     check_command(command, whole)
+
+
+@pytest.mark.parametrize(("where", "command", "whole"), BENCHMARKS,
+                         ids=[where for where, *_ in BENCHMARKS])
+def test_a_benchmark_command_the_docs_show_parses(where: str, command: str,
+                                                  whole: bool) -> None:
+    check_benchmark(command, whole)
+
+
+def test_a_misspelt_benchmark_option_is_caught() -> None:
+    assert len({_words(command)[0] for _, command, _ in BENCHMARKS}) >= 12
+    check_benchmark("python benchmarks/pacal_solo_value.py fit --deals 20", True)
+    with pytest.raises(AssertionError, match="has no option --deal;"):
+        check_benchmark("python benchmarks/pacal_solo_value.py fit --deal 20", False)
+    with pytest.raises(AssertionError, match="refuses"):
+        check_benchmark("python benchmarks/temple_balance_study.py sweeps --games 4", True)
 
 
 @pytest.mark.parametrize(("command", "whole", "problem"), [
