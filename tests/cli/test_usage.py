@@ -136,6 +136,23 @@ def test_usage_lines_name_arguments_as_the_docs_write_them(
     assert capsys.readouterr().err.startswith("error: FILE_OR_NAME is missing")
 
 
+def test_the_usage_line_and_value_types_are_in_the_reader_s_language(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Korean help kept Click's English placeholders ([OPTIONS], COMMAND [ARGS]...,
+    TEXT, INTEGER) between its translated words; they come from the catalogue too."""
+    monkeypatch.setenv("COLUMNS", "200")
+    assert run(app, ["--lang", "ko", "--help"]) == 0
+    assert "사용법: pyramids [옵션] 명령 [인자]..." in capsys.readouterr().out
+    assert run(app, ["--lang", "ko", "play", "--help"]) == 0
+    korean = capsys.readouterr().out
+    assert "사용법: pyramids play [옵션] [GAME]" in korean
+    rows = {line.split()[1]: line for line in korean.splitlines() if line.startswith("│ --")}
+    assert rows["--seed"].split()[2] == "정수" and rows["--save"].split()[2] == "경로"
+    assert not re.search(r"\b(TEXT|INTEGER|NUMBER|PATH|OPTIONS|COMMAND|ARGS)\b", korean)
+    assert run(app, ["--lang", "en", "play", "--help"]) == 0
+    assert "Usage: pyramids play [OPTIONS] [GAME]" in capsys.readouterr().out
+
+
 def test_a_force_option_names_the_option_whose_file_it_replaces() -> None:
     """`--force` is read beside the option it concerns (`--csv`, `--out`, `--output`);
     a name the command does not show (layout convert once said OUT) leaves the reader

@@ -112,8 +112,9 @@ def language_asked(args: list[str]) -> str | None:
 # What a value is, in `--help`: a word, as Click writes it, instead of newer Typer's
 # Python types ("<str>", "<list[str]>"); a flag takes no value, so it shows none.
 HELP_TYPES = {
-    "str": "TEXT", "list[str]": "TEXT", "int": "INTEGER", "int range": "INTEGER",
-    "float": "NUMBER", "float range": "NUMBER", "path": "PATH",
+    "str": N_("TEXT"), "list[str]": N_("TEXT"), "int": N_("INTEGER"),
+    "int range": N_("INTEGER"), "float": N_("NUMBER"), "float range": N_("NUMBER"),
+    "path": N_("PATH"),
 }
 
 
@@ -125,7 +126,8 @@ def _plain_type(param: Any) -> None:
         label = None
     else:
         shown = display_type(None)
-        label = HELP_TYPES.get(shown.strip("<>"), shown)
+        plain = HELP_TYPES.get(shown.strip("<>"))
+        label = _(plain) if plain else shown
     param.display_type_rich = lambda ctx, label=label: label
 
 
@@ -142,6 +144,9 @@ HELP_FRAME = {
 }
 DEFAULT_MARK = N_("[default: {value}]")
 USAGE_PREFIX = N_("Usage:")
+# The usage line's placeholders for the options and for a group's command.
+OPTIONS_METAVAR = N_("[OPTIONS]")
+SUBCOMMAND_METAVAR = N_("COMMAND [ARGS]...")
 
 
 def readable_frame() -> None:
@@ -174,8 +179,13 @@ def _usage_piece(piece: str) -> str:
 
 
 def _readable_usage(command: Any) -> None:
-    """The usage line in the reader's language ("Usage:") and Click's words for the
-    arguments."""
+    """The usage line in the reader's language ("Usage:", "[OPTIONS]") and Click's
+    words for the arguments."""
+    if getattr(command, "options_metavar", None):
+        command.options_metavar = _(OPTIONS_METAVAR)
+    if getattr(command, "subcommand_metavar", None):
+        command.subcommand_metavar = _(SUBCOMMAND_METAVAR)
+
     def format_usage(ctx: Any, formatter: Any) -> None:
         pieces = [_usage_piece(piece) for piece in command.collect_usage_pieces(ctx)]
         formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_(USAGE_PREFIX) + " ")
