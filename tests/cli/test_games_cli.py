@@ -1150,3 +1150,23 @@ def test_plain_quit_on_a_game_not_saved_asks_first(
     assert play_plain(session, lambda: next(inputs, None), lines.append) is False
     assert not [line for line in lines if line.startswith("This game is not saved.")]
     assert len(session.state.history()) == 1
+
+
+def test_the_resume_command_a_stopped_game_names_can_be_copied_whole(tmp_path: Path) -> None:
+    """The line prompts wrapped 'go on with: pyramids play --resume FILE' at a space
+    inside the command, and a path with a space in it was not quoted: pasted, either
+    ran something else. The command stays on one line and quotes its path."""
+    import shlex
+
+    folder = tmp_path / "my saves"
+    folder.mkdir()
+    target = folder / "a long game of pacal solo.json"
+    result = runner.invoke(app, ["play", "pacal-solo", "--plain", "--seed", "3",
+                                 "--save", str(target)], input="quit\n",
+                           env={"COLUMNS": "60", "LANG": "en_US.UTF-8"})
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if "pyramids play" in line)
+    command = shlex.split(line[line.index("pyramids play"):])
+    assert command == ["pyramids", "play", "--resume", str(target)]
+    resumed = runner.invoke(app, command[1:] + ["--plain"], input="quit\n")
+    assert resumed.exit_code == 0 and "Pacal solo, seed 3" in resumed.output, resumed.output

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pyramids.cli.main import app
@@ -90,8 +92,6 @@ def test_every_help_names_value_types_in_words_and_flags_take_none(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Newer Typer shows Python's types ("<str>", "<bool>" beside a flag, which takes
     no value); the help reads TEXT, INTEGER, PATH, or nothing for a flag."""
-    import re
-
     import typer
 
     monkeypatch.setenv("COLUMNS", "200")
@@ -108,6 +108,73 @@ def test_every_help_names_value_types_in_words_and_flags_take_none(
             if line.startswith("│ --")}
     assert rows["--seed"].split()[2] == "INTEGER" and rows["--save"].split()[2] == "PATH"
     assert rows["--plain"].split()[2] == "Line"  # a flag: no type
+
+
+def test_usage_lines_name_arguments_as_the_docs_write_them(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newer Typer writes a required argument as `{game}`, a template left unfilled to
+    the reader; the usage line and the arguments panel say GAME as the docs do
+    (`pyramids rules GAME`), and a missing argument is named as its help names it."""
+    import typer
+
+    monkeypatch.setenv("COLUMNS", "200")
+    for path, usage in [(["arena"], "pyramids arena [OPTIONS] GAME"),
+                        (["play"], "pyramids play [OPTIONS] [GAME]"),
+                        (["layout", "info"], "pyramids layout info [OPTIONS] FILE_OR_NAME")]:
+        assert run(app, [*path, "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert f"Usage: {usage}" in shown, shown
+        argument = usage.split()[-1].strip("[]")
+        assert any(line.split()[1:3] in ([argument, "TEXT"], ["*", argument])
+                   for line in shown.splitlines() if line.startswith("│")), shown
+    for path in _command_paths(typer.main.get_command(app)):
+        assert run(app, ["--lang", "ko", *path, "--help"]) == 0
+        usage_line = next(line for line in capsys.readouterr().out.splitlines()
+                          if "사용법:" in line)
+        assert "{" not in usage_line and "}" not in usage_line, (path, usage_line)
+    assert run(app, ["--lang", "en", "layout", "info"]) == 2
+    assert capsys.readouterr().err.startswith("error: FILE_OR_NAME is missing")
+
+
+def test_the_usage_line_and_value_types_are_in_the_reader_s_language(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Korean help kept Click's English placeholders ([OPTIONS], COMMAND [ARGS]...,
+    TEXT, INTEGER) between its translated words; they come from the catalogue too."""
+    monkeypatch.setenv("COLUMNS", "200")
+    assert run(app, ["--lang", "ko", "--help"]) == 0
+    assert "사용법: pyramids [옵션] 명령 [인자]..." in capsys.readouterr().out
+    assert run(app, ["--lang", "ko", "play", "--help"]) == 0
+    korean = capsys.readouterr().out
+    assert "사용법: pyramids play [옵션] [GAME]" in korean
+    rows = {line.split()[1]: line for line in korean.splitlines() if line.startswith("│ --")}
+    assert rows["--seed"].split()[2] == "정수" and rows["--save"].split()[2] == "경로"
+    assert not re.search(r"\b(TEXT|INTEGER|NUMBER|PATH|OPTIONS|COMMAND|ARGS)\b", korean)
+    assert run(app, ["--lang", "en", "play", "--help"]) == 0
+    assert "Usage: pyramids play [OPTIONS] [GAME]" in capsys.readouterr().out
+
+
+def test_a_force_option_names_the_option_whose_file_it_replaces() -> None:
+    """`--force` is read beside the option it concerns (`--csv`, `--out`, `--output`);
+    a name the command does not show (layout convert once said OUT) leaves the reader
+    guessing which file goes."""
+    import typer
+
+    root = typer.main.get_command(app)
+    forced = []
+    for path in _command_paths(root):
+        command = root
+        for name in path:
+            command = command.commands[name]  # type: ignore[attr-defined]
+        params = getattr(command, "params", [])
+        force = next((param for param in params if "--force" in param.opts), None)
+        if force is None:
+            continue
+        others = {opt for param in params if param is not force for opt in param.opts
+                  if opt.startswith("--")}
+        named = set(re.findall(r"--[a-z][a-z-]*", force.help or ""))
+        assert named and named <= others, (path, force.help)
+        forced.append(path)
+    assert ("layout", "convert") in forced and ("arena",) in forced
 
 
 def test_help_is_in_the_reader_s_language(

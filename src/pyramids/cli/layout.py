@@ -374,7 +374,7 @@ def convert(
         "-", "--output", "-o", help="The .pyr file to write ('-' for standard output)."
     ),
     name: str | None = typer.Option(None, "--name", help="The layout's name in the new file."),
-    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    force: bool = typer.Option(False, "--force", help="Replace the --output file if it exists."),
 ) -> None:
     """Write a layout (e.g. a KMahjongg .layout) in the project's .pyr format."""
     with user_errors():

@@ -209,7 +209,7 @@ def play_plain(
     saved = save_quietly(session, write)
     if saved:
         write(_("The game is saved to {path}; watch it with: {command}", path=saved,
-                command=replay_command(saved)))
+                command=unbroken(replay_command(saved))))
     return True
 
 
@@ -301,7 +301,7 @@ def _save_command(session: Session, path: str, write: Callable[[str], None]) -> 
         write(words_text(error))
         return
     write(_("Saved to {path}; the game is saved there after every move. Go on with it "
-            "later with: {command}", path=saved, command=resume_command(saved)))
+            "later with: {command}", path=saved, command=unbroken(resume_command(saved))))
 
 
 def _show_turn(session: Session, seat: int, write: Callable[[str], None]) -> list[int]:
@@ -332,6 +332,17 @@ def unlisted_kinds(labels: dict[str, str]) -> frozenset[str]:
     return frozenset({"match"}) if labels else frozenset()
 
 
+# Wrapping breaks lines at spaces only; a command's words are joined by this until
+# the line is fitted, so that it is never broken across lines.
+NO_BREAK = "\u00a0"
+
+
+def unbroken(command: str) -> str:
+    """A command the player is told to type, kept on one line by `fitted`: copied
+    across a wrap, it would run as two commands."""
+    return command.replace(" ", NO_BREAK)
+
+
 def fitted(text: str) -> str:
     """Lines of words wrapped to the terminal's width; drawings (a board's lines, with
     their blocks and boxes) as they are, since a wrapped drawing no longer reads."""
@@ -342,7 +353,7 @@ def fitted(text: str) -> str:
     for line in text.split("\n"):
         drawing = any(mark in line for mark in ("▐", "░", "▒", "[ "))
         lines.append(line if drawing or cell_len(line) <= width else wrap_cells(line, width))
-    return "\n".join(lines)
+    return "\n".join(lines).replace(NO_BREAK, " ")
 
 
 def save_quietly(session: Session, write: Callable[[str], None]) -> Path | None:
@@ -360,7 +371,7 @@ def _stop(session: Session, write: Callable[[str], None]) -> None:
     saved = save_quietly(session, write)
     if saved:
         write(_("Stopped. The game is saved to {path}; go on with: {command}",
-                path=saved, command=resume_command(saved)))
+                path=saved, command=unbroken(resume_command(saved))))
     elif session.save_path is None:
         write(_("Stopped. The game was not saved (start with --save FILE to keep it)."))
 

@@ -54,8 +54,8 @@ def _name_of(error: Any) -> str:
     if param is None:
         return str(getattr(error, "param_hint", "") or "")
     opts = getattr(param, "opts", None) or [getattr(param, "name", "")]
-    if getattr(param, "param_type_name", "") == "argument":
-        return str(getattr(param, "name", opts[0])).upper()
+    if getattr(param, "param_type_name", "") == "argument":  # as its help names it
+        return str(getattr(param, "metavar", None) or getattr(param, "name", opts[0])).upper()
     return " / ".join(opts)
 
 
@@ -112,8 +112,9 @@ def language_asked(args: list[str]) -> str | None:
 # What a value is, in `--help`: a word, as Click writes it, instead of newer Typer's
 # Python types ("<str>", "<list[str]>"); a flag takes no value, so it shows none.
 HELP_TYPES = {
-    "str": "TEXT", "list[str]": "TEXT", "int": "INTEGER", "int range": "INTEGER",
-    "float": "NUMBER", "float range": "NUMBER", "path": "PATH",
+    "str": N_("TEXT"), "list[str]": N_("TEXT"), "int": N_("INTEGER"),
+    "int range": N_("INTEGER"), "float": N_("NUMBER"), "float range": N_("NUMBER"),
+    "path": N_("PATH"),
 }
 
 
@@ -125,7 +126,8 @@ def _plain_type(param: Any) -> None:
         label = None
     else:
         shown = display_type(None)
-        label = HELP_TYPES.get(shown.strip("<>"), shown)
+        plain = HELP_TYPES.get(shown.strip("<>"))
+        label = _(plain) if plain else shown
     param.display_type_rich = lambda ctx, label=label: label
 
 
@@ -142,6 +144,9 @@ HELP_FRAME = {
 }
 DEFAULT_MARK = N_("[default: {value}]")
 USAGE_PREFIX = N_("Usage:")
+# The usage line's placeholders for the options and for a group's command.
+OPTIONS_METAVAR = N_("[OPTIONS]")
+SUBCOMMAND_METAVAR = N_("COMMAND [ARGS]...")
 
 
 def readable_frame() -> None:
@@ -159,10 +164,30 @@ def readable_frame() -> None:
         rich_utils.DEFAULT_STRING = _(DEFAULT_MARK).replace("{value}", "{}")
 
 
+def _argument_named_in_capitals(param: Any) -> None:
+    """An argument shown as GAME, as Click names it and the docs write it, in the
+    usage line and its panel alike; newer Typer shows the parameter's own name."""
+    if getattr(param, "param_type_name", "") == "argument" and param.metavar is None:
+        param.metavar = param.name.upper()
+
+
+def _usage_piece(piece: str) -> str:
+    """A required argument as Click writes it (GAME); newer Typer braces it ({GAME}),
+    which reads as a template left unfilled."""
+    braced = re.fullmatch(r"\{(.+)\}((?:\.\.\.)?)", piece)
+    return braced.group(1) + braced.group(2) if braced else piece
+
+
 def _readable_usage(command: Any) -> None:
-    """The usage line's prefix ("Usage:") in the reader's language."""
+    """The usage line in the reader's language ("Usage:", "[OPTIONS]") and Click's
+    words for the arguments."""
+    if getattr(command, "options_metavar", None):
+        command.options_metavar = _(OPTIONS_METAVAR)
+    if getattr(command, "subcommand_metavar", None):
+        command.subcommand_metavar = _(SUBCOMMAND_METAVAR)
+
     def format_usage(ctx: Any, formatter: Any) -> None:
-        pieces = command.collect_usage_pieces(ctx)
+        pieces = [_usage_piece(piece) for piece in command.collect_usage_pieces(ctx)]
         formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_(USAGE_PREFIX) + " ")
 
     command.format_usage = format_usage
@@ -190,6 +215,7 @@ def readable_help(command: Any) -> None:
         if getattr(param, "help", None):
             param.help = _(param.help)
         _plain_type(param)
+        _argument_named_in_capitals(param)
     made = command.get_help_option  # `--help` is made when the help is shown
 
     def help_option(ctx: Any) -> Any:

@@ -9,6 +9,7 @@ a one-line error and exit code 2.
 from __future__ import annotations
 
 import secrets
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -253,13 +254,14 @@ def _make_agents(seats: list[str], seed: int | str | None) -> dict[int, Agent]:
 
 def resume_command(path: Path | str) -> str:
     """The command that resumes the game saved at `path`, in the language it was
-    played in where that is not the environment's."""
-    return f"pyramids play --resume {path}{language_option()}"
+    played in where that is not the environment's; the path quoted where a shell
+    needs it (a space), so that the command pastes as it reads."""
+    return f"pyramids play --resume {shlex.quote(str(path))}{language_option()}"
 
 
 def replay_command(path: Path | str) -> str:
     """The command that replays the finished game saved at `path`, in its language."""
-    return f"pyramids replay {path}{language_option()}"
+    return f"pyramids replay {shlex.quote(str(path))}{language_option()}"
 
 
 __all__ = [
