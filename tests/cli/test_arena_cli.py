@@ -502,7 +502,7 @@ def test_a_read_only_csv_folder_is_refused_before_any_game(
                                  "2", "--csv", str(path)])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        f"error: cannot write '{path}': Permission denied"]
+        f"error: cannot write '{path}': permission denied"]
     assert {path: path.read_bytes() for path in read_only_folder.glob("*.*")} == before
 
 
@@ -516,7 +516,7 @@ def test_a_folder_given_as_the_csv_file_is_refused_before_any_game(
                                  "2", "--csv", str(tmp_path / "kept"), "--force"])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        f"error: cannot write '{tmp_path / 'kept'}': Is a directory"]
+        f"error: cannot write '{tmp_path / 'kept'}': it is a folder, not a file"]
     assert (tmp_path / "kept").is_dir()
 
 

@@ -668,7 +668,7 @@ def test_a_save_file_that_cannot_be_written_is_refused_before_the_first_move(
                     stdin="1\n")
     assert result.exit_code == 2
     assert result.output.strip() == (
-        f"error: cannot save the game to {missing}: No such file or directory")
+        f"error: cannot save the game to {missing}: there is no such file or folder")
     result = invoke("play", "pacal-solo", "--seed", "3", "--plain", "--save", str(tmp_path),
                     stdin="1\n")
     assert result.exit_code == 2
@@ -715,7 +715,7 @@ def test_a_save_that_fails_during_play_is_said_and_the_game_goes_on(tmp_path: Pa
     assert len(session.state.history()) == 3  # every move played
     said = [" ".join(line.split()) for line in lines]  # a long path wraps at 80 columns
     failures = [line for line in said if line.startswith(f"Could not save to {save}:")]
-    assert failures and "No such file or directory" in failures[0]
+    assert failures and "there is no such file or folder" in failures[0]
 
 
 def test_every_move_is_told_in_words_and_a_round_says_why_it_ended() -> None:
@@ -963,7 +963,7 @@ def test_resume_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(("lang", "content", "line"), [
-    ("en", None, "error: cannot read game record {path}: No such file or directory"),
+    ("en", None, "error: cannot read game record {path}: there is no such file or folder"),
     ("en", b"\xff\xd8 a photo", "error: {path} is not a game record: a record is JSON text "
                                 "(UTF-8), and this file is not text"),
     ("en", b"", "error: {path}: not a game record: the JSON breaks off or is malformed at "
@@ -972,7 +972,7 @@ def test_resume_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) 
            b'"actions": []}',
      "error: {path}: no commitment in this record (it is not from a server room, or the "
      "room is older than commitments)"),
-    ("ko", None, "오류: 게임 기록 {path}을(를) 읽을 수 없습니다: No such file or directory"),
+    ("ko", None, "오류: 게임 기록 {path}을(를) 읽을 수 없습니다: 그런 파일이나 폴더가 없습니다"),
 ])
 def test_verify_room_says_what_is_wrong_with_the_file(
         tmp_path: Path, lang: str, content: bytes | None, line: str) -> None:

@@ -215,7 +215,7 @@ def test_a_results_file_that_cannot_be_written_says_why(tmp_path: Path) -> None:
         run_arena("toy-draw", AGENTS, games=2, results_file=tmp_path / "no" / "run.jsonl",
                   **SETTINGS)
     assert str(caught.value) == (f"{tmp_path / 'no' / 'run.jsonl'}: cannot write the results "
-                                 "file: No such file or directory")
+                                 "file: there is no such file or folder")
 
 
 def test_the_command_line_says_in_korean_what_it_dropped(tmp_path: Path) -> None:

@@ -313,8 +313,8 @@ def test_a_plot_that_fails_half_way_leaves_the_old_one(tmp_path: Path,
     monkeypatch.setattr(Figure, "savefig", disk_full)
     with pytest.raises(PyramidsError) as caught:
         write_report(_report("mahjongg", {}, _table(2, [3, 2])), tmp_path)
-    assert str(caught.value) == (f"cannot write the report to {tmp_path}: {tmp_path}: No space "
-                                 "left on device; give --out a folder that can be written, or "
+    assert str(caught.value) == (f"cannot write the report to {tmp_path}: {tmp_path}: the disk "
+                                 "is full; give --out a folder that can be written, or "
                                  "one that can be made")
     assert [p.name for p in tmp_path.iterdir()] == ["seat_win_rates.png"]
     assert (tmp_path / "seat_win_rates.png").read_text() == "the old plot"

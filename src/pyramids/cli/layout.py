@@ -19,7 +19,7 @@ import typer
 
 from pyramids.cli.common import USAGE_ERROR, user_errors, wrap_cells
 from pyramids.core.errors import N_, LayoutError
-from pyramids.core.files import write_text_atomically
+from pyramids.core.files import os_reason, write_text_atomically
 from pyramids.core.rng import Rng
 from pyramids.games.mahjongg.blueprints import layout_names, load_layout, reads_as_kmahjongg
 from pyramids.games.mahjongg.blueprints.difficulty import LEVELS, measured_layouts
@@ -407,6 +407,5 @@ def _write_atomically(target: Path, text: str) -> None:
 
 
 def _unwritable(target: Path, error: OSError) -> LayoutError:
-    """The system's reason stays in English: it comes from the operating system."""
     return LayoutError(N_("cannot write {path}: {problem}"), path=repr(str(target)),
-                       problem=error.strerror or str(error))
+                       problem=os_reason(error))

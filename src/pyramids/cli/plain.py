@@ -28,6 +28,7 @@ from pyramids.core import (
 )
 from pyramids.core.api import ILLEGAL_MOVE
 from pyramids.core.errors import N_
+from pyramids.core.files import os_reason
 from pyramids.play.i18n import _, words_text
 from pyramids.play.movelog import describe_for, describer
 from pyramids.play.moves import (
@@ -363,7 +364,7 @@ def save_quietly(session: Session, write: Callable[[str], None]) -> Path | None:
         return session.save()
     except OSError as error:
         write(_("Could not save to {path}: {reason}", path=session.save_path,
-                reason=error.strerror or str(error)))
+                reason=words_text(os_reason(error))))
         return None
 
 

@@ -20,6 +20,7 @@ of it in one run.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -27,6 +28,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from types import MappingProxyType
+
+from pyramids.core.errors import N_, Words
 
 # Path (as given, and resolved) -> the bytes a run read from it at its start.
 _AS_READ: ContextVar[Mapping[str, bytes]] = ContextVar(
@@ -59,6 +62,28 @@ def write_text_atomically(target: Path, text: str) -> None:
         Path(temporary).unlink(missing_ok=True)
         raise
     _sync_folder(folder)
+
+
+# The reasons a person meets when a file cannot be read or written, in words the
+# catalogue translates; any other reason is the system's own (in its language).
+_OS_REASONS = {
+    errno.ENOENT: N_("there is no such file or folder"),
+    errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.ENOSPC: N_("the disk is full"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+}
+
+
+def os_reason(error: OSError) -> Words | str:
+    """Why a file could not be read or written, as words for a message's value."""
+    msgid = _OS_REASONS.get(error.errno or 0)
+    if msgid is not None:
+        return Words(msgid)
+    return error.strerror or str(error)
 
 
 def probe_writable_folder(folder: Path) -> None:

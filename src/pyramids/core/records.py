@@ -15,7 +15,7 @@ from typing import Any
 
 from pyramids.core.api import State
 from pyramids.core.errors import N_, IllegalActionError, PluralWords, PyramidsError, RecordError
-from pyramids.core.files import write_text_atomically
+from pyramids.core.files import os_reason, write_text_atomically
 from pyramids.core.options import Option, with_legacy
 from pyramids.core.registry import game_manifest, load
 
@@ -174,7 +174,7 @@ def read_record_file(path: str | Path) -> tuple[GameRecord, dict[str, Any]]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise RecordError(N_("cannot read game record {path}: {problem}"), path=str(path),
-                          problem=error.strerror or str(error)) from None
+                          problem=os_reason(error)) from None
     except UnicodeDecodeError:
         raise RecordError(N_("{path} is not a game record: a record is JSON text (UTF-8), "
                              "and this file is not text"), path=str(path)) from None

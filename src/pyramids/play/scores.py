@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pyramids.core import PyramidsError
 from pyramids.core.errors import N_
+from pyramids.core.files import os_reason
 
 APP_NAME = "pyramids"
 FILE_NAME = "scores.sqlite3"
@@ -131,7 +132,7 @@ class ScoreStore:
                 raise ScoreStoreError(
                     N_("the score file {path} cannot be read ({problem}) nor moved aside "
                        "({reason}); it was left as it is: move it away to start a new one"),
-                    path=self.path, problem=error, reason=move_error.strerror,
+                    path=self.path, problem=error, reason=os_reason(move_error),
                 ) from error
             self.set_aside = target
 

@@ -28,6 +28,7 @@ from pyramids.core import (
     manifests,
 )
 from pyramids.core.errors import N_, PluralWords
+from pyramids.core.files import os_reason
 from pyramids.core.options import check_players_agree
 from pyramids.play.i18n import language_option
 from pyramids.play.movelog import Words, table_names
@@ -185,7 +186,7 @@ class Session:
             self.save(target)
         except OSError as error:
             raise PyramidsError(N_("cannot save the game to {path}: {reason}"),
-                                path=str(target), reason=error.strerror or str(error)) from None
+                                path=str(target), reason=os_reason(error)) from None
         self.save_path = target
         return target
 

@@ -24,7 +24,12 @@ from typing import Any
 from pyramids.agents import make_agent_from_setting, parse_setting, thinks_by_clock
 from pyramids.core import OptionError, PyramidsError, game_manifest, load
 from pyramids.core.errors import N_, Words
-from pyramids.core.files import current_umask, probe_writable_folder, write_text_atomically
+from pyramids.core.files import (
+    current_umask,
+    os_reason,
+    probe_writable_folder,
+    write_text_atomically,
+)
 from pyramids.sim.arena import (
     PLAYER_OPTION_NAMES,
     AgentSpec,
@@ -571,7 +576,7 @@ def check_report_folder(out: Path) -> None:
         probe_writable_folder(folder)
     except OSError as error:
         raise PyramidsError(_CANNOT_WRITE_REPORT, path=str(out), folder=str(folder),
-                            reason=error.strerror or str(error)) from None
+                            reason=os_reason(error)) from None
 
 
 def write_report(report: dict[str, Any], out: Path) -> Path:
@@ -587,7 +592,7 @@ def write_report(report: dict[str, Any], out: Path) -> Path:
         if where.parent == out:  # a file of the report (or its temporary): the folder
             where = out
         raise PyramidsError(_CANNOT_WRITE_REPORT, path=str(out), folder=str(where),
-                            reason=error.strerror or str(error)) from None
+                            reason=os_reason(error)) from None
 
 
 def _write_report(report: dict[str, Any], out: Path) -> Path:

@@ -29,6 +29,7 @@ from typing import Any, Generic, TextIO, TypeVar
 
 from pyramids.core import RecordError
 from pyramids.core.errors import N_, Words
+from pyramids.core.files import os_reason
 from pyramids.sim.backends import Backend, run_indexed
 
 K = TypeVar("K", bound=Hashable)
@@ -112,7 +113,7 @@ def read_results_file(path: Path, form: ResultsFormat[K, R],
         return {}
     except OSError as error:
         raise RecordError(N_("{path}: cannot read the results file: {reason}"),
-                          path=str(path), reason=error.strerror or str(error)) from None
+                          path=str(path), reason=os_reason(error)) from None
     except UnicodeDecodeError:
         raise form.not_a_result(path, 1) from None
     if not text:
@@ -175,7 +176,7 @@ def results_writer(path: Path, form: ResultsFormat[Any, Any]
         stream = path.open("a", encoding="utf-8")
     except OSError as error:
         raise RecordError(_CANNOT_WRITE, path=str(path),
-                          reason=error.strerror or str(error)) from None
+                          reason=os_reason(error)) from None
     with stream:
         if stream.tell() == 0:
             _write_line(stream, {form.kind: form.header})
@@ -254,7 +255,7 @@ def _cut(path: Path, size: int) -> None:
         os.truncate(path, size)
     except OSError as error:
         raise RecordError(_CANNOT_WRITE, path=str(path),
-                          reason=error.strerror or str(error)) from None
+                          reason=os_reason(error)) from None
 
 
 def _append(path: Path, text: str) -> None:
@@ -263,7 +264,7 @@ def _append(path: Path, text: str) -> None:
             stream.write(text)
     except OSError as error:
         raise RecordError(_CANNOT_WRITE, path=str(path),
-                          reason=error.strerror or str(error)) from None
+                          reason=os_reason(error)) from None
 
 
 def _parses(line: str) -> bool:

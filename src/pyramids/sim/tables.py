@@ -11,17 +11,15 @@ table leaves out (`-`) is an empty cell.
 from __future__ import annotations
 
 import csv
-import errno
 import io
 import math
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pyramids.core import PyramidsError
-from pyramids.core.errors import N_
-from pyramids.core.files import probe_writable_folder, write_text_atomically
+from pyramids.core.errors import N_, Words
+from pyramids.core.files import os_reason, probe_writable_folder, write_text_atomically
 from pyramids.sim.stats import wilson_interval
 
 Row = Sequence[object]
@@ -47,9 +45,8 @@ def write_csv(path: Path, header: Sequence[str], rows: Iterable[Row]) -> None:
     try:
         write_text_atomically(path, csv_text(header, rows))
     except OSError as error:
-        # The system's reason stays in English: it comes from the operating system.
         raise PyramidsError(N_("cannot write {path}: {problem}"), path=repr(str(path)),
-                            problem=error.strerror or str(error)) from None
+                            problem=os_reason(error)) from None
 
 
 def seats_csv_path(path: Path) -> Path:
@@ -67,7 +64,7 @@ def check_csv_targets(paths: Iterable[Path], force: bool) -> None:
         if path.is_dir():
             # --force could not replace a folder: the write at the end would fail.
             raise PyramidsError(N_("cannot write {path}: {problem}"), path=repr(str(path)),
-                                problem=os.strerror(errno.EISDIR))
+                                problem=Words(N_("it is a folder, not a file")))
         if path.exists() and not force:
             raise PyramidsError(N_("{path} exists; give --force to replace it"), path=str(path))
         folder = path.parent if str(path.parent) else Path(".")
@@ -75,7 +72,7 @@ def check_csv_targets(paths: Iterable[Path], force: bool) -> None:
             probe_writable_folder(folder)
         except OSError as error:
             raise PyramidsError(N_("cannot write {path}: {problem}"), path=repr(str(path)),
-                                problem=error.strerror or str(error)) from None
+                                problem=os_reason(error)) from None
 
 
 ARENA_AGENT_COLUMNS = ("agent", "seats_played", "wins", "draws", "losses", "win_rate_pct",

@@ -63,6 +63,7 @@ from pyramids.core import (
     UnknownGameError,
     game_manifest,
 )
+from pyramids.core.files import os_reason
 from pyramids.play.boards import boards, find_board, parse_game_number, practice_options
 from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.learn import learn_text
@@ -571,7 +572,7 @@ class PlayApp(App[None]):
             saved = self.session.save()
         except OSError as error:  # a full disk, a removed folder: said, and play goes on
             self.set_message(_("Could not save to {path}: {reason}",
-                               path=self.session.save_path, reason=error.strerror))
+                               path=self.session.save_path, reason=words_text(os_reason(error))))
             return
         if saved:
             self.saved_length = len(self.session.state.history())
@@ -1202,7 +1203,8 @@ class PlayApp(App[None]):
             saved = self.session.save(target)
         except OSError as error:
             self.set_message(
-                _("Could not save to {path}: {reason}", path=target, reason=error.strerror)
+                _("Could not save to {path}: {reason}", path=target,
+                  reason=words_text(os_reason(error)))
             )
             return False
         self.session.save_path = saved

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pyramids.core.errors import N_, LayoutError, PluralWords, Words
+from pyramids.core.files import os_reason
 from pyramids.games.mahjongg.geometry import Geometry, Position, overlaps
 from pyramids.games.mahjongg.layout import Layout, reading_order
 from pyramids.games.mahjongg.tiles import FULL_SET_SIZE
@@ -379,9 +380,9 @@ def layout_file_text(path: str | Path, content: bytes) -> str:
 
 
 def unreadable(path: str | Path, error: OSError) -> LayoutError:
-    """The error for a layout file that cannot be read (the system's reason is in English)."""
+    """The error for a layout file that cannot be read."""
     return LayoutError(N_("cannot read layout file {path}: {problem}"),
-                       path=repr(str(path)), problem=error.strerror or str(error))
+                       path=repr(str(path)), problem=os_reason(error))
 
 
 def read_layout_file(path: str | Path) -> Layout:
