@@ -846,3 +846,32 @@ def test_a_late_joiners_long_move_log_is_caught_up_off_the_event_loop(
     clients.append(late)
     assert late.until(lambda m: m["type"] == "log")["reset"] is True
     assert threads and all(name.startswith("pyramids-engine") for name in threads), threads
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_time_attack_time_runs_on_while_the_game_is_put_away(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """A time-attack player who closed the page until the game was adjourned (put
+    away from memory) got back every second since their last move: the loaded game's
+    clock started again from the time last told, so closing and reopening the page
+    stopped the clock. The seconds away count, as they do while the page is open."""
+    server = start_server(db_url, ServerLimits.relaxed(adjourn_after_seconds=0.2))
+    room_id, host = create_room(server, "mahjongg", options={"mode": "time-attack",
+                                                              "time_limit_seconds": 4})
+    token = take_seat(server, room_id, "Ana")
+    start(server, room_id, host)
+    started = time.monotonic()
+    ana = Client(server.ws_base, room_id, token)
+    assert ana.state_at_least(0)["view"]["time_left"] == 4
+    ana.close()
+    hub = server.app.state.hub
+    while room_id in hub.rooms:
+        assert time.monotonic() - started < 3, "the room was not adjourned in time"
+        time.sleep(0.05)
+    time.sleep(max(0.0, started + 4.2 - time.monotonic()))  # the time is up meanwhile
+    back = Client(server.ws_base, room_id, token)
+    clients.append(back)
+    # Before: the game went on with all 4 seconds left and ended 4 seconds later.
+    over = back.until(lambda m: m["type"] == "state" and m["status"] == "finished", timeout=2)
+    assert over["view"]["time_left"] == 0

@@ -575,7 +575,7 @@ class Hub:
             live.mark_away(time.monotonic())
             if room.status == PLAYING:
                 await self.run_engine(self._read_clock, live)
-                self._start_clock(live)
+                self._start_clock(live, await self._seconds_untold(live))
                 await self._restore_turn_clock(live)
             self.rooms[room_id] = live
             self._ensure_driver(live)
@@ -891,10 +891,22 @@ class Hub:
             live.clock_limit = None
 
     @staticmethod
-    def _start_clock(live: LiveRoom) -> None:
+    def _start_clock(live: LiveRoom, untold: float = 0.0) -> None:
+        """Run the game's clock from the time it last told (`untold`: the seconds gone
+        since then, for a game loaded again)."""
         if live.clock_limit is not None and live.room.status == PLAYING:
-            # Time while the server was down (or before the start) is not counted.
-            live.clock_origin = time.monotonic() - live.clock_elapsed
+            live.clock_origin = time.monotonic() - live.clock_elapsed - untold
+
+    async def _seconds_untold(self, live: LiveRoom) -> float:
+        """The seconds since a loaded game with a clock last told its time. They count:
+        a player who closed the page until the game was put away from memory (or who
+        reconnected through another process) would otherwise stop their clock."""
+        if live.clock_limit is None:
+            return 0.0
+        told = await self.run_db(self.storage.last_told_at, live.room.id)
+        if told is None:
+            return 0.0
+        return max(0.0, (datetime.now(UTC) - told).total_seconds())
 
     def clock_due(self, live: LiveRoom) -> float | None:
         """Seconds until the clock runs out, or None when the game has no clock."""
