@@ -832,6 +832,7 @@ def test_a_late_joiners_long_move_log_is_caught_up_off_the_event_loop(
     moves = watcher.until(lambda m: m["type"] == "state" and m["status"] == "finished")
     assert moves["move_number"] > 20
     watcher.close()
+    server.app.state.hub.over_rooms.clear()  # read again, as after a restart
     threads: list[str] = []
     original = MoveLog.catch_up
 
@@ -875,3 +876,42 @@ def test_time_attack_time_runs_on_while_the_game_is_put_away(
     # Before: the game went on with all 4 seconds left and ended 4 seconds later.
     over = back.until(lambda m: m["type"] == "state" and m["status"] == "finished", timeout=2)
     assert over["view"]["time_left"] == 0
+
+
+@pytest.mark.skipif(not HAS_PACAL, reason="pacal is not registered")
+def test_watching_a_finished_game_again_and_again_replays_it_once(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each socket that joined a finished room nobody was watching had the whole game
+    replayed for it from the database (a long Pacal match: a few hundred ms of the
+    server's CPU), and socket openings cost nothing: a client opening and closing
+    sockets in a loop kept the server busy. A finished game never changes, so the
+    latest ones read stay loaded."""
+    room_id, host = create_room(server, "pacal")
+    for seat in (0, 1):
+        server.http.post(f"/api/rooms/{room_id}/agents",
+                         json={"token": host, "seat": seat, "agent": "random"})
+    start(server, room_id, host)
+    watcher = Client(server.ws_base, room_id)
+    finished = watcher.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+    watcher.close()
+    hub = server.app.state.hub
+    deadline = time.monotonic() + TIMEOUT
+    while room_id in hub.rooms:  # nobody watches it now: put away
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    restored: list[str] = []
+    original = Room.restore
+
+    def counting(**data: Any) -> Room:
+        restored.append(data["room_id"])
+        return original(**data)
+
+    monkeypatch.setattr(Room, "restore", counting)
+    for _ in range(3):
+        again = Client(server.ws_base, room_id)
+        clients.append(again)
+        seen = again.until(lambda m: m["type"] == "state")
+        assert seen["view"] == finished["view"] and seen["status"] == "finished"
+        again.close()
+    assert len(restored) <= 1, restored  # before: once a socket
