@@ -191,6 +191,26 @@ def test_http_requests_past_the_rate_answer_429_with_retry_after(
     assert "at most 0.5 a second" in error_of(refused)["message"]
 
 
+
+def test_socket_openings_count_against_the_request_rate(
+    db_url: str, start_server: Callable[..., ServerThread]
+) -> None:
+    """Opening a socket costs the server as a request does (and joining a room it has
+    not loaded, a database read on the thread every move is stored on), but socket
+    openings were not counted: a client could open and close sockets without end."""
+    server = start_server(db_url, ServerLimits.relaxed(http_per_second=0.5, http_burst=4))
+    url = f"{server.ws_base}/ws/rooms/NoSuchRoom"
+    for _ in range(4):
+        with connect(url, open_timeout=TIMEOUT) as socket_:
+            socket_.send(json.dumps({"type": "join"}))
+            assert json.loads(socket_.recv(timeout=TIMEOUT))["code"] == "unknown_room"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, open_timeout=TIMEOUT)
+    answer = refused.value.response
+    assert answer.status_code == 429 and int(answer.headers["Retry-After"]) >= 1
+    assert "at most 0.5 a second" in json.loads(answer.body or b"{}")["error"]["message"]
+    assert server.http.get("/api/games").status_code == 429  # one count for both
+
 def test_a_waiting_room_expires_and_is_not_loaded_again(
     db_url: str, start_server: Callable[..., ServerThread]
 ) -> None:
