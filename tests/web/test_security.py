@@ -19,6 +19,7 @@ import threading
 import time
 import tracemalloc
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -935,3 +936,25 @@ def test_watching_a_finished_game_again_and_again_replays_it_once(
         assert seen["view"] == finished["view"] and seen["status"] == "finished"
         again.close()
     assert len(restored) <= 1, restored  # before: once a socket
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_daily_deals_started_at_once_by_one_account_rank_one_game(
+    server: ServerThread,
+) -> None:
+    """Only an account's first daily game of the day ranks; the server asked whether the
+    account had one yet, and stored the new one only after making its room, so starts
+    sent at once were each the first: each ranked, and the best of them stood."""
+    from tests.web.test_accounts import browser, csrf, register
+
+    ana = browser(server)
+    assert register(ana, "Ana").status_code == 201
+    starts = 4
+    with ThreadPoolExecutor(starts) as pool:
+        answers = list(pool.map(
+            lambda _: ana.post("/api/solitaire", json={"game": "mahjongg", "name": "Ana",
+                                                       "daily": True}, headers=csrf(ana)),
+            range(starts)))
+    assert all(answer.status_code == 201 for answer in answers), answers[0].text
+    kinds = sorted(answer.json()["kind"] for answer in answers)
+    assert kinds == ["daily"] + ["retry"] * (starts - 1), kinds
