@@ -958,3 +958,39 @@ def test_daily_deals_started_at_once_by_one_account_rank_one_game(
     assert all(answer.status_code == 201 for answer in answers), answers[0].text
     kinds = sorted(answer.json()["kind"] for answer in answers)
     assert kinds == ["daily"] + ["retry"] * (starts - 1), kinds
+
+
+def test_one_address_has_one_replay_made_at_a_time(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay is every seat's view at every step: a long Pacal match took over 3 s of
+    the server's CPU and 8 MB, so only a few fit among the answers kept. Asking for
+    several long games' replays at once, again and again, kept every engine thread
+    (the ones that play Mahjongg's moves) busy. An address now waits for its replay
+    before the next is made for it; a request meanwhile is refused with a wait."""
+    from pyramids.web import replay
+
+    rooms = []
+    for _ in range(2):
+        room_id, host = create_room(server)
+        tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+        start(server, room_id, host)
+        clients.extend(play_toy_to_the_end(server, room_id, tokens))
+        rooms.append(room_id)
+    made = replay.replay_text
+
+    def slow(*args: Any) -> str:
+        time.sleep(0.5)  # as a long match's replay takes
+        return made(*args)
+
+    monkeypatch.setattr(replay, "replay_text", slow)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(server.http.get, f"/api/rooms/{rooms[0]}/replay")
+        time.sleep(0.2)
+        second = pool.submit(server.http.get, f"/api/rooms/{rooms[1]}/replay")
+        answers = first.result(), second.result()
+    assert answers[0].status_code == 200
+    refused = answers[1]
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert error_of(refused)["code"] == "rate_limited"
+    assert server.http.get(f"/api/rooms/{rooms[1]}/replay").status_code == 200  # after it
