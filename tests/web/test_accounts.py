@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -227,6 +228,21 @@ def test_failed_logins_are_limited(server: ServerThread) -> None:
     assert int(limited.headers["Retry-After"]) > 0
     assert SESSION_COOKIE not in mallory.cookies
 
+
+
+def test_guesses_sent_at_once_are_limited_as_if_sent_one_by_one(server: ServerThread) -> None:
+    """The limit counted a failed login once its password check was over, so guesses
+    sent together all passed the check before the first had failed: a dozen sent at
+    once were a dozen guesses, not the five the limit allows."""
+    assert register(browser(server), "Ana").status_code == 201
+    mallory = browser(server)
+    guesses = 3 * LOGIN_ATTEMPTS
+    with ThreadPoolExecutor(guesses) as pool:
+        answers = list(pool.map(lambda n: login(mallory, "Ana", f"guess {n:04}"),
+                                range(guesses)))
+    codes = sorted(code_of(answer) for answer in answers)
+    assert codes.count("bad_login") == LOGIN_ATTEMPTS, codes
+    assert codes.count("rate_limited") == guesses - LOGIN_ATTEMPTS, codes
 
 def test_a_ranked_room_refuses_a_chosen_seed_and_people_without_accounts(
     server: ServerThread,

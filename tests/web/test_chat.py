@@ -57,6 +57,22 @@ def test_players_and_spectators_talk_and_markup_stays_text(
     assert [m["number"] for m in history["messages"]] == [1, 2]
 
 
+
+def test_two_who_open_a_room_that_is_over_read_each_other(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    """A room that was over and unwatched was read anew for each socket that joined
+    it, each on its own copy: one visitor's message never reached the other."""
+    room_id, host, tokens = _room(server)
+    assert server.http.post(f"/api/rooms/{room_id}/abort",
+                            json={"token": host}).status_code == 200
+    ana, watcher = Client(server.ws_base, room_id, tokens[0]), Client(server.ws_base, room_id)
+    clients += [ana, watcher]
+    _history(ana)
+    _history(watcher)
+    ana.send({"type": "chat", "text": "we can play again later"})
+    assert _chat(watcher)["text"] == "we can play again later"
+
 def test_length_and_content_are_checked() -> None:
     assert clean_chat_text("a" * MAX_CHAT_LENGTH) == "a" * MAX_CHAT_LENGTH
     for text, code in (("", "chat_empty"), ("   \n ", "chat_empty"),

@@ -19,6 +19,7 @@ import threading
 import time
 import tracemalloc
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +191,26 @@ def test_http_requests_past_the_rate_answer_429_with_retry_after(
     assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
     assert "at most 0.5 a second" in error_of(refused)["message"]
 
+
+
+def test_socket_openings_count_against_the_request_rate(
+    db_url: str, start_server: Callable[..., ServerThread]
+) -> None:
+    """Opening a socket costs the server as a request does (and joining a room it has
+    not loaded, a database read on the thread every move is stored on), but socket
+    openings were not counted: a client could open and close sockets without end."""
+    server = start_server(db_url, ServerLimits.relaxed(http_per_second=0.5, http_burst=4))
+    url = f"{server.ws_base}/ws/rooms/NoSuchRoom"
+    for _ in range(4):
+        with connect(url, open_timeout=TIMEOUT) as socket_:
+            socket_.send(json.dumps({"type": "join"}))
+            assert json.loads(socket_.recv(timeout=TIMEOUT))["code"] == "unknown_room"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, open_timeout=TIMEOUT)
+    answer = refused.value.response
+    assert answer.status_code == 429 and int(answer.headers["Retry-After"]) >= 1
+    assert "at most 0.5 a second" in json.loads(answer.body or b"{}")["error"]["message"]
+    assert server.http.get("/api/games").status_code == 429  # one count for both
 
 def test_a_waiting_room_expires_and_is_not_loaded_again(
     db_url: str, start_server: Callable[..., ServerThread]
@@ -832,6 +853,7 @@ def test_a_late_joiners_long_move_log_is_caught_up_off_the_event_loop(
     moves = watcher.until(lambda m: m["type"] == "state" and m["status"] == "finished")
     assert moves["move_number"] > 20
     watcher.close()
+    server.app.state.hub.over_rooms.clear()  # read again, as after a restart
     threads: list[str] = []
     original = MoveLog.catch_up
 
@@ -846,3 +868,128 @@ def test_a_late_joiners_long_move_log_is_caught_up_off_the_event_loop(
     clients.append(late)
     assert late.until(lambda m: m["type"] == "log")["reset"] is True
     assert threads and all(name.startswith("pyramids-engine") for name in threads), threads
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_time_attack_time_runs_on_while_the_game_is_put_away(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """A time-attack player who closed the page until the game was adjourned (put
+    away from memory) got back every second since their last move: the loaded game's
+    clock started again from the time last told, so closing and reopening the page
+    stopped the clock. The seconds away count, as they do while the page is open."""
+    server = start_server(db_url, ServerLimits.relaxed(adjourn_after_seconds=0.2))
+    room_id, host = create_room(server, "mahjongg", options={"mode": "time-attack",
+                                                              "time_limit_seconds": 4})
+    token = take_seat(server, room_id, "Ana")
+    start(server, room_id, host)
+    started = time.monotonic()
+    ana = Client(server.ws_base, room_id, token)
+    assert ana.state_at_least(0)["view"]["time_left"] == 4
+    ana.close()
+    hub = server.app.state.hub
+    while room_id in hub.rooms:
+        assert time.monotonic() - started < 3, "the room was not adjourned in time"
+        time.sleep(0.05)
+    time.sleep(max(0.0, started + 4.2 - time.monotonic()))  # the time is up meanwhile
+    back = Client(server.ws_base, room_id, token)
+    clients.append(back)
+    # Before: the game went on with all 4 seconds left and ended 4 seconds later.
+    over = back.until(lambda m: m["type"] == "state" and m["status"] == "finished", timeout=2)
+    assert over["view"]["time_left"] == 0
+
+
+@pytest.mark.skipif(not HAS_PACAL, reason="pacal is not registered")
+def test_watching_a_finished_game_again_and_again_replays_it_once(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each socket that joined a finished room nobody was watching had the whole game
+    replayed for it from the database (a long Pacal match: a few hundred ms of the
+    server's CPU), and socket openings cost nothing: a client opening and closing
+    sockets in a loop kept the server busy. A finished game never changes, so the
+    latest ones read stay loaded."""
+    room_id, host = create_room(server, "pacal")
+    for seat in (0, 1):
+        server.http.post(f"/api/rooms/{room_id}/agents",
+                         json={"token": host, "seat": seat, "agent": "random"})
+    start(server, room_id, host)
+    watcher = Client(server.ws_base, room_id)
+    finished = watcher.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+    watcher.close()
+    hub = server.app.state.hub
+    deadline = time.monotonic() + TIMEOUT
+    while room_id in hub.rooms:  # nobody watches it now: put away
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    restored: list[str] = []
+    original = Room.restore
+
+    def counting(**data: Any) -> Room:
+        restored.append(data["room_id"])
+        return original(**data)
+
+    monkeypatch.setattr(Room, "restore", counting)
+    for _ in range(3):
+        again = Client(server.ws_base, room_id)
+        clients.append(again)
+        seen = again.until(lambda m: m["type"] == "state")
+        assert seen["view"] == finished["view"] and seen["status"] == "finished"
+        again.close()
+    assert len(restored) <= 1, restored  # before: once a socket
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+def test_daily_deals_started_at_once_by_one_account_rank_one_game(
+    server: ServerThread,
+) -> None:
+    """Only an account's first daily game of the day ranks; the server asked whether the
+    account had one yet, and stored the new one only after making its room, so starts
+    sent at once were each the first: each ranked, and the best of them stood."""
+    from tests.web.test_accounts import browser, csrf, register
+
+    ana = browser(server)
+    assert register(ana, "Ana").status_code == 201
+    starts = 4
+    with ThreadPoolExecutor(starts) as pool:
+        answers = list(pool.map(
+            lambda _: ana.post("/api/solitaire", json={"game": "mahjongg", "name": "Ana",
+                                                       "daily": True}, headers=csrf(ana)),
+            range(starts)))
+    assert all(answer.status_code == 201 for answer in answers), answers[0].text
+    kinds = sorted(answer.json()["kind"] for answer in answers)
+    assert kinds == ["daily"] + ["retry"] * (starts - 1), kinds
+
+
+def test_one_address_has_one_replay_made_at_a_time(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay is every seat's view at every step: a long Pacal match took over 3 s of
+    the server's CPU and 8 MB, so only a few fit among the answers kept. Asking for
+    several long games' replays at once, again and again, kept every engine thread
+    (the ones that play Mahjongg's moves) busy. An address now waits for its replay
+    before the next is made for it; a request meanwhile is refused with a wait."""
+    from pyramids.web import replay
+
+    rooms = []
+    for _ in range(2):
+        room_id, host = create_room(server)
+        tokens = [take_seat(server, room_id, "Ana"), take_seat(server, room_id, "Bo")]
+        start(server, room_id, host)
+        clients.extend(play_toy_to_the_end(server, room_id, tokens))
+        rooms.append(room_id)
+    made = replay.replay_text
+
+    def slow(*args: Any) -> str:
+        time.sleep(0.5)  # as a long match's replay takes
+        return made(*args)
+
+    monkeypatch.setattr(replay, "replay_text", slow)
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda room: server.http.get(f"/api/rooms/{room}/replay"),
+                                rooms))
+    assert sorted(answer.status_code for answer in answers) == [200, 429]
+    refused = next(answer for answer in answers if answer.status_code == 429)
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert error_of(refused)["code"] == "rate_limited"
+    later = rooms[answers.index(refused)]
+    assert server.http.get(f"/api/rooms/{later}/replay").status_code == 200  # after the first

@@ -446,14 +446,18 @@ class Accounts:
                     "try again in {seconds} s"), most=LOGIN_ATTEMPTS,
                     minutes=f"{LOGIN_WINDOW_SECONDS / 60:g}", seconds=retry_after(wait)),
                     429, retry_after=wait)
+        # Counted as failed until the password proves right: guesses sent at once would
+        # otherwise all pass the check above before the first had failed.
+        self.failed_by_name.take(key)
+        self.failed_by_address.take(address)
         found = await hub.run_db(self.store.find, " ".join(name.split()))
         stored = found[2] if found is not None else self._dummy_hash
         ok = await self._in_thread(self._verify, stored, password[:MAX_PASSWORD + 1])
         if found is None or not ok:
-            self.failed_by_name.take(key)
-            self.failed_by_address.take(address)
             log.info("failed login")
             raise RoomError("bad_login", Words(N_("wrong name or password")), 403)
+        self.failed_by_name.give_back(key)
+        self.failed_by_address.give_back(address)
         account, clean, _ = found
         if self.hasher.check_needs_rehash(stored):
             new_hash = await self._in_thread(self.hasher.hash, password)

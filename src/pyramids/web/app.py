@@ -366,7 +366,9 @@ def client_of(scope: Scope) -> str:
 
 class RateLimit:
     """At most `rate` HTTP requests a second per client address (after a burst);
-    past it: 429 with Retry-After, and the request is not handled."""
+    past it: 429 with Retry-After, and the request is not handled. A socket's opening
+    counts as a request (its handshake is refused the same way): opening one costs
+    the server as much, and nothing else limits how often a client opens them."""
 
     def __init__(self, app: ASGIApp, rate: float, burst: int) -> None:
         self.app = app
@@ -374,7 +376,7 @@ class RateLimit:
         self.rate = rate
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in ("http", "websocket"):
             wait = self.buckets.take(client_of(scope))
             if wait > 0:
                 rate = f"{self.rate:g}"
@@ -385,7 +387,11 @@ class RateLimit:
                       seconds=retry_after(wait)),
                     {"Retry-After": retry_after(wait)},
                 )
-                await response(scope, receive, send)
+                if scope["type"] == "http" or "websocket.http.response" in scope.get(
+                        "extensions", {}):
+                    await response(scope, receive, send)  # a socket's: its handshake's
+                else:  # a server that cannot answer a handshake: refused (403)
+                    await send({"type": "websocket.close", "code": 1008})
                 return
         await self.app(scope, receive, send)
 

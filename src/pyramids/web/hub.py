@@ -49,6 +49,7 @@ import re
 import signal
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -114,6 +115,8 @@ ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 OUTBOX_LIMIT = 256
 WRITE_BATCH = 500
 FINISHED_LISTED = 100
+# Rooms that are over kept loaded after their last watcher left (`Hub._keep_over`).
+KEPT_OVER_ROOMS = 16
 LISTED = 100
 
 
@@ -343,6 +346,8 @@ class Hub:
         self.limits = limits or ServerLimits()
         self.draw_seed = draw_seed
         self.rooms: dict[str, LiveRoom] = {}
+        # The latest finished rooms read or put away, oldest first (`_keep_over`).
+        self.over_rooms: OrderedDict[str, LiveRoom] = OrderedDict()
         self.broken: dict[str, Words] = {}
         self._db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramids-db")
         self.bot_pool = ThreadPoolExecutor(
@@ -543,7 +548,7 @@ class Hub:
 
     async def get(self, room_id: str) -> LiveRoom:
         """The live room, rebuilt from the database on first use."""
-        live = self.rooms.get(room_id)
+        live = self.rooms.get(room_id) or self.over_rooms.get(room_id)
         if live is not None:
             return live
         if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
@@ -551,7 +556,7 @@ class Hub:
         if room_id in self.broken:
             raise RoomError("broken_room", self.broken[room_id], 500)
         async with self._load_lock:
-            live = self.rooms.get(room_id)
+            live = self.rooms.get(room_id) or self.over_rooms.get(room_id)
             if live is not None:
                 return live
             try:
@@ -571,11 +576,12 @@ class Hub:
                 raise RoomError("unknown_room", _no_room(room_id), 404)
             live = LiveRoom(room)
             if room.status in OVER:
-                return live  # nothing will change: not worth keeping in memory
+                self._keep_over(live)
+                return live
             live.mark_away(time.monotonic())
             if room.status == PLAYING:
                 await self.run_engine(self._read_clock, live)
-                self._start_clock(live)
+                self._start_clock(live, await self._seconds_untold(live))
                 await self._restore_turn_clock(live)
             self.rooms[room_id] = live
             self._ensure_driver(live)
@@ -891,10 +897,22 @@ class Hub:
             live.clock_limit = None
 
     @staticmethod
-    def _start_clock(live: LiveRoom) -> None:
+    def _start_clock(live: LiveRoom, untold: float = 0.0) -> None:
+        """Run the game's clock from the time it last told (`untold`: the seconds gone
+        since then, for a game loaded again)."""
         if live.clock_limit is not None and live.room.status == PLAYING:
-            # Time while the server was down (or before the start) is not counted.
-            live.clock_origin = time.monotonic() - live.clock_elapsed
+            live.clock_origin = time.monotonic() - live.clock_elapsed - untold
+
+    async def _seconds_untold(self, live: LiveRoom) -> float:
+        """The seconds since a loaded game with a clock last told its time. They count:
+        a player who closed the page until the game was put away from memory (or who
+        reconnected through another process) would otherwise stop their clock."""
+        if live.clock_limit is None:
+            return 0.0
+        told = await self.run_db(self.storage.last_told_at, live.room.id)
+        if told is None:
+            return 0.0
+        return max(0.0, (datetime.now(UTC) - told).total_seconds())
 
     def clock_due(self, live: LiveRoom) -> float | None:
         """Seconds until the clock runs out, or None when the game has no clock."""
@@ -1381,6 +1399,17 @@ class Hub:
         finished = live.room.status in OVER and not live.connections
         if finished and self.rooms.get(live.room.id) is live:
             del self.rooms[live.room.id]
+            self._keep_over(live)
+
+    def _keep_over(self, live: LiveRoom) -> None:
+        """Keep a room that is over among the latest `KEPT_OVER_ROOMS`: it never changes,
+        and each socket that joined it would otherwise have the game replayed for it
+        (a long match: a few hundred ms), which a client opening sockets in a loop
+        could ask for without end."""
+        self.over_rooms[live.room.id] = live
+        self.over_rooms.move_to_end(live.room.id)
+        while len(self.over_rooms) > KEPT_OVER_ROOMS:
+            self.over_rooms.popitem(last=False)
 
     async def _broadcast(self, live: LiveRoom) -> None:
         """Send the new state (each client its own view) and wake the room's bots.

@@ -137,6 +137,12 @@ class Buckets:
             bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
         return bucket.take()
 
+    def give_back(self, key: str) -> None:
+        """Return the token `take` took for `key` (the event it counted did not happen)."""
+        bucket = self.buckets.get(key)
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + 1)
+
     def _forget_full(self) -> None:
         now = time.monotonic()
         for key, bucket in list(self.buckets.items()):

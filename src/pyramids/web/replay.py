@@ -15,10 +15,12 @@ through them; its address is the link to share.
 
 The work (replaying the game, building every view, writing the JSON) runs in the
 engine pool; the latest answers are kept for a while, since a replay never
-changes. An answer is every seat's view at every step, so its size grows with the
-moves: a game whose replay would be larger than `MAX_REPLAY_BYTES` (estimated
-from the first step's views before anything else is built) is refused
-(`replay_too_large`, 409); its record still holds every move.
+changes. One address has one replay made at a time (`rate_limited` meanwhile): a
+long match's takes seconds of CPU, and the engine threads also play the games. An
+answer is every seat's view at every step, so its size grows with the moves: a game
+whose replay would be larger than `MAX_REPLAY_BYTES` (estimated from the first
+step's views before anything else is built) is refused (`replay_too_large`, 409);
+its record still holds every move.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ KEPT_REPLAY_BYTES = 64_000_000
 # The largest replay answer made. An ordinary game's is far smaller: 0.2 MB for a Pacal
 # match, 0.5 MB for Temple, 0.6 MB for one-player Mahjongg, 2.5 MB with four players.
 MAX_REPLAY_BYTES = 32_000_000
+# The wait told to an address that asks for a replay while one is being made for it
+# (a long match's takes a few seconds of the server's CPU: one address, one at a time).
+REPLAY_RETRY_SECONDS = 2.0
 
 
 def estimated_size(game_record: GameRecord) -> int:
@@ -135,9 +140,11 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
 
 def mount_replay(app: FastAPI) -> None:
     """The replay API and page on `app` (made by `create_app`)."""
-    from pyramids.web.app import ERRORS  # the app module calls this: it is loaded
+    from pyramids.web.app import ERRORS, client_of  # the app module calls this: it is loaded
     kept: OrderedDict[tuple[str, str], str] = OrderedDict()
     kept_bytes = 0
+    # The addresses a replay is being made for: one at a time each.
+    making: set[str] = set()
 
     @app.get("/api/rooms/{room_id}/replay", responses=ERRORS)
     async def replay(room_id: str, request: Request, lang: str | None = None) -> Response:
@@ -149,7 +156,16 @@ def mount_replay(app: FastAPI) -> None:
         key = (room_id, language)
         text = kept.get(key)
         if text is None:
-            text = await hub.run_engine(replay_text, record, language, room_id)
+            client = client_of(request.scope)
+            if client in making:
+                raise RoomError("rate_limited", Words(N_(
+                    "the replay you asked for before is still being made; ask for the next "
+                    "once it has come")), 429, retry_after=REPLAY_RETRY_SECONDS)
+            making.add(client)
+            try:
+                text = await hub.run_engine(replay_text, record, language, room_id)
+            finally:
+                making.discard(client)
             if key not in kept:
                 kept[key] = text
                 kept_bytes += len(text)

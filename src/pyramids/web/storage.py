@@ -533,6 +533,21 @@ class Storage:
             ).scalar_one_or_none()
             return found
 
+    def last_told_at(self, room_id: str) -> datetime | None:
+        """When a playing game last told its time: the commit of its latest action (the
+        server tells a timed game the time before each move), or, before any, its start
+        (nothing changes a playing room's row until it ends)."""
+        with self.engine.connect() as connection:
+            moved = connection.execute(
+                sa.select(sa.func.max(actions_table.c.created_at))
+                .where(actions_table.c.room_id == room_id)
+            ).scalar_one_or_none()
+            if moved is None:
+                moved = connection.execute(
+                    sa.select(rooms_table.c.updated_at).where(rooms_table.c.id == room_id)
+                ).scalar_one_or_none()
+        return None if moved is None else as_utc(moved)
+
     def count_status(self, status: str) -> int:
         with self.engine.connect() as connection:
             return int(connection.execute(
