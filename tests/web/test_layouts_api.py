@@ -235,27 +235,20 @@ def test_the_daily_deal_is_the_same_for_everyone_on_a_date_and_not_on_another(
     server: Server,
 ) -> None:
     ana = server.start(server.account("Ana"), name="Ana", daily=True)
-    bo = server.start(name="Bo", daily=True)
-    assert ana["kind"] == "daily" and bo["kind"] == "guest" and ana["board"] == bo["board"]
+    bo = server.start(server.account("Bo"), name="Bo", daily=True)
+    assert ana["kind"] == bo["kind"] == "daily" and ana["board"] == bo["board"]
     assert ana["game_number"] is None  # the deal stays the server's
     assert server.first_view(ana)["tiles"] == server.first_view(bo)["tiles"]
     server.day = date(2026, 12, 2)
-    cy = server.start(name="Cy", daily=True)
+    cy = server.start(server.account("Cy"), name="Cy", daily=True)
     assert (cy["board"], server.first_view(cy)["tiles"]) != (
         ana["board"], server.first_view(ana)["tiles"])
 
 
 def test_the_day_s_table_counts_an_account_s_first_game_only(server: Server) -> None:
-    """Whoever has played the daily deal through knows it, and a name costs nothing: only
-    an account's first game of the day ranks. Played by name it is a `guest` game, kept
-    and counted nowhere; the account's later games are `retry`."""
+    """Whoever has played the daily deal through knows it: only an account's first game
+    of the day ranks; the account's later games are `retry`."""
     ana = server.account("Ana")
-    guest = server.start(name="Mallory", daily=True)
-    assert guest["kind"] == "guest"
-    server.play_out(guest, seed=2)
-    assert server.client.get(f"/api/solitaire/{guest['room']['id']}").json()["kind"] == "guest"
-    assert server.client.get(f"/api/daily/{GAME}").json()["scores"] == []
-
     # Logged in, the seat and the table carry the account's name, whatever was typed.
     first = server.start(ana, name="somebody else", daily=True)
     again = server.start(ana, name="Ana", daily=True)
@@ -270,7 +263,7 @@ def test_the_day_s_table_counts_an_account_s_first_game_only(server: Server) -> 
 
     # By name, nobody plays under the account's name, in any case.
     taken = server.client.post("/api/solitaire", json={"game": GAME, "name": " ANA ",
-                                                        "daily": True})
+                                                        "board": SMALL})
     assert taken.status_code == 409 and taken.json()["error"]["code"] == "name_taken"
     # The account's holder plays any board under it (this was refused as 'name_taken').
     board = server.start(ana, name="Ana", board=SMALL)
@@ -285,7 +278,8 @@ def test_the_daily_deal_stays_sealed_until_the_day_is_over(server: Server) -> No
     from pyramids.web.rooms import commitment_of
 
     server.day = datetime.now(UTC).date()  # the seal is against the real clock
-    started = server.start(name="Mallory", daily=True)
+    mallory = server.account("Mallory")
+    started = server.start(mallory, name="Mallory", daily=True)
     room = started["room"]["id"]
     aborted = server.client.post(f"/api/rooms/{room}/abort",
                                  json={"token": started["host_token"]})
@@ -310,9 +304,9 @@ def test_the_daily_deal_stays_sealed_until_the_day_is_over(server: Server) -> No
         while message["type"] != "state":
             message = socket.receive_json()
         assert "seed" not in message["fairness"] and message["fairness"]["sealed_until"]
-    # Another name's daily game is the same deal: still nothing to learn from it.
-    second = server.start(name="Mallory2", daily=True)
-    assert second["kind"] == "guest"
+    # The account's next daily game is the same deal: still nothing to learn from it.
+    second = server.start(mallory, name="Mallory", daily=True)
+    assert second["kind"] == "retry"
 
     # The day is over: the seal lifts, and the seed opens the commitment.
     engine = server.app.state.hub.storage.engine
@@ -324,6 +318,32 @@ def test_the_daily_deal_stays_sealed_until_the_day_is_over(server: Server) -> No
     opened = record.json()["fairness"]
     assert opened["seed_text"] == str(opened["seed"]) and "sealed_until" not in opened
     assert commitment_of(opened["seed"], opened["salt"]) == opened["commitment"]
+
+
+def test_today_s_deal_is_refused_by_name_and_a_day_over_is_practice_for_anyone(
+    server: Server,
+) -> None:
+    """A player who practised the day's deal by name, then logged in, ranked knowing every
+    tile: the deal is played that day only logged in. Once the day is over, its game
+    number is told (its rooms reveal the seed by then), and anyone practises it."""
+    refused = server.client.post("/api/solitaire", json={"game": GAME, "name": "Mallory",
+                                                          "daily": True})
+    assert refused.status_code == 403, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "account_required"
+    assert "log in to play it" in error["message"] and "earlier day's deal" in error["message"]
+    assert rooms_stored(server) == 0
+    today = server.client.get(f"/api/daily/{GAME}").json()
+    assert today["game_number"] is None  # the day's deal stays the server's
+
+    server.day = date(2026, 12, 2)
+    yesterday = server.client.get(f"/api/daily/{GAME}", params={"day": "2026-12-01"}).json()
+    assert yesterday["game_number"].startswith(today["board"]["name"] + "-")
+    practice = server.start(name="Mallory", game_number=yesterday["game_number"])
+    assert practice["kind"] == "practice" and practice["board"] == today["board"]["name"]
+    server.day = date(2026, 12, 1)
+    first = server.start(server.account("Bo"), name="Bo", daily=True)
+    assert server.first_view(practice)["tiles"] == server.first_view(first)["tiles"]
 
 
 def test_days_to_come_and_malformed_days_are_refused(server: Server) -> None:

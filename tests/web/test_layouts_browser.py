@@ -163,27 +163,47 @@ def test_a_bad_game_number_is_refused_in_words(new_page: Any, server: DatedServe
     assert page.url.rstrip("/") == server.base
 
 
+def register(page: Any, server: DatedServer, name: str) -> None:
+    page.goto(server.base + "/account")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#register-name", name)
+    page.fill("#register-password", "correct horse battery staple")
+    page.click("#register button[type=submit]")
+    page.wait_for_selector("#account-title")
+
+
 def test_the_daily_deal_is_the_same_for_two_players_on_a_date_not_on_another(
     new_page: Any, server: DatedServer
 ) -> None:
     deals = []
     for name in ("Ada", "Bo"):
         page = new_page()
+        register(page, server, name)
         lobby(page, server, name)
         page.click("#daily-button")
         page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
         deals.append(board_tiles(page))
-        # Played by name: the page says why it will not rank.
         page.wait_for_selector("#solitaire-info:not([hidden])")
-        assert "played without an account" in page.inner_text("#solitaire-info")
+        assert "it counts on the day's table" in page.inner_text("#solitaire-info")
     assert deals[0] == deals[1]
     server.day = date(2026, 12, 2)
     page = new_page()
+    register(page, server, "Cy")
     lobby(page, server, "Cy")
     assert "2026-12-02" in page.inner_text("#daily")
     page.click("#daily-button")
     page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
     assert board_tiles(page) != deals[0]
+
+    # A guest is told why today's deal needs a login, and practises yesterday's.
+    guest = new_page()
+    lobby(guest, server, "Dee")
+    assert guest.query_selector("#daily-button") is None
+    assert "whoever has played it knows every tile" in guest.inner_text("#daily-login")
+    assert guest.get_attribute("#daily-login-link", "href") == "/account"
+    guest.click("#yesterday-button")
+    guest.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    assert board_tiles(guest) == deals[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

@@ -8,16 +8,18 @@ and the daily deal (docs/server.md, "Solitaire").
   `game_number` (practice: the player chose the deal, so it counts nowhere) or
   `daily: true` (the day's deal, which the server derives from the UTC date and a
   secret it drew once and keeps in the database: the same for everyone that day,
-  unknown before it, chosen by no client). The day's table counts players logged
-  in to an account, each one's first daily game of the day; later ones are kept as
-  `retry`, and a game played by name (no login) as `guest`: both count nowhere.
-  Whoever has played the deal through knows it, and a name costs nothing, so only
-  an account, one game a day, can rank.
+  unknown before it, chosen by no client). Only players logged in to an account
+  play it that day; the day's table counts each one's first daily game of the day,
+  later ones are kept as `retry` and count nowhere. Whoever has played the deal
+  through knows it, and a name costs nothing: a deal played by name before logging
+  in would be known when it ranked. Once the day is over its game number is told
+  (`GET /api/daily/{game}`), and anyone may practise it.
 - `GET /api/solitaire/{room}`: what kind of game a room is, its result once over,
   and its game number when the player may know it (practice, or once it is over:
   the room reveals its seed then anyway).
 - `GET /api/scores/{game}/{board}`: the board's table for a rules variant (the
-  `options` query, JSON); `GET /api/daily/{game}`: a day's table (`day` query).
+  `options` query, JSON); `GET /api/daily/{game}`: a day's table (`day` query),
+  and the day's game number once the day is over.
 
 The server's clock times the games (`Hub.clock`); clients send no times or results.
 """
@@ -56,7 +58,6 @@ from pyramids.web.limits import Buckets, json_too_deep, retry_after
 from pyramids.web.rooms import FINISHED, Room, RoomError, RoomSettings
 from pyramids.web.solitaire_storage import (
     DAILY,
-    GUEST,
     PRACTICE,
     RANKED,
     RETRY,
@@ -204,6 +205,12 @@ def mount_solitaire(
         # account's name or a bot's mark.
         account = await seat_account(request)
         if account is None:
+            if body.daily:
+                raise RoomError("account_required", Words(N_(
+                    "today's deal ranks on the day's table, and whoever has played it knows "
+                    "every tile, so it is played only logged in to an account, one game that "
+                    "counts a day; log in to play it, or practise an earlier day's deal by "
+                    "its game number")), 403)
             await check_guest_name(request, body.name)
         wait = room_creations.take(request.client.host if request.client else "")
         if wait > 0:
@@ -233,10 +240,7 @@ def mount_solitaire(
                 day = today_of(hub)
                 number = await daily_number(hub, body.game, day)
                 options, server_seed = practice_options(body.game, number), number.deal
-                if account is None:
-                    kind = GUEST
-                else:
-                    kind, claim = await daily_kind(hub, body.game, day, account[1])
+                kind, claim = await daily_kind(hub, body.game, day, account[1])
             else:
                 board = find_board(body.game, body.board)["name"]
                 options = {**body.options, option: board}
@@ -340,6 +344,8 @@ def mount_solitaire(
         return {
             "game": game, "day": asked.isoformat(), "today": today.isoformat(),
             "board": translated(entry, negotiate(lang)), "scores": table,
+            # A day over is practice for anyone: its rooms reveal the seed by now anyway.
+            "game_number": str(number) if asked < today else None,
         }
 
 

@@ -8,7 +8,7 @@ first, then the higher score, then the quicker time, then the earlier finish.
 Only finished games of the kind asked for count: `ranked` (a deal the server
 drew) for a board's table, `daily` (each account's first daily game of the day)
 for the day's table; `practice`, `retry` (an account's later daily games) and
-`guest` (a daily game played by name, without an account) are kept but rank
+`guest` (a daily game played by name, without an account, before that was refused) are kept but rank
 nowhere.
 """
 

@@ -435,6 +435,36 @@ async function startAndGo(request, errorBox, button) {
   }
 }
 
+/** What the daily deal offers: today's deal to an account; to a guest, why not and how
+ * to log in (whoever has played it knows every tile, so it is played only logged in),
+ * and yesterday's deal, whose game number is told once its day is over, as practice. */
+async function dailyChoices(today, errorBox) {
+  if (await currentAccount()) {
+    const button = h("button", { type: "button", id: "daily-button", class: "primary" },
+      t("Play today's deal"));
+    button.addEventListener("click", () => startAndGo({ game: solitaireGame, daily: true }, errorBox, button));
+    return [button];
+  }
+  const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const practice = h("button", { type: "button", id: "yesterday-button" }, t("Practise yesterday's deal"));
+  practice.addEventListener("click", async () => {
+    try {
+      const { answer } = await dailyScores(solitaireGame, yesterday);
+      await startAndGo({ game: solitaireGame, game_number: answer.game_number }, errorBox, practice);
+    } catch (problem) {
+      errorBox.textContent = problem.message;
+      errorBox.hidden = false;
+    }
+  });
+  return [
+    h("p", { id: "daily-login", class: "hint" },
+      t("Today's deal is played logged in to an account: whoever has played it knows every tile."),
+      " ", h("a", { href: "/account", id: "daily-login-link" }, t("Log in or register to play it.")),
+      " ", t("Yesterday's deal is open to everyone as practice.")),
+    practice,
+  ];
+}
+
 /** The daily deal of the first game with boards (the wanted one when it has some), and
  * the game number box; a link `/?game=G&number=N` fills the box. */
 async function renderSolitaire(wanted) {
@@ -456,14 +486,11 @@ async function renderSolitaire(wanted) {
   const daily = document.getElementById("daily");
   try {
     const { answer, table } = await dailyScores(solitaireGame);
-    const button = h("button", { type: "button", id: "daily-button", class: "primary" },
-      t("Play today's deal"));
-    button.addEventListener("click", () => startAndGo({ game: solitaireGame, daily: true }, errorBox, button));
     daily.replaceChildren(
       h("div", { class: "daily-board" }, boardPicture(answer.board),
         h("p", {}, t("Today's deal ({day}, UTC) is on {board}: the same deal for everyone. The day's table counts players logged in to an account, each one's first game.",
           { day: answer.day, board: answer.board.title }))),
-      button, table,
+      ...(await dailyChoices(answer.today, errorBox)), table,
     );
   } catch (problem) {
     daily.replaceChildren(h("p", { class: "hint" }, problem.message));
