@@ -467,3 +467,55 @@ def test_a_ranked_game_in_play_ends_only_once_a_player_has_left(
     # Nobody's rating moved: the game counts for nobody.
     assert all(person.get("/api/account").json()["account"]["ratings"] == {}
                for person in (ana, bo))
+
+
+def test_a_guesser_cannot_lock_the_owner_out_of_their_account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five failed logins locked a name for everyone, the right password too: anyone
+    could keep any player out. A name's failures now count per address, and the
+    bound over every address together still lets in an address the account logged
+    in from before."""
+    from fastapi.testclient import TestClient
+
+    from pyramids.web import accounts
+    from pyramids.web.app import create_app
+
+    monkeypatch.setattr(accounts, "LOGIN_ATTEMPTS_PER_NAME", 2 * LOGIN_ATTEMPTS)
+    app = create_app(f"sqlite:///{tmp_path / 'rooms.db'}")
+
+    def person(address: str) -> TestClient:
+        client = TestClient(app, client=(address, 50_000))
+        client.get("/api/account")  # the CSRF cookie, as a page's first call sets it
+        return client
+
+    def log_in(client: TestClient, password: str) -> Any:
+        return client.post("/api/account/login", json={"name": "Ana", "password": password},
+                           headers={"X-CSRF-Token": client.cookies[CSRF_COOKIE]})
+
+    with TestClient(app):
+        home = person("10.0.0.1")
+        made = home.post("/api/account/register", json={"name": "Ana", "password": PASSWORD},
+                         headers={"X-CSRF-Token": home.cookies[CSRF_COOKIE]})
+        assert made.status_code == 201, made.text
+        mallory = person("10.6.6.6")
+        for _ in range(LOGIN_ATTEMPTS):
+            assert code_of(log_in(mallory, "guess guess")) == "bad_login"
+        refused = log_in(mallory, PASSWORD)
+        assert refused.status_code == 429 and code_of(refused) == "rate_limited"
+        assert "for this name from your address" in refused.json()["error"]["message"]
+        # Ana, on the road (an address she never used), is not locked out by him.
+        travelling = log_in(person("10.0.0.2"), PASSWORD)
+        assert travelling.status_code == 200, travelling.text
+
+        # Guesses from many addresses are bounded too: a new address waits then...
+        accomplice = person("10.6.6.7")
+        for _ in range(LOGIN_ATTEMPTS):
+            assert code_of(log_in(accomplice, "guess guess")) == "bad_login"
+        stranger = log_in(person("10.9.9.9"), PASSWORD)
+        assert stranger.status_code == 429 and code_of(stranger) == "rate_limited"
+        message = stranger.json()["error"]["message"]
+        assert "from many addresses" in message and "logged in from before" in message
+        # ...but where Ana logged in before, she still gets in.
+        for address in ("10.0.0.1", "10.0.0.2"):
+            assert log_in(person(address), PASSWORD).status_code == 200

@@ -14,9 +14,13 @@ ranked rooms. The rules this module keeps:
   `X-CSRF-Token` equal to the `pyramids_csrf` cookie (double submit: another site
   can neither read the cookie nor set the header), and an `Origin`, when sent,
   must be this server's. Otherwise: 403 `csrf`, nothing done.
-- Limits: `LOGIN_ATTEMPTS` failed logins per name and per address in
-  `LOGIN_WINDOW_SECONDS` (then 429 with Retry-After); registrations per address
-  per hour. Argon2 runs in a thread, never on the event loop.
+- Limits: failed logins in `LOGIN_WINDOW_SECONDS` (then 429 with Retry-After):
+  `LOGIN_ATTEMPTS` for a name from one address, `LOGIN_ATTEMPTS_PER_ADDRESS` from
+  an address whatever the names, and `LOGIN_ATTEMPTS_PER_NAME` for a name from
+  every address together, which does not shut out an address the account logged in
+  from before: guessers are held back without anyone being able to lock a player out
+  of their own account. Registrations per address per hour. Argon2 runs in a
+  thread, never on the event loop.
 - When a ranked game finishes, the ratings of its accounts are updated
   (`pyramids.web.ratings`), once, and the change is kept with the account's history.
 """
@@ -66,7 +70,12 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 MIN_NAME = 2
 LOGIN_ATTEMPTS = 5
+LOGIN_ATTEMPTS_PER_ADDRESS = 20
+LOGIN_ATTEMPTS_PER_NAME = 50
 LOGIN_WINDOW_SECONDS = 900.0
+# Addresses remembered for each name as having logged in to it (the latest ones).
+KNOWN_ADDRESSES_PER_NAME = 8
+KNOWN_NAMES = 50_000
 REGISTRATIONS_PER_HOUR = 5
 HISTORY = 50
 LEADERBOARD = 100
@@ -394,9 +403,16 @@ class Accounts:
         # argon2id with the library's defaults (RFC 9106's second recommendation).
         self.hasher = PasswordHasher()
         self._hash_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pyramids-hash")
-        self.failed_by_name = Buckets(LOGIN_ATTEMPTS / LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS)
-        self.failed_by_address = Buckets(LOGIN_ATTEMPTS * 4 / LOGIN_WINDOW_SECONDS,
-                                         LOGIN_ATTEMPTS * 4)
+        # A name's failures from one address: the guesser's own, which never lock the
+        # owner out from another address.
+        self.failed_by_name_and_address = Buckets(LOGIN_ATTEMPTS / LOGIN_WINDOW_SECONDS,
+                                                  LOGIN_ATTEMPTS)
+        self.failed_by_address = Buckets(LOGIN_ATTEMPTS_PER_ADDRESS / LOGIN_WINDOW_SECONDS,
+                                         LOGIN_ATTEMPTS_PER_ADDRESS)
+        # Guesses from many addresses; past it only addresses known to the name get in.
+        self.failed_by_name = Buckets(LOGIN_ATTEMPTS_PER_NAME / LOGIN_WINDOW_SECONDS,
+                                      LOGIN_ATTEMPTS_PER_NAME)
+        self.known_addresses: dict[str, list[str]] = {}
         self.registrations = Buckets(REGISTRATIONS_PER_HOUR / 3600.0, REGISTRATIONS_PER_HOUR)
         # Checked against when a name is unknown, so that a wrong name costs the same time.
         self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
@@ -431,38 +447,60 @@ class Accounts:
                     "name"), name=clean), 409)
             raise looks_like_an_account(clean, account)
         log.info("account %d registered", account)
+        self._remember_address(name_key(clean), address)
         return account, clean
 
     async def login(self, hub: Any, name: Any, password: Any, address: str) -> tuple[int, str]:
         if not isinstance(name, str) or not isinstance(password, str):
             raise RoomError("bad_login", Words(N_("a login is a name and a password")))
         key = name_key(" ".join(name.split()))
-        for buckets, what in ((self.failed_by_name, key), (self.failed_by_address, address)):
+        counted = [
+            (self.failed_by_name_and_address, f"{key}\n{address}", LOGIN_ATTEMPTS, N_(
+                "too many failed logins for this name from your address: at most {most} in "
+                "{minutes} minutes; try again in {seconds} s")),
+            (self.failed_by_address, address, LOGIN_ATTEMPTS_PER_ADDRESS, N_(
+                "too many failed logins from your address: at most {most} in {minutes} "
+                "minutes, whatever the names; try again in {seconds} s")),
+            (self.failed_by_name, key, LOGIN_ATTEMPTS_PER_NAME, N_(
+                "too many failed logins for this name from many addresses: at most {most} "
+                "in {minutes} minutes; an address this account has logged in from before "
+                "is still let in, others may try again in {seconds} s")),
+        ]
+        known = address in self.known_addresses.get(key, ())
+        for buckets, what, most, message in counted:
             bucket = buckets.buckets.get(what)
             wait = 0.0 if bucket is None else _refill(bucket)
-            if wait > 0:
-                raise RoomError("rate_limited", Words(N_(
-                    "too many failed logins: at most {most} for a name in {minutes} minutes; "
-                    "try again in {seconds} s"), most=LOGIN_ATTEMPTS,
-                    minutes=f"{LOGIN_WINDOW_SECONDS / 60:g}", seconds=retry_after(wait)),
-                    429, retry_after=wait)
+            if wait > 0 and not (known and buckets is self.failed_by_name):
+                raise RoomError("rate_limited", Words(
+                    message, most=most, minutes=f"{LOGIN_WINDOW_SECONDS / 60:g}",
+                    seconds=retry_after(wait)), 429, retry_after=wait)
         # Counted as failed until the password proves right: guesses sent at once would
         # otherwise all pass the check above before the first had failed.
-        self.failed_by_name.take(key)
-        self.failed_by_address.take(address)
+        for buckets, what, _most, _message in counted:
+            buckets.take(what)
         found = await hub.run_db(self.store.find, " ".join(name.split()))
         stored = found[2] if found is not None else self._dummy_hash
         ok = await self._in_thread(self._verify, stored, password[:MAX_PASSWORD + 1])
         if found is None or not ok:
             log.info("failed login")
             raise RoomError("bad_login", Words(N_("wrong name or password")), 403)
-        self.failed_by_name.give_back(key)
-        self.failed_by_address.give_back(address)
+        for buckets, what, _most, _message in counted:
+            buckets.give_back(what)
+        self._remember_address(key, address)
         account, clean, _ = found
         if self.hasher.check_needs_rehash(stored):
             new_hash = await self._in_thread(self.hasher.hash, password)
             await hub.run_db(self.store.set_password_hash, account, new_hash)
         return account, clean
+
+    def _remember_address(self, key: str, address: str) -> None:
+        addresses = self.known_addresses.pop(key, [])
+        if address in addresses:
+            addresses.remove(address)
+        addresses = [*addresses[-(KNOWN_ADDRESSES_PER_NAME - 1):], address]
+        if len(self.known_addresses) >= KNOWN_NAMES:  # the longest unseen name goes
+            del self.known_addresses[next(iter(self.known_addresses))]
+        self.known_addresses[key] = addresses
 
     async def start_session(self, hub: Any, account: int, request: Request,
                             response: Response) -> None:
