@@ -464,9 +464,45 @@ def test_a_ranked_game_in_play_ends_only_once_a_player_has_left(
     time.sleep(0.4)
     ended = server.http.post(f"/api/rooms/{room_id}/abort", json=end)
     assert ended.status_code == 200 and ended.json()["room"]["status"] == "aborted"
-    # Nobody's rating moved: the game counts for nobody.
-    assert all(person.get("/api/account").json()["account"]["ratings"] == {}
-               for person in (ana, bo))
+    # Bo, who left, forfeits: the game counts as Ana's win.
+    ratings = [person.get("/api/account").json()["account"]["ratings"][NAME]["rating"]
+               for person in (ana, bo)]
+    assert ratings[0] > 1500 > ratings[1]
+
+
+def test_a_host_who_plays_cannot_walk_away_from_a_ranked_loss(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """The host may end a ranked game once a player has been away long enough, and
+    the game counted for nobody: a host who also played could close the page while
+    losing, wait, and end it with no rating change. The seat away forfeits, whoever's."""
+    import time
+
+    from pyramids.web.limits import ServerLimits
+
+    server = start_server(db_url, ServerLimits.relaxed(ranked_end_away_seconds=0.3))
+    ana, bo = browser(server), browser(server)
+    register(ana, "Ana")
+    register(bo, "Bo")
+    created = ana.post("/api/rooms", json={"game": NAME, "ranked": True},
+                       headers=csrf(ana)).json()
+    room_id, host = created["room"]["id"], created["host_token"]
+    tokens = [person.post(f"/api/rooms/{room_id}/seats", json={"name": "?"},
+                          headers=csrf(person)).json()["token"] for person in (ana, bo)]
+    assert ana.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
+    seats = [Client(server.ws_base, room_id, token) for token in tokens]
+    clients.extend(seats)
+    for seat in seats:
+        seat.until(lambda m: m["type"] == "state")
+    seats[0].close()  # Ana, the host, walks away; Bo stays
+    time.sleep(0.5)
+    ended = ana.post(f"/api/rooms/{room_id}/abort", json={"token": host})
+    assert ended.status_code == 200 and ended.json()["room"]["status"] == "aborted"
+    accounts = [person.get("/api/account").json()["account"] for person in (ana, bo)]
+    assert accounts[0]["ratings"][NAME]["rating"] < 1500 < accounts[1]["ratings"][NAME]["rating"]
+    [game] = accounts[0]["games"]
+    assert game["room"] == room_id and game["status"] == "aborted"
+    assert game["rating_after"] < game["rating_before"]
 
 
 def test_a_guesser_cannot_lock_the_owner_out_of_their_account(

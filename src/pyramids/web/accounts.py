@@ -528,6 +528,17 @@ class Accounts:
         result = room.result()
         if result is None:
             return
+        await self._rate(hub, room, room.state.standings())
+
+    async def rate_forfeit(self, hub: Any, room: Room, away: list[int]) -> None:
+        """A ranked game its host ended over players away (`Hub.forfeit_hooks`): those
+        seats lose it to every seat still there, which share the first place."""
+        if not room.settings.ranked or room.practice or room.status != ABORTED:
+            return
+        await self._rate(hub, room, [0.0 if seat.index in away else 1.0
+                                     for seat in room.seats])
+
+    async def _rate(self, hub: Any, room: Room, places: list[Any]) -> None:
         seats = [
             (seat.index, seat.account_id if seat.kind == PERSON else None,
              seat.agent if seat.kind == AGENT else None)
@@ -536,7 +547,7 @@ class Accounts:
         if not any(account is not None for _, account, _ in seats):
             return
         changes = await hub.run_db(self.store.rate_game, room.id, room.game_name, seats,
-                                   room.state.standings())
+                                   places)
         log.info("room %s rated: %d seats", room.id, len(changes))
 
 

@@ -545,6 +545,11 @@ def create_app(
             await accounts.rate_finished(hub, room)
 
         hub.finish_hooks.append(rate)
+
+        async def rate_forfeit(room: Any, away: list[int]) -> None:
+            await accounts.rate_forfeit(hub, room, away)
+
+        hub.forfeit_hooks.append(rate_forfeit)
         await hub.start()
         app.state.hub = hub
         attach_solitaire(hub)

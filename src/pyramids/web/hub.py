@@ -342,6 +342,8 @@ class Hub:
             listeners.append(self._wake_rooms_soon)
         # Called (with the room's lock held) when a game finishes: ratings.
         self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []
+        # Run when a ranked game is ended over players away: the room, the seats that forfeit.
+        self.forfeit_hooks: list[Callable[[Room, list[int]], Awaitable[None]]] = []
         self.storage = storage
         self.limits = limits or ServerLimits()
         self.draw_seed = draw_seed
@@ -810,11 +812,18 @@ class Hub:
         async with live.lock:
             room = live.room
             before = room.status
+            forfeits: list[int] = []
             if room.status == PLAYING and room.settings.ranked:
                 room.check_host(token)
-                self._check_ranked_end(live)
+                forfeits = self._check_ranked_end(live)
             room.abort(token)
             await self._store_abort(live, before, " by its host")
+            if forfeits:
+                for hook in self.forfeit_hooks:
+                    try:
+                        await hook(room, forfeits)
+                    except Exception:
+                        log.exception("room %s: a forfeit hook failed", room.id)
 
     async def _end_at_move_limit(self, live: LiveRoom) -> None:
         """With the room's lock held: a game that reached `max_moves_per_room` is over,
@@ -841,15 +850,18 @@ class Hub:
         await self._broadcast(live)
         self._forget_if_done(live)
 
-    def _check_ranked_end(self, live: LiveRoom) -> None:
+    def _check_ranked_end(self, live: LiveRoom) -> list[int]:
         """A ranked game in play counts for ratings: its host may end it only once a
         player has been away for `ranked_end_away_seconds` (a player who left for good
-        would hold it up for ever), not to escape a game going badly."""
+        would hold it up for ever), not to escape a game going badly. Returns the seats
+        away that long: they forfeit the game (`forfeit_hooks`), or a host who plays
+        could walk away from a loss and end it."""
         now = time.monotonic()
         live.mark_away(now)
         wait = self.limits.ranked_end_away_seconds
-        if any(now - since >= wait for since in live.away_since.values()):
-            return
+        gone = sorted(seat for seat, since in live.away_since.items() if now - since >= wait)
+        if gone:
+            return gone
         raise RoomError(
             "ranked_in_play",
             Words(N_("a ranked game counts for ratings, so it can be ended only once a "

@@ -51,7 +51,8 @@ class ServerLimits:
     # from memory; it comes back, as it was, when someone opens it.
     adjourn_after_seconds: float = 600.0
     # A ranked game in play can be ended by its host only once a player has been away
-    # this long (it counts for ratings: not an escape from a game going badly).
+    # this long (it counts for ratings: not an escape from a game going badly); the
+    # players away that long forfeit it, the host too.
     ranked_end_away_seconds: float = 300.0
     # HTTP: requests per address (a burst of `http_burst`, refilled at this rate).
     http_per_second: float = 10.0

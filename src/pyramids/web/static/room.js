@@ -310,6 +310,10 @@ function renderStatus(message) {
 }
 
 function endGame() {
+  // A ranked game ended over a player away counts: the players away lose it.
+  if (ui.summary && ui.summary.ranked) {
+    return abortRoom(t("End this ranked game for everyone? The players who have been away lose it, whoever they are, and it counts for ratings."));
+  }
   return abortRoom(t("End this game for everyone? It will count for nobody."));
 }
 
