@@ -993,3 +993,55 @@ def test_one_address_has_one_replay_made_at_a_time(
     assert error_of(refused)["code"] == "rate_limited"
     later = rooms[answers.index(refused)]
     assert server.http.get(f"/api/rooms/{later}/replay").status_code == 200  # after the first
+
+
+def test_one_address_watches_a_bounded_number_of_rooms_only_bots_play(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """A room only bots play runs while a socket watches it: one address with many
+    sockets kept as many bot rooms thinking and took the bot workers from everyone's
+    games. It watches at most `bot_rooms_watched_per_client` of them at once, told so
+    in words; rooms with a person at the table are not counted."""
+    server = start_server(db_url, ServerLimits.relaxed(bot_rooms_watched_per_client=2))
+
+    def bot_room(started: bool = True) -> tuple[str, str]:
+        room_id, host = create_room(server, bot_delay_seconds=10)
+        for seat in (0, 1):
+            given = server.http.post(f"/api/rooms/{room_id}/agents",
+                                     json={"token": host, "seat": seat, "agent": "random"})
+            assert given.status_code == 200, given.text
+        if started:
+            start(server, room_id, host)
+        return room_id, host
+
+    def watch(room_id: str) -> Client:
+        watcher = Client(server.ws_base, room_id)
+        clients.append(watcher)
+        return watcher
+
+    rooms = [bot_room() for _ in range(3)]
+    first, _second = (watch(room_id) for room_id, _ in rooms[:2])
+    first.until(lambda m: m["type"] == "state")
+    _second.until(lambda m: m["type"] == "state")
+    again = watch(rooms[0][0])  # the same room again: counted once
+    again.until(lambda m: m["type"] == "state")
+    third = watch(rooms[2][0])
+    error = third.error()
+    assert error["code"] == "too_many_bot_rooms"
+    assert "already watch 2 games that only bots play" in error["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        third.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_TOO_MANY
+    # A room with a person at the table is watched as ever.
+    people, _ = create_room(server)
+    watch(people).until(lambda m: m["type"] == "state")
+    # A room of bots cannot be started under a watcher already at the limit.
+    waiting, host = bot_room(started=False)
+    watch(waiting).until(lambda m: m["type"] == "state")  # waiting: it runs nothing yet
+    refused = server.http.post(f"/api/rooms/{waiting}/start", json={"token": host})
+    assert refused.status_code == 429 and error_of(refused)["code"] == "too_many_bot_rooms"
+    # Watching one no more frees a place.
+    first.close()
+    again.close()
+    time.sleep(0.2)
+    watch(rooms[2][0]).until(lambda m: m["type"] == "state")

@@ -20,7 +20,8 @@ def test_serve_lists_its_options() -> None:
     for option in ("--host", "--port", "--db", "--sqlite-sync", "--rooms-per-client",
                    "--http-per-second", "--sockets-per-client", "--messages-per-second",
                    "--max-json-depth", "--waiting-room-idle-seconds", "--header-seconds",
-                   "--allowed-origin", "--bot-processes", "--moves-per-room"):
+                   "--allowed-origin", "--bot-processes", "--moves-per-room",
+                   "--bot-rooms-watched"):
         assert option in result.output
 
 

@@ -25,6 +25,7 @@ _D = {  # the defaults of ServerLimits, repeated so that --help needs no web ext
     "http_burst": 60,
     "rooms_created_per_minute": 20,
     "sockets_per_client": 20,
+    "bot_rooms_watched_per_client": 4,
     "messages_per_second": 10.0,
     "message_burst": 30,
     "max_json_depth": 16,
@@ -88,6 +89,11 @@ def register(app: typer.Typer) -> None:
         ),
         sockets_per_client: int = typer.Option(
             _D["sockets_per_client"], min=1, help="Open WebSockets per address."
+        ),
+        bot_rooms_watched: int = typer.Option(
+            _D["bot_rooms_watched_per_client"], min=1,
+            help="Games only bots play that one address may watch at once (they run while "
+            "watched)."
         ),
         messages_per_second: float = typer.Option(
             _D["messages_per_second"], min=0.01,
@@ -161,6 +167,7 @@ def register(app: typer.Typer) -> None:
             http_burst=http_burst,
             rooms_created_per_minute=rooms_created_per_minute,
             sockets_per_client=sockets_per_client,
+            bot_rooms_watched_per_client=bot_rooms_watched,
             messages_per_second=messages_per_second,
             message_burst=message_burst,
             max_json_depth=max_json_depth,

@@ -146,6 +146,8 @@ class Connection:
     ) -> None:
         self.seat: int | None = None
         self.joined = False
+        # The client's network address (for `bot_rooms_watched_per_client`).
+        self.address = ""
         self.outbox: asyncio.Queue[str | Close] = asyncio.Queue()
         self._send_text = send_text
         self._close = close
@@ -218,9 +220,14 @@ class LiveRoom:
 
     def needs_people(self) -> bool:
         """A room only bots play waits while nobody watches it."""
-        return not self.connections and not any(
-            seat.kind == PERSON for seat in self.room.seats
-        )
+        return not self.connections and self.bots_only()
+
+    def bots_only(self) -> bool:
+        return not any(seat.kind == PERSON for seat in self.room.seats)
+
+    def runs_for_watchers(self) -> bool:
+        """Whether a watcher keeps this room's bots thinking: bots only, in play."""
+        return self.room.status == PLAYING and self.bots_only()
 
     def connected(self) -> dict[int, bool]:
         seats = self.local_seats()
@@ -873,6 +880,9 @@ class Hub:
         async with live.lock:
             room = live.room
             room.check_host(token)
+            if live.bots_only():  # its watchers, who joined while a person had a seat
+                for address in {conn.address for conn in live.connections}:
+                    self._check_bot_rooms_watched(address, live)
             room.start()
             try:
                 await self.run_db(self.storage.save_status, room.id, room.status, room.result())
@@ -1384,6 +1394,9 @@ class Hub:
                 if seat is None:
                     raise RoomError("bad_token",
                                     Words(N_("that token holds no seat in this room")), 403)
+            if live.runs_for_watchers() and not any(
+                    other.address == conn.address for other in live.connections):
+                self._check_bot_rooms_watched(conn.address, live)
             conn.seat = seat
             conn.joined = True
             live.connections.add(conn)
@@ -1393,6 +1406,21 @@ class Hub:
             # Everyone sees the seat come back; the newcomer gets its current view.
             await self._broadcast(live)
             await chat_joined(self, live, conn)
+
+    def _check_bot_rooms_watched(self, address: str, live: LiveRoom) -> None:
+        """Refuse `address` one more room only bots play (besides `live`) past
+        `bot_rooms_watched_per_client`: each keeps bots thinking while watched."""
+        most = self.limits.bot_rooms_watched_per_client
+        watched = sum(
+            1 for other in self.rooms.values()
+            if other is not live and other.runs_for_watchers()
+            and any(conn.address == address for conn in other.connections)
+        )
+        if watched >= most:
+            raise RoomError("too_many_bot_rooms", Words(N_(
+                "you already watch {most} games that only bots play, the most one address "
+                "may watch at once (each keeps bots thinking while watched); close one to "
+                "watch this one"), most=most), 429)
 
     async def leave(self, live: LiveRoom, conn: Connection) -> None:
         async with live.lock:

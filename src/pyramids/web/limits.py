@@ -61,6 +61,10 @@ class ServerLimits:
     rooms_created_per_minute: int = 20
     # WebSockets: open sockets per address, messages per socket.
     sockets_per_client: int = 20
+    # Rooms only bots play run while someone watches them: the ones not over that one
+    # address may watch at once (else a few sockets keep many bot rooms thinking and
+    # take the bot workers from everyone's games).
+    bot_rooms_watched_per_client: int = 4
     messages_per_second: float = 10.0
     message_burst: int = 30
     # JSON nesting deepest accepted, in request bodies and socket messages.
@@ -87,6 +91,7 @@ class ServerLimits:
             "rooms_per_client": 100_000, "waiting_rooms": 100_000,
             "http_per_second": 100_000.0, "http_burst": 100_000,
             "rooms_created_per_minute": 100_000, "sockets_per_client": 100_000,
+            "bot_rooms_watched_per_client": 100_000,
             "messages_per_second": 100_000.0, "message_burst": 100_000,
             "max_connections": 100_000,
         }

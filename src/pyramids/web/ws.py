@@ -124,7 +124,7 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         return
     hub.sockets_by_client[address] = held + 1
     try:
-        await _serve(websocket, hub, room_id)
+        await _serve(websocket, hub, room_id, address)
     finally:
         left = hub.sockets_by_client.get(address, 1) - 1
         if left > 0:
@@ -133,7 +133,7 @@ async def room_socket(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             hub.sockets_by_client.pop(address, None)
 
 
-async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
+async def _serve(websocket: WebSocket, hub: Hub, room_id: str, address: str) -> None:
     limits = hub.limits
     bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
     strikes = 0
@@ -142,6 +142,7 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         await websocket.close(code, reason)
 
     conn = Connection(websocket.send_text, close)
+    conn.address = address
     # Until its join message names one: the language of the page (cookie, Accept-Language).
     conn.lang = socket_language(websocket)
     chats: set[asyncio.Task[None]] = set()
@@ -206,7 +207,8 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                     except RoomError as error:
                         # A bad token or an unknown room ends the connection, after saying why.
                         live = None
-                        close_code = {404: CLOSE_UNKNOWN_ROOM, 403: CLOSE_BAD_TOKEN}
+                        close_code = {404: CLOSE_UNKNOWN_ROOM, 403: CLOSE_BAD_TOKEN,
+                                      429: CLOSE_TOO_MANY}
                         await _refuse(conn, pump, error, close_code.get(error.status, 1011))
                         return
                 else:
