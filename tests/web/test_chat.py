@@ -183,3 +183,52 @@ def test_a_number_another_server_process_took_is_not_lost_or_refused(
     history = server.http.get(f"/api/rooms/{room_id}/chat").json()
     assert [(m["number"], m["text"]) for m in history["messages"]] == [
         (1, "from the other process"), (2, "hello")]
+
+
+def test_spectators_cannot_silence_the_players(
+    server: ServerThread, clients: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room's chat budget was shared: a few spectator sockets, each within its own
+    limit, used it up and the players' messages were refused; spectators could also
+    fill the room's chat to its end. Players and spectators now have budgets apart,
+    and the chat's last messages are kept for the players."""
+    from pyramids.web import chat
+
+    room_id, _host, tokens = _room(server)
+    ana = Client(server.ws_base, room_id, tokens[0])
+    spectators = [Client(server.ws_base, room_id) for _ in range(7)]
+    clients += [ana, *spectators]
+    for client in (ana, *spectators):
+        _history(client)
+
+    def answer(client: Client, text: str) -> dict[str, Any]:
+        return client.until(lambda m: m.get("type") == "error" or (
+            m.get("type") == "chat" and m["message"]["text"] == text))
+
+    # The chat's last messages are the players'.
+    with monkeypatch.context() as small:
+        small.setattr(chat, "MAX_ROOM_CHAT", 3)
+        small.setattr(chat, "PLAYERS_CHAT_RESERVE", 2)
+        spectators[0].send({"type": "chat", "text": "hello"})
+        assert answer(spectators[0], "hello")["type"] == "chat"
+        spectators[0].send({"type": "chat", "text": "fill it up"})
+        full = _error(spectators[0])
+        assert full["code"] == "chat_full" and "kept for the players" in full["message"]
+        ana.send({"type": "chat", "text": "good luck"})
+        assert answer(ana, "good luck")["type"] == "chat"
+
+    refused = None
+    for round_number in range(CHAT_BURST):  # each spectator within its own limit
+        for index, spectator in enumerate(spectators[1:]):
+            text = f"spam {round_number} {index}"
+            spectator.send({"type": "chat", "text": text})
+            reply = answer(spectator, text)
+            if reply["type"] == "error":
+                refused = reply
+                break
+        if refused is not None:
+            break
+    assert refused is not None and refused["code"] == "chat_rate_limited"
+    assert "spectators of this room" in refused["message"]
+    ana.send({"type": "chat", "text": "still here"})
+    assert answer(ana, "still here")["type"] == "chat"

@@ -5,8 +5,11 @@ Rules the server keeps (a client is never trusted):
   of spaces and line breaks made one space; anything else is refused with
   `chat_empty`, `chat_too_long` or `bad_chat`;
 - each connection writes at most `CHAT_BURST` messages at once, then one every
-  `1 / CHAT_RATE` seconds (`chat_rate_limited`, with the wait); a room takes at
-  most `MAX_ROOM_CHAT` messages in all (`chat_full`);
+  `1 / CHAT_RATE` seconds (`chat_rate_limited`, with the wait); on top of that the
+  players of a room together, and its spectators together, have a budget of their
+  own (`ROOM_CHAT_SHARE` times a connection's), so that spectators, however many,
+  never use up the players' chat; a room takes at most `MAX_ROOM_CHAT` messages in
+  all (`chat_full`), the last `PLAYERS_CHAT_RESERVE` of them players' only;
 - a spectator writes only while the host has not muted spectators (`chat_muted`);
 - the author is the seat's name, or None for a spectator; the server stamps the
   time. Messages are stored with the room (table `chat_messages`, migration
@@ -49,6 +52,10 @@ MAX_CHAT_LENGTH = 300
 CHAT_RATE = 0.5  # messages a second, after the burst
 CHAT_BURST = 4
 MAX_ROOM_CHAT = 2000
+# The last messages a room's chat takes, which only its players may write.
+PLAYERS_CHAT_RESERVE = 500
+# A room's players together, and its spectators together: this many connections' rate.
+ROOM_CHAT_SHARE = 4
 HISTORY = 200
 # Tries to number a message when other server processes take the number first.
 NUMBERING_ATTEMPTS = 3
@@ -87,6 +94,10 @@ class ChatMessage:
                 "text": self.text, "at": self.at.isoformat()}
 
 
+def room_chat_bucket() -> TokenBucket:
+    return TokenBucket(ROOM_CHAT_SHARE * CHAT_RATE, ROOM_CHAT_SHARE * CHAT_BURST)
+
+
 @dataclass
 class ChatRoom:
     """A room's chat in memory: its messages (the latest `HISTORY`) and settings."""
@@ -95,9 +106,10 @@ class ChatRoom:
     count: int
     spectators_muted: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # The room's own flood limit, whatever the number of connections.
-    bucket: TokenBucket = field(default_factory=lambda: TokenBucket(4 * CHAT_RATE,
-                                                                    4 * CHAT_BURST))
+    # The room's own flood limits, whatever the number of connections: the players'
+    # and the spectators' apart, so that spectators never silence the players.
+    bucket: TokenBucket = field(default_factory=lambda: room_chat_bucket())
+    spectators_bucket: TokenBucket = field(default_factory=lambda: room_chat_bucket())
 
     def history(self) -> dict[str, Any]:
         return {"messages": [message.to_json() for message in self.messages[-HISTORY:]],
@@ -221,12 +233,23 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
     if conn.chat_bucket is None:
         conn.chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)
     wait = conn.chat_bucket.take()
-    if wait == 0.0:
-        wait = chat.bucket.take()
     if wait > 0:
         raise RoomError("chat_rate_limited", Words(N_(
             "too many chat messages: at most {burst} at once, then one every {every} seconds; "
             "wait {seconds} s"), burst=CHAT_BURST, every=f"{1 / CHAT_RATE:g}",
+            seconds=f"{wait:.1f}"), retry_after=wait)
+    wait = (chat.bucket if seat is not None else chat.spectators_bucket).take()
+    if wait > 0:
+        # This message was never sent: the writer's own budget keeps its token.
+        conn.chat_bucket.tokens = min(conn.chat_bucket.burst, conn.chat_bucket.tokens + 1)
+        raise RoomError("chat_rate_limited", Words(
+            N_("the players of this room write too many chat messages together: at most "
+               "{burst} at once, then one every {every} seconds; wait {seconds} s")
+            if seat is not None else
+            N_("the spectators of this room write too many chat messages together: at "
+               "most {burst} at once, then one every {every} seconds; the players' chat has "
+               "its own limit; wait {seconds} s"),
+            burst=ROOM_CHAT_SHARE * CHAT_BURST, every=f"{1 / (ROOM_CHAT_SHARE * CHAT_RATE):g}",
             seconds=f"{wait:.1f}"), retry_after=wait)
     stored = None
     for _ in range(NUMBERING_ATTEMPTS):
@@ -252,6 +275,11 @@ async def _store_message(hub: Hub, live: LiveRoom, chat: ChatRoom, seat: int | N
             raise RoomError("chat_full", Words(N_("this room's chat is full ({most} messages); "
                                                   "nothing more can be written here"),
                                                most=MAX_ROOM_CHAT))
+        if seat is None and chat.count >= MAX_ROOM_CHAT - PLAYERS_CHAT_RESERVE:
+            raise RoomError("chat_full", Words(N_(
+                "this room's chat holds {count} messages: spectators may write no more, the "
+                "last {reserve} of its {most} are kept for the players"),
+                count=chat.count, reserve=PLAYERS_CHAT_RESERVE, most=MAX_ROOM_CHAT))
         entry = live.room.seats[seat] if seat is not None else None
         name = entry.display_name() if entry is not None and entry.kind == PERSON else None
         message = ChatMessage(chat.count + 1, seat, name, text, datetime.now(UTC))
@@ -323,5 +351,6 @@ def mount_chat(app: FastAPI) -> None:
 
 
 __all__ = ["CHAT_BURST", "CHAT_RATE", "HISTORY", "MAX_CHAT_LENGTH", "MAX_ROOM_CHAT",
+           "PLAYERS_CHAT_RESERVE", "ROOM_CHAT_SHARE",
            "ChatMessage", "ChatRoom", "ChatStore", "chat_joined", "chat_of",
            "clean_chat_text", "mount_chat", "reload_chat", "send_chat"]
