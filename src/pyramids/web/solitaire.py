@@ -240,6 +240,7 @@ def mount_solitaire(
                 day = today_of(hub)
                 number = await daily_number(hub, body.game, day)
                 options, server_seed = practice_options(body.game, number), number.deal
+                assert account is not None  # a guest was refused above
                 kind, claim = await daily_kind(hub, body.game, day, account[1])
             else:
                 board = find_board(body.game, body.board)["name"]
