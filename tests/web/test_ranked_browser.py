@@ -148,6 +148,18 @@ def test_a_ranked_pacal_match_with_clocks_between_two_accounts(
     bo.press("#chat-input", "Enter")
     ana.wait_for_selector("#chat-list li:has-text('<b>thanks</b>')")  # text, not markup
 
+    # Ending a ranked game is no escape: the host is told the players away lose it.
+    questions: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        questions.append(dialog.message)
+        dialog.dismiss()
+
+    ana.once("dialog", answer)
+    ana.click("#end-game")
+    assert questions and "players who have been away lose it" in questions[0]
+    assert "count for nobody" not in questions[0]
+
     # Play until it is Bo's turn after a few moves; then he lets his minute pass.
     while not (move_number(ana) >= 3 and bo.evaluate("document.body.dataset.yourTurn") == "true"):
         play_one_move([ana, bo])
