@@ -327,6 +327,50 @@ async def test_time_attack_clock_is_applied_by_the_app() -> None:
         assert session.state.view(0)["result"]["reason"] == "time-up"
 
 
+async def test_time_attack_clock_stands_still_while_a_screen_hides_the_board() -> None:
+    """F1's help and F2's menu (and the options screen it opens) hide the board: the
+    time spent there is not the game's, so the clock stops, and goes on from where it
+    stood when the board is back. A question that leaves the board in sight (before
+    quitting) does not stop it."""
+    from pyramids.tui.options_chooser import OptionsScreen
+
+    now = [100.0]
+    session = new_session(load("mahjongg", mode="time-attack", time_limit_seconds=60), ["human"], 2)
+    app = PlayApp(session, agent_delay=0, clock=lambda: now[0])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        now[0] += 5
+        app.tick()
+        await pilot.press("f1")
+        await pilot.pause()
+        now[0] += 200  # reading the rules for minutes
+        app.tick()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        now[0] += 100
+        await pilot.click("#choice-options")
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsScreen)
+        now[0] += 100
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not session.state.is_terminal()
+        assert app.time_left() == 55
+        assert "Time left 0:55" in str(app.query_one("#status").render())
+        now[0] += 2.5
+        pair = free_pair(session.state.view(0))
+        await click_tile(pilot, app, pair[0])
+        await click_tile(pilot, app, pair[1])
+        # The engine is told the seconds the board was in sight: 7, not 307.
+        assert session.state.history_strings()[-2] == "clock 7"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        now[0] += 10
+        assert app.time_left() == 43
+
+
 async def test_replay_tells_moves_in_words() -> None:
     from pyramids.core import GameRecord
     from pyramids.tui.app import ReplayApp

@@ -18,6 +18,8 @@ A game whose legal moves include `clock S` (Mahjongg's Time Attack) is timed by
 the app, since engines never read the clock: before each move of a person, and
 once a second while they think, the app applies `clock S` with the whole seconds
 elapsed, so the record replays exactly. A person cannot choose `clock` moves.
+The clock stands still while a screen hides the board (F1's help, F2's menu and
+what it opens): time nobody can use for the game is not the game's.
 
 Each person sees only their own seat's view. With two or more people at one
 keyboard (hotseat) the board is hidden between their turns until the next
@@ -87,7 +89,13 @@ from pyramids.play.session import (
     replay_command,
     resume_command,
 )
-from pyramids.tui.board import Board, board_class, translate_bindings, update_static
+from pyramids.tui.board import (
+    HIDES_BOARD,
+    Board,
+    board_class,
+    translate_bindings,
+    update_static,
+)
 from pyramids.tui.board_chooser import (
     BoardChooserScreen,
     GameNumberScreen,
@@ -258,7 +266,7 @@ class HelpScreen(ModalScreen[None]):
     """
 
     def __init__(self, game: str, keys: str) -> None:
-        super().__init__()
+        super().__init__(classes=HIDES_BOARD)
         self.game = game
         self.keys = keys
         translate_bindings(self, {"close": _("Close")})
@@ -328,8 +336,9 @@ class ChoiceScreen(ModalScreen[str]):
     """
 
     def __init__(self, text: str, choices: tuple[tuple[str, str], ...],
-                 id: str | None = None) -> None:  # noqa: A002 - Textual's name
-        super().__init__(id=id)
+                 id: str | None = None,  # noqa: A002 - Textual's name
+                 hides_board: bool = False) -> None:
+        super().__init__(id=id, classes=HIDES_BOARD if hides_board else None)
         translate_bindings(self, {"answer('close')": _("Back")})
         self.text = text
         self.choices = choices
@@ -364,6 +373,7 @@ GAME_CSS = """
 #moves.shown { display: block; }
 #log { height: 1fr; min-height: 3; }
 #command { dock: bottom; }
+.hides-board { background: $background; }
 """
 
 
@@ -425,13 +435,16 @@ class PlayApp(App[None]):
         self.shown_moves: list[str] = []
         # A move's first letters went to the move box, the keyboard not there yet.
         self._typing_ahead = False
+        # While a screen hides the board (`HIDES_BOARD`), when it began: the game's
+        # time stands still until the board is back.
+        self.paused_at: float | None = None
         self._begin(session)
 
     def _begin(self, session: Session) -> None:
         self.session = session
         start_view = session.state.view(None)
-        self.clock_zero = self.clock() - float(start_view.get("elapsed") or 0)
-        self.started_at = self.clock()
+        self.clock_zero = self.game_clock() - float(start_view.get("elapsed") or 0)
+        self.started_at = self.game_clock()
         self.viewer: int | None = self._first_viewer()
         self.covered = False
         self.recorded = False
@@ -477,6 +490,8 @@ class PlayApp(App[None]):
         self._log_options()
         self._log_the_game_so_far()
         self.set_interval(1.0, self.tick)
+        self.screen_change_signal.subscribe(self, self._pause_under_hiding_screens,
+                                            immediate=True)
         self.advance()
 
     def _log_options(self) -> None:
@@ -595,6 +610,22 @@ class PlayApp(App[None]):
 
     # ----- the clock of timed games -----
 
+    def game_clock(self) -> float:
+        """The app's clock as the game counts it: it stands still while a screen hides
+        the board (help, the game menu), so a timed game loses no time to them."""
+        return self.clock() if self.paused_at is None else self.paused_at
+
+    def _pause_under_hiding_screens(self, _screen: object = None) -> None:
+        hidden = any(screen.has_class(HIDES_BOARD) for screen in self.screen_stack)
+        if hidden and self.paused_at is None:
+            self.paused_at = self.clock()
+        elif not hidden and self.paused_at is not None:
+            # The board is back: the game goes on from where it stood.
+            paused = self.clock() - self.paused_at
+            self.clock_zero += paused
+            self.started_at += paused
+            self.paused_at = None
+
     def clock_moves(self) -> list[str]:
         state = self.session.state
         if state.is_terminal():
@@ -606,7 +637,7 @@ class PlayApp(App[None]):
         if not self.session.is_human_turn():
             return False
         state = self.session.state
-        told = clock_move(state, self.clock() - self.clock_zero)  # None: not timed
+        told = clock_move(state, self.game_clock() - self.clock_zero)  # None: not timed
         if told is None:
             return False
         state.apply_string(told)
@@ -627,7 +658,7 @@ class PlayApp(App[None]):
         limit = int(view.get("elapsed") or 0) + int(view.get("time_left") or 0)
         if self.session.state.is_terminal():
             return int(view.get("time_left") or 0)
-        return max(0, limit - int(self.clock() - self.clock_zero))
+        return max(0, limit - int(self.game_clock() - self.clock_zero))
 
     def tick(self) -> None:
         if not self.clock_moves():
@@ -845,7 +876,7 @@ class PlayApp(App[None]):
             variant=self.board.variant_of(view),
             won=state.returns()[0] > 0,
             score=float(scores[0]),
-            seconds=round(self.clock() - self.started_at, 1),
+            seconds=round(self.game_clock() - self.started_at, 1),
             seed=str(self.session.seed),
             played_on=today(),
         )
@@ -957,7 +988,8 @@ class PlayApp(App[None]):
             self.start_unless_unsaved(lambda: self.new_game(same_deal=True))
         elif answer == "scores":
             self.push_screen(ChoiceScreen(
-                _("Best scores") + "\n\n" + self.best_scores_text(), (("close", _("Close")),)
+                _("Best scores") + "\n\n" + self.best_scores_text(), (("close", _("Close")),),
+                hides_board=True,
             ))
         elif answer == "board":
             game = self.session.game
@@ -974,7 +1006,8 @@ class PlayApp(App[None]):
             self.push_screen(OptionsScreen(self.session.game), self.play_options)
         elif answer == "level":
             question = level_question(self.session.seats, self.session.game.name)
-            self.push_screen(ChoiceScreen(question, level_choices()), self.play_level)
+            self.push_screen(ChoiceScreen(question, level_choices(), hides_board=True),
+                             self.play_level)
 
     def start_unless_unsaved(self, start: Callable[[], object]) -> None:
         """`start` a new game; first, where the game in progress is not saved, ask (a
@@ -994,7 +1027,8 @@ class PlayApp(App[None]):
                                     "{command}", path=kept, command=resume_command(kept)))
 
         self.push_screen(ChoiceScreen(
-            _("This game is not saved. Start a new one anyway?"), new_game_choices()), answer)
+            _("This game is not saved. Start a new one anyway?"), new_game_choices(),
+            hides_board=True), answer)
 
     def play_level(self, level: str | None) -> None:
         """A new deal with every bot seat at `level` (the level menu's answer)."""
@@ -1184,7 +1218,8 @@ class PlayApp(App[None]):
     def action_menu(self) -> None:
         if isinstance(self.screen, ModalScreen):
             return
-        self.push_screen(ChoiceScreen("", self.menu_entries()), self._menu_answer)
+        self.push_screen(ChoiceScreen("", self.menu_entries(), hides_board=True),
+                         self._menu_answer)
 
     def _save_target(self) -> Path:
         """This game's file; a new game's first save never takes a name another saved

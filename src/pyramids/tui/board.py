@@ -228,6 +228,13 @@ class Board(Vertical):
         return f"{score:g}"
 
 
+#: The class of a screen that hides the whole board (the help, the game menu and what it
+#: opens): drawn opaque, and a timed game's clock stops under it (`PlayApp`), since
+#: nobody can think over a board out of sight. A dialog that leaves the board in
+#: sight (the question before quitting) has no such class: the clock runs on.
+HIDES_BOARD = "hides-board"
+
+
 def translate_bindings(node: DOMNode, labels: dict[str, str]) -> None:
     """Give `node`'s keys their words in the language of this run, by action.
 
