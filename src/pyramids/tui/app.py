@@ -442,6 +442,11 @@ class PlayApp(App[None]):
 
     def _begin(self, session: Session) -> None:
         self.session = session
+        # The seats' names as the move log says them, bots by their level ("Easy (bot)"):
+        # a table's seats change only with a new game, which comes through here.
+        self.log_names = session.log_names()
+        self.seat_names = {seat: name if isinstance(name, str) else name.text()
+                           for seat, name in self.log_names.items()}
         start_view = session.state.view(None)
         self.clock_zero = self.game_clock() - float(start_view.get("elapsed") or 0)
         self.started_at = self.game_clock()
@@ -512,7 +517,7 @@ class PlayApp(App[None]):
         audience = self._log_audience()
         record = self.session.record()
         log = record_log(record, follow=[audience])
-        names = self.session.log_names()
+        names = self.log_names
         for entry, text in zip(log.for_audience(audience), record.actions, strict=False):
             if not is_clock_move(text):
                 self.log_lines([line.text(names=names) for line in entry.lines])
@@ -555,7 +560,7 @@ class PlayApp(App[None]):
         state = self.session.state
         if state.is_terminal():
             self.redraw(interactive=False)
-            text = result_text(state, self.session.seats, self._seat_names())
+            text = result_text(state, self.session.seats, self.seat_names)
             self._set_status(text)
             self.log_line(text)
             self._autosave()
@@ -667,11 +672,6 @@ class PlayApp(App[None]):
             return
         self._set_status(self._status_text(self._interactive()))
 
-    def _seat_names(self) -> dict[int, str]:
-        """The bots' names as the move log says them ("Easy (bot)"), translated."""
-        return {seat: name if isinstance(name, str) else name.text()
-                for seat, name in self.session.log_names().items()}
-
     def _interactive(self) -> bool:
         return not self.covered and self.session.is_human_turn()
 
@@ -721,9 +721,8 @@ class PlayApp(App[None]):
         state.apply_action(action)
         after = state.view(audience)
         describe = describer(self.session.game.name)
-        names = self.session.log_names()  # bots by their level, as the browser's log
-        self.board.names = names
-        lines = [line.text(names=names)
+        self.board.names = self.log_names
+        lines = [line.text(names=self.log_names)
                  for line in describe_for(describe, label, seat, audience, before, after)]
         self.interlude = self.board.interlude(before, after, lines)
         return lines
@@ -740,7 +739,7 @@ class PlayApp(App[None]):
         view = state.view(seat)
         legal = state.legal_action_strings() if interactive else []
         legal = [text for text in legal if not is_clock_move(text)]
-        self.board.names = self.session.log_names()
+        self.board.names = self.log_names
         self.board.show(view, legal, seat, interactive)
         self.shown_moves = self.board.list_moves(legal)
         self._fill_moves()
@@ -770,7 +769,7 @@ class PlayApp(App[None]):
         state = self.session.state
         player = state.current_player
         played = sum(1 for text in state.history_strings() if not is_clock_move(text))
-        who = seat_label(player, self.session.seats, self._seat_names())
+        who = seat_label(player, self.session.seats, self.seat_names)
         if interactive:
             text = _("Move {number}: {who}, your move", number=played + 1, who=who)
             hint = self.board.turn_hint()

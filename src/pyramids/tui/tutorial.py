@@ -198,7 +198,7 @@ class TutorialApp(PlayApp):
         state = self.lesson.state
         learner = self.lesson.tutorial.learner
         describe = describer(self.session.game.name)
-        names = self.session.log_names()
+        names = self.log_names
         for action in state.history()[len(snapshot.history()):]:
             seat = snapshot.current_player
             label = snapshot.action_to_string(action)
