@@ -371,6 +371,29 @@ async def test_time_attack_clock_stands_still_while_a_screen_hides_the_board() -
         assert app.time_left() == 43
 
 
+async def test_the_board_names_a_bot_as_the_log_does() -> None:
+    """The scores' lines, the last move and the result name a bot as the log does
+    ("Greedy rule (bot)"), not "seat 2"; the person reads "seat 1 (you)"."""
+    session = new_session(load("mahjongg", players=2, **GIZA), ["human", "greedy"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        pair = free_pair(session.state.view(0))
+        await click_tile(pilot, app, pair[0])
+        await click_tile(pilot, app, pair[1])
+        await settle(pilot, app)
+        summary = str(app.query_one("#summary").render())
+        assert "seat 1 (you): score" in summary
+        assert "Greedy rule (bot): score" in summary and "seat 2" not in summary
+        assert str(app.query_one("#last-move").render()).startswith("Last: Greedy rule (bot), ")
+        while not session.state.is_terminal():
+            session.state.apply_action(session.state.legal_actions()[-1])
+        app.advance()
+        await pilot.pause()
+        result = str(app.query_one("#last-move").render())
+        assert "Scores: seat 1 (you) " in result and ", Greedy rule (bot) " in result
+
+
 async def test_replay_tells_moves_in_words() -> None:
     from pyramids.core import GameRecord
     from pyramids.tui.app import ReplayApp

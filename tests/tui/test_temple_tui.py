@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("textual")
@@ -108,3 +110,33 @@ async def test_the_arrows_walk_the_buttons_so_enter_plays_the_one_chosen() -> No
         await pilot.press("right", "enter")
         await pilot.pause()
         assert session.state.history_strings()[before] == "pass"
+
+
+def play_out(state) -> None:  # type: ignore[no-untyped-def]
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+
+
+async def test_the_board_names_a_bot_as_the_log_does_and_people_by_their_seats() -> None:
+    """The seats' table, the start player, the construction and the final scores name a
+    bot as the log does ("Greedy rule (bot)"), not "seat 2"; the people at the keyboard
+    keep their seats' numbers, the one to move "(you)"."""
+    session = new_session(load("temple", players=3, max_rounds=2), ["human", "greedy", "human"],
+                          7)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # the keyboard passed to the person to move
+        await pilot.pause()
+        viewer = app.viewer
+        assert viewer in (0, 2)
+        rows = "\n".join(line for line in screen_lines(app) if "3 5 cards" in line)
+        other = 2 - viewer
+        for name in (f"seat {viewer + 1} (you)", "Greedy rule (bot)", f"seat {other + 1}"):
+            assert re.search(rf"{re.escape(name)}\s+3 5 cards", rows), rows
+        assert "seat 2" not in rows
+        play_out(session.state)
+        app.advance()
+        await pilot.pause()
+        final = next(line for line in screen_lines(app) if "Final scores" in line)
+        assert "Greedy rule (bot) " in final and "seat 2" not in final

@@ -103,6 +103,14 @@ class Board(Vertical):
         name = self.names.get(seat)
         return name.text() if isinstance(name, LogWords) else name
 
+    def seat_words(self, seat: int) -> str:
+        """A seat in the board's lines as the move log names it: a bot by its name
+        ("Greedy rule (bot)"), the reader's own seat "seat 1 (you)", another person's
+        by its number, "seat 2" (people at one keyboard have no other names)."""
+        if seat == self.seat:
+            return _("seat {number} (you)", number=seat + 1)
+        return self.seat_name(seat) or _("seat {number}", number=seat + 1)
+
     def show(
         self, view: dict[str, Any], legal: list[str], seat: int | None, interactive: bool
     ) -> None:
