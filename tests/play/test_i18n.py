@@ -70,6 +70,23 @@ def test_korean_says_each_game_term_with_one_word(term: str) -> None:
             assert KOREAN_TERMS[term] in form, (message_id, form)
 
 
+def test_korean_gives_each_bonus_of_the_mahjongg_log_its_unit() -> None:
+    """The log's points of a pair, one part after another ("짝 200점, 연속 보너스 200점"):
+    each part reads with its unit, "빠른 짝 보너스 50" said 50 what?"""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    with _catalogue_tool().po_path("ko").open("rb") as stream:
+        catalog = read_po(stream, locale="ko")
+    parts = [message for message in catalog
+             if isinstance(message.id, str) and re.search(r"[a-z] \{points\}$", message.id)
+             and any(path.endswith("logs/mahjongg.py") for path, _line in message.locations)]
+    assert len(parts) >= 4
+    for message in parts:
+        assert "{points}점" in message.string, (message.id, message.string)
+
+
 def test_languages_are_named_and_checked() -> None:
     assert check_language("ko_KR.UTF-8") == "ko"
     assert check_language("en-GB") == "en"
