@@ -371,6 +371,35 @@ async def test_time_attack_clock_stands_still_while_a_screen_hides_the_board() -
         assert app.time_left() == 43
 
 
+async def test_a_resumed_time_attack_game_goes_on_with_the_time_it_had_left(tmp_path) -> None:
+    """The time spent under the help is not saved as the game's; a game resumed later
+    (the app's clock far on) has the time left it had when it was saved."""
+    from pyramids.play.session import resume_session
+
+    now = [100.0]
+    saved = tmp_path / "timed.json"
+    session = new_session(load("mahjongg", mode="time-attack", time_limit_seconds=60), ["human"], 2,
+                          save_path=saved)
+    app = PlayApp(session, agent_delay=0, clock=lambda: now[0])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        now[0] += 30
+        await pilot.press("escape")
+        await pilot.pause()
+        now[0] += 12.4
+        app.tick()
+        await pilot.pause()
+    later = [9000.0]
+    resumed = PlayApp(resume_session(saved, save_path=saved), agent_delay=0,
+                      clock=lambda: later[0])
+    async with resumed.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert resumed.time_left() == 48
+        assert "Time left 0:48" in str(resumed.query_one("#status").render())
+
+
 async def test_the_board_names_a_bot_as_the_log_does() -> None:
     """The scores' lines, the last move and the result name a bot as the log does
     ("Greedy rule (bot)"), not "seat 2"; the person reads "seat 1 (you)"."""
