@@ -140,3 +140,29 @@ async def test_the_board_names_a_bot_as_the_log_does_and_people_by_their_seats()
         await pilot.pause()
         final = next(line for line in screen_lines(app) if "Final scores" in line)
         assert "Greedy rule (bot) " in final and "seat 2" not in final
+
+
+async def test_a_replay_tells_each_move_in_words_with_the_bots_names() -> None:
+    """`replay --tui` listed Temple's moves as the engine writes them ("swap L3 1",
+    "set 0 0", "summon"): they read as the move log tells them, bots by their names."""
+    from pyramids.core import GameRecord
+    from pyramids.tui.app import ReplayApp
+
+    state = load("temple", players=3).new_initial_state(3)
+    for _ in range(8):
+        state.apply_action(state.legal_actions()[0])
+    record = GameRecord.from_state(state, ["human", "greedy", "medium"])
+    app = ReplayApp(record)
+    async with app.run_test(size=SMALL) as pilot:
+        moves = app.query_one("#moves")
+        listed = [str(moves.get_option_at_index(n).prompt) for n in range(moves.option_count)]
+        assert len(listed) == len(record.actions)
+        for line, action in zip(listed, record.actions, strict=True):
+            assert not re.search(rf"\b{re.escape(action)}\b", line), (action, line)
+        assert any("Greedy rule (bot)" in line for line in listed)
+        for _ in range(4):
+            await pilot.press("right")
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert status.startswith("Move 4 of 8: ")
+        assert listed[3].split(". ", 1)[1] in status.replace("\n", " ")

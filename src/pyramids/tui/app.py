@@ -32,7 +32,7 @@ end; the side panel then shows the best score and time of that layout.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from textual import events
@@ -68,7 +68,7 @@ from pyramids.core import (
 from pyramids.play.boards import boards, find_board, parse_game_number, practice_options
 from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.learn import learn_text
-from pyramids.play.movelog import describe_for, describer, record_log
+from pyramids.play.movelog import Words, describe_for, describer, record_log
 from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
 from pyramids.play.option_words import changed_options_words
 from pyramids.play.results import result_text, seat_label, seat_name, seats_label
@@ -88,6 +88,7 @@ from pyramids.play.session import (
     new_session,
     replay_command,
     resume_command,
+    seat_log_names,
 )
 from pyramids.tui.board import (
     HIDES_BOARD,
@@ -390,6 +391,12 @@ class MoveBox(Input):
         self.placeholder = hint
 
 
+def names_read(log_names: Mapping[int, str | Words]) -> dict[int, str]:
+    """The move log's names for the seats (`seat_log_names`) as the reader reads them."""
+    return {seat: name if isinstance(name, str) else name.text()
+            for seat, name in log_names.items()}
+
+
 def game_title(name: str) -> str:
     """The game's title as players read it (the manifest's, translated), not its name."""
     try:
@@ -445,8 +452,7 @@ class PlayApp(App[None]):
         # The seats' names as the move log says them, bots by their level ("Easy (bot)"):
         # a table's seats change only with a new game, which comes through here.
         self.log_names = session.log_names()
-        self.seat_names = {seat: name if isinstance(name, str) else name.text()
-                           for seat, name in self.log_names.items()}
+        self.seat_names = names_read(self.log_names)
         start_view = session.state.view(None)
         self.clock_zero = self.game_clock() - float(start_view.get("elapsed") or 0)
         self.started_at = self.game_clock()
@@ -701,9 +707,6 @@ class PlayApp(App[None]):
             self.log_lines(lines)
         self._autosave()
         self._go_on()
-
-    def _describe(self, label: str) -> str:
-        return self.board.describe_move(label)
 
     def _log_audience(self) -> int | None:
         """Whose log the panel shows: the one person at the table, else a spectator's
@@ -1310,14 +1313,30 @@ class ReplayApp(App[None]):
             players=", ".join(_("seat {number} ({name})", number=seat + 1, name=seat_name(name))
                               for seat, name in enumerate(self._players())),
         )
+        # Bots by their level or rule, as the move log names them ("Greedy rule (bot)").
+        self.log_names = seat_log_names(self._players())
+        self.move_words = self._moves_in_words()
+        self.query_one("#moves", OptionList).add_options(
+            [Option(f"{number}. {words}", id=f"step-{number}")
+             for number, words in enumerate(self.move_words, start=1)])
+        self.show_step()
+
+    def _moves_in_words(self) -> list[str]:
+        """Each move as the move log tells it to a spectator ("Greedy rule (bot) gave 1
+        level-7 card..."), not as the engine writes it ("swap L7 1"); a move the log
+        does not tell (a Time Attack clock) in the board's words."""
+        names = self.log_names
         board = self.query_one("#board", Board)
-        options = []
+        board.names = names
+        log = record_log(self.record, follow=[None], states=self.states)
+        told = {entry.number: " ".join(line.text(names=names) for line in entry.lines)
+                for entry in log.for_audience(None)}
+        words = []
         for number, text in enumerate(self.record.actions, start=1):
             board.view = self.states[number - 1].view(None)
-            options.append(Option(f"{number}. {board.describe_move(text)}", id=f"step-{number}"))
+            words.append(told.get(number) or board.describe_move(text))
         board.view = {}
-        self.query_one("#moves", OptionList).add_options(options)
-        self.show_step()
+        return words
 
     def _players(self) -> list[str]:
         return self.record.players or [HUMAN] * self.states[0].game.num_players
@@ -1328,16 +1347,13 @@ class ReplayApp(App[None]):
         board.show(state.view(None), [], None, False)
         total = len(self.states) - 1
         if self.index > 0:
-            previous = self.states[self.index - 1].view(None)
-            saved, board.view = board.view, previous
-            move = board.describe_move(self.record.actions[self.index - 1])
-            board.view = saved
             status = _("Move {index} of {total}: {move}", index=self.index, total=total,
-                       move=move)
+                       move=self.move_words[self.index - 1])
         else:
             status = _("Move {index} of {total}", index=self.index, total=total)
         if state.is_terminal():
-            status += "\n" + result_text(state, self._players())
+            status += "\n" + result_text(state, self._players(),
+                                          names_read(self.log_names))
         self.query_one("#status", Static).update(status)
         moves = self.query_one("#moves", OptionList)
         if self.index > 0:

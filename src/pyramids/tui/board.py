@@ -10,7 +10,8 @@ A game gets its own drawing by naming a `Board` subclass as the
 `terminal_board` of its manifest; any other game is drawn as an outline of its
 view. Hooks a board may override, all in words a player reads:
 
-- `describe_move(text)`: a move for the log (no tile ids or action numbers);
+- `describe_move(text)`: a move the move log does not tell (Time Attack's clock), for
+  the replay's list (no tile ids or action numbers);
 - `explain_illegal(text, error)`: why a move chosen on the board is not legal;
 - `list_moves(legal)`: what the optional "all moves" panel may list;
 - `focus_target()`: the widget that takes the keyboard when a turn starts;
