@@ -50,6 +50,43 @@ def test_korean_keeps_every_placeholder() -> None:
         assert message_id in english
 
 
+# A game's terms have one Korean word each, wherever they are read: the board's legend
+# said 캡스톤 and 차이 where the move log beside it said 머릿돌 and 폭.
+KOREAN_TERMS = {
+    "capstone": "캡스톤", "vault": "매장실", "spread": "차이", "swap zone": "교환 구역",
+    "scarab": "스카라브", "papyrus": "파피루스",
+}
+
+
+@pytest.mark.parametrize("term", sorted(KOREAN_TERMS))
+def test_korean_says_each_game_term_with_one_word(term: str) -> None:
+    import re
+
+    korean = catalogue_json("ko")["messages"]
+    for message_id, text in korean.items():
+        if term not in re.sub(r"\{\w+\}", "", message_id).lower():
+            continue
+        for form in text if isinstance(text, list) else [text]:
+            assert KOREAN_TERMS[term] in form, (message_id, form)
+
+
+def test_korean_gives_each_bonus_of_the_mahjongg_log_its_unit() -> None:
+    """The log's points of a pair, one part after another ("짝 200점, 연속 보너스 200점"):
+    each part reads with its unit, "빠른 짝 보너스 50" said 50 what?"""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    with _catalogue_tool().po_path("ko").open("rb") as stream:
+        catalog = read_po(stream, locale="ko")
+    parts = [message for message in catalog
+             if isinstance(message.id, str) and re.search(r"[a-z] \{points\}$", message.id)
+             and any(path.endswith("logs/mahjongg.py") for path, _line in message.locations)]
+    assert len(parts) >= 4
+    for message in parts:
+        assert "{points}점" in message.string, (message.id, message.string)
+
+
 def test_languages_are_named_and_checked() -> None:
     assert check_language("ko_KR.UTF-8") == "ko"
     assert check_language("en-GB") == "en"

@@ -448,3 +448,18 @@ def test_a_bot_playing_an_agent_setting_is_named_by_the_agents_words() -> None:
     # A plugin's agent keeps the name its author gave it, without its options.
     assert read({1: "oracle:depth=3"})[1] == "oracle (bot)"
     assert read({1: "Re: Bea"})[1] == "Re: Bea (bot)"
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_numbers_in_the_log_are_grouped_as_the_language_does(lang: str) -> None:
+    """A Mahjongg pair's points and the final scores read "+1,300 points", "4,900", as
+    the board and the score lines beside the log say them (the log said "+1300")."""
+    state = load("mahjongg", layout="giza-step-ramp").new_initial_state(4)
+    while not state.is_terminal():
+        moves = state.legal_action_strings()
+        pairs = [text for text in moves if text.startswith("match")]
+        state.apply_string(pairs[0] if pairs else "finish" if "finish" in moves else "pass")
+    log = record_log(GameRecord.from_state(state, ["human"]), follow=[0])
+    lines = [line.text(lang) for entry in log.for_audience(0) for line in entry.lines]
+    assert any(re.search(r"\d,\d{3}", line) for line in lines), lines
+    assert not [line for line in lines if re.search(r"\d{4}", line)]

@@ -59,3 +59,29 @@ async def test_the_terminal_app_says_the_team_score_and_the_vaults() -> None:
         result = board._result(session.state.view(0)["result"])
     assert result == ("Game over: the monument is cleared. Team score: 42,900 · the team "
                       "loses: not every burial vault was unlocked"), result
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_a_lost_coop_game_is_no_draw(lang: str) -> None:
+    """Every seat of a team gets the same return, won or lost: the side panel said "Game
+    over: a draw." beside the board's "the team loses"; it says the team lost, as the
+    line prompts' end does."""
+    from pyramids.play.results import result_lines
+
+    set_language(lang)
+    try:
+        session = lost_coop_with_vaults_left()
+        app = PlayApp(session, agent_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            status = str(app.query_one("#status").render())
+        lines = result_lines(session.state, session.seats)
+    finally:
+        set_language(None)
+    if lang == "en":
+        assert status == "Game over: the team lost.", status
+        assert lines[1:] == ["  seat 1 (you): lost", "  seat 2 (Hard): lost", "  The team lost."]
+    else:
+        assert status == "게임 종료: 팀이 졌습니다.", status
+        assert "무승부" not in "\n".join(lines) and lines[-1] == "  팀이 졌습니다."

@@ -327,6 +327,102 @@ async def test_time_attack_clock_is_applied_by_the_app() -> None:
         assert session.state.view(0)["result"]["reason"] == "time-up"
 
 
+async def test_time_attack_clock_stands_still_while_a_screen_hides_the_board() -> None:
+    """F1's help and F2's menu (and the options screen it opens) hide the board: the
+    time spent there is not the game's, so the clock stops, and goes on from where it
+    stood when the board is back. A question that leaves the board in sight (before
+    quitting) does not stop it."""
+    from pyramids.tui.options_chooser import OptionsScreen
+
+    now = [100.0]
+    session = new_session(load("mahjongg", mode="time-attack", time_limit_seconds=60), ["human"], 2)
+    app = PlayApp(session, agent_delay=0, clock=lambda: now[0])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        now[0] += 5
+        app.tick()
+        await pilot.press("f1")
+        await pilot.pause()
+        now[0] += 200  # reading the rules for minutes
+        app.tick()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        now[0] += 100
+        await pilot.click("#choice-options")
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsScreen)
+        now[0] += 100
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not session.state.is_terminal()
+        assert app.time_left() == 55
+        assert "Time left 0:55" in str(app.query_one("#status").render())
+        now[0] += 2.5
+        pair = free_pair(session.state.view(0))
+        await click_tile(pilot, app, pair[0])
+        await click_tile(pilot, app, pair[1])
+        # The engine is told the seconds the board was in sight: 7, not 307.
+        assert session.state.history_strings()[-2] == "clock 7"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        now[0] += 10
+        assert app.time_left() == 43
+
+
+async def test_a_resumed_time_attack_game_goes_on_with_the_time_it_had_left(tmp_path) -> None:
+    """The time spent under the help is not saved as the game's; a game resumed later
+    (the app's clock far on) has the time left it had when it was saved."""
+    from pyramids.play.session import resume_session
+
+    now = [100.0]
+    saved = tmp_path / "timed.json"
+    session = new_session(load("mahjongg", mode="time-attack", time_limit_seconds=60), ["human"], 2,
+                          save_path=saved)
+    app = PlayApp(session, agent_delay=0, clock=lambda: now[0])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        now[0] += 30
+        await pilot.press("escape")
+        await pilot.pause()
+        now[0] += 12.4
+        app.tick()
+        await pilot.pause()
+    later = [9000.0]
+    resumed = PlayApp(resume_session(saved, save_path=saved), agent_delay=0,
+                      clock=lambda: later[0])
+    async with resumed.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert resumed.time_left() == 48
+        assert "Time left 0:48" in str(resumed.query_one("#status").render())
+
+
+async def test_the_board_names_a_bot_as_the_log_does() -> None:
+    """The scores' lines, the last move and the result name a bot as the log does
+    ("Greedy rule (bot)"), not "seat 2"; the person reads "seat 1 (you)"."""
+    session = new_session(load("mahjongg", players=2, **GIZA), ["human", "greedy"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        pair = free_pair(session.state.view(0))
+        await click_tile(pilot, app, pair[0])
+        await click_tile(pilot, app, pair[1])
+        await settle(pilot, app)
+        summary = str(app.query_one("#summary").render())
+        assert "seat 1 (you): score" in summary
+        assert "Greedy rule (bot): score" in summary and "seat 2" not in summary
+        assert str(app.query_one("#last-move").render()).startswith("Last: Greedy rule (bot), ")
+        while not session.state.is_terminal():
+            session.state.apply_action(session.state.legal_actions()[-1])
+        app.advance()
+        await pilot.pause()
+        result = str(app.query_one("#last-move").render())
+        assert "Scores: seat 1 (you) " in result and ", Greedy rule (bot) " in result
+
+
 async def test_replay_tells_moves_in_words() -> None:
     from pyramids.core import GameRecord
     from pyramids.tui.app import ReplayApp

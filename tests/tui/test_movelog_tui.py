@@ -54,6 +54,39 @@ async def test_pacal_moves_read_as_words_with_you_for_the_person() -> None:
         assert not re.search(r"\bplace F\d+\b|\bpick \d+\b", log)
 
 
+async def test_the_seats_names_are_made_once_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log's names for the seats change only with a new game: they are made when a
+    game starts, not again for every move, redraw and clock tick."""
+    from pyramids.play.session import Session
+
+    made: list[int] = []
+    log_names = Session.log_names
+
+    def counted(session: Session):  # type: ignore[no-untyped-def]
+        made.append(1)
+        return log_names(session)
+
+    monkeypatch.setattr(Session, "log_names", counted)
+    session = new_session(load("pacal", rounds_to_win=1, max_rounds=1), ["human", "random"], 8)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(4):
+            await settle(pilot, app)
+            await _type(pilot, app, session.state.legal_action_strings()[0])
+        await settle(pilot, app)
+        assert len(session.state.history()) >= 4
+        assert "Random moves (bot)" in _log(app)
+        assert len(made) == 1
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-new")
+        await pilot.pause()
+        await pilot.click("#choice-start")  # the game in progress was not saved
+        await settle(pilot, app)
+        assert app.session is not session
+        assert len(made) == 2
+
+
 async def test_temple_log_names_cards_in_words_and_keeps_other_hands_hidden() -> None:
     session = new_session(load("temple", players=2), ["human", "greedy"], 3)
     app = PlayApp(session, agent_delay=0)

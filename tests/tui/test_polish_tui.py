@@ -66,8 +66,9 @@ async def test_temple_seat_lines_keep_each_value_by_its_seat(
             view = session.state.view(0)
             lines = screen_lines(app)
             for seat in range(4):
+                # A bot as the log names it, "Greedy rule (bot, seat 2)".
                 name = (_("seat {number} (you)", number=1) if seat == 0
-                        else _("seat {number}", number=seat + 1))
+                        else app.seat_names[seat])
                 cards = ngettext("{count} card", "{count} cards", view["hand_sizes"][seat])
                 found = [line for line in lines if f" {name} " in line and cards in line]
                 assert len(found) == 1, (name, lines)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("textual")
@@ -108,3 +110,59 @@ async def test_the_arrows_walk_the_buttons_so_enter_plays_the_one_chosen() -> No
         await pilot.press("right", "enter")
         await pilot.pause()
         assert session.state.history_strings()[before] == "pass"
+
+
+def play_out(state) -> None:  # type: ignore[no-untyped-def]
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+
+
+async def test_the_board_names_a_bot_as_the_log_does_and_people_by_their_seats() -> None:
+    """The seats' table, the start player, the construction and the final scores name a
+    bot as the log does ("Greedy rule (bot)"), not "seat 2"; the people at the keyboard
+    keep their seats' numbers, the one to move "(you)"."""
+    session = new_session(load("temple", players=3, max_rounds=2), ["human", "greedy", "human"],
+                          7)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # the keyboard passed to the person to move
+        await pilot.pause()
+        viewer = app.viewer
+        assert viewer in (0, 2)
+        rows = "\n".join(line for line in screen_lines(app) if "3 5 cards" in line)
+        other = 2 - viewer
+        for name in (f"seat {viewer + 1} (you)", "Greedy rule (bot)", f"seat {other + 1}"):
+            assert re.search(rf"{re.escape(name)}\s+3 5 cards", rows), rows
+        assert "seat 2" not in rows
+        play_out(session.state)
+        app.advance()
+        await pilot.pause()
+        final = next(line for line in screen_lines(app) if "Final scores" in line)
+        assert "Greedy rule (bot) " in final and "seat 2" not in final
+
+
+async def test_a_replay_tells_each_move_in_words_with_the_bots_names() -> None:
+    """`replay --tui` listed Temple's moves as the engine writes them ("swap L3 1",
+    "set 0 0", "summon"): they read as the move log tells them, bots by their names."""
+    from pyramids.core import GameRecord
+    from pyramids.tui.app import ReplayApp
+
+    state = load("temple", players=3).new_initial_state(3)
+    for _ in range(8):
+        state.apply_action(state.legal_actions()[0])
+    record = GameRecord.from_state(state, ["human", "greedy", "medium"])
+    app = ReplayApp(record)
+    async with app.run_test(size=SMALL) as pilot:
+        moves = app.query_one("#moves")
+        listed = [str(moves.get_option_at_index(n).prompt) for n in range(moves.option_count)]
+        assert len(listed) == len(record.actions)
+        for line, action in zip(listed, record.actions, strict=True):
+            assert not re.search(rf"\b{re.escape(action)}\b", line), (action, line)
+        assert any("Greedy rule (bot)" in line for line in listed)
+        for _ in range(4):
+            await pilot.press("right")
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert status.startswith("Move 4 of 8: ")
+        assert listed[3].split(". ", 1)[1] in status.replace("\n", " ")

@@ -251,3 +251,31 @@ async def test_a_game_from_the_menu_after_a_tutorial_counts_for_best_scores() ->
         app.advance()
         await pilot.pause()
         assert [entry.seed for entry in store.entries("pacal-solo")] == [str(app.session.seed)]
+
+
+@pytest.mark.parametrize("mid_lesson", [True, False])
+async def test_the_lessons_deal_restarted_is_no_best_score(mid_lesson: bool) -> None:
+    """F2's "Restart this deal", in the middle of the steps or after them, deals the
+    tutorial's cards again, which the learner has seen: that game is no best score."""
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None
+    app = TutorialApp(tutorial, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        store = app._store()
+        assert store is not None
+        if not mid_lesson:
+            play_out(app.session.state)
+            app.advance()
+            await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-restart")
+        await pilot.pause()
+        assert app.session.state is not app.lesson.state
+        assert app.session.seed == tutorial.seed
+        play_out(app.session.state)
+        app.advance()
+        await pilot.pause()
+        assert app.session.state.is_terminal()
+        assert store.entries("pacal-solo") == []

@@ -26,7 +26,7 @@ from functools import partial
 from typing import Any
 
 from pyramids.core import GameRecord, State, companion_of
-from pyramids.play.i18n import gettext, ngettext
+from pyramids.play.i18n import format_number, gettext, ngettext
 from pyramids.play.results import SEAT_NAME_WORDS, agent_words
 
 Audience = int | None
@@ -55,16 +55,24 @@ class Words:
         if self.seat is not None and names and self.seat in names:
             name = names[self.seat]
             return name.text(lang) if isinstance(name, Words) else name
-        values = {
-            name: value.text(lang, names) if isinstance(value, Words | Listing) else value
-            for name, value in self.values
-        }
+        values = {name: _value_text(value, lang, names) for name, value in self.values}
         if self.plural is not None:
             return ngettext(self.message, self.plural, self.count, lang=lang, **values)
         return gettext(self.message, lang=lang, **values)
 
     def __str__(self) -> str:
         return self.text()
+
+
+def _value_text(value: Any, lang: str | None,
+                names: Mapping[int, str | Words] | None) -> Any:
+    """A value of a line as the reader reads it: words in their language, a number
+    grouped as the language does ("Scores: you 4,900", as the board beside says it)."""
+    if isinstance(value, Words | Listing):
+        return value.text(lang, names)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_number(value, lang)
+    return value
 
 
 @dataclass(frozen=True)

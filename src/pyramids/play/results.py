@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 
 from pyramids.core import State
+from pyramids.core.api import IDENTICAL
 from pyramids.core.errors import N_
 from pyramids.play.i18n import _
 
@@ -93,11 +94,17 @@ def winners(state: State) -> list[int]:
     return [seat for seat, value in enumerate(returns) if value == best]
 
 
+def plays_as_a_team(state: State) -> bool:
+    """Every seat plays for one result (Mahjongg's Co-op): the seats' returns are alike
+    whether the team wins or loses, which is no draw."""
+    return len(state.returns()) > 1 and state.game.returns_kind() == IDENTICAL
+
+
 def outcome_word(state: State, seat: int) -> str:
     """What the game's end means for `seat`, in words: the returns are the engine's
     (+1, -0.5, ...), which a player does not read."""
     returns = state.returns()
-    if len(returns) == 1:
+    if len(returns) == 1 or plays_as_a_team(state):
         return _("won") if returns[0] > 0 else _("lost")
     top = winners(state)
     if len(top) == len(returns):
@@ -116,6 +123,8 @@ def result_lines(state: State, seats: list[str]) -> list[str]:
         lines.append(f"  {seat_label(seat, seats)}: {outcome_word(state, seat)}")
     if len(returns) == 1:
         lines.append("  " + (_("You won!") if returns[0] > 0 else _("Not this time.")))
+    elif plays_as_a_team(state):
+        lines.append("  " + (_("The team won.") if returns[0] > 0 else _("The team lost.")))
     else:
         top = winners(state)
         if len(top) == 1:
@@ -134,6 +143,9 @@ def result_text(state: State, seats: list[str],
     returns = state.returns()
     if len(returns) == 1:
         return _("Game over: won.") if returns[0] > 0 else _("Game over: lost.")
+    if plays_as_a_team(state):
+        return (_("Game over: the team won.") if returns[0] > 0
+                else _("Game over: the team lost."))
     top = winners(state)
     if len(top) == 1:
         return _("Game over: {seat} wins.", seat=seat_label(top[0], seats, names))

@@ -153,12 +153,8 @@ class Session:
         return GameRecord.from_state(self.state, players=self.seats)
 
     def log_names(self) -> dict[int, str | Words]:
-        """The move log's names for this table's seats, for `Words.text(names=...)`, as
-        the browser's log names them: bots by their level or rule, "Medium (bot)"
-        ("Medium (bot, seat 3)" where two seats hold one bot). People have no names
-        here: the reader's own seat reads "you", another person's "seat 2"."""
-        return table_names({}, {seat: name for seat, name in enumerate(self.seats)
-                                if name != HUMAN})
+        """The move log's names for this table's seats (`seat_log_names`)."""
+        return seat_log_names(self.seats)
 
     def save(self, path: Path | None = None) -> Path | None:
         """Save as a GameRecord (atomically) to `path` or `save_path`; the path saved to."""
@@ -189,6 +185,14 @@ class Session:
                                 path=str(target), reason=os_reason(error)) from None
         self.save_path = target
         return target
+
+
+def seat_log_names(seats: list[str]) -> dict[int, str | Words]:
+    """The move log's names for a table's seats (`human` or an agent each), for
+    `Words.text(names=...)`, as the browser's log names them: bots by their level or
+    rule, "Medium (bot)" ("Medium (bot, seat 3)" where two seats hold one bot). People
+    have no names here: the reader's own seat reads "you", another person's "seat 2"."""
+    return table_names({}, {seat: name for seat, name in enumerate(seats) if name != HUMAN})
 
 
 def free_save_path(game: str, seed: object, folder: Path = Path(".")) -> Path:
@@ -278,4 +282,5 @@ __all__ = [
     "replay_command",
     "resume_command",
     "resume_session",
+    "seat_log_names",
 ]

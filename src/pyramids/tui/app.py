@@ -18,6 +18,8 @@ A game whose legal moves include `clock S` (Mahjongg's Time Attack) is timed by
 the app, since engines never read the clock: before each move of a person, and
 once a second while they think, the app applies `clock S` with the whole seconds
 elapsed, so the record replays exactly. A person cannot choose `clock` moves.
+The clock stands still while a screen hides the board (F1's help, F2's menu and
+what it opens): time nobody can use for the game is not the game's.
 
 Each person sees only their own seat's view. With two or more people at one
 keyboard (hotseat) the board is hidden between their turns until the next
@@ -30,7 +32,7 @@ end; the side panel then shows the best score and time of that layout.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from textual import events
@@ -67,7 +69,7 @@ from pyramids.core.files import os_reason
 from pyramids.play.boards import boards, find_board, parse_game_number, practice_options
 from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.learn import learn_text
-from pyramids.play.movelog import describe_for, describer, record_log
+from pyramids.play.movelog import Words, describe_for, describer, record_log
 from pyramids.play.moves import clock_move, gives_up, is_clock_move, parse_move, reason_only
 from pyramids.play.option_words import changed_options_words
 from pyramids.play.results import result_text, seat_label, seat_name, seats_label
@@ -87,8 +89,15 @@ from pyramids.play.session import (
     new_session,
     replay_command,
     resume_command,
+    seat_log_names,
 )
-from pyramids.tui.board import Board, board_class, translate_bindings, update_static
+from pyramids.tui.board import (
+    HIDES_BOARD,
+    Board,
+    board_class,
+    translate_bindings,
+    update_static,
+)
 from pyramids.tui.board_chooser import (
     BoardChooserScreen,
     GameNumberScreen,
@@ -259,7 +268,7 @@ class HelpScreen(ModalScreen[None]):
     """
 
     def __init__(self, game: str, keys: str) -> None:
-        super().__init__()
+        super().__init__(classes=HIDES_BOARD)
         self.game = game
         self.keys = keys
         translate_bindings(self, {"close": _("Close")})
@@ -329,8 +338,9 @@ class ChoiceScreen(ModalScreen[str]):
     """
 
     def __init__(self, text: str, choices: tuple[tuple[str, str], ...],
-                 id: str | None = None) -> None:  # noqa: A002 - Textual's name
-        super().__init__(id=id)
+                 id: str | None = None,  # noqa: A002 - Textual's name
+                 hides_board: bool = False) -> None:
+        super().__init__(id=id, classes=HIDES_BOARD if hides_board else None)
         translate_bindings(self, {"answer('close')": _("Back")})
         self.text = text
         self.choices = choices
@@ -365,6 +375,7 @@ GAME_CSS = """
 #moves.shown { display: block; }
 #log { height: 1fr; min-height: 3; }
 #command { dock: bottom; }
+.hides-board { background: $background; }
 """
 
 
@@ -379,6 +390,12 @@ class MoveBox(Input):
         if cell_len(hint) > self.scrollable_content_region.width:
             hint = _("type a move, Enter")
         self.placeholder = hint
+
+
+def names_read(log_names: Mapping[int, str | Words]) -> dict[int, str]:
+    """The move log's names for the seats (`seat_log_names`) as the reader reads them."""
+    return {seat: name if isinstance(name, str) else name.text()
+            for seat, name in log_names.items()}
 
 
 def game_title(name: str) -> str:
@@ -426,13 +443,20 @@ class PlayApp(App[None]):
         self.shown_moves: list[str] = []
         # A move's first letters went to the move box, the keyboard not there yet.
         self._typing_ahead = False
+        # While a screen hides the board (`HIDES_BOARD`), when it began: the game's
+        # time stands still until the board is back.
+        self.paused_at: float | None = None
         self._begin(session)
 
     def _begin(self, session: Session) -> None:
         self.session = session
+        # The seats' names as the move log says them, bots by their level ("Easy (bot)"):
+        # a table's seats change only with a new game, which comes through here.
+        self.log_names = session.log_names()
+        self.seat_names = names_read(self.log_names)
         start_view = session.state.view(None)
-        self.clock_zero = self.clock() - float(start_view.get("elapsed") or 0)
-        self.started_at = self.clock()
+        self.clock_zero = self.game_clock() - float(start_view.get("elapsed") or 0)
+        self.started_at = self.game_clock()
         self.viewer: int | None = self._first_viewer()
         self.covered = False
         self.recorded = False
@@ -478,6 +502,8 @@ class PlayApp(App[None]):
         self._log_options()
         self._log_the_game_so_far()
         self.set_interval(1.0, self.tick)
+        self.screen_change_signal.subscribe(self, self._pause_under_hiding_screens,
+                                            immediate=True)
         self.advance()
 
     def _log_options(self) -> None:
@@ -498,7 +524,7 @@ class PlayApp(App[None]):
         audience = self._log_audience()
         record = self.session.record()
         log = record_log(record, follow=[audience])
-        names = self.session.log_names()
+        names = self.log_names
         for entry, text in zip(log.for_audience(audience), record.actions, strict=False):
             if not is_clock_move(text):
                 self.log_lines([line.text(names=names) for line in entry.lines])
@@ -541,7 +567,7 @@ class PlayApp(App[None]):
         state = self.session.state
         if state.is_terminal():
             self.redraw(interactive=False)
-            text = result_text(state, self.session.seats, self._seat_names())
+            text = result_text(state, self.session.seats, self.seat_names)
             self._set_status(text)
             self.log_line(text)
             self._autosave()
@@ -596,6 +622,22 @@ class PlayApp(App[None]):
 
     # ----- the clock of timed games -----
 
+    def game_clock(self) -> float:
+        """The app's clock as the game counts it: it stands still while a screen hides
+        the board (help, the game menu), so a timed game loses no time to them."""
+        return self.clock() if self.paused_at is None else self.paused_at
+
+    def _pause_under_hiding_screens(self, _screen: object = None) -> None:
+        hidden = any(screen.has_class(HIDES_BOARD) for screen in self.screen_stack)
+        if hidden and self.paused_at is None:
+            self.paused_at = self.clock()
+        elif not hidden and self.paused_at is not None:
+            # The board is back: the game goes on from where it stood.
+            paused = self.clock() - self.paused_at
+            self.clock_zero += paused
+            self.started_at += paused
+            self.paused_at = None
+
     def clock_moves(self) -> list[str]:
         state = self.session.state
         if state.is_terminal():
@@ -607,7 +649,7 @@ class PlayApp(App[None]):
         if not self.session.is_human_turn():
             return False
         state = self.session.state
-        told = clock_move(state, self.clock() - self.clock_zero)  # None: not timed
+        told = clock_move(state, self.game_clock() - self.clock_zero)  # None: not timed
         if told is None:
             return False
         state.apply_string(told)
@@ -628,7 +670,7 @@ class PlayApp(App[None]):
         limit = int(view.get("elapsed") or 0) + int(view.get("time_left") or 0)
         if self.session.state.is_terminal():
             return int(view.get("time_left") or 0)
-        return max(0, limit - int(self.clock() - self.clock_zero))
+        return max(0, limit - int(self.game_clock() - self.clock_zero))
 
     def tick(self) -> None:
         if not self.clock_moves():
@@ -636,11 +678,6 @@ class PlayApp(App[None]):
         if self.sync_clock():
             return
         self._set_status(self._status_text(self._interactive()))
-
-    def _seat_names(self) -> dict[int, str]:
-        """The bots' names as the move log says them ("Easy (bot)"), translated."""
-        return {seat: name if isinstance(name, str) else name.text()
-                for seat, name in self.session.log_names().items()}
 
     def _interactive(self) -> bool:
         return not self.covered and self.session.is_human_turn()
@@ -672,9 +709,6 @@ class PlayApp(App[None]):
         self._autosave()
         self._go_on()
 
-    def _describe(self, label: str) -> str:
-        return self.board.describe_move(label)
-
     def _log_audience(self) -> int | None:
         """Whose log the panel shows: the one person at the table, else a spectator's
         (at a hotseat table the next player reads the panel too)."""
@@ -691,9 +725,8 @@ class PlayApp(App[None]):
         state.apply_action(action)
         after = state.view(audience)
         describe = describer(self.session.game.name)
-        names = self.session.log_names()  # bots by their level, as the browser's log
-        self.board.names = names
-        lines = [line.text(names=names)
+        self.board.names = self.log_names
+        lines = [line.text(names=self.log_names)
                  for line in describe_for(describe, label, seat, audience, before, after)]
         self.interlude = self.board.interlude(before, after, lines)
         return lines
@@ -710,7 +743,7 @@ class PlayApp(App[None]):
         view = state.view(seat)
         legal = state.legal_action_strings() if interactive else []
         legal = [text for text in legal if not is_clock_move(text)]
-        self.board.names = self.session.log_names()
+        self.board.names = self.log_names
         self.board.show(view, legal, seat, interactive)
         self.shown_moves = self.board.list_moves(legal)
         self._fill_moves()
@@ -740,7 +773,7 @@ class PlayApp(App[None]):
         state = self.session.state
         player = state.current_player
         played = sum(1 for text in state.history_strings() if not is_clock_move(text))
-        who = seat_label(player, self.session.seats, self._seat_names())
+        who = seat_label(player, self.session.seats, self.seat_names)
         if interactive:
             text = _("Move {number}: {who}, your move", number=played + 1, who=who)
             hint = self.board.turn_hint()
@@ -846,7 +879,7 @@ class PlayApp(App[None]):
             variant=self.board.variant_of(view),
             won=state.returns()[0] > 0,
             score=float(scores[0]),
-            seconds=round(self.clock() - self.started_at, 1),
+            seconds=round(self.game_clock() - self.started_at, 1),
             seed=str(self.session.seed),
             played_on=today(),
         )
@@ -958,7 +991,8 @@ class PlayApp(App[None]):
             self.start_unless_unsaved(lambda: self.new_game(same_deal=True))
         elif answer == "scores":
             self.push_screen(ChoiceScreen(
-                _("Best scores") + "\n\n" + self.best_scores_text(), (("close", _("Close")),)
+                _("Best scores") + "\n\n" + self.best_scores_text(), (("close", _("Close")),),
+                hides_board=True,
             ))
         elif answer == "board":
             game = self.session.game
@@ -975,7 +1009,8 @@ class PlayApp(App[None]):
             self.push_screen(OptionsScreen(self.session.game), self.play_options)
         elif answer == "level":
             question = level_question(self.session.seats, self.session.game.name)
-            self.push_screen(ChoiceScreen(question, level_choices()), self.play_level)
+            self.push_screen(ChoiceScreen(question, level_choices(), hides_board=True),
+                             self.play_level)
 
     def start_unless_unsaved(self, start: Callable[[], object]) -> None:
         """`start` a new game; first, where the game in progress is not saved, ask (a
@@ -995,7 +1030,8 @@ class PlayApp(App[None]):
                                     "{command}", path=kept, command=resume_command(kept)))
 
         self.push_screen(ChoiceScreen(
-            _("This game is not saved. Start a new one anyway?"), new_game_choices()), answer)
+            _("This game is not saved. Start a new one anyway?"), new_game_choices(),
+            hides_board=True), answer)
 
     def play_level(self, level: str | None) -> None:
         """A new deal with every bot seat at `level` (the level menu's answer)."""
@@ -1185,7 +1221,8 @@ class PlayApp(App[None]):
     def action_menu(self) -> None:
         if isinstance(self.screen, ModalScreen):
             return
-        self.push_screen(ChoiceScreen("", self.menu_entries()), self._menu_answer)
+        self.push_screen(ChoiceScreen("", self.menu_entries(), hides_board=True),
+                         self._menu_answer)
 
     def _save_target(self) -> Path:
         """This game's file; a new game's first save never takes a name another saved
@@ -1278,14 +1315,30 @@ class ReplayApp(App[None]):
             players=", ".join(_("seat {number} ({name})", number=seat + 1, name=seat_name(name))
                               for seat, name in enumerate(self._players())),
         )
+        # Bots by their level or rule, as the move log names them ("Greedy rule (bot)").
+        self.log_names = seat_log_names(self._players())
+        self.move_words = self._moves_in_words()
+        self.query_one("#moves", OptionList).add_options(
+            [Option(f"{number}. {words}", id=f"step-{number}")
+             for number, words in enumerate(self.move_words, start=1)])
+        self.show_step()
+
+    def _moves_in_words(self) -> list[str]:
+        """Each move as the move log tells it to a spectator ("Greedy rule (bot) gave 1
+        level-7 card..."), not as the engine writes it ("swap L7 1"); a move the log
+        does not tell (a Time Attack clock) in the board's words."""
+        names = self.log_names
         board = self.query_one("#board", Board)
-        options = []
+        board.names = names
+        log = record_log(self.record, follow=[None], states=self.states)
+        told = {entry.number: " ".join(line.text(names=names) for line in entry.lines)
+                for entry in log.for_audience(None)}
+        words = []
         for number, text in enumerate(self.record.actions, start=1):
             board.view = self.states[number - 1].view(None)
-            options.append(Option(f"{number}. {board.describe_move(text)}", id=f"step-{number}"))
+            words.append(told.get(number) or board.describe_move(text))
         board.view = {}
-        self.query_one("#moves", OptionList).add_options(options)
-        self.show_step()
+        return words
 
     def _players(self) -> list[str]:
         return self.record.players or [HUMAN] * self.states[0].game.num_players
@@ -1296,16 +1349,13 @@ class ReplayApp(App[None]):
         board.show(state.view(None), [], None, False)
         total = len(self.states) - 1
         if self.index > 0:
-            previous = self.states[self.index - 1].view(None)
-            saved, board.view = board.view, previous
-            move = board.describe_move(self.record.actions[self.index - 1])
-            board.view = saved
             status = _("Move {index} of {total}: {move}", index=self.index, total=total,
-                       move=move)
+                       move=self.move_words[self.index - 1])
         else:
             status = _("Move {index} of {total}", index=self.index, total=total)
         if state.is_terminal():
-            status += "\n" + result_text(state, self._players())
+            status += "\n" + result_text(state, self._players(),
+                                          names_read(self.log_names))
         self.query_one("#status", Static).update(status)
         moves = self.query_one("#moves", OptionList)
         if self.index > 0:

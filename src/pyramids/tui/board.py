@@ -10,7 +10,8 @@ A game gets its own drawing by naming a `Board` subclass as the
 `terminal_board` of its manifest; any other game is drawn as an outline of its
 view. Hooks a board may override, all in words a player reads:
 
-- `describe_move(text)`: a move for the log (no tile ids or action numbers);
+- `describe_move(text)`: a move the move log does not tell (Time Attack's clock), for
+  the replay's list (no tile ids or action numbers);
 - `explain_illegal(text, error)`: why a move chosen on the board is not legal;
 - `list_moves(legal)`: what the optional "all moves" panel may list;
 - `focus_target()`: the widget that takes the keyboard when a turn starts;
@@ -102,6 +103,14 @@ class Board(Vertical):
         for a person's seat."""
         name = self.names.get(seat)
         return name.text() if isinstance(name, LogWords) else name
+
+    def seat_words(self, seat: int) -> str:
+        """A seat in the board's lines as the move log names it: a bot by its name
+        ("Greedy rule (bot)"), the reader's own seat "seat 1 (you)", another person's
+        by its number, "seat 2" (people at one keyboard have no other names)."""
+        if seat == self.seat:
+            return _("seat {number} (you)", number=seat + 1)
+        return self.seat_name(seat) or _("seat {number}", number=seat + 1)
 
     def show(
         self, view: dict[str, Any], legal: list[str], seat: int | None, interactive: bool
@@ -226,6 +235,13 @@ class Board(Vertical):
     def score_words(score: float) -> str:
         """A one-player game's score as the player reads it ("14 draws", "2,350 points")."""
         return f"{score:g}"
+
+
+#: The class of a screen that hides the whole board (the help, the game menu and what it
+#: opens): drawn opaque, and a timed game's clock stops under it (`PlayApp`), since
+#: nobody can think over a board out of sight. A dialog that leaves the board in
+#: sight (the question before quitting) has no such class: the clock runs on.
+HIDES_BOARD = "hides-board"
 
 
 def translate_bindings(node: DOMNode, labels: dict[str, str]) -> None:

@@ -27,7 +27,7 @@ from pyramids.play.boards import (
     text_preview,
 )
 from pyramids.play.i18n import _, ngettext, words_text
-from pyramids.tui.board import translate_bindings
+from pyramids.tui.board import HIDES_BOARD, translate_bindings
 
 
 def board_menu_choices(game: Game) -> tuple[tuple[str, str], ...]:
@@ -103,7 +103,7 @@ class BoardChooserScreen(ModalScreen[str | None]):
 
     def __init__(self, boards: list[dict[str, Any]], current: str | None = None,
                  alone: bool = True) -> None:
-        super().__init__()
+        super().__init__(classes=HIDES_BOARD)
         translate_bindings(self, {"back": _("Back")})
         self.boards = boards
         self.current = current
@@ -158,7 +158,7 @@ class GameNumberScreen(ModalScreen[str | None]):
     """
 
     def __init__(self, game_name: str) -> None:
-        super().__init__()
+        super().__init__(classes=HIDES_BOARD)
         translate_bindings(self, {"back": _("Back")})
         self.game_name = game_name
 

@@ -73,12 +73,6 @@ def token_text(count: int) -> str:
     return ngettext("{count} token", "{count} tokens", count)
 
 
-def seat_words(seat: int, viewer: int | None) -> str:
-    if seat == viewer:
-        return _("seat {number} (you)", number=seat + 1)
-    return _("seat {number}", number=seat + 1)
-
-
 def layout_title(name: str) -> str:
     return name.replace("-", " ").title().replace("Pharaohs", "Pharaoh's")
 
@@ -476,7 +470,7 @@ class MahjonggBoard(Board):
             seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
             doubling = view["doubling"][seat]
             values = {
-                "seat": seat_words(seat, self.seat), "score": format_number(view["scores"][seat]),
+                "seat": self.seat_words(seat), "score": format_number(view["scores"][seat]),
                 "tokens": token_text(seat_tokens), "streak": view["streaks"][seat],
             }
             if doubling:
@@ -527,7 +521,7 @@ class MahjonggBoard(Board):
         return "\n".join(lines)
 
     def _last_move(self, last: dict[str, Any]) -> str:
-        who = seat_words(int(last.get("player", 0)), self.seat)
+        who = self.seat_words(int(last.get("player", 0)))
         kind = str(last.get("action", "")).split(" ")[0]
         parts = [_("Last: {who}, {action}", who=who, action=action_words(kind))]
         if "points" in last:
@@ -554,7 +548,7 @@ class MahjonggBoard(Board):
                   score=format_number(result["scores"][0])),
                 team_outcome(self.view)])
         scores = ", ".join(
-            _("{seat} {points}", seat=seat_words(seat, self.seat), points=format_number(score))
+            _("{seat} {points}", seat=self.seat_words(seat), points=format_number(score))
             for seat, score in enumerate(result.get("scores", []))
         )
         parts = [_("Game over: {reason}. Scores: {scores}", reason=reason, scores=scores)]

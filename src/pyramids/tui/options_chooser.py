@@ -25,7 +25,7 @@ from textual.widgets import Button, Input, Select, Static
 from pyramids.core import Game, Option, OptionError, PyramidsError, game_manifest
 from pyramids.play.i18n import _, words_text
 from pyramids.play.option_words import choice_title, option_title
-from pyramids.tui.board import translate_bindings
+from pyramids.tui.board import HIDES_BOARD, translate_bindings
 
 FIELD_PREFIX = "option-"
 
@@ -83,7 +83,7 @@ class OptionsScreen(ModalScreen[Game | None]):
     """
 
     def __init__(self, game: Game) -> None:
-        super().__init__()
+        super().__init__(classes=HIDES_BOARD)
         translate_bindings(self, {"back": _("Back")})
         self.game = game
         self.specs = settable_specs(game)

@@ -42,18 +42,17 @@ class KindCell(Pickable):
             board.cell_clicked(self.kind, self.slot)
 
 
-def describe_set(entry: dict[str, Any]) -> str:
+def describe_set(entry: dict[str, Any], seat: str) -> str:
+    """What `seat` (in words) set toward the construction."""
     cards, pairs = int(entry.get("cards") or 0), int(entry.get("jewel_pairs") or 0)
-    number = entry["player"] + 1
     card_words = ngettext("{count} card", "{count} cards", cards)
     pair_words = ngettext("{count} jewel pair", "{count} jewel pairs", pairs)
     if cards and pairs:
-        return _("seat {number} set {cards} and {pairs}", number=number, cards=card_words,
+        return _("{seat} set {cards} and {pairs}", seat=seat, cards=card_words,
                  pairs=pair_words)
     if cards or pairs:
-        return _("seat {number} set {what}", number=number,
-                 what=card_words if cards else pair_words)
-    return _("seat {number} set nothing", number=number)
+        return _("{seat} set {what}", seat=seat, what=card_words if cards else pair_words)
+    return _("{seat} set nothing", seat=seat)
 
 
 def phase_words(phase: str) -> str:
@@ -122,10 +121,10 @@ class TempleBoard(Board):
         level = view.get("level")
         yield Static(
             _(
-                "Round {round} · {phase} · start player: seat {number} · "
+                "Round {round} · {phase} · start player: {seat} · "
                 "levels built: {built}/{levels} · pile: {pile}",
                 round=view["round"], phase=phase_words(view["phase"]),
-                number=view["start_player"] + 1, built=view["built"], levels=LEVELS,
+                seat=self.seat_words(view["start_player"]), built=view["built"], levels=LEVELS,
                 pile=view["pile_size"],
             ),
             classes="info",
@@ -140,11 +139,11 @@ class TempleBoard(Board):
         yield from self._compose_buttons()
         if view.get("phase") == "over":
             scores = ", ".join(
-                _("seat {number} {points}", number=seat + 1, points=format_number(score))
+                _("{seat} {points}", seat=self.seat_words(seat), points=format_number(score))
                 for seat, score in enumerate(view.get("scores") or [])
             )
             winners = ", ".join(
-                _("seat {number}", number=seat + 1) for seat in view.get("winners") or []
+                self.seat_words(seat) for seat in view.get("winners") or []
             )
             count = len(view.get("winners") or [])
             yield Static(
@@ -177,16 +176,17 @@ class TempleBoard(Board):
     def _compose_construction(self, construction: dict[str, Any] | None) -> ComposeResult:
         if construction is None:
             return
-        sets = "; ".join(describe_set(entry) for entry in construction.get("sets", []))
+        sets = "; ".join(describe_set(entry, self.seat_words(entry["player"]))
+                         for entry in construction.get("sets", []))
         values = {
-            "level": construction["level"], "number": construction["summoner"] + 1,
+            "level": construction["level"], "seat": self.seat_words(construction["summoner"]),
             "units": construction["units"], "missing": construction["missing"],
         }
         if sets:
-            text = _("Construction of level {level}, summoned by seat {number}: {units} of 5 "
+            text = _("Construction of level {level}, summoned by {seat}: {units} of 5 "
                      "units set, {missing} missing · {sets}", sets=sets, **values)
         else:
-            text = _("Construction of level {level}, summoned by seat {number}: {units} of 5 "
+            text = _("Construction of level {level}, summoned by {seat}: {units} of 5 "
                      "units set, {missing} missing", **values)
         yield Static(text, classes="info", id="construction")
 
@@ -207,10 +207,8 @@ class TempleBoard(Board):
                 f"{kind}×{count}" for kind, count in sorted(known.items())
             ) or "-"
             marker = "▶" if seat == view.get("current_player") else " "
-            name = (_("seat {number} (you)", number=seat + 1) if seat == view.get("viewer")
-                    else _("seat {number}", number=seat + 1))
             table.add_row(
-                marker, name, format_number(view["treasure"][seat]),
+                marker, self.seat_words(seat), format_number(view["treasure"][seat]),
                 ngettext("{count} card", "{count} cards", view["hand_sizes"][seat]),
                 known_text,
             )

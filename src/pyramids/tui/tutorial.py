@@ -13,7 +13,8 @@ the panel goes and the learner plays on from that real position in the normal
 app, against the tutorial's `finish_against` agent.
 
 Tutorial games are not written to the best scores: the deal and the first
-moves were chosen for the learner.
+moves were chosen for the learner. Nor is the tutorial's deal restarted from the
+menu (F2 "Restart this deal"): the learner has seen its cards.
 """
 
 from __future__ import annotations
@@ -197,7 +198,7 @@ class TutorialApp(PlayApp):
         state = self.lesson.state
         learner = self.lesson.tutorial.learner
         describe = describer(self.session.game.name)
-        names = self.session.log_names()
+        names = self.log_names
         for action in state.history()[len(snapshot.history()):]:
             seat = snapshot.current_player
             label = snapshot.action_to_string(action)
@@ -222,10 +223,16 @@ class TutorialApp(PlayApp):
         self.advance()
 
     def _record_score(self) -> None:
-        """A tutorial game is not a best score (its deal and first moves were given); a
-        game started from the menu after it is one as any other."""
-        if self.session.state is not self.lesson.state:
+        """A tutorial game is not a best score (its deal and first moves were given), nor
+        is its deal played again (F2's "Restart this deal"); a new game started from the
+        menu is one as any other."""
+        if not self._plays_the_lessons_deal():
             super()._record_score()
+
+    def _plays_the_lessons_deal(self) -> bool:
+        lesson_game, game = self.lesson.state.game, self.session.game
+        return (game.name == lesson_game.name and game.options == lesson_game.options
+                and self.session.seed == self.lesson.tutorial.seed)
 
 
 def run_tutorial_app(tutorial: Tutorial) -> None:
