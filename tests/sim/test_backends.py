@@ -7,6 +7,8 @@ skipped only where the `ray` extra is not installed.
 from __future__ import annotations
 
 import json
+import os
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
-from pyramids.core import OptionError, load
+from pyramids.core import OptionError, PyramidsError, load
 from pyramids.sim.arena import run_arena
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.balance import run_balance
@@ -103,6 +105,67 @@ def test_simulate_with_workers_prints_what_one_process_prints() -> None:
     assert json.loads(shared.output) == json.loads(alone.output)
 
 
+@pytest.fixture
+def listening_head() -> Iterator[str]:
+    """An address where something answers, as a cluster's head would, so that the
+    command goes on to join it."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        yield f"127.0.0.1:{server.getsockname()[1]}"
+
+
+def _join_fails(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    """`ray.init` for a cluster fails with `error`, as Ray 2.60 raises it."""
+    ray = pytest.importorskip("ray")
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise error
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refused)
+
+
+def _ray_wrapped(inner: str) -> ConnectionError:
+    # ray.init's own chain: the head's refusal as text in a RuntimeError, under a
+    # ConnectionError that names the address only.
+    try:
+        try:
+            raise RuntimeError(f"Failed to connect to GCS. Last connection error: {inner}")
+        except RuntimeError as cause:
+            raise ConnectionError("Failed to connect to Ray cluster at 192.0.2.2:6379") from cause
+    except ConnectionError as error:
+        return error
+
+
+@pytest.mark.parametrize(("inner", "said"), ids=["token", "other"], argvalues=[
+    ("ray.exceptions.AuthenticationError: RPC error: InvalidAuthToken: Authentication token "
+     "is missing or incorrect", "asks for its token: set RAY_AUTH_MODE=token, with the "
+     "cluster's token in ~/.ray/auth_token or RAY_AUTH_TOKEN"),
+    ("RPC error: Deadline Exceeded", "): Failed to connect to Ray cluster at 192.0.2.2:6379"),
+])
+def test_a_cluster_that_cannot_be_joined_is_refused_in_words(
+        monkeypatch: pytest.MonkeyPatch, listening_head: str, inner: str, said: str) -> None:
+    """A head that asks for a token (one has been in ~/.ray since Ray first started a
+    local instance) once ended the run in two tracebacks."""
+    _join_fails(monkeypatch, _ray_wrapped(inner))
+    monkeypatch.setenv("RAY_ADDRESS", listening_head)
+    result = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,random", "--games", "2",
+                                 "--backend", "ray"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output
+    assert lines[0].startswith(f"error: the Ray cluster at {listening_head} (RAY_ADDRESS) "
+                               if "Token" in inner else
+                               f"error: cannot join the Ray cluster at {listening_head} "
+                               "(RAY_ADDRESS")
+    assert said in lines[0]
+
+
+def lose_the_worker_at_three(offset: int, index: int) -> int:
+    if index == 3:
+        os._exit(1)  # as a worker killed, or its machine lost, would go
+    return index + offset
+
+
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[Any]:
     ray = pytest.importorskip("ray")
@@ -126,6 +189,20 @@ def test_ray_runs_chosen_indices_and_reports_each_result(ray_instance: Any) -> N
                           on_result=arrived.__setitem__)
     assert results == [i * i + 1 for i in chosen]
     assert arrived == {i: i * i + 1 for i in chosen}
+
+
+def test_a_worker_lost_for_good_ends_the_run_in_words(ray_instance: Any) -> None:
+    """Once Ray has retried the lost job, the run stops with what happened and how to go
+    on, not Ray's traceback; the results that came back were each handed on."""
+    arrived: dict[int, int] = {}
+    with pytest.raises(PyramidsError) as caught:
+        run_indexed(lose_the_worker_at_three, 100, 6, make_backend("ray", 2),
+                    on_result=arrived.__setitem__)
+    assert str(caught.value).startswith("the Ray cluster stopped running the games (")
+    assert str(caught.value).endswith("give the same command again, once the cluster is "
+                                      "back, to go on from them")
+    assert 3 not in arrived
+    assert all(result == index + 100 for index, result in arrived.items())
 
 
 def test_ray_gives_the_same_balance_report(ray_instance: Any) -> None:

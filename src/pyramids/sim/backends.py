@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pyramids.core import OptionError
+from pyramids.core import OptionError, PyramidsError
 from pyramids.core.errors import N_, Words
 
 P = TypeVar("P")
@@ -181,8 +181,43 @@ def _ensure_ray(backend: Backend) -> Any:
                      include_dashboard=False, logging_level=logging.WARNING,
                      log_to_driver=False)
         else:
-            ray.init(address=address, logging_level=logging.WARNING)
+            try:
+                ray.init(address=address, logging_level=logging.WARNING)
+            except (ConnectionError, RuntimeError, ray.exceptions.RayError) as error:
+                raise _cannot_join(ray, address, backend, error) from None
     return ray
+
+
+def _cannot_join(ray: Any, address: str, backend: Backend, error: Exception) -> OptionError:
+    """Why `ray.init` could not join the cluster at `address`, in words, with what to do."""
+    source = "--address" if backend.address else "RAY_ADDRESS"
+    if _refused_token(ray, error):
+        # Ray sends its token to an address given by name only when told to
+        # (RAY_AUTH_MODE=token): a head that has one refuses everyone else.
+        return OptionError(
+            N_("the Ray cluster at {address} ({source}) asks for its token: set "
+               "RAY_AUTH_MODE=token, with the cluster's token in ~/.ray/auth_token or "
+               "RAY_AUTH_TOKEN (on the head, ray get-auth-token prints it); see docs/scale.md"),
+            address=address, source=source)
+    return OptionError(N_("cannot join the Ray cluster at {address} ({source}): {reason}"),
+                       address=address, source=source, reason=_first_line(error))
+
+
+def _refused_token(ray: Any, error: BaseException | None) -> bool:
+    """Did the head refuse us for want of its token? Ray says so in an exception that
+    `ray.init` wraps twice, the last time as text only."""
+    while error is not None:
+        if isinstance(error, ray.exceptions.AuthenticationError) or "InvalidAuthToken" in str(
+                error):
+            return True
+        error = error.__cause__
+    return False
+
+
+def _first_line(error: Exception) -> str:
+    """Ray's own words on what failed, without the traceback some of them carry."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _run_on_ray(
@@ -202,8 +237,19 @@ def _run_on_ray(
         remote_chunk.remote(work, payload_ref, chunk): chunk
         for chunk in _chunks(indices, parallel, grouped)
     }
-    for ref, chunk in _as_ready(ray, pending):
-        yield chunk, ray.get(ref)
+    try:
+        for ref, chunk in _as_ready(ray, pending):
+            yield chunk, ray.get(ref)
+    except ray.exceptions.RayTaskError:
+        raise  # the games' own error, raised in a worker: as it would be here
+    except ray.exceptions.RayError as error:
+        # A node, its raylet or a worker gone for good (`ray stop`, a machine lost):
+        # Ray has already retried what it could.
+        raise PyramidsError(
+            N_("the Ray cluster stopped running the games ({reason}); the games a "
+               "--results file kept stay there: give the same command again, once the "
+               "cluster is back, to go on from them"),
+            reason=_first_line(error)) from None
 
 
 def _as_ready(ray: Any, pending: dict[Any, list[int]]) -> Iterator[tuple[Any, list[int]]]:
