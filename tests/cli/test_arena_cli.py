@@ -635,3 +635,28 @@ def test_balance_refuses_a_bad_agent_setting_in_the_arenas_words(
     assert result.exit_code == 2
     assert result.stderr.startswith(words)
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("command", "where", "name"), [
+    ("arena", "pyramids.sim.arena", "run_arena"),
+    ("simulate", "pyramids.cli.games", "play_series"),
+])
+def test_json_stays_one_object_when_something_prints_while_the_games_run(
+        monkeypatch: pytest.MonkeyPatch, command: str, where: str, name: str) -> None:
+    """Ray prints a worker's death to stdout from a thread of its own (it retries the
+    games, and the run goes on): `--json > run.json` then held a line before the JSON."""
+    import importlib
+
+    module = importlib.import_module(where)
+    play = getattr(module, name)
+
+    def play_while_ray_speaks(*args: Any, **kwargs: Any) -> Any:
+        print("(raylet) A worker died or was killed while executing a task")
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, play_while_ray_speaks)
+    result = runner.invoke(app, [command, "pacal", "--agents", "greedy,random", "--games", "2",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 2
+    assert "(raylet) A worker died" in result.stderr

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from typing import Any, NoReturn
 
 import typer
@@ -66,9 +67,14 @@ ADDRESS_HELP = "The Ray cluster to join (default: $RAY_ADDRESS, else a local Ray
 
 @contextmanager
 def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on the terminal (nothing when `quiet`); yields `advance(n)`."""
+    """A progress bar on the terminal (nothing when `quiet`); yields `advance(n)`.
+
+    Quiet, the command's stdout is one JSON object: whatever else prints there while
+    the games run goes to stderr (Ray prints a worker's death to stdout from a thread
+    of its own, and `--json > run.json` would no longer parse)."""
     if quiet:
-        yield lambda n: None
+        with redirect_stdout(sys.stderr):
+            yield lambda n: None
         return
     from rich.progress import (
         BarColumn,
