@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,6 +108,68 @@ def test_simulate_with_workers_prints_what_one_process_prints() -> None:
     shared = runner.invoke(app, [*base, "--workers", "2"])
     assert alone.exit_code == 0, alone.output
     assert json.loads(shared.output) == json.loads(alone.output)
+
+
+def nap(seconds: float, index: int) -> int:
+    time.sleep(seconds)
+    return index
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid`, from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _running(pids: set[int]) -> set[int]:
+    """Those of `pids` still running (an exited child not yet reaped is a zombie, Z)."""
+    running = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            running.add(pid)
+    return running
+
+
+def _wait_for(check: Any, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_local_workers_leave_when_the_command_is_killed(tmp_path: Path) -> None:
+    """`kill -9` (or the OOM killer) on a run with --workers 2 once left its worker
+    processes waiting for jobs for ever, one per worker and per run."""
+    command = subprocess.Popen(
+        [sys.executable, "-c", "from pyramids.sim.backends import make_backend, run_indexed; "
+         "from tests.sim.test_backends import nap; "
+         "run_indexed(nap, 0.5, 40, make_backend('local', 2), on_result=print)"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(["src", "."])})
+    try:
+        assert _wait_for(lambda: len(_children(command.pid)) == 2, 30)
+        workers = _children(command.pid)
+    finally:
+        command.send_signal(signal.SIGKILL)
+        command.wait()
+    left = _wait_for(lambda: not _running(workers), 5)
+    for pid in _running(workers):
+        os.kill(pid, signal.SIGKILL)  # not left behind by this test either
+    assert left
 
 
 @pytest.fixture

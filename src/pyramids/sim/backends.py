@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -156,7 +158,8 @@ def run_indexed(
         for index in wanted:
             arrived([index], [work(payload, index)], by_index)
     else:
-        with ProcessPoolExecutor(max_workers=backend.workers) as pool:
+        with ProcessPoolExecutor(max_workers=backend.workers, initializer=_leave_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             futures = {
                 pool.submit(_run_chunk, work, payload, chunk): chunk
                 for chunk in _chunks(wanted, backend.workers, on_result is None)
@@ -164,6 +167,19 @@ def run_indexed(
             for future in as_completed(futures):
                 arrived(futures[future], future.result(), by_index)
     return [by_index[index] for index in wanted]
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In a local worker: exit once the command that started it is gone. A command
+    killed outright (kill -9, the OOM killer) cannot end its workers, and they would
+    wait for jobs for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 def ray_address(backend: Backend) -> str | None:
