@@ -660,3 +660,57 @@ def test_json_stays_one_object_when_something_prints_while_the_games_run(
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"] == 2
     assert "(raylet) A worker died" in result.stderr
+
+
+def _ctrl_c_after(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
+    """Ctrl-C arrives once `games` games have finished, as a person's would mid-run."""
+    import contextlib
+
+    import pyramids.cli.arena
+    import pyramids.cli.games
+
+    @contextlib.contextmanager
+    def progress(*args: Any) -> Iterator[Any]:
+        finished = 0
+
+        def advance(count: int) -> None:
+            nonlocal finished
+            finished += count
+            if finished >= games:
+                raise KeyboardInterrupt
+
+        yield advance
+
+    monkeypatch.setattr(pyramids.cli.arena, "progress", progress)
+    monkeypatch.setattr(pyramids.cli.games, "progress", progress)
+
+
+@pytest.mark.parametrize("command", [
+    ["arena", "pacal", "--agents", "greedy,random"],
+    ["simulate", "pacal", "--agents", "greedy,random"],
+    ["balance", "temple", "--players", "2"],
+])
+def test_ctrl_c_says_where_the_finished_games_are_and_how_to_go_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    """A stopped run once ended in a blank line: the designer could not tell whether the
+    games played were kept, nor that the same command goes on."""
+    if command[0] == "balance":
+        pytest.importorskip("matplotlib", reason="needs the sim extra")
+        command = [*command, "--out", str(tmp_path / "report")]
+    results = tmp_path / "run.jsonl"
+    args = [*command, "--games", "6", "--results", str(results)]
+    with monkeypatch.context() as stopping:
+        _ctrl_c_after(stopping, 3)
+        stopped = runner.invoke(app, args)
+        alone = runner.invoke(app, [*command, "--games", "6"])
+    assert stopped.exit_code != 0
+    assert stopped.stderr.strip().splitlines()[-1] == (
+        f"stopped: the games that finished are kept in {results}; give the same command "
+        "again to go on from them")
+    assert alone.stderr.strip().splitlines()[-1] == (
+        "stopped: no game was kept; with --results FILE, a stopped run goes on where it was "
+        "when given again")
+    assert len(results.read_text().splitlines()) == 1 + 3
+    went_on = runner.invoke(app, args)
+    assert went_on.exit_code == 0, went_on.output
+    assert len(results.read_text().splitlines()) == 1 + 6

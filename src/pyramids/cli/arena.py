@@ -19,6 +19,7 @@ from pyramids.cli.common import (
     clock_note,
     progress,
     require_extra,
+    said_when_stopped,
     user_errors,
 )
 from pyramids.core import OptionError, find_manifest, load
@@ -130,7 +131,8 @@ def arena(
         csv_files = [] if csv is None else [csv] + (
             [seats_csv_path(csv)] if resolved.num_players > 1 else [])
         check_csv_targets(csv_files, force)
-        with progress(games, as_json, _("{game} arena", game=game)) as advance:
+        with said_when_stopped(results), \
+                progress(games, as_json, _("{game} arena", game=game)) as advance:
             summary = run_arena(game, specs, games, seed=seed, players=players,
                                 options=options, on_done=advance, backend=runner,
                                 results_file=results,
@@ -264,7 +266,8 @@ def balance(
                     game=game, agent=agent)
         # Nor is a run of hours lost to a folder the report cannot be written to.
         check_report_folder(out)
-        with progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
+        with said_when_stopped(results), \
+                progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
             report = run_balance(game, games, counts, agent=agent, seed=seed,
                                  options=options, on_done=advance, backend=runner,
                                  on_note=lambda words: typer.echo(words_text(words), err=True),

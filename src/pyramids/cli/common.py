@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, redirect_stdout
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -95,6 +96,22 @@ def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], No
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
+
+
+@contextmanager
+def said_when_stopped(results: Path | None) -> Iterator[None]:
+    """Ctrl-C while the games run: say where the finished games are and how to go on
+    (the command then ends as a stopped one does, exit code 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if results is not None:
+            typer.echo(_("stopped: the games that finished are kept in {path}; give the same "
+                         "command again to go on from them", path=results), err=True)
+        else:
+            typer.echo(_("stopped: no game was kept; with --results FILE, a stopped run goes "
+                         "on where it was when given again"), err=True)
+        raise
 
 
 def wrap_cells(line: str, width: int, indent: int = 2) -> str:

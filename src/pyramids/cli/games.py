@@ -24,6 +24,7 @@ from pyramids.cli.common import (
     clock_note,
     progress,
     require_extra,
+    said_when_stopped,
     user_errors,
     wrap_cells,
 )
@@ -212,7 +213,8 @@ def simulate(
         check_csv_targets([] if csv is None else [csv], force)
         solo = loaded.num_players == 1
         runner = make_backend(backend, workers, address)
-        with progress(games, as_json, _("{game} simulate", game=game)) as advance:
+        with said_when_stopped(results), \
+                progress(games, as_json, _("{game} simulate", game=game)) as advance:
             summary = play_series(loaded, names, games, seed, keep_finals=solo,
                                   backend=runner, on_done=advance, results_file=results,
                                   on_note=lambda words: typer.echo(words_text(words), err=True),
