@@ -714,3 +714,63 @@ def test_ctrl_c_says_where_the_finished_games_are_and_how_to_go_on(
     went_on = runner.invoke(app, args)
     assert went_on.exit_code == 0, went_on.output
     assert len(results.read_text().splitlines()) == 1 + 6
+
+
+@pytest.fixture
+def unwritable() -> Iterator[Any]:
+    """Makes a file unwritable for this user: read-only (0444), or where that does not
+    stop this user (root), immutable (chattr +i)."""
+    import subprocess
+
+    made: list[Path] = []
+
+    def make(path: Path) -> None:
+        path.chmod(0o444)
+        made.append(path)
+        try:
+            path.open("a").close()
+        except OSError:
+            return
+        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+            pytest.skip("no way here to make a file this user cannot write")
+
+    yield make
+    for path in made:
+        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+        path.chmod(0o644)
+
+
+@pytest.mark.parametrize("command", [
+    ["arena", "pacal", "--agents", "greedy,random", "--json"],
+    ["simulate", "pacal", "--agents", "greedy,random", "--json"],
+    ["balance", "temple", "--players", "2,3"],
+])
+def test_a_finished_run_kept_read_only_gives_its_figures_again(
+        tmp_path: Path, unwritable: Any, command: list[str]) -> None:
+    """A results file kept read-only (an archived run, a colleague's) once refused to
+    give the figures it holds: 'cannot write the results file: Permission denied',
+    though no game was left to write. A run with games to add is still refused before
+    any game."""
+    if command[0] == "balance":
+        pytest.importorskip("matplotlib", reason="needs the sim extra")
+        command = [*command, "--out", str(tmp_path / "report"), "--force"]
+    results = tmp_path / "run.jsonl"
+    args = [*command, "--results", str(results)]
+    def figures(result: Any) -> dict[str, Any]:
+        assert result.exit_code == 0, result.output
+        if command[0] == "balance":
+            return dict(json.loads((tmp_path / "report" / "balance.json").read_text()))
+        # Seconds a move are measured as the games are played, not kept.
+        return {key: value for key, value in json.loads(result.stdout).items()
+                if key != "seconds_per_move"}
+
+    first = figures(runner.invoke(app, [*args, "--games", "4"]))
+    kept = results.read_bytes()
+    unwritable(results)
+    assert figures(runner.invoke(app, [*args, "--games", "4"])) == first
+    more = runner.invoke(app, [*args, "--games", "5"])
+    assert more.exit_code == 2
+    assert more.stderr.strip().splitlines() == [
+        f"error: {results}: cannot write the results file: "
+        f"{'Operation not permitted' if os.geteuid() == 0 else 'Permission denied'}"]
+    assert results.read_bytes() == kept

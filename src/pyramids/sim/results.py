@@ -167,10 +167,16 @@ def read_results_file(path: Path, form: ResultsFormat[K, R],
 
 
 @contextmanager
-def results_writer(path: Path, form: ResultsFormat[Any, Any]
+def results_writer(path: Path, form: ResultsFormat[Any, Any], adding: bool = True
                    ) -> Iterator[Callable[[dict[str, Any]], None]]:
     """Open `path` to add games (its header first, where it is empty); yields
-    `keep(data)`, which writes `{"game": data}` as one line, flushed at once."""
+    `keep(data)`, which writes `{"game": data}` as one line, flushed at once.
+
+    Not `adding` (the file holds every game asked for), the file is not opened: a
+    finished run kept read-only gives its figures again."""
+    if not adding:
+        yield kept_already
+        return
     try:
         stream = path.open("a", encoding="utf-8")
     except OSError as error:
@@ -180,6 +186,11 @@ def results_writer(path: Path, form: ResultsFormat[Any, Any]
         if stream.tell() == 0:
             _write_line(stream, {form.kind: form.header})
         yield lambda data: _write_line(stream, {"game": data})
+
+
+def kept_already(data: dict[str, Any]) -> None:
+    """The `keep` of a results file that holds every game asked for: none is played."""
+    raise RuntimeError("a game was played that its results file already holds")
 
 
 def play_kept(
