@@ -774,3 +774,34 @@ def test_a_finished_run_kept_read_only_gives_its_figures_again(
         f"error: {results}: cannot write the results file: "
         f"{'Operation not permitted' if os.geteuid() == 0 else 'Permission denied'}"]
     assert results.read_bytes() == kept
+
+
+@pytest.mark.parametrize(("command", "written", "option"), [
+    (["arena", "pacal", "--agents", "greedy,random", "--csv", "{dir}/run.csv"],
+     "run.csv", "--csv"),
+    (["arena", "pacal", "--agents", "greedy,random", "--csv", "{dir}/run.csv"],
+     "run-seats.csv", "--csv"),
+    (["simulate", "pacal", "--agents", "greedy,random", "--csv", "{dir}/run.csv"],
+     "run.csv", "--csv"),
+    (["balance", "temple", "--players", "2", "--out", "{dir}"], "balance.json", "--out"),
+    (["balance", "temple", "--players", "2", "--out", "{dir}"], "game_length.png", "--out"),
+])
+def test_a_results_file_that_the_figures_would_replace_is_refused_before_any_game(
+        tmp_path: Path, command: list[str], written: str, option: str) -> None:
+    """--results naming the file --csv (or a report in --out) writes: the figures
+    replaced the kept games at the end of the run, --force or not, and the next run
+    refused the file as not a results file."""
+    if command[0] == "balance":
+        pytest.importorskip("matplotlib", reason="needs the sim extra")
+    args = [part.format(dir=tmp_path) for part in command]
+    results = tmp_path / written
+    # A new file, then one that holds games, given with --force.
+    for force, kept in (([], None), (["--force"], '{"kept": "games"}\n')):
+        if kept is not None:
+            results.write_text(kept)
+        result = runner.invoke(app, [*args, "--games", "2", "--results", str(results), *force])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip().splitlines() == [
+            f"error: --results {results} is also a file that {option} writes ({results}): the "
+            "games kept there would be written over; give the results file a name of its own"]
+        assert (results.read_text() if results.exists() else None) == kept

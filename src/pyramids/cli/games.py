@@ -58,6 +58,7 @@ from pyramids.play.session import (
 )
 from pyramids.sim.backends import make_backend
 from pyramids.sim.play import play_series
+from pyramids.sim.results import check_results_apart
 from pyramids.sim.stats import wilson_interval
 from pyramids.sim.tables import check_csv_targets, simulate_table, write_csv
 
@@ -211,6 +212,7 @@ def simulate(
         check_seat_names(names, allow_human=False)
         # Before the games, not after: figures kept in a file are not written over unasked.
         check_csv_targets([] if csv is None else [csv], force)
+        check_results_apart(results, [] if csv is None else [csv], "--csv")
         solo = loaded.num_players == 1
         runner = make_backend(backend, workers, address)
         with said_when_stopped(results), \

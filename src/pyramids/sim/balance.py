@@ -552,6 +552,8 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
 
 #: The files that make a folder a balance report (the plots alone are not one).
 REPORT_FILES = ("report.md", "balance.json", *CSV_TABLES)
+#: Every file a report writes in its folder.
+REPORT_WRITES = (*REPORT_FILES, "seat_win_rates.png", "game_length.png")
 
 
 def existing_report(out: Path) -> Path | None:

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TextIO, TypeVar
 
-from pyramids.core import RecordError
+from pyramids.core import OptionError, RecordError
 from pyramids.core.errors import N_, Words
 from pyramids.sim.backends import Backend, run_indexed
 
@@ -211,6 +211,20 @@ def play_kept(
     every = dict(done)
     every.update(zip(missing, played, strict=True))
     return [every[index] for index in range(games)]
+
+
+def check_results_apart(results: Path | None, written: Iterable[Path], option: str) -> None:
+    """Before any game: refuse a results file that is also a file the command writes its
+    figures to (`option`: --csv, --out), which would replace the games it keeps."""
+    if results is None:
+        return
+    kept = results.resolve()
+    for path in written:
+        if path.resolve() == kept:
+            raise OptionError(
+                N_("--results {path} is also a file that {option} writes ({file}): the games "
+                   "kept there would be written over; give the results file a name of its "
+                   "own"), path=str(results), option=option, file=str(path))
 
 
 def header_line(form: ResultsFormat[Any, Any]) -> str:
