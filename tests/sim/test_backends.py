@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
-from pyramids.core import OptionError, PyramidsError, load
+from pyramids.core import OptionError, PyramidsError, RecordError, load
 from pyramids.sim.arena import run_arena
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.balance import run_balance
@@ -113,6 +113,22 @@ def test_simulate_with_workers_prints_what_one_process_prints() -> None:
 def nap(seconds: float, index: int) -> int:
     time.sleep(seconds)
     return index
+
+
+def fail_first(seconds: float, index: int) -> int:
+    if index == 0:
+        raise RecordError("game 0 cannot be played")
+    return nap(seconds, index)
+
+
+def test_local_workers_stop_at_the_first_error_not_after_every_game() -> None:
+    """An error in one game (or in keeping a result: a full disk) once surfaced only
+    after the workers had played every other game of the run, for nothing."""
+    started = time.monotonic()
+    with pytest.raises(RecordError, match="game 0 cannot be played"):
+        run_indexed(fail_first, 0.25, 60, make_backend("local", 2), on_result=print)
+    # Every game played would take 60 x 0.25 s over two workers: 7.5 s.
+    assert time.monotonic() - started < 4
 
 
 def _children(pid: int) -> set[int]:

@@ -164,8 +164,14 @@ def run_indexed(
                 pool.submit(_run_chunk, work, payload, chunk): chunk
                 for chunk in _chunks(wanted, backend.workers, on_result is None)
             }
-            for future in as_completed(futures):
-                arrived(futures[future], future.result(), by_index)
+            try:
+                for future in as_completed(futures):
+                    arrived(futures[future], future.result(), by_index)
+            except BaseException:
+                # Leaving the pool waits for its jobs: only for those already running,
+                # not for every game of the run, played for nothing.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     return [by_index[index] for index in wanted]
 
 
