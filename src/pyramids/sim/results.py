@@ -25,7 +25,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TextIO, TypeVar
+from typing import Any, BinaryIO, Generic, TypeVar
 
 from pyramids.core import OptionError, RecordError
 from pyramids.core.errors import N_, Words
@@ -178,14 +178,16 @@ def results_writer(path: Path, form: ResultsFormat[Any, Any], adding: bool = Tru
         yield kept_already
         return
     try:
-        stream = path.open("a", encoding="utf-8")
+        # Unbuffered: a line that cannot be written (a full disk) fails where it is
+        # written, and leaves nothing behind for closing the file to fail on again.
+        stream = path.open("ab", buffering=0)
     except OSError as error:
         raise RecordError(_CANNOT_WRITE, path=str(path),
                           reason=error.strerror or str(error)) from None
     with stream:
         if stream.tell() == 0:
-            _write_line(stream, {form.kind: form.header})
-        yield lambda data: _write_line(stream, {"game": data})
+            _write_line(path, stream, {form.kind: form.header})
+        yield lambda data: _write_line(path, stream, {"game": data})
 
 
 def kept_already(data: dict[str, Any]) -> None:
@@ -267,11 +269,17 @@ def _without_files(header: Any) -> Any:
     return {key: value for key, value in header.items() if key != "files"}
 
 
-def _write_line(stream: TextIO, data: dict[str, Any]) -> None:
-    # One line a game, flushed at once: a run stopped at any moment loses at most the
+def _write_line(path: Path, stream: BinaryIO, data: dict[str, Any]) -> None:
+    # One line a game, written at once: a run stopped at any moment loses at most the
     # games being played.
-    stream.write(json.dumps(data, sort_keys=True) + "\n")
-    stream.flush()
+    line = (json.dumps(data, sort_keys=True) + "\n").encode("utf-8")
+    try:
+        written = 0
+        while written < len(line):
+            written += stream.write(line[written:])
+    except OSError as error:
+        raise RecordError(_CANNOT_WRITE, path=str(path),
+                          reason=error.strerror or str(error)) from None
 
 
 def _cut(path: Path, size: int) -> None:
