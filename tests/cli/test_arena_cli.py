@@ -635,3 +635,173 @@ def test_balance_refuses_a_bad_agent_setting_in_the_arenas_words(
     assert result.exit_code == 2
     assert result.stderr.startswith(words)
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("command", "where", "name"), [
+    ("arena", "pyramids.sim.arena", "run_arena"),
+    ("simulate", "pyramids.cli.games", "play_series"),
+])
+def test_json_stays_one_object_when_something_prints_while_the_games_run(
+        monkeypatch: pytest.MonkeyPatch, command: str, where: str, name: str) -> None:
+    """Ray prints a worker's death to stdout from a thread of its own (it retries the
+    games, and the run goes on): `--json > run.json` then held a line before the JSON."""
+    import importlib
+
+    module = importlib.import_module(where)
+    play = getattr(module, name)
+
+    def play_while_ray_speaks(*args: Any, **kwargs: Any) -> Any:
+        print("(raylet) A worker died or was killed while executing a task")
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, play_while_ray_speaks)
+    result = runner.invoke(app, [command, "pacal", "--agents", "greedy,random", "--games", "2",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 2
+    assert "(raylet) A worker died" in result.stderr
+
+
+def _ctrl_c_after(monkeypatch: pytest.MonkeyPatch, games: int) -> None:
+    """Ctrl-C arrives once `games` games have finished, as a person's would mid-run."""
+    import contextlib
+
+    import pyramids.cli.arena
+    import pyramids.cli.games
+
+    @contextlib.contextmanager
+    def progress(*args: Any) -> Iterator[Any]:
+        finished = 0
+
+        def advance(count: int) -> None:
+            nonlocal finished
+            finished += count
+            if finished >= games:
+                raise KeyboardInterrupt
+
+        yield advance
+
+    monkeypatch.setattr(pyramids.cli.arena, "progress", progress)
+    monkeypatch.setattr(pyramids.cli.games, "progress", progress)
+
+
+@pytest.mark.parametrize("command", [
+    ["arena", "pacal", "--agents", "greedy,random"],
+    ["simulate", "pacal", "--agents", "greedy,random"],
+    ["balance", "temple", "--players", "2"],
+])
+def test_ctrl_c_says_where_the_finished_games_are_and_how_to_go_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    """A stopped run once ended in a blank line: the designer could not tell whether the
+    games played were kept, nor that the same command goes on."""
+    if command[0] == "balance":
+        pytest.importorskip("matplotlib", reason="needs the sim extra")
+        command = [*command, "--out", str(tmp_path / "report")]
+    results = tmp_path / "run.jsonl"
+    args = [*command, "--games", "6", "--results", str(results)]
+    with monkeypatch.context() as stopping:
+        _ctrl_c_after(stopping, 3)
+        stopped = runner.invoke(app, args)
+        alone = runner.invoke(app, [*command, "--games", "6"])
+    assert stopped.exit_code != 0
+    assert stopped.stderr.strip().splitlines()[-1] == (
+        f"stopped: the games that finished are kept in {results}; give the same command "
+        "again to go on from them")
+    assert alone.stderr.strip().splitlines()[-1] == (
+        "stopped: no game was kept; with --results FILE, a stopped run goes on where it was "
+        "when given again")
+    assert len(results.read_text().splitlines()) == 1 + 3
+    went_on = runner.invoke(app, args)
+    assert went_on.exit_code == 0, went_on.output
+    assert len(results.read_text().splitlines()) == 1 + 6
+
+
+@pytest.fixture
+def unwritable() -> Iterator[Any]:
+    """Makes a file unwritable for this user: read-only (0444), or where that does not
+    stop this user (root), immutable (chattr +i)."""
+    import subprocess
+
+    made: list[Path] = []
+
+    def make(path: Path) -> None:
+        path.chmod(0o444)
+        made.append(path)
+        try:
+            path.open("a").close()
+        except OSError:
+            return
+        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+            pytest.skip("no way here to make a file this user cannot write")
+
+    yield make
+    for path in made:
+        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+        path.chmod(0o644)
+
+
+@pytest.mark.parametrize("command", [
+    ["arena", "pacal", "--agents", "greedy,random", "--json"],
+    ["simulate", "pacal", "--agents", "greedy,random", "--json"],
+    ["balance", "temple", "--players", "2,3"],
+])
+def test_a_finished_run_kept_read_only_gives_its_figures_again(
+        tmp_path: Path, unwritable: Any, command: list[str]) -> None:
+    """A results file kept read-only (an archived run, a colleague's) once refused to
+    give the figures it holds: 'cannot write the results file: Permission denied',
+    though no game was left to write. A run with games to add is still refused before
+    any game."""
+    if command[0] == "balance":
+        pytest.importorskip("matplotlib", reason="needs the sim extra")
+        command = [*command, "--out", str(tmp_path / "report"), "--force"]
+    results = tmp_path / "run.jsonl"
+    args = [*command, "--results", str(results)]
+    def figures(result: Any) -> dict[str, Any]:
+        assert result.exit_code == 0, result.output
+        if command[0] == "balance":
+            return dict(json.loads((tmp_path / "report" / "balance.json").read_text()))
+        # Seconds a move are measured as the games are played, not kept.
+        return {key: value for key, value in json.loads(result.stdout).items()
+                if key != "seconds_per_move"}
+
+    first = figures(runner.invoke(app, [*args, "--games", "4"]))
+    kept = results.read_bytes()
+    unwritable(results)
+    assert figures(runner.invoke(app, [*args, "--games", "4"])) == first
+    more = runner.invoke(app, [*args, "--games", "5"])
+    assert more.exit_code == 2
+    assert more.stderr.strip().splitlines() == [
+        f"error: {results}: cannot write the results file: "
+        f"{'Operation not permitted' if os.geteuid() == 0 else 'Permission denied'}"]
+    assert results.read_bytes() == kept
+
+
+@pytest.mark.parametrize(("command", "written", "option"), [
+    (["arena", "pacal", "--agents", "greedy,random", "--csv", "{dir}/run.csv"],
+     "run.csv", "--csv"),
+    (["arena", "pacal", "--agents", "greedy,random", "--csv", "{dir}/run.csv"],
+     "run-seats.csv", "--csv"),
+    (["simulate", "pacal", "--agents", "greedy,random", "--csv", "{dir}/run.csv"],
+     "run.csv", "--csv"),
+    (["balance", "temple", "--players", "2", "--out", "{dir}"], "balance.json", "--out"),
+    (["balance", "temple", "--players", "2", "--out", "{dir}"], "game_length.png", "--out"),
+])
+def test_a_results_file_that_the_figures_would_replace_is_refused_before_any_game(
+        tmp_path: Path, command: list[str], written: str, option: str) -> None:
+    """--results naming the file --csv (or a report in --out) writes: the figures
+    replaced the kept games at the end of the run, --force or not, and the next run
+    refused the file as not a results file."""
+    if command[0] == "balance":
+        pytest.importorskip("matplotlib", reason="needs the sim extra")
+    args = [part.format(dir=tmp_path) for part in command]
+    results = tmp_path / written
+    # A new file, then one that holds games, given with --force.
+    for force, kept in (([], None), (["--force"], '{"kept": "games"}\n')):
+        if kept is not None:
+            results.write_text(kept)
+        result = runner.invoke(app, [*args, "--games", "2", "--results", str(results), *force])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip().splitlines() == [
+            f"error: --results {results} is also a file that {option} writes ({results}): the "
+            "games kept there would be written over; give the results file a name of its own"]
+        assert (results.read_text() if results.exists() else None) == kept

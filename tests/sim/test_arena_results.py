@@ -272,3 +272,17 @@ def test_a_file_without_file_options_keeps_its_old_header() -> None:
     still match."""
     job = arena.ArenaJob("toy-draw", {"players": 3}, (), 7, load_toy)
     assert set(arena.job_header(job)) == {"game", "options", "agents", "seed"}
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a disk that is full")
+def test_a_full_disk_is_said_in_words_when_a_game_cannot_be_kept() -> None:
+    """A results file on a full disk once ended a run in an OSError traceback (and,
+    closing the file, a second one)."""
+    from pyramids.sim.results import ResultsFormat, results_writer
+
+    form: ResultsFormat[int, Any] = ResultsFormat("arena", {"game": "pacal"},
+                                                  lambda data: (0, data))
+    with pytest.raises(RecordError) as caught, results_writer(Path("/dev/full"), form) as keep:
+        keep({"index": 0})
+    assert str(caught.value) == ("/dev/full: cannot write the results file: No space left "
+                                 "on device")

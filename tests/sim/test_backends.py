@@ -7,14 +7,21 @@ skipped only where the `ray` extra is not installed.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
-from pyramids.core import OptionError, load
+from pyramids.core import OptionError, PyramidsError, RecordError, load
 from pyramids.sim.arena import run_arena
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.balance import run_balance
@@ -103,6 +110,145 @@ def test_simulate_with_workers_prints_what_one_process_prints() -> None:
     assert json.loads(shared.output) == json.loads(alone.output)
 
 
+def nap(seconds: float, index: int) -> int:
+    time.sleep(seconds)
+    return index
+
+
+def fail_first(seconds: float, index: int) -> int:
+    if index == 0:
+        raise RecordError("game 0 cannot be played")
+    return nap(seconds, index)
+
+
+def test_local_workers_stop_at_the_first_error_not_after_every_game() -> None:
+    """An error in one game (or in keeping a result: a full disk) once surfaced only
+    after the workers had played every other game of the run, for nothing."""
+    started = time.monotonic()
+    with pytest.raises(RecordError, match="game 0 cannot be played"):
+        run_indexed(fail_first, 0.25, 60, make_backend("local", 2), on_result=print)
+    # Every game played would take 60 x 0.25 s over two workers: 7.5 s.
+    assert time.monotonic() - started < 4
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid`, from /proc."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _running(pids: set[int]) -> set[int]:
+    """Those of `pids` still running (an exited child not yet reaped is a zombie, Z)."""
+    running = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            running.add(pid)
+    return running
+
+
+def _wait_for(check: Any, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_local_workers_leave_when_the_command_is_killed(tmp_path: Path) -> None:
+    """`kill -9` (or the OOM killer) on a run with --workers 2 once left its worker
+    processes waiting for jobs for ever, one per worker and per run."""
+    command = subprocess.Popen(
+        [sys.executable, "-c", "from pyramids.sim.backends import make_backend, run_indexed; "
+         "from tests.sim.test_backends import nap; "
+         "run_indexed(nap, 0.5, 40, make_backend('local', 2), on_result=print)"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(["src", "."])})
+    try:
+        assert _wait_for(lambda: len(_children(command.pid)) == 2, 30)
+        workers = _children(command.pid)
+    finally:
+        command.send_signal(signal.SIGKILL)
+        command.wait()
+    left = _wait_for(lambda: not _running(workers), 5)
+    for pid in _running(workers):
+        os.kill(pid, signal.SIGKILL)  # not left behind by this test either
+    assert left
+
+
+@pytest.fixture
+def listening_head() -> Iterator[str]:
+    """An address where something answers, as a cluster's head would, so that the
+    command goes on to join it."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        yield f"127.0.0.1:{server.getsockname()[1]}"
+
+
+def _join_fails(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    """`ray.init` for a cluster fails with `error`, as Ray 2.60 raises it."""
+    ray = pytest.importorskip("ray")
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise error
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refused)
+
+
+def _ray_wrapped(inner: str) -> ConnectionError:
+    # ray.init's own chain: the head's refusal as text in a RuntimeError, under a
+    # ConnectionError that names the address only.
+    try:
+        try:
+            raise RuntimeError(f"Failed to connect to GCS. Last connection error: {inner}")
+        except RuntimeError as cause:
+            raise ConnectionError("Failed to connect to Ray cluster at 192.0.2.2:6379") from cause
+    except ConnectionError as error:
+        return error
+
+
+@pytest.mark.parametrize(("inner", "said"), ids=["token", "other"], argvalues=[
+    ("ray.exceptions.AuthenticationError: RPC error: InvalidAuthToken: Authentication token "
+     "is missing or incorrect", "asks for its token: set RAY_AUTH_MODE=token, with the "
+     "cluster's token in ~/.ray/auth_token or RAY_AUTH_TOKEN"),
+    ("RPC error: Deadline Exceeded", "): Failed to connect to Ray cluster at 192.0.2.2:6379"),
+])
+def test_a_cluster_that_cannot_be_joined_is_refused_in_words(
+        monkeypatch: pytest.MonkeyPatch, listening_head: str, inner: str, said: str) -> None:
+    """A head that asks for a token (one has been in ~/.ray since Ray first started a
+    local instance) once ended the run in two tracebacks."""
+    _join_fails(monkeypatch, _ray_wrapped(inner))
+    monkeypatch.setenv("RAY_ADDRESS", listening_head)
+    result = runner.invoke(app, ["arena", "pacal", "--agents", "greedy,random", "--games", "2",
+                                 "--backend", "ray"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output
+    assert lines[0].startswith(f"error: the Ray cluster at {listening_head} (RAY_ADDRESS) "
+                               if "Token" in inner else
+                               f"error: cannot join the Ray cluster at {listening_head} "
+                               "(RAY_ADDRESS")
+    assert said in lines[0]
+
+
+def lose_the_worker_at_three(offset: int, index: int) -> int:
+    if index == 3:
+        os._exit(1)  # as a worker killed, or its machine lost, would go
+    return index + offset
+
+
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[Any]:
     ray = pytest.importorskip("ray")
@@ -126,6 +272,20 @@ def test_ray_runs_chosen_indices_and_reports_each_result(ray_instance: Any) -> N
                           on_result=arrived.__setitem__)
     assert results == [i * i + 1 for i in chosen]
     assert arrived == {i: i * i + 1 for i in chosen}
+
+
+def test_a_worker_lost_for_good_ends_the_run_in_words(ray_instance: Any) -> None:
+    """Once Ray has retried the lost job, the run stops with what happened and how to go
+    on, not Ray's traceback; the results that came back were each handed on."""
+    arrived: dict[int, int] = {}
+    with pytest.raises(PyramidsError) as caught:
+        run_indexed(lose_the_worker_at_three, 100, 6, make_backend("ray", 2),
+                    on_result=arrived.__setitem__)
+    assert str(caught.value).startswith("the Ray cluster stopped running the games (")
+    assert str(caught.value).endswith("give the same command again, once the cluster is "
+                                      "back, to go on from them")
+    assert 3 not in arrived
+    assert all(result == index + 100 for index, result in arrived.items())
 
 
 def test_ray_gives_the_same_balance_report(ray_instance: Any) -> None:

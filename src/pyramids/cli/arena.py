@@ -19,6 +19,7 @@ from pyramids.cli.common import (
     clock_note,
     progress,
     require_extra,
+    said_when_stopped,
     user_errors,
 )
 from pyramids.core import OptionError, find_manifest, load
@@ -26,6 +27,7 @@ from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import _, format_number, ngettext, words_text
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
+from pyramids.sim.results import check_results_apart
 from pyramids.sim.tables import (
     ARENA_AGENT_COLUMNS,
     ARENA_SEAT_COLUMNS,
@@ -130,7 +132,9 @@ def arena(
         csv_files = [] if csv is None else [csv] + (
             [seats_csv_path(csv)] if resolved.num_players > 1 else [])
         check_csv_targets(csv_files, force)
-        with progress(games, as_json, _("{game} arena", game=game)) as advance:
+        check_results_apart(results, csv_files, "--csv")
+        with said_when_stopped(results), \
+                progress(games, as_json, _("{game} arena", game=game)) as advance:
             summary = run_arena(game, specs, games, seed=seed, players=players,
                                 options=options, on_done=advance, backend=runner,
                                 results_file=results,
@@ -233,6 +237,7 @@ def balance(
 ) -> None:
     """A designer's report: seat win rates per player count, game length, round-cap stalls."""
     from pyramids.sim.balance import (
+        REPORT_WRITES,
         check_report_folder,
         existing_report,
         run_balance,
@@ -264,7 +269,9 @@ def balance(
                     game=game, agent=agent)
         # Nor is a run of hours lost to a folder the report cannot be written to.
         check_report_folder(out)
-        with progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
+        check_results_apart(results, [out / name for name in REPORT_WRITES], "--out")
+        with said_when_stopped(results), \
+                progress(games * len(counts), False, _("{game} balance", game=game)) as advance:
             report = run_balance(game, games, counts, agent=agent, seed=seed,
                                  options=options, on_done=advance, backend=runner,
                                  on_note=lambda words: typer.echo(words_text(words), err=True),

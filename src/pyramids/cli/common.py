@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -66,9 +68,14 @@ ADDRESS_HELP = "The Ray cluster to join (default: $RAY_ADDRESS, else a local Ray
 
 @contextmanager
 def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on the terminal (nothing when `quiet`); yields `advance(n)`."""
+    """A progress bar on the terminal (nothing when `quiet`); yields `advance(n)`.
+
+    Quiet, the command's stdout is one JSON object: whatever else prints there while
+    the games run goes to stderr (Ray prints a worker's death to stdout from a thread
+    of its own, and `--json > run.json` would no longer parse)."""
     if quiet:
-        yield lambda n: None
+        with redirect_stdout(sys.stderr):
+            yield lambda n: None
         return
     from rich.progress import (
         BarColumn,
@@ -89,6 +96,22 @@ def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], No
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
+
+
+@contextmanager
+def said_when_stopped(results: Path | None) -> Iterator[None]:
+    """Ctrl-C while the games run: say where the finished games are and how to go on
+    (the command then ends as a stopped one does, exit code 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if results is not None:
+            typer.echo(_("stopped: the games that finished are kept in {path}; give the same "
+                         "command again to go on from them", path=results), err=True)
+        else:
+            typer.echo(_("stopped: no game was kept; with --results FILE, a stopped run goes "
+                         "on where it was when given again"), err=True)
+        raise
 
 
 def wrap_cells(line: str, width: int, indent: int = 2) -> str:

@@ -24,6 +24,7 @@ from pyramids.cli.common import (
     clock_note,
     progress,
     require_extra,
+    said_when_stopped,
     user_errors,
     wrap_cells,
 )
@@ -57,6 +58,7 @@ from pyramids.play.session import (
 )
 from pyramids.sim.backends import make_backend
 from pyramids.sim.play import play_series
+from pyramids.sim.results import check_results_apart
 from pyramids.sim.stats import wilson_interval
 from pyramids.sim.tables import check_csv_targets, simulate_table, write_csv
 
@@ -210,9 +212,11 @@ def simulate(
         check_seat_names(names, allow_human=False)
         # Before the games, not after: figures kept in a file are not written over unasked.
         check_csv_targets([] if csv is None else [csv], force)
+        check_results_apart(results, [] if csv is None else [csv], "--csv")
         solo = loaded.num_players == 1
         runner = make_backend(backend, workers, address)
-        with progress(games, as_json, _("{game} simulate", game=game)) as advance:
+        with said_when_stopped(results), \
+                progress(games, as_json, _("{game} simulate", game=game)) as advance:
             summary = play_series(loaded, names, games, seed, keep_finals=solo,
                                   backend=runner, on_done=advance, results_file=results,
                                   on_note=lambda words: typer.echo(words_text(words), err=True),

@@ -318,7 +318,7 @@ def run_games(
     form = results_format(job)
     done = {index: result for index, result in
             read_results_file(results_file, form, on_note).items() if index < games}
-    with results_writer(results_file, form) as keep:
+    with results_writer(results_file, form, adding=len(done) < games) as keep:
         return play_job(job, games, done, keep, backend, on_done)
 
 

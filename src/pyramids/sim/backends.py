@@ -18,12 +18,14 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pyramids.core import OptionError
+from pyramids.core import OptionError, PyramidsError
 from pyramids.core.errors import N_, Words
 
 P = TypeVar("P")
@@ -156,14 +158,34 @@ def run_indexed(
         for index in wanted:
             arrived([index], [work(payload, index)], by_index)
     else:
-        with ProcessPoolExecutor(max_workers=backend.workers) as pool:
+        with ProcessPoolExecutor(max_workers=backend.workers, initializer=_leave_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             futures = {
                 pool.submit(_run_chunk, work, payload, chunk): chunk
                 for chunk in _chunks(wanted, backend.workers, on_result is None)
             }
-            for future in as_completed(futures):
-                arrived(futures[future], future.result(), by_index)
+            try:
+                for future in as_completed(futures):
+                    arrived(futures[future], future.result(), by_index)
+            except BaseException:
+                # Leaving the pool waits for its jobs: only for those already running,
+                # not for every game of the run, played for nothing.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     return [by_index[index] for index in wanted]
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In a local worker: exit once the command that started it is gone. A command
+    killed outright (kill -9, the OOM killer) cannot end its workers, and they would
+    wait for jobs for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 def ray_address(backend: Backend) -> str | None:
@@ -181,8 +203,43 @@ def _ensure_ray(backend: Backend) -> Any:
                      include_dashboard=False, logging_level=logging.WARNING,
                      log_to_driver=False)
         else:
-            ray.init(address=address, logging_level=logging.WARNING)
+            try:
+                ray.init(address=address, logging_level=logging.WARNING)
+            except (ConnectionError, RuntimeError, ray.exceptions.RayError) as error:
+                raise _cannot_join(ray, address, backend, error) from None
     return ray
+
+
+def _cannot_join(ray: Any, address: str, backend: Backend, error: Exception) -> OptionError:
+    """Why `ray.init` could not join the cluster at `address`, in words, with what to do."""
+    source = "--address" if backend.address else "RAY_ADDRESS"
+    if _refused_token(ray, error):
+        # Ray sends its token to an address given by name only when told to
+        # (RAY_AUTH_MODE=token): a head that has one refuses everyone else.
+        return OptionError(
+            N_("the Ray cluster at {address} ({source}) asks for its token: set "
+               "RAY_AUTH_MODE=token, with the cluster's token in ~/.ray/auth_token or "
+               "RAY_AUTH_TOKEN (on the head, ray get-auth-token prints it); see docs/scale.md"),
+            address=address, source=source)
+    return OptionError(N_("cannot join the Ray cluster at {address} ({source}): {reason}"),
+                       address=address, source=source, reason=_first_line(error))
+
+
+def _refused_token(ray: Any, error: BaseException | None) -> bool:
+    """Did the head refuse us for want of its token? Ray says so in an exception that
+    `ray.init` wraps twice, the last time as text only."""
+    while error is not None:
+        if isinstance(error, ray.exceptions.AuthenticationError) or "InvalidAuthToken" in str(
+                error):
+            return True
+        error = error.__cause__
+    return False
+
+
+def _first_line(error: Exception) -> str:
+    """Ray's own words on what failed, without the traceback some of them carry."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _run_on_ray(
@@ -202,8 +259,19 @@ def _run_on_ray(
         remote_chunk.remote(work, payload_ref, chunk): chunk
         for chunk in _chunks(indices, parallel, grouped)
     }
-    for ref, chunk in _as_ready(ray, pending):
-        yield chunk, ray.get(ref)
+    try:
+        for ref, chunk in _as_ready(ray, pending):
+            yield chunk, ray.get(ref)
+    except ray.exceptions.RayTaskError:
+        raise  # the games' own error, raised in a worker: as it would be here
+    except ray.exceptions.RayError as error:
+        # A node, its raylet or a worker gone for good (`ray stop`, a machine lost):
+        # Ray has already retried what it could.
+        raise PyramidsError(
+            N_("the Ray cluster stopped running the games ({reason}); the games a "
+               "--results file kept stay there: give the same command again, once the "
+               "cluster is back, to go on from them"),
+            reason=_first_line(error)) from None
 
 
 def _as_ready(ray: Any, pending: dict[Any, list[int]]) -> Iterator[tuple[Any, list[int]]]:

@@ -48,7 +48,12 @@ from pyramids.sim.arena import (
     summarize,
 )
 from pyramids.sim.backends import Backend, make_backend
-from pyramids.sim.results import ResultsFormat, read_results_file, results_writer
+from pyramids.sim.results import (
+    ResultsFormat,
+    kept_already,
+    read_results_file,
+    results_writer,
+)
 from pyramids.sim.stats import even_spread_test, sidak_z, wilson_interval
 from pyramids.sim.tables import Row, csv_text, percent_figure
 
@@ -143,18 +148,21 @@ def run_balance(
         if results_file is not None:
             form = balance_results_format(game_name, options or {}, agent, seed, files)
             kept = read_results_file(results_file, form, on_note)
-            keep = stack.enter_context(results_writer(results_file, form))
         for count in players:
             with as_read(files):
                 game, chosen = resolve_game(game_name, options, count, loader)
             chosen_options = game.options
             job = ArenaJob(game_name, chosen, (spec,), seed, loader, files)
-            if keep is None:
+            if results_file is None:
                 results = run_games(job, games, workers, on_done, backend)
             else:
                 done = {index: result for (seats, index), result in kept.items()
                         if seats == game.num_players and index < games}
-                results = play_job(job, games, done, keep,
+                if keep is None and len(done) < games:
+                    # Opened for the first table with games to add: a finished run kept
+                    # read-only gives its report again.
+                    keep = stack.enter_context(results_writer(results_file, form))
+                results = play_job(job, games, done, keep or kept_already,
                                    backend or make_backend("local", workers), on_done)
             by_count[str(game.num_players)] = player_count_figures(results, [agent])
     if on_note is not None:
@@ -549,6 +557,8 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
 
 #: The files that make a folder a balance report (the plots alone are not one).
 REPORT_FILES = ("report.md", "balance.json", *CSV_TABLES)
+#: Every file a report writes in its folder.
+REPORT_WRITES = (*REPORT_FILES, "seat_win_rates.png", "game_length.png")
 
 
 def existing_report(out: Path) -> Path | None:

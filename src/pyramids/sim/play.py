@@ -219,7 +219,7 @@ def play_series(
         form = series_results_format(job, seed, files)
         done = {index: outcome for index, outcome in
                 read_results_file(results_file, form, on_note).items() if index < games}
-        with results_writer(results_file, form) as keep:
+        with results_writer(results_file, form, adding=len(done) < games) as keep:
             outcomes = play_kept(
                 play_series_game, job, games, done,
                 lambda index, outcome: keep({"index": index, "returns": outcome[0],

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TextIO, TypeVar
+from typing import Any, BinaryIO, Generic, TypeVar
 
-from pyramids.core import RecordError
+from pyramids.core import OptionError, RecordError
 from pyramids.core.errors import N_, Words
 from pyramids.core.files import os_reason
 from pyramids.sim.backends import Backend, run_indexed
@@ -168,19 +168,32 @@ def read_results_file(path: Path, form: ResultsFormat[K, R],
 
 
 @contextmanager
-def results_writer(path: Path, form: ResultsFormat[Any, Any]
+def results_writer(path: Path, form: ResultsFormat[Any, Any], adding: bool = True
                    ) -> Iterator[Callable[[dict[str, Any]], None]]:
     """Open `path` to add games (its header first, where it is empty); yields
-    `keep(data)`, which writes `{"game": data}` as one line, flushed at once."""
+    `keep(data)`, which writes `{"game": data}` as one line, flushed at once.
+
+    Not `adding` (the file holds every game asked for), the file is not opened: a
+    finished run kept read-only gives its figures again."""
+    if not adding:
+        yield kept_already
+        return
     try:
-        stream = path.open("a", encoding="utf-8")
+        # Unbuffered: a line that cannot be written (a full disk) fails where it is
+        # written, and leaves nothing behind for closing the file to fail on again.
+        stream = path.open("ab", buffering=0)
     except OSError as error:
         raise RecordError(_CANNOT_WRITE, path=str(path),
                           reason=os_reason(error)) from None
     with stream:
         if stream.tell() == 0:
-            _write_line(stream, {form.kind: form.header})
-        yield lambda data: _write_line(stream, {"game": data})
+            _write_line(path, stream, {form.kind: form.header})
+        yield lambda data: _write_line(path, stream, {"game": data})
+
+
+def kept_already(data: dict[str, Any]) -> None:
+    """The `keep` of a results file that holds every game asked for: none is played."""
+    raise RuntimeError("a game was played that its results file already holds")
 
 
 def play_kept(
@@ -201,6 +214,20 @@ def play_kept(
     every = dict(done)
     every.update(zip(missing, played, strict=True))
     return [every[index] for index in range(games)]
+
+
+def check_results_apart(results: Path | None, written: Iterable[Path], option: str) -> None:
+    """Before any game: refuse a results file that is also a file the command writes its
+    figures to (`option`: --csv, --out), which would replace the games it keeps."""
+    if results is None:
+        return
+    kept = results.resolve()
+    for path in written:
+        if path.resolve() == kept:
+            raise OptionError(
+                N_("--results {path} is also a file that {option} writes ({file}): the games "
+                   "kept there would be written over; give the results file a name of its "
+                   "own"), path=str(results), option=option, file=str(path))
 
 
 def header_line(form: ResultsFormat[Any, Any]) -> str:
@@ -243,11 +270,17 @@ def _without_files(header: Any) -> Any:
     return {key: value for key, value in header.items() if key != "files"}
 
 
-def _write_line(stream: TextIO, data: dict[str, Any]) -> None:
-    # One line a game, flushed at once: a run stopped at any moment loses at most the
+def _write_line(path: Path, stream: BinaryIO, data: dict[str, Any]) -> None:
+    # One line a game, written at once: a run stopped at any moment loses at most the
     # games being played.
-    stream.write(json.dumps(data, sort_keys=True) + "\n")
-    stream.flush()
+    line = (json.dumps(data, sort_keys=True) + "\n").encode("utf-8")
+    try:
+        written = 0
+        while written < len(line):
+            written += stream.write(line[written:])
+    except OSError as error:
+        raise RecordError(_CANNOT_WRITE, path=str(path),
+                          reason=error.strerror or str(error)) from None
 
 
 def _cut(path: Path, size: int) -> None:
