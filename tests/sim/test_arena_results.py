@@ -284,5 +284,4 @@ def test_a_full_disk_is_said_in_words_when_a_game_cannot_be_kept() -> None:
                                                   lambda data: (0, data))
     with pytest.raises(RecordError) as caught, results_writer(Path("/dev/full"), form) as keep:
         keep({"index": 0})
-    assert str(caught.value) == ("/dev/full: cannot write the results file: No space left "
-                                 "on device")
+    assert str(caught.value) == "/dev/full: cannot write the results file: the disk is full"

@@ -280,7 +280,7 @@ def _write_line(path: Path, stream: BinaryIO, data: dict[str, Any]) -> None:
             written += stream.write(line[written:])
     except OSError as error:
         raise RecordError(_CANNOT_WRITE, path=str(path),
-                          reason=error.strerror or str(error)) from None
+                          reason=os_reason(error)) from None
 
 
 def _cut(path: Path, size: int) -> None:
