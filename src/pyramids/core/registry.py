@@ -80,9 +80,9 @@ class GameManifest:
     (random play, an outline of the view, the raw view with move buttons).
 
     `seat_order(options)`: what a seat's number means for who plays first, where it
-    is not the turn order (Pacal: the apex cards decide who starts), in one English
-    sentence for a designer's balance report; None (or no function): seat 1 is
-    simply the first seat.
+    is not the turn order (Pacal: the apex cards decide who starts), as `Words` (a
+    message marked with `N_`, which the balance report translates into its reader's
+    language); None (or no function): seat 1 is simply the first seat.
 
     `ranked_problem(options)`: why a game with these (resolved) options cannot count
     for ratings, as player words saying what to choose instead (Mahjongg in seat
@@ -113,7 +113,7 @@ class GameManifest:
     rules_page: Callable[[], str] | None = None
     learn_page: Callable[[str], str | None] | None = None
     tutorial: Callable[[], str | None] | None = None
-    seat_order: Callable[[dict[str, Any]], str | None] | None = None
+    seat_order: Callable[[dict[str, Any]], Words | None] | None = None
     ranked_problem: Callable[[dict[str, Any]], Words | None] | None = None
     ranked_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     server_option_maximum: dict[str, int] = field(default_factory=dict)

@@ -30,6 +30,7 @@ from pyramids.core.files import (
     probe_writable_folder,
     write_text_atomically,
 )
+from pyramids.play.i18n import _, current_language, format_number, ngettext, words_text
 from pyramids.sim.arena import (
     PLAYER_OPTION_NAMES,
     AgentSpec,
@@ -222,19 +223,23 @@ def reproduce_args(report: dict[str, Any]) -> list[str]:
     return args
 
 
-def reproduce_command(report: dict[str, Any]) -> str:
-    """`reproduce_args` as one shell command line, quoted where a shell needs it."""
-    return shlex.join(["pyramids", "balance", *reproduce_args(report)])
+def reproduce_command(report: dict[str, Any], lang: str = "en") -> str:
+    """`reproduce_args` as one shell command line, quoted where a shell needs it; with
+    `--lang` where the report is not in English, so that the rerun reads the same."""
+    language = [] if lang == "en" else ["--lang", lang]
+    return shlex.join(["pyramids", *language, "balance", *reproduce_args(report)])
 
 
-def seat_note(report: dict[str, Any]) -> str | None:
+def seat_note(report: dict[str, Any], lang: str | None = None) -> str | None:
     """What a seat's number means for who plays first, where it is not the turn order
-    (the game manifest's `seat_order`), so that "seat 1" is not read as the first player."""
+    (the game manifest's `seat_order`), so that "seat 1" is not read as the first player;
+    in `lang` (the process default if None)."""
     try:
         seat_order = game_manifest(str(report.get("game"))).seat_order
     except PyramidsError:
         return None  # a game not registered here (a report read back elsewhere)
-    return seat_order(dict(report.get("options", {}))) if seat_order else None
+    note = seat_order(dict(report.get("options", {}))) if seat_order else None
+    return None if note is None else words_text(note, lang)
 
 
 def _has_round_cap(report: dict[str, Any]) -> bool:
@@ -245,6 +250,12 @@ def _has_round_cap(report: dict[str, Any]) -> bool:
 
 def _fair(figures: dict[str, Any], count: str) -> float:
     return float(figures.get("fair_share", 1 / int(count)))
+
+
+def _shown(value: Any, lang: str) -> str:
+    """A count as the report shows it: as written in English (the reports kept in docs/
+    read so), grouped by the language's rules (`format_number`) in another."""
+    return str(value) if lang == "en" else format_number(value, lang)
 
 
 #: The columns of `seat_win_rates.csv`: the report's table of seat win rates.
@@ -289,56 +300,69 @@ CSV_TABLES: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Sequence
 }
 
 
-def _files_played(report: dict[str, Any]) -> list[str]:
+def _files_played(report: dict[str, Any], lang: str) -> list[str]:
     """The report's lines on the files its options name: the content its games played."""
     files = report.get("files") or {}
     if not files:
         return []
-    return ["", "Files, as read once at the start of the run (every game played this "
-            "content): " + ", ".join(f"`{option}` = `{entry['path']}`, SHA-256 "
-                                     f"`{entry['sha256']}`"
-                                     for option, entry in sorted(files.items())) + "."]
+    return ["", _("Files, as read once at the start of the run (every game played this "
+                  "content): {files}.", lang, files=", ".join(
+                      f"`{option}` = `{entry['path']}`, SHA-256 `{entry['sha256']}`"
+                      for option, entry in sorted(files.items())))]
 
 
-def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
+def _interval(lo: str, hi: str, lang: str) -> str:
+    return _("{low} to {high}", lang, low=lo, high=hi)
+
+
+def report_markdown(report: dict[str, Any], plots: Sequence[str],
+                    lang: str | None = None) -> str:
+    """report.md in `lang` (the process default if None): every heading, header and
+    sentence from the catalogue; the Reproduce line, options and settings as typed."""
+    code = lang or current_language()
     game = report["game"]
     lines = [
-        f"# Balance report: {game}",
+        _("# Balance report: {game}", code, game=game),
         "",
-        f"Every seat played by `{report['agent']}`; {report['games_per_count']} games per "
-        f"player count; arena seed {report['seed']}. Options: "
-        + (", ".join(f"`{k}={v}`" for k, v in sorted(report["options"].items())) or "defaults")
-        + ".",
-        *_files_played(report),
+        _("Every seat played by `{agent}`; {games} games per player count; arena seed "
+          "{seed}. Options: {options}.", code, agent=report["agent"],
+          games=_shown(report["games_per_count"], code), seed=report["seed"],
+          options=", ".join(f"`{k}={v}`" for k, v in sorted(report["options"].items()))
+          or _("defaults", code)),
+        *_files_played(report, code),
         "",
-        f"Reproduce: `{reproduce_command(report)}`"
-        + (f" (`{report['agent']}` thinks by the clock, so the seed does not replay its games: "
-           "a rerun gives other figures; an agent with a budget of iterations repeats them)"
+        _("Reproduce: `{command}`", code, command=reproduce_command(report, code))
+        + (" " + _("(`{agent}` thinks by the clock, so the seed does not replay its games: "
+                   "a rerun gives other figures; an agent with a budget of iterations repeats "
+                   "them)", code, agent=report["agent"])
            if report.get("thinks_by_clock") else ""),
         "",
-        "## Seat win rates",
+        _("## Seat win rates", code),
         "",
-        "A seat wins when it alone has the highest score; a shared top counts as no win.",
-        "The fair share is what each seat of a fair game wins: the games that some seat "
-        "won, split equally between the seats (1/P when no game ends in a shared top, a "
-        "little less when some do).",
+        _("A seat wins when it alone has the highest score; a shared top counts as no win.",
+          code),
+        _("The fair share is what each seat of a fair game wins: the games that some seat "
+          "won, split equally between the seats (1/P when no game ends in a shared top, a "
+          "little less when some do).", code),
     ]
-    note = seat_note(report)
+    note = seat_note(report, code)
     if note:
         lines += ["", note]
     lines += [
         "",
-        "| players | seat | games | wins | win rate | 95% CI | fair share |",
+        _("| players | seat | games | wins | win rate | 95% CI | fair share |", code),
         "|---|---|---|---|---|---|---|",
     ]
     for count, seat, games, wins, rate, lo, hi, fair in seat_table(report):
-        lines.append(f"| {count} | {seat} | {games} | {wins} | {rate}% | {lo}% to {hi}% | "
-                     f"{fair}% |")
+        lines.append(f"| {count} | {seat} | {_shown(int(games), code)} | "
+                     f"{_shown(int(wins), code)} | {rate}% | {_interval(lo + '%', hi + '%', code)}"
+                     f" | {fair}% |")
     lines += [
         "",
-        "## Game length",
+        _("## Game length", code),
         "",
-        "| players | mean actions | median | p90 | max | mean rounds | median | p90 | max |",
+        _("| players | mean actions | median | p90 | max | mean rounds | median | p90 | max |",
+          code),
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in length_table(report):
@@ -346,31 +370,39 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str]) -> str:
     if _has_round_cap(report):
         lines += [
             "",
-            "## Games stopped by the round cap",
+            _("## Games stopped by the round cap", code),
             "",
-            "| players | games | ended at max_rounds | rate | 95% CI | shared wins |",
+            _("| players | games | ended at max_rounds | rate | 95% CI | shared wins |", code),
             "|---|---|---|---|---|---|",
         ]
         for count, figures in report["by_players"].items():
             lo, hi = figures["capped_ci95"]
             lines.append(
-                f"| {count} | {figures['games']} | {figures['capped']} | "
-                f"{_percent(figures['capped_rate'])} | {_percent(lo)} to {_percent(hi)} | "
-                f"{figures['shared_wins']} |"
+                f"| {count} | {_shown(figures['games'], code)} | "
+                f"{_shown(figures['capped'], code)} | {_percent(figures['capped_rate'])} | "
+                f"{_interval(_percent(lo), _percent(hi), code)} | "
+                f"{_shown(figures['shared_wins'], code)} |"
             )
     else:
-        lines += ["", "Shared wins (games whose top score was shared): " + ", ".join(
-            f"{figures['shared_wins']} at {count} players"
-            for count, figures in report["by_players"].items()) + "."]
+        shared = ", ".join(_("{wins} at {count} players", code,
+                             wins=_shown(figures["shared_wins"], code), count=count)
+                           for count, figures in report["by_players"].items())
+        lines += ["", _("Shared wins (games whose top score was shared): {counts}.", code,
+                        counts=shared)]
     if plots:
-        lines += ["", "## Plots", ""]
+        lines += ["", _("## Plots", code), ""]
+        if code != "en":
+            lines += [_("The plots' titles, axes and legends are in English: matplotlib draws "
+                        "them with its own fonts, which have no glyphs for this language.",
+                        code), ""]
         lines += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
-    lines += ["", "## Findings", "", *findings(report), ""]
+    lines += ["", _("## Findings", code), "", *findings(report, code), ""]
     return "\n".join(lines)
 
 
-def findings(report: dict[str, Any]) -> list[str]:
-    """Plain statements of what looks unsound, from the figures alone.
+def findings(report: dict[str, Any], lang: str | None = None) -> list[str]:
+    """Plain statements of what looks unsound, from the figures alone, in `lang` (the
+    process default if None).
 
     Many seats tested at once would flag some seat by chance alone (at 2 to 5
     players, 14 seats at 95% each: a false alarm in about half of all fair reports).
@@ -379,6 +411,7 @@ def findings(report: dict[str, Any]) -> list[str]:
     0.05 / (the number of player counts) (Bonferroni); only where it rejects are
     seats named, those whose Wilson interval, widened for the number of seats in the
     report (Šidák), excludes the fair share."""
+    code = lang or current_language()
     by_players = report["by_players"]
     counts_alpha = FINDINGS_ALPHA / max(1, len(by_players))
     seats_tested = sum(len(figures["seats"]) for figures in by_players.values())
@@ -394,42 +427,50 @@ def findings(report: dict[str, Any]) -> list[str]:
         for seat in figures["seats"]:
             lo, hi = wilson_interval(seat["wins"], seat["games"], z)
             if lo > fair or hi < fair:
-                side = "ahead of" if lo > fair else "behind"
+                values = {"count": count, "seat": seat["seat"] + 1,
+                          "rate": _percent(seat["win_rate"]), "seats": _shown(seats_tested, code),
+                          "interval": _interval(_percent(lo), _percent(hi), code),
+                          "fair": _percent(fair)}
                 named.append(
-                    f"- {count} players: seat {seat['seat'] + 1} wins "
-                    f"{_percent(seat['win_rate'])} (interval corrected for "
-                    f"{seats_tested} seats: {_percent(lo)} to {_percent(hi)}), "
-                    f"{side} the fair {_percent(fair)}."
-                )
+                    _("- {count} players: seat {seat} wins {rate} (interval corrected for "
+                      "{seats} seats: {interval}), ahead of the fair {fair}.", code, **values)
+                    if lo > fair else
+                    _("- {count} players: seat {seat} wins {rate} (interval corrected for "
+                      "{seats} seats: {interval}), behind the fair {fair}.", code, **values))
+        chi_square = {"count": count, "statistic": f"{test['statistic']:.1f}",
+                      "df": _shown(test["df"], code), "p": f"{test['p']:.2g}"}
         notes.append(
-            f"- {count} players: the seats' wins are uneven (chi-square "
-            f"{test['statistic']:.1f}, {test['df']} degrees of freedom, p = {test['p']:.2g})"
-            + (":" if named else "; no single seat stands out beyond its corrected interval.")
-        )
+            _("- {count} players: the seats' wins are uneven (chi-square {statistic}, {df} "
+              "degrees of freedom, p = {p}):", code, **chi_square) if named else
+            _("- {count} players: the seats' wins are uneven (chi-square {statistic}, {df} "
+              "degrees of freedom, p = {p}); no single seat stands out beyond its corrected "
+              "interval.", code, **chi_square))
         notes += named
     for count, figures in by_players.items():
         if figures["capped"]:
-            notes.append(
-                f"- {count} players: {figures['capped']} of {figures['games']} games "
-                f"({_percent(figures['capped_rate'])}) stalled until the max_rounds cap."
-            )
+            notes.append(_(
+                "- {count} players: {capped} of {games} games ({rate}) stalled until the "
+                "max_rounds cap.", code, count=count, capped=_shown(figures["capped"], code),
+                games=_shown(figures["games"], code), rate=_percent(figures["capped_rate"])))
     if not notes:
-        capped = " and no game hit the round cap," if _has_round_cap(report) else ""
         notes.append(
-            "- No seat's wins differ from an even spread over the seats beyond chance"
-            f"{capped or ','} at this sample size."
-        )
+            _("- No seat's wins differ from an even spread over the seats beyond chance and "
+              "no game hit the round cap, at this sample size.", code)
+            if _has_round_cap(report) else
+            _("- No seat's wins differ from an even spread over the seats beyond chance, at "
+              "this sample size.", code))
+    counts = ngettext("{count} player count", "{count} player counts", len(by_players), code)
     notes += [
         "",
-        f"Test: per player count, Pearson's chi-square test of \"every seat wins equally "
-        f"often\" (the fair share) at p < {counts_alpha:.3g} (0.05 over "
-        + ("1 player count" if len(by_players) == 1 else f"{len(by_players)} player counts")
-        + "); where it rejects, the seats whose Wilson "
-        f"interval at {level} error each (Šidák: 5% over all {seats_tested} seats) excludes "
-        "the fair share are named. A seat outside its plain 95% interval above is not "
-        "evidence by itself: with this many seats, one is expected by chance."
-        + (" Some player count has fewer than 5 wins expected a seat: there the "
-           "chi-square test is only a rough guide; play more games."
+        _("Test: per player count, Pearson's chi-square test of \"every seat wins equally "
+          "often\" (the fair share) at p < {alpha} (0.05 over {counts}); where it rejects, "
+          "the seats whose Wilson interval at {level} error each (Šidák: 5% over all {seats} "
+          "seats) excludes the fair share are named. A seat outside its plain 95% interval "
+          "above is not evidence by itself: with this many seats, one is expected by chance.",
+          code, alpha=format(counts_alpha, ".3g"), counts=counts, level=level,
+          seats=_shown(seats_tested, code))
+        + (" " + _("Some player count has fewer than 5 wins expected a seat: there the "
+                   "chi-square test is only a rough guide; play more games.", code)
            if any(figures.get("fair_share", 1.0) * figures["games"] < 5
                   for figures in by_players.values()) else ""),
     ]
@@ -589,12 +630,14 @@ def check_report_folder(out: Path) -> None:
                             reason=os_reason(error)) from None
 
 
-def write_report(report: dict[str, Any], out: Path) -> Path:
+def write_report(report: dict[str, Any], out: Path, lang: str | None = None) -> Path:
     """Write report.md, balance.json, the CSV tables and the plots into `out`; the
-    report's path. A folder that cannot be written is one line naming it (a
-    PyramidsError), not a traceback; each file is written whole or not at all."""
+    report's path. report.md is in `lang` (the process default if None); balance.json
+    and the CSV tables keep their keys and numbers, for programs to read. A folder
+    that cannot be written is one line naming it (a PyramidsError), not a traceback;
+    each file is written whole or not at all."""
     try:
-        return _write_report(report, out)
+        return _write_report(report, out, lang)
     except OSError as error:
         if isinstance(error, (NotADirectoryError, FileExistsError)):
             check_report_folder(out)  # names the file in the way, where one is
@@ -605,7 +648,7 @@ def write_report(report: dict[str, Any], out: Path) -> Path:
                             reason=os_reason(error)) from None
 
 
-def _write_report(report: dict[str, Any], out: Path) -> Path:
+def _write_report(report: dict[str, Any], out: Path, lang: str | None) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     plots = write_plots(report, out)
     saved = {
@@ -619,5 +662,5 @@ def _write_report(report: dict[str, Any], out: Path) -> Path:
     for name, (columns, rows) in CSV_TABLES.items():
         write_text_atomically(out / name, csv_text(columns, rows(report)))
     path = out / "report.md"
-    write_text_atomically(path, report_markdown(report, plots))
+    write_text_atomically(path, report_markdown(report, plots, lang))
     return path

@@ -8,6 +8,7 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Any
 
+from pyramids.core.errors import N_, Words
 from pyramids.core.registry import (
     GameManifest,
     packaged_learn_pages,
@@ -20,15 +21,26 @@ from pyramids.games.pacal.solo import PacalSoloState
 from pyramids.games.pacal.views import PacalSoloView, PacalView
 
 
-def seat_order(options: dict[str, Any]) -> str:
+def seat_order(options: dict[str, Any]) -> Words:
     """For a balance report: in Pacal, a seat is not a place in the turn order."""
-    later = {START_WINNER: "the previous round's winner",
-             START_ROTATE: "the players in turn"}.get(
-        options.get("start_rule", START_LOSER), "the previous round's loser")
-    return ("In Pacal a seat is not a place in the turn order: round 1 is started by the "
-            f"player whose revealed apex base card is higher, each later round by {later} "
-            "(after a drawn round, by the player who did not start it; option start_rule). "
-            "Seat 1 is the first seat of the seating, not the first player.")
+    rule = options.get("start_rule", START_LOSER)
+    if rule == START_WINNER:
+        return Words(N_(
+            "In Pacal a seat is not a place in the turn order: round 1 is started by the "
+            "player whose revealed apex base card is higher, each later round by the previous "
+            "round's winner (after a drawn round, by the player who did not start it; option "
+            "start_rule). Seat 1 is the first seat of the seating, not the first player."))
+    if rule == START_ROTATE:
+        return Words(N_(
+            "In Pacal a seat is not a place in the turn order: round 1 is started by the "
+            "player whose revealed apex base card is higher, each later round by the players "
+            "in turn (after a drawn round, by the player who did not start it; option "
+            "start_rule). Seat 1 is the first seat of the seating, not the first player."))
+    return Words(N_(
+        "In Pacal a seat is not a place in the turn order: round 1 is started by the "
+        "player whose revealed apex base card is higher, each later round by the previous "
+        "round's loser (after a drawn round, by the player who did not start it; option "
+        "start_rule). Seat 1 is the first seat of the seating, not the first player."))
 
 
 def rules_page() -> str:

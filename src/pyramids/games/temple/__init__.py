@@ -13,6 +13,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
+from pyramids.core.errors import N_, Words
 from pyramids.core.registry import (
     GameManifest,
     packaged_learn_pages,
@@ -30,14 +31,14 @@ def rules_page() -> str:
     return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
 
 
-def seat_order(options: dict[str, Any]) -> str | None:
+def seat_order(options: dict[str, Any]) -> Words | None:
     """For a balance report: seat 1 starts round 1 only under `start_rule=rotate`."""
     rule = options.get("start_rule", TempleGame().options["start_rule"])
     if rule == "rotate":
         return None
-    return (f"In Temple with `start_rule={rule}` the start player of round 1 is drawn by "
-            "lot (from the deal's seed): seat 1 is the first seat of the seating, not the "
-            "first player.")
+    return Words(N_("In Temple with `start_rule={rule}` the start player of round 1 is drawn "
+                    "by lot (from the deal's seed): seat 1 is the first seat of the seating, "
+                    "not the first player."), rule=rule)
 
 
 register(

@@ -1,0 +1,75 @@
+"""The balance report in its reader's language: report.md in Korean, the figures' files
+unchanged, and the English report as the reports kept in docs/balance read."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+from pyramids.sim.arena import GameResult
+from pyramids.sim.balance import (
+    CSV_TABLES,
+    findings,
+    player_count_figures,
+    report_markdown,
+    run_balance,
+    write_report,
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "balance"
+
+# Three Latin-letter words in a row, once code spans, pictures and option keys are out:
+# an English phrase left in a Korean report.
+_CODE = re.compile(r"`[^`]*`|!\[[^\]]*\]\([^)]*\)")
+_ENGLISH = re.compile(r"[A-Za-z][\w'%.-]*(?:[ ,;:()]+[A-Za-z][\w'%.-]*){2,}")
+
+
+def english_left(markdown: str) -> list[str]:
+    return [run for line in markdown.splitlines()
+            for run in _ENGLISH.findall(_CODE.sub(" ", line))]
+
+
+def _game(index: int, winner: int) -> GameResult:
+    returns = [-1.0, -1.0]
+    returns[winner] = 1.0
+    return GameResult(index=index, deal=index, seats=["g", "g"], returns=returns, length=10,
+                      metrics={"rounds": 5, "capped": 1.0}, seconds={}, moves={})
+
+
+def test_a_korean_report_has_no_english_sentence_left(tmp_path: Path) -> None:
+    temple = run_balance("temple", 20, [2, 3])
+    pacal = run_balance("pacal", 20, [None], options={"max_rounds": 3})
+    for name, report in (("temple", temple), ("pacal", pacal)):
+        korean = write_report(report, tmp_path / name / "ko", "ko").read_text(encoding="utf-8")
+        assert english_left(korean) == [], name
+        assert "자리별 승률" in korean and "발견 사항" in korean
+        assert "1번 자리는 자리 배치의 첫 자리일 뿐" in korean  # the game's seat-order note
+        # The Reproduce line is still a command, in the language it was made in.
+        command = re.search(r"`(pyramids [^`]*)`", korean)
+        assert command is not None
+        assert shlex.split(command.group(1))[:4] == ["pyramids", "--lang", "ko", "balance"]
+        english = write_report(report, tmp_path / name / "en", "en").read_text(encoding="utf-8")
+        assert "`pyramids balance " in english and "--lang" not in english
+        assert english_left(english)  # the check does see English
+        # The figures' files are for programs: the same keys and numbers in any language.
+        for data in ("balance.json", *CSV_TABLES):
+            assert ((tmp_path / name / "ko" / data).read_bytes()
+                    == (tmp_path / name / "en" / data).read_bytes())
+    # Seats named and stalls counted, in Korean too.
+    lopsided = [_game(i, 0) for i in range(40)] + [_game(40 + i, 1) for i in range(10)]
+    notes = findings({"by_players": {"2": player_count_figures(lopsided, ["g"])}}, "ko")
+    assert english_left("\n".join(notes)) == []
+    assert any("1번 자리의 승률은 80.0%" in note and "높습니다" in note for note in notes)
+    assert any("게임 50판 중 50판" in note for note in notes)
+
+
+def test_the_english_report_reads_as_the_reports_kept_in_docs() -> None:
+    kept = sorted(DOCS.rglob("balance.json"))
+    assert kept
+    for path in kept:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        plots = sorted((p.name for p in path.parent.glob("*.png")), reverse=True)
+        assert report_markdown(report, plots, "en") == (
+            path.with_name("report.md").read_text(encoding="utf-8")), path
