@@ -8,11 +8,14 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 from pyramids.sim.arena import GameResult
 from pyramids.sim.balance import (
     CSV_TABLES,
     findings,
     player_count_figures,
+    plot_font,
     report_markdown,
     run_balance,
     write_report,
@@ -73,3 +76,32 @@ def test_the_english_report_reads_as_the_reports_kept_in_docs() -> None:
         plots = sorted((p.name for p in path.parent.glob("*.png")), reverse=True)
         assert report_markdown(report, plots, "en") == (
             path.with_name("report.md").read_text(encoding="utf-8")), path
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")  # the stand-in font has no Hangul
+def test_the_plots_follow_the_report_where_a_font_draws_its_letters(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PIL import Image
+
+    import pyramids.sim.balance as balance
+
+    def title(folder: str) -> str:
+        return str(Image.open(tmp_path / folder / "seat_win_rates.png").info["Title"])
+
+    report = run_balance("temple", 4, [2])
+    monkeypatch.setattr(balance, "plot_font", lambda lang: None)
+    without = write_report(report, tmp_path / "none", "ko").read_text(encoding="utf-8")
+    assert "그래프의 제목, 축, 범례는 영어로" in without
+    assert title("none") == "temple (default options): seat win rates (dashed: fair share)"
+    monkeypatch.setattr(balance, "plot_font", lambda lang: "DejaVu Sans" if lang == "ko" else None)
+    drawn = write_report(report, tmp_path / "font", "ko").read_text(encoding="utf-8")
+    assert "영어로" not in drawn
+    assert title("font") == "temple (기본 옵션): 자리별 승률(점선: 공정 몫)"
+    write_report(report, tmp_path / "en", "en")
+    assert title("en") == title("none")
+
+
+def test_a_font_of_boxes_is_not_taken_for_one_that_draws_hangul() -> None:
+    # matplotlib's Last Resort font has a glyph for every letter: a box.
+    assert not (plot_font("ko") or "").startswith("Last Resort")
+    assert plot_font("en") is None

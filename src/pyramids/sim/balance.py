@@ -6,7 +6,9 @@ report gives each seat's win rate with its 95% Wilson interval, the length of
 the games in actions (and in rounds where the game's final view shows a
 `round`), and how often a game ended at its `max_rounds` cap instead of
 finishing. It writes `report.md`, `balance.json` and PNG plots (matplotlib's
-Agg backend, so no display is needed).
+Agg backend, so no display is needed). report.md is in the reader's language
+(`pyramids --lang ko balance`), and so are the plots where a font here draws its
+letters (`plot_font`); balance.json and the CSV tables stay for programs to read.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import statistics
 import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -391,9 +394,10 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str],
                         counts=shared)]
     if plots:
         lines += ["", _("## Plots", code), ""]
-        if code != "en":
-            lines += [_("The plots' titles, axes and legends are in English: matplotlib draws "
-                        "them with its own fonts, which have no glyphs for this language.",
+        if plot_language(code) != code:
+            lines += [_("The plots' titles, axes and legends are in English: matplotlib "
+                        "found no font here that draws this language's letters (install one, "
+                        "such as `Noto Sans CJK`, and run again for plots in this language).",
                         code), ""]
         lines += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
     lines += ["", _("## Findings", code), "", *findings(report, code), ""]
@@ -503,14 +507,48 @@ def _title_value(value: Any) -> str:
     return "…" + text[-(TITLE_VALUE_CHARS - 1):]
 
 
-def chart_title(report: dict[str, Any], what: str) -> str:
+def chart_title(report: dict[str, Any], what: str, lang: str = "en") -> str:
     """A chart's title: the game, the options the run changed from the game's defaults
     (`default options` where none), and what the chart shows, so that two charts of
     runs with different `--option`s read differently once saved apart."""
     changed = changed_options(report)
     options = (", ".join(f"{key}={_title_value(value)}" for key, value in changed.items())
-               or "default options")
-    return f"{report['game']} ({options}): {what}"
+               or _("default options", lang))
+    return _("{game} ({options}): {what}", lang, game=report["game"], options=options,
+             what=what)
+
+
+#: A letter of each language other than English, to find a font that draws it.
+_SAMPLE_LETTERS = {"ko": "한"}
+
+
+@cache
+def plot_font(lang: str) -> str | None:
+    """The name of a font that matplotlib knows and that draws `lang`'s letters (Noto
+    Sans CJK, Nanum... where installed); None where there is none (nor for English,
+    which matplotlib's own fonts draw): the plots are then in English."""
+    sample = _SAMPLE_LETTERS.get(lang)
+    if sample is None:
+        return None
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    for font in font_manager.fontManager.ttflist:
+        # Last Resort (matplotlib's own fallback) has a box for every letter.
+        if font.name.startswith("Last Resort"):
+            continue
+        try:
+            if FT2Font(font.fname).get_char_index(ord(sample)):
+                return str(font.name)
+        except (OSError, RuntimeError):
+            continue  # a font file that cannot be read
+    return None
+
+
+def plot_language(lang: str) -> str:
+    """The language the plots are drawn in for a report in `lang`: English where no
+    font here draws `lang`'s letters."""
+    return lang if lang == "en" or plot_font(lang) else "en"
 
 
 def _wrapped(title: str, width_inches: float) -> str:
@@ -543,17 +581,30 @@ def _save_figure(fig: Any, path: Path, title: str) -> None:
         raise
 
 
-def write_plots(report: dict[str, Any], out: Path) -> list[str]:
-    """PNG plots of seat win rates and game lengths; the file names written."""
+def write_plots(report: dict[str, Any], out: Path, lang: str | None = None) -> list[str]:
+    """PNG plots of seat win rates and game lengths; the file names written. Their
+    titles, axes and legends are in `lang` (the process default if None) where a font
+    here draws its letters (`plot_font`), else in English."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    code = plot_language(lang or current_language())
+    font = plot_font(code)
+    with plt.rc_context({"font.family": "sans-serif",
+                         "font.sans-serif": [font, *plt.rcParams["font.sans-serif"]]}
+                        if font else {}):
+        return _draw_plots(report, out, code)
+
+
+def _draw_plots(report: dict[str, Any], out: Path, lang: str) -> list[str]:
+    import matplotlib.pyplot as plt
+
     written = []
     counts = list(report["by_players"])
     width = 3.2 * len(counts) + 1
-    title = chart_title(report, "seat win rates (dashed: fair share)")
+    title = chart_title(report, _("seat win rates (dashed: fair share)", lang), lang)
     shown = _wrapped(title, width)
     fig, axes = plt.subplots(1, len(counts), squeeze=False, layout="constrained",
                              figsize=(width, 3.2 + TITLE_LINE_INCHES * shown.count("\n")))
@@ -567,10 +618,10 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
         ax.bar([str(s["seat"] + 1) for s in seats], rates, yerr=errors, capsize=3, color="#b8860b")
         ax.axhline(_fair(report["by_players"][count], count), color="black", linestyle="--",
                    linewidth=1)
-        ax.set_title(f"{count} players")
-        ax.set_xlabel("seat")
+        ax.set_title(_("{count} players", lang, count=count))
+        ax.set_xlabel(_("seat", lang))
         ax.set_ylim(0, 1)
-    axes[0][0].set_ylabel("win rate (95% CI)")
+    axes[0][0].set_ylabel(_("win rate (95% CI)", lang))
     fig.suptitle(shown)
     path = out / "seat_win_rates.png"
     _save_figure(fig, path, title)
@@ -578,15 +629,17 @@ def write_plots(report: dict[str, Any], out: Path) -> list[str]:
     written.append(path.name)
 
     use_rounds = all(report["by_players"][c]["rounds"] for c in counts)
-    key, unit = ("rounds", "rounds") if use_rounds else ("lengths", "actions")
-    title = chart_title(report, "game length")
+    key = "rounds" if use_rounds else "lengths"
+    title = chart_title(report, _("game length", lang), lang)
     shown = _wrapped(title, 6)
     fig, ax = plt.subplots(figsize=(6, 3.5 + TITLE_LINE_INCHES * shown.count("\n")),
                            layout="constrained")
     for count in counts:
-        ax.hist(report["by_players"][count][key], bins=30, alpha=0.5, label=f"{count} players")
-    ax.set_xlabel(f"game length ({unit})")
-    ax.set_ylabel("games")
+        ax.hist(report["by_players"][count][key], bins=30, alpha=0.5,
+                label=_("{count} players", lang, count=count))
+    ax.set_xlabel(_("game length (rounds)", lang) if use_rounds else
+                  _("game length (actions)", lang))
+    ax.set_ylabel(_("games", lang))
     ax.legend()
     fig.suptitle(shown)
     path = out / "game_length.png"
@@ -650,7 +703,7 @@ def write_report(report: dict[str, Any], out: Path, lang: str | None = None) -> 
 
 def _write_report(report: dict[str, Any], out: Path, lang: str | None) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    plots = write_plots(report, out)
+    plots = write_plots(report, out, lang)
     saved = {
         **report,
         "by_players": {
