@@ -43,6 +43,9 @@ def _game(index: int, winner: int) -> GameResult:
 
 def test_a_korean_report_has_no_english_sentence_left(tmp_path: Path) -> None:
     temple = run_balance("temple", 20, [2, 3])
+    # The lines of an agent that thinks by the clock and of a file an option names.
+    temple |= {"thinks_by_clock": True,
+               "files": {"layout": {"path": "mine.layout", "sha256": "0" * 64}}}
     pacal = run_balance("pacal", 20, [None], options={"max_rounds": 3})
     for name, report in (("temple", temple), ("pacal", pacal)):
         korean = write_report(report, tmp_path / name / "ko", "ko").read_text(encoding="utf-8")
