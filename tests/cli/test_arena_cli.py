@@ -371,6 +371,21 @@ def test_arena_csv_alone_has_no_table_by_seat(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["solo.csv"]
 
 
+def test_balance_writes_its_report_in_the_language_asked_for(tmp_path: Path) -> None:
+    """`--lang ko` reaches report.md (the figures' files stay for programs), and its
+    Reproduce line asks for the same language."""
+    pytest.importorskip("matplotlib", reason="needs the sim extra")
+    args = ["balance", "temple", "--games", "2", "--players", "2"]
+    for lang in ("en", "ko"):
+        result = runner.invoke(app, ["--lang", lang, *args, "--out", str(tmp_path / lang)])
+        assert result.exit_code == 0, result.output
+    korean = (tmp_path / "ko" / "report.md").read_text(encoding="utf-8")
+    assert korean.startswith("# 밸런스 보고서: temple\n")
+    assert "`pyramids --lang ko balance temple --games 2 --players 2 " in korean
+    assert (tmp_path / "ko" / "balance.json").read_bytes() == (
+        tmp_path / "en" / "balance.json").read_bytes()
+
+
 def test_balance_writes_its_tables_as_csv(tmp_path: Path) -> None:
     """The seat win-rate and game-length tables beside report.md: the same columns and
     figures, plain numbers, seats counted from 1."""

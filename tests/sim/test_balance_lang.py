@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from pyramids.play.i18n import format_number, words_text
 from pyramids.sim.arena import GameResult
 from pyramids.sim.balance import (
     CSV_TABLES,
+    Reader,
     findings,
     player_count_figures,
     plot_font,
@@ -21,6 +23,7 @@ from pyramids.sim.balance import (
     write_report,
 )
 
+KOREAN = Reader("ko", words_text, format_number)
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "balance"
 
 # Three Latin-letter words in a row, once code spans, pictures and option keys are out:
@@ -48,7 +51,7 @@ def test_a_korean_report_has_no_english_sentence_left(tmp_path: Path) -> None:
                "files": {"layout": {"path": "mine.layout", "sha256": "0" * 64}}}
     pacal = run_balance("pacal", 20, [None], options={"max_rounds": 3})
     for name, report in (("temple", temple), ("pacal", pacal)):
-        korean = write_report(report, tmp_path / name / "ko", "ko").read_text(encoding="utf-8")
+        korean = write_report(report, tmp_path / name / "ko", KOREAN).read_text(encoding="utf-8")
         assert english_left(korean) == [], name
         assert "자리별 승률" in korean and "발견 사항" in korean
         assert "1번 자리는 자리 배치의 첫 자리일 뿐" in korean  # the game's seat-order note
@@ -56,7 +59,7 @@ def test_a_korean_report_has_no_english_sentence_left(tmp_path: Path) -> None:
         command = re.search(r"`(pyramids [^`]*)`", korean)
         assert command is not None
         assert shlex.split(command.group(1))[:4] == ["pyramids", "--lang", "ko", "balance"]
-        english = write_report(report, tmp_path / name / "en", "en").read_text(encoding="utf-8")
+        english = write_report(report, tmp_path / name / "en").read_text(encoding="utf-8")
         assert "`pyramids balance " in english and "--lang" not in english
         assert english_left(english)  # the check does see English
         # The figures' files are for programs: the same keys and numbers in any language.
@@ -65,7 +68,7 @@ def test_a_korean_report_has_no_english_sentence_left(tmp_path: Path) -> None:
                     == (tmp_path / name / "en" / data).read_bytes())
     # Seats named and stalls counted, in Korean too.
     lopsided = [_game(i, 0) for i in range(40)] + [_game(40 + i, 1) for i in range(10)]
-    notes = findings({"by_players": {"2": player_count_figures(lopsided, ["g"])}}, "ko")
+    notes = findings({"by_players": {"2": player_count_figures(lopsided, ["g"])}}, KOREAN)
     assert english_left("\n".join(notes)) == []
     assert any("1번 자리의 승률은 80.0%" in note and "높습니다" in note for note in notes)
     assert any("게임 50판 중 50판" in note for note in notes)
@@ -77,7 +80,7 @@ def test_the_english_report_reads_as_the_reports_kept_in_docs() -> None:
     for path in kept:
         report = json.loads(path.read_text(encoding="utf-8"))
         plots = sorted((p.name for p in path.parent.glob("*.png")), reverse=True)
-        assert report_markdown(report, plots, "en") == (
+        assert report_markdown(report, plots) == (
             path.with_name("report.md").read_text(encoding="utf-8")), path
 
 
@@ -93,14 +96,14 @@ def test_the_plots_follow_the_report_where_a_font_draws_its_letters(
 
     report = run_balance("temple", 4, [2])
     monkeypatch.setattr(balance, "plot_font", lambda lang: None)
-    without = write_report(report, tmp_path / "none", "ko").read_text(encoding="utf-8")
+    without = write_report(report, tmp_path / "none", KOREAN).read_text(encoding="utf-8")
     assert "그래프의 제목, 축, 범례는 영어로" in without
     assert title("none") == "temple (default options): seat win rates (dashed: fair share)"
     monkeypatch.setattr(balance, "plot_font", lambda lang: "DejaVu Sans" if lang == "ko" else None)
-    drawn = write_report(report, tmp_path / "font", "ko").read_text(encoding="utf-8")
+    drawn = write_report(report, tmp_path / "font", KOREAN).read_text(encoding="utf-8")
     assert "영어로" not in drawn
     assert title("font") == "temple (기본 옵션): 자리별 승률(점선: 공정 몫)"
-    write_report(report, tmp_path / "en", "en")
+    write_report(report, tmp_path / "en")
     assert title("en") == title("none")
 
 

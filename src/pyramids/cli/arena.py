@@ -24,7 +24,7 @@ from pyramids.cli.common import (
 )
 from pyramids.core import OptionError, find_manifest, load
 from pyramids.core.errors import N_, Words
-from pyramids.play.i18n import _, format_number, ngettext, words_text
+from pyramids.play.i18n import _, current_language, format_number, ngettext, words_text
 from pyramids.play.session import parse_options
 from pyramids.sim.backends import make_backend
 from pyramids.sim.results import check_results_apart
@@ -238,6 +238,7 @@ def balance(
     """A designer's report: seat win rates per player count, game length, round-cap stalls."""
     from pyramids.sim.balance import (
         REPORT_WRITES,
+        Reader,
         check_report_folder,
         existing_report,
         run_balance,
@@ -276,7 +277,8 @@ def balance(
                                  options=options, on_done=advance, backend=runner,
                                  on_note=lambda words: typer.echo(words_text(words), err=True),
                                  results_file=results)
-        path = write_report(report, out)
+        # In the language of the run's messages (`--lang`, else LANG's).
+        path = write_report(report, out, Reader(current_language(), words_text, format_number))
     typer.echo(_("wrote {path}", path=path))
 
 

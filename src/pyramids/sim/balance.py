@@ -20,20 +20,20 @@ import statistics
 import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pyramids.agents import make_agent_from_setting, parse_setting, thinks_by_clock
 from pyramids.core import OptionError, PyramidsError, game_manifest, load
-from pyramids.core.errors import N_, Words
+from pyramids.core.errors import N_, PluralWords, Words
 from pyramids.core.files import (
     current_umask,
     os_reason,
     probe_writable_folder,
     write_text_atomically,
 )
-from pyramids.play.i18n import _, current_language, format_number, ngettext, words_text
 from pyramids.sim.arena import (
     PLAYER_OPTION_NAMES,
     AgentSpec,
@@ -60,6 +60,41 @@ from pyramids.sim.results import (
 )
 from pyramids.sim.stats import even_spread_test, sidak_z, wilson_interval
 from pyramids.sim.tables import Row, csv_text, percent_figure
+
+
+def _in_english(words: Words, lang: str) -> str:
+    return str(words)
+
+
+def _as_written(value: float, lang: str) -> str:
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who a report is for: a language, how `Words` read in it and how counts are
+    grouped there (`pyramids.play.i18n.words_text` and `format_number`, which the
+    command line passes: the catalogue sits beside sim, not below it). English reads
+    as the message ids and counts as written, as the reports kept in docs/balance do."""
+
+    lang: str = "en"
+    say: Callable[[Words, str], str] = _in_english
+    number: Callable[[float, str], str] = _as_written
+
+    def words(self, words: Words) -> str:
+        return str(words) if self.lang == "en" else self.say(words, self.lang)
+
+    def count(self, value: float) -> str:
+        return str(value) if self.lang == "en" else self.number(value, self.lang)
+
+
+#: The report in English, as the message ids say it.
+ENGLISH = Reader()
+
+
+def _(message: str, reader: Reader, /, **values: Any) -> str:
+    """`message` (a catalogue message id) with its `{name}`s, as `reader` reads it."""
+    return reader.words(Words(message, **values))
 
 
 def hit_round_cap(metrics: dict[str, float]) -> bool:
@@ -233,16 +268,16 @@ def reproduce_command(report: dict[str, Any], lang: str = "en") -> str:
     return shlex.join(["pyramids", *language, "balance", *reproduce_args(report)])
 
 
-def seat_note(report: dict[str, Any], lang: str | None = None) -> str | None:
+def seat_note(report: dict[str, Any], reader: Reader = ENGLISH) -> str | None:
     """What a seat's number means for who plays first, where it is not the turn order
     (the game manifest's `seat_order`), so that "seat 1" is not read as the first player;
-    in `lang` (the process default if None)."""
+    as `reader` reads it."""
     try:
         seat_order = game_manifest(str(report.get("game"))).seat_order
     except PyramidsError:
         return None  # a game not registered here (a report read back elsewhere)
     note = seat_order(dict(report.get("options", {}))) if seat_order else None
-    return None if note is None else words_text(note, lang)
+    return None if note is None else reader.words(note)
 
 
 def _has_round_cap(report: dict[str, Any]) -> bool:
@@ -253,12 +288,6 @@ def _has_round_cap(report: dict[str, Any]) -> bool:
 
 def _fair(figures: dict[str, Any], count: str) -> float:
     return float(figures.get("fair_share", 1 / int(count)))
-
-
-def _shown(value: Any, lang: str) -> str:
-    """A count as the report shows it: as written in English (the reports kept in docs/
-    read so), grouped by the language's rules (`format_number`) in another."""
-    return str(value) if lang == "en" else format_number(value, lang)
 
 
 #: The columns of `seat_win_rates.csv`: the report's table of seat win rates.
@@ -303,69 +332,68 @@ CSV_TABLES: dict[str, tuple[tuple[str, ...], Callable[[dict[str, Any]], Sequence
 }
 
 
-def _files_played(report: dict[str, Any], lang: str) -> list[str]:
+def _files_played(report: dict[str, Any], reader: Reader) -> list[str]:
     """The report's lines on the files its options name: the content its games played."""
     files = report.get("files") or {}
     if not files:
         return []
     return ["", _("Files, as read once at the start of the run (every game played this "
-                  "content): {files}.", lang, files=", ".join(
+                  "content): {files}.", reader, files=", ".join(
                       f"`{option}` = `{entry['path']}`, SHA-256 `{entry['sha256']}`"
                       for option, entry in sorted(files.items())))]
 
 
-def _interval(lo: str, hi: str, lang: str) -> str:
-    return _("{low} to {high}", lang, low=lo, high=hi)
+def _interval(lo: str, hi: str, reader: Reader) -> str:
+    return _("{low} to {high}", reader, low=lo, high=hi)
 
 
 def report_markdown(report: dict[str, Any], plots: Sequence[str],
-                    lang: str | None = None) -> str:
-    """report.md in `lang` (the process default if None): every heading, header and
-    sentence from the catalogue; the Reproduce line, options and settings as typed."""
-    code = lang or current_language()
+                    reader: Reader = ENGLISH) -> str:
+    """report.md as `reader` reads it: every heading, header and sentence a catalogue
+    message; the Reproduce line, options and settings as typed."""
     game = report["game"]
     lines = [
-        _("# Balance report: {game}", code, game=game),
+        _("# Balance report: {game}", reader, game=game),
         "",
         _("Every seat played by `{agent}`; {games} games per player count; arena seed "
-          "{seed}. Options: {options}.", code, agent=report["agent"],
-          games=_shown(report["games_per_count"], code), seed=report["seed"],
+          "{seed}. Options: {options}.", reader, agent=report["agent"],
+          games=reader.count(report["games_per_count"]), seed=report["seed"],
           options=", ".join(f"`{k}={v}`" for k, v in sorted(report["options"].items()))
-          or _("defaults", code)),
-        *_files_played(report, code),
+          or _("defaults", reader)),
+        *_files_played(report, reader),
         "",
-        _("Reproduce: `{command}`", code, command=reproduce_command(report, code))
+        _("Reproduce: `{command}`", reader, command=reproduce_command(report, reader.lang))
         + (" " + _("(`{agent}` thinks by the clock, so the seed does not replay its games: "
                    "a rerun gives other figures; an agent with a budget of iterations repeats "
-                   "them)", code, agent=report["agent"])
+                   "them)", reader, agent=report["agent"])
            if report.get("thinks_by_clock") else ""),
         "",
-        _("## Seat win rates", code),
+        _("## Seat win rates", reader),
         "",
         _("A seat wins when it alone has the highest score; a shared top counts as no win.",
-          code),
+          reader),
         _("The fair share is what each seat of a fair game wins: the games that some seat "
           "won, split equally between the seats (1/P when no game ends in a shared top, a "
-          "little less when some do).", code),
+          "little less when some do).", reader),
     ]
-    note = seat_note(report, code)
+    note = seat_note(report, reader)
     if note:
         lines += ["", note]
     lines += [
         "",
-        _("| players | seat | games | wins | win rate | 95% CI | fair share |", code),
+        _("| players | seat | games | wins | win rate | 95% CI | fair share |", reader),
         "|---|---|---|---|---|---|---|",
     ]
     for count, seat, games, wins, rate, lo, hi, fair in seat_table(report):
-        lines.append(f"| {count} | {seat} | {_shown(int(games), code)} | "
-                     f"{_shown(int(wins), code)} | {rate}% | {_interval(lo + '%', hi + '%', code)}"
-                     f" | {fair}% |")
+        interval = _interval(f"{lo}%", f"{hi}%", reader)
+        lines.append(f"| {count} | {seat} | {reader.count(int(games))} | "
+                     f"{reader.count(int(wins))} | {rate}% | {interval} | {fair}% |")
     lines += [
         "",
-        _("## Game length", code),
+        _("## Game length", reader),
         "",
         _("| players | mean actions | median | p90 | max | mean rounds | median | p90 | max |",
-          code),
+          reader),
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in length_table(report):
@@ -373,40 +401,40 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str],
     if _has_round_cap(report):
         lines += [
             "",
-            _("## Games stopped by the round cap", code),
+            _("## Games stopped by the round cap", reader),
             "",
-            _("| players | games | ended at max_rounds | rate | 95% CI | shared wins |", code),
+            _("| players | games | ended at max_rounds | rate | 95% CI | shared wins |", reader),
             "|---|---|---|---|---|---|",
         ]
         for count, figures in report["by_players"].items():
             lo, hi = figures["capped_ci95"]
             lines.append(
-                f"| {count} | {_shown(figures['games'], code)} | "
-                f"{_shown(figures['capped'], code)} | {_percent(figures['capped_rate'])} | "
-                f"{_interval(_percent(lo), _percent(hi), code)} | "
-                f"{_shown(figures['shared_wins'], code)} |"
+                f"| {count} | {reader.count(figures['games'])} | "
+                f"{reader.count(figures['capped'])} | {_percent(figures['capped_rate'])} | "
+                f"{_interval(_percent(lo), _percent(hi), reader)} | "
+                f"{reader.count(figures['shared_wins'])} |"
             )
     else:
-        shared = ", ".join(_("{wins} at {count} players", code,
-                             wins=_shown(figures["shared_wins"], code), count=count)
+        shared = ", ".join(_("{wins} at {count} players", reader,
+                             wins=reader.count(figures["shared_wins"]), count=count)
                            for count, figures in report["by_players"].items())
-        lines += ["", _("Shared wins (games whose top score was shared): {counts}.", code,
+        lines += ["", _("Shared wins (games whose top score was shared): {counts}.", reader,
                         counts=shared)]
     if plots:
-        lines += ["", _("## Plots", code), ""]
-        if plot_language(code) != code:
+        lines += ["", _("## Plots", reader), ""]
+        if plot_language(reader.lang) != reader.lang:
             lines += [_("The plots' titles, axes and legends are in English: matplotlib "
                         "found no font here that draws this language's letters (install one, "
                         "such as `Noto Sans CJK`, and run again for plots in this language).",
-                        code), ""]
+                        reader), ""]
         lines += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
-    lines += ["", _("## Findings", code), "", *findings(report, code), ""]
+    lines += ["", _("## Findings", reader), "", *findings(report, reader), ""]
     return "\n".join(lines)
 
 
-def findings(report: dict[str, Any], lang: str | None = None) -> list[str]:
-    """Plain statements of what looks unsound, from the figures alone, in `lang` (the
-    process default if None).
+def findings(report: dict[str, Any], reader: Reader = ENGLISH) -> list[str]:
+    """Plain statements of what looks unsound, from the figures alone, as `reader`
+    reads them.
 
     Many seats tested at once would flag some seat by chance alone (at 2 to 5
     players, 14 seats at 95% each: a false alarm in about half of all fair reports).
@@ -415,7 +443,6 @@ def findings(report: dict[str, Any], lang: str | None = None) -> list[str]:
     0.05 / (the number of player counts) (Bonferroni); only where it rejects are
     seats named, those whose Wilson interval, widened for the number of seats in the
     report (Šidák), excludes the fair share."""
-    code = lang or current_language()
     by_players = report["by_players"]
     counts_alpha = FINDINGS_ALPHA / max(1, len(by_players))
     seats_tested = sum(len(figures["seats"]) for figures in by_players.values())
@@ -432,38 +459,39 @@ def findings(report: dict[str, Any], lang: str | None = None) -> list[str]:
             lo, hi = wilson_interval(seat["wins"], seat["games"], z)
             if lo > fair or hi < fair:
                 values = {"count": count, "seat": seat["seat"] + 1,
-                          "rate": _percent(seat["win_rate"]), "seats": _shown(seats_tested, code),
-                          "interval": _interval(_percent(lo), _percent(hi), code),
+                          "rate": _percent(seat["win_rate"]), "seats": reader.count(seats_tested),
+                          "interval": _interval(_percent(lo), _percent(hi), reader),
                           "fair": _percent(fair)}
                 named.append(
                     _("- {count} players: seat {seat} wins {rate} (interval corrected for "
-                      "{seats} seats: {interval}), ahead of the fair {fair}.", code, **values)
+                      "{seats} seats: {interval}), ahead of the fair {fair}.", reader, **values)
                     if lo > fair else
                     _("- {count} players: seat {seat} wins {rate} (interval corrected for "
-                      "{seats} seats: {interval}), behind the fair {fair}.", code, **values))
+                      "{seats} seats: {interval}), behind the fair {fair}.", reader, **values))
         chi_square = {"count": count, "statistic": f"{test['statistic']:.1f}",
-                      "df": _shown(test["df"], code), "p": f"{test['p']:.2g}"}
+                      "df": reader.count(test["df"]), "p": f"{test['p']:.2g}"}
         notes.append(
             _("- {count} players: the seats' wins are uneven (chi-square {statistic}, {df} "
-              "degrees of freedom, p = {p}):", code, **chi_square) if named else
+              "degrees of freedom, p = {p}):", reader, **chi_square) if named else
             _("- {count} players: the seats' wins are uneven (chi-square {statistic}, {df} "
               "degrees of freedom, p = {p}); no single seat stands out beyond its corrected "
-              "interval.", code, **chi_square))
+              "interval.", reader, **chi_square))
         notes += named
     for count, figures in by_players.items():
         if figures["capped"]:
             notes.append(_(
                 "- {count} players: {capped} of {games} games ({rate}) stalled until the "
-                "max_rounds cap.", code, count=count, capped=_shown(figures["capped"], code),
-                games=_shown(figures["games"], code), rate=_percent(figures["capped_rate"])))
+                "max_rounds cap.", reader, count=count, capped=reader.count(figures["capped"]),
+                games=reader.count(figures["games"]), rate=_percent(figures["capped_rate"])))
     if not notes:
         notes.append(
             _("- No seat's wins differ from an even spread over the seats beyond chance and "
-              "no game hit the round cap, at this sample size.", code)
+              "no game hit the round cap, at this sample size.", reader)
             if _has_round_cap(report) else
             _("- No seat's wins differ from an even spread over the seats beyond chance, at "
-              "this sample size.", code))
-    counts = ngettext("{count} player count", "{count} player counts", len(by_players), code)
+              "this sample size.", reader))
+    counts = reader.words(PluralWords("{count} player count", "{count} player counts",
+                                    len(by_players)))
     notes += [
         "",
         _("Test: per player count, Pearson's chi-square test of \"every seat wins equally "
@@ -471,10 +499,10 @@ def findings(report: dict[str, Any], lang: str | None = None) -> list[str]:
           "the seats whose Wilson interval at {level} error each (Šidák: 5% over all {seats} "
           "seats) excludes the fair share are named. A seat outside its plain 95% interval "
           "above is not evidence by itself: with this many seats, one is expected by chance.",
-          code, alpha=format(counts_alpha, ".3g"), counts=counts, level=level,
-          seats=_shown(seats_tested, code))
+          reader, alpha=format(counts_alpha, ".3g"), counts=counts, level=level,
+          seats=reader.count(seats_tested))
         + (" " + _("Some player count has fewer than 5 wins expected a seat: there the "
-                   "chi-square test is only a rough guide; play more games.", code)
+                   "chi-square test is only a rough guide; play more games.", reader)
            if any(figures.get("fair_share", 1.0) * figures["games"] < 5
                   for figures in by_players.values()) else ""),
     ]
@@ -507,14 +535,14 @@ def _title_value(value: Any) -> str:
     return "…" + text[-(TITLE_VALUE_CHARS - 1):]
 
 
-def chart_title(report: dict[str, Any], what: str, lang: str = "en") -> str:
+def chart_title(report: dict[str, Any], what: str, reader: Reader = ENGLISH) -> str:
     """A chart's title: the game, the options the run changed from the game's defaults
     (`default options` where none), and what the chart shows, so that two charts of
     runs with different `--option`s read differently once saved apart."""
     changed = changed_options(report)
     options = (", ".join(f"{key}={_title_value(value)}" for key, value in changed.items())
-               or _("default options", lang))
-    return _("{game} ({options}): {what}", lang, game=report["game"], options=options,
+               or _("default options", reader))
+    return _("{game} ({options}): {what}", reader, game=report["game"], options=options,
              what=what)
 
 
@@ -581,30 +609,31 @@ def _save_figure(fig: Any, path: Path, title: str) -> None:
         raise
 
 
-def write_plots(report: dict[str, Any], out: Path, lang: str | None = None) -> list[str]:
+def write_plots(report: dict[str, Any], out: Path, reader: Reader = ENGLISH) -> list[str]:
     """PNG plots of seat win rates and game lengths; the file names written. Their
-    titles, axes and legends are in `lang` (the process default if None) where a font
-    here draws its letters (`plot_font`), else in English."""
+    titles, axes and legends are in the reader's language where a font here draws its
+    letters (`plot_font`), else in English."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    code = plot_language(lang or current_language())
-    font = plot_font(code)
+    if plot_language(reader.lang) != reader.lang:
+        reader = ENGLISH
+    font = plot_font(reader.lang)
     with plt.rc_context({"font.family": "sans-serif",
                          "font.sans-serif": [font, *plt.rcParams["font.sans-serif"]]}
                         if font else {}):
-        return _draw_plots(report, out, code)
+        return _draw_plots(report, out, reader)
 
 
-def _draw_plots(report: dict[str, Any], out: Path, lang: str) -> list[str]:
+def _draw_plots(report: dict[str, Any], out: Path, reader: Reader) -> list[str]:
     import matplotlib.pyplot as plt
 
     written = []
     counts = list(report["by_players"])
     width = 3.2 * len(counts) + 1
-    title = chart_title(report, _("seat win rates (dashed: fair share)", lang), lang)
+    title = chart_title(report, _("seat win rates (dashed: fair share)", reader), reader)
     shown = _wrapped(title, width)
     fig, axes = plt.subplots(1, len(counts), squeeze=False, layout="constrained",
                              figsize=(width, 3.2 + TITLE_LINE_INCHES * shown.count("\n")))
@@ -618,10 +647,10 @@ def _draw_plots(report: dict[str, Any], out: Path, lang: str) -> list[str]:
         ax.bar([str(s["seat"] + 1) for s in seats], rates, yerr=errors, capsize=3, color="#b8860b")
         ax.axhline(_fair(report["by_players"][count], count), color="black", linestyle="--",
                    linewidth=1)
-        ax.set_title(_("{count} players", lang, count=count))
-        ax.set_xlabel(_("seat", lang))
+        ax.set_title(_("{count} players", reader, count=count))
+        ax.set_xlabel(_("seat", reader))
         ax.set_ylim(0, 1)
-    axes[0][0].set_ylabel(_("win rate (95% CI)", lang))
+    axes[0][0].set_ylabel(_("win rate (95% CI)", reader))
     fig.suptitle(shown)
     path = out / "seat_win_rates.png"
     _save_figure(fig, path, title)
@@ -630,16 +659,16 @@ def _draw_plots(report: dict[str, Any], out: Path, lang: str) -> list[str]:
 
     use_rounds = all(report["by_players"][c]["rounds"] for c in counts)
     key = "rounds" if use_rounds else "lengths"
-    title = chart_title(report, _("game length", lang), lang)
+    title = chart_title(report, _("game length", reader), reader)
     shown = _wrapped(title, 6)
     fig, ax = plt.subplots(figsize=(6, 3.5 + TITLE_LINE_INCHES * shown.count("\n")),
                            layout="constrained")
     for count in counts:
         ax.hist(report["by_players"][count][key], bins=30, alpha=0.5,
-                label=_("{count} players", lang, count=count))
-    ax.set_xlabel(_("game length (rounds)", lang) if use_rounds else
-                  _("game length (actions)", lang))
-    ax.set_ylabel(_("games", lang))
+                label=_("{count} players", reader, count=count))
+    ax.set_xlabel(_("game length (rounds)", reader) if use_rounds else
+                  _("game length (actions)", reader))
+    ax.set_ylabel(_("games", reader))
     ax.legend()
     fig.suptitle(shown)
     path = out / "game_length.png"
@@ -683,14 +712,15 @@ def check_report_folder(out: Path) -> None:
                             reason=os_reason(error)) from None
 
 
-def write_report(report: dict[str, Any], out: Path, lang: str | None = None) -> Path:
+def write_report(report: dict[str, Any], out: Path, reader: Reader = ENGLISH) -> Path:
     """Write report.md, balance.json, the CSV tables and the plots into `out`; the
-    report's path. report.md is in `lang` (the process default if None); balance.json
+    report's path. report.md is as `reader` reads it (the plots too, where a font here
+    draws its letters); balance.json
     and the CSV tables keep their keys and numbers, for programs to read. A folder
     that cannot be written is one line naming it (a PyramidsError), not a traceback;
     each file is written whole or not at all."""
     try:
-        return _write_report(report, out, lang)
+        return _write_report(report, out, reader)
     except OSError as error:
         if isinstance(error, (NotADirectoryError, FileExistsError)):
             check_report_folder(out)  # names the file in the way, where one is
@@ -701,9 +731,9 @@ def write_report(report: dict[str, Any], out: Path, lang: str | None = None) -> 
                             reason=os_reason(error)) from None
 
 
-def _write_report(report: dict[str, Any], out: Path, lang: str | None) -> Path:
+def _write_report(report: dict[str, Any], out: Path, reader: Reader) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    plots = write_plots(report, out, lang)
+    plots = write_plots(report, out, reader)
     saved = {
         **report,
         "by_players": {
@@ -715,5 +745,5 @@ def _write_report(report: dict[str, Any], out: Path, lang: str | None) -> Path:
     for name, (columns, rows) in CSV_TABLES.items():
         write_text_atomically(out / name, csv_text(columns, rows(report)))
     path = out / "report.md"
-    write_text_atomically(path, report_markdown(report, plots, lang))
+    write_text_atomically(path, report_markdown(report, plots, reader))
     return path
