@@ -133,7 +133,8 @@ def test_a_broken_line_before_an_unfinished_one_is_damage_and_nothing_is_cut(
     with pytest.raises(RecordError) as caught:
         run_arena("toy-draw", AGENTS, games=3, results_file=results, **SETTINGS)
     assert str(caught.value) == (f"{results}, line 2: not an arena result written by "
-                                 "pyramids arena --results")
+                                 "pyramids arena --results; delete that line to play "
+                                 "its game again, or give another results file")
     assert results.read_bytes() == before
 
 
@@ -176,8 +177,28 @@ def test_a_damaged_file_is_refused_with_the_line(tmp_path: Path, damage: Any,
     with pytest.raises(RecordError) as caught:
         run_arena("toy-draw", AGENTS, games=3, results_file=results, **SETTINGS)
     assert str(caught.value) == (f"{results}, line {line}: not an arena result written by "
-                                 "pyramids arena --results")
+                                 "pyramids arena --results; delete that line to play "
+                                 "its game again, or give another results file")
     assert results.read_bytes() == before
+
+
+def test_a_damaged_line_deleted_as_the_refusal_says_plays_its_game_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refusal's advice holds: without the damaged line, its game alone is played
+    again and the figures are those of one whole run."""
+    whole = run_arena("toy-draw", AGENTS, games=4, **SETTINGS)
+    results = tmp_path / "run.jsonl"
+    run_arena("toy-draw", AGENTS, games=4, results_file=results, **SETTINGS)
+    lines = results.read_text().splitlines()
+    damaged = json.loads(lines[2])["game"]["index"]
+    results.write_text("\n".join([*lines[:2], "not json", *lines[3:]]) + "\n")
+    with pytest.raises(RecordError, match="line 3: .*delete that line"):
+        run_arena("toy-draw", AGENTS, games=4, results_file=results, **SETTINGS)
+    results.write_text("\n".join([*lines[:2], *lines[3:]]) + "\n")
+    played = counting(monkeypatch)
+    assert figures(run_arena("toy-draw", AGENTS, games=4, results_file=results,
+                             **SETTINGS)) == figures(whole)
+    assert played == [damaged]
 
 
 def test_the_command_line_resumes_and_refuses_in_korean(tmp_path: Path) -> None:

@@ -116,7 +116,8 @@ def test_a_damaged_series_file_is_refused_with_the_line(tmp_path: Path, damage: 
     with pytest.raises(RecordError) as caught:
         series(3, results_file=results)
     assert str(caught.value) == (f"{results}, line {line}: not a game result written by "
-                                 "pyramids simulate --results")
+                                 "pyramids simulate --results; delete that line to play "
+                                 "its game again, or give another results file")
     assert results.read_bytes() == before
 
 

@@ -51,10 +51,12 @@ _OTHER_RUN_ANY = N_("{path} holds the games of another run of pyramids {command}
                     "these settings are {ours}: give another results file")
 _NOT_A_RESULT = {
     "arena": N_("{path}, line {line}: not an arena result written by pyramids arena "
-                "--results"),
+                "--results; delete that line to play its game again, or give another "
+                "results file"),
 }
 _NOT_A_RESULT_ANY = N_("{path}, line {line}: not a game result written by pyramids {command} "
-                       "--results")
+                       "--results; delete that line to play its game again, or give another "
+                       "results file")
 _CANNOT_WRITE = N_("{path}: cannot write the results file: {reason}")
 
 
