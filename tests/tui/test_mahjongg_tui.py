@@ -665,3 +665,19 @@ async def test_the_cannot_be_cleared_warning_is_told_beside_the_board_at_80x24()
         status = " ".join(str(app.query_one("#status").render()).split())
         assert "The board can no longer be cleared by matching alone" in status, status
         assert app.query_one("#status").region.height > 2  # read whole, not cut
+
+
+async def test_a_finished_game_draws_no_favor_buttons() -> None:
+    """Favors cannot be asked for once the game is over: their row of buttons goes, as
+    the browser's bar does, rather than standing there greyed out."""
+    now = [100.0]
+    session = new_session(load("mahjongg", mode="time-attack", time_limit_seconds=60), ["human"], 2)
+    app = PlayApp(session, agent_delay=0, clock=lambda: now[0])
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert app.query_one("#favors").display
+        now[0] += 100
+        app.tick()
+        await pilot.pause()
+        assert session.state.is_terminal()
+        assert not app.query_one("#favors").display

@@ -331,7 +331,10 @@ class MahjonggBoard(Board):
     def compose_view(self) -> ComposeResult:
         yield Static(self._summary(), classes="info", id="summary")
         yield Static(self._warning(), classes="warning", id="warning")
-        with Grid(id="favors"):
+        favors = Grid(id="favors")
+        # A finished game has no favor to ask for (the browser drops its bar too).
+        favors.display = not self.view.get("result")
+        with favors:
             for action, key, cost in FAVORS:
                 price = self._cost(cost) if cost else None
                 button = Button(
@@ -420,6 +423,8 @@ class MahjonggBoard(Board):
                 button.disabled = not self._allowed(action)
             if button.has_class("active") != self._picking(action):
                 button.set_class(self._picking(action), "active")
+        for grid in self.query("#favors"):
+            grid.display = not self.view.get("result")
         self._update("#last-move", self._last_and_result())
         self.query_one("#tiles", TileCanvas).repaint()
 
