@@ -50,6 +50,18 @@ def test_korean_keeps_every_placeholder() -> None:
         assert message_id in english
 
 
+def test_korean_names_what_to_type_in_words_not_english_placeholders() -> None:
+    """A Korean player read "--resume FILE을 주세요" and "pyramids verify-room RECORD":
+    the English's placeholders for what to type, where the Korean help names them in
+    words (경로). Code and file names keep their letters (`FILE-seats.csv`)."""
+    import re
+
+    placeholder = re.compile(r"(?<![\w-])(?:FILE|RECORD|PATH|GAME|NAME|TEXT)(?![A-Za-z0-9_-])")
+    for message_id, text in catalogue_json("ko")["messages"].items():
+        for form in text if isinstance(text, list) else [text]:
+            assert not placeholder.search(form), (message_id, form)
+
+
 def test_languages_are_named_and_checked() -> None:
     assert check_language("ko_KR.UTF-8") == "ko"
     assert check_language("en-GB") == "en"
