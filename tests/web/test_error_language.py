@@ -7,6 +7,7 @@ In-process server (FastAPI's TestClient on a fresh SQLite file).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -221,3 +222,28 @@ def test_before_joining_the_socket_refuses_in_the_language_of_the_page(
             socket.send_json([1, 2])
             error = _socket_error(socket)
             assert (error["code"], error["message"]) == ("bad_message", expected)
+
+
+# Two English words or more in a row (spaces or colons between): a sentence left in
+# English, where the words around it are Korean.
+ENGLISH_WORDS = re.compile(r"\b[A-Za-z]{2,}(?:[ :]+[A-Za-z]{2,})+")
+
+
+@pytest.mark.parametrize("text", ["{oops", '{"type": "join"', "[1, 2", '{"type": "chat"}}'])
+def test_a_socket_message_that_is_no_json_is_told_where_in_korean(
+    client: TestClient, text: str
+) -> None:
+    """The refusal gave Python's parser's English ("Expecting value: line 1 column 2
+    (char 1)") inside the Korean sentence; it says where the text broke, in words."""
+    room = client.post("/api/rooms", json={"game": "pacal"}).json()["room"]["id"]
+    said = {}
+    for lang, headers in (("en", {}), ("ko", KOREAN)):
+        with client.websocket_connect(f"/ws/rooms/{room}", headers=headers) as socket:
+            socket.send_text(text)
+            error = _socket_error(socket)
+            assert error["code"] == "bad_json", error
+            said[lang] = error["message"]
+    assert re.fullmatch(r"not valid JSON: it breaks off or is malformed at line 1, "
+                        r"column \d+", said["en"]), said
+    assert not ENGLISH_WORDS.search(said["ko"]), said["ko"]
+    assert f"1행 {said['en'].split()[-1]}열" in said["ko"], said

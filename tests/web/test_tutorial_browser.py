@@ -23,6 +23,7 @@ playwright_sync = pytest.importorskip("playwright.sync_api")
 
 from pyramids.play.i18n import _  # noqa: E402
 from pyramids.play.tutorial import tutorial_for  # noqa: E402
+from tests.web.test_korean_walk import READ_TEXT, untranslated  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -134,6 +135,9 @@ def follow_the_steps(page: Any, server: PageServer, game: str, lang: str) -> Non
         assert page.text_content("#say") == _(step.say, lang=lang), f"step {number}"
         assert page.text_content("#step-count") == _("Step {step} of {steps}", lang=lang,
                                                       step=number, steps=len(tutorial.steps))
+        if lang != "en":  # the step's words, the board's and the move log's, translated
+            left = untranslated(page.evaluate(READ_TEXT))
+            assert not left, f"step {number}: {left}"
         before = entries(page)
         if step.expect is None:
             assert page.is_visible("#next") and legal_actions(page) == []
@@ -176,6 +180,8 @@ def test_each_tutorial_is_followed_by_clicks(pages: Any, server: PageServer, gam
         page.wait_for_selector("#over:not([hidden])")
         assert page.text_content("#over h2") == _("Game over", lang=lang)
         assert page.locator("#over .outcome").count() >= 1
+        if lang != "en":
+            assert not untranslated(page.evaluate(READ_TEXT))
 
 
 def test_a_wrong_click_shows_the_hint_and_keeps_the_step(pages: Any, server: PageServer) -> None:

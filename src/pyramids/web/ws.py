@@ -65,10 +65,11 @@ def _parse(text: str, max_depth: int = DEFAULT_JSON_DEPTH) -> dict[str, Any]:
                                           most=max_depth))
     try:
         message = json.loads(text)
-    except ValueError as error:
-        # The parser's own words (where the text went wrong) stay as it wrote them.
-        raise RoomError("bad_json", Words(N_("not valid JSON: {problem}"),
-                                          problem=str(error))) from None
+    except json.JSONDecodeError as error:
+        # Where the text went wrong, in words (the parser's own are English only).
+        raise RoomError("bad_json", Words(N_("not valid JSON: it breaks off or is malformed "
+                                             "at line {line}, column {column}"),
+                                          line=error.lineno, column=error.colno)) from None
     if not isinstance(message, dict):
         raise RoomError("bad_message", Words(N_("a message is a JSON object with a 'type'")))
     kind = message.get("type")
