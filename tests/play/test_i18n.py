@@ -50,7 +50,6 @@ def test_korean_keeps_every_placeholder() -> None:
         assert message_id in english
 
 
-<<<<<<< HEAD
 # A game's terms have one Korean word each, wherever they are read: the board's legend
 # said 캡스톤 and 차이 where the move log beside it said 머릿돌 and 폭.
 KOREAN_TERMS = {
@@ -86,7 +85,8 @@ def test_korean_gives_each_bonus_of_the_mahjongg_log_its_unit() -> None:
     assert len(parts) >= 4
     for message in parts:
         assert "{points}점" in message.string, (message.id, message.string)
-=======
+
+
 def test_korean_names_what_to_type_in_words_not_english_placeholders() -> None:
     """A Korean player read "--resume FILE을 주세요" and "pyramids verify-room RECORD":
     the English's placeholders for what to type, where the Korean help names them in
@@ -97,7 +97,6 @@ def test_korean_names_what_to_type_in_words_not_english_placeholders() -> None:
     for message_id, text in catalogue_json("ko")["messages"].items():
         for form in text if isinstance(text, list) else [text]:
             assert not placeholder.search(form), (message_id, form)
->>>>>>> korean-audit
 
 
 def test_languages_are_named_and_checked() -> None:
