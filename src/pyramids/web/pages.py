@@ -8,17 +8,21 @@ an app made by `pyramids.web.app.create_app`.
 
 from __future__ import annotations
 
+import html
+import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from pyramids.core import UnknownGameError, game_manifest
 from pyramids.core.errors import N_, Words
-from pyramids.web.language import remember_language
+from pyramids.play.i18n import gettext
+from pyramids.web.language import client_language, remember_language
 from pyramids.web.learn import mount_learn
 from pyramids.web.rooms import FINISHED, RoomError, check_manager_token, token_matches
 from pyramids.web.tutorial import mount_tutorials
@@ -45,9 +49,47 @@ class RematchQuestion(BaseModel):
 
 
 def static_page(name: str, request: Request) -> Response:
-    """A page of `static/`; its address's `?lang=` (ko, en) is remembered as the
-    language switch remembers a choice (its scripts read the address too)."""
-    return remember_language(FileResponse(STATIC_DIR / name, headers=NO_CACHE), request)
+    """A page of `static/` in the reader's language; its address's `?lang=` (ko, en) is
+    remembered as the language switch remembers a choice (its scripts read the address
+    too)."""
+    page = translated_page(name, client_language(request))
+    return remember_language(HTMLResponse(page, headers=NO_CACHE), request)
+
+
+# A start tag and the text after it, up to the next tag.
+_TAG_AND_TEXT = re.compile(r"<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>[^<>]*)>(?P<text>[^<]*)")
+_ATTRIBUTE = re.compile(r'(?P<name>[\w-]+)="(?P<value>[^"]*)"')
+# The attributes the page's scripts translate (`translatePage` in common.js).
+_TRANSLATED_ATTRIBUTES = {"data-i18n-title": "title", "data-i18n-placeholder": "placeholder",
+                          "data-i18n-aria-label": "aria-label"}
+
+
+@cache
+def translated_page(name: str, lang: str) -> str:
+    """A page with its marked words already in `lang`, as its scripts would put them
+    (`translatePage`): a reader of Korean never sees the English shell while the
+    scripts load, nor at all without scripts."""
+    page = (STATIC_DIR / name).read_text(encoding="utf-8")
+    if lang == "en":
+        return page
+
+    def words(marked: str) -> str:
+        return html.escape(gettext(html.unescape(marked), lang), quote=True)
+
+    def translate(match: re.Match[str]) -> str:
+        attrs, text = match["attrs"], match["text"]
+        found = {attr["name"]: attr["value"] for attr in _ATTRIBUTE.finditer(attrs)}
+        if match["tag"] == "html":
+            attrs = attrs.replace('lang="en"', f'lang="{lang}"')
+        for marker, attribute in _TRANSLATED_ATTRIBUTES.items():
+            if marker in found and attribute in found:
+                attrs = attrs.replace(f'{attribute}="{found[attribute]}"',
+                                      f'{attribute}="{words(found[marker])}"', 1)
+        if "data-i18n" in found and text.strip():
+            text = words(found["data-i18n"])
+        return f"<{match['tag']}{attrs}>{text}"
+
+    return _TAG_AND_TEXT.sub(translate, page)
 
 
 def mount_pages(app: FastAPI) -> FastAPI:
