@@ -731,8 +731,9 @@ def test_every_move_is_told_in_words_and_a_round_says_why_it_ended() -> None:
     assert "Easy (bot) picked 3; 6 goes back to you." in lines
     assert "Easy (bot) placed 3 on F9." in lines
     assert "plays:" not in result.output  # was "seat 2 (Easy) plays: place F9"
-    end = lines.index("Round 1 goes to Easy (bot).")
-    assert lines[end + 1:end + 4] == ["You could not place a card.",
+    # The cause first, then the round's winner it made.
+    end = lines.index("You could not place a card.")
+    assert lines[end + 1:end + 4] == ["Round 1 goes to Easy (bot).",
                                       "Rounds won: you 0, Easy (bot) 1.",
                                       "Easy (bot) won the match."]
     over = lines.index("Game over.")

@@ -113,6 +113,23 @@ def test_temple_others_draws_are_counts_and_only_the_owner_reads_cards(seed: int
     assert rounds > 0
 
 
+def test_a_pacal_round_tells_its_cause_before_its_winner() -> None:
+    """"You could not place a card. Round 1 goes to seat 2.": the reader learns why
+    before who, and the cause reads as a sentence of its own (a capital first)."""
+    causes = re.compile(r"^(You|Seat \d) (could not place a card|completed the pyramid)\.$"
+                        r"|^Both pyramids are complete; |^After the last cards: ")
+    ends = 0
+    for seed in (1, 2, 3):
+        _state, log = _play("pacal", seed, 3000, rounds_to_win=2)
+        for audience in (0, None):
+            for lines in _texts(log, audience):
+                for number, line in enumerate(lines):
+                    if re.match(r"^Round \d+ (goes to|is drawn)", line):
+                        ends += 1
+                        assert number > 0 and causes.match(lines[number - 1]), lines
+    assert ends > 0
+
+
 def test_a_spectator_reads_the_public_lines_of_every_seat() -> None:
     """Whatever a seat reads about another seat's move, except its own cards, the
     spectator reads too: the public part of each entry is the same."""

@@ -3,8 +3,8 @@
 Told from one audience's views before and after the move (rules.md): offers
 and picks are public (the action strings name the cards), a placed card lies
 face up on its field, and a declined last card stays hidden, so only its owner
-reads which card it was. When a round ends, its result (from `last_round`) and
-the match score follow; a new round names its starting player.
+reads which card it was. When a round ends, why (from `last_round`), who won it
+and the match score follow; a new round names its starting player.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _reason(viewer: int | None, result: dict[str, Any], before: dict[str, Any]) 
     complete = [count == len(before["layout"]) for count in occupied]
     if all(complete):
         return say(
-            "both pyramids are complete; spreads {first} and {second}.",
+            "Both pyramids are complete; spreads {first} and {second}.",
             first=spreads[0],
             second=spreads[1],
         )
@@ -102,7 +102,7 @@ def _reason(viewer: int | None, result: dict[str, Any], before: dict[str, Any]) 
     if winner is not None and before["phase"] != "last_card":
         return say("{seat} could not place a card.", seat=seat_title(1 - winner, viewer))
     return say(
-        "after the last cards: fields occupied {first} and {second}, spreads {third} and {fourth}.",
+        "After the last cards: fields occupied {first} and {second}, spreads {third} and {fourth}.",
         first=occupied[0],
         second=occupied[1],
         third=spreads[0],
@@ -114,17 +114,19 @@ def _round_lines(viewer: int | None, before: dict[str, Any], after: dict[str, An
     if not _round_over(before, after) or not after.get("last_round"):
         return []
     result = after["last_round"]
+    # The cause first, then the winner it made: "You could not place a card. Round 1
+    # goes to Medium (bot)."
+    lines = [_reason(viewer, result, before)]
     if result["winner"] is None:
-        lines = [say("Round {round} is drawn.", round=result["round"])]
+        lines.append(say("Round {round} is drawn.", round=result["round"]))
     else:
-        lines = [
+        lines.append(
             say(
                 "Round {round} goes to {seat}.",
                 round=result["round"],
                 seat=seat_words(result["winner"], viewer),
             )
-        ]
-    lines.append(_reason(viewer, result, before))
+        )
     wins = after["round_wins"]
     lines.append(say("Rounds won: {first_seat} {first}, {second_seat} {second}.",
                      first_seat=seat_words(0, viewer), first=wins[0],
