@@ -119,3 +119,27 @@ async def test_every_pacal_field_can_be_brought_into_sight_at_60x20(game: str) -
             field.scroll_visible(animate=False, immediate=True)
             await pilot.pause()
             assert area.region.contains_region(field.region), (number, field.region)
+
+
+@pytest.mark.parametrize(("lang", "header"), [("en", r"Seat\s+Treasure\s+Hand\s+Known"),
+                                              ("ko", r"자리\s+보물\s+손패\s+공개")])
+async def test_temple_seats_table_header_is_one_line_beside_long_bot_names(
+        lang: str, header: str) -> None:
+    """At 80×24, beside "Greedy rule (bot, seat 2)" and "(bot, seat 3)", the header
+    "Known in hand" took three lines: the header is one row over the seats' rows."""
+    import re
+
+    set_language(lang)
+    session = new_session(load("temple", players=3, max_rounds=4),
+                          ["human", "greedy", "greedy"], 7)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        table = app.query_one("#players")
+        table.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        rows = [up_to_cell(row, table.region.right).rstrip()
+                for row in screen_lines(app)[table.region.y:table.region.bottom]]
+        assert re.fullmatch(rf"\s*{header}", rows[0]), rows
+        assert len(rows) == 1 + 3 and all(app.seat_names[seat] in rows[seat + 1]
+                                          for seat in (1, 2)), rows

@@ -200,7 +200,9 @@ class TempleBoard(Board):
         table.add_column(_("Seat"), no_wrap=True)
         table.add_column(_("Treasure"), justify="right", no_wrap=True)
         table.add_column(_("Hand"), no_wrap=True)
-        table.add_column(_("Known in hand"), overflow="fold")
+        # A short header: at 80 columns beside two bots' names, "Known in hand" took
+        # three lines.
+        table.add_column(_("Known"), overflow="fold")
         for seat in range(view["players"]):
             known = view["known"][seat]
             known_text = " ".join(
