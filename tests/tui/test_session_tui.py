@@ -120,9 +120,9 @@ async def test_the_menu_sets_the_bots_level_for_a_new_game(tmp_path: Path) -> No
         assert app.session is not session
         assert app.session.seats == ["human", "hard", "hard"]
         assert app.session.seed != 5 and app.session.game.num_players == 3
-        # The seats come first, the same bot's taken together: a narrow terminal cuts
-        # the title's end, the seed.
-        assert app.sub_title.startswith("seat 1 (you), seats 2–3 (Hard) · seed ")
+        # The seats come first, the same bot's taken together and named as the move log
+        # names bots: a narrow terminal cuts the title's end, the seed.
+        assert app.sub_title.startswith("seat 1 (you), Hard (bot, seats 2–3) · seed ")
 
 
 async def choose_level(pilot: Any, level: str) -> None:

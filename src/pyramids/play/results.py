@@ -66,9 +66,11 @@ def seat_label(seat: int, seats: list[str], names: Mapping[int, str] | None = No
     return _("seat {number} ({name})", number=seat + 1, name=seat_name(seats[seat]))
 
 
-def seats_label(seats: list[str]) -> str:
+def seats_label(seats: list[str], names: Mapping[int, str] | None = None) -> str:
     """Every seat as `seat_label` reads it, runs of seats the same bot holds taken
-    together: `seat 1 (you), seats 2–4 (Expert)` (a title bar has little room)."""
+    together: `seat 1 (you), seats 2–4 (Expert)` (a title bar has little room). With
+    `names` (as `seat_label`'s), bots read as the move log names them: `seat 1 (you),
+    Expert (bot, seats 2–4)`."""
     parts: list[str] = []
     start = 0
     while start < len(seats):
@@ -79,7 +81,10 @@ def seats_label(seats: list[str]) -> str:
                     and seat_name(seats[end + 1]) == seat_name(seats[start]):
                 end += 1
         if end == start:
-            parts.append(seat_label(start, seats))
+            parts.append(seat_label(start, seats, names))
+        elif names:
+            parts.append(_("{bot} (bot, seats {first}–{last})", bot=seat_name(seats[start]),
+                           first=start + 1, last=end + 1))
         else:
             parts.append(_("seats {first}–{last} ({name})", first=start + 1, last=end + 1,
                            name=seat_name(seats[start])))

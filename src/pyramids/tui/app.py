@@ -536,8 +536,9 @@ class PlayApp(App[None]):
         session = self.session
         self.title = f"pyramids: {game_title(session.game.name)}"
         # Who plays first: at 80 columns the title is cut, and the seed matters less.
+        # Bots as the move log names them, "Greedy rule (bot)".
         self.sub_title = _("{seats} · seed {seed}", seed=session.seed,
-                           seats=seats_label(session.seats))
+                           seats=seats_label(session.seats, self.seat_names))
         number = game_number_text(session.game, session.seed) if self._is_solo() else None
         if number:
             self.sub_title += f" · {number}"
