@@ -143,3 +143,27 @@ async def test_temple_seats_table_header_is_one_line_beside_long_bot_names(
         assert re.fullmatch(rf"\s*{header}", rows[0]), rows
         assert len(rows) == 1 + 3 and all(app.seat_names[seat] in rows[seat + 1]
                                           for seat in (1, 2)), rows
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("seats", [["human"], ["human", "easy"]])
+async def test_mahjongg_opens_with_its_score_lines_in_sight_at_80x24(
+        lang: str, seats: list[str]) -> None:
+    """Focus on the tiles scrolled the board to them: the game opened with the tiles
+    left and the score out of sight. The cursor's moves still scroll to its tile."""
+    set_language(lang)
+    words = {"en": ("tiles left", "score 0"), "ko": ("남은 타일", "점수 0")}[lang]
+    session = new_session(load("mahjongg", players=len(seats)), seats, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        assert app.focused is app.query_one("#tiles") and area.max_scroll_y > 0
+        assert area.scroll_offset.y == 0
+        board = " ".join(up_to_cell(row, area.region.right) for row in
+                         screen_lines(app)[area.region.y:area.region.bottom])
+        assert all(word in board for word in words), board
+        for _ in range(8):
+            await pilot.press("down")
+        await pilot.pause()
+        assert area.scroll_offset.y > 0

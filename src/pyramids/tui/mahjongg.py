@@ -19,7 +19,7 @@ view (`barque_track`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -184,6 +184,13 @@ class TileCanvas(Widget, can_focus=True):
         self.strips: list[Strip] = []
         self.scale = Scale()
         self.repaint(refresh=False)
+
+    def focus(self, scroll_visible: bool = True) -> Self:
+        """Take the keyboard where the board is scrolled: taller than the board area at
+        80x24, the tiles scrolled into sight on focus put the score and tiles-left lines
+        above them out of sight as the game opened. The cursor's moves scroll to its
+        tile (`scroll_to_tile`)."""
+        return super().focus(scroll_visible=False)
 
     def repaint(self, refresh: bool = True) -> None:
         board = self.board
