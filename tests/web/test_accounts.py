@@ -22,6 +22,9 @@ from tests.web.conftest import TIMEOUT, Client, ServerThread
 from tests.web.toy import NAME
 
 PASSWORD = "correct horse battery staple"
+# A ranked room needs a turn clock whose time-out lets the bot move (`ranked_needs_clock`).
+RANKED_CLOCK = {"kind": "move", "seconds": 120, "on_timeout": "bot"}
+RANKED = {"ranked": True, "time_control": RANKED_CLOCK}
 
 
 def browser(server: ServerThread) -> httpx.Client:
@@ -100,7 +103,7 @@ def test_csrf_is_refused_without_the_token(server: ServerThread, problem: str) -
     assert ana.get("/api/account").json() == {"account": None}
     assert register(ana, "Ana").status_code == 201  # nothing was made: the name is free
     # A seat taken on the strength of the session cookie needs the token too.
-    room = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()
+    room = server.http.post("/api/rooms", json={"game": NAME, **RANKED}).json()
     room_id = room["room"]["id"]
     forged = ana.post(f"/api/rooms/{room_id}/seats", json={"name": "x"}, headers=headers)
     assert forged.status_code == 403 and code_of(forged) == "csrf"
@@ -114,7 +117,7 @@ def test_a_session_acts_only_for_its_own_account(server: ServerThread) -> None:
     ana, bo = browser(server), browser(server)
     assert register(ana, "Ana").status_code == 201
     assert register(bo, "Bo").status_code == 201
-    room = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()
+    room = server.http.post("/api/rooms", json={"game": NAME, **RANKED}).json()
     room_id = room["room"]["id"]
     # Ana asks for a seat under Bo's name: she sits as herself.
     taken = ana.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"}, headers=csrf(ana))
@@ -247,15 +250,47 @@ def test_guesses_sent_at_once_are_limited_as_if_sent_one_by_one(server: ServerTh
 def test_a_ranked_room_refuses_a_chosen_seed_and_people_without_accounts(
     server: ServerThread,
 ) -> None:
-    chosen = server.http.post("/api/rooms", json={"game": NAME, "ranked": True, "seed": 7})
+    chosen = server.http.post("/api/rooms", json={"game": NAME, **RANKED, "seed": 7})
     assert chosen.status_code == 400 and code_of(chosen) == "seed_not_allowed"
     assert "can never be ranked" in chosen.json()["error"]["message"]
-    room_id = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()[
+    room_id = server.http.post("/api/rooms", json={"game": NAME, **RANKED}).json()[
         "room"]["id"]
     anonymous = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Ana"})
     assert anonymous.status_code == 403 and code_of(anonymous) == "account_required"
     summary = server.http.get(f"/api/rooms/{room_id}").json()["room"]
     assert summary["ranked"] is True and summary["open_seats"] == [0, 1]
+
+
+def test_a_ranked_room_needs_a_clock_whose_time_out_lets_the_bot_move(
+    server: ServerThread,
+) -> None:
+    """Without a clock, or with one that adjourns, a losing player who stays connected
+    could stall for ever: the game would never count, and the host cannot end it since
+    nobody is away. A ranked room's clock hands a late turn to the bot, so it ends."""
+    adjourning = {**RANKED_CLOCK, "on_timeout": "adjourn"}
+    for clock in (None, {"kind": "none"}, adjourning, {"kind": "bank", "seconds": 300,
+                                                       "on_timeout": "adjourn"}):
+        refused = server.http.post("/api/rooms", json={"game": NAME, "ranked": True,
+                                                       "time_control": clock})
+        assert refused.status_code == 400 and code_of(refused) == "ranked_needs_clock", clock
+        assert refused.json()["error"]["message"] == (
+            "a ranked game counts for ratings, so a player who stops moving must not hold "
+            "it up for ever: give it a turn clock whose time-out lets the bot move, e.g. "
+            '"time_control": {"kind": "move", "seconds": 120, "on_timeout": "bot"}, or make '
+            "the room unranked")
+    korean = server.http.post("/api/rooms?lang=ko", json={"game": NAME, "ranked": True})
+    assert code_of(korean) == "ranked_needs_clock"
+    assert "time_control" in korean.json()["error"]["message"]
+    assert "ranked game" not in korean.json()["error"]["message"]
+    # Unranked, any clock or none is the players' choice.
+    for clock in (None, adjourning):
+        unranked = server.http.post("/api/rooms", json={"game": NAME, "time_control": clock})
+        assert unranked.status_code == 201, unranked.text
+    for clock in (RANKED_CLOCK, {"kind": "bank", "seconds": 300, "increment": 10}):
+        ranked = server.http.post("/api/rooms", json={"game": NAME, "ranked": True,
+                                                      "time_control": clock})
+        assert ranked.status_code == 201, ranked.text
+        assert ranked.json()["room"]["time_control"]["on_timeout"] == "bot"
 
 
 def test_a_ranked_mahjongg_table_needs_the_fair_turn_order(server: ServerThread) -> None:
@@ -265,7 +300,7 @@ def test_a_ranked_mahjongg_table_needs_the_fair_turn_order(server: ServerThread)
             game["name"] for game in server.http.get("/api/games").json()["games"]}:
         pytest.skip("mahjongg is not registered")
     refused = server.http.post("/api/rooms", json={
-        "game": "mahjongg", "ranked": True, "options": {"players": 2}})
+        "game": "mahjongg", **RANKED, "options": {"players": 2}})
     assert refused.status_code == 400 and code_of(refused) == "ranked_unfair_options"
     assert refused.json()["error"]["message"] == (
         "a ranked Mahjongg table needs Turn order “Lowest score moves next”: with “In seat "
@@ -273,7 +308,7 @@ def test_a_ranked_mahjongg_table_needs_the_fair_turn_order(server: ServerThread)
         "“Lowest score moves next”, or make the room unranked")
     rooms_before = server.http.get("/api/rooms").json()["rooms"]
     fair = server.http.post("/api/rooms", json={
-        "game": "mahjongg", "ranked": True,
+        "game": "mahjongg", **RANKED,
         "options": {"players": 2, "turn_order": "behind"}})
     assert fair.status_code == 201, fair.text
     assert fair.json()["room"]["options"]["turn_order"] == "behind"
@@ -282,7 +317,7 @@ def test_a_ranked_mahjongg_table_needs_the_fair_turn_order(server: ServerThread)
         unranked = server.http.post("/api/rooms", json={"game": "mahjongg", "options": options})
         assert unranked.status_code == 201, unranked.text
     coop = server.http.post("/api/rooms", json={
-        "game": "mahjongg", "ranked": True, "options": {"players": 2, "mode": "coop"}})
+        "game": "mahjongg", **RANKED, "options": {"players": 2, "mode": "coop"}})
     assert coop.status_code == 201, coop.text
     assert len(rooms_before) + 4 == len(server.http.get("/api/rooms").json()["rooms"])
 
@@ -303,7 +338,7 @@ def test_the_server_says_which_options_a_ranked_room_takes(server: ServerThread)
                     {"players": 3, "turn_order": "behind"}):
         assert ask("mahjongg", options) == {"turn_order": "behind"}
         fixed = server.http.post("/api/rooms", json={
-            "game": "mahjongg", "ranked": True,
+            "game": "mahjongg", **RANKED,
             "options": {**options, **ask("mahjongg", options)}})
         assert fixed.status_code == 201, fixed.text
     # Alone, or in co-op (no first-seat race; 'behind' is not even allowed there), or
@@ -349,7 +384,8 @@ def test_a_ranked_game_moves_both_ratings_and_enters_the_history(
     ana, bo = browser(server), browser(server)
     register(ana, "Ana")
     register(bo, "Bo")
-    created = server.http.post("/api/rooms", json={"game": NAME, "ranked": ranked}).json()
+    created = server.http.post("/api/rooms", json={"game": NAME, "ranked": ranked,
+                                                    "time_control": RANKED_CLOCK}).json()
     room_id, host = created["room"]["id"], created["host_token"]
     tokens = []
     for person in (ana, bo):
@@ -443,7 +479,7 @@ def test_a_ranked_game_in_play_ends_only_once_a_player_has_left(
     ana, bo = browser(server), browser(server)
     register(ana, "Ana")
     register(bo, "Bo")
-    created = server.http.post("/api/rooms", json={"game": NAME, "ranked": True}).json()
+    created = server.http.post("/api/rooms", json={"game": NAME, **RANKED}).json()
     room_id, host = created["room"]["id"], created["host_token"]
     tokens = [person.post(f"/api/rooms/{room_id}/seats", json={"name": "?"},
                           headers=csrf(person)).json()["token"] for person in (ana, bo)]
@@ -484,7 +520,7 @@ def test_a_host_who_plays_cannot_walk_away_from_a_ranked_loss(
     ana, bo = browser(server), browser(server)
     register(ana, "Ana")
     register(bo, "Bo")
-    created = ana.post("/api/rooms", json={"game": NAME, "ranked": True},
+    created = ana.post("/api/rooms", json={"game": NAME, **RANKED},
                        headers=csrf(ana)).json()
     room_id, host = created["room"]["id"], created["host_token"]
     tokens = [person.post(f"/api/rooms/{room_id}/seats", json={"name": "?"},

@@ -7,7 +7,9 @@ the daily deal injected: the tests never read the wall clock's date.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -270,6 +272,77 @@ def test_the_day_s_table_counts_an_account_s_first_game_only(server: Server) -> 
     assert board["kind"] == "ranked" and board["room"]["seats"][0]["name"] == "Ana"
 
 
+def test_two_processes_on_one_database_rank_an_account_s_daily_game_once(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --cluster`: an account's daily starts sent at once to two processes on one
+    database. Each found none stored yet and both ranked; the database decides now."""
+    one, two = Server(db_url), Server(db_url)
+    with one.client, two.client:
+        ana = one.account("Ana")
+        two.client.cookies.update(ana.cookies)  # the same session, on the other process
+        both = threading.Barrier(2, timeout=20)
+        add = SolitaireRecords.add
+
+        def together(records: SolitaireRecords, entry: SolitaireGame) -> str:
+            both.wait()  # neither start is stored before both have looked
+            return add(records, entry)
+
+        monkeypatch.setattr(SolitaireRecords, "add", together)
+
+        def start(client: TestClient) -> str:
+            body = {"game": GAME, "name": "Ana", "daily": True}
+            response = client.post("/api/solitaire", json=body,
+                                   headers={"X-CSRF-Token": ana.cookies[CSRF_COOKIE]})
+            assert response.status_code == 201, response.text
+            kind: str = response.json()["kind"]
+            return kind
+
+        with ThreadPoolExecutor(2) as pool:
+            kinds = sorted(pool.map(start, (ana, two.client)))
+        assert kinds == ["daily", "retry"]
+        monkeypatch.undo()
+        assert start(two.client) == start(ana) == "retry"
+        engine = one.app.state.hub.storage.engine
+        with engine.connect() as connection:
+            stored = connection.execute(sa.text(
+                "SELECT kind, count(*) FROM solitaire_games GROUP BY kind ORDER BY kind")).all()
+        assert [tuple(row) for row in stored] == [("daily", 1), ("retry", 3)]
+
+
+def test_the_migration_keeps_an_account_s_earliest_daily_game_of_a_day(db_url: str) -> None:
+    """Databases where two processes both ranked one account's day: the earliest game
+    stays `daily`, the others become `retry`, and the rule holds from then on."""
+    storage = Storage(db_url)
+    storage.migrate()
+    start = datetime(2026, 12, 1, 10, tzinfo=UTC)
+    games = [  # room, player, day, minutes after `start`
+        ("late", "Ana", 1, 5), ("early", "ana", 1, 1), ("later", "ANA", 1, 9),
+        ("other day", "Ana", 2, 0), ("Bo", "Bo", 1, 7),
+    ]
+    with storage.engine.begin() as connection:
+        connection.execute(sa.text("DROP INDEX ux_solitaire_one_daily"))
+        connection.execute(sa.text("UPDATE alembic_version SET version_num = '0003_best_scores' "
+                                   "WHERE version_num = '0009_one_daily'"))
+        for room, player, day, minutes in games:
+            connection.execute(sa.text(
+                "INSERT INTO rooms (id, game, options, seed, host_token_hash, settings, "
+                "status, created_at, updated_at) VALUES (:id, 'mahjongg', '{}', '1', 'h', "
+                "'{}', 'finished', :now, :now)"), {"id": room, "now": start})
+            connection.execute(sa.text(
+                "INSERT INTO solitaire_games (room_id, game, board, variant, kind, day, "
+                "player, player_key, started_at) VALUES (:room, :game, :board, '', 'daily', "
+                ":day, :player, :key, :at)"),
+                {"room": room, "game": GAME, "board": SMALL, "day": date(2026, 12, day),
+                 "player": player, "key": player.casefold(),
+                 "at": start + timedelta(minutes=minutes)})
+    storage.migrate()
+    records = SolitaireRecords(storage.engine)
+    kinds = {room: records.get(room).kind for room, *_rest in games}  # type: ignore[union-attr]
+    assert kinds == {"late": "retry", "early": "daily", "later": "retry",
+                     "other day": "daily", "Bo": "daily"}
+    storage.dispose()
+
+
 def test_the_daily_deal_stays_sealed_until_the_day_is_over(server: Server) -> None:
     """Everyone plays the same deal today: ending one's game early (or at all) must not
     tell its seed, which names every face-down tile, through any route: the end's
@@ -400,3 +473,23 @@ def test_a_table_ranks_each_name_once_cleared_then_score_then_time(tmp_path: Pat
     assert [row["rank"] for row in table] == [1, 2, 3, 4, 5]
     assert records.table(GAME, DAILY) == [] and records.table(GAME, RANKED, "turtle") == []
     storage.dispose()
+
+
+def test_a_secret_two_processes_draw_at_once_is_the_one_stored_first(db_url: str) -> None:
+    """The daily deal's key is drawn on first use: two processes of a cluster found none
+    and both stored theirs, and the loser's start failed (a server error)."""
+    one, two = Storage(db_url), Storage(db_url)
+    one.migrate()
+    first = SolitaireRecords(two.engine)
+    theirs: list[bytes] = []
+
+    def other_process_first(_connection: Any, _cursor: Any, statement: str,
+                            *_rest: Any) -> None:
+        if statement.startswith("INSERT INTO server_secrets") and not theirs:
+            theirs.append(first.secret("key"))  # stored between our read and our insert
+
+    sa.event.listen(one.engine, "before_cursor_execute", other_process_first)
+    mine = SolitaireRecords(one.engine).secret("key")
+    assert theirs and mine == theirs[0] == first.secret("key")
+    one.dispose()
+    two.dispose()

@@ -265,7 +265,8 @@ def test_the_lobby_chooses_the_fair_turn_order_for_a_ranked_mahjongg_table(
     ana.fill("#option-players", "1")
     ana.locator("#option-players").dispatch_event("change")
     ana.check("#ranked")
-    ana.wait_for_function("() => document.getElementById('ranked-hint').hidden")
+    ana.wait_for_function(
+        "() => !document.getElementById('ranked-hint').innerText.includes('same chance')")
     assert ana.input_value("#option-turn_order") == "round"
     assert ana.locator("#option-turn_order").is_enabled()
 
@@ -277,4 +278,48 @@ def test_the_lobby_chooses_the_fair_turn_order_for_a_ranked_mahjongg_table(
     room_id = ana.url.rsplit("/", 1)[1]
     room = ana.evaluate(f"fetch('/api/rooms/{room_id}').then((r) => r.json())")["room"]
     assert room["ranked"] is True and room["options"]["turn_order"] == "behind", room
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_the_lobby_gives_a_ranked_room_a_clock_whose_time_out_lets_the_bot_move(
+    browser: Any, server: ClockedServer
+) -> None:
+    """The server refuses a ranked room without a clock, or whose clock adjourns (a
+    losing player could stall for ever): while "ranked" is ticked the lobby offers
+    neither, says why, and gives the player's own choice back when it is not."""
+    errors: list[str] = []
+    ana = person(browser, errors)
+    register(ana, server, "Ana")
+    ana.goto(server.base + "/")
+    ana.wait_for_selector("body[data-ready=true]")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game", "pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    ana.select_option("#time-control", "none")
+    ana.select_option("#on-timeout", "adjourn")  # the player's own choices
+
+    ana.check("#ranked")
+    ana.wait_for_selector("#ranked-hint:not([hidden])")
+    assert "bot makes their move" in ana.inner_text("#ranked-hint")
+    assert (ana.input_value("#time-control"), ana.input_value("#on-timeout")) == (
+        "move:120", "bot")
+    assert ana.locator("#time-control option[value=none]").is_disabled()
+    assert ana.locator("#on-timeout option[value=adjourn]").is_disabled()
+    ana.uncheck("#ranked")
+    ana.wait_for_selector("#ranked-hint", state="hidden")
+    assert (ana.input_value("#time-control"), ana.input_value("#on-timeout")) == (
+        "none", "adjourn")
+    assert ana.locator("#on-timeout option[value=adjourn]").is_enabled()
+
+    ana.check("#ranked")
+    ana.wait_for_selector("#ranked-hint:not([hidden])")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room_id = ana.url.rsplit("/", 1)[1]
+    room = ana.evaluate(f"fetch('/api/rooms/{room_id}').then((r) => r.json())")["room"]
+    assert room["ranked"] is True, room
+    assert (room["time_control"]["kind"], room["time_control"]["seconds"],
+            room["time_control"]["on_timeout"]) == ("move", 120, "bot"), room
     assert not errors, f"the page raised JavaScript errors: {errors}"

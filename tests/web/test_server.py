@@ -223,7 +223,9 @@ def test_seats_agents_and_start(server: ServerThread) -> None:
     response = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo", "seat": 1})
     assert response.status_code == 409 and error_of(response)["code"] == "seat_taken"
     response = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo", "seat": 5})
-    assert response.status_code == 400 and "seats are 0 to 1" in error_of(response)["message"]
+    # The words count seats from 1, as the pages do; the JSON's `seat` counts from 0.
+    assert response.status_code == 400 and error_of(response)["message"] == (
+        "there is no seat 6; this room's seats are 1 to 2")
     response = server.http.post(f"/api/rooms/{room_id}/seats", json={"name": "  "})
     assert response.status_code == 400 and error_of(response)["code"] == "bad_name"
 

@@ -64,7 +64,14 @@ from pyramids.play.movelog import MoveLog
 from pyramids.play.moves import CLOCK_PREFIX
 from pyramids.web import jsontext, movelog
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
-from pyramids.web.clocks import Clock, ClockError, SystemClock, TimeControl, TurnClock
+from pyramids.web.clocks import (
+    TIMEOUT_BOT,
+    Clock,
+    ClockError,
+    SystemClock,
+    TimeControl,
+    TurnClock,
+)
 from pyramids.web.cluster import (
     PRESENCE_SECONDS,
     PRESENCE_TTL_SECONDS,
@@ -115,6 +122,8 @@ ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 OUTBOX_LIMIT = 256
 WRITE_BATCH = 500
 FINISHED_LISTED = 100
+# What a refused ranked room without a fitting clock is shown as one that would do.
+RANKED_CLOCK_EXAMPLE = '{"kind": "move", "seconds": 120, "on_timeout": "bot"}'
 # Rooms that are over kept loaded after their last watcher left (`Hub._keep_over`).
 KEPT_OVER_ROOMS = 16
 LISTED = 100
@@ -712,6 +721,16 @@ class Hub:
                 "ranked_needs_players",
                 Words(N_("a ranked room needs at least two players; {game} with these options "
                          "has one seat. Make the room unranked"), game=game),
+            )
+        if settings.ranked and not (control.timed and control.on_timeout == TIMEOUT_BOT):
+            # Without it a losing player who stays connected could stall for ever: the
+            # game would never end nor count, and nobody is away for the host to end it.
+            raise RoomError(
+                "ranked_needs_clock",
+                Words(N_("a ranked game counts for ratings, so a player who stops moving must "
+                         "not hold it up for ever: give it a turn clock whose time-out lets "
+                         "the bot move, e.g. \"time_control\": {example}, or make the room "
+                         "unranked"), example=RANKED_CLOCK_EXAMPLE),
             )
         # A one-seat room is started by its player at once: it is counted apart, so that
         # rooms waiting for friends never stop a solo game.

@@ -391,7 +391,7 @@ class Room:
             try:
                 if room.state.current_player != seat:
                     raise IllegalActionError(N_("stored for seat {seat}, but it is not its turn"),
-                                             seat=seat)
+                                             seat=seat + 1)
                 room.state.apply_action(room.state.string_to_action(text))
             except IllegalActionError as error:
                 raise RoomError(
@@ -437,8 +437,14 @@ class Room:
         if isinstance(seat, bool) or not isinstance(seat, int) or not (
             0 <= seat < len(self.seats)
         ):
-            raise RoomError("bad_seat", Words(N_("no seat {seat}; seats are 0 to {last}"),
-                                              seat=shown_value(seat), last=len(self.seats) - 1))
+            # The words count seats from 1, as a person reads them; `seat` counts from 0.
+            if isinstance(seat, int) and not isinstance(seat, bool):
+                raise RoomError("bad_seat", Words(N_(
+                    "there is no seat {seat}; this room's seats are 1 to {last}"),
+                    seat=shown_value(seat + 1), last=len(self.seats)))
+            raise RoomError("bad_seat", Words(N_(
+                "'{seat}' is not a seat; this room's seats are 1 to {last}"),
+                seat=shown_value(seat), last=len(self.seats)))
         return seat
 
     def _waiting(self, doing: Words) -> None:

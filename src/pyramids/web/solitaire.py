@@ -60,7 +60,6 @@ from pyramids.web.solitaire_storage import (
     DAILY,
     PRACTICE,
     RANKED,
-    RETRY,
     SolitaireGame,
     SolitaireRecords,
 )
@@ -164,26 +163,6 @@ def mount_solitaire(
             return daily_game_number(secret, game, day, board_names(game))
         return derive()
 
-    # The daily games being started for accounts, (game, day, account name), until
-    # stored: a start the same account sends meanwhile would find none stored yet.
-    daily_starts: set[tuple[str, date, str]] = set()
-
-    async def daily_kind(hub: Hub, game: str, day: date,
-                         player: str) -> tuple[str, tuple[str, date, str] | None]:
-        """An account's daily game: `daily` (it ranks) when it is the account's first
-        today, else `retry`; with the claim to release once the game is stored."""
-        claim = (game, day, player)
-        if claim in daily_starts:
-            return RETRY, None
-        daily_starts.add(claim)
-        played = True  # until the database says otherwise (a failed read claims nothing)
-        try:
-            played = await hub.run_db(records_of(hub).has_daily, game, day, player)
-        finally:
-            if played:
-                daily_starts.discard(claim)
-        return (RETRY, None) if played else (DAILY, claim)
-
     @app.get("/api/games/{game}/boards", responses=ERRORS)
     async def list_boards(game: str, lang: str | None = None) -> dict[str, Any]:
         language = negotiate(lang)
@@ -224,7 +203,6 @@ def mount_solitaire(
         seed: int | None = None
         server_seed: int | None = None
         day: date | None = None
-        claim: tuple[str, date, str] | None = None
         try:
             if body.game_number is not None:
                 if body.options:
@@ -240,8 +218,9 @@ def mount_solitaire(
                 day = today_of(hub)
                 number = await daily_number(hub, body.game, day)
                 options, server_seed = practice_options(body.game, number), number.deal
-                assert account is not None  # a guest was refused above
-                kind, claim = await daily_kind(hub, body.game, day, account[1])
+                # `retry` when the account already has the day's ranking game: the
+                # database decides as the game is stored (`SolitaireRecords.add`).
+                kind = DAILY
             else:
                 board = find_board(body.game, body.board)["name"]
                 options = {**body.options, option: board}
@@ -251,36 +230,32 @@ def mount_solitaire(
             code = "bad_game_number" if body.game_number is not None else "bad_board"
             raise board_error(error, code, negotiate(body.lang) if body.lang else None,
                               body.game) from None
-        try:
-            game = load(body.game, **options)
-            if game.num_players != 1:
-                raise RoomError("not_solitaire", Words(N_(
-                    "{game} with these options has {seats} seats; solitaire games have one"),
-                    game=body.game, seats=game.num_players))
-            live, host_token = await hub.create_room(
-                body.game, options, seed, RoomSettings(), request.client.host if request.client
-                else "", unlisted=True, server_seed=server_seed,
-                # Everyone plays the day's deal: its seed is told only when the day is over.
-                sealed_until=None if day is None else day_end(day),
-                starts_at_once=True,
-            )
-            seat, token = await hub.take_seat(live, body.name, 0, account)
-            started = datetime.fromtimestamp(now_of(hub), UTC)
-            entry = SolitaireGame(
-                room_id=live.room.id, game=body.game, board=options[option],
-                variant=variant_text(game), kind=kind, day=day, player=seat.name or body.name,
-                started_at=started,
-            )
-            await hub.run_db(records_of(hub).add, entry)
-            await hub.start_room(live, host_token)
-            return {
-                "room": live.room.summary(), "seat": seat.index, "token": token,
-                "host_token": host_token, "kind": kind, "board": entry.board,
-                "game_number": str(number) if kind == PRACTICE else None,
-            }
-        finally:
-            if claim is not None:  # stored, or never will be
-                daily_starts.discard(claim)
+        game = load(body.game, **options)
+        if game.num_players != 1:
+            raise RoomError("not_solitaire", Words(N_(
+                "{game} with these options has {seats} seats; solitaire games have one"),
+                game=body.game, seats=game.num_players))
+        live, host_token = await hub.create_room(
+            body.game, options, seed, RoomSettings(), request.client.host if request.client
+            else "", unlisted=True, server_seed=server_seed,
+            # Everyone plays the day's deal: its seed is told only when the day is over.
+            sealed_until=None if day is None else day_end(day),
+            starts_at_once=True,
+        )
+        seat, token = await hub.take_seat(live, body.name, 0, account)
+        started = datetime.fromtimestamp(now_of(hub), UTC)
+        entry = SolitaireGame(
+            room_id=live.room.id, game=body.game, board=options[option],
+            variant=variant_text(game), kind=kind, day=day, player=seat.name or body.name,
+            started_at=started,
+        )
+        kind = await hub.run_db(records_of(hub).add, entry)
+        await hub.start_room(live, host_token)
+        return {
+            "room": live.room.summary(), "seat": seat.index, "token": token,
+            "host_token": host_token, "kind": kind, "board": entry.board,
+            "game_number": str(number) if kind == PRACTICE else None,
+        }
 
     @app.get("/api/solitaire/{room_id}", responses=ERRORS)
     async def solitaire_game(room_id: str, request: Request) -> dict[str, Any]:

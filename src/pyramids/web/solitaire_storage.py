@@ -51,6 +51,12 @@ solitaire_table = sa.Table(
     sa.Column("seconds", sa.Float, nullable=True),
     sa.Column("moves", sa.Integer, nullable=True),
 )
+# One `daily` row per account, game and day (migration 0009_one_daily): the database,
+# shared by a cluster's processes, decides which of an account's starts ranks.
+sa.Index("ux_solitaire_one_daily", solitaire_table.c.game, solitaire_table.c.day,
+         solitaire_table.c.player_key, unique=True,
+         sqlite_where=solitaire_table.c.kind == DAILY,
+         postgresql_where=solitaire_table.c.kind == DAILY)
 
 secrets_table = sa.Table(
     "server_secrets",
@@ -108,26 +114,28 @@ class SolitaireRecords:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def add(self, entry: SolitaireGame) -> None:
+    def add(self, entry: SolitaireGame) -> str:
+        """Store a new game; the kind it was stored as. A `daily` game is stored as
+        `retry` when its account already has the day's `daily` one: the unique index
+        `ux_solitaire_one_daily` decides, so two starts racing on two processes of a
+        cluster (or on one) rank once."""
+        try:
+            self._insert(entry, entry.kind)
+        except sa.exc.IntegrityError:
+            if entry.kind != DAILY:
+                raise
+            self._insert(entry, RETRY)
+            return RETRY
+        return entry.kind
+
+    def _insert(self, entry: SolitaireGame, kind: str) -> None:
         with self.engine.begin() as connection:
             connection.execute(solitaire_table.insert().values(
                 room_id=entry.room_id, game=entry.game, board=entry.board,
-                variant=entry.variant, kind=entry.kind, day=entry.day,
+                variant=entry.variant, kind=kind, day=entry.day,
                 player=entry.player[:64], player_key=player_key(entry.player),
                 started_at=entry.started_at,
             ))
-
-    def has_daily(self, game: str, day: date, player: str) -> bool:
-        """Whether `player` already started a daily game of `game` on `day`."""
-        with self.engine.connect() as connection:
-            found = connection.execute(
-                sa.select(solitaire_table.c.room_id).where(
-                    solitaire_table.c.game == game, solitaire_table.c.kind == DAILY,
-                    solitaire_table.c.day == day,
-                    solitaire_table.c.player_key == player_key(player),
-                ).limit(1)
-            ).first()
-        return found is not None
 
     def get(self, room_id: str) -> SolitaireGame | None:
         with self.engine.connect() as connection:
@@ -199,12 +207,25 @@ class SolitaireRecords:
         ]
 
     def secret(self, name: str) -> bytes:
-        """The secret `name`, drawn (32 random bytes) and stored the first time."""
-        with self.engine.begin() as connection:
-            value = connection.execute(
+        """The secret `name`, drawn (32 random bytes) and stored the first time. Two
+        processes of a cluster may draw it at once: the one stored first is the secret,
+        and the other process reads it (its insert was refused, not a server error)."""
+        value = self._stored_secret(name)
+        if value is None:
+            drawn = secrets.token_hex(32)
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(secrets_table.insert().values(name=name, value=drawn))
+                value = drawn
+            except sa.exc.IntegrityError:
+                value = self._stored_secret(name)
+                if value is None:
+                    raise
+        return bytes.fromhex(value)
+
+    def _stored_secret(self, name: str) -> str | None:
+        with self.engine.connect() as connection:
+            value: str | None = connection.execute(
                 sa.select(secrets_table.c.value).where(secrets_table.c.name == name)
             ).scalar()
-            if value is None:
-                value = secrets.token_hex(32)
-                connection.execute(secrets_table.insert().values(name=name, value=value))
-        return bytes.fromhex(value)
+        return value

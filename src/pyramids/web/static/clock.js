@@ -149,3 +149,34 @@ export function readTimeControl() {
   if (increment) control.increment = Number(increment);
   return control;
 }
+
+/** A ranked room's clock, as the server requires (`ranked_needs_clock`): a clock whose
+ * time-out lets a bot move, so that a player who stops moving cannot hold the game up
+ * for ever. While `ranked`, "No clock" and "the game waits" are not offered (a clock of
+ * two minutes a move is chosen if there was none); unticked, the player's own choices
+ * come back. The hint to show, or null. */
+export function lockClockForRanked(ranked) {
+  const choice = document.getElementById("time-control");
+  const onTimeout = document.getElementById("on-timeout");
+  if (!choice || !onTimeout) return null;
+  const none = choice.querySelector('option[value="none"]');
+  const adjourn = onTimeout.querySelector('option[value="adjourn"]');
+  if (ranked) {
+    if (choice.dataset.playerValue === undefined) choice.dataset.playerValue = choice.value;
+    if (onTimeout.dataset.playerValue === undefined) onTimeout.dataset.playerValue = onTimeout.value;
+    if (choice.value === "none") choice.value = "move:120";
+    onTimeout.value = "bot";
+    none.disabled = true;
+    adjourn.disabled = true;
+    return t("Ranked: a ranked game has a turn clock, and when a player's time runs out a bot makes their move, so that nobody can hold it up for ever. Untick “Ranked” to play without a clock.");
+  }
+  none.disabled = false;
+  adjourn.disabled = false;
+  for (const select of [choice, onTimeout]) {
+    if (select.dataset.playerValue !== undefined) {
+      select.value = select.dataset.playerValue;
+      delete select.dataset.playerValue;
+    }
+  }
+  return null;
+}

@@ -3,7 +3,7 @@
 import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatName, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
-import { readTimeControl, timeControlFields } from "./clock.js";
+import { lockClockForRanked, readTimeControl, timeControlFields } from "./clock.js";
 import { accountLine, currentAccount, rankedRefusal } from "./account.js";
 import {
   boardChooser, boardPicture, boardScores, dailyScores, loadBoards, looksLikeGameNumber,
@@ -130,6 +130,7 @@ async function applyRankedOptions() {
   const game = currentGame();
   const ask = ++rankedAsks;
   let taken = {};
+  const clockHint = lockClockForRanked(document.getElementById("ranked").checked);
   if (game && document.getElementById("ranked").checked) {
     try {
       const answer = await api("POST", `/api/games/${encodeURIComponent(game.name)}/ranked-options`,
@@ -140,7 +141,7 @@ async function applyRankedOptions() {
     }
   }
   if (ask !== rankedAsks || currentGame() !== game) return;
-  const hints = [];
+  const hints = clockHint ? [clockHint] : [];
   for (const input of document.querySelectorAll("#options [name]")) {
     if (Object.hasOwn(taken, input.name)) {
       if (input.dataset.playerValue === undefined) input.dataset.playerValue = JSON.stringify(inputValue(input));
