@@ -75,6 +75,27 @@ def test_an_illegal_action_ends_the_episode() -> None:
     assert not terminated and reward == 0.0
 
 
+def test_action_masks_is_the_info_mask_for_maskable_learners() -> None:
+    """sb3-contrib's MaskablePPO asks the env's `action_masks()`: the same legal actions
+    as `info["action_mask"]` at every step, as booleans, and none once the episode is
+    over (by the game's end or by an illegal action)."""
+    for name, options in [("pacal", {"opponents": "greedy"}), ("mahjongg", {"layout": SMALL})]:
+        env = gymnasium.make(f"pyramids/{name}-v0", **options)
+        _, info = env.reset(seed=3)
+        rng = np.random.default_rng(0)
+        done = False
+        while not done:
+            mask = env.get_wrapper_attr("action_masks")()  # as SB3's vector envs ask
+            assert mask.dtype == bool and np.array_equal(mask, info["action_mask"] == 1)
+            action = int(rng.choice(np.flatnonzero(mask)))
+            _, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert not env.unwrapped.action_masks().any()
+    _, info = env.reset(seed=1)
+    env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))  # illegal: the end
+    assert not env.unwrapped.action_masks().any()
+
+
 @pytest.mark.parametrize("action", [2.5, "x", None, True])
 def test_what_is_not_a_whole_number_is_refused_and_changes_nothing(action: object) -> None:
     env = gymnasium.make("pyramids/pacal-solo-v0")

@@ -259,6 +259,15 @@ class PyramidsGymEnv(gymnasium.Env):
             return {"action_mask": self._no_actions.copy()}
         return {"action_mask": self._mask.show(self._legal_actions(), self._position).copy()}
 
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now, as booleans: the method sb3-contrib's
+        `MaskablePPO` calls (`info["action_mask"]` holds the same as int8). None is legal
+        once the episode is over, an illegal action's end included."""
+        state = self._require_state()
+        if self._ended or state.is_terminal():
+            return self._no_actions.astype(bool)
+        return self._mask.show(self._legal_actions(), self._position).astype(bool)
+
     def _legal_actions(self) -> list[int]:
         if self._legal is None:
             self._legal = self._require_state().legal_actions()
