@@ -6,10 +6,15 @@ import { createRoom } from "./setup.js";
 import { renderClock } from "./clock.js";
 import { accountLine, currentAccount, renderRatingChange } from "./account.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
-import { installSide, onChat, onLog, sideState } from "./log.js";
+import { chatRefused, installSide, onChat, onLog, sideState } from "./log.js";
 
 const CLOSE_BAD_TOKEN = 4403;
 const CLOSE_UNKNOWN_ROOM = 4404;
+// The server refused the join as one too many (connections, or games only bots play
+// watched at once): the page tries again, less and less often, and says it is not in.
+const CLOSE_TOO_MANY = 4429;
+// Refusals of a chat message: said beside the chat, where the player wrote it.
+const CHAT_REFUSAL = /^(chat_|bad_chat$)/;
 const MAX_BACKOFF_MS = 10000;
 const REMATCH_POLL_MS = 3000;
 
@@ -71,7 +76,6 @@ function connect() {
   setConnection(t("Connecting…"), "pending");
   ws.addEventListener("open", () => {
     if (socket !== ws) return;
-    attempt = 0;
     ws.send(JSON.stringify(seat ? { type: "join", token: seat.token, lang: LANG } : { type: "join", lang: LANG }));
     setConnection(seat ? t("Connected") : t("Connected: watching"), "ok");
   });
@@ -84,10 +88,13 @@ function connect() {
       return;
     }
     if (message.type === "state") {
+      attempt = 0;  // joined: a later loss tries again at once (a refused join backs off)
       onState(message);
       if (message.log) onLog(message.log);
     }
-    else if (message.type === "error") showMessage(message.message, "error");
+    else if (message.type === "error") {
+      if (!(CHAT_REFUSAL.test(message.code || "") && chatRefused(message.message))) showMessage(message.message, "error");
+    }
     else if (message.type === "log") onLog(message);
     else if (message.type.startsWith("chat")) onChat(message);
   });
@@ -108,15 +115,20 @@ function connect() {
       setConnection(t("Game over"), "ok");
       return;
     }
-    scheduleReconnect();
+    scheduleReconnect(event.code === CLOSE_TOO_MANY);
   });
 }
 
-function scheduleReconnect() {
+/** Connect again after a while; `refused`: the server turned the join away (the page
+ * says why above), so the page was never in: it does not say the connection was lost. */
+function scheduleReconnect(refused = false) {
   if (reconnectTimer) return;
   const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt) + Math.floor(Math.random() * 250);
   attempt += 1;
-  setConnection(t("Connection lost; reconnecting in {seconds} s…", { seconds: Math.ceil(delay / 1000) }), "bad");
+  const seconds = Math.ceil(delay / 1000);
+  setConnection(refused
+    ? t("Not connected; trying again in {seconds} s…", { seconds })
+    : t("Connection lost; reconnecting in {seconds} s…", { seconds }), "bad");
   reconnectTimer = setTimeout(connect, delay);
 }
 
