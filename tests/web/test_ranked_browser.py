@@ -51,6 +51,7 @@ class ClockedServer(UvicornThread):
     def __init__(self, db_url: str) -> None:
         self.clock = FakeClock()
         app = mount_pages(create_app(db_url, limits=ServerLimits.relaxed(), clock=self.clock))
+        self.app = app
         super().__init__(app, wait=15, ws_max_size=MAX_MESSAGE_BYTES * 16)
 
 
@@ -322,4 +323,46 @@ def test_the_lobby_gives_a_ranked_room_a_clock_whose_time_out_lets_the_bot_move(
     assert room["ranked"] is True, room
     assert (room["time_control"]["kind"], room["time_control"]["seconds"],
             room["time_control"]["on_timeout"]) == ("move", 120, "bot"), room
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_a_rematch_of_a_ranked_room_without_a_clock_gets_the_ranked_clock(
+    browser: Any, server: ClockedServer
+) -> None:
+    """A room ranked before ranked rooms needed a clock (none, or one that adjourned):
+    its Rematch asked the server for the same, and was refused (`ranked_needs_clock`,
+    in words meant for the API, "time_control": {...}); now it takes the ranked clock."""
+    errors: list[str] = []
+    ana = person(browser, errors)
+    register(ana, server, "Ana")
+    ana.goto(server.base + "/?game=pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.fill("#option-rounds_to_win", "1")
+    ana.locator("#option-rounds_to_win").dispatch_event("change")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "bot:easy")
+    ana.check("#ranked")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room = ana.url.rsplit("/", 1)[1]
+    # As stored before the rule: a ranked room whose clock adjourns a player out of time.
+    hub = server.app.state.hub
+    hub.rooms[room].room.settings.time_control = {
+        "kind": "move", "seconds": 300, "on_timeout": "adjourn"}
+    ana.reload()
+    ana.wait_for_selector("body[data-status=playing]")
+    while not finished(ana):
+        before = move_number(ana)
+        if ana.evaluate("document.body.dataset.yourTurn") == "true":
+            pacal_move(ana)
+        ana.wait_for_function(
+            "(n) => document.body.dataset.status === 'finished' "
+            "|| Number(document.body.dataset.moveNumber) > n", arg=before)
+    ana.click("#rematch")
+    ana.wait_for_url(lambda url: url.rstrip("/").rsplit("/", 1)[1] != room)
+    rematch = ana.url.rsplit("/", 1)[1]
+    summary = ana.evaluate(f"fetch('/api/rooms/{rematch}').then((r) => r.json())")
+    assert summary["room"]["ranked"]
+    clock = summary["room"]["time_control"]
+    assert (clock["kind"], clock["seconds"], clock["on_timeout"]) == ("move", 300, "bot")
     assert not errors, f"the page raised JavaScript errors: {errors}"

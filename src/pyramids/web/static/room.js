@@ -3,7 +3,7 @@
 
 import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
-import { renderClock } from "./clock.js";
+import { rankedClock, renderClock } from "./clock.js";
 import { accountLine, currentAccount, renderRatingChange } from "./account.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
 import { chatRefused, installSide, onChat, onLog, sideState } from "./log.js";
@@ -510,13 +510,15 @@ function rematchSetup(message) {
   // Everyone moves one seat on, as a table passes the start to the left (and chess
   // swaps colours): where seat 1 moves first, a series of rematches shares it out.
   const seats = kept.map((_, index) => kept[(index + kept.length - 1) % kept.length]);
+  const ranked = Boolean(ui.summary && ui.summary.ranked);
+  const clock = (ui.summary && ui.summary.time_control) || null;
   return {
     game: message.game,
     options: (ui.summary && ui.summary.options) || (saved && saved.options) || {},
     seats,
     bot_delay_seconds: (ui.summary && ui.summary.bot_delay_seconds) || 0,
-    ranked: Boolean(ui.summary && ui.summary.ranked),
-    time_control: (ui.summary && ui.summary.time_control) || null,
+    ranked,
+    time_control: ranked ? rankedClock(clock) : clock,
     name: (store.seat(roomId) && store.seat(roomId).name) || store.name() || t("Player"),
   };
 }
