@@ -366,3 +366,36 @@ def test_a_rematch_of_a_ranked_room_without_a_clock_gets_the_ranked_clock(
     clock = summary["room"]["time_control"]
     assert (clock["kind"], clock["seconds"], clock["on_timeout"]) == ("move", 300, "bot")
     assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_a_guest_in_a_ranked_waiting_room_is_told_to_log_in_not_offered_seats(
+    browser: Any, server: ClockedServer
+) -> None:
+    """A guest saw a name field and Take this seat in a ranked room, which the server
+    refused (`account_required`): the page says why and links to the account page."""
+    errors: list[str] = []
+    ana = person(browser, errors)
+    register(ana, server, "Ana")
+    ana.goto(server.base + "/?game=pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    ana.check("#ranked")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room = ana.url.rsplit("/", 1)[1]
+    guest = person(browser, errors)
+    guest.set_viewport_size({"width": 390, "height": 844})
+    guest.goto(f"{server.base}/play/{room}")
+    guest.wait_for_selector("#ranked-login")
+    assert "logged in to an account" in guest.inner_text("#ranked-login")
+    assert guest.get_attribute("#ranked-login-link", "href") == "/account"
+    assert guest.locator("[data-take-seat]").count() == 0
+    assert guest.locator("#seat-name").count() == 0
+    bo = person(browser, errors)
+    register(bo, server, "Bo")
+    bo.goto(f"{server.base}/play/{room}")
+    bo.click("[data-take-seat='1']")
+    bo.wait_for_selector("[data-leave='1']")
+    assert bo.locator("#ranked-login").count() == 0
+    assert not errors, f"the pages raised JavaScript errors: {errors}"

@@ -337,10 +337,13 @@ function renderWaiting(message) {
   const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: t("Your name") });
   const info = ui.catalogue && ui.catalogue.games.find((game) => game.name === message.game);
   const agents = orderedAgents((info && info.agents) || (ui.catalogue && ui.catalogue.agents) || ["random"]);
+  // A ranked room seats only accounts: a guest is told so, and how to log in, in
+  // place of a name field and Take this seat buttons that the server would refuse.
+  const guestOfRanked = Boolean(ui.summary && ui.summary.ranked && !ui.account);
   const rows = message.seats.map((seat) => {
     const actions = [];
     if (seat.kind === "open") {
-      if (!mySeat) {
+      if (!mySeat && !guestOfRanked) {
         actions.push(
           h("button", { class: "primary", "data-take-seat": seat.seat, onclick: () => takeSeat(seat.seat) }, t("Take this seat")),
         );
@@ -371,7 +374,11 @@ function renderWaiting(message) {
       h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
       h("button", { onclick: () => copyLink(link) }, t("Copy link"))),
     // A name is asked only of a visitor who has a seat to take.
-    mySeat || !open ? null : h("label", { class: "field" }, t("Your name"), " ", nameInput),
+    mySeat || !open ? null : guestOfRanked
+      ? h("p", { id: "ranked-login", class: "hint" },
+        t("This room is ranked: its results count for ratings, so its seats are for players logged in to an account."),
+        " ", h("a", { href: "/account", id: "ranked-login-link" }, t("Log in or register to take a seat.")))
+      : h("label", { class: "field" }, t("Your name"), " ", nameInput),
     h("ul", { class: "waiting-seats" }, rows),
     token
       ? h("div", { class: "actions" },  // Start and Close apart, not touching
@@ -672,6 +679,7 @@ async function main() {
     }, t("How to play")));
     // Who is logged in: a ranked room seats accounts only.
     accountLine().then((line) => document.querySelector("header.top").append(line));
+    ui.account = await currentAccount();
   } catch (problem) {
     if (problem.status === 404) {
       noSuchRoom();
