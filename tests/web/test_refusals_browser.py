@@ -116,3 +116,33 @@ def test_a_refused_chat_message_is_said_beside_the_chat_and_given_back(
     assert spectator.locator("#chat-error").is_hidden()
     assert not errors
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}])
+def test_a_refused_login_is_said_in_the_pages_column(
+    browser: Any, start_server: Callable[..., ServerThread], tmp_path: Any,
+    viewport: dict[str, int],
+) -> None:
+    """A wrong password, or too many failed logins, stood against the window's left
+    edge (x = 0), out of line with the forms it is about."""
+    server = start_server(f"sqlite:///{tmp_path / 'rooms.db'}", pages=True)
+    errors: list[str] = []
+    context = browser.new_context(viewport=viewport)
+    page = page_of(context, errors)
+    page.goto(f"{server.base}/account")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#login-name", "Nobody")
+    page.fill("#login-password", "not the password")
+    page.press("#login-password", "Enter")
+    page.wait_for_selector("#account-error:not([hidden])")
+    assert "wrong name or password" in page.inner_text("#account-error")
+    # Where its words stand (a box's padding may hold them in): in the forms' column.
+    left, right = page.evaluate(
+        "(() => { const range = document.createRange();"
+        " range.selectNodeContents(document.getElementById('account-error'));"
+        " const box = range.getBoundingClientRect(); return [box.left, box.right]; })()")
+    form = page.locator("#login").bounding_box()
+    assert form["x"] - 1 <= left <= form["x"] + 20, (left, form)
+    assert right <= form["x"] + form["width"] + 1, (right, form)
+    assert not errors
+    context.close()
