@@ -70,6 +70,23 @@ def test_korean_says_each_game_term_with_one_word(term: str) -> None:
             assert KOREAN_TERMS[term] in form, (message_id, form)
 
 
+def test_korean_says_a_deal_with_one_word_not_the_layouts() -> None:
+    """A deal is 배분 (the lobby's daily deal panel said 오늘의 배분 in one line and
+    오늘의 배치 in the next); 배치 is a layout's word (and a seating's), never a deal's."""
+    import re
+
+    korean = catalogue_json("ko")["messages"]
+    checked = 0
+    for message_id, text in korean.items():
+        english = re.sub(r"\{\w+\}", "", message_id).lower()
+        if not re.search(r"\bdeal(s|'s)?\b", english) or re.search(r"layout|seat|deal=", english):
+            continue
+        checked += 1
+        for form in text if isinstance(text, list) else [text]:
+            assert "배치" not in form, (message_id, form)
+    assert checked >= 20
+
+
 def test_korean_gives_each_bonus_of_the_mahjongg_log_its_unit() -> None:
     """The log's points of a pair, one part after another ("짝 200점, 연속 보너스 200점"):
     each part reads with its unit, "빠른 짝 보너스 50" said 50 what?"""

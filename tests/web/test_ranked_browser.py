@@ -51,6 +51,7 @@ class ClockedServer(UvicornThread):
     def __init__(self, db_url: str) -> None:
         self.clock = FakeClock()
         app = mount_pages(create_app(db_url, limits=ServerLimits.relaxed(), clock=self.clock))
+        self.app = app
         super().__init__(app, wait=15, ws_max_size=MAX_MESSAGE_BYTES * 16)
 
 
@@ -323,3 +324,78 @@ def test_the_lobby_gives_a_ranked_room_a_clock_whose_time_out_lets_the_bot_move(
     assert (room["time_control"]["kind"], room["time_control"]["seconds"],
             room["time_control"]["on_timeout"]) == ("move", 120, "bot"), room
     assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_a_rematch_of_a_ranked_room_without_a_clock_gets_the_ranked_clock(
+    browser: Any, server: ClockedServer
+) -> None:
+    """A room ranked before ranked rooms needed a clock (none, or one that adjourned):
+    its Rematch asked the server for the same, and was refused (`ranked_needs_clock`,
+    in words meant for the API, "time_control": {...}); now it takes the ranked clock."""
+    errors: list[str] = []
+    ana = person(browser, errors)
+    register(ana, server, "Ana")
+    ana.goto(server.base + "/?game=pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.fill("#option-rounds_to_win", "1")
+    ana.locator("#option-rounds_to_win").dispatch_event("change")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "bot:easy")
+    ana.check("#ranked")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room = ana.url.rsplit("/", 1)[1]
+    # As stored before the rule: a ranked room whose clock adjourns a player out of time.
+    hub = server.app.state.hub
+    hub.rooms[room].room.settings.time_control = {
+        "kind": "move", "seconds": 300, "on_timeout": "adjourn"}
+    ana.reload()
+    ana.wait_for_selector("body[data-status=playing]")
+    while not finished(ana):
+        before = move_number(ana)
+        if ana.evaluate("document.body.dataset.yourTurn") == "true":
+            pacal_move(ana)
+        ana.wait_for_function(
+            "(n) => document.body.dataset.status === 'finished' "
+            "|| Number(document.body.dataset.moveNumber) > n", arg=before)
+    ana.click("#rematch")
+    ana.wait_for_url(lambda url: url.rstrip("/").rsplit("/", 1)[1] != room)
+    rematch = ana.url.rsplit("/", 1)[1]
+    summary = ana.evaluate(f"fetch('/api/rooms/{rematch}').then((r) => r.json())")
+    assert summary["room"]["ranked"]
+    clock = summary["room"]["time_control"]
+    assert (clock["kind"], clock["seconds"], clock["on_timeout"]) == ("move", 300, "bot")
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_a_guest_in_a_ranked_waiting_room_is_told_to_log_in_not_offered_seats(
+    browser: Any, server: ClockedServer
+) -> None:
+    """A guest saw a name field and Take this seat in a ranked room, which the server
+    refused (`account_required`): the page says why and links to the account page."""
+    errors: list[str] = []
+    ana = person(browser, errors)
+    register(ana, server, "Ana")
+    ana.goto(server.base + "/?game=pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    ana.check("#ranked")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room = ana.url.rsplit("/", 1)[1]
+    guest = person(browser, errors)
+    guest.set_viewport_size({"width": 390, "height": 844})
+    guest.goto(f"{server.base}/play/{room}")
+    guest.wait_for_selector("#ranked-login")
+    assert "logged in to an account" in guest.inner_text("#ranked-login")
+    assert guest.get_attribute("#ranked-login-link", "href") == "/account"
+    assert guest.locator("[data-take-seat]").count() == 0
+    assert guest.locator("#seat-name").count() == 0
+    bo = person(browser, errors)
+    register(bo, server, "Bo")
+    bo.goto(f"{server.base}/play/{room}")
+    bo.click("[data-take-seat='1']")
+    bo.wait_for_selector("[data-leave='1']")
+    assert bo.locator("#ranked-login").count() == 0
+    assert not errors, f"the pages raised JavaScript errors: {errors}"

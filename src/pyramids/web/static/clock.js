@@ -150,6 +150,14 @@ export function readTimeControl() {
   return control;
 }
 
+/** The clock a ranked room's rematch takes: the room's own, with the bot moving at a
+ * time-out, as the server requires (`ranked_needs_clock`); two minutes a move where it
+ * had none (a room ranked before the rule: its rematch was refused). */
+export function rankedClock(control) {
+  const timed = control && control.kind && control.kind !== "none";
+  return timed ? { ...control, on_timeout: "bot" } : { kind: "move", seconds: 120, on_timeout: "bot" };
+}
+
 /** A ranked room's clock, as the server requires (`ranked_needs_clock`): a clock whose
  * time-out lets a bot move, so that a player who stops moving cannot hold the game up
  * for ever. While `ranked`, "No clock" and "the game waits" are not offered (a clock of

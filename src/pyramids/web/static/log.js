@@ -10,7 +10,7 @@ import { api, h, seatName, t } from "./common.js";
 const MAX_CHAT_LENGTH = 300;
 const SHOWN_LOG = 400;
 
-const side = { send: null, seats: [], mySeat: null, host: null, roomId: null, muted: false };
+const side = { send: null, seats: [], mySeat: null, host: null, roomId: null, muted: false, lastSent: "" };
 
 function seatLabel(seat) {
   if (seat === null || seat === undefined) return t("Spectator");
@@ -30,11 +30,16 @@ export function installSide(box, { roomId, send, hostToken }) {
   });
   const form = h("form", { id: "chat-form", class: "chat-form" }, input,
     h("button", { type: "submit" }, t("Send")));
+  const refusal = h("p", { id: "chat-error", class: "message error", role: "alert", hidden: true });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    if (side.send({ type: "chat", text })) input.value = "";
+    refusal.hidden = true;
+    if (side.send({ type: "chat", text })) {
+      side.lastSent = text;
+      input.value = "";
+    }
   });
   const parts = [
     h("section", { id: "move-log", class: "move-log panel", "aria-labelledby": "move-log-title" },
@@ -45,10 +50,26 @@ export function installSide(box, { roomId, send, hostToken }) {
       h("ol", { id: "chat-list", class: "chat-list", "aria-live": "polite" }),
       h("p", { id: "chat-muted", class: "hint", hidden: true }, t("The host has muted spectators.")),
       form,
+      refusal,
       side.host ? muteControl() : null),
   ];
   box.replaceChildren(...parts.filter(Boolean));
   box.hidden = false;
+}
+
+/** The server refused a chat message (`text` says why): say so beside the chat, where
+ * the player looks (the page's message line may be out of sight on a phone), and give
+ * back the words they wrote, to send again. False when the page has no chat. */
+export function chatRefused(text) {
+  const box = document.getElementById("chat-error");
+  if (!box) return false;
+  box.textContent = text;
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
+  const input = document.getElementById("chat-input");
+  if (input && !input.value && side.lastSent) input.value = side.lastSent;
+  side.lastSent = "";
+  return true;
 }
 
 function muteControl() {

@@ -3,13 +3,18 @@
 
 import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
-import { renderClock } from "./clock.js";
+import { rankedClock, renderClock } from "./clock.js";
 import { accountLine, currentAccount, renderRatingChange } from "./account.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
-import { installSide, onChat, onLog, sideState } from "./log.js";
+import { chatRefused, installSide, onChat, onLog, sideState } from "./log.js";
 
 const CLOSE_BAD_TOKEN = 4403;
 const CLOSE_UNKNOWN_ROOM = 4404;
+// The server refused the join as one too many (connections, or games only bots play
+// watched at once): the page tries again, less and less often, and says it is not in.
+const CLOSE_TOO_MANY = 4429;
+// Refusals of a chat message: said beside the chat, where the player wrote it.
+const CHAT_REFUSAL = /^(chat_|bad_chat$)/;
 const MAX_BACKOFF_MS = 10000;
 const REMATCH_POLL_MS = 3000;
 
@@ -71,7 +76,6 @@ function connect() {
   setConnection(t("Connecting…"), "pending");
   ws.addEventListener("open", () => {
     if (socket !== ws) return;
-    attempt = 0;
     ws.send(JSON.stringify(seat ? { type: "join", token: seat.token, lang: LANG } : { type: "join", lang: LANG }));
     setConnection(seat ? t("Connected") : t("Connected: watching"), "ok");
   });
@@ -84,10 +88,13 @@ function connect() {
       return;
     }
     if (message.type === "state") {
+      attempt = 0;  // joined: a later loss tries again at once (a refused join backs off)
       onState(message);
       if (message.log) onLog(message.log);
     }
-    else if (message.type === "error") showMessage(message.message, "error");
+    else if (message.type === "error") {
+      if (!(CHAT_REFUSAL.test(message.code || "") && chatRefused(message.message))) showMessage(message.message, "error");
+    }
     else if (message.type === "log") onLog(message);
     else if (message.type.startsWith("chat")) onChat(message);
   });
@@ -108,15 +115,20 @@ function connect() {
       setConnection(t("Game over"), "ok");
       return;
     }
-    scheduleReconnect();
+    scheduleReconnect(event.code === CLOSE_TOO_MANY);
   });
 }
 
-function scheduleReconnect() {
+/** Connect again after a while; `refused`: the server turned the join away (the page
+ * says why above), so the page was never in: it does not say the connection was lost. */
+function scheduleReconnect(refused = false) {
   if (reconnectTimer) return;
   const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt) + Math.floor(Math.random() * 250);
   attempt += 1;
-  setConnection(t("Connection lost; reconnecting in {seconds} s…", { seconds: Math.ceil(delay / 1000) }), "bad");
+  const seconds = Math.ceil(delay / 1000);
+  setConnection(refused
+    ? t("Not connected; trying again in {seconds} s…", { seconds })
+    : t("Connection lost; reconnecting in {seconds} s…", { seconds }), "bad");
   reconnectTimer = setTimeout(connect, delay);
 }
 
@@ -325,10 +337,13 @@ function renderWaiting(message) {
   const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: t("Your name") });
   const info = ui.catalogue && ui.catalogue.games.find((game) => game.name === message.game);
   const agents = orderedAgents((info && info.agents) || (ui.catalogue && ui.catalogue.agents) || ["random"]);
+  // A ranked room seats only accounts: a guest is told so, and how to log in, in
+  // place of a name field and Take this seat buttons that the server would refuse.
+  const guestOfRanked = Boolean(ui.summary && ui.summary.ranked && !ui.account);
   const rows = message.seats.map((seat) => {
     const actions = [];
     if (seat.kind === "open") {
-      if (!mySeat) {
+      if (!mySeat && !guestOfRanked) {
         actions.push(
           h("button", { class: "primary", "data-take-seat": seat.seat, onclick: () => takeSeat(seat.seat) }, t("Take this seat")),
         );
@@ -359,7 +374,11 @@ function renderWaiting(message) {
       h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
       h("button", { onclick: () => copyLink(link) }, t("Copy link"))),
     // A name is asked only of a visitor who has a seat to take.
-    mySeat || !open ? null : h("label", { class: "field" }, t("Your name"), " ", nameInput),
+    mySeat || !open ? null : guestOfRanked
+      ? h("p", { id: "ranked-login", class: "hint" },
+        t("This room is ranked: its results count for ratings, so its seats are for players logged in to an account."),
+        " ", h("a", { href: "/account", id: "ranked-login-link" }, t("Log in or register to take a seat.")))
+      : h("label", { class: "field" }, t("Your name"), " ", nameInput),
     h("ul", { class: "waiting-seats" }, rows),
     token
       ? h("div", { class: "actions" },  // Start and Close apart, not touching
@@ -498,13 +517,15 @@ function rematchSetup(message) {
   // Everyone moves one seat on, as a table passes the start to the left (and chess
   // swaps colours): where seat 1 moves first, a series of rematches shares it out.
   const seats = kept.map((_, index) => kept[(index + kept.length - 1) % kept.length]);
+  const ranked = Boolean(ui.summary && ui.summary.ranked);
+  const clock = (ui.summary && ui.summary.time_control) || null;
   return {
     game: message.game,
     options: (ui.summary && ui.summary.options) || (saved && saved.options) || {},
     seats,
     bot_delay_seconds: (ui.summary && ui.summary.bot_delay_seconds) || 0,
-    ranked: Boolean(ui.summary && ui.summary.ranked),
-    time_control: (ui.summary && ui.summary.time_control) || null,
+    ranked,
+    time_control: ranked ? rankedClock(clock) : clock,
     name: (store.seat(roomId) && store.seat(roomId).name) || store.name() || t("Player"),
   };
 }
@@ -658,6 +679,7 @@ async function main() {
     }, t("How to play")));
     // Who is logged in: a ranked room seats accounts only.
     accountLine().then((line) => document.querySelector("header.top").append(line));
+    ui.account = await currentAccount();
   } catch (problem) {
     if (problem.status === 404) {
       noSuchRoom();
