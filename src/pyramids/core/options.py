@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,11 +21,31 @@ from pyramids.core.errors import (
 NO_LEGACY: Any = object()
 
 
-def _bound(value: float | None) -> str | None:
-    """A bound as people write it: 10000000, not 1e+07; 0.5 as it is."""
-    if value is None:
-        return None
+def _typed_bound(value: float) -> str:
+    """A bound as people type it: 10000000, not 1e+07; 0.5 as it is."""
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class _Phrasing:
+    """How the values an option allows are said: in player words, or as typed keys."""
+
+    either: str  # a switch
+    kinds: Mapping[type, str]
+    between: str
+    at_least: str
+    at_most: str
+    bound: Callable[[float], Any]
+
+
+_IN_WORDS = _Phrasing(
+    N_("on or off"), {int: N_("a whole number"), float: N_("a number"), str: N_("text")},
+    N_("{kind} from {low} to {high}"), N_("{kind}, at least {low}"),
+    N_("{kind}, at most {high}"), Number)
+_AS_TYPED = _Phrasing(
+    N_("true or false"), {int: N_("an integer"), float: N_("a number"), str: N_("a string")},
+    N_("{kind} >= {low} and <= {high}"), N_("{kind} >= {low}"), N_("{kind} <= {high}"),
+    _typed_bound)
 
 
 @dataclass(frozen=True)
@@ -63,38 +83,27 @@ class Option:
     def allowed_words(self) -> Words:
         """The values allowed, as player words the interfaces translate: "a whole number
         from 0 to 1,000,000", "on or off"."""
-        if self.choices is not None:
-            return self._one_of()
-        if self.kind is bool:
-            return Words(N_("on or off"))
-        kinds = {int: N_("a whole number"), float: N_("a number"), str: N_("text")}
-        kind = Words(kinds.get(self.kind, N_("a value")))
-        low = None if self.minimum is None else Number(self.minimum)
-        high = None if self.maximum is None else Number(self.maximum)
-        if low is not None and high is not None:
-            return Words(N_("{kind} from {low} to {high}"), kind=kind, low=low, high=high)
-        if low is not None:
-            return Words(N_("{kind}, at least {low}"), kind=kind, low=low)
-        if high is not None:
-            return Words(N_("{kind}, at most {high}"), kind=kind, high=high)
-        return kind
+        return self._allowed_as(_IN_WORDS)
 
     def allowed_keys(self) -> Words:
         """The values allowed as someone typing `-o key=value` reads them: "an integer
         >= 0 and <= 1000000", "true or false"."""
+        return self._allowed_as(_AS_TYPED)
+
+    def _allowed_as(self, phrasing: _Phrasing) -> Words:
         if self.choices is not None:
             return self._one_of()
         if self.kind is bool:
-            return Words(N_("true or false"))
-        kinds = {int: N_("an integer"), float: N_("a number"), str: N_("a string")}
-        kind = Words(kinds.get(self.kind, N_("a value")))
-        low, high = _bound(self.minimum), _bound(self.maximum)
+            return Words(phrasing.either)
+        kind = Words(phrasing.kinds.get(self.kind, N_("a value")))
+        low = None if self.minimum is None else phrasing.bound(self.minimum)
+        high = None if self.maximum is None else phrasing.bound(self.maximum)
         if low is not None and high is not None:
-            return Words(N_("{kind} >= {low} and <= {high}"), kind=kind, low=low, high=high)
+            return Words(phrasing.between, kind=kind, low=low, high=high)
         if low is not None:
-            return Words(N_("{kind} >= {low}"), kind=kind, low=low)
+            return Words(phrasing.at_least, kind=kind, low=low)
         if high is not None:
-            return Words(N_("{kind} <= {high}"), kind=kind, high=high)
+            return Words(phrasing.at_most, kind=kind, high=high)
         return kind
 
     def _one_of(self) -> Words:
