@@ -50,7 +50,7 @@ def test_a_node_limit_gives_null() -> None:
 def test_plain_output_and_a_lost_deal() -> None:
     result = invoke("--seed", "128", "--deal", "random")
     assert result.exit_code == 0, result.output
-    assert "turtle seed 128 deal=random: unsolvable" in result.output
+    assert "pharaohs-tomb seed 128 deal=random: unsolvable" in result.output
 
 
 def test_bad_input_exits_2() -> None:
@@ -61,7 +61,7 @@ def test_bad_input_exits_2() -> None:
 
 def test_game_options_are_given_with_o_as_every_other_command_takes_them() -> None:
     # -o deal=random is the deal `play mahjongg -o deal=random` starts from.
-    result = invoke("--seed", "2", "-o", "deal=random", "--json")
+    result = invoke("--seed", "2", "-o", "deal=random", "-o", "layout=turtle", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert (report["layout"], report["deal"], report["pantheon_pairs"]) == (
@@ -135,7 +135,7 @@ def test_every_line_a_person_reads_is_in_korean_under_lang_ko() -> None:
     korean = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "2"])
     assert english.exit_code == 0 and korean.exit_code == 0, korean.output
     lines = korean.output.splitlines()
-    assert lines[0] == "turtle 시드 2 deal=solvable: 풀 수 있음"
+    assert lines[0] == "pharaohs-tomb 시드 2 deal=solvable: 풀 수 있음"
     assert lines[1].startswith("노드: ") and ", 초: " in lines[1]
     # The moves keep the letters `play` takes; the faces and places are Korean.
     english_lines = english.output.splitlines()
@@ -151,7 +151,7 @@ def test_every_line_a_person_reads_is_in_korean_under_lang_ko() -> None:
     assert unknown.output.splitlines()[0].endswith(": 알 수 없음(노드 한도에 도달)")
     lost = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "128",
                                "--deal", "random"])
-    assert lost.output.splitlines()[0] == "turtle 시드 128 deal=random: 풀 수 없음"
+    assert lost.output.splitlines()[0] == "pharaohs-tomb 시드 128 deal=random: 풀 수 없음"
     # --json keeps its keys, in every language.
     as_json = runner.invoke(app, ["--lang", "ko", "solve", "mahjongg", "--seed", "2", "--json"])
     assert set(json.loads(as_json.output)) == {"layout", "seed", "deal", "pantheon_pairs",
@@ -217,7 +217,7 @@ def test_a_clearing_names_each_tile_so_a_person_finds_it() -> None:
 
 
 def test_json_keeps_the_engine_moves_and_adds_the_words() -> None:
-    report = json.loads(invoke("--seed", "4", "--json").output)
+    report = json.loads(invoke("--layout", "turtle", "--seed", "4", "--json").output)
     assert len(report["pairs"]) == len(report["moves"]) == 72
     layout = load_layout("turtle")
     for move, pair in zip(report["moves"], report["pairs"], strict=True):
@@ -255,7 +255,7 @@ def test_options_the_solver_does_not_use_are_refused(option: str, words: str) ->
 
 def test_the_options_the_solver_uses_still_work() -> None:
     base = json.loads(invoke("--seed", "3", "--json").output)
-    for options in (["players=1"], ["mode=standard"], ["mode=time-attack", "players=1"]):
+    for options in (["players=1"], ["mode=standard"], ["layout=pharaohs-tomb"]):
         given = [word for option in options for word in ("-o", option)]
         result = invoke("--seed", "3", *given, "--json")
         assert result.exit_code == 0, result.output
@@ -264,3 +264,20 @@ def test_the_options_the_solver_uses_still_work() -> None:
     auto = invoke("--seed", "3", "-o", "layout=auto", "-o", "mode=time-attack", "--json")
     assert auto.exit_code == 0, auto.output
     assert json.loads(auto.output)["layout"] == "great-zenith"
+
+
+@pytest.mark.parametrize("options", [[], ["mode=time-attack"], ["mode=time-attack", "players=1"]])
+def test_without_a_layout_the_verdict_is_for_the_deal_play_starts_from(options: list[str]) -> None:
+    """`solve mahjongg --seed N` answered for the Turtle while `play mahjongg --seed N`
+    deals the mode's own board (Pharaoh's Tomb, or the Great Zenith for the Time Attack):
+    a player asking about the game in front of them got another board's verdict."""
+    given = [word for option in options for word in ("-o", option)]
+    result = invoke("--seed", "3", *given, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    played = MahjonggGame(**dict(option.split("=") for option in options))
+    assert report["layout"] == played.layout.name
+    assert report["solvable"] is True
+    state = played.new_initial_state(3)
+    pairs = [(int(a), int(b)) for _, a, b in (move.split() for move in report["moves"])]
+    assert is_clearing_order(played.layout.geometry, state.faces, pairs)

@@ -10,9 +10,10 @@ key or value gets the same words. The options that decide the deal are
 player clears. Every other option (a table of several players, a co-op, the
 rules of play and scoring, `solver_nodes`, which `--node-limit` is here) is
 refused, naming what is taken: accepted, it would read as if the verdict were
-for that game. The layout is `turtle` unless `--layout` or `-o layout=...` names
-another. A clearing is printed pair by pair, each tile by its face, its place
-(layer, row, column) and the letters `play --plain` draws under it; `--json`
+for that game. Without `--layout` or `-o layout=...` the board is the one `play`
+deals by default: the mode's own (Pharaoh's Tomb for the Standard Expedition).
+A clearing is printed pair by pair, each tile by its face, its place (layer,
+row, column) and the letters `play --plain` draws under it; `--json`
 keeps the engine's moves and adds the same in `pairs`. The flags this command
 had before `-o`, `--deal` and `--pantheon-pairs/--no-pantheon-pairs`, still
 work (hidden from the help): each is the same as its option, and a flag and an
@@ -41,8 +42,6 @@ from pyramids.play.session import parse_options
 from pyramids.play.text.mahjongg import tile_label
 
 GAME = "mahjongg"
-#: What `solve mahjongg` plays when neither --layout nor -o layout= names a layout.
-DEFAULT_LAYOUT = "turtle"
 #: The options that decide the deal the solver clears.
 DEAL_OPTIONS = ("layout", "deal", "pantheon_pairs")
 #: The modes played alone: the solver clears a board one player clears (`mode` only
@@ -120,7 +119,7 @@ def pair_entry(layout: Layout, faces: list[int], pair: tuple[int, int]) -> dict[
 def solve_mahjongg(
     layout: str | None = typer.Option(
         None, "--layout", help="A shipped layout name or a .pyr / KMahjongg .layout file "
-        f"(the same as -o layout=...; default {DEFAULT_LAYOUT})."
+        "(the same as -o layout=...; by default the board `play` deals: the mode's own)."
     ),
     seed: int = typer.Option(0, "--seed", help="The deal's seed (as for `pyramids play`)."),
     option: list[str] | None = typer.Option(
@@ -149,7 +148,6 @@ def solve_mahjongg(
                   "--pantheon-pairs" if pantheon_pairs else "--no-pantheon-pairs",
                   pantheon_pairs)
         check_solved_options(options, specs)
-        options.setdefault("layout", DEFAULT_LAYOUT)
         if node_limit is not None and node_limit < 1:
             raise OptionError(N_("--node-limit must be at least 1, got {limit}"),
                               limit=node_limit)
