@@ -41,7 +41,7 @@ def deviation(rating: float, opponents: list[tuple[float, int]]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--game", required=True)
     parser.add_argument("--agents", default="random,easy,medium,hard")
     parser.add_argument("--games", type=int, default=96)

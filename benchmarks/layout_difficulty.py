@@ -238,7 +238,7 @@ def write_data(path: Path, data: dict[str, Any]) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--layout", action="append", help="a layout name (default: all)")
     parser.add_argument("--deals", type=int, default=DEFAULTS["deals"])
     parser.add_argument("--first-seed", type=int, default=DEFAULTS["first_seed"])

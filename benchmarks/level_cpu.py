@@ -52,7 +52,7 @@ def measure(game_name: str, setting: str, players: int | None, games: int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("game")
     parser.add_argument("agent", help="a level (easy..expert) or an agent setting")
     parser.add_argument("--players", type=int, help="seats, for games with a player count")

@@ -80,7 +80,7 @@ def measure(name: str, deals: int, solvable: bool = True) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--layout", action="append", help="a layout name (default: all)")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--random", action="store_true", help="also time deal_random")

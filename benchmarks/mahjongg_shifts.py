@@ -47,7 +47,7 @@ def play(options: dict[str, object], seed: int) -> dict[str, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--layout", default="great-zenith")
     parser.add_argument("--json", action="store_true")

@@ -18,7 +18,7 @@ from pyramids.core import load
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--level", choices=LEVELS, default="medium")
     parser.add_argument("--players", type=int, default=1)
     parser.add_argument("--layout", default="pharaohs-tomb")

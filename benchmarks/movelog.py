@@ -86,7 +86,7 @@ def measure(game: str, options: dict[str, object], games: int, seed: int) -> Non
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -100,7 +100,7 @@ def _chooser(agent: str | None, match: int, rng: Rng) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--agent", help="an agent setting to test instead of sharp")

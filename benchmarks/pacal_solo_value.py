@@ -149,14 +149,14 @@ def run_compare(names: list[str], deals: int, seed: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     sub = parser.add_subparsers(dest="command", required=True)
-    fit_parser = sub.add_parser("fit")
+    fit_parser = sub.add_parser("fit", allow_abbrev=False)
     fit_parser.add_argument("--deals", type=int, default=20000)
     fit_parser.add_argument("--seed", type=int, default=1)
     fit_parser.add_argument("--lookahead-deals", type=int, default=0)
     fit_parser.add_argument("--lookahead-weight", type=float, default=3.0)
-    compare_parser = sub.add_parser("compare")
+    compare_parser = sub.add_parser("compare", allow_abbrev=False)
     compare_parser.add_argument("--deals", type=int, default=1000)
     compare_parser.add_argument("--seed", type=int, default=7)
     compare_parser.add_argument("names", nargs="+")

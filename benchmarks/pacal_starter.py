@@ -66,7 +66,7 @@ def share(wins: int, trials: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--matches", type=int, default=400)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--agent", default="greedy", help="an agent setting (greedy, hard, ...)")

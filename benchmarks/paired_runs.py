@@ -69,7 +69,7 @@ def compare(first: Path, second: Path) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("first", type=Path)
     parser.add_argument("second", type=Path)
     args = parser.parse_args()

@@ -380,7 +380,7 @@ async def run(args: argparse.Namespace, ports: list[int], server_pids: list[int]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")

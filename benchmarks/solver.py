@@ -185,7 +185,7 @@ def show(row: dict[str, object]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--layout", default="turtle")
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--first-seed", type=int, default=0)

@@ -403,7 +403,7 @@ def print_ladder(figures: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--only", action="append", help="run only these checks (repeatable)")
     parser.add_argument("--games", type=int, help="games for every chosen check")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the default samples")

@@ -506,7 +506,7 @@ def stalls(players: list[int], games: int, seed: int, random_settings: int) -> N
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0], allow_abbrev=False)
     parser.add_argument("mode", choices=("why", "sweep", "mcts", "stalls"))
     parser.add_argument("--players", default="4", help="player counts, e.g. 2,3,4,5")
     parser.add_argument("--games", type=int, default=600,

@@ -266,7 +266,7 @@ def parse_option(text: str) -> tuple[str, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--game", action="append", help="game name (repeatable; default all)")
     parser.add_argument("--option", action="append", type=parse_option, default=[])
     parser.add_argument("--seconds", type=float, default=3.0)

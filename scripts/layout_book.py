@@ -1248,7 +1248,7 @@ def layouts_page(layouts: dict[str, Layout], data: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--check", action="store_true", help="write nothing; report stale files")
     parser.add_argument("--list", action="store_true", help="print each design's figures")
     args = parser.parse_args()

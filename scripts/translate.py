@@ -21,7 +21,7 @@ from update_catalogue import po_path  # noqa: E402
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("lang")
     parser.add_argument("source", type=Path)
     parser.add_argument("--name", default="KO", help="the dict's name in the source file")

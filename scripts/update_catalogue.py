@@ -185,7 +185,7 @@ def missing(catalog: Catalog) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--check", action="store_true", help="change nothing; report gaps")
     args = parser.parse_args()
     template = extract()

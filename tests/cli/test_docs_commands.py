@@ -243,6 +243,26 @@ def test_a_misspelt_benchmark_option_is_caught() -> None:
         check_benchmark("python benchmarks/temple_balance_study.py sweeps --games 4", True)
 
 
+@pytest.mark.parametrize("script", sorted({_words(command)[0] for _, command, _ in BENCHMARKS}))
+def test_a_benchmark_takes_no_shortened_option(script: str) -> None:
+    """argparse took `--deal 20` as `--deals 20` and `--expert 5` as `--expert-games 5`,
+    so a typo ran a measurement with a setting the reader did not ask for."""
+    parser = benchmark_parser(script)
+    subs = [sub for action in parser._actions
+            if isinstance(action, argparse._SubParsersAction)
+            for sub in action.choices.values()]
+    for each in [parser, *subs]:
+        assert each.allow_abbrev is False, f"{each.prog} takes shortened options"
+
+
+def test_a_shortened_option_is_refused_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = benchmark_parser("benchmarks/strength.py")
+    assert parser.parse_args(["--expert-games", "5"]).expert_games == 5
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--expert", "5"])
+    assert "unrecognized arguments: --expert 5" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("command", "whole", "problem"), [
     ("pyramids arena pacal --agnets greedy,random --games 4", False,
      "pyramids arena has no option --agnets"),
