@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -306,3 +309,36 @@ def test_a_full_disk_is_said_in_words_when_a_game_cannot_be_kept() -> None:
     with pytest.raises(RecordError) as caught, results_writer(Path("/dev/full"), form) as keep:
         keep({"index": 0})
     assert str(caught.value) == "/dev/full: cannot write the results file: the disk is full"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_device_or_a_pipe_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """`--results /dev/full` was read until memory ran out, and a named pipe waited for
+    ever for a writer: a results file must be a file."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+
+    def write_junk_later() -> None:
+        # Without the check the run blocks reading the pipe; this lets it go on.
+        time.sleep(1.0)
+        try:
+            descriptor = os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # nobody reading: the run refused the pipe first
+            return
+        os.write(descriptor, b"junk\n")
+        os.close(descriptor)
+
+    writer = threading.Thread(target=write_junk_later)
+    writer.start()
+    try:
+        with pytest.raises(RecordError) as caught:
+            run_arena("toy-draw", AGENTS, games=2, results_file=pipe, **SETTINGS)
+    finally:
+        writer.join()
+    assert str(caught.value) == (f"{pipe} is not a file but a device or a pipe; a results "
+                                 "file keeps a run's games to go on from: give the path of "
+                                 "a file")
+    runner = CliRunner()
+    korean = runner.invoke(app, ["--lang", "ko", "arena", "pacal", "--agents", "random",
+                                 "-n", "1", "--results", str(pipe)])
+    assert korean.exit_code == 2 and korean.stderr.startswith("오류: "), korean.output

@@ -109,6 +109,11 @@ def read_results_file(path: Path, form: ResultsFormat[K, R],
                       on_note: Callable[[Words], None] | None = None) -> dict[K, R]:
     """The games a results file holds for `form`'s run, by key; {} for a missing or
     empty file (see the module docstring for what is refused and what is dropped)."""
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # A device or a pipe: /dev/full or /dev/zero would be read until memory ran out.
+        raise RecordError(N_("{path} is not a file but a device or a pipe; a results file "
+                             "keeps a run's games to go on from: give the path of a file"),
+                          path=str(path))
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
