@@ -57,6 +57,15 @@ def fewer_spread_wins(pyramids: list[list[list[int]]]) -> int | None:
 
 
 @dataclass
+class RoundEnd:
+    round: int
+    winner: int | None  # None: a drawn round
+    starting: int
+    reason: str
+    pyramids: list[list[list[int]]]
+
+
+@dataclass
 class PacalModel:
     rounds_to_win: int = 3
     max_rounds: int = 15
@@ -75,7 +84,7 @@ class PacalModel:
     declined: list[bool] = field(default_factory=lambda: [False, False])
     last_decider: int | None = None  # last-card phase: who decides now
     apex: list[int] | None = None
-    last_round: dict[str, object] | None = None
+    last_round: RoundEnd | None = None
     winner: int | None = None  # the match winner when over (None: a draw)
     returns: list[float] | None = None
     ends: list[tuple[str, int | None]] = field(default_factory=list)  # (reason, winner)
@@ -92,16 +101,14 @@ class PacalModel:
             self.starting = 0 if apex[0] > apex[1] else 1
         else:
             self.apex = None
-            assert self.last_round is not None
-            last_winner = self.last_round["winner"]
-            last_start = self.last_round["starting"]
-            assert isinstance(last_start, int)
-            if last_winner is None or self.start_rule == "rotate":
-                self.starting = 1 - last_start
+            last = self.last_round
+            assert last is not None
+            if last.winner is None or self.start_rule == "rotate":
+                self.starting = 1 - last.starting
             elif self.start_rule == "winner":
-                self.starting = int(last_winner)  # type: ignore[call-overload]
+                self.starting = last.winner
             else:
-                self.starting = 1 - int(last_winner)  # type: ignore[call-overload]
+                self.starting = 1 - last.winner
         self.active = self.starting
         self.turns = 0
         self.phase = "offer"
@@ -226,9 +233,8 @@ class PacalModel:
         if winner is not None:
             self.round_wins[winner] += 1
         self.ends.append((reason, winner))
-        self.last_round = {"round": self.round, "winner": winner, "starting": self.starting,
-                           "reason": reason,
-                           "pyramids": [[list(f) for f in p] for p in self.pyramids]}
+        self.last_round = RoundEnd(self.round, winner, self.starting, reason,
+                                   [[list(f) for f in p] for p in self.pyramids])
         if max(self.round_wins) >= self.rounds_to_win or self.round >= self.max_rounds:
             a, b = self.round_wins
             self.winner = None if a == b else (0 if a > b else 1)

@@ -53,9 +53,11 @@ def compare_match(state: Any, model: PacalModel, direction: str) -> None:
     assert spectator["round_wins"] == model.round_wins
     if model.last_round is not None:
         last = spectator["last_round"]
-        assert last["round"] == model.last_round["round"]
-        assert last["winner"] == model.last_round["winner"]
-        assert last["pyramids"] == model.last_round["pyramids"]
+        finished = model.last_round.pyramids
+        assert (last["round"], last["winner"]) == (model.last_round.round, model.last_round.winner)
+        assert last["pyramids"] == finished
+        assert last["spreads"] == [spread(p) for p in finished]
+        assert last["occupied"] == [sum(1 for f in p if f) for p in finished]
     if over:
         assert spectator["phase"] == "over"
         assert state.returns() == model.returns
@@ -63,6 +65,10 @@ def compare_match(state: Any, model: PacalModel, direction: str) -> None:
         outcome = state.outcome()
         assert outcome is not None
         assert list(outcome["winners"]) == ([0, 1] if model.winner is None else [model.winner])
+        assert list(outcome["scores"]) == model.round_wins
+        capped = max(model.round_wins) < model.rounds_to_win
+        assert outcome["capped"] == capped
+        assert outcome["reason"] == ("round-cap" if capped else "rounds-won")
         return
     assert spectator["phase"] == model.phase
     assert state.returns() == [0.0, 0.0]
@@ -146,7 +152,7 @@ def test_match_agrees_with_the_reference_model(options: dict[str, Any]) -> None:
     for seed in range(40):
         model = play_match(seed * 7 + len(options), options, careful=seed % 4 != 0)
         assert model.last_round is not None
-        endings.add(str(model.last_round["reason"]))
+        endings.add(model.last_round.reason)
     # the careful games reach every kind of round end
     if options in ({}, {"start_rule": "rotate", "max_rounds": 4}):
         assert {"cannot place", "complete"} <= endings

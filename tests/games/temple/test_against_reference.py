@@ -106,6 +106,13 @@ def compare(state: Any, model: TempleModel) -> None:
         assert view["winners"] == model.winners()
         winners = model.winners()
         assert view["winner"] == (winners[0] if len(winners) == 1 else None)
+        outcome = state.outcome()
+        assert list(outcome["winners"]) == winners
+        assert list(outcome["scores"]) == model.scores()
+        assert outcome["capped"] == (model.ended_by == "max_rounds")
+        assert outcome["reason"] == {"level 9 built": "level-9-built", "no progress": "no-progress",
+                                     "level cannot be built": "level-cannot-be-built",
+                                     "max_rounds": "round-cap"}[str(model.ended_by)]
 
 
 def choose(rng: random.Random, moves: list[str], eager: float) -> str:
@@ -136,7 +143,7 @@ def play(seed: int, options: dict[str, Any], eager: float) -> TempleModel:
         model.apply(move)
 
 
-OPTIONS = [
+OPTIONS: list[dict[str, Any]] = [
     {},
     {"players": 2},
     {"players": 3, "start_rule": "rotate"},
