@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pyramids.core import TERMINAL, load
+from pyramids.core import TERMINAL, IllegalActionError, load
 
 from .reference_model import KINDS, TempleModel, action_number
 
@@ -133,12 +133,21 @@ def play(seed: int, options: dict[str, Any], eager: float) -> TempleModel:
     o = state.game.options
     deck = Counter({kind: o["cards_per_level"] for kind in KINDS[:9]})
     deck["J"] = o["jewels"]
+    steps = 0
     while True:
         compare(state, model)
         check_cards(model, deck)
         if model.phase == "over":
             return model
         move = choose(rng, sorted(model.legal()), eager)
+        steps += 1
+        if steps % 13 == 0:  # an illegal move is refused and changes nothing
+            illegal = [a for a in range(state.game.num_distinct_actions)
+                       if a not in state.legal_actions()]
+            before = state.to_json()
+            with pytest.raises(IllegalActionError):
+                state.apply_action(rng.choice(illegal))
+            assert state.to_json() == before
         state.apply_string(move)
         model.apply(move)
 
@@ -177,3 +186,24 @@ def test_the_games_reach_every_ending_and_shared_wins() -> None:
     assert set(endings) == {"level 9 built", "level cannot be built", "no progress",
                             "max_rounds"}
     assert shared > 0
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(
+    f"{k}={v}" for k, v in o.items()) or "defaults")
+def test_the_deal(options: dict[str, Any]) -> None:
+    """The swap zone is full, each hand holds `start_hand` cards and round 1's two, and
+    round 1's start player is seat 1 with `rotate`, else drawn by lot."""
+    starts = set()
+    for seed in range(30):
+        state = load("temple", **options).new_initial_state(seed=seed)
+        o, view = state.game.options, state.view(None)
+        deck = 9 * o["cards_per_level"] + o["jewels"]
+        dealt = o["start_hand"] + 2
+        assert None not in view["swap_zone"] and len(view["swap_zone"]) == o["swap_size"]
+        assert view["hand_sizes"] == [dealt] * o["players"]
+        assert view["pile_size"] == deck - o["swap_size"] - o["players"] * dealt
+        assert view["discard"] == {} and view["out_of_game"] == {}
+        assert (view["round"], view["built"], view["phase"]) == (1, 0, "swap")
+        assert state.current_player == view["start_player"]
+        starts.add(view["start_player"])
+    assert starts == ({0} if o["start_rule"] == "rotate" else set(range(o["players"])))
