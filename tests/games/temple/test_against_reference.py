@@ -207,3 +207,41 @@ def test_the_deal(options: dict[str, Any]) -> None:
         assert state.current_player == view["start_player"]
         starts.add(view["start_player"])
     assert starts == ({0} if o["start_rule"] == "rotate" else set(range(o["players"])))
+
+
+def test_level_cannot_be_built_agrees_with_the_reference_model() -> None:
+    """Random end-of-round positions with nothing usable left to draw: the engine ends
+    the game exactly when the model finds no arrangement of the hands and the swap zone
+    that sets 5 units (each player at most 3; swaps move zone cards into hands)."""
+    from collections import Counter as C
+
+    from .helpers import position
+    rng = random.Random(5)
+    seen = Counter()
+    for _ in range(400):
+        players = rng.randint(2, 5)
+        built = rng.randint(0, 8)
+        level = f"L{built + 1}"
+        cards_left = {level: rng.randint(0, 7), "J": rng.randint(0, 9)}
+        if built < 8:
+            cards_left[f"L{built + 2}"] = rng.randint(0, 7)
+        pool = [kind for kind, n in cards_left.items() for _ in range(n)]
+        rng.shuffle(pool)
+        swap_size = rng.choice([0, 1, 2, 4])
+        zone: list[str | None] = [pool.pop() if pool and rng.random() < 0.7 else None
+                                  for _ in range(swap_size)]
+        hands: list[dict[str, int]] = [{} for _ in range(players)]
+        for kind in pool:
+            hand = hands[rng.randrange(players)]
+            hand[kind] = hand.get(kind, 0) + 1
+        state = position(players, hands=hands, zone=zone, built=built, rest="removed",
+                         phase="summon", acted=players - 1, current=players - 1,
+                         swap_size=swap_size)
+        model = TempleModel(players, state.game.options, [C(h) for h in hands], zone, [],
+                            C(), C(), [3] * players, 0, None, built=built)
+        state.apply_string("pass")
+        expected = model.can_never_build()
+        seen[expected] += 1
+        assert (state.view(None).get("ended_by") == "level cannot be built") == expected, (
+            players, built, hands, zone)
+    assert seen[True] > 50 and seen[False] > 50
