@@ -16,6 +16,7 @@ import pytest
 
 from pyramids.core import TERMINAL, IllegalActionError, load
 
+from .helpers import position
 from .reference_model import KINDS, TempleModel, action_number
 
 
@@ -213,11 +214,8 @@ def test_level_cannot_be_built_agrees_with_the_reference_model() -> None:
     """Random end-of-round positions with nothing usable left to draw: the engine ends
     the game exactly when the model finds no arrangement of the hands and the swap zone
     that sets 5 units (each player at most 3; swaps move zone cards into hands)."""
-    from collections import Counter as C
-
-    from .helpers import position
     rng = random.Random(5)
-    seen = Counter()
+    seen: Counter[bool] = Counter()
     for _ in range(400):
         players = rng.randint(2, 5)
         built = rng.randint(0, 8)
@@ -237,8 +235,8 @@ def test_level_cannot_be_built_agrees_with_the_reference_model() -> None:
         state = position(players, hands=hands, zone=zone, built=built, rest="removed",
                          phase="summon", acted=players - 1, current=players - 1,
                          swap_size=swap_size)
-        model = TempleModel(players, state.game.options, [C(h) for h in hands], zone, [],
-                            C(), C(), [3] * players, 0, None, built=built)
+        model = TempleModel(players, state.game.options, [Counter(h) for h in hands], zone,
+                            [], Counter(), Counter(), [3] * players, 0, None, built=built)
         state.apply_string("pass")
         expected = model.can_never_build()
         seen[expected] += 1
