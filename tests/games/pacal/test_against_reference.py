@@ -217,3 +217,21 @@ def test_solo_agrees_with_the_reference_model(direction: str) -> None:
         results[model.result] += 1
         assert model.result == "lost" or sum(1 for f in model.pyramid if f) == FIELDS
     assert results["won"] > 0 and results["lost"] > 0
+
+
+def test_the_model_reproduces_the_worked_examples_of_the_rules_page() -> None:
+    pyramid: list[list[int]] = [[] for _ in range(FIELDS)]
+    pyramid[0], pyramid[3], pyramid[7] = [40], [30], [10]
+
+    def fields(card: int) -> list[int]:
+        return [i + 1 for i in legal_fields(pyramid, card)]
+
+    assert fields(45) == [1]
+    assert fields(35) == [1, 2, 3, 4]
+    assert fields(20) == [4, 5, 6, 7, 8]
+    assert fields(5) == [8, 9, 10]
+    pyramid[3] = [31, 30]  # F4 closed
+    assert fields(35) == [1, 2, 3]
+    pyramid = [[] for _ in range(FIELDS)]
+    pyramid[0], pyramid[2] = [40], [39]
+    assert not any(1 in legal_fields(pyramid, card) for card in range(1, 51))
