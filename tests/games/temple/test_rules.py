@@ -321,3 +321,23 @@ def test_saved_state_round_trips_and_a_tampered_one_is_refused() -> None:
     data["state"]["current"] = 2  # seat 1 sets next, not seat 2
     with pytest.raises(RecordError, match="next to set"):
         game.state_from_json(json.dumps(data))
+
+
+def test_swap_zone_cards_of_the_built_level_all_go_before_the_slots_are_refilled() -> None:
+    # Level 2: seat 0 sets 3 cards, seat 1 sets 2. Both L2 of the swap zone are
+    # discarded first; the pile is empty, so refilling slot 1 reshuffles the discard
+    # pile: all 7 L2 (5 set, 2 from the zone) leave the game, and the two jewels
+    # become the pile, one for slot 1 and one for slot 3.
+    state = position(
+        hands=[{"L2": 3}, {"L2": 2}, {}],
+        zone=["L2", "J", "L2", "L5"],
+        discard={"J": 2},
+        built=1,
+        rest="removed",
+    )
+    play(state, "summon", "set 3 0", "set 2 0")
+    view = state.view(None)
+    assert view["built"] == 2
+    assert view["swap_zone"] == ["J", "J", "J", "L5"]
+    assert view["out_of_game"]["L2"] == 7
+    assert view["discard"] == {} and view["pile_size"] == 0
