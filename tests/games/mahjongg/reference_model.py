@@ -59,6 +59,7 @@ class Model:
     down: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
+        self._near: dict[tuple[Any, ...], set[int]] = {}  # a cache of the fixed geometry
         o = self.opts
         self.mode = o["mode"]
         self.coop = self.mode == "coop"
@@ -99,9 +100,13 @@ class Model:
 
     # -- geometry --------------------------------------------------------------
     def near(self, t: int, dz: int, dx: tuple[int, ...], dy: tuple[int, ...]) -> bool:
-        x, y, z = self.pos[t]
-        return any(self.pos[u][2] == z + dz and self.pos[u][0] - x in dx
-                   and self.pos[u][1] - y in dy for u in self.present if u != t)
+        """Whether a tile on the board lies at one of these offsets from tile t."""
+        key = (t, dz, dx, dy)
+        if key not in self._near:
+            x, y, z = self.pos[t]
+            self._near[key] = {u for u, (ux, uy, uz) in enumerate(self.pos) if u != t and
+                               uz == z + dz and ux - x in dx and uy - y in dy}
+        return not self._near[key].isdisjoint(self.present)
 
     def top_free(self, t: int) -> bool:
         return not self.near(t, 1, (-1, 0, 1), (-1, 0, 1))
@@ -283,7 +288,7 @@ class Model:
             self.player = (p + 1) % n
 
     def snapshot(self) -> dict[str, Any]:
-        return copy.deepcopy({k: v for k, v in vars(self).items() if k != "undo"})
+        return copy.deepcopy({k: v for k, v in vars(self).items() if k not in ("undo", "_near")})
 
     def restore(self, snap: dict[str, Any]) -> None:
         since = self.spent - snap["spent"]
@@ -327,9 +332,13 @@ class Model:
             return [1.0 if self.team_won() else -1.0] * self.players
         if self.solo:
             return [1.0 if not self.present else -1.0]
+        won = self.winners()
+        if len(won) == self.players:
+            return [0.0] * self.players
+        return [1.0 if p in won else -1.0 for p in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """Highest score; ties: more capstones, then more vaults, then more deity pairs."""
         keys = [(self.score[p], self.caps_won[p], self.vaults_won[p], self.deity[p])
                 for p in range(self.players)]
-        best = max(keys)
-        if all(k == best for k in keys):
-            return [0.0] * self.players
-        return [1.0 if k == best else -1.0 for k in keys]
+        return [p for p, k in enumerate(keys) if k == max(keys)]
