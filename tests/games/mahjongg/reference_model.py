@@ -202,8 +202,11 @@ class Model:
             self.restore(self.undo.pop())
         elif kind == "finish":
             assert finish_pairs is not None
-            for a, b in finish_pairs:
+            for k, (a, b) in enumerate(finish_pairs):
                 assert self.usable(a) and self.usable(b) and self.matches(a, b), (a, b)
+                if o["finish_saves_vaults"] and self.holds_locked_vault((a, b)):
+                    # only when every pair left holds a locked vault does one go
+                    assert all(map(self.holds_locked_vault, finish_pairs[k:])), (a, b)
                 self.remove(a, b, p)
         elif kind == "clock":
             self.elapsed = int(words[1])
@@ -213,6 +216,9 @@ class Model:
             if not self.over:
                 self.elapsed = min(self.elapsed + o["turn_seconds"], o["time_limit_seconds"])
         self.check_end()
+
+    def holds_locked_vault(self, pair: Any) -> bool:
+        return any(self.vault_state.get(t) == "locked" for t in pair)
 
     def pay(self, player: int, cost: int) -> None:
         self.tokens[self.wallet(player)] -= cost

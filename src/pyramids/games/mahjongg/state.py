@@ -538,13 +538,26 @@ class MahjonggState(SavedState, State):
             for high, low in zip(group[:half], reversed(group[half:]), strict=True):
                 pairs.append((min(high, low), max(high, low)))
         pairs.sort(key=lambda p: (p[0] in vault_tiles or p[1] in vault_tiles, p))
+        saves_vaults = self.game.options["finish_saves_vaults"]
+        vault_index = {tile: k for k, tile in enumerate(self.game.vault_ids)}
+        done: list[tuple[int, int]] = []
         total = 0
-        for a, b in pairs:
+        while pairs:
+            pick = 0
+            if saves_vaults:
+                # The first pair that holds no locked vault: taking it can only open
+                # vaults, never lose one, so a vault whose neighbours can all go first
+                # is opened rather than removed while still locked.
+                pick = next((i for i, pair in enumerate(pairs) if not any(
+                    tile in vault_index and self.vault_status[vault_index[tile]] == LOCKED
+                    for tile in pair)), 0)
+            a, b = pairs.pop(pick)
+            done.append((a, b))
             total += self._remove_pair(a, b, player)["points"]
         self.last_move = {
             "player": player,
             "action": act.FINISH,
-            "pairs": [list(p) for p in pairs],
+            "pairs": [list(p) for p in done],
             "points": total,
         }
         self._end_turn(matched=True)
