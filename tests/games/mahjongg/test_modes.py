@@ -248,6 +248,28 @@ def test_finish_opens_a_vault_its_neighbour_can_leave_first(mode: dict[str, obje
     assert state.returns() == [1.0] * state.game.num_players  # cleared; co-op: every vault
 
 
+def test_finish_gives_up_two_vaults_that_are_lost_anyway_to_open_a_third() -> None:
+    # A column of three locked vaults, 0 (back), 2, 3 (front), each touching the next;
+    # 1 far off. Faces: 0 and 1 Scarab 1, 2 and 3 Scarab 2. Every pair holds a locked
+    # vault; 2 and 3 touch and go together, so both are lost whatever the order, but
+    # taking them first leaves 0 open.
+    #
+    #   y=0:  0V . . . . 1
+    #   y=2:  2V
+    #   y=4:  3V
+    layout = Layout("column", ((0, 0, 0), (10, 0, 0), (0, 2, 0), (0, 4, 0)),
+                    vaults=frozenset({0, 2, 3}))
+    faces = [face("Scarab 1"), face("Scarab 1"), face("Scarab 2"), face("Scarab 2")]
+    state = MahjonggGame(layout_object=layout, layout="column").state_with_faces(faces, seed=1)
+    state.apply_string("finish")
+    assert state.last_move is not None and state.last_move["pairs"] == [[2, 3], [0, 1]]
+    view = state.view(None)
+    assert [(v["state"], v["by"]) for v in view["vaults"]] == [
+        ("unlocked", 0), ("forfeited", None), ("forfeited", None)]
+    # 100 + 750, then 100 + 20 (streak 2); 3 tokens left, 200 each.
+    assert view["scores"] == [970 + 600]
+
+
 def test_finish_in_games_saved_before_the_vault_order_keeps_the_old_order() -> None:
     layout = Layout("vaults", VAULT_FINISH, vaults=frozenset({0, 1}))
     faces = [face("Scarab 1"), face("Scarab 2"), face("Scarab 1"), face("Scarab 2")]

@@ -124,9 +124,8 @@ OPTIONS: tuple[Option, ...] = (
            "undo cannot show face-down tiles for free)",
            ours=True, legacy=True),
     Option("finish_saves_vaults", True, bool,
-           "finish: the pairs that hold no locked vault go first, so that a vault whose "
-           "neighbours can all be taken away first is opened rather than lost (off: pairs "
-           "holding a vault go last in the order of their tiles' numbers)",
+           "finish: its pairs go in the order that opens the most locked vaults (off: "
+           "pairs holding a vault go last in the order of their tiles' numbers)",
            ours=True, legacy=False),
     Option("warn_unsolvable", True, bool,
            "one-player modes: the view says when the solver proves the board lost",

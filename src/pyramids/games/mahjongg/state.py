@@ -39,7 +39,7 @@ from pyramids.core.saving import (
 )
 from pyramids.core.views import Outcome
 from pyramids.games.mahjongg import actions as act
-from pyramids.games.mahjongg import barque, favors, modes, scoring
+from pyramids.games.mahjongg import barque, favors, finishing, modes, scoring
 from pyramids.games.mahjongg.explain import why_illegal, why_no_tile_favor
 from pyramids.games.mahjongg.geometry import tiles_in
 from pyramids.games.mahjongg.tiles import FACES
@@ -538,26 +538,18 @@ class MahjonggState(SavedState, State):
             for high, low in zip(group[:half], reversed(group[half:]), strict=True):
                 pairs.append((min(high, low), max(high, low)))
         pairs.sort(key=lambda p: (p[0] in vault_tiles or p[1] in vault_tiles, p))
-        saves_vaults = self.game.options["finish_saves_vaults"]
-        vault_index = {tile: k for k, tile in enumerate(self.game.vault_ids)}
-        done: list[tuple[int, int]] = []
+        if self.game.options["finish_saves_vaults"]:
+            locked = {tile for tile, status in zip(self.game.vault_ids, self.vault_status,
+                                                   strict=True) if status == LOCKED}
+            pairs = finishing.vault_saving_order(pairs, locked, self.present,
+                                                 self.game.geometry)
         total = 0
-        while pairs:
-            pick = 0
-            if saves_vaults:
-                # The first pair that holds no locked vault: taking it can only open
-                # vaults, never lose one, so a vault whose neighbours can all go first
-                # is opened rather than removed while still locked.
-                pick = next((i for i, pair in enumerate(pairs) if not any(
-                    tile in vault_index and self.vault_status[vault_index[tile]] == LOCKED
-                    for tile in pair)), 0)
-            a, b = pairs.pop(pick)
-            done.append((a, b))
+        for a, b in pairs:
             total += self._remove_pair(a, b, player)["points"]
         self.last_move = {
             "player": player,
             "action": act.FINISH,
-            "pairs": [list(p) for p in done],
+            "pairs": [list(p) for p in pairs],
             "points": total,
         }
         self._end_turn(matched=True)
