@@ -254,12 +254,16 @@ class Model:
         o = self.opts
         fa = self.faces[a]
         base = POINTS[group(fa)] * (max(self.pos[a][2], self.pos[b][2]) + 1)
-        if self.doubling[p]:
+        doubled = self.doubling[p] > 0
+        if doubled:
             base *= 2
             self.doubling[p] -= 1
         self.streak[p] += 1
-        points = base + o["streak_step"] * min(self.streak[p] - 1, o["streak_cap"])
-        points += self.speed_bonus(a, b)
+        streak = o["streak_step"] * min(self.streak[p] - 1, o["streak_cap"])
+        speed = self.speed_bonus(a, b)
+        points = base + streak + speed
+        self.last = {"pair_points": base, "doubled": doubled, "streak_bonus": streak,
+                     "capstone_bonus": 0, "vaults_unlocked": [], "vault_bonus": 0}
         self.present -= {a, b}
         if group(fa) == "deity":
             self.deity[p] += 1
@@ -268,6 +272,7 @@ class Model:
             self.cap_by[c] = p
             self.caps_won[p] += 1
             points += o["capstone_bonus"]
+            self.last["capstone_bonus"] += o["capstone_bonus"]
             self.doubling[p] = o["capstone_double_pairs"]
         for v in self.vaults:
             if self.vault_state[v] != "locked":
@@ -278,6 +283,8 @@ class Model:
                 self.vault_state[v], self.vault_by[v] = "unlocked", p
                 self.vaults_won[p] += 1
                 points += o["vault_bonus"]
+                self.last["vault_bonus"] += o["vault_bonus"]
+                self.last["vaults_unlocked"].append(v)
                 gain = min(o["vault_tokens"], self.bank)
                 self.bank -= gain
                 self.tokens[self.wallet(p)] += gain
@@ -290,6 +297,7 @@ class Model:
                     self.pos[t][2] < cz and abs(self.pos[t][0] - cx) <= r
                     and abs(self.pos[t][1] - cy) <= r)}
         self.score[self.wallet(p)] += points
+        self.last["points"] = points
         self.passes = 0
 
     def speed_bonus(self, a: int, b: int) -> int:
@@ -299,6 +307,7 @@ class Model:
         quick = self.elapsed - self.last_pair_at <= o["speed_pair_seconds"]
         bonus = o["speed_pair_bonus"] if quick else 0
         self.last_pair_at = self.elapsed
+        layers = bonus
         spaces = -(-o["time_limit_seconds"] // o["barque_space_seconds"])
         left = spaces - min(self.elapsed // o["barque_space_seconds"], spaces)
         if self.elapsed >= o["time_limit_seconds"]:
@@ -306,6 +315,7 @@ class Model:
         for z in {self.pos[a][2], self.pos[b][2]}:
             if not any(self.pos[t][2] == z for t in self.present - {a, b}):
                 bonus += o["speed_layer_bonus"] * left
+        self.speed = {"speed_bonus": layers, "layer_bonus": bonus - layers}
         return bonus
 
     def end_turn(self, matched: bool) -> None:

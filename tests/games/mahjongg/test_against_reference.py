@@ -101,6 +101,12 @@ def compare(state: Any, model: Model, where: str) -> None:
         mine = state.view(model.player)
         assert sorted(map(tuple, mine["sight_pairs"])) == model.valid_pairs(), where
     if model.over:
+        outcome = view["outcome"]
+        assert (outcome["reason"], outcome["scores"]) == (model.reason, scores), where
+        figures = {"tiles_left": len(model.present), "cleared": float(not model.present)}
+        if model.timed:
+            figures["time_left"] = model.opts["time_limit_seconds"] - model.elapsed
+        assert outcome["figures"] == figures, where
         result = view["result"]
         assert result["reason"] == model.reason, where
         assert result["token_bonus"] == model.token_bonus, where
@@ -163,6 +169,7 @@ def play(options: dict[str, Any], seed: int, layout_path: str | None = None,
             text = f"clock {min(model.elapsed + rng.randint(1, 40), clock_limit or 0)}"
         if steps < len(script):
             text = script[steps]
+            kind = text.split()[0]
         wrong = rng.randrange(game.num_distinct_actions + 2) - 1
         if wrong not in strings.values():  # refused, and nothing changes
             with pytest.raises(IllegalActionError):
@@ -175,6 +182,10 @@ def play(options: dict[str, Any], seed: int, layout_path: str | None = None,
         model.apply(text, engine_faces=list(state.faces),
                     finish_pairs=last.get("pairs") if text == "finish" else None)
         compare(state, model, f"{where} after {text}")
+        if kind == "match":  # the breakdown a player reads
+            shown = {**model.last, **(model.speed if model.timed and (
+                game.options["speed_pair_bonus"] or game.options["speed_layer_bonus"]) else {})}
+            assert {k: last.get(k) for k in shown} == shown, (where, last)
         if text == "hint" and model.down:  # tells nothing about the hidden faces
             assert tuple(state.view(model.player)["hint"]) == model.valid_pairs()[0], where
         if steps % 5 == 2 and model.down and not model.over:
