@@ -185,12 +185,20 @@ class Advice:
 
     def hint_pair(self, state: MahjonggState) -> tuple[int, int]:
         """A valid pair after which the board can still be cleared, when the solver
-        finds one within its budget (and no tile is face down); else the first valid pair."""
+        finds one within its budget (and no tile is face down); else the first valid pair.
+
+        The solver moves free tiles only, so the pairs with the tile Anubis Shift
+        lifted this turn are tried as well: each by the verdict on the board it leaves."""
         pairs = state.valid_pairs()
         if not state.face_down & state.present:
             move = self.verdict(state)[1]
             if move is not None and move in pairs:
                 return move
+            for pair in pairs:
+                if state.shift in pair:
+                    key = (tuple(state.faces), state.present & ~(1 << pair[0] | 1 << pair[1]))
+                    if (self._verdicts.get(key) or self._solve(key))[0]:
+                        return pair
         return pairs[0]
 
     def reshuffle(self, faces: list[int], present: int, rng: Rng,
