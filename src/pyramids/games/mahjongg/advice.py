@@ -171,14 +171,26 @@ class Advice:
     def proven_unsolvable(self, state: MahjonggState) -> bool:
         """Whether the solver proves that matching alone can no longer clear the board.
 
-        False when unknown (budget spent) and whenever tiles are still face down."""
+        False when unknown (budget spent) and whenever tiles are still face down. The
+        tile Anubis Shift lifted this turn can be matched too: while a pair with it
+        leaves a board not proved lost, neither is this one."""
         present = state.present
         if state.face_down & present or not present:
             return False
-        key = (tuple(state.faces), present)
+        faces = tuple(state.faces)
+        if not self._lost(faces, present):
+            return False
+        return all(self._lost(faces, present & ~(1 << a | 1 << b))
+                   for a, b in state.valid_pairs() if state.shift in (a, b))
+
+    def _lost(self, faces: tuple[int, ...], present: int) -> bool:
+        """Whether the solver proves this board lost (cached; an empty board is won)."""
+        if not present:
+            return False
+        key = (faces, present)
         found = self._verdicts.get(key)
         if found is None:
-            if self._lines.clears(key[0], present):
+            if self._lines.clears(faces, present):
                 return False  # a kept line clears it: the solver cannot call it lost
             found = self._solve(key)
         return found[0] is False
