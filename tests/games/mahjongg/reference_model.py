@@ -132,6 +132,24 @@ class Model:
         ts = sorted(t for t in self.present if self.usable(t))
         return [(a, b) for i, a in enumerate(ts) for b in ts[i + 1:] if self.matches(a, b)]
 
+    def can_clear(self, first: tuple[int, int] | None = None) -> bool:
+        """Whether matching alone clears the board (after `first`, if given); the
+        shifted tile counts as free for the first pair only. For small boards."""
+        board, shift = self.present, self.shift
+
+        @functools.cache
+        def clears(tiles: frozenset[int]) -> bool:
+            self.present, self.shift = set(tiles), None
+            pairs = self.valid_pairs()
+            return not tiles or any(clears(tiles - {a, b}) for a, b in pairs)
+
+        try:
+            if first is not None:
+                return clears(frozenset(board) - set(first))
+            return any(clears(frozenset(board) - {a, b}) for a, b in self.valid_pairs())
+        finally:
+            self.present, self.shift = board, shift
+
     def wallet(self, player: int) -> int:
         return 0 if self.coop else player
 

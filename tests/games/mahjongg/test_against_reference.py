@@ -95,6 +95,12 @@ def compare(state: Any, model: Model, where: str) -> None:
         assert all(t["face"] is None for t in state.view(seat)["tiles"] if t["id"] in model.down)
     if model.down and "unsolvable" in view:  # the warning tells nothing about them
         assert view["unsolvable"] is False, where
+    small = not model.down and not model.over and len(model.present) <= 12
+    if small and "unsolvable" in view:  # within the solver's budget: exact
+        assert view["unsolvable"] is (not model.can_clear()), where
+    if small and model.hint:  # a pair that keeps the board clearable, if one does
+        hint = tuple(state.view(model.player)["hint"])
+        assert model.can_clear(hint) or not model.can_clear(), (where, hint)
     if model.hint and not model.over:
         assert tuple(state.view(model.player)["hint"]) in model.valid_pairs(), where
     if model.sight and not model.over:
@@ -277,7 +283,7 @@ def random_options(rng: random.Random) -> dict[str, Any]:
         "reveal_cost": rng.randint(1, 2), "structural_shifts": rng.random() < .7,
         "settle_reach": rng.randint(0, 2), "undo_refunds_favors": rng.random() < .5,
         "finish_saves_vaults": rng.random() < .8,
-        "warn_unsolvable": False,
+        "warn_unsolvable": rng.random() < .5,
     }
     if mode == "standard":
         options["turn_order"] = rng.choice(["round", "behind"])
