@@ -91,8 +91,15 @@ def compare(state: Any, model: Model, where: str) -> None:
         assert barque["layer_bonus"] == o["speed_layer_bonus"] * (spaces - space), where
         if o["speed_pair_bonus"] or o["speed_layer_bonus"]:  # else nothing is tracked
             assert barque["quick_until"] == model.last_pair_at + o["speed_pair_seconds"], where
+    assert not {"sight_pairs", "hint"} & set(view), where  # the asker's only
     for seat in range(model.players):  # no player sees a face-down face either
-        assert all(t["face"] is None for t in state.view(seat)["tiles"] if t["id"] in model.down)
+        mine = state.view(seat)
+        assert all(t["face"] is t["face_index"] is t["group"] is t["short"] is None
+                   for t in mine["tiles"] if t["id"] in model.down), where
+        if seat != model.player or not model.sight:
+            assert not mine.get("sight_pairs"), where
+        if seat != model.player or not model.hint:
+            assert "hint" not in mine, where
     if model.down and "unsolvable" in view:  # the warning tells nothing about them
         assert view["unsolvable"] is False, where
     small = not model.down and not model.over and len(model.present) <= 12
