@@ -94,6 +94,8 @@ class Model:
         self.over = False
         self.reason: str | None = None
         self.token_bonus = [0] * wallets
+        self.last: dict[str, Any] = {}  # the last pair's score breakdown
+        self.speed: dict[str, int] = {}  # and its time attack bonuses
         for v in self.vaults:
             if self.exposed(v):
                 self.vault_state[v] = "unlocked"
