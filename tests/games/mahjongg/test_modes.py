@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pyramids.core import IllegalActionError, OptionError, load
+from pyramids.games.mahjongg.game import MahjonggGame
+from pyramids.games.mahjongg.layout import Layout
 
 from .conftest import MINI_FACES, STACKS_FACES, face, mini_game, stacks_game
 
@@ -216,6 +218,66 @@ def test_finish_clears_the_rest_when_every_tile_is_free() -> None:
     # The same points as matching 3 4 then 7 8 by hand (see test_scoring).
     assert state.scores == [4950]
     assert state.last_move is not None and state.last_move["pairs"] == [[3, 4], [7, 8]]
+
+
+# Four free tiles: vault 0 with tile 3 touching its front; vault 1 alone (open at the
+# deal); 2 far off. Faces: 0 and 2 Scarab 1, 1 and 3 Scarab 2, so both pairs of a
+# finish hold a vault.
+#
+#   y=0:  0V . . . . 1V . . . . 2        (x = 0, 10, 20)
+#   y=2:  3                              (x = 0: touches 0's front)
+VAULT_FINISH = ((0, 0, 0), (10, 0, 0), (20, 0, 0), (0, 2, 0))
+
+
+@pytest.mark.parametrize("mode", [{}, {"mode": "coop", "players": 2}])
+def test_finish_opens_a_vault_its_neighbour_can_leave_first(mode: dict[str, object]) -> None:
+    layout = Layout("vaults", VAULT_FINISH, vaults=frozenset({0, 1}))
+    faces = [face("Scarab 1"), face("Scarab 2"), face("Scarab 1"), face("Scarab 2")]
+    state = MahjonggGame(layout_object=layout, layout="vaults", **mode).state_with_faces(
+        faces, seed=1)
+    assert [v["state"] for v in state.view(None)["vaults"]] == ["locked", "unlocked"]
+    state.apply_string("finish")
+    # 1 and 3 first: taking 3 away opens vault 0 (+750 and a token), which a pair
+    # holding 0 first would have lost.
+    assert state.last_move is not None and state.last_move["pairs"] == [[1, 3], [0, 2]]
+    view = state.view(None)
+    assert [(v["state"], v["by"]) for v in view["vaults"]] == [("unlocked", 0), ("unlocked", None)]
+    # 100 + 750, then 100 + 20 (streak 2); the tokens left, 200 each.
+    tokens = 2 * (2 if mode else 1) + 1
+    assert view["scores"][0] == 970 + 200 * tokens
+    assert state.returns() == [1.0] * state.game.num_players  # cleared; co-op: every vault
+
+
+def test_finish_gives_up_two_vaults_that_are_lost_anyway_to_open_a_third() -> None:
+    # A column of three locked vaults, 0 (back), 2, 3 (front), each touching the next;
+    # 1 far off. Faces: 0 and 1 Scarab 1, 2 and 3 Scarab 2. Every pair holds a locked
+    # vault; 2 and 3 touch and go together, so both are lost whatever the order, but
+    # taking them first leaves 0 open.
+    #
+    #   y=0:  0V . . . . 1
+    #   y=2:  2V
+    #   y=4:  3V
+    layout = Layout("column", ((0, 0, 0), (10, 0, 0), (0, 2, 0), (0, 4, 0)),
+                    vaults=frozenset({0, 2, 3}))
+    faces = [face("Scarab 1"), face("Scarab 1"), face("Scarab 2"), face("Scarab 2")]
+    state = MahjonggGame(layout_object=layout, layout="column").state_with_faces(faces, seed=1)
+    state.apply_string("finish")
+    assert state.last_move is not None and state.last_move["pairs"] == [[2, 3], [0, 1]]
+    view = state.view(None)
+    assert [(v["state"], v["by"]) for v in view["vaults"]] == [
+        ("unlocked", 0), ("forfeited", None), ("forfeited", None)]
+    # 100 + 750, then 100 + 20 (streak 2); 3 tokens left, 200 each.
+    assert view["scores"] == [970 + 600]
+
+
+def test_finish_in_games_saved_before_the_vault_order_keeps_the_old_order() -> None:
+    layout = Layout("vaults", VAULT_FINISH, vaults=frozenset({0, 1}))
+    faces = [face("Scarab 1"), face("Scarab 2"), face("Scarab 1"), face("Scarab 2")]
+    game = MahjonggGame(layout_object=layout, layout="vaults", finish_saves_vaults=False)
+    state = game.state_with_faces(faces, seed=1)
+    state.apply_string("finish")
+    assert state.last_move is not None and state.last_move["pairs"] == [[0, 2], [1, 3]]
+    assert [v["state"] for v in state.view(None)["vaults"]] == ["forfeited", "unlocked"]
 
 
 def test_finish_is_not_offered_in_a_competitive_game() -> None:

@@ -7,12 +7,15 @@ import json
 import pytest
 
 from pyramids.core import IllegalActionError, Rng
+from pyramids.games.mahjongg.game import MahjonggGame
+from pyramids.games.mahjongg.layout import Layout
 from pyramids.games.mahjongg.solver import solve
 
 from .conftest import (
     MINI_FACES,
     STACKS_FACES,
     TRAP_FACES,
+    face,
     mini_game,
     stacks_game,
     trap_game,
@@ -186,6 +189,27 @@ def test_hint_avoids_the_losing_pair_and_ends_the_streak() -> None:
     assert "hint" not in state.view(None)  # only the player who asked sees it
     state.apply_string(f"match {hint[0]} {hint[1]}")
     assert "hint" not in state.view(0)
+
+
+def test_hint_and_warning_count_the_tile_anubis_shift_lifted() -> None:
+    # A free pair of Glyph 9s (0, 1) and two crossed towers: 4 (Scarab 2) on 2
+    # (Scarab 1), 5 (Scarab 1) on 3 (Scarab 2). Matching the free pair first loses
+    # (4 and 5 do not match, each one's partner under the other).
+    #
+    #   layer 0:  0 1 . 2 . 3      (x = 0, 2, 6, 10)
+    #   layer 1:        4   5      (on 2 and 3)
+    layout = Layout("towers", ((0, 0, 0), (2, 0, 0), (6, 0, 0), (10, 0, 0), (6, 0, 1),
+                               (10, 0, 1)))
+    faces = [face("Glyph 9"), face("Glyph 9"), face("Scarab 1"), face("Scarab 2"),
+             face("Scarab 2"), face("Scarab 1")]
+    state = MahjonggGame(layout_object=layout, layout="towers").state_with_faces(faces, 1)
+    assert state.view(0)["unsolvable"] is True  # matching alone loses
+    state.apply_string("shift 2")  # 2 counts as free: 2-5 is a pair now
+    assert state.valid_pairs() == [(0, 1), (2, 5)]
+    # 2-5 uncovers 3 for 4, and the board clears; 0-1, the first pair, loses.
+    assert state.view(0)["unsolvable"] is False
+    state.apply_string("hint")
+    assert state.view(0)["hint"] == [2, 5]
 
 
 def test_unsolvable_warning() -> None:

@@ -171,26 +171,46 @@ class Advice:
     def proven_unsolvable(self, state: MahjonggState) -> bool:
         """Whether the solver proves that matching alone can no longer clear the board.
 
-        False when unknown (budget spent) and whenever tiles are still face down."""
+        False when unknown (budget spent) and whenever tiles are still face down. The
+        tile Anubis Shift lifted this turn can be matched too: while a pair with it
+        leaves a board not proved lost, neither is this one."""
         present = state.present
         if state.face_down & present or not present:
             return False
-        key = (tuple(state.faces), present)
+        faces = tuple(state.faces)
+        if not self._lost(faces, present):
+            return False
+        return all(self._lost(faces, present & ~(1 << a | 1 << b))
+                   for a, b in state.valid_pairs() if state.shift in (a, b))
+
+    def _lost(self, faces: tuple[int, ...], present: int) -> bool:
+        """Whether the solver proves this board lost (cached; an empty board is won)."""
+        if not present:
+            return False
+        key = (faces, present)
         found = self._verdicts.get(key)
         if found is None:
-            if self._lines.clears(key[0], present):
+            if self._lines.clears(faces, present):
                 return False  # a kept line clears it: the solver cannot call it lost
             found = self._solve(key)
         return found[0] is False
 
     def hint_pair(self, state: MahjonggState) -> tuple[int, int]:
         """A valid pair after which the board can still be cleared, when the solver
-        finds one within its budget (and no tile is face down); else the first valid pair."""
+        finds one within its budget (and no tile is face down); else the first valid pair.
+
+        The solver moves free tiles only, so the pairs with the tile Anubis Shift
+        lifted this turn are tried as well: each by the verdict on the board it leaves."""
         pairs = state.valid_pairs()
         if not state.face_down & state.present:
             move = self.verdict(state)[1]
             if move is not None and move in pairs:
                 return move
+            for pair in pairs:
+                if state.shift in pair:
+                    key = (tuple(state.faces), state.present & ~(1 << pair[0] | 1 << pair[1]))
+                    if (self._verdicts.get(key) or self._solve(key))[0]:
+                        return pair
         return pairs[0]
 
     def reshuffle(self, faces: list[int], present: int, rng: Rng,

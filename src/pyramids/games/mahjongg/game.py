@@ -123,6 +123,10 @@ OPTIONS: tuple[Option, ...] = (
            "gives its tokens back (off: a favor's tokens stay spent, so a shift and its "
            "undo cannot show face-down tiles for free)",
            ours=True, legacy=True),
+    Option("finish_saves_vaults", True, bool,
+           "finish: its pairs go in the order that opens the most locked vaults (off: "
+           "pairs holding a vault go last in the order of their tiles' numbers)",
+           ours=True, legacy=False),
     Option("warn_unsolvable", True, bool,
            "one-player modes: the view says when the solver proves the board lost",
            ours=True),

@@ -39,7 +39,7 @@ from pyramids.core.saving import (
 )
 from pyramids.core.views import Outcome
 from pyramids.games.mahjongg import actions as act
-from pyramids.games.mahjongg import barque, favors, modes, scoring
+from pyramids.games.mahjongg import barque, favors, finishing, modes, scoring
 from pyramids.games.mahjongg.explain import why_illegal, why_no_tile_favor
 from pyramids.games.mahjongg.geometry import tiles_in
 from pyramids.games.mahjongg.tiles import FACES
@@ -538,6 +538,11 @@ class MahjonggState(SavedState, State):
             for high, low in zip(group[:half], reversed(group[half:]), strict=True):
                 pairs.append((min(high, low), max(high, low)))
         pairs.sort(key=lambda p: (p[0] in vault_tiles or p[1] in vault_tiles, p))
+        if self.game.options["finish_saves_vaults"]:
+            locked = {tile for tile, status in zip(self.game.vault_ids, self.vault_status,
+                                                   strict=True) if status == LOCKED}
+            pairs = finishing.vault_saving_order(pairs, locked, self.present,
+                                                 self.game.geometry)
         total = 0
         for a, b in pairs:
             total += self._remove_pair(a, b, player)["points"]
