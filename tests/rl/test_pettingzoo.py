@@ -117,8 +117,9 @@ def test_names_metadata_and_ansi_render() -> None:
     env.reset(seed=2)
     text = env.render()
     assert isinstance(text, str) and text
-    with pytest.raises(ValueError, match="render_mode"):
-        rl.env("pacal", render_mode="human")
+    assert env.metadata["render_modes"] == ["ansi", "human"]
+    with pytest.raises(ValueError, match="allowed: None, 'ansi', 'human'"):
+        rl.env("pacal", render_mode="rgb_array")
 
 
 def test_reset_seeds_the_action_spaces_and_the_seeds_of_unseeded_resets() -> None:
