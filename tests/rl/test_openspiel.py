@@ -303,3 +303,38 @@ def test_a_setting_with_a_narrower_type_passes_random_sim_test() -> None:
                                                    "clock": "turns"})
     assert game.get_type().max_num_players == 1
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("pyramids_mahjongg", {"layout": "giza-step-ramp", "players": 2}),
+    ("pyramids_temple", {"players": 3}),
+])
+def test_a_clone_shares_the_game_and_plays_on_as_the_original(name, options) -> None:
+    """OpenSpiel clones a Python state by deep-copying it, and the deepcopy copied the
+    engine's game (Mahjongg's layout tables and solver caches: 3 to 20 ms a clone, 95%
+    of an MCTSBot move) and rebuilt the engine through its saved form and a new game."""
+    import copy
+
+    game = pyspiel.load_game(name, options)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = random.Random(4)
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    clone = state.clone()
+    engine, copied = state.engine.state, clone.engine.state
+    assert copied is not engine and copied.game is engine.game
+    assert clone.engine_game is state.engine_game
+    assert copy.deepcopy(engine).game is engine.game  # the engine's own deepcopy too
+    before = str(state)
+    # The original through its exact saved form: the clone plays on as it would.
+    _, replica = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    while not clone.is_terminal():
+        action = rng.choice(clone.legal_actions())
+        clone.apply_action(action)
+        replica.apply_action(action)
+        assert str(replica) == str(clone)
+        assert clone.information_state_string(0) == replica.information_state_string(0)
+    assert replica.is_terminal() and clone.returns() == replica.returns()
+    assert str(state) == before  # the original is untouched

@@ -74,6 +74,12 @@ class _Engine:
         game = self.state.game
         return (_restore, (game.name, game.options, self.state.to_json()))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        # OpenSpiel clones a Python state by deep-copying it: the engine's own clone is
+        # the same state without the saved form's round trip (nor a new game from
+        # load(), which cost Mahjongg 1.5 ms a clone).
+        return _Engine(self.state.clone())
+
 
 def _restore(name: str, options: dict[str, Any], text: str) -> _Engine:
     return _Engine(load(name, **options).state_from_json(text))
