@@ -177,7 +177,7 @@ class PyramidsAECEnv(AECEnv):
     dictionaries are updated in place: rewards are all zero until the end.
     """
 
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "is_parallelizable": True,
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": True,
                                 "render_fps": 1}
 
     def __init__(self, game: str | Game, render_mode: str | None = None,
@@ -185,7 +185,8 @@ class PyramidsAECEnv(AECEnv):
         super().__init__()
         self.game = as_game(game, options)
         self.render_mode = check_render_mode(render_mode)
-        self.metadata = {**type(self).metadata, "name": env_name(self.game.name)}
+        self.metadata = {**type(self).metadata, "name": env_name(self.game.name),
+                         "render_modes": list(RENDER_MODES)}
         self.encoder: Encoder = encoder_for(self.game)
         self._episodes = EpisodeGames(self.game, self.encoder)
         #: The game of the episode in play: `game`, or with reset's options for it.

@@ -79,7 +79,7 @@ class PyramidsGymEnv(gymnasium.Env):
     """A registered game as a Gymnasium environment for one learner; the other seats,
     if any, are played by built-in agents (`opponents`)."""
 
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
     #: reset's own options (beside the game's): the learner's seat for the episode.
     RESET_OPTIONS = ("seat",)
 
