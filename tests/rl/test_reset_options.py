@@ -179,3 +179,18 @@ def test_a_deal_that_is_over_before_any_move_ends_the_episode_at_reset():
         seen.append((agent, reward))
         env.step(None)
     assert seen == [("player_0", native.returns()[0]), ("player_1", native.returns()[1])]
+
+
+def test_each_environment_has_its_own_render_modes_list():
+    """The list was shared: editing one environment's metadata changed every class's
+    and what render_mode the environments accept."""
+    env = rl.env("pacal")
+    env.metadata["render_modes"].append("rgb_array")
+    PyramidsGymEnv.metadata["render_modes"].append("rgb_array")
+    try:
+        assert rl.env("pacal").metadata["render_modes"] == ["ansi", "human"]
+        assert rl.PyramidsAECEnv.metadata["render_modes"] == ["ansi", "human"]
+        with pytest.raises(ValueError, match="render_mode 'rgb_array' is not supported"):
+            rl.env("pacal", render_mode="rgb_array")
+    finally:
+        PyramidsGymEnv.metadata["render_modes"].remove("rgb_array")
