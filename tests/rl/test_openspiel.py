@@ -338,3 +338,32 @@ def test_a_clone_shares_the_game_and_plays_on_as_the_original(name, options) -> 
         assert clone.information_state_string(0) == replica.information_state_string(0)
     assert replica.is_terminal() and clone.returns() == replica.returns()
     assert str(state) == before  # the original is untouched
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("pyramids_pacal", {"rounds_to_win": 1}),
+    ("pyramids_temple", {"players": 3}),
+    ("pyramids_mahjongg", {"layout": "ramesseum", "players": 2}),
+])
+def test_resample_from_infostate_keeps_the_seats_information_state(name, options) -> None:
+    """OpenSpiel's resample_from_infostate raised "ResampleFromInfostate() not
+    implemented": a Python search over determinizations (IS-MCTS) could not ask for one."""
+    game = pyspiel.load_game(name, options)
+    state = game.new_initial_state()
+    state.apply_action(2)
+    rng = random.Random(2)
+    for _ in range(7):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    draws = iter([0.25, 0.5, 0.25])
+    samples = [state.resample_from_infostate(seat, lambda: next(draws)) for _ in range(3)]
+    assert str(samples[0]) == str(samples[2])  # the same numbers, the same world
+    assert str(samples[0]) != str(samples[1])  # other numbers, another world
+    # Redrawn: the other seats' hands and the pile, Mahjongg's face-down tiles.
+    assert all(str(sample) != str(state) for sample in samples)
+    for sample in samples:
+        assert sample.information_state_string(seat) == state.information_state_string(seat)
+        assert sample.observation_string(seat) == state.observation_string(seat)
+        assert sample.legal_actions() == state.legal_actions()
+        while not sample.is_terminal():  # a world the engine plays on to the end
+            sample.apply_action(rng.choice(sample.legal_actions()))
