@@ -2,9 +2,11 @@
 
 Follows PettingZoo's classic-environment conventions: agents `player_0`..,
 observations `{"observation": float32 vector, "action_mask": int8 vector}`
-(the mask is all zeros for an agent not to move), `render_mode="ansi"`,
+(the mask is all zeros for an agent not to move), `render_mode="ansi"` (the
+text board returned) or `"human"` (printed after every reset and move),
 `metadata["name"]` versioned (`<game>_v0`), and seeding through
-`reset(seed=)`, which maps to `game.new_initial_state(seed)`. Rewards are the
+`reset(seed=)`, which maps to `game.new_initial_state(seed)`; `reset(options=)`
+takes game options for that episode where they keep the spaces. Rewards are the
 game's `returns()` at the end. An illegal action ends the game at once: the
 agent that played it gets -1 and the others 0 (PettingZoo's
 `TerminateIllegalWrapper` rule), and `infos[agent]["illegal_action"]` says so,

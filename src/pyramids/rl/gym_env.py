@@ -21,7 +21,8 @@ again or the game is over; the observation and the mask are the learner's seat's
 only (the PettingZoo environment's for that seat), and so is `render()`'s text.
 Every opponent is reseeded from the episode's seed and its seat at each reset, so
 `reset(seed=s)` and the learner's actions replay the whole episode, the opponents'
-moves included.
+moves included. `reset(options=)` takes, for that episode, `seat` and game options
+that keep the spaces, and refuses anything else.
 """
 
 from __future__ import annotations
