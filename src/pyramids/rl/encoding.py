@@ -643,6 +643,8 @@ class EpisodeGames:
 
     def get(self, changes: dict[str, Any]) -> tuple[Game, Encoder]:
         """The game and encoder of `changes` (option name -> value) over the game's own."""
+        if not changes:  # the common case, every reset without options
+            return self.game, self.encoder
         options = {**self.game.options, **changes}
         if options == self.game.options:
             return self.game, self.encoder
