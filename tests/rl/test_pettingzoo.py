@@ -37,8 +37,12 @@ def test_pettingzoo_seed_test(name, options) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_pettingzoo_parallel_api_test() -> None:
-    pettingzoo_test.parallel_api_test(rl.parallel_env("pacal"), num_cycles=200)
+@pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
+def test_pettingzoo_parallel_api_and_seed_tests(name, options) -> None:
+    pettingzoo_test.parallel_api_test(rl.parallel_env(name, **options), num_cycles=100)
+    pettingzoo_test.parallel_seed_test(
+        lambda render_mode=None: rl.parallel_env(name, render_mode=render_mode, **options),
+        num_cycles=50)
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
