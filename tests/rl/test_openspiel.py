@@ -367,3 +367,28 @@ def test_resample_from_infostate_keeps_the_seats_information_state(name, options
         assert sample.legal_actions() == state.legal_actions()
         while not sample.is_terminal():  # a world the engine plays on to the end
             sample.apply_action(rng.choice(sample.legal_actions()))
+
+
+def test_an_environment_with_openspiel_mcts_opponents_copies_and_plays_on_alike() -> None:
+    """OpenSpiel's MCTSBot does not pickle: a Gymnasium environment with openspiel-mcts
+    opponents could not be deep-copied or pickled (vector runners, checkpoints)."""
+    import copy
+    import pickle
+
+    np = pytest.importorskip("numpy")
+    from pyramids.rl import PyramidsGymEnv
+
+    env = PyramidsGymEnv("temple", players=3, opponents="openspiel-mcts:simulations=5")
+    _, info = env.reset(seed=3)
+    _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    rng = random.Random(3)
+    for _ in range(6):
+        action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+        steps = [each.step(action) for each in (env, *copies)]
+        for other in steps[1:]:
+            assert np.array_equal(other[0], steps[0][0]) and other[1:4] == steps[0][1:4]
+        info = steps[0][4]
+        if steps[0][2]:
+            break
+    assert {each.state.to_json() for each in (env, *copies)} == {env.state.to_json()}
