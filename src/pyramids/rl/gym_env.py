@@ -96,7 +96,7 @@ class PyramidsGymEnv(gymnasium.Env):
         self._home_seat = self.seat  # a fixed seat, for the resets that name none
         # The agents are made once (making some costs more than a move) and reseeded
         # by every reset; an agent without `reseed` (a plugin's) is made afresh then.
-        self._agents = _make_opponents(self._settings)
+        self._agents = _make_opponents(self._settings, self.game)
         #: The agent at each seat (None at the learner's), for this episode.
         self.opponents: list[Any] = self._seated(self.seat)
         self.encoder: Encoder = encoder_for(self.game)
@@ -364,10 +364,11 @@ def _opponent_settings(game: Game, opponents: Any) -> list[str]:
     return settings
 
 
-def _make_opponents(settings: list[str]) -> list[Any]:
+def _make_opponents(settings: list[str], game: Game) -> list[Any]:
     """The agent of each setting; one that is not an agent, or that thinks by the clock
-    (a seed would not replay its episodes), is refused, saying what is allowed."""
-    from pyramids.agents import make_agent_from_setting, thinks_by_clock
+    in `game` (a seed would not replay its episodes), is refused, saying what is
+    allowed."""
+    from pyramids.agents import make_agent_from_setting, parse_setting, thinks_by_clock
 
     agents = []
     for setting in settings:
@@ -376,11 +377,12 @@ def _make_opponents(settings: list[str]) -> list[Any]:
         except OptionError as error:
             # The agents' words say what is allowed; which opponent it was is added here.
             raise ValueError(f"opponent {setting!r}: {error}") from None
-        if thinks_by_clock(agent):
+        if thinks_by_clock(agent, game):
+            name = parse_setting(setting)[0]
             raise ValueError(
-                f"opponent {setting!r} thinks by the clock, so a seed would not replay its "
-                "episodes (its moves would depend on the machine's speed); give a budget "
-                "of iterations instead, such as mcts:iterations=200")
+                f"opponent {setting!r} thinks by the clock in {game.name}, so a seed would "
+                "not replay its episodes (its moves would depend on the machine's speed); "
+                f"give a budget of iterations instead, such as {name}:iterations=200")
         agents.append(agent)
     return agents
 
