@@ -66,7 +66,7 @@ def test_a_reseeded_agent_plays_as_a_new_one_with_that_seed(label, make, setting
     game = make()
     before, moves = SLOW.get((label, setting), (BEFORE, AFTER))
     used = make_agent_from_setting(setting, seed=1)
-    assert not thinks_by_clock(used)
+    assert not thinks_by_clock(used, game)
     # It has played (kept plans, trees, made inner agents, moved its generator) ...
     _play(used, game.new_initial_state(11), before)
     used.reseed(5)

@@ -103,3 +103,26 @@ def test_a_saved_state_from_before_an_option_loads() -> None:
     del data["options"]["start_rule"]
     loaded = load("temple", players=3).state_from_json(json.dumps(data))
     assert loaded.legal_actions() == state.legal_actions()
+
+
+def test_numpy_numbers_are_the_numbers_they_hold() -> None:
+    """A curriculum or sweep of options made with NumPy (np.int64, np.float32, np.bool_)
+    was refused with the number shown as text: 'rounds_to_win="1" is not valid;
+    allowed: an integer >= 1 and <= 99', though 1 is such an integer."""
+    np = pytest.importorskip("numpy")
+    from pyramids.core import load
+
+    game = load("pacal", rounds_to_win=np.int64(1), max_rounds=np.float32(9.0),
+                direction=np.str_("ascending"))
+    assert game.options["rounds_to_win"] == 1 and game.options["max_rounds"] == 9
+    assert [type(game.options[name]) for name in ("rounds_to_win", "max_rounds",
+                                                  "direction")] == [int, int, str]
+    flag = load("mahjongg", pantheon_pairs=np.bool_(False)).options["pantheon_pairs"]
+    assert flag is False
+    with pytest.raises(OptionError, match=r"^rounds_to_win=0 is too small; allowed: an "
+                                          r"integer >= 1 and <= 99$"):
+        load("pacal", rounds_to_win=np.int64(0))
+    with pytest.raises(OptionError, match=r"^rounds_to_win=1.5 is not valid"):
+        load("pacal", rounds_to_win=np.float64(1.5))
+    with pytest.raises(OptionError, match="is not valid; allowed: an integer"):
+        load("pacal", rounds_to_win=np.bool_(True))  # a flag is not a count

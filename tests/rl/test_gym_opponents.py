@@ -235,6 +235,9 @@ def test_a_one_player_game_refuses_opponents() -> None:
     ({"opponents": ["hard", None, "greedy"]}, TypeError, r"each opponent is .*got None"),
     ({"opponents": "mcts"}, ValueError,
      r"opponent 'mcts' thinks by the clock.*mcts:iterations=200"),
+    # Plain planner leaves Temple to plain mcts, by the clock: it was taken as replayable.
+    ({"opponents": "planner"}, ValueError,
+     r"opponent 'planner' thinks by the clock in temple.*planner:iterations=200"),
     ({"opponents": "hard", "seat": 4}, ValueError,
      r"seat is a seat number from 0 to 3 or 'rotate' .*got 4"),
     ({"opponents": "hard", "seat": "left"}, ValueError, r"or 'rotate'.*got 'left'"),
@@ -270,3 +273,35 @@ def test_a_vector_env_of_learners_against_bots() -> None:
         _, rewards, _, _, infos = envs.step(actions)
         assert set(rewards.tolist()) <= {-1.0, 0.0, 1.0}
     envs.close()
+
+
+def test_planner_opponents_think_by_the_clock_only_where_mcts_plays_for_them() -> None:
+    """Plain planner plays Pacal and Mahjongg alone itself (a seed replays it) and leaves
+    Temple and Mahjongg at a table to plain mcts, whose 0.8 s a move depends on the
+    machine: there the environment refused nothing, and episodes did not replay."""
+    import pyramids
+    from pyramids.agents import make_agent_from_setting, thinks_by_clock
+
+    planner = make_agent_from_setting("planner")
+    budgeted = make_agent_from_setting("planner:iterations=5")
+    tables = {("pacal", 2): False, ("pacal-solo", 1): False, ("temple", 3): True,
+              ("mahjongg", 1): False, ("mahjongg", 2): True}
+    for (name, players), by_clock in tables.items():
+        game = pyramids.load(name, **({"players": players} if name in ("temple", "mahjongg")
+                                      else {}))
+        assert thinks_by_clock(planner, game) is by_clock, name
+        assert not thinks_by_clock(budgeted, game)
+    assert thinks_by_clock(planner)  # not told the game: as for the games mcts plays
+    PyramidsGymEnv("pacal", opponents="planner")  # planned: taken
+    with pytest.raises(ValueError, match="thinks by the clock in mahjongg"):
+        PyramidsGymEnv("mahjongg", layout="giza-step-ramp", players=2, opponents="planner")
+    env = PyramidsGymEnv("temple", players=3, opponents="planner:iterations=5")
+    runs = []
+    for _ in range(2):
+        _, info = env.reset(seed=2)
+        for _ in range(4):
+            _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            if done:
+                break
+        runs.append(env.state.history())
+    assert runs[0] == runs[1]

@@ -37,8 +37,12 @@ def test_pettingzoo_seed_test(name, options) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_pettingzoo_parallel_api_test() -> None:
-    pettingzoo_test.parallel_api_test(rl.parallel_env("pacal"), num_cycles=200)
+@pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
+def test_pettingzoo_parallel_api_and_seed_tests(name, options) -> None:
+    pettingzoo_test.parallel_api_test(rl.parallel_env(name, **options), num_cycles=100)
+    pettingzoo_test.parallel_seed_test(
+        lambda render_mode=None: rl.parallel_env(name, render_mode=render_mode, **options),
+        num_cycles=50)
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=IDS)
@@ -117,8 +121,9 @@ def test_names_metadata_and_ansi_render() -> None:
     env.reset(seed=2)
     text = env.render()
     assert isinstance(text, str) and text
-    with pytest.raises(ValueError, match="render_mode"):
-        rl.env("pacal", render_mode="human")
+    assert env.metadata["render_modes"] == ["ansi", "human"]
+    with pytest.raises(ValueError, match="allowed: None, 'ansi', 'human'"):
+        rl.env("pacal", render_mode="rgb_array")
 
 
 def test_reset_seeds_the_action_spaces_and_the_seeds_of_unseeded_resets() -> None:

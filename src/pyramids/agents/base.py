@@ -64,10 +64,19 @@ def reseed_agent(agent: Any, seed: int | None) -> bool:
     return True
 
 
-def thinks_by_clock(agent: Agent) -> bool:
+def thinks_by_clock(agent: Agent, game: Any = None) -> bool:
     """Whether `agent` stops thinking when a time runs out (a clock budget, as plain
     `mcts`'s 0.8 s): its moves then depend on the machine's speed and load, so a seed
-    does not replay its games. A budget of iterations does."""
+    does not replay its games. A budget of iterations does.
+
+    `game` (a loaded game): the game it is to play, for an agent whose budget depends
+    on the game (`planner` leaves the games it does not plan to `mcts`, by the clock
+    unless given iterations): its `thinks_by_clock_in(game)` answers. Without a game,
+    such an agent answers for the games it leaves to `mcts`."""
+    if game is not None:
+        ask = getattr(agent, "thinks_by_clock_in", None)
+        if ask is not None:
+            return bool(ask(game))
     return bool(getattr(agent, "thinks_by_clock", False))
 
 

@@ -50,7 +50,7 @@ from pyramids.agents.greedy.pacal import (
     used_values,
 )
 from pyramids.agents.mcts import MctsAgent
-from pyramids.core import OptionError, Rng, State, companion_of
+from pyramids.core import Game, OptionError, Rng, State, companion_of
 from pyramids.core.errors import N_, Words
 
 FIELDS = 10
@@ -104,6 +104,20 @@ class PlannerAgent:
         self.fallback.reseed(seed)
         self._plan = []
         self._plan_key = None
+
+    @property
+    def thinks_by_clock(self) -> bool:
+        """Whether the games it leaves to `mcts` are played by the clock: plain
+        `planner` leaves them to plain `mcts` (0.8 s a move), `planner:iterations=N` to
+        a budget of iterations. `thinks_by_clock_in` answers for one game."""
+        return bool(self.fallback.thinks_by_clock)
+
+    def thinks_by_clock_in(self, game: Game) -> bool:
+        """Whether it thinks by the clock in `game`: not where it plans the game itself
+        (Pacal, Pacal solo, Mahjongg alone); where `mcts` plays (Temple, Mahjongg at a
+        table), as that `mcts` does. Plain `planner` in Temple was taken for an agent
+        a seed replays."""
+        return self.thinks_by_clock and not plans(game)
 
     def step(self, state: State) -> int:
         plan = companion_of(state.game.name, "planner")
@@ -183,6 +197,24 @@ def plan_mahjongg_solo(agent: PlannerAgent, state: State) -> int | None:
     if state.game.num_players != 1:
         return None
     return agent._mahjongg_solo(state)
+
+
+def _alone(game: Game) -> bool:
+    return game.num_players == 1
+
+
+# The tables it plans: the others go to mcts (`plans`).
+plan_mahjongg_solo.applies = _alone  # type: ignore[attr-defined]
+
+
+def plans(game: Game) -> bool:
+    """Whether the planner plays `game` itself: its manifest names a planner that applies
+    to the game's table (a planner function's `applies(game)`, where it has one)."""
+    plan = companion_of(game.name, "planner")
+    if plan is None:
+        return False
+    applies = getattr(plan, "applies", None)
+    return True if applies is None else bool(applies(game))
 
 
 def _outlook(results: list[int], drawn: int) -> tuple[float, float]:

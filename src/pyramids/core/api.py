@@ -76,6 +76,14 @@ class Game(ABC):
         """Cross-option checks; raise `OptionError` with what is allowed."""
         return None
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # A game is its options and what follows from them (tables, caches of pure
+        # answers), never changed by play: `copy.deepcopy(state)` shares it, as
+        # `state.clone()` does. Copying it made a Mahjongg state's deepcopy cost 3 to
+        # 20 ms (its layout's tables and solver caches), and every clone of an
+        # OpenSpiel state (MCTS clones one per simulation) is a deepcopy.
+        return self
+
     @property
     def options(self) -> dict[str, Any]:
         return dict(self._options)

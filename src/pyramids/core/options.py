@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +125,8 @@ class Option:
         except (TypeError, ValueError):
             raise OptionError(N_("{option} is not valid; allowed: {allowed}"),
                               option=given, allowed=self._allowed()) from None
+        if typed is not value:
+            given = OptionRef(self.name, typed)  # as the number it is (np.int64(0): 0)
         if self.choices is not None and typed not in self.choices:
             raise OptionError(N_("{option} is not valid; allowed: {allowed}"),
                               option=given, allowed=self._allowed())
@@ -136,28 +139,33 @@ class Option:
         return typed
 
     def _convert(self, value: Any) -> Any:
+        # Numbers of other types (NumPy's np.int64, np.float32, np.bool_: a schedule or
+        # sweep of options made with NumPy) are the numbers they hold; they became text
+        # in the error ('rounds_to_win="1" is not valid; allowed: an integer >= 1').
         if self.kind is bool:
             if isinstance(value, bool):
                 return value
+            if _is_bool(value):
+                return bool(value)
             if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
                 return True
             if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
                 return False
             raise ValueError(value)
         if self.kind is int:
-            if isinstance(value, bool):
+            if isinstance(value, bool) or _is_bool(value):
                 raise TypeError(value)
-            if isinstance(value, int):
-                return value
-            if isinstance(value, float) and value.is_integer():
+            if isinstance(value, numbers.Integral):
                 return int(value)
+            if isinstance(value, numbers.Real) and float(value).is_integer():
+                return int(float(value))
             if isinstance(value, str):
                 return int(value.strip())
             raise TypeError(value)
         if self.kind is float:
-            if isinstance(value, bool):
+            if isinstance(value, bool) or _is_bool(value):
                 raise TypeError(value)
-            if isinstance(value, (int, float)):
+            if isinstance(value, numbers.Real):
                 return float(value)
             if isinstance(value, str):
                 return float(value.strip())
@@ -165,8 +173,13 @@ class Option:
         if self.kind is str:
             if not isinstance(value, str):
                 raise TypeError(value)
-            return value
+            return str(value)  # a str subclass (NumPy's np.str_) as a plain str
         raise TypeError(value)
+
+
+def _is_bool(value: Any) -> bool:
+    """A boolean of another library (NumPy's np.bool_), which is not a Python bool."""
+    return type(value).__name__ in ("bool_", "bool") and hasattr(value, "dtype")
 
 
 def resolve_options(

@@ -36,6 +36,16 @@ class OpenSpielMctsAgent:
         self._numpy = np.random.RandomState(self.seed % 2**32)
         self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        # OpenSpiel's MCTSBot does not pickle ("cannot pickle 'MCTSBot' object"), so an
+        # environment with this agent as an opponent could not be copied or saved. The
+        # games and bots are a cache: a copy makes its own on first use, over its copy of
+        # the generator they share (MCTSBot keeps no tree between moves), so it plays on
+        # move for move as the original.
+        saved = self.__dict__.copy()
+        saved["_games"] = {}
+        return saved
+
     def reseed(self, seed: int | None) -> None:
         """Play on as a new agent made with `seed`: its determinizations and OpenSpiel's
         generator (shared by the bots and their evaluators, reseeded in place) start

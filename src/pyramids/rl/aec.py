@@ -2,9 +2,11 @@
 
 Follows PettingZoo's classic-environment conventions: agents `player_0`..,
 observations `{"observation": float32 vector, "action_mask": int8 vector}`
-(the mask is all zeros for an agent not to move), `render_mode="ansi"`,
+(the mask is all zeros for an agent not to move), `render_mode="ansi"` (the
+text board returned) or `"human"` (printed after every reset and move),
 `metadata["name"]` versioned (`<game>_v0`), and seeding through
-`reset(seed=)`, which maps to `game.new_initial_state(seed)`. Rewards are the
+`reset(seed=)`, which maps to `game.new_initial_state(seed)`; `reset(options=)`
+takes game options for that episode where they keep the spaces. Rewards are the
 game's `returns()` at the end. An illegal action ends the game at once: the
 agent that played it gets -1 and the others 0 (PettingZoo's
 `TerminateIllegalWrapper` rule), and `infos[agent]["illegal_action"]` says so,
@@ -15,7 +17,8 @@ allowed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+import warnings
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -27,6 +30,7 @@ from pyramids.core import Game, State, companion_of
 from pyramids.rl.encoding import (
     Canvas,
     Encoder,
+    EpisodeGames,
     as_action,
     as_game,
     as_seed,
@@ -37,6 +41,41 @@ from pyramids.rl.encoding import (
 VERSION = "v0"
 RESET_FIRST = "call reset() before using the environment"
 EPISODE_OVER = "the episode is over; call reset()"
+#: What render_mode may be (`metadata["render_modes"]`).
+RENDER_MODES = ["ansi", "human"]
+
+
+def check_render_mode(render_mode: Any) -> Any:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: None, "
+                         + ", ".join(repr(mode) for mode in RENDER_MODES))
+    return render_mode
+
+
+def game_changes(game: Game, options: Any, own: tuple[str, ...] = ()
+                 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A reset's `options` split into the game's options for the episode, the
+    environment's own keys (`own`), and the rest (keys that are neither)."""
+    if options is None:
+        return {}, {}, {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"reset options are a dict of option names and values, or None; "
+                        f"got {options!r}")
+    changes: dict[str, Any] = {}
+    mine: dict[str, Any] = {}
+    rest: dict[str, Any] = {}
+    for name, value in options.items():
+        if name in own:
+            mine[name] = value
+        elif name in game.options:
+            changes[name] = value
+        else:
+            rest[name] = value
+    return changes, mine, rest
+
+
+def allowed_reset_options(game: Game, own: tuple[str, ...] = ()) -> str:
+    return ", ".join([*own, *sorted(game.options)])
 
 
 def env_name(game: str) -> str:
@@ -140,18 +179,20 @@ class PyramidsAECEnv(AECEnv):
     dictionaries are updated in place: rewards are all zero until the end.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True,
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": True,
                                 "render_fps": 1}
 
     def __init__(self, game: str | Game, render_mode: str | None = None,
                  **options: Any) -> None:
         super().__init__()
         self.game = as_game(game, options)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: 'ansi'")
-        self.render_mode = render_mode
-        self.metadata = {**type(self).metadata, "name": env_name(self.game.name)}
+        self.render_mode = check_render_mode(render_mode)
+        self.metadata = {**type(self).metadata, "name": env_name(self.game.name),
+                         "render_modes": list(RENDER_MODES)}
         self.encoder: Encoder = encoder_for(self.game)
+        self._episodes = EpisodeGames(self.game, self.encoder)
+        #: The game of the episode in play: `game`, or with reset's options for it.
+        self.episode_game: Game = self.game
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         box = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
@@ -199,6 +240,18 @@ class PyramidsAECEnv(AECEnv):
     # -- the episode ----------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new episode, dealt from `seed`. `options`: game options for this episode
+        only (`{"rounds_to_win": 1}`) over the environment's own, where they keep its
+        spaces; a key that is no option of the game is warned of and not used
+        (PettingZoo's api_test resets with `{"options": 1}` and requires it taken)."""
+        changes, _, rest = game_changes(self.game, options)
+        # Checked before anything changes: a refused reset keeps the game in play.
+        game, encoder = self._episodes.get(changes)
+        if rest:
+            warnings.warn(
+                f"reset options {sorted(rest)} are not options of {self.game.name} and are "
+                f"not used; allowed: {allowed_reset_options(self.game)} (this episode "
+                "only; each must keep the environment's spaces)", stacklevel=2)
         if seed is not None:
             seed = as_seed(seed)
             self._seeds.restart(seed)
@@ -207,7 +260,14 @@ class PyramidsAECEnv(AECEnv):
         else:
             seed = self._seeds.next()
         self.seed_ = seed
-        self.state_ = self.game.new_initial_state(seed)
+        if encoder is not self.encoder:
+            # Another writer fills the kept vectors now: each is written afresh.
+            self.encoder = encoder
+            self._update = encoder.update
+            for canvas in self._canvases.values():
+                canvas.forget()
+        self.episode_game = game
+        self.state_ = game.new_initial_state(seed)
         self._legal = None
         self._position += 1
         self._over = False
@@ -217,7 +277,17 @@ class PyramidsAECEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.state_.current_player]
+        if self.state_.is_terminal():
+            # Over at its deal (Mahjongg's deal=random can deal no free pair and no
+            # favour to spend): the returns are the rewards, and every agent takes its
+            # dead step from player_0 on. (current_player is -1 there: the last agent
+            # was chosen, not terminated, with an all-zero mask.)
+            self.agent_selection = self.possible_agents[-1]
+            self._end(self.state_)
+        else:
+            self.agent_selection = self.possible_agents[self.state_.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         return _AgentIterable(self, max_iter)
@@ -288,6 +358,8 @@ class PyramidsAECEnv(AECEnv):
             self._end(state)
         else:
             self.agent_selection = self.possible_agents[state.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def _end(self, state: State) -> None:
         agent = self.agent_selection
@@ -301,6 +373,8 @@ class PyramidsAECEnv(AECEnv):
         self.rewards[agent] = -1.0
         self.infos[agent] = {"illegal_action": True, "reason": reason}
         self._finish(agent)
+        if self.render_mode == "human":
+            self.render()
 
     def _finish(self, agent: str) -> None:
         self._cumulative_rewards[agent] = 0.0
@@ -315,9 +389,16 @@ class PyramidsAECEnv(AECEnv):
         return self.agents[(index + 1) % len(self.agents)]
 
     def render(self) -> str | None:
+        """The board as a spectator sees it, as text: returned with
+        `render_mode="ansi"`, printed (and None returned) with `"human"`, which also
+        prints it after every reset and move."""
         if self.render_mode is None:
             return None
-        return render_text(self._require_state(), self.game)
+        text = render_text(self._require_state(), self.game)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         return None

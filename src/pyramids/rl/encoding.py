@@ -631,6 +631,59 @@ def as_game(game: Game | str, options: dict[str, Any]) -> Game:
     return game
 
 
+class EpisodeGames:
+    """The game of each episode: an environment's game, or that game with some of its
+    options changed for one episode (`reset(options={"rounds_to_win": 1})`), provided
+    the change keeps the environment's spaces (the same players, observation layout
+    and bounds, and actions); one that would change them is refused, saying so."""
+
+    def __init__(self, game: Game, encoder: Encoder) -> None:
+        self.game, self.encoder = game, encoder
+        self._made: dict[tuple[tuple[str, Any], ...], tuple[Game, Encoder]] = {}
+
+    def get(self, changes: dict[str, Any]) -> tuple[Game, Encoder]:
+        """The game and encoder of `changes` (option name -> value) over the game's own."""
+        if not changes:  # the common case, every reset without options
+            return self.game, self.encoder
+        options = {**self.game.options, **changes}
+        if options == self.game.options:
+            return self.game, self.encoder
+        try:
+            key = tuple(sorted(options.items()))
+            hash(key)
+        except TypeError:
+            key = ()
+        made = self._made.get(key) if key else None
+        if made is None:
+            made = self._make(options, changes)
+            if key:
+                self._made[key] = made
+        return made
+
+    def _make(self, options: dict[str, Any], changes: dict[str, Any]) -> tuple[Game, Encoder]:
+        base, encoder = self.game, self.encoder
+        # The game's own words for a bad value (what is allowed); an OptionError is a
+        # ValueError.
+        game = load(base.name, **options)
+        other = encoder_for(game)
+        same = (game.num_players == base.num_players
+                and other.num_actions == encoder.num_actions
+                and other.size == encoder.size
+                and [(f.path, f.offset, f.size) for f in other.features]
+                == [(f.path, f.offset, f.size) for f in encoder.features]
+                and np.array_equal(other.low, encoder.low)
+                and np.array_equal(other.high, encoder.high))
+        if not same:
+            given = ", ".join(f"{name}={value!r}" for name, value in sorted(changes.items()))
+            raise ValueError(
+                f"reset options {given} would change the environment's spaces ({base.name} "
+                f"with them has {game.num_players} player(s), {other.size} observation "
+                f"features and {other.num_actions} actions; this environment has "
+                f"{base.num_players}, {encoder.size} and {encoder.num_actions}); make a "
+                "new environment with them instead")
+        return game, other
+
+
 def layout_markdown(game: Game | str, **options: Any) -> str:
     """The observation layout of `game` (a loaded game, or a name with `options`) as a
     Markdown table (docs/rl.md prints these)."""

@@ -21,7 +21,8 @@ again or the game is over; the observation and the mask are the learner's seat's
 only (the PettingZoo environment's for that seat), and so is `render()`'s text.
 Every opponent is reseeded from the episode's seed and its seat at each reset, so
 `reset(seed=s)` and the learner's actions replay the whole episode, the opponents'
-moves included.
+moves included. `reset(options=)` takes, for that episode, `seat` and game options
+that keep the spaces, and refuses anything else.
 """
 
 from __future__ import annotations
@@ -37,14 +38,19 @@ from gymnasium.utils import seeding
 from pyramids.core import Game, OptionError, Rng, State, manifests
 from pyramids.rl.aec import (
     EPISODE_OVER,
+    RENDER_MODES,
     RESET_FIRST,
     MaskCanvas,
     SeedSource,
+    allowed_reset_options,
+    check_render_mode,
+    game_changes,
     render_text,
 )
 from pyramids.rl.encoding import (
     Canvas,
     Encoder,
+    EpisodeGames,
     as_action,
     as_game,
     as_seed,
@@ -74,7 +80,9 @@ class PyramidsGymEnv(gymnasium.Env):
     """A registered game as a Gymnasium environment for one learner; the other seats,
     if any, are played by built-in agents (`opponents`)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+    #: reset's own options (beside the game's): the learner's seat for the episode.
+    RESET_OPTIONS = ("seat",)
 
     def __init__(self, game: str | Game, render_mode: str | None = None, *,
                  opponents: str | Sequence[str] | None = None, seat: int | str = 0,
@@ -82,17 +90,19 @@ class PyramidsGymEnv(gymnasium.Env):
         self.game = as_game(game, options)
         self._settings = _opponent_settings(self.game, opponents)
         self._rotate = _rotates(self.game, seat)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: 'ansi'")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         #: The learner's seat in this episode (the first episode's until a reset).
         self.seat: int = 0 if self._rotate else int(seat)
+        self._home_seat = self.seat  # a fixed seat, for the resets that name none
         # The agents are made once (making some costs more than a move) and reseeded
         # by every reset; an agent without `reseed` (a plugin's) is made afresh then.
-        self._agents = _make_opponents(self._settings)
+        self._agents = _make_opponents(self._settings, self.game)
         #: The agent at each seat (None at the learner's), for this episode.
         self.opponents: list[Any] = self._seated(self.seat)
         self.encoder: Encoder = encoder_for(self.game)
+        self._episodes = EpisodeGames(self.game, self.encoder)
+        #: The game of the episode in play: `game`, or with reset's options for it.
+        self.episode_game: Game = self.game
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high,
                                             dtype=np.float32)
         self._action_space: spaces.Space = spaces.Discrete(self.encoder.num_actions)
@@ -124,7 +134,23 @@ class PyramidsGymEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new episode, dealt from `seed`. `options`, for this episode only: `seat`
+        (the learner's seat), and game options over the environment's own
+        (`{"rounds_to_win": 1}`) where they keep its spaces; anything else is refused,
+        before anything changes."""
         players = self.game.num_players
+        changes, mine, rest = game_changes(self.game, options, self.RESET_OPTIONS)
+        if rest:
+            raise ValueError(
+                f"reset options {sorted(rest)} are not allowed; allowed: "
+                f"{allowed_reset_options(self.game, self.RESET_OPTIONS)} (seat: the "
+                "learner's seat; the others: options of "
+                f"{self.game.name}; each for this episode only)")
+        chosen = mine.get("seat")
+        if chosen is not None and not _is_seat(chosen, players):
+            raise ValueError(f"reset option seat is a seat number from 0 to {players - 1}; "
+                             f"got {chosen!r}")
+        game, encoder = self._episodes.get(changes)
         if seed is not None:
             seed = as_seed(seed)
             # Gymnasium's `np_random` is seeded by this seed when first used (the game
@@ -136,26 +162,37 @@ class PyramidsGymEnv(gymnasium.Env):
             self._action_space_seed = seed
         else:
             seed = self._seeds.next()
-            if self._rotate and players > 1:
+            if self._rotate and players > 1 and chosen is None:
                 # The seat follows the seed, so that the seed alone replays an episode;
                 # an unseeded reset's seed is moved to the next seat round the table.
                 seed += (self.seat + 1 - seed) % players
                 if seed >= _SEED_LIMIT:
                     seed -= players
         self.seed_ = seed
-        if self._rotate:
-            self.seat = seed % players
-            self.opponents = self._seated(self.seat)
-            self._canvas = self._canvas_of(self.seat)
+        seat = int(chosen) if chosen is not None else (
+            seed % players if self._rotate else self._home_seat)
+        if seat != self.seat:
+            self.seat = seat
+            self.opponents = self._seated(seat)
+            self._canvas = self._canvas_of(seat)
+        if encoder is not self.encoder:
+            # Another writer fills the kept vectors now: each is written afresh.
+            self.encoder = encoder
+            for canvas in self._canvases.values():
+                canvas.forget()
+        self.episode_game = game
         self._reseed_opponents(seed)
-        state = self.state = self.game.new_initial_state(seed)
+        state = self.state = game.new_initial_state(seed)
         self._legal = None
         self._position += 1
         self._ended = False
         self._play_opponents(state)
         info = self._info()
         info["seat"] = self.seat
-        return self._observe(), info
+        observation = self._observe()
+        if self.render_mode == "human":
+            self.render()
+        return observation, info
 
     def _reseed_opponents(self, seed: int) -> None:
         from pyramids.agents import make_agent_from_setting, reseed_agent
@@ -194,12 +231,16 @@ class PyramidsGymEnv(gymnasium.Env):
             # The episode is over: nothing is legal any more (the mask said otherwise).
             info = {"action_mask": self._no_actions.copy(), "illegal_action": True,
                     "reason": illegal_reason(state, action)}
+            if self.render_mode == "human":
+                self.render()
             return self._observe(), -1.0, True, False, info
         state.apply_action(action)
         if self._agents:
             self._play_opponents(state)
         self._legal = None
         self._position += 1
+        if self.render_mode == "human":
+            self.render()
         if state.is_terminal():
             return (self._observe(), float(state.returns()[self.seat]), True, False,
                     {"action_mask": self._no_actions.copy()})
@@ -233,11 +274,17 @@ class PyramidsGymEnv(gymnasium.Env):
         self._action_space, self._action_space_seed = space, None
 
     def render(self) -> str | None:
-        """The learner's view as text (`render_mode="ansi"`): what its observation
-        encodes, its own hidden cards included, never the other seats'."""
+        """The learner's view as text: what its observation encodes, its own hidden
+        cards included, never the other seats'. Returned with `render_mode="ansi"`;
+        printed (and None returned) with `"human"`, which also prints it after every
+        reset and step."""
         if self.render_mode is None:
             return None
-        return render_text(self._require_state(), self.game, self.seat)
+        text = render_text(self._require_state(), self.game, self.seat)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def raw_view(self) -> dict[str, Any]:
         """The learner's `view(seat)` as the engine gives it."""
@@ -317,10 +364,11 @@ def _opponent_settings(game: Game, opponents: Any) -> list[str]:
     return settings
 
 
-def _make_opponents(settings: list[str]) -> list[Any]:
+def _make_opponents(settings: list[str], game: Game) -> list[Any]:
     """The agent of each setting; one that is not an agent, or that thinks by the clock
-    (a seed would not replay its episodes), is refused, saying what is allowed."""
-    from pyramids.agents import make_agent_from_setting, thinks_by_clock
+    in `game` (a seed would not replay its episodes), is refused, saying what is
+    allowed."""
+    from pyramids.agents import make_agent_from_setting, parse_setting, thinks_by_clock
 
     agents = []
     for setting in settings:
@@ -329,11 +377,12 @@ def _make_opponents(settings: list[str]) -> list[Any]:
         except OptionError as error:
             # The agents' words say what is allowed; which opponent it was is added here.
             raise ValueError(f"opponent {setting!r}: {error}") from None
-        if thinks_by_clock(agent):
+        if thinks_by_clock(agent, game):
+            name = parse_setting(setting)[0]
             raise ValueError(
-                f"opponent {setting!r} thinks by the clock, so a seed would not replay its "
-                "episodes (its moves would depend on the machine's speed); give a budget "
-                "of iterations instead, such as mcts:iterations=200")
+                f"opponent {setting!r} thinks by the clock in {game.name}, so a seed would "
+                "not replay its episodes (its moves would depend on the machine's speed); "
+                f"give a budget of iterations instead, such as {name}:iterations=200")
         agents.append(agent)
     return agents
 
@@ -343,11 +392,15 @@ def _rotates(game: Game, seat: Any) -> bool:
     if seat == ROTATE:
         return True
     players = game.num_players
-    if isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_)) \
-            and 0 <= seat < players:
+    if _is_seat(seat, players):
         return False
     raise ValueError(f"seat is a seat number from 0 to {players - 1} or {ROTATE!r} "
                      f"({game.name} has {players} player(s)); got {seat!r}")
+
+
+def _is_seat(seat: Any, players: int) -> bool:
+    return (isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_))
+            and bool(0 <= seat < players))
 
 
 def one_player_games() -> list[str]:

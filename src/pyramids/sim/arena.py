@@ -528,7 +528,8 @@ def run_arena(
         lineups=[list(x) for x in lineups([s.label for s in specs], game.num_players)],
         seconds_per_move=seconds_per_move(results),
         # Agents whose budget is a time: the seed does not replay their games.
-        clock_agents=[spec.label for spec in specs if thinks_by_clock(spec.make(seed))],
+        clock_agents=[spec.label for spec in specs
+                      if thinks_by_clock(spec.make(seed), game)],
     )
     return summary
 

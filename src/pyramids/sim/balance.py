@@ -180,6 +180,7 @@ def run_balance(
     spec = AgentSpec(agent, name, agent_options)
     by_count: dict[str, Any] = {}
     chosen_options: dict[str, Any] = {}
+    by_clock = False
     files = read_option_files(options or {})
     with ExitStack() as stack:
         kept: dict[tuple[int, int], GameResult] = {}
@@ -191,6 +192,9 @@ def run_balance(
             with as_read(files):
                 game, chosen = resolve_game(game_name, options, count, loader)
             chosen_options = game.options
+            # Per table: `planner` plays Mahjongg alone itself, at a table by mcts.
+            by_clock = by_clock or thinks_by_clock(
+                make_agent_from_setting(agent, seed=seed), game)
             job = ArenaJob(game_name, chosen, (spec,), seed, loader, files)
             if results_file is None:
                 results = run_games(job, games, workers, on_done, backend)
@@ -216,7 +220,7 @@ def run_balance(
         # As given (`--option` key=value): what the Reproduce line repeats.
         "given_options": {str(k): str(v) for k, v in (options or {}).items()},
         "by_players": by_count,
-        "thinks_by_clock": thinks_by_clock(make_agent_from_setting(agent, seed=seed)),
+        "thinks_by_clock": by_clock,
     }
     if files:  # the content played, as an arena's results file records it
         report["files"] = file_digests(files)
