@@ -21,7 +21,12 @@ It plays random games of every variant the game's manifest lists (or of the one
   actions; playing on a clone leaves the original alone;
 - the same seed and actions give the same game, different seeds deal
   differently, and a game record replays exactly;
-- a malformed saved state raises `RecordError`.
+- a malformed saved state raises `RecordError`;
+- the restored copy shows every seat what the original shows (a field that
+  `_to_dict` forgets is named); a legal action that `apply_action` refuses or
+  fails on is named with its error;
+- a game with chance (its `resample_hidden` finds other states) deals
+  differently for different seeds: a deal that ignores its seed is caught.
 
 In one-player games a uniformly random player tends to stop or pass early and
 never sees late positions, so in the first `steered_games` games of a variant
@@ -96,6 +101,39 @@ def _require(condition: bool, message: str) -> None:
         raise ConformanceError(message)
 
 
+def _difference(first: Any, second: Any, path: str = "") -> str | None:
+    """Where two JSON-able values first differ, in words: `['hand']: [1, 2] against [3]`
+    (None where they are equal), so a failed comparison of views names the field."""
+    if isinstance(first, dict) and isinstance(second, dict):
+        for key in list(first) + [k for k in second if k not in first]:
+            if key not in second:
+                return f"{path}[{key!r}] is missing from the second"
+            if key not in first:
+                return f"{path}[{key!r}] is missing from the first"
+            found = _difference(first[key], second[key], f"{path}[{key!r}]")
+            if found:
+                return found
+        return None
+    if isinstance(first, list) and isinstance(second, list) and len(first) == len(second):
+        for index, (a, b) in enumerate(zip(first, second, strict=True)):
+            found = _difference(a, b, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    if first != second:
+        return f"{path or 'the value'}: {first!r} against {second!r}"
+    return None
+
+
+def _to_json(state: State, what: str = "to_json") -> str:
+    """`state.to_json()`, with a save that is not JSON-able reported as such."""
+    try:
+        return state.to_json()
+    except (TypeError, ValueError) as error:
+        raise ConformanceError(f"{what} failed: _to_dict() must return JSON-able data "
+                               f"(lists, dicts, strings, numbers): {error}") from None
+
+
 def _steering_policy(game: Game, steer: float) -> Callable[[State, random.Random], int] | None:
     if game.num_players != 1 or steer <= 0:
         return None
@@ -125,11 +163,24 @@ def check_step(state: State, rng: random.Random, deep: bool,
              f"legal actions must lie in 0..{game.num_distinct_actions - 1}")
     _require(0 <= state.current_player < game.num_players,
              f"current_player {state.current_player} is not a seat before the end")
-    before = state.to_json()
-    restored = game.state_from_json(before)
-    _require(restored.to_json() == before, "to_json did not round-trip")
+    before = _to_json(state)
+    try:
+        restored = game.state_from_json(before)
+    except RecordError as error:
+        raise ConformanceError(f"the state's own save does not load ({error}): "
+                               "_state_from_dict must read back what _to_dict writes") from None
+    again = _to_json(restored)
+    if again != before:
+        changed = _difference(json.loads(before), json.loads(again))
+        raise ConformanceError(f"to_json did not round-trip ({changed}, saved and saved "
+                               "again after loading): _state_from_dict must rebuild "
+                               "exactly what _to_dict saved")
     _require(restored.legal_actions() == legal, "the restored state has other legal actions")
     _require(restored.history() == state.history(), "the restored state has another history")
+    _require(restored.current_player == state.current_player,
+             f"the restored state has another player to move (seat "
+             f"{state.current_player + 1} before saving, seat {restored.current_player + 1} "
+             "after loading): _to_dict or _state_from_dict forgets part of the state")
     legal_set = set(legal)
     candidates = [-1, game.num_distinct_actions]
     candidates += [a for a in rng.sample(range(game.num_distinct_actions),
@@ -150,10 +201,20 @@ def check_step(state: State, rng: random.Random, deep: bool,
         for player in [None, *range(game.num_players)]:
             view = _checked_view(state, player, view_type)
             _require(view.get("outcome") is None, "the outcome must be None while playing")
+            lost = _difference(view, restored.view(player))
+            _require(lost is None,
+                     f"{_viewer(player)} sees something else after saving and loading "
+                     f"(view{lost}, before and after): _to_dict or _state_from_dict "
+                     "forgets part of the state")
             if player is not None:
                 sampled = state.resample_hidden(player, Rng(rng.randrange(1 << 30)))
-                _require(sampled.view(player) == view,
-                         f"resample_hidden({player}) changed what seat {player} sees")
+                changed = _difference(view, sampled.view(player))
+                _require(changed is None,
+                         f"resample_hidden({player}) changed what seat {player + 1} sees "
+                         f"(view({player}){changed}, before and after): either view({player}) "
+                         "shows seat " f"{player + 1} something hidden from it (a leak of "
+                         "another seat's cards or the deck), or resample_hidden redraws "
+                         "something seat " f"{player + 1} may see")
                 _require(sampled.current_player == state.current_player,
                          "resample_hidden changed the player to move")
                 if player == state.current_player:
@@ -164,6 +225,11 @@ def check_step(state: State, rng: random.Random, deep: bool,
         clone.apply_action(legal[0])
         _require(state.to_json() == before, "playing on a clone changed the original")
     return restored
+
+
+def _viewer(player: int | None) -> str:
+    return "a spectator (view(None))" if player is None else \
+        f"seat {player + 1} (view({player}))"
 
 
 def _checked_view(state: State, player: int | None, view_type: type | None) -> dict[str, Any]:
@@ -227,11 +293,27 @@ def play_random(game: Game, seed: int, agent_seed: int, check: bool = True,
         else:
             _require(bool(state.legal_actions()), "legal actions must not be empty before the end")
         action = policy(state, rng) if policy else rng.choice(state.legal_actions())
-        state.apply_action(action)
+        _apply_legal(state, action, steps)
         steps += 1
         _require(steps < MAX_STEPS, f"the game did not end within {MAX_STEPS} actions")
     _check_end(state, view_type if check else None)
     return state, checked
+
+
+def _apply_legal(state: State, action: int, move: int) -> None:
+    """Play an action `legal_actions()` listed; one the game refuses or fails on is a
+    broken contract, named with its move string and the error."""
+    try:
+        text = repr(state.action_to_string(action))
+    except Exception:  # noqa: BLE001 - the name is only for the message
+        text = "(no action string)"
+    try:
+        state.apply_action(action)
+    except Exception as error:  # noqa: BLE001 - any failure of a listed action is reported
+        raise ConformanceError(
+            f"move {move + 1}: legal_actions() lists action {action} {text}, but "
+            f"apply_action failed on it ({type(error).__name__}: {error}); legal_actions() "
+            "must list exactly the moves apply_action accepts") from None
 
 
 def _view_type(game: Game) -> type | None:
@@ -249,6 +331,10 @@ def check_variant(game: Game, games: int = 200, checked: int = 50, seed: int = 0
     """
     report = VariantReport(options=game.options)
     where = f"{game.name} {json.dumps(game.options, sort_keys=True)}"
+    try:
+        _check_deal_repeats(game, seed)
+    except ConformanceError as error:
+        raise ConformanceError(f"{where}: {error}") from None
     for index in range(games):
         deal = seed + index
         try:
@@ -272,13 +358,36 @@ def check_variant(game: Game, games: int = 200, checked: int = 50, seed: int = 0
     return report
 
 
+def _check_deal_repeats(game: Game, seed: int) -> None:
+    """The same seed deals the same game, before any game is played on it."""
+    first = _to_json(game.new_initial_state(seed), "to_json of a new deal")
+    again = _to_json(game.new_initial_state(seed))
+    if first != again:
+        changed = _difference(json.loads(first), json.loads(again))
+        raise ConformanceError(
+            f"new_initial_state({seed}) dealt two different games ({changed}): every "
+            "random choice must come from the seed (a pyramids.core.Rng made from it "
+            "and kept in the state), never from the random module or the clock")
+
+
 def _check_record(game: Game, final: State) -> None:
     """The game record's seed and action strings replay the game exactly."""
-    record = GameRecord.from_json(
-        GameRecord.from_state(final, players=["random"] * game.num_players).to_json())
+    try:
+        record = GameRecord.from_json(
+            GameRecord.from_state(final, players=["random"] * game.num_players).to_json())
+    except IllegalActionError as error:
+        raise ConformanceError(
+            "the moves played do not replay from a new deal of the same seed "
+            f"({error}): the deal must come from the seed alone, and the game played on "
+            "from saved and loaded copies, so _to_dict or _state_from_dict may lose part "
+            "of the state") from None
     replay = game.new_initial_state(record.seed)
-    for text in record.actions:
-        replay.apply_string(text)
+    for move, text in enumerate(record.actions):
+        try:
+            replay.apply_string(text)
+        except IllegalActionError as error:
+            raise ConformanceError(f"the game record did not replay: move {move + 1} "
+                                   f"{text!r} was refused ({error})") from None
     _require(replay.to_json() == final.to_json(), "the game record did not replay exactly")
 
 
@@ -286,8 +395,39 @@ def _check_seeds(game: Game, steer: float) -> None:
     first, _ = play_random(game, seed=42, agent_seed=7, check=False, steer=steer)
     second, _ = play_random(game, seed=42, agent_seed=7, check=False, steer=steer)
     _require(first.to_json() == second.to_json(), "the same seed and moves gave another game")
-    starts = {game.new_initial_state(seed).to_json() for seed in range(20)}
-    _require(len(starts) > 1, "different seeds should deal differently")
+    # The saved seed itself differs between deals; compare what was dealt without it.
+    seeds = [DISTINCT_SEED + seed for seed in range(20)]
+    made = [game.new_initial_state(seed) for seed in seeds]
+    starts = {json.dumps(_without(json.loads(_to_json(state))["state"], seed), sort_keys=True)
+              for seed, state in zip(seeds, made, strict=True)}
+    if len(starts) == 1 and _has_chance(made[0]):
+        raise ConformanceError(
+            f"new_initial_state gave the same deal for {len(seeds)} different seeds, yet "
+            "the game has chance (resample_hidden finds other states): the deal must be "
+            "drawn from the seed (pyramids.core.Rng(seed))")
+
+
+#: Seeds for the check that different seeds deal differently: numbers no field of a
+#: deal is likely to hold, so the saved seed can be told from what was dealt.
+DISTINCT_SEED = 7_919_000_003
+
+
+def _without(value: Any, seed: int) -> Any:
+    """`value` with every occurrence of `seed` (the saved seed) taken out."""
+    if isinstance(value, dict):
+        return {k: _without(v, seed) for k, v in value.items() if v != seed}
+    if isinstance(value, list):
+        return [_without(v, seed) for v in value if v != seed]
+    return value
+
+
+def _has_chance(state: State) -> bool:
+    """Whether the game hides or draws anything: some seat's `resample_hidden` gives
+    another state than the position itself."""
+    saved = state.to_json()
+    players = [None, *range(state.game.num_players)]
+    return any(state.resample_hidden(player, Rng(n)).to_json() != saved
+               for player in players for n in range(3))
 
 
 def _check_malformed_saves(game: Game) -> None:

@@ -37,7 +37,7 @@ from pyramids.core import (
     State,
     game_manifest,
 )
-from pyramids.core.errors import N_
+from pyramids.core.errors import N_, PluralWords
 from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _, current_language, format_number, ngettext, words_text
 from pyramids.play.learn import learn_text
@@ -48,6 +48,7 @@ from pyramids.play.results import result_lines, seat_label, seat_name
 from pyramids.play.rules import rules_text
 from pyramids.play.session import (
     Session,
+    can_seat,
     check_seat_names,
     fresh_seed,
     load_game,
@@ -209,6 +210,14 @@ def simulate(
             raise OptionError(N_("--agents needs at least one agent"))
         if len(names) == 1:
             names *= loaded.num_players
+        if can_seat(loaded, len(names)):
+            raise OptionError(
+                N_("{game} has {count}; got {got}: {agents} (for a table of {given}, give "
+                   "--players {given} too)"),
+                game=game, count=PluralWords("{count} seat", "{count} seats",
+                                             loaded.num_players),
+                got=PluralWords("{count} agent", "{count} agents", len(names)),
+                agents=", ".join(names), given=len(names))
         check_seat_names(names, allow_human=False)
         # Before the games, not after: figures kept in a file are not written over unasked.
         check_csv_targets([] if csv is None else [csv], force)

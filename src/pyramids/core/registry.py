@@ -103,6 +103,11 @@ class GameManifest:
     where handing them to a worker thread would cost more than the work (under
     Python's GIL the thread does not run beside the loop anyway). Leave it False
     (the safe default) for a game whose engine may think for long.
+
+    `catalogue`: where a plugin keeps the translations of its own messages (its
+    `N_`, `PluralWords` and move-log words), as "package:folder" holding one Babel
+    `.po` file a language (`ko.po`); pyramids' own catalogue stays first, and a
+    message no catalogue translates is shown in English.
     """
 
     name: str
@@ -130,6 +135,7 @@ class GameManifest:
     move_log: str | None = None
     move_labels: str | None = None
     quick_engine: bool = False
+    catalogue: str | None = None
 
     @property
     def display_title(self) -> str:
@@ -256,6 +262,12 @@ def manifests() -> list[GameManifest]:
     """Every registered game, in the order players see them (`order`, then name)."""
     _load_builtins()
     return sorted(_REGISTRY.values(), key=lambda m: (m.order, m.name))
+
+
+def catalogues() -> tuple[str, ...]:
+    """The message catalogues the registered games ship (`GameManifest.catalogue`)."""
+    _load_builtins()
+    return tuple(m.catalogue for m in _REGISTRY.values() if m.catalogue)
 
 
 def game_names() -> list[str]:

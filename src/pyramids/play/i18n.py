@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Callable
 from functools import cache
 from gettext import c2py
@@ -129,7 +130,39 @@ def _read(lang: str) -> tuple[dict[str, Any], Callable[[int], int]]:
 
 
 def _catalogue(lang: str) -> dict[str, Any]:
-    return _read(lang)[0]
+    from pyramids.core.registry import catalogues
+
+    return _merged(lang, catalogues())
+
+
+@cache
+def _merged(lang: str, plugins: tuple[str, ...]) -> dict[str, Any]:
+    """pyramids' catalogue for `lang`, then what the games' own catalogues add
+    (`GameManifest.catalogue`): a plugin translates its messages, never pyramids'."""
+    messages = dict(_read(lang)[0])
+    for spec in plugins:
+        for key, value in _read_plugin(spec, lang).items():
+            if value and not messages.get(key):
+                messages[key] = value
+    return messages
+
+
+def _read_plugin(spec: str, lang: str) -> dict[str, Any]:
+    """msgid -> msgstr of a game's own catalogue ("package:folder" with `<lang>.po`);
+    none where the game ships no file for `lang`, a warning where it cannot be read."""
+    package, _, folder = spec.partition(":")
+    try:
+        path = files(package).joinpath(folder, f"{lang}.po")
+        if not path.is_file():
+            return {}
+        with path.open("rb") as stream:
+            catalog = read_po(stream, locale=lang)
+    except Exception as error:  # noqa: BLE001 - a broken plugin file must not stop pyramids
+        warnings.warn(f"the message catalogue {spec!r} ({lang}) cannot be read: {error}",
+                      stacklevel=2)
+        return {}
+    return {str(m.id if isinstance(m.id, str) else m.id[0]): m.string
+            for m in catalog if m.id}
 
 
 def gettext(message: str, lang: str | None = None, **values: Any) -> str:

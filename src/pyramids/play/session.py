@@ -23,6 +23,7 @@ from pyramids.core import (
     RecordError,
     Rng,
     State,
+    find_manifest,
     game_manifest,
     load,
     manifests,
@@ -73,6 +74,18 @@ def load_game(name: str, options: dict[str, Any], players: int | None = None) ->
     return load(name, **options)
 
 
+def can_seat(game: Game, count: int) -> bool:
+    """Whether the game's players option (its manifest's `players_option`) allows a
+    table of `count`, so that an error about a seat count can say `--players`."""
+    manifest = find_manifest(game.name)
+    name = manifest.players_option if manifest is not None else None
+    spec = next((spec for spec in game.option_specs if spec.name == name), None)
+    if spec is None or count == game.num_players:
+        return False
+    return ((spec.minimum is None or count >= spec.minimum)
+            and (spec.maximum is None or count <= spec.maximum))
+
+
 #: The bots a person meets without choosing: the medium level, as in the lobby
 #: (random moves teach nothing about the game).
 DEFAULT_OPPONENT = "medium"
@@ -90,6 +103,14 @@ def parse_seats(game: Game, seats: str | None, vs: str | None) -> list[str]:
     if seats is not None:
         names = [name.strip() for name in seats.split(",") if name.strip()]
         if len(names) != game.num_players:
+            if can_seat(game, len(names)):
+                raise OptionError(
+                    N_("{game} has {count}; --seats gave {given}: {seats} (for a table of "
+                       "{given}, give --players {given} too)"),
+                    game=game.name, count=PluralWords("{count} seat", "{count} seats",
+                                                      game.num_players),
+                    given=len(names), seats=seats,
+                )
             example = ",".join([HUMAN] + [DEFAULT_OPPONENT] * (game.num_players - 1))
             raise OptionError(
                 N_("{game} has {count}; --seats gave {given}: {seats} (for example "

@@ -7,8 +7,9 @@ action string; the app checks it against the rules, so a board never decides
 legality itself.
 
 A game gets its own drawing by naming a `Board` subclass as the
-`terminal_board` of its manifest; any other game is drawn as an outline of its
-view. Hooks a board may override, all in words a player reads:
+`terminal_board` of its manifest; any other game is drawn by its `text_renderer`
+(as `play --plain` draws it), or without one as an outline of its view.
+Hooks a board may override, all in words a player reads:
 
 - `describe_move(text)`: a move the move log does not tell (Time Attack's clock), for
   the replay's list (no tile ids or action numbers);
@@ -43,7 +44,7 @@ from textual.widgets import Static
 from pyramids.core import companion_of
 from pyramids.play.i18n import _
 from pyramids.play.movelog import Words as LogWords
-from pyramids.play.render import outline
+from pyramids.play.render import render_view
 
 PLAYER_NUMBER = re.compile(r"\bplayer (\d+)")
 
@@ -166,7 +167,9 @@ class Board(Vertical):
         yield from self.compose_view()
 
     def compose_view(self) -> ComposeResult:
-        yield Static(outline(self.view), classes="outline")
+        # A game without a board of its own is drawn as its plain-text player draws it
+        # (its manifest's `text_renderer`), else as an outline of its view.
+        yield Static(render_view(self.game, self.view), classes="outline", markup=False)
 
     def choose(self, text: str) -> None:
         self.post_message(self.Chosen(text))

@@ -31,10 +31,12 @@ from pyramids.core import (
     IllegalActionError,
     PyramidsError,
     State,
+    find_manifest,
     load,
 )
 from pyramids.core.errors import N_, PluralWords, Words, words_json
 from pyramids.play.moves import reason_only
+from pyramids.play.render import render_view
 from pyramids.web.names import name_look
 
 WAITING = "waiting"
@@ -66,6 +68,16 @@ def status_words(status: str) -> Words:
 MAX_NAME_LENGTH = 40
 MAX_TAKEOVER_SECONDS = 86_400.0
 
+
+
+def plain_text(game: str, view: dict[str, Any]) -> str | None:
+    """The view as the game's `text_renderer` draws it for `play --plain`, for the page
+    of a game with no browser renderer of its own (a plugin's): it shows that instead
+    of the raw view's fields. None where the game has a renderer, or no drawing."""
+    manifest = find_manifest(game)
+    if manifest is None or manifest.web_renderer is not None or not manifest.text_renderer:
+        return None
+    return render_view(game, view)
 
 class RoomError(PyramidsError):
     """A request a room refuses. `code` is stable for clients, `status` is the HTTP status."""
@@ -650,7 +662,8 @@ class Room:
             public = entry.public()
             public["connected"] = entry.kind == AGENT or connected.get(entry.index, False)
             seats.append(public)
-        return {
+        shown = (view if view is not None else self.state.view(seat)) if started else None
+        message = {
             "type": "state",
             "room": self.id,
             "game": self.game_name,
@@ -660,7 +673,7 @@ class Room:
             "seats": seats,
             "current_player": player,
             "your_turn": your_turn,
-            "view": (view if view is not None else self.state.view(seat)) if started else None,
+            "view": shown,
             "legal_actions": self.state.legal_action_strings() if your_turn else [],
             # Why each button the page shows off is off: Words the page translates.
             "unavailable": {action: words_json(why) for action, why
@@ -669,6 +682,11 @@ class Room:
             "result": self.result(),
             "fairness": self.fairness(),
         }
+        if shown is not None:
+            text = plain_text(self.game_name, shown)
+            if text is not None:
+                message["text"] = text
+        return message
 
     def record(self) -> GameRecord:
         """The game record, only once the game is over (it holds the seed), and a sealed

@@ -475,8 +475,11 @@ function renderGame(message) {
   box.dataset.legal = JSON.stringify(message.legal_actions);
   box.dataset.game = message.game;
   if (!renderer) {
+    // A game with no renderer of its own: its plain-text drawing (the server sends the
+    // game's text_renderer output as `text`), else the raw view.
     box.replaceChildren(
-      h("pre", { class: "raw-view" }, JSON.stringify(message.view, null, 2)),
+      h("pre", { class: "raw-view" },
+        message.text !== undefined ? message.text : JSON.stringify(message.view, null, 2)),
       h("div", { class: "actions" }, message.legal_actions.map((action) =>
         h("button", { "data-action": action, onclick: () => send(action) }, action))),
     );

@@ -1,0 +1,33 @@
+"""A plugin game without a board of its own in the terminal app: it is drawn as its
+`text_renderer` draws it for `play --plain` (docs/adding-a-game.md), not as the raw
+fields of its view ("to move: 0", a seat counted from 0)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from pyramids.core import load  # noqa: E402
+from pyramids.play.session import new_session  # noqa: E402
+from pyramids.tui.app import PlayApp  # noqa: E402
+from tests.core.test_plugins import plugin_site  # noqa: E402, F401
+from tests.tui.helpers import LARGE, play_first_move_by_list, screen_lines, settle  # noqa: E402
+
+
+async def test_a_plugin_game_is_drawn_by_its_text_renderer(plugin_site: Path) -> None:  # noqa: F811
+    session = new_session(load("toy-nim", stones=5), ["human", "greedy"], 1)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot, app)
+        screen = "\n".join(screen_lines(app))
+        assert "Pile: ooooo (5 stones)" in screen
+        assert "to move: 0" not in screen
+        await play_first_move_by_list(pilot, app)  # take 1, and greedy answers
+        await settle(pilot, app)
+        left = session.state.view(0)["stones"]
+        assert left < 4
+        assert f"({left} stones)" in "\n".join(screen_lines(app))
