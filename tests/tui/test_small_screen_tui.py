@@ -167,3 +167,44 @@ async def test_mahjongg_opens_with_its_score_lines_in_sight_at_80x24(
             await pilot.press("down")
         await pilot.pause()
         assert area.scroll_offset.y > 0
+
+
+async def test_escape_brings_the_mahjongg_tiles_back_into_sight_at_80x24() -> None:
+    """Escape is the way back to the board: from the log (or the box) with the board
+    scrolled back up to its score lines, it gave the tiles the keyboard and left the
+    cursor's tile out of sight; from a favor button it did nothing at all. Either way
+    the keyboard is now on the tiles, the cursor's tile in sight, the selection dropped."""
+    session = new_session(load("mahjongg"), ["human"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        tiles = app.query_one("#tiles")
+        board = app.board
+
+        def cursor_in_sight() -> bool:
+            x, y = tiles.canvas.origin[board.cursor]
+            top = tiles.virtual_region.y + y
+            return area.scroll_offset.y <= top < area.scroll_offset.y + area.size.height
+
+        for _ in range(8):  # the cursor to a low tile
+            await pilot.press("down")
+        app.query_one("#log").focus()
+        area.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        assert area.max_scroll_y > 0 and not cursor_in_sight()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is tiles and cursor_in_sight()
+
+        await pilot.press("enter")  # a tile selected, then a favor button focused
+        assert board.selected
+        button = app.query("#favors Button").last()
+        button.focus()
+        await pilot.pause()
+        area.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        assert not cursor_in_sight()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is tiles and cursor_in_sight() and not board.selected

@@ -214,7 +214,7 @@ def play_key_labels() -> dict[str, str]:
         "toggle_moves": _("All moves"),
         "save": _("Save"),
         "quit_game": _("Quit"),
-        "focus_board": _("Board"),
+        "back_to_board": _("Board"),
     }
 
 
@@ -421,7 +421,7 @@ class PlayApp(App[None]):
         Binding("f5", "toggle_moves", "All moves", priority=True),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+q", "quit_game", "Quit", priority=True),
-        Binding("escape", "focus_board", "Board", show=False),
+        Binding("escape", "back_to_board", "Board", show=False),
     ]
 
     def __init__(
@@ -1177,6 +1177,13 @@ class PlayApp(App[None]):
             self._bring_into_sight(target)
         else:
             self.set_focus(None)
+
+    def action_back_to_board(self) -> None:
+        """Escape: the keyboard back on the board, and the board scrolled back to where
+        its keys act (Mahjongg's cursor tile, out of sight after the box or the log)."""
+        self.action_focus_board()
+        if not isinstance(self.screen, ModalScreen) and not self.covered:
+            self.board.show_cursor()
 
     def _bring_into_sight(self, target: Widget) -> None:
         """Scroll the board to a small choice (a card, a button), after the layout: a

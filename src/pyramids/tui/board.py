@@ -209,6 +209,11 @@ class Board(Vertical):
         own instructions may be scrolled out of sight); '' when the board says enough."""
         return ""
 
+    def show_cursor(self) -> None:
+        """Scroll the board back to where its keys act (the person pressed Escape to
+        come back to it); a board whose choices `focus_target` brings into sight
+        need do nothing."""
+
     def focus_target(self) -> Widget | None:
         """The first thing on the board a key can act on."""
         for widget in self.query("*"):

@@ -12,7 +12,8 @@ modes) and the paid Ra Sight are the ways to see matches, as in the source.
 Favors are buttons with their cost, and keys: `h` hint, `r` Ra Sight, `a`
 Anubis Shift (then choose a blocked tile), `v` Tile Reveal (then choose a
 face-down tile), `x` Sandstorm Reshuffle, `u` undo, `f` finish, `p` pass,
-Escape drops the selection. The clock of Time Attack is kept by the app (see
+Escape drops the selection and brings the cursor's tile back into sight (from the
+box, the log or a favor button too). The clock of Time Attack is kept by the app (see
 `app.py`), never by the board; the board draws the Solar Barque track from the
 view (`barque_track`).
 """
@@ -741,6 +742,9 @@ class MahjonggBoard(Board):
         self.update_drawing()
 
     def action_drop(self) -> None:
+        """Escape: drop the selection (or the favor waiting for its tile), and come back
+        to the tiles, the keyboard on them and the cursor's tile in sight, from a favor
+        button or from wherever the board was scrolled."""
         if self.selected or self.shifting or self.revealing:
             self.selected = []
             self.shifting = self.revealing = False
@@ -748,6 +752,22 @@ class MahjonggBoard(Board):
             self._keep_cursor()
             self.update_drawing()
             self._tell("")  # the side's "choose a blocked tile" went stale
+        tiles = self.focus_target()
+        if tiles is not None and self.app.focused is not tiles:
+            tiles.focus()
+        self.show_cursor()
+
+    def show_cursor(self) -> None:
+        """The tile under the cursor in sight (the tiles' top where there is none): the
+        tiles taking the keyboard scroll nowhere (`TileCanvas.focus`)."""
+        found = self.query(TileCanvas)
+        if not found:
+            return
+        canvas = found.first()
+        if self.cursor is not None and self.cursor in canvas.canvas.origin:
+            self.call_after_refresh(canvas.scroll_to_tile, self.cursor)
+        else:
+            self.call_after_refresh(canvas.scroll_visible, animate=False, top=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = event.button.name
