@@ -9,6 +9,8 @@ import pytest
 pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
+from textual.widgets import OptionList  # noqa: E402
+
 from pyramids.core import GameRecord, load  # noqa: E402
 from pyramids.play.i18n import set_language  # noqa: E402
 from pyramids.play.scores import ScoreStore  # noqa: E402
@@ -351,6 +353,25 @@ async def test_replay_steps_through_a_record() -> None:
         await pilot.press("left")
         await pilot.pause()
         assert app.index == len(record.actions) - 1
+
+
+async def test_the_replay_title_names_the_seats_as_its_log_does() -> None:
+    """The title said "seat 1 (human), seat 2 (Greedy rule)" while the log beside it
+    and the board said "Seat 1" and "Greedy rule (bot)"; alike bots go together."""
+    state = load("pacal").new_initial_state(3)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    app = ReplayApp(GameRecord.from_state(state, ["human", "greedy"]))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.sub_title == "seed 3; players seat 1, Greedy rule (bot)"
+        log = " ".join(str(option.prompt) for option in
+                       app.query_one("#moves", OptionList).options)
+        assert "Seat 1 offered" in log and "Greedy rule (bot) picked" in log
+    app = ReplayApp(GameRecord.from_state(state, ["hard", "hard"]))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.sub_title == "seed 3; players Hard (bot, seats 1–2)"
 
 
 async def test_nothing_is_cut_off_at_80x24() -> None:

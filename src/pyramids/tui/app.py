@@ -1317,14 +1317,12 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.title = _("replay: {game}", game=game_title(self.record.game))
-        self.sub_title = _(
-            "seed {seed}; players {players}",
-            seed=self.record.seed,
-            players=", ".join(_("seat {number} ({name})", number=seat + 1, name=seat_name(name))
-                              for seat, name in enumerate(self._players())),
-        )
-        # Bots by their level or rule, as the move log names them ("Greedy rule (bot)").
+        # Bots by their level or rule, as the move log names them ("Greedy rule (bot)"),
+        # people by their seats ("seat 1"): the title names the seats as the log does.
         self.log_names = seat_log_names(self._players())
+        self.sub_title = _(
+            "seed {seed}; players {players}", seed=self.record.seed,
+            players=seats_label(self._players(), names_read(self.log_names), watching=True))
         self.move_words = self._moves_in_words()
         self.query_one("#moves", OptionList).add_options(
             [Option(f"{number}. {words}", id=f"step-{number}")
