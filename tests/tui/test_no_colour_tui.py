@@ -64,3 +64,20 @@ async def test_pacal_chosen_and_cursor_cards_are_told_apart_without_colour(
         assert len({frozenset(looks(app, card)) for card in (chosen, cursor, plain)}) == 3, \
             [looks(app, card) for card in (chosen, cursor, plain)]
         assert "underline" in looks(app, chosen) and "reverse" in looks(app, cursor)
+
+
+async def test_temple_chosen_swap_slot_is_told_apart_without_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A swap-zone slot (or a kind of the hand) chosen first, waiting for its other
+    half, differed from the others by its background's colour only."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    session = new_session(load("temple", players=2), ["human", "easy"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter", "right")  # slot 1 chosen, the cursor on slot 2
+        await pilot.pause()
+        chosen, cursor, plain = (app.query_one(f"#slot-{number}") for number in (1, 2, 3))
+        assert chosen.has_class("selected") and app.focused is cursor
+        assert len({frozenset(looks(app, slot)) for slot in (chosen, cursor, plain)}) == 3, \
+            [looks(app, slot) for slot in (chosen, cursor, plain)]

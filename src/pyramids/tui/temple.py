@@ -102,7 +102,8 @@ class TempleBoard(Board):
                         content-align: center middle; }
     TempleBoard .kind.jewel { border: round $accent; }
     TempleBoard .kind.selectable { border: double $success; }
-    TempleBoard .kind.selected { background: $success 30%; }
+    /* Chosen is not a colour alone (NO_COLOR, a colour-blind player): underlined. */
+    TempleBoard .kind.selected { background: $success 30%; text-style: bold underline; }
     TempleBoard .kind.empty { color: $text-muted; }
     TempleBoard .kind.taught { border: double $accent; background: $accent 40%; }
     TempleBoard .table { height: auto; width: 100%; }
