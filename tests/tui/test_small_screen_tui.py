@@ -208,3 +208,31 @@ async def test_escape_brings_the_mahjongg_tiles_back_into_sight_at_80x24() -> No
         await pilot.press("escape")
         await pilot.pause()
         assert app.focused is tiles and cursor_in_sight() and not board.selected
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_temple_seats_at_60_columns_keep_the_turn_marker_and_every_count(
+        lang: str) -> None:
+    """Five seats at 60x20: the seats table was squeezed into the board's 33 columns,
+    its cells cut ("Treas…", "5 ca…"), the ▶ of the seat to play and the known cards
+    dropped. There each seat is now a line, its counts whole on the next."""
+    set_language(lang)
+    session = new_session(load("temple", players=5), ["human"] + ["easy"] * 4, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot, app)
+        players = app.query_one("#players")
+        players.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        region = players.region
+        rows = [up_to_cell(from_cell(row, region.x), region.width).rstrip()
+                for row in screen_lines(app)[region.y:region.bottom]]
+        text = " ".join(row.strip() for row in rows)
+        assert "…" not in text, rows
+        you = {"en": "▶ seat 1 (you)", "ko": "▶ 1번 자리 (나)"}[lang]
+        assert rows[0].strip() == you, rows
+        counts = {"en": "5 cards", "ko": "카드 5장"}[lang]
+        known = {"en": "known in hand:", "ko": "알려진 손패:"}[lang]
+        assert text.count(counts) == 5 and text.count(known) == 5, rows
+        for seat in range(1, 5):
+            assert app.seat_names[seat] in text, (app.seat_names[seat], rows)
