@@ -276,6 +276,44 @@ class TileCanvas(Widget, can_focus=True):
         container.scroll_to_region(region, animate=False, immediate=True)
 
 
+def reading_place(tile: dict[str, Any]) -> tuple[float, float, int]:
+    """Where a tile stands in reading order: by its row, then across as drawn (a higher
+    tile is drawn a third of a column to the left)."""
+    return (tile["y"], tile["x"] - tile["z"] * 0.34, tile["id"])
+
+
+def cursor_step(candidates: list[dict[str, Any]], current: dict[str, Any],
+                dx: int, dy: int) -> int | None:
+    """The tile an arrow key takes the cursor to from `current`, or None.
+
+    Left and right go to the previous and next tile in reading order (on to the next
+    row at a row's end), so every free tile is reached by them alone: the nearest tile
+    in the arrow's direction, as before, left a free tile now and then that no arrow
+    reached from anywhere (one tile far along a row lost to nearer ones beside it),
+    and a keyboard player could not take it. Up and down go to the nearest tile that
+    way, one in the same column first."""
+    if dy == 0:
+        ordered = sorted(candidates, key=reading_place)
+        index = next(i for i, tile in enumerate(ordered) if tile["id"] == current["id"])
+        step = index + dx
+        return ordered[step]["id"] if 0 <= step < len(ordered) else None
+    best: tuple[tuple[bool, float], int] | None = None
+    cx, cy = current["x"] - current["z"] * 0.34, current["y"]
+    for tile in candidates:
+        if tile["id"] == current["id"]:
+            continue
+        tx, ty = tile["x"] - tile["z"] * 0.34, tile["y"]
+        along = (ty - cy) * dy
+        across = abs(tx - cx)
+        if along <= 0:
+            continue
+        # A tile two half-columns wide overlaps the column within 2.
+        score = (across >= 2, along + 2 * across)
+        if best is None or score < best[0]:
+            best = (score, tile["id"])
+    return best[1] if best is not None else None
+
+
 class MahjonggBoard(Board):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         *(
@@ -659,23 +697,11 @@ class MahjonggBoard(Board):
             self._keep_cursor()
             self.update_drawing()
             return
-        best: tuple[float, int] | None = None
-        cx, cy = current["x"] - current["z"] * 0.34, current["y"]
-        for tile in candidates:
-            if tile["id"] == current["id"]:
-                continue
-            tx, ty = tile["x"] - tile["z"] * 0.34, tile["y"]
-            along = (tx - cx) * dx + (ty - cy) * dy
-            across = abs((tx - cx) * dy) + abs((ty - cy) * dx)
-            if along <= 0:
-                continue
-            score = along + 2 * across
-            if best is None or score < best[0]:
-                best = (score, tile["id"])
-        if best is not None:
-            self.cursor = best[1]
+        target = cursor_step(candidates, current, dx, dy)
+        if target is not None:
+            self.cursor = target
             self.update_drawing()
-            self.query_one("#tiles", TileCanvas).scroll_to_tile(best[1])
+            self.query_one("#tiles", TileCanvas).scroll_to_tile(target)
 
     def tile_clicked(self, tile_id: int) -> None:
         if not self.interactive:
