@@ -623,3 +623,36 @@ async def test_the_all_moves_list_is_numbered_as_typed_numbers_read_it() -> None
         await pilot.press("down", "enter")
         await pilot.pause()
         assert len(session.state.history_strings()) == 2
+
+
+@pytest.mark.parametrize(("game", "seats"), [("pacal", ["human", "easy"]),
+                                             ("temple", ["human", "easy", "easy", "easy"]),
+                                             ("mahjongg", ["human"])])
+async def test_the_help_says_where_tab_goes_and_it_goes_there(
+        game: str, seats: list[str]) -> None:
+    """The help said Tab moves between the board and the move box, but Tab from the
+    board's last choice goes to the log first (a press that seemed to do nothing), then
+    to the box. The help now names the log, and Tab and Esc do what it says."""
+    session = new_session(load(game), seats, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f1")
+        help_text = app.screen.query_one("#help").query_one("Markdown").source
+        assert "**Tab** moves on between the board, the log" in help_text
+        await pilot.press("escape")
+        board = app.query_one("#board", Board)
+        places = []
+        for _ in range(40):
+            await pilot.press("tab")
+            focused = app.focused
+            place = ("board" if focused is not None and board in focused.ancestors_with_self
+                     else focused.id if focused is not None else None)
+            if not places or places[-1] != place:
+                places.append(place)
+        assert places[:4] == ["log", "command", "board", "log"] or \
+            places[:4] == ["board", "log", "command", "board"], places
+        for leave_from in ("log", "command"):
+            app.query_one(f"#{leave_from}").focus()
+            await pilot.press("escape")
+            assert app.focused is not None and board in app.focused.ancestors_with_self

@@ -8,7 +8,8 @@ those who like to type. The keymap (also in the footer and in F1):
 - F1 help (keys and rules), F2 game menu (new game, restart this deal, best
   scores, game options, the bots' level, boards), F5 all moves, Ctrl+S save,
   Ctrl+Q quit (asks when the game is not saved). These are never typed into the box.
-- Tab moves between the board and the box; Esc leaves the box for the board.
+- Tab moves on between the board, the log and the box; Esc goes back to the board
+  (and on a Mahjongg board to the cursor's tile, wherever the board was scrolled).
 - The board's own keys (arrows, Enter, letters for favors) act while it has
   the keyboard; in the box letters are text.
 
@@ -133,7 +134,8 @@ def keys_help(menu: tuple[tuple[str, str], ...]) -> str:
         "- **F1** this help · **F2** game menu ({entries}) · "
         "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
         "(asks when the game is not saved)\n"
-        "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
+        "- **Tab** moves on between the board, the log (the arrows scroll it) and the move "
+        "box; **Esc** goes back to the board\n"
         "- on the board: click, or the arrow keys / Tab and Enter; typing a move there "
         "starts it in the box\n"
         "- in the box: type a move (as the all-moves list shows it, or its number there) "
