@@ -236,3 +236,32 @@ async def test_temple_seats_at_60_columns_keep_the_turn_marker_and_every_count(
         assert text.count(counts) == 5 and text.count(known) == 5, rows
         for seat in range(1, 5):
             assert app.seat_names[seat] in text, (app.seat_names[seat], rows)
+
+
+@pytest.mark.parametrize(("size", "mode", "seats"), [
+    (SMALL, "coop", ["human", "easy", "easy"]),
+    ((60, 20), "standard", ["human", "easy"]),
+])
+async def test_mahjongg_summary_breaks_between_its_parts(
+        size: tuple[int, int], mode: str, seats: list[str]) -> None:
+    """The score lines wrapped where the words did: "streak" at a row's end and its
+    "0" alone at the start of the next, "vaults unlocked 0 of" and "4". They now break
+    between their " · " parts, the parts whole, the rows after a seat's first under it."""
+    session = new_session(load("mahjongg", mode=mode, players=len(seats)), seats, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        summary = app.query_one("#summary")
+        summary.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        region = summary.region
+        rows = [up_to_cell(from_cell(row, region.x), region.width).rstrip()
+                for row in screen_lines(app)[region.y:region.bottom]]
+        assert rows.count("") == 0, rows
+        assert sum("streak 0" in row for row in rows) == len(seats), rows
+        assert any("tiles left 144 of 144" in row for row in rows), rows
+        assert not any(row.strip().isdigit() for row in rows), rows
+        # A seat's line broken: its next row stands in under its name.
+        for row, below in zip(rows, rows[1:], strict=False):
+            if ": score 0" in row and "streak 0" not in row:
+                assert below.startswith("    "), rows

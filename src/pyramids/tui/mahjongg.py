@@ -276,6 +276,53 @@ class TileCanvas(Widget, can_focus=True):
         container.scroll_to_region(region, animate=False, immediate=True)
 
 
+def pack_parts(line: str, width: int) -> str:
+    """A line of the summary broken for `width` cells between its " · " parts, not in
+    them: at 80x24 the words wrapped where they would, "streak" at a line's end and
+    its "0" alone under it, "vaults unlocked 0 of" and "4". A line after the first
+    stands two cells in from the text of its first (past a seat's "▶ "). A part wider than `width`
+    (or any, where `width` is 0: not yet known) is left to wrap as words do."""
+    if width <= 0 or cell_len(line) <= width:
+        return line
+    body = line.lstrip(" ▶")
+    indent = " " * (cell_len(line) - cell_len(body) + 2)
+    packed: list[str] = []
+    first, *rest = body.split(" · ")
+    current = line[:len(line) - len(body)] + first
+    for part in rest:
+        if cell_len(f"{current} · {part}") > width:
+            packed.append(current)
+            current = indent + part
+        else:
+            current = f"{current} · {part}"
+    packed.append(current)
+    return "\n".join(wrapped for piece in packed for wrapped in wrap_words(piece, width, indent))
+
+
+def wrap_words(line: str, width: int, indent: str) -> list[str]:
+    """A line wider than `width` broken between words, each line after the first
+    indented, a number kept with the word before it ("board 2", "of 2")."""
+    if cell_len(line) <= width:
+        return [line]
+    lead = line[:len(line) - len(line.lstrip(" ▶"))]
+    words: list[str] = []
+    for word in line[len(lead):].split(" "):
+        if words and word.isdigit():
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    lines: list[str] = []
+    current = lead + words[0]
+    for word in words[1:]:
+        if cell_len(f"{current} {word}") > width:
+            lines.append(current)
+            current = indent + word
+        else:
+            current = f"{current} {word}"
+    lines.append(current)
+    return lines
+
+
 def reading_place(tile: dict[str, Any]) -> tuple[float, float, int]:
     """Where a tile stands in reading order: by its row, then across as drawn (a higher
     tile is drawn a third of a column to the left)."""
@@ -428,6 +475,8 @@ class MahjonggBoard(Board):
         # were cut at its edge ("Standard Expedition on Avenue of Sphinxes · tiles").
         for line in self.query(".info, .warning, .legend"):
             line.styles.width = width
+        if self.query("#summary"):
+            self._update("#summary", self._summary())  # its lines broke between parts
         scale = choose_scale(self.view.get("tiles", []), area.width - 2, area.height - 10)
         if scale != self.scale:
             self.scale = scale
@@ -559,7 +608,8 @@ class MahjonggBoard(Board):
                                 count=opened, total=len(vaults)))
         if extras:
             lines.append("  " + " · ".join(extras))
-        return "\n".join(lines)
+        width = self.fitted_to[1] if getattr(self, "fitted_to", None) else 0
+        return "\n".join(pack_parts(line, width) for line in lines)
 
     def _last_and_result(self) -> str:
         lines = []
