@@ -146,14 +146,18 @@ async def test_temple_seats_table_header_is_one_line_beside_long_bot_names(
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-@pytest.mark.parametrize("seats", [["human"], ["human", "easy"]])
+@pytest.mark.parametrize(("mode", "seats"), [("standard", ["human"]),
+                                             ("standard", ["human", "easy"]),
+                                             ("coop", ["human", "easy", "easy"])])
 async def test_mahjongg_opens_with_its_score_lines_in_sight_at_80x24(
-        lang: str, seats: list[str]) -> None:
+        lang: str, mode: str, seats: list[str]) -> None:
     """Focus on the tiles scrolled the board to them: the game opened with the tiles
-    left and the score out of sight. The cursor's moves still scroll to its tile."""
+    left and the score out of sight. The cursor's moves still scroll to its tile.
+    Co-op's monument (Twin Pyramids), shorter than the screen, was still scrolled into
+    sight as a small choice is, and opened with the mode and tiles left out of sight."""
     set_language(lang)
     words = {"en": ("tiles left", "score 0"), "ko": ("남은 타일", "점수 0")}[lang]
-    session = new_session(load("mahjongg", players=len(seats)), seats, 3)
+    session = new_session(load("mahjongg", mode=mode, players=len(seats)), seats, 3)
     app = PlayApp(session, agent_delay=0)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)

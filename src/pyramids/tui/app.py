@@ -1191,7 +1191,7 @@ class PlayApp(App[None]):
         """Scroll the board to a small choice (a card, a button), after the layout: a
         board just redrawn has no place for it yet, and Temple's Summon and Pass stayed
         below the fold at 80x24. A container or the board scrolls itself."""
-        if isinstance(target, ScrollableContainer | Board):
+        if isinstance(target, ScrollableContainer | Board) or self.board.keeps_its_sight:
             return
         self.call_after_refresh(self._scroll_into_sight, target)
 

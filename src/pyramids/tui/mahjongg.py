@@ -383,6 +383,11 @@ class MahjonggBoard(Board):
     MahjonggBoard #favors Button.active { background: $accent; text-style: bold; }
     """
 
+    # The cursor's moves scroll to its tile; the tiles taking the keyboard scroll nowhere
+    # (a short monument, Co-op's Twin Pyramids at 80x24, opened with the lines above it
+    # out of sight).
+    keeps_its_sight = True
+
     def keys_help(self) -> str:
         return _(
             "- **Mahjongg**: click a free tile, then its partner; or arrows move the cursor "
