@@ -656,3 +656,28 @@ async def test_the_help_says_where_tab_goes_and_it_goes_there(
             app.query_one(f"#{leave_from}").focus()
             await pilot.press("escape")
             assert app.focused is not None and board in app.focused.ancestors_with_self
+
+
+async def test_the_help_opens_and_closes_by_mouse_alone() -> None:
+    """A player with a mouse opened the help from the footer, then had no way out: the
+    help covered the footer and had no button. Its own footer's Close, and a click
+    beside it on the dimmed game, close it."""
+    from textual.widgets._footer import FooterKey
+
+    session = new_session(load("pacal"), ["human", "easy"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        for close in ("footer", "beside"):
+            keys = [key for key in app.screen.query(FooterKey) if key.action == "help"]
+            await pilot.click(keys[0])
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            if close == "footer":
+                keys = [key for key in app.screen.query(FooterKey) if key.action == "close"]
+                assert keys and keys[0].region.height > 0
+                await pilot.click(keys[0])
+            else:
+                await pilot.click(offset=(0, 0))
+            await pilot.pause()
+            assert not isinstance(app.screen, HelpScreen), close

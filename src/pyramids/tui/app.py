@@ -259,7 +259,7 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
-        Binding("f1", "close", "Close"),
+        Binding("f1", "close", "Close", show=False),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -282,9 +282,17 @@ class HelpScreen(ModalScreen[None]):
             for number, (title, body) in enumerate(help_sections(learn_text(self.game)), 1):
                 with TabPane(title, id=f"help-{number}"), VerticalScroll():
                     yield Markdown(body)
+        # The screen's own keys, which a click also presses: the game's footer is
+        # covered, and a player with a mouse alone had no way out of the help.
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(Tabs).focus()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click beside the help (on the dimmed game) closes it, as Escape does."""
+        if event.widget is self:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
