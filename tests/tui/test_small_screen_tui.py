@@ -269,3 +269,33 @@ async def test_mahjongg_summary_breaks_between_its_parts(
         for row, below in zip(rows, rows[1:], strict=False):
             if ": score 0" in row and "streak 0" not in row:
                 assert below.startswith("    "), rows
+
+
+async def test_a_mahjongg_hint_is_told_in_words_and_brought_into_sight_at_80x24() -> None:
+    """A hint marked its pair with "?" on the tiles and said nothing more: at 80x24,
+    the board scrolled elsewhere, nobody saw the marks. Beside the board the pair is
+    now told in words (as the browser tells it), and the cursor goes to the pair's
+    first tile, in sight, so Enter takes it."""
+    session = new_session(load("mahjongg"), ["human"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        tiles = app.query_one("#tiles")
+        board = app.board
+        for _ in range(5):
+            await pilot.press("right")
+        area.scroll_to(y=area.max_scroll_y, animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.press("h")
+        await settle(pilot, app)
+        await pilot.pause()
+        hint = session.state.view(0)["hint"]
+        assert board.cursor == hint[0], (board.cursor, hint)
+        _x, y = tiles.canvas.origin[hint[0]]
+        top = tiles.virtual_region.y + y
+        assert area.scroll_offset.y <= top < area.scroll_offset.y + area.size.height
+        status = str(app.query_one("#status").render())
+        assert "Hint: match " in status and "(layer " in status, status
+        await pilot.press("enter")
+        assert board.selected == [hint[0]]

@@ -405,6 +405,14 @@ class MahjonggBoard(Board):
         if not hasattr(self, "cursor"):
             self.cursor: int | None = None
         self.scale = Scale()
+        hint = (self.view.get("hint") or [None])[0]
+        last = self.view.get("last_move") or {}
+        if hint is not None and last.get("action") == "hint" and self.interactive:
+            # The hint just asked for: the cursor goes to its pair, in sight (marked where
+            # the board was scrolled away at 80x24, it was a "?" nobody saw).
+            self.cursor = hint
+            if self.is_mounted:
+                self.show_cursor()
         self._keep_cursor()
 
     # ----- what is drawn -----
@@ -544,8 +552,19 @@ class MahjonggBoard(Board):
 
     def turn_hint(self) -> str:
         """The warning that the board can no longer be cleared, beside the board too: at
-        80x24 the line above the tiles is scrolled out of sight, and it went unseen."""
-        return self._unsolvable()
+        80x24 the line above the tiles is scrolled out of sight, and it went unseen; and
+        the pair a hint showed, in words (as the browser says it)."""
+        lines = [self._unsolvable(), self._hint_words()]
+        return "\n".join(line for line in lines if line)
+
+    def _hint_words(self) -> str:
+        hint = self.view.get("hint") or []
+        tiles = {tile["id"]: tile for tile in self.view.get("tiles", [])}
+        if len(hint) != 2 or not all(tile in tiles for tile in hint):
+            return ""
+        first, second = (_("{face} (layer {layer})", face=face_name(tiles[tile].get("face")),
+                           layer=tiles[tile]["z"] + 1) for tile in hint)
+        return _("Hint: match {first} and {second}.", first=first, second=second)
 
     def _picking(self, action: str) -> bool:
         """Whether the board waits for the tile of this favor."""
