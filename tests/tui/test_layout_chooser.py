@@ -227,3 +227,33 @@ async def test_the_chooser_opens_on_the_board_played_when_it_was_chosen_for_the_
         assert listed.highlighted is not None
         assert listed.get_option_at_index(listed.highlighted).id == played
         assert _(find_board(GAME, played)["title"]) in preview_text(app)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("entry", "screen"), [("#choice-board", BoardChooserScreen),
+                                               ("#choice-number", GameNumberScreen)])
+@pytest.mark.parametrize("back", ["footer", "beside"])
+async def test_the_mouse_alone_comes_back_from_the_board_chooser_and_game_number(
+        tmp_path: Path, entry: str, screen: type, back: str) -> None:
+    """Opened from the menu by mouse, the board chooser and the game-number box had
+    no Back a mouse could press (Escape only): their footer's Back and a click beside
+    them now go back, the game as it was."""
+    from textual.widgets._footer import FooterKey
+
+    app = solo_app(tmp_path)
+    async with app.run_test(size=LARGE) as pilot:
+        session = app.session
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click(entry)
+        await pilot.pause()
+        assert isinstance(app.screen, screen)
+        if back == "footer":
+            keys = [key for key in app.screen.query(FooterKey) if key.action == "back"]
+            assert keys and keys[0].region.height > 0
+            await pilot.click(keys[0])
+        else:
+            await pilot.click(offset=(0, 0))
+        await pilot.pause()
+        assert not isinstance(app.screen, screen | ChoiceScreen)
+        assert app.session is session

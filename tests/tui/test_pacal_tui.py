@@ -9,6 +9,8 @@ import pytest
 pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
+from textual.widgets import OptionList  # noqa: E402
+
 from pyramids.core import GameRecord, load  # noqa: E402
 from pyramids.play.i18n import set_language  # noqa: E402
 from pyramids.play.scores import ScoreStore  # noqa: E402
@@ -353,6 +355,25 @@ async def test_replay_steps_through_a_record() -> None:
         assert app.index == len(record.actions) - 1
 
 
+async def test_the_replay_title_names_the_seats_as_its_log_does() -> None:
+    """The title said "seat 1 (human), seat 2 (Greedy rule)" while the log beside it
+    and the board said "Seat 1" and "Greedy rule (bot)"; alike bots go together."""
+    state = load("pacal").new_initial_state(3)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    app = ReplayApp(GameRecord.from_state(state, ["human", "greedy"]))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.sub_title == "seed 3; players seat 1, Greedy rule (bot)"
+        log = " ".join(str(option.prompt) for option in
+                       app.query_one("#moves", OptionList).options)
+        assert "Seat 1 offered" in log and "Greedy rule (bot) picked" in log
+    app = ReplayApp(GameRecord.from_state(state, ["hard", "hard"]))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.sub_title == "seed 3; players Hard (bot, seats 1–2)"
+
+
 async def test_nothing_is_cut_off_at_80x24() -> None:
     session = new_session(load("pacal", **SHORT), ["human", "random"], 3)
     app = PlayApp(session, agent_delay=0)
@@ -602,3 +623,61 @@ async def test_the_all_moves_list_is_numbered_as_typed_numbers_read_it() -> None
         await pilot.press("down", "enter")
         await pilot.pause()
         assert len(session.state.history_strings()) == 2
+
+
+@pytest.mark.parametrize(("game", "seats"), [("pacal", ["human", "easy"]),
+                                             ("temple", ["human", "easy", "easy", "easy"]),
+                                             ("mahjongg", ["human"])])
+async def test_the_help_says_where_tab_goes_and_it_goes_there(
+        game: str, seats: list[str]) -> None:
+    """The help said Tab moves between the board and the move box, but Tab from the
+    board's last choice goes to the log first (a press that seemed to do nothing), then
+    to the box. The help now names the log, and Tab and Esc do what it says."""
+    session = new_session(load(game), seats, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f1")
+        help_text = app.screen.query_one("#help").query_one("Markdown").source
+        assert "**Tab** moves on between the board, the log" in help_text
+        await pilot.press("escape")
+        board = app.query_one("#board", Board)
+        places = []
+        for _ in range(40):
+            await pilot.press("tab")
+            focused = app.focused
+            place = ("board" if focused is not None and board in focused.ancestors_with_self
+                     else focused.id if focused is not None else None)
+            if not places or places[-1] != place:
+                places.append(place)
+        assert places[:4] == ["log", "command", "board", "log"] or \
+            places[:4] == ["board", "log", "command", "board"], places
+        for leave_from in ("log", "command"):
+            app.query_one(f"#{leave_from}").focus()
+            await pilot.press("escape")
+            assert app.focused is not None and board in app.focused.ancestors_with_self
+
+
+async def test_the_help_opens_and_closes_by_mouse_alone() -> None:
+    """A player with a mouse opened the help from the footer, then had no way out: the
+    help covered the footer and had no button. Its own footer's Close, and a click
+    beside it on the dimmed game, close it."""
+    from textual.widgets._footer import FooterKey
+
+    session = new_session(load("pacal"), ["human", "easy"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        for close in ("footer", "beside"):
+            keys = [key for key in app.screen.query(FooterKey) if key.action == "help"]
+            await pilot.click(keys[0])
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            if close == "footer":
+                keys = [key for key in app.screen.query(FooterKey) if key.action == "close"]
+                assert keys and keys[0].region.height > 0
+                await pilot.click(keys[0])
+            else:
+                await pilot.click(offset=(0, 0))
+            await pilot.pause()
+            assert not isinstance(app.screen, HelpScreen), close

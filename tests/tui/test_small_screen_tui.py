@@ -146,14 +146,18 @@ async def test_temple_seats_table_header_is_one_line_beside_long_bot_names(
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-@pytest.mark.parametrize("seats", [["human"], ["human", "easy"]])
+@pytest.mark.parametrize(("mode", "seats"), [("standard", ["human"]),
+                                             ("standard", ["human", "easy"]),
+                                             ("coop", ["human", "easy", "easy"])])
 async def test_mahjongg_opens_with_its_score_lines_in_sight_at_80x24(
-        lang: str, seats: list[str]) -> None:
+        lang: str, mode: str, seats: list[str]) -> None:
     """Focus on the tiles scrolled the board to them: the game opened with the tiles
-    left and the score out of sight. The cursor's moves still scroll to its tile."""
+    left and the score out of sight. The cursor's moves still scroll to its tile.
+    Co-op's monument (Twin Pyramids), shorter than the screen, was still scrolled into
+    sight as a small choice is, and opened with the mode and tiles left out of sight."""
     set_language(lang)
     words = {"en": ("tiles left", "score 0"), "ko": ("남은 타일", "점수 0")}[lang]
-    session = new_session(load("mahjongg", players=len(seats)), seats, 3)
+    session = new_session(load("mahjongg", mode=mode, players=len(seats)), seats, 3)
     app = PlayApp(session, agent_delay=0)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
@@ -167,3 +171,131 @@ async def test_mahjongg_opens_with_its_score_lines_in_sight_at_80x24(
             await pilot.press("down")
         await pilot.pause()
         assert area.scroll_offset.y > 0
+
+
+async def test_escape_brings_the_mahjongg_tiles_back_into_sight_at_80x24() -> None:
+    """Escape is the way back to the board: from the log (or the box) with the board
+    scrolled back up to its score lines, it gave the tiles the keyboard and left the
+    cursor's tile out of sight; from a favor button it did nothing at all. Either way
+    the keyboard is now on the tiles, the cursor's tile in sight, the selection dropped."""
+    session = new_session(load("mahjongg"), ["human"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        tiles = app.query_one("#tiles")
+        board = app.board
+
+        def cursor_in_sight() -> bool:
+            x, y = tiles.canvas.origin[board.cursor]
+            top = tiles.virtual_region.y + y
+            return area.scroll_offset.y <= top < area.scroll_offset.y + area.size.height
+
+        for _ in range(8):  # the cursor to a low tile
+            await pilot.press("down")
+        app.query_one("#log").focus()
+        area.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        assert area.max_scroll_y > 0 and not cursor_in_sight()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is tiles and cursor_in_sight()
+
+        await pilot.press("enter")  # a tile selected, then a favor button focused
+        assert board.selected
+        button = app.query("#favors Button").last()
+        button.focus()
+        await pilot.pause()
+        area.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        assert not cursor_in_sight()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is tiles and cursor_in_sight() and not board.selected
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_temple_seats_at_60_columns_keep_the_turn_marker_and_every_count(
+        lang: str) -> None:
+    """Five seats at 60x20: the seats table was squeezed into the board's 33 columns,
+    its cells cut ("Treas…", "5 ca…"), the ▶ of the seat to play and the known cards
+    dropped. There each seat is now a line, its counts whole on the next."""
+    set_language(lang)
+    session = new_session(load("temple", players=5), ["human"] + ["easy"] * 4, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot, app)
+        players = app.query_one("#players")
+        players.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        region = players.region
+        rows = [up_to_cell(from_cell(row, region.x), region.width).rstrip()
+                for row in screen_lines(app)[region.y:region.bottom]]
+        text = " ".join(row.strip() for row in rows)
+        assert "…" not in text, rows
+        you = {"en": "▶ seat 1 (you)", "ko": "▶ 1번 자리 (나)"}[lang]
+        assert rows[0].strip() == you, rows
+        counts = {"en": "5 cards", "ko": "카드 5장"}[lang]
+        known = {"en": "known in hand:", "ko": "알려진 손패:"}[lang]
+        assert text.count(counts) == 5 and text.count(known) == 5, rows
+        for seat in range(1, 5):
+            assert app.seat_names[seat] in text, (app.seat_names[seat], rows)
+
+
+@pytest.mark.parametrize(("size", "mode", "seats"), [
+    (SMALL, "coop", ["human", "easy", "easy"]),
+    ((60, 20), "standard", ["human", "easy"]),
+])
+async def test_mahjongg_summary_breaks_between_its_parts(
+        size: tuple[int, int], mode: str, seats: list[str]) -> None:
+    """The score lines wrapped where the words did: "streak" at a row's end and its
+    "0" alone at the start of the next, "vaults unlocked 0 of" and "4". They now break
+    between their " · " parts, the parts whole, the rows after a seat's first under it."""
+    session = new_session(load("mahjongg", mode=mode, players=len(seats)), seats, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        summary = app.query_one("#summary")
+        summary.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        region = summary.region
+        rows = [up_to_cell(from_cell(row, region.x), region.width).rstrip()
+                for row in screen_lines(app)[region.y:region.bottom]]
+        assert rows.count("") == 0, rows
+        assert sum("streak 0" in row for row in rows) == len(seats), rows
+        assert any("tiles left 144 of 144" in row for row in rows), rows
+        assert not any(row.strip().isdigit() for row in rows), rows
+        # A seat's line broken: its next row stands in under its name.
+        for row, below in zip(rows, rows[1:], strict=False):
+            if ": score 0" in row and "streak 0" not in row:
+                assert below.startswith("    "), rows
+
+
+async def test_a_mahjongg_hint_is_told_in_words_and_brought_into_sight_at_80x24() -> None:
+    """A hint marked its pair with "?" on the tiles and said nothing more: at 80x24,
+    the board scrolled elsewhere, nobody saw the marks. Beside the board the pair is
+    now told in words (as the browser tells it), and the cursor goes to the pair's
+    first tile, in sight, so Enter takes it."""
+    session = new_session(load("mahjongg"), ["human"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        area = app.query_one("#board-area")
+        tiles = app.query_one("#tiles")
+        board = app.board
+        for _ in range(5):
+            await pilot.press("right")
+        area.scroll_to(y=area.max_scroll_y, animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.press("h")
+        await settle(pilot, app)
+        await pilot.pause()
+        hint = session.state.view(0)["hint"]
+        assert board.cursor == hint[0], (board.cursor, hint)
+        _x, y = tiles.canvas.origin[hint[0]]
+        top = tiles.virtual_region.y + y
+        assert area.scroll_offset.y <= top < area.scroll_offset.y + area.size.height
+        status = str(app.query_one("#status").render())
+        assert "Hint: match " in status and "(layer " in status, status
+        await pilot.press("enter")
+        assert board.selected == [hint[0]]

@@ -55,10 +55,14 @@ def seat_name(name: str) -> str:
     return _(words) if words in SEAT_NAME_WORDS.values() else words
 
 
-def seat_label(seat: int, seats: list[str], names: Mapping[int, str] | None = None) -> str:
+def seat_label(seat: int, seats: list[str], names: Mapping[int, str] | None = None,
+               watching: bool = False) -> str:
     """`seat 2 (Hard)`: a seat as a player reads it; the one person at a table of bots
     is `seat 1 (you)` (`(human)` says nothing to them). `names`, the move log's names
-    translated (`Session.log_names`), name a bot as the log does: `Hard (bot)`."""
+    translated (`Session.log_names`), name a bot as the log does: `Hard (bot)`. For
+    one `watching` (a replay) a person's seat is `seat 1`, as the log names it there."""
+    if seats[seat] == "human" and watching:
+        return _("seat {number}", number=seat + 1)
     if seats[seat] == "human" and seats.count("human") == 1:
         return _("seat {number} (you)", number=seat + 1)
     if names and seats[seat] != "human" and seat in names:
@@ -66,11 +70,12 @@ def seat_label(seat: int, seats: list[str], names: Mapping[int, str] | None = No
     return _("seat {number} ({name})", number=seat + 1, name=seat_name(seats[seat]))
 
 
-def seats_label(seats: list[str], names: Mapping[int, str] | None = None) -> str:
+def seats_label(seats: list[str], names: Mapping[int, str] | None = None,
+                watching: bool = False) -> str:
     """Every seat as `seat_label` reads it, runs of seats the same bot holds taken
     together: `seat 1 (you), seats 2–4 (Expert)` (a title bar has little room). With
     `names` (as `seat_label`'s), bots read as the move log names them: `seat 1 (you),
-    Expert (bot, seats 2–4)`."""
+    Expert (bot, seats 2–4)`; `watching`, people as `seat_label`'s."""
     parts: list[str] = []
     start = 0
     while start < len(seats):
@@ -81,7 +86,7 @@ def seats_label(seats: list[str], names: Mapping[int, str] | None = None) -> str
                     and seat_name(seats[end + 1]) == seat_name(seats[start]):
                 end += 1
         if end == start:
-            parts.append(seat_label(start, seats, names))
+            parts.append(seat_label(start, seats, names, watching))
         elif names:
             parts.append(_("{bot} (bot, seats {first}–{last})", bot=seat_name(seats[start]),
                            first=start + 1, last=end + 1))

@@ -8,7 +8,8 @@ those who like to type. The keymap (also in the footer and in F1):
 - F1 help (keys and rules), F2 game menu (new game, restart this deal, best
   scores, game options, the bots' level, boards), F5 all moves, Ctrl+S save,
   Ctrl+Q quit (asks when the game is not saved). These are never typed into the box.
-- Tab moves between the board and the box; Esc leaves the box for the board.
+- Tab moves on between the board, the log and the box; Esc goes back to the board
+  (and on a Mahjongg board to the cursor's tile, wherever the board was scrolled).
 - The board's own keys (arrows, Enter, letters for favors) act while it has
   the keyboard; in the box letters are text.
 
@@ -133,7 +134,8 @@ def keys_help(menu: tuple[tuple[str, str], ...]) -> str:
         "- **F1** this help · **F2** game menu ({entries}) · "
         "**F5** show or hide the list of all moves · **Ctrl+S** save · **Ctrl+Q** quit "
         "(asks when the game is not saved)\n"
-        "- **Tab** moves between the board and the move box; **Esc** leaves the box\n"
+        "- **Tab** moves on between the board, the log (the arrows scroll it) and the move "
+        "box; **Esc** goes back to the board\n"
         "- on the board: click, or the arrow keys / Tab and Enter; typing a move there "
         "starts it in the box\n"
         "- in the box: type a move (as the all-moves list shows it, or its number there) "
@@ -214,7 +216,7 @@ def play_key_labels() -> dict[str, str]:
         "toggle_moves": _("All moves"),
         "save": _("Save"),
         "quit_game": _("Quit"),
-        "focus_board": _("Board"),
+        "back_to_board": _("Board"),
     }
 
 
@@ -257,7 +259,7 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
-        Binding("f1", "close", "Close"),
+        Binding("f1", "close", "Close", show=False),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -280,9 +282,17 @@ class HelpScreen(ModalScreen[None]):
             for number, (title, body) in enumerate(help_sections(learn_text(self.game)), 1):
                 with TabPane(title, id=f"help-{number}"), VerticalScroll():
                     yield Markdown(body)
+        # The screen's own keys, which a click also presses: the game's footer is
+        # covered, and a player with a mouse alone had no way out of the help.
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(Tabs).focus()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click beside the help (on the dimmed game) closes it, as Escape does."""
+        if event.widget is self:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -421,7 +431,7 @@ class PlayApp(App[None]):
         Binding("f5", "toggle_moves", "All moves", priority=True),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+q", "quit_game", "Quit", priority=True),
-        Binding("escape", "focus_board", "Board", show=False),
+        Binding("escape", "back_to_board", "Board", show=False),
     ]
 
     def __init__(
@@ -1178,11 +1188,18 @@ class PlayApp(App[None]):
         else:
             self.set_focus(None)
 
+    def action_back_to_board(self) -> None:
+        """Escape: the keyboard back on the board, and the board scrolled back to where
+        its keys act (Mahjongg's cursor tile, out of sight after the box or the log)."""
+        self.action_focus_board()
+        if not isinstance(self.screen, ModalScreen) and not self.covered:
+            self.board.show_cursor()
+
     def _bring_into_sight(self, target: Widget) -> None:
         """Scroll the board to a small choice (a card, a button), after the layout: a
         board just redrawn has no place for it yet, and Temple's Summon and Pass stayed
         below the fold at 80x24. A container or the board scrolls itself."""
-        if isinstance(target, ScrollableContainer | Board):
+        if isinstance(target, ScrollableContainer | Board) or self.board.keeps_its_sight:
             return
         self.call_after_refresh(self._scroll_into_sight, target)
 
@@ -1310,14 +1327,12 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.title = _("replay: {game}", game=game_title(self.record.game))
-        self.sub_title = _(
-            "seed {seed}; players {players}",
-            seed=self.record.seed,
-            players=", ".join(_("seat {number} ({name})", number=seat + 1, name=seat_name(name))
-                              for seat, name in enumerate(self._players())),
-        )
-        # Bots by their level or rule, as the move log names them ("Greedy rule (bot)").
+        # Bots by their level or rule, as the move log names them ("Greedy rule (bot)"),
+        # people by their seats ("seat 1"): the title names the seats as the log does.
         self.log_names = seat_log_names(self._players())
+        self.sub_title = _(
+            "seed {seed}; players {players}", seed=self.record.seed,
+            players=seats_label(self._players(), names_read(self.log_names), watching=True))
         self.move_words = self._moves_in_words()
         self.query_one("#moves", OptionList).add_options(
             [Option(f"{number}. {words}", id=f"step-{number}")

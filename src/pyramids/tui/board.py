@@ -212,6 +212,15 @@ class Board(Vertical):
         own instructions may be scrolled out of sight); '' when the board says enough."""
         return ""
 
+    #: True for a board that scrolls to what its keys act on itself (Mahjongg's cursor):
+    #: the app then leaves the board where it is when the board takes the keyboard.
+    keeps_its_sight = False
+
+    def show_cursor(self) -> None:
+        """Scroll the board back to where its keys act (the person pressed Escape to
+        come back to it); a board whose choices `focus_target` brings into sight
+        need do nothing."""
+
     def focus_target(self) -> Widget | None:
         """The first thing on the board a key can act on."""
         for widget in self.query("*"):

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from pyramids.core import Game
@@ -120,6 +121,12 @@ class BoardChooserScreen(ModalScreen[str | None]):
                     id="board-list",
                 )
                 yield Static("", id="board-preview")
+        yield Footer()  # Back, which a click presses: a mouse alone had no way back
+
+    def on_click(self, event: events.Click) -> None:
+        """A click beside the chooser (on the dimmed game) goes back, as Escape does."""
+        if event.widget is self:
+            self.dismiss(None)
 
     def on_mount(self) -> None:
         options = self.query_one("#board-list", OptionList)
@@ -168,6 +175,12 @@ class GameNumberScreen(ModalScreen[str | None]):
                            "Type one and press Enter (Escape goes back)."))
             yield Input(placeholder=_("game number"), id="number-input")
             yield Static("", id="number-error")
+        yield Footer()  # Back, which a click presses: a mouse alone had no way back
+
+    def on_click(self, event: events.Click) -> None:
+        """A click beside the box (on the dimmed game) goes back, as Escape does."""
+        if event.widget is self:
+            self.dismiss(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -12,7 +12,8 @@ modes) and the paid Ra Sight are the ways to see matches, as in the source.
 Favors are buttons with their cost, and keys: `h` hint, `r` Ra Sight, `a`
 Anubis Shift (then choose a blocked tile), `v` Tile Reveal (then choose a
 face-down tile), `x` Sandstorm Reshuffle, `u` undo, `f` finish, `p` pass,
-Escape drops the selection. The clock of Time Attack is kept by the app (see
+Escape drops the selection and brings the cursor's tile back into sight (from the
+box, the log or a favor button too). The clock of Time Attack is kept by the app (see
 `app.py`), never by the board; the board draws the Solar Barque track from the
 view (`barque_track`).
 """
@@ -275,6 +276,91 @@ class TileCanvas(Widget, can_focus=True):
         container.scroll_to_region(region, animate=False, immediate=True)
 
 
+def pack_parts(line: str, width: int) -> str:
+    """A line of the summary broken for `width` cells between its " · " parts, not in
+    them: at 80x24 the words wrapped where they would, "streak" at a line's end and
+    its "0" alone under it, "vaults unlocked 0 of" and "4". A line after the first
+    stands two cells in from the text of its first (past a seat's "▶ "). A part wider than `width`
+    (or any, where `width` is 0: not yet known) is left to wrap as words do."""
+    if width <= 0 or cell_len(line) <= width:
+        return line
+    body = line.lstrip(" ▶")
+    indent = " " * (cell_len(line) - cell_len(body) + 2)
+    packed: list[str] = []
+    first, *rest = body.split(" · ")
+    current = line[:len(line) - len(body)] + first
+    for part in rest:
+        if cell_len(f"{current} · {part}") > width:
+            packed.append(current)
+            current = indent + part
+        else:
+            current = f"{current} · {part}"
+    packed.append(current)
+    return "\n".join(wrapped for piece in packed for wrapped in wrap_words(piece, width, indent))
+
+
+def wrap_words(line: str, width: int, indent: str) -> list[str]:
+    """A line wider than `width` broken between words, each line after the first
+    indented, a number kept with the word before it ("board 2", "of 2")."""
+    if cell_len(line) <= width:
+        return [line]
+    lead = line[:len(line) - len(line.lstrip(" ▶"))]
+    words: list[str] = []
+    for word in line[len(lead):].split(" "):
+        if words and word.isdigit():
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    lines: list[str] = []
+    current = lead + words[0]
+    for word in words[1:]:
+        if cell_len(f"{current} {word}") > width:
+            lines.append(current)
+            current = indent + word
+        else:
+            current = f"{current} {word}"
+    lines.append(current)
+    return lines
+
+
+def reading_place(tile: dict[str, Any]) -> tuple[float, float, int]:
+    """Where a tile stands in reading order: by its row, then across as drawn (a higher
+    tile is drawn a third of a column to the left)."""
+    return (tile["y"], tile["x"] - tile["z"] * 0.34, tile["id"])
+
+
+def cursor_step(candidates: list[dict[str, Any]], current: dict[str, Any],
+                dx: int, dy: int) -> int | None:
+    """The tile an arrow key takes the cursor to from `current`, or None.
+
+    Left and right go to the previous and next tile in reading order (on to the next
+    row at a row's end), so every free tile is reached by them alone: the nearest tile
+    in the arrow's direction, as before, left a free tile now and then that no arrow
+    reached from anywhere (one tile far along a row lost to nearer ones beside it),
+    and a keyboard player could not take it. Up and down go to the nearest tile that
+    way, one in the same column first."""
+    if dy == 0:
+        ordered = sorted(candidates, key=reading_place)
+        index = next(i for i, tile in enumerate(ordered) if tile["id"] == current["id"])
+        step = index + dx
+        return ordered[step]["id"] if 0 <= step < len(ordered) else None
+    best: tuple[tuple[bool, float], int] | None = None
+    cx, cy = current["x"] - current["z"] * 0.34, current["y"]
+    for tile in candidates:
+        if tile["id"] == current["id"]:
+            continue
+        tx, ty = tile["x"] - tile["z"] * 0.34, tile["y"]
+        along = (ty - cy) * dy
+        across = abs(tx - cx)
+        if along <= 0:
+            continue
+        # A tile two half-columns wide overlaps the column within 2.
+        score = (across >= 2, along + 2 * across)
+        if best is None or score < best[0]:
+            best = (score, tile["id"])
+    return best[1] if best is not None else None
+
+
 class MahjonggBoard(Board):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         *(
@@ -297,6 +383,11 @@ class MahjonggBoard(Board):
     MahjonggBoard #favors Button.active { background: $accent; text-style: bold; }
     """
 
+    # The cursor's moves scroll to its tile; the tiles taking the keyboard scroll nowhere
+    # (a short monument, Co-op's Twin Pyramids at 80x24, opened with the lines above it
+    # out of sight).
+    keeps_its_sight = True
+
     def keys_help(self) -> str:
         return _(
             "- **Mahjongg**: click a free tile, then its partner; or arrows move the cursor "
@@ -314,6 +405,14 @@ class MahjonggBoard(Board):
         if not hasattr(self, "cursor"):
             self.cursor: int | None = None
         self.scale = Scale()
+        hint = (self.view.get("hint") or [None])[0]
+        last = self.view.get("last_move") or {}
+        if hint is not None and last.get("action") == "hint" and self.interactive:
+            # The hint just asked for: the cursor goes to its pair, in sight (marked where
+            # the board was scrolled away at 80x24, it was a "?" nobody saw).
+            self.cursor = hint
+            if self.is_mounted:
+                self.show_cursor()
         self._keep_cursor()
 
     # ----- what is drawn -----
@@ -389,6 +488,8 @@ class MahjonggBoard(Board):
         # were cut at its edge ("Standard Expedition on Avenue of Sphinxes · tiles").
         for line in self.query(".info, .warning, .legend"):
             line.styles.width = width
+        if self.query("#summary"):
+            self._update("#summary", self._summary())  # its lines broke between parts
         scale = choose_scale(self.view.get("tiles", []), area.width - 2, area.height - 10)
         if scale != self.scale:
             self.scale = scale
@@ -451,8 +552,19 @@ class MahjonggBoard(Board):
 
     def turn_hint(self) -> str:
         """The warning that the board can no longer be cleared, beside the board too: at
-        80x24 the line above the tiles is scrolled out of sight, and it went unseen."""
-        return self._unsolvable()
+        80x24 the line above the tiles is scrolled out of sight, and it went unseen; and
+        the pair a hint showed, in words (as the browser says it)."""
+        lines = [self._unsolvable(), self._hint_words()]
+        return "\n".join(line for line in lines if line)
+
+    def _hint_words(self) -> str:
+        hint = self.view.get("hint") or []
+        tiles = {tile["id"]: tile for tile in self.view.get("tiles", [])}
+        if len(hint) != 2 or not all(tile in tiles for tile in hint):
+            return ""
+        first, second = (_("{face} (layer {layer})", face=face_name(tiles[tile].get("face")),
+                           layer=tiles[tile]["z"] + 1) for tile in hint)
+        return _("Hint: match {first} and {second}.", first=first, second=second)
 
     def _picking(self, action: str) -> bool:
         """Whether the board waits for the tile of this favor."""
@@ -520,7 +632,8 @@ class MahjonggBoard(Board):
                                 count=opened, total=len(vaults)))
         if extras:
             lines.append("  " + " · ".join(extras))
-        return "\n".join(lines)
+        width = self.fitted_to[1] if getattr(self, "fitted_to", None) else 0
+        return "\n".join(pack_parts(line, width) for line in lines)
 
     def _last_and_result(self) -> str:
         lines = []
@@ -658,23 +771,11 @@ class MahjonggBoard(Board):
             self._keep_cursor()
             self.update_drawing()
             return
-        best: tuple[float, int] | None = None
-        cx, cy = current["x"] - current["z"] * 0.34, current["y"]
-        for tile in candidates:
-            if tile["id"] == current["id"]:
-                continue
-            tx, ty = tile["x"] - tile["z"] * 0.34, tile["y"]
-            along = (tx - cx) * dx + (ty - cy) * dy
-            across = abs((tx - cx) * dy) + abs((ty - cy) * dx)
-            if along <= 0:
-                continue
-            score = along + 2 * across
-            if best is None or score < best[0]:
-                best = (score, tile["id"])
-        if best is not None:
-            self.cursor = best[1]
+        target = cursor_step(candidates, current, dx, dy)
+        if target is not None:
+            self.cursor = target
             self.update_drawing()
-            self.query_one("#tiles", TileCanvas).scroll_to_tile(best[1])
+            self.query_one("#tiles", TileCanvas).scroll_to_tile(target)
 
     def tile_clicked(self, tile_id: int) -> None:
         if not self.interactive:
@@ -741,6 +842,9 @@ class MahjonggBoard(Board):
         self.update_drawing()
 
     def action_drop(self) -> None:
+        """Escape: drop the selection (or the favor waiting for its tile), and come back
+        to the tiles, the keyboard on them and the cursor's tile in sight, from a favor
+        button or from wherever the board was scrolled."""
         if self.selected or self.shifting or self.revealing:
             self.selected = []
             self.shifting = self.revealing = False
@@ -748,6 +852,22 @@ class MahjonggBoard(Board):
             self._keep_cursor()
             self.update_drawing()
             self._tell("")  # the side's "choose a blocked tile" went stale
+        tiles = self.focus_target()
+        if tiles is not None and self.app.focused is not tiles:
+            tiles.focus()
+        self.show_cursor()
+
+    def show_cursor(self) -> None:
+        """The tile under the cursor in sight (the tiles' top where there is none): the
+        tiles taking the keyboard scroll nowhere (`TileCanvas.focus`)."""
+        found = self.query(TileCanvas)
+        if not found:
+            return
+        canvas = found.first()
+        if self.cursor is not None and self.cursor in canvas.canvas.origin:
+            self.call_after_refresh(canvas.scroll_to_tile, self.cursor)
+        else:
+            self.call_after_refresh(canvas.scroll_visible, animate=False, top=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = event.button.name

@@ -211,7 +211,13 @@ class PacalBoard(Board):
     PacalBoard.compact .offer-line > .title { width: auto; margin: 0 1 0 0; }
     PacalBoard.compact .offer-line > .cards { width: auto; }
     PacalBoard.compact .card.pickable { background: $success 30%; }
-    PacalBoard.compact .card.selected { background: $success 60%; }
+    /* Drawn without borders a card's state is not its colour alone (NO_COLOR, a
+       colour-blind player): a chosen card is underlined, the one under the cursor is
+       drawn reversed. */
+    PacalBoard.compact .card.selected { background: $success 60%; text-style: bold underline; }
+    PacalBoard.compact .card:focus, PacalBoard.compact .card.pickable:focus {
+        text-style: bold reverse; }
+    PacalBoard.compact .card.selected:focus { text-style: bold reverse underline; }
     PacalBoard.compact .card.to-place { background: $warning 40%; }
     PacalBoard.compact .card:focus { background: $accent 70%; }
     """

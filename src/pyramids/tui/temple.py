@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal
 from textual.widgets import Button, Static
@@ -82,6 +86,53 @@ def button_label(text: str) -> str:
     return labels.get(text, text)
 
 
+class SeatsTable:
+    """Every seat's treasure, hand size and known cards, as a table a column each where
+    the board is wide enough, else a seat a line and its counts on the next: squeezed
+    into 60 columns the table cut its columns short ("Treas…", "5 ca…") and dropped
+    the ▶ of the seat to play and the known cards altogether. Chosen at each drawing,
+    so a terminal made narrower or wider is followed."""
+
+    # The least width the known cards' column keeps in the table ("L2×1 J×2" folds).
+    KNOWN_WIDTH = 8
+
+    def __init__(self, rows: list[tuple[str, str, str, str, str]]) -> None:
+        self.rows = rows
+
+    def headers(self) -> tuple[str, str, str, str, str]:
+        return ("", _("Seat"), _("Treasure"), _("Hand"), _("Known"))
+
+    def table_width(self) -> int:
+        """The width the table takes with nothing cut: each column its widest cell and a
+        space, the known cards' column at least `KNOWN_WIDTH`."""
+        columns = list(zip(self.headers(), *self.rows, strict=True))
+        widths = [max(cell_len(cell) for cell in column) for column in columns]
+        widths[-1] = min(widths[-1], self.KNOWN_WIDTH)
+        return sum(widths) + len(widths) - 1
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.table_width() <= options.max_width:
+            table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
+            marker, seat, treasure, hand, known = self.headers()
+            table.add_column(marker, no_wrap=True)
+            table.add_column(seat, no_wrap=True)
+            table.add_column(treasure, justify="right", no_wrap=True)
+            table.add_column(hand, no_wrap=True)
+            # A short header: at 80 columns beside two bots' names, "Known in hand" took
+            # three lines.
+            table.add_column(known, overflow="fold")
+            for row in self.rows:
+                table.add_row(*row)
+            yield table
+            return
+        for marker, seat, treasure, hand, known in self.rows:
+            yield Padding(Text(seat, overflow="fold"), (0, 0, 0, 2)) if marker == " " \
+                else Text(f"{marker} {seat}", overflow="fold")
+            yield Padding(Text(_("treasure {treasure}, {cards}, known in hand: {known}",
+                                 treasure=treasure, cards=hand, known=known),
+                               overflow="fold"), (0, 0, 0, 4))
+
+
 class TempleBoard(Board):
     def keys_help(self) -> str:
         return _(
@@ -102,7 +153,8 @@ class TempleBoard(Board):
                         content-align: center middle; }
     TempleBoard .kind.jewel { border: round $accent; }
     TempleBoard .kind.selectable { border: double $success; }
-    TempleBoard .kind.selected { background: $success 30%; }
+    /* Chosen is not a colour alone (NO_COLOR, a colour-blind player): underlined. */
+    TempleBoard .kind.selected { background: $success 30%; text-style: bold underline; }
     TempleBoard .kind.empty { color: $text-muted; }
     TempleBoard .kind.taught { border: double $accent; background: $accent 40%; }
     TempleBoard .table { height: auto; width: 100%; }
@@ -195,26 +247,19 @@ class TempleBoard(Board):
         a long value wraps in its own column (as one line at 80 columns, "known in hand:"
         stood at a line's end and its "-" alone under it)."""
         view = self.view
-        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, pad_edge=False)
-        table.add_column("", no_wrap=True)
-        table.add_column(_("Seat"), no_wrap=True)
-        table.add_column(_("Treasure"), justify="right", no_wrap=True)
-        table.add_column(_("Hand"), no_wrap=True)
-        # A short header: at 80 columns beside two bots' names, "Known in hand" took
-        # three lines.
-        table.add_column(_("Known"), overflow="fold")
+        rows: list[tuple[str, str, str, str, str]] = []
         for seat in range(view["players"]):
             known = view["known"][seat]
             known_text = " ".join(
                 f"{kind}×{count}" for kind, count in sorted(known.items())
             ) or "-"
             marker = "▶" if seat == view.get("current_player") else " "
-            table.add_row(
+            rows.append((
                 marker, self.seat_words(seat), format_number(view["treasure"][seat]),
                 ngettext("{count} card", "{count} cards", view["hand_sizes"][seat]),
                 known_text,
-            )
-        yield Static(table, classes="table", id="players")
+            ))
+        yield Static(SeatsTable(rows), classes="table", id="players")
         discard = " ".join(f"{kind}×{count}" for kind, count in view["discard"].items())
         yield Static("  " + _("discard pile: {cards}", cards=discard or "-"), classes="table",
                      id="discard")
