@@ -46,7 +46,8 @@ async def test_the_move_box_hint_reads_whole(game: str, seats: list[str], lang: 
                                 "ko": "수를 입력하고 Enter (F5: 목록)"})]:
         app = PlayApp(new_session(load(game), seats, 3), agent_delay=0)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            # A bot that starts moves first; the box's hint is the person's.
+            await settle(pilot, app)
             box = app.query_one("#command")
             row = screen_lines(app)[box.region.y]
             assert from_cell(row, box.region.x).rstrip() == hint[lang], row
