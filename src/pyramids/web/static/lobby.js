@@ -4,7 +4,7 @@ import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, l
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { lockClockForRanked, readTimeControl, timeControlFields } from "./clock.js";
-import { accountLine, currentAccount, rankedRefusal } from "./account.js";
+import { accountHref, accountLine, currentAccount, rankedRefusal } from "./account.js";
 import {
   boardChooser, boardPicture, boardScores, dailyScores, loadBoards, looksLikeGameNumber,
   startSolitaire,
@@ -460,7 +460,7 @@ async function dailyChoices(today, errorBox) {
   return [
     h("p", { id: "daily-login", class: "hint" },
       t("Today's deal is played logged in to an account: whoever has played it knows every tile."),
-      " ", h("a", { href: "/account", id: "daily-login-link" }, t("Log in or register to play it.")),
+      " ", h("a", { href: accountHref("#solitaire"), id: "daily-login-link" }, t("Log in or register to play it.")),
       " ", t("Yesterday's deal is open to everyone as practice.")),
     practice,
   ];
@@ -495,6 +495,12 @@ async function renderSolitaire(wanted) {
     );
   } catch (problem) {
     daily.replaceChildren(h("p", { class: "hint" }, problem.message));
+  }
+  // Back from logging in through the daily deal's link: at the deal, its button focused.
+  if (window.location.hash === "#solitaire") {
+    document.getElementById("solitaire").scrollIntoView();
+    const play = document.getElementById("daily-button");
+    if (play) play.focus();
   }
   const numberInput = document.getElementById("game-number");
   const number = new URLSearchParams(window.location.search).get("number");

@@ -4,7 +4,7 @@
 import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { rankedClock, renderClock } from "./clock.js";
-import { accountLine, currentAccount, renderRatingChange } from "./account.js";
+import { accountHref, accountLine, currentAccount, renderRatingChange } from "./account.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
 import { chatRefused, installSide, onChat, onLog, sideState } from "./log.js";
 
@@ -377,7 +377,7 @@ function renderWaiting(message) {
     mySeat || !open ? null : guestOfRanked
       ? h("p", { id: "ranked-login", class: "hint" },
         t("This room is ranked: its results count for ratings, so its seats are for players logged in to an account."),
-        " ", h("a", { href: "/account", id: "ranked-login-link" }, t("Log in or register to take a seat.")))
+        " ", h("a", { href: accountHref(), id: "ranked-login-link" }, t("Log in or register to take a seat.")))
       : h("label", { class: "field" }, t("Your name"), " ", nameInput),
     h("ul", { class: "waiting-seats" }, rows),
     token
