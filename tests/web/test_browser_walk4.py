@@ -70,3 +70,58 @@ def test_the_replay_s_buttons_keep_the_focus_at_either_end(
     assert page.url.endswith(f"#step={last - 1}")
     assert not page.errors, page.errors
     page.context.close()
+
+
+HEAR = """() => {
+    window.heard = [];
+    new MutationObserver((changes) => {
+        for (const change of changes) {
+            for (const node of change.addedNodes) {
+                window.heard.push([Number(document.body.dataset.entries), node.textContent]);
+            }
+        }
+    }).observe(document.getElementById('announcer'), { childList: true });
+}"""
+
+
+@pytest.mark.parametrize(("game", "size", "lang"), [("pacal", "desktop", "en"),
+                                                     ("temple", "phone", "ko")])
+def test_a_tutorial_tells_a_screen_reader_the_bots_moves_and_the_end_once(
+    browser: Any, server: PageServer, game: str, size: str, lang: str
+) -> None:
+    """The tutorial page had no live region for the other seats: a screen-reader user
+    heard the step's text, never the bot's reply ("Since your move: ..." is read only
+    when looked for), nor that the game was over. Each is now said once: a step read with
+    Next shows the same moves again, unsaid."""
+    from tests.web.test_tutorial_browser import follow_the_steps, play_to_the_end
+
+    page = opened(browser, size, lang)
+    page.context.add_cookies([{"name": "pyramids_lang", "value": lang, "url": server.base}])
+    page.add_init_script(f"window.addEventListener('DOMContentLoaded', {HEAR})")
+    # The server's answers: the others' moves that follow each move of the learner's.
+    answered: list[int] = []
+
+    def replied(response: Any) -> None:
+        if "/api/tutorial/" in response.url and response.request.method == "POST":
+            body, reply = response.request.post_data_json, response.json()
+            if body.get("attempt") and reply["feedback"]["accepted"]:
+                answered.append(len(reply["others"]))
+
+    page.on("response", replied)
+    follow_the_steps(page, server, game, lang)
+    play_to_the_end(page)
+    page.wait_for_selector("#over:not([hidden])")
+    heard = [tuple(line) for line in page.evaluate("window.heard")]
+    assert len(heard) == len(set(heard)), heard
+    moves = [text for _, text in heard if not text.startswith(("Game over.", "게임이 끝났"))]
+    # The others are told by seat, as the page's "Since your move: ..." line tells them.
+    seat = r"Seat [2-4]" if lang == "en" else r"[2-4]번 자리"
+    assert moves and all(re.fullmatch(seat, text.split(":")[0]) for text in moves), heard
+    assert len(moves) == sum(answered), (answered, heard)  # each move said once
+    if lang == "ko":
+        assert all(re.search("[가-힣]", text.split(":", 1)[1]) for text in moves), moves
+    ends = [text for _, text in heard if text not in moves]
+    assert len(ends) == 1, heard
+    assert page.text_content("#over .outcome") in ends[0], (ends, page.text_content("#over"))
+    assert not page.errors, page.errors
+    page.context.close()
