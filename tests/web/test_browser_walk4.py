@@ -125,3 +125,44 @@ def test_a_tutorial_tells_a_screen_reader_the_bots_moves_and_the_end_once(
     assert page.text_content("#over .outcome") in ends[0], (ends, page.text_content("#over"))
     assert not page.errors, page.errors
     page.context.close()
+
+
+ROUND_HEARD = """() => {
+    window.heard = [];
+    new MutationObserver((changes) => {
+        for (const change of changes) {
+            for (const node of change.addedNodes) window.heard.push(node.textContent);
+        }
+    }).observe(document.getElementById('announcer'), { childList: true });
+}"""
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "ko")])
+def test_a_pacal_round_s_end_is_said_to_a_screen_reader_once(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """A round's end was shown as a hint under the board, never said: a screen-reader
+    user heard the bot's moves, then cards of a new deal, with no word of who took the
+    round. It is said once, whoever made the round's last move; the match's end says
+    its last round with the result."""
+    from tests.web.test_accessibility import start_room
+    from tests.web.test_browser import finished, move_number, pacal_move, wait_turn_or_end
+
+    page = opened(browser, size, lang)
+    start_room(page, server, "pacal", {"rounds_to_win": 2, "max_rounds": 2},
+               [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    page.evaluate(ROUND_HEARD)
+    wait_turn_or_end(page, -1)
+    while not finished(page):
+        before = move_number(page)
+        pacal_move(page)
+        wait_turn_or_end(page, before)
+    page.wait_for_selector("#over:not([hidden])")
+    heard = page.evaluate("window.heard")
+    rounds = [line for line in heard if re.match(r"\d라운드: ", line)]
+    assert len(rounds) == 1 and rounds[0].startswith("1라운드: "), heard
+    assert re.fullmatch(r"1라운드: (.+ 승리|무승부) \(차이 \d+ / \d+\)\.", rounds[0]), rounds
+    assert heard.index(rounds[0]) < len(heard) - 1  # said when it ended, not at the end
+    assert "2라운드: " in heard[-1], heard  # the match's end says its last round
+    assert not page.errors, page.errors
+    page.context.close()

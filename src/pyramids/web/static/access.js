@@ -188,7 +188,7 @@ export function announce(text) {
   while (region.childElementCount > KEPT_ANNOUNCEMENTS) region.firstElementChild.remove();
 }
 
-/** Announce the move of another seat that `message` brings, and the result at the end. */
+/** Announce the move of another seat that `message` brings, a round's end, and the result at the end. */
 export function announceMove(previous, message, renderer) {
   if (!message || message.status === "waiting") return;
   const last = message.last_move;
@@ -197,6 +197,11 @@ export function announceMove(previous, message, renderer) {
     const name = seatName(message.seats, last.seat);
     const words = renderer && renderer.describeMove ? renderer.describeMove(last.action, message.view, message) : null;
     announce(words ? t("{name}: {move}", { name, move: words }) : t("{name} moved.", { name }));
+  }
+  // A round that ended since (by anyone's move, the reader's own too), the match going on.
+  if (moved && message.status !== "finished" && renderer && renderer.roundEnd) {
+    const line = renderer.roundEnd(previous.view, message.view, message);
+    if (line) announce(line);
   }
   if (message.status === "finished" && previous && previous.status !== "finished") {
     const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];

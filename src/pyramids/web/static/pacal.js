@@ -368,6 +368,15 @@ function moveWords(action, view, message, you) {
   return null;
 }
 
+/** The line that tells a round's end, when the round of `view.last_round` ended since
+ * `before` (the live region says it: the board shows it as a hint). The match's end
+ * says its last round in `outcome`. */
+export function roundEnd(before, view, message) {
+  if (!view || !view.last_round || view.phase === "over") return null;
+  if (before && before.last_round && before.last_round.round === view.last_round.round) return null;
+  return roundLine({ seats: message.seats }, view.last_round);
+}
+
 export function outcome(view, message) {
   if (!view) return [];
   if (view.game === "pacal-solo") {
