@@ -166,3 +166,26 @@ def test_a_pacal_round_s_end_is_said_to_a_screen_reader_once(
     assert "2라운드: " in heard[-1], heard  # the match's end says its last round
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko")])
+def test_a_game_s_rules_page_leads_to_a_game_of_it_against_a_bot(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """A newcomer who read Temple's rules had the tutorial to try, but no way to play it
+    short of going back to the lobby, where Pacal stood chosen: the rules page now links
+    to the lobby with the game chosen and a bot in the other seats."""
+    page = opened(browser, size, lang)
+    page.goto(f"{server.base}/learn/temple?lang={lang}")
+    link = page.locator("a.play-link")
+    assert link.inner_text() == ("Play a real game" if lang == "en" else "실제 게임 하기")
+    link.click()
+    page.wait_for_selector("body[data-options='temple']")
+    assert page.input_value("#game") == "temple"
+    assert page.input_value("#seats select[data-seat='1']").startswith("bot:")
+    page.fill("#name", "Newcomer")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert not page.errors, page.errors
+    page.context.close()
