@@ -189,3 +189,58 @@ def test_a_game_s_rules_page_leads_to_a_game_of_it_against_a_bot(
     page.wait_for_selector("#game:not([hidden]) svg.board")
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize(("host_lang", "friend_lang"), [("en", "ko")])
+def test_the_waiting_room_keeps_the_keyboard_s_place_and_the_start_is_said(
+    browser: Any, server: PageServer, host_lang: str, friend_lang: str
+) -> None:
+    """By keyboard: Take this seat dropped the focus to the page's start, and so did
+    Start, on both pages; a name half typed was wiped when someone else took a seat
+    (the waiting page is drawn again at each change); and a screen-reader user who
+    waited heard nothing when the host started the game. Now the focus goes to the
+    seat's Leave button, then to the board, the typing is kept, and the start is said
+    with whose move it is."""
+    from tests.web.test_accessibility import press_until
+    from tests.web.test_browser import create_from_lobby
+
+    host = opened(browser, "desktop", host_lang)
+    room = create_from_lobby(host, server, "temple", {"players": 3},
+                             ["me", "open", "open"], name="Ada")
+    host.wait_for_selector("#waiting:not([hidden])")
+    host.evaluate(ROUND_HEARD)
+    friend = opened(browser, "phone", friend_lang)
+    friend.goto(f"{server.base}/play/{room}")
+    friend.wait_for_selector("[data-take-seat='1']")
+    friend.evaluate(ROUND_HEARD)
+    friend.click("#seat-name")
+    friend.keyboard.type("Be")
+    # Seat 3 is taken (by a bot the host gives it to) while the friend types.
+    host.click("[data-give='2']")
+    friend.wait_for_function("() => !document.querySelector('[data-take-seat=\"2\"]')")
+    friend.keyboard.type("a")
+    assert friend.input_value("#seat-name") == "Bea"
+    press_until(friend, "Tab", "[data-take-seat='1']", limit=20)
+    friend.keyboard.press("Enter")
+    friend.wait_for_selector("[data-leave='1']")
+    friend.wait_for_function("() => document.activeElement.matches('[data-leave=\"1\"]')")
+    assert "Bea" in friend.inner_text("#waiting")
+    host.wait_for_selector("#start:not([disabled])")
+    press_until(host, "Tab", "#start", limit=60)
+    host.keyboard.press("Enter")
+    for page in (host, friend):
+        page.wait_for_selector("#game:not([hidden]) svg.board")
+        page.wait_for_function(
+            "() => document.activeElement.matches('#game [data-nav][tabindex=\"0\"]')")
+        page.wait_for_function("() => window.heard.length > 0")
+    # Whoever moves first (the deal decides), both pages say the same seat.
+    heard = (host.evaluate("window.heard[0]"), friend.evaluate("window.heard[0]"))
+    assert heard in {
+        ("The game has started: your move.", "게임이 시작되었습니다: Ada의 차례입니다."),
+        ("The game has started: Bea moves first.", "게임이 시작되었습니다: 당신의 차례입니다."),
+        ("The game has started: Medium (bot) moves first.",
+         "게임이 시작되었습니다: 보통 (봇)의 차례입니다."),
+    }, heard
+    assert not host.errors and not friend.errors, host.errors + friend.errors
+    host.context.close()
+    friend.context.close()

@@ -191,6 +191,13 @@ export function announce(text) {
 /** Announce the move of another seat that `message` brings, a round's end, and the result at the end. */
 export function announceMove(previous, message, renderer) {
   if (!message || message.status === "waiting") return;
+  // The host started the game: said to everyone who waited (and whose move comes first).
+  if (previous && previous.status === "waiting" && message.status === "playing") {
+    if (message.your_turn) announce(t("The game has started: your move."));
+    else if (message.current_player !== null && message.current_player !== undefined) {
+      announce(t("The game has started: {name} moves first.", { name: seatName(message.seats, message.current_player) }));
+    } else announce(t("The game has started."));
+  }
   const last = message.last_move;
   const moved = previous && previous.status !== "waiting" && message.move_number > previous.move_number;
   if (moved && last && last.seat !== message.seat && !last.action.startsWith("clock ")) {

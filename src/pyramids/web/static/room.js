@@ -334,7 +334,11 @@ function renderWaiting(message) {
   const mySeat = store.seat(roomId);
   const token = hostToken();
   const link = `${window.location.origin}/play/${roomId}`;
-  const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: t("Your name") });
+  // The page is drawn again at every change of the room (someone takes a seat): what
+  // the visitor was typing, and the keyboard's place, are kept.
+  const typed = document.getElementById("seat-name");
+  const focusedKey = waitingKey(box.contains(document.activeElement) ? document.activeElement : null);
+  const nameInput = h("input", { id: "seat-name", maxlength: 40, value: typed ? typed.value : store.name(), placeholder: t("Your name") });
   const info = ui.catalogue && ui.catalogue.games.find((game) => game.name === message.game);
   const agents = orderedAgents((info && info.agents) || (ui.catalogue && ui.catalogue.agents) || ["random"]);
   // A ranked room seats only accounts: a guest is told so, and how to log in, in
@@ -351,7 +355,7 @@ function renderWaiting(message) {
       if (token) {
         const select = h("select", { "aria-label": t("bot for seat {number}", { number: seat.seat + 1 }) },
           agents.map((agent) => h("option", { value: agent, selected: agent === "medium" }, agentLabel(agent))));
-        actions.push(select, h("button", { onclick: () => giveToBot(seat.seat, select.value) }, t("Give to a bot")));
+        actions.push(select, h("button", { "data-give": seat.seat, onclick: () => giveToBot(seat.seat, select.value) }, t("Give to a bot")));
       }
     } else if (seat.seat === message.seat) {
       actions.push(h("button", { "data-leave": seat.seat, onclick: leaveSeat }, t("Leave this seat")));
@@ -372,7 +376,7 @@ function renderWaiting(message) {
     h("p", {}, t("Share this link with your friends:")),
     h("div", { class: "share" },
       h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
-      h("button", { onclick: () => copyLink(link) }, t("Copy link"))),
+      h("button", { id: "copy-link", onclick: () => copyLink(link) }, t("Copy link"))),
     // A name is asked only of a visitor who has a seat to take.
     mySeat || !open ? null : guestOfRanked
       ? h("p", { id: "ranked-login", class: "hint" },
@@ -388,6 +392,29 @@ function renderWaiting(message) {
       : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
   ];
   box.replaceChildren(...parts.filter(Boolean));
+  // A seat just taken: the keyboard goes to its Leave button once the page shows it.
+  const taken = ui.takenSeat === undefined ? null : box.querySelector(`[data-leave="${ui.takenSeat}"]`);
+  if (taken) {
+    delete ui.takenSeat;
+    taken.focus();
+  } else if (focusedKey) {
+    // The same control, else (its seat taken or given) Start, else the first button.
+    const again = box.querySelector(focusedKey)
+      || box.querySelector("#start:not([disabled]), [data-leave], button:not([disabled])");
+    if (again) again.focus();
+    if (again && again === nameInput && typed) nameInput.setSelectionRange(typed.selectionStart, typed.selectionEnd);
+  }
+}
+
+/** A selector that finds `node`, a control of the waiting page, once drawn again. */
+function waitingKey(node) {
+  if (!node) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  for (const name of ["take-seat", "leave", "kick", "give"]) {
+    const value = node.getAttribute(`data-${name}`);
+    if (value !== null) return `[data-${name}="${CSS.escape(value)}"]`;
+  }
+  return node.tagName === "SELECT" ? `select[aria-label="${CSS.escape(node.getAttribute("aria-label") || "")}"]` : "button";
 }
 
 async function copyLink(link) {
@@ -414,6 +441,7 @@ async function takeSeat(index) {
   try {
     const taken = await api("POST", `/api/rooms/${roomId}/seats`, { name, seat: index });
     store.setSeat(roomId, { token: taken.token, seat: taken.seat, name });
+    ui.takenSeat = taken.seat;
     showMessage("");
     rejoin();
   } catch (problem) {
@@ -630,11 +658,21 @@ function render() {
   renderFairness(message);
   const waiting = message.status === "waiting";
   const closed = message.status === "expired" || (message.status === "aborted" && !message.view);
-  document.getElementById("waiting").hidden = !waiting;
+  // The game starts: the keyboard was on the waiting page (Start, a seat's button) or
+  // nowhere; it goes to the board, not to the page's start.
+  const waitingBox = document.getElementById("waiting");
+  const starts = !waiting && !closed && ui.shownStatus === "waiting"
+    && (document.activeElement === document.body || waitingBox.contains(document.activeElement));
+  ui.shownStatus = message.status;
+  waitingBox.hidden = !waiting;
   document.getElementById("game").hidden = waiting || closed;
   document.getElementById("over").hidden = message.status !== "finished";
   if (waiting) renderWaiting(message);
   else if (!closed) renderGame(message);
+  if (starts) {
+    const stop = document.querySelector('#game [data-nav][tabindex="0"]');
+    if (stop) stop.focus();
+  }
   if (message.status === "finished") renderOver(message);
   renderClock(message);
   renderRatingChange(message, ui.summary);
