@@ -244,3 +244,60 @@ def test_the_waiting_room_keeps_the_keyboard_s_place_and_the_start_is_said(
     assert not host.errors and not friend.errors, host.errors + friend.errors
     host.context.close()
     friend.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_cards_chosen_in_one_tab_do_not_stay_chosen_after_the_other_tab_offered_them(
+    browser: Any, server: PageServer, size: str
+) -> None:
+    """The same player in two tabs chose two cards in one and offered them from the
+    other: at their next offer the first tab still had them chosen, out of the hand,
+    its button saying "Offer 20 and 21" (disabled) for cards no longer held."""
+    from tests.web.test_accessibility import start_room
+    from tests.web.test_browser import legal_actions, move_number, pacal_move
+
+    first = opened(browser, size, "en")
+    room = start_room(first, server, "pacal", {},
+                      [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    second = first.context.new_page()
+    second.goto(f"{server.base}/play/{room}")
+    second.wait_for_selector("#game:not([hidden]) svg.board")
+
+    def offering(page: Any) -> bool:
+        return page.evaluate("document.body.dataset.yourTurn") == "true" and any(
+            action.startswith("offer ") for action in legal_actions(page))
+
+    while not offering(second):
+        if second.evaluate("document.body.dataset.yourTurn") == "true":
+            before = move_number(second)
+            pacal_move(second)
+            second.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                                     arg=before)
+        else:
+            second.wait_for_timeout(30)
+    first.wait_for_function("(n) => Number(document.body.dataset.moveNumber) === n",
+                            arg=move_number(second))
+    _, low, high = next(a for a in legal_actions(first) if a.startswith("offer ")).split()
+    first.click(f".hand [data-card='{low}']")
+    first.click(f".hand [data-card='{high}']")
+    assert first.inner_text("#offer-button") == f"Offer {low} and {high}"
+    # The other tab offers those very cards; play on to this seat's next offer.
+    second.click(f".hand [data-card='{low}']")
+    second.click(f".hand [data-card='{high}']")
+    second.click("#offer-button")
+    second.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                             arg=move_number(first))
+    while not offering(second):
+        if second.evaluate("document.body.dataset.yourTurn") == "true":
+            before = move_number(second)
+            pacal_move(second)
+            second.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                                     arg=before)
+        else:
+            second.wait_for_timeout(30)
+    first.wait_for_function("(n) => Number(document.body.dataset.moveNumber) === n",
+                            arg=move_number(second))
+    assert first.locator(".hand .selected").count() == 0
+    assert first.inner_text("#offer-button") == "Choose two cards to offer"
+    assert not first.errors, first.errors
+    first.context.close()

@@ -276,6 +276,12 @@ export function render(box, ctx) {
     renderSolo(box, ctx);
     return;
   }
+  // Cards chosen for an offer that another tab of this seat (or the clock's bot) made
+  // instead: only cards still in the hand stay chosen, and none once no offer is due.
+  if (ctx.ui.pacalSelected && ctx.ui.pacalSelected.length) {
+    const offering = ctx.legal.some((action) => action.startsWith("offer "));
+    ctx.ui.pacalSelected = offering && view.hand ? ctx.ui.pacalSelected.filter((card) => view.hand.includes(card)) : [];
+  }
   const me = ctx.seat ?? 0;
   const other = 1 - me;
   const narrow = window.innerWidth < 640;
