@@ -301,3 +301,32 @@ def test_cards_chosen_in_one_tab_do_not_stay_chosen_after_the_other_tab_offered_
     assert first.inner_text("#offer-button") == "Choose two cards to offer"
     assert not first.errors, first.errors
     first.context.close()
+
+
+def test_a_temple_card_chosen_in_one_tab_is_let_go_when_the_other_tab_keeps_the_hand(
+    browser: Any, server: PageServer
+) -> None:
+    """A card of the hand chosen to give in one tab stayed raised and "chosen" (and the
+    hint asked for a slot) after the same player chose Keep my hand in another tab."""
+    from tests.web.test_accessibility import start_room
+    from tests.web.test_browser import legal_actions, move_number
+
+    first = opened(browser, "phone", "ko")
+    room = start_room(first, server, "temple", {"players": 2},
+                      [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    second = first.context.new_page()
+    second.goto(f"{server.base}/play/{room}")
+    second.wait_for_selector("#game:not([hidden]) svg.board")
+    first.wait_for_function("() => document.body.dataset.yourTurn === 'true'")
+    swaps = [a for a in legal_actions(first) if a.startswith("swap ") and a != "swap pass"]
+    assert swaps, legal_actions(first)
+    kind = swaps[0].split()[1]
+    first.click(f".hand [data-kind='{kind}']")
+    first.wait_for_selector(f".hand .selected[data-kind='{kind}']")
+    before = move_number(first)
+    second.wait_for_selector("[data-action='swap pass']")
+    second.click("[data-action='swap pass']")
+    first.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+    assert first.locator(".hand .selected").count() == 0
+    assert not first.errors, first.errors
+    first.context.close()
