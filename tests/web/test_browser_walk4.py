@@ -330,3 +330,14 @@ def test_a_temple_card_chosen_in_one_tab_is_let_go_when_the_other_tab_keeps_the_
     assert first.locator(".hand .selected").count() == 0
     assert not first.errors, first.errors
     first.context.close()
+
+
+def test_the_leaderboard_fits_a_small_phone(browser: Any, server: PageServer) -> None:
+    """On a 320-pixel phone the leaderboard's table (rank, name, rating ± deviation,
+    ranked games) was 340 pixels wide: the whole page scrolled sideways."""
+    page = opened(browser, "phone", "en")
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{server.base}/leaderboard?game=pacal")
+    page.wait_for_selector("#leaderboard tbody tr")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.context.close()
