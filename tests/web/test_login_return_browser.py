@@ -112,3 +112,22 @@ def test_an_outside_address_in_next_is_refused(page: Any, server: PageServer) ->
         assert page.url.startswith(f"{server.base}/account?next="), page.url
         page.click("#logout")
         page.wait_for_selector("#login-name")
+
+
+def test_a_player_logged_in_already_is_offered_the_way_back(
+    page: Any, server: PageServer
+) -> None:
+    """Logged in in another tab, a player who followed a page's "log in" link met their
+    account page with no way back to the page but the browser's Back button."""
+    page.goto(server.base + "/account?lang=ko")
+    register_here(page, "Returner")
+    page.wait_for_selector("#account-title")
+    page.goto(f"{server.base}/account?next={quote('/leaderboard?game=temple')}")
+    page.wait_for_selector("#return-link")
+    assert page.inner_text("#return-link") == "있던 페이지로 돌아가기"
+    page.click("#return-link")
+    page.wait_for_url(f"{server.base}/leaderboard?game=temple")
+    for outside in ("https://elsewhere.example/", "//elsewhere.example/"):
+        page.goto(f"{server.base}/account?next={quote(outside)}")
+        page.wait_for_selector("#account-title")
+        assert page.locator("#return-link").count() == 0

@@ -193,9 +193,13 @@ export async function renderAccountPage() {
       showError(problem.message);
     }
   });
+  // Come from a link of another page while logged in already (in another tab): a way back.
+  const back = returnPath(new URLSearchParams(window.location.search).get("next"));
   main.replaceChildren(
     h("section", { class: "panel" },
-      h("h2", { id: "account-title" }, t("Logged in as {name}", { name: account.name })), logout,
+      h("h2", { id: "account-title" }, t("Logged in as {name}", { name: account.name })),
+      back ? h("p", {}, h("a", { href: back, id: "return-link", class: "button primary" }, t("Back to the page you came from"))) : null,
+      logout,
       h("h3", {}, t("Ratings")),
       ratings.length
         ? h("ul", { id: "ratings" }, ratings.map(([game, rating]) => h("li", {},
