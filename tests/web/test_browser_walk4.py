@@ -7,6 +7,7 @@ and a phone, in English and Korean: the replay stepped by keyboard, ..."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -340,4 +341,48 @@ def test_the_leaderboard_fits_a_small_phone(browser: Any, server: PageServer) ->
     page.goto(f"{server.base}/leaderboard?game=pacal")
     page.wait_for_selector("#leaderboard tbody tr")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko")])
+def test_the_end_of_a_game_keeps_the_focus_on_rematch_when_a_spectator_comes_and_goes(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """After the end, each state message (a spectator arriving or leaving) drew the end
+    box again: a keyboard player on Rematch was thrown to the page's start, and the
+    rematch offer's live region was emptied, to be filled (and said) again."""
+    from tests.web.test_accessibility import start_room
+    from tests.web.test_browser import finished, move_number, pacal_move, wait_turn_or_end
+
+    page = opened(browser, size, lang)
+    states: list[str] = []
+    page.on("websocket", lambda socket: socket.on(
+        "framereceived", lambda frame: states.append(str(frame))
+        if '"type": "state"' in str(frame) or '"type":"state"' in str(frame) else None))
+    room = start_room(page, server, "pacal", {"rounds_to_win": 1, "max_rounds": 1},
+                      [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    wait_turn_or_end(page, -1)
+    while not finished(page):
+        before = move_number(page)
+        pacal_move(page)
+        wait_turn_or_end(page, before)
+    page.wait_for_selector("#over:not([hidden]) #rematch")
+    page.evaluate("""() => { window.redrawn = 0;
+        new MutationObserver(() => { window.redrawn += 1; })
+            .observe(document.getElementById('over'), { childList: true }); }""")
+    page.focus("#rematch")
+    seen = len(states)
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server.base}/play/{room}")
+    watcher.wait_for_selector("#over:not([hidden])")
+    watcher.context.close()
+    # The watcher's coming and going reach the player's page as state messages.
+    deadline = time.monotonic() + 10
+    while len(states) < seen + 2:
+        assert time.monotonic() < deadline, "no state message came after the watcher's visit"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.activeElement.id") == "rematch"
+    assert page.evaluate("window.redrawn") == 0
+    assert not page.errors, page.errors
     page.context.close()

@@ -622,6 +622,13 @@ function renderOver(message) {
   const renderer = ui.renderer;
   const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
   const returns = message.result ? message.result.returns : [];
+  const offersRematch = message.seat !== null || Boolean(store.host(roomId));
+  // Drawn again only when what it says changes: a state message after the end (someone
+  // comes to watch, or leaves) redrew it, dropping the keyboard's place on Rematch and
+  // emptying the rematch offer, which its live region then said again.
+  const drawn = JSON.stringify([lines, returns, offersRematch, LANG]);
+  if (box.dataset.drawn === drawn) return;
+  box.dataset.drawn = drawn;
   const parts = [
     h("h2", {}, t("Game over")),
     ...lines.map((line) => h("p", { class: "outcome" }, line)),
@@ -629,7 +636,7 @@ function renderOver(message) {
       ? h("p", { class: "hint", id: "outcomes" }, t("Result: {results}", { results: outcomes(message, returns) }))
       : null,
     h("div", { class: "actions" },
-      message.seat !== null || store.host(roomId)
+      offersRematch
         ? h("button", { id: "rematch", class: "primary", onclick: rematch }, t("Rematch"))
         : null,
       h("a", { class: "button", href: `/api/rooms/${roomId}/record`, target: "_blank" }, t("Game record")),
