@@ -386,3 +386,44 @@ def test_the_end_of_a_game_keeps_the_focus_on_rematch_when_a_spectator_comes_and
     assert page.evaluate("window.redrawn") == 0
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "ko")])
+def test_a_reloaded_tutorial_goes_on_from_the_same_step(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """The tutorial kept the learner's moves in the page alone: a reload (or a look at
+    the rules and Back) began the lesson again at step 1. It goes on from the same step,
+    with the same board; a finished lesson, or entries the server refuses, start anew."""
+    from pyramids.play.i18n import _
+    from pyramids.play.tutorial import tutorial_for
+    from tests.web.test_tutorial_browser import click_move, entries, wait_entries
+
+    tutorial = tutorial_for("pacal")
+    assert tutorial is not None
+    page = opened(browser, size, lang)
+    page.goto(f"{server.base}/tutorial/pacal")
+    page.wait_for_selector("body[data-ready='true']")
+    for step in tutorial.steps[:3]:
+        before = entries(page)
+        if step.expect is None:
+            page.click("#next")
+        else:
+            click_move(page, step.expect)
+        wait_entries(page, before + 1)
+    shown = (page.text_content("#step-count"), page.text_content("#say"),
+             page.inner_text("#game"))
+    assert shown[0] == _("Step {step} of {steps}", lang=lang, step=4,
+                         steps=len(tutorial.steps)), shown[0]
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert (page.text_content("#step-count"), page.text_content("#say"),
+            page.inner_text("#game")) == shown
+    # Entries the server does not replay: the lesson starts again, with no error left.
+    page.evaluate("sessionStorage.setItem('pyramids.tutorial.pacal', '[\"offer 99 98\"]')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.get_attribute("body", "data-step") == "1"
+    assert not page.is_visible("#feedback")
+    assert not page.errors, page.errors
+    page.context.close()

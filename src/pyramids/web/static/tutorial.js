@@ -28,6 +28,7 @@ async function ask(body) {
   const before = answer;
   answer = reply;
   moves = reply.moves;
+  keepMoves();
   render();
   const feedback = reply.feedback;
   if (feedback) showFeedback(feedback.message, feedback.accepted ? "info" : "refused");
@@ -47,6 +48,27 @@ function announceReply(body, before, reply) {
   if (reply.finished && before && !before.finished) {
     const lines = ui.renderer && ui.renderer.outcome ? ui.renderer.outcome(reply.view, roomLike()) : [];
     announce([t("Game over."), ...lines].join(" "));
+  }
+}
+
+// The learner's entries, kept for this tab: a reload (or a visit to the rules and back)
+// goes on from the same step, not from the first.
+const KEPT = `pyramids.tutorial.${game}`;
+
+function keepMoves() {
+  try {
+    window.sessionStorage.setItem(KEPT, JSON.stringify(moves));
+  } catch (error) {
+    // A browser that keeps nothing starts the lesson again after a reload.
+  }
+}
+
+function keptMoves() {
+  try {
+    const kept = JSON.parse(window.sessionStorage.getItem(KEPT) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch (error) {
+    return [];
   }
 }
 
@@ -284,7 +306,14 @@ async function main() {
   } catch (problem) {
     showFeedback(problem.message, "error");
   }
-  await request({});
+  moves = keptMoves();
+  // Kept entries the server no longer replays (the lesson changed), or a lesson played
+  // to its end: from the start.
+  const resumed = await request({});
+  if (moves.length && (!resumed || resumed.finished)) {
+    moves = [];
+    await request({});
+  }
   document.body.dataset.ready = "true";
 }
 
