@@ -226,6 +226,12 @@ def test_the_waiting_room_keeps_the_keyboard_s_place_and_the_start_is_said(
     friend.wait_for_selector("[data-leave='1']")
     friend.wait_for_function("() => document.activeElement.matches('[data-leave=\"1\"]')")
     assert "Bea" in friend.inner_text("#waiting")
+    # Leave this seat, and take it again, by keyboard: the focus stays on the seat.
+    friend.keyboard.press("Enter")
+    friend.wait_for_function(
+        "() => document.activeElement.matches('[data-take-seat=\"1\"]')")
+    friend.keyboard.press("Enter")
+    friend.wait_for_function("() => document.activeElement.matches('[data-leave=\"1\"]')")
     host.wait_for_selector("#start:not([disabled])")
     press_until(host, "Tab", "#start", limit=60)
     host.keyboard.press("Enter")

@@ -398,8 +398,10 @@ function renderWaiting(message) {
     delete ui.takenSeat;
     taken.focus();
   } else if (focusedKey) {
-    // The same control, else (its seat taken or given) Start, else the first button.
+    // The same control, else the seat's other button (Leave this seat, then Take this
+    // seat), else (its seat taken or given) Start, else the first button.
     const again = box.querySelector(focusedKey)
+      || (focusedKey.startsWith("[data-leave=") && box.querySelector(focusedKey.replace("data-leave", "data-take-seat")))
       || box.querySelector("#start:not([disabled]), [data-leave], button:not([disabled])");
     if (again) again.focus();
     if (again && again === nameInput && typed) nameInput.setSelectionRange(typed.selectionStart, typed.selectionEnd);
