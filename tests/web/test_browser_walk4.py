@@ -433,3 +433,33 @@ def test_a_reloaded_tutorial_goes_on_from_the_same_step(
     assert not page.is_visible("#feedback")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_lobby_s_room_lists_keep_the_keyboard_on_a_room_s_join(
+    browser: Any, server: PageServer
+) -> None:
+    """The open rooms and games being played are fetched every four seconds, and the
+    lists were drawn anew each time: a keyboard or screen-reader user on a room's Join
+    was thrown to the page's start. Now an unchanged list is left alone, and a changed
+    one keeps the focus on the same room's link."""
+    import httpx
+
+    def open_room() -> str:
+        made = httpx.post(f"{server.base}/api/rooms", json={"game": "pacal"}, timeout=15)
+        return str(made.json()["room"]["id"])
+
+    room = open_room()
+    page = opened(browser, "phone", "ko")
+    page.goto(f"{server.base}/")
+    page.wait_for_selector(f"#open-rooms [data-room='{room}'] a.button")
+    from tests.web.test_accessibility import press_until
+
+    press_until(page, "Tab", f"#open-rooms [data-room='{room}'] a.button", limit=120)
+    page.wait_for_timeout(4500)  # one refresh, nothing changed
+    assert page.evaluate("document.activeElement.closest('[data-room]')?.dataset.room") == room
+    other = open_room()
+    page.wait_for_selector(f"#open-rooms [data-room='{other}']")  # a refresh that changed
+    assert page.evaluate("document.activeElement.closest('[data-room]')?.dataset.room") == room
+    assert page.evaluate("document.activeElement.classList.contains('button')")
+    assert not page.errors, page.errors
+    page.context.close()

@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatName, store, t } from "./common.js";
+import { agentLabel, api, gameTitle, h, LANG, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatName, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { lockClockForRanked, readTimeControl, timeControlFields } from "./clock.js";
@@ -340,20 +340,34 @@ function roomItem(room, verb) {
   );
 }
 
+/** Fill a list of rooms (refreshed every few seconds): drawn again only when a room
+ * came, went or changed, and then the keyboard stays on the same room's link, if it is
+ * still listed: a list drawn anew each time threw a keyboard or screen-reader user, on
+ * a room's Join, to the page's start every four seconds. */
+function fillRooms(list, rooms, verb, none) {
+  const drawn = JSON.stringify([LANG, verb, rooms.map((room) => [room.id, room.game, room.seats])]);
+  if (list.dataset.drawn === drawn) return;
+  list.dataset.drawn = drawn;
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
+  const item = focused && focused.closest("[data-room]");
+  list.replaceChildren(...(rooms.length ? rooms.map((room) => roomItem(room, verb)) : [h("li", { class: "hint" }, none)]));
+  if (item) {
+    const kind = focused.classList.contains("button") ? "a.button" : "a:not(.button)";
+    const again = list.querySelector(`[data-room="${CSS.escape(item.dataset.room)}"] ${kind}`);
+    if (again) again.focus();
+  }
+}
+
 async function refreshRooms() {
   try {
     const open = await api("GET", "/api/rooms?status=open");
     const playing = await api("GET", "/api/rooms?status=playing");
-    const openList = document.getElementById("open-rooms");
-    openList.replaceChildren(
-      ...(open.rooms.length ? open.rooms.map((room) => roomItem(room, t("Join"))) : [h("li", { class: "hint" }, t("No open rooms yet."))]),
-    );
-    const playingList = document.getElementById("playing-rooms");
-    playingList.replaceChildren(
-      ...(playing.rooms.length ? playing.rooms.map((room) => roomItem(room, t("Watch"))) : [h("li", { class: "hint" }, t("None right now."))]),
-    );
+    fillRooms(document.getElementById("open-rooms"), open.rooms, t("Join"), t("No open rooms yet."));
+    fillRooms(document.getElementById("playing-rooms"), playing.rooms, t("Watch"), t("None right now."));
   } catch (problem) {
-    document.getElementById("open-rooms").replaceChildren(h("li", { class: "error" }, problem.message));
+    const list = document.getElementById("open-rooms");
+    delete list.dataset.drawn;
+    list.replaceChildren(h("li", { class: "error" }, problem.message));
   }
 }
 
