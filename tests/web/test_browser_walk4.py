@@ -463,3 +463,30 @@ def test_the_lobby_s_room_lists_keep_the_keyboard_on_a_room_s_join(
     assert page.evaluate("document.activeElement.classList.contains('button')")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_keyboard_on_end_the_game_stays_there_while_the_others_move(
+    browser: Any, server: PageServer
+) -> None:
+    """The status (whose turn, the seats, End the game) is drawn anew at each move: a host
+    who had tabbed to End the game was thrown to the page's start by the bot's move."""
+    from tests.web.test_accessibility import start_room
+    from tests.web.test_browser import move_number, pacal_move
+
+    page = opened(browser, "desktop", "en")
+    start_room(page, server, "pacal", {}, [{"kind": "bot", "agent": "slow"}, {"kind": "me"}])
+    page.wait_for_selector("#end-game")
+    if page.evaluate("document.body.dataset.yourTurn") == "true":  # the deal chose us first
+        before = move_number(page)
+        pacal_move(page)
+        page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                               arg=before)
+    # The slow bot thinks: the host is on End the game when its move comes.
+    before = move_number(page)
+    assert page.evaluate("document.body.dataset.yourTurn") == "false"
+    page.focus("#end-game")
+    page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.id") == "end-game"
+    assert not page.errors, page.errors
+    page.context.close()

@@ -310,6 +310,8 @@ function renderStatus(message) {
       last = away ? t("Last move: {name}: {move} (by a bot while away)", values) : t("Last move: {name}: {move}", values);
     }
   }
+  // The status is drawn anew at each message: the keyboard on End the game stays there.
+  const onEnd = document.activeElement && document.activeElement.id === "end-game";
   box.replaceChildren(
     h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn" }, turn),
     h("ul", { class: "seats" }, items),
@@ -319,6 +321,8 @@ function renderStatus(message) {
     ...(message.status === "playing" && hostToken()
       ? [h("button", { id: "end-game", onclick: endGame }, t("End the game"))] : []),
   );
+  const end = onEnd && document.getElementById("end-game");
+  if (end) end.focus();
 }
 
 function endGame() {
