@@ -490,3 +490,39 @@ def test_the_keyboard_on_end_the_game_stays_there_while_the_others_move(
     assert page.evaluate("document.activeElement.id") == "end-game"
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_visitor_coming_and_going_does_not_redraw_the_waiting_room(
+    browser: Any, server: PageServer
+) -> None:
+    """Each state message drew the waiting page anew, a visitor's connection coming and
+    going too: the host's choice of bot level went back to Medium, and a screen reader
+    read the focused control again."""
+    from tests.web.test_browser import create_from_lobby
+
+    host = opened(browser, "desktop", "en")
+    states: list[str] = []
+    host.on("websocket", lambda socket: socket.on(
+        "framereceived", lambda frame: states.append(str(frame))
+        if '"type":"state"' in str(frame).replace(" ", "") else None))
+    room = create_from_lobby(host, server, "pacal", {}, ["me", "open"], name="Ada")
+    host.wait_for_selector("#waiting:not([hidden]) [data-give='1']")
+    select = "#waiting select[aria-label='bot for seat 2']"
+    host.select_option(select, "hard")
+    host.evaluate("""() => { window.redrawn = 0;
+        new MutationObserver(() => { window.redrawn += 1; })
+            .observe(document.getElementById('waiting'), { childList: true }); }""")
+    seen = len(states)
+    visitor = browser.new_context().new_page()
+    visitor.goto(f"{server.base}/play/{room}")
+    visitor.wait_for_selector("[data-take-seat='1']")
+    visitor.context.close()
+    deadline = time.monotonic() + 10
+    while len(states) < seen + 2:
+        assert time.monotonic() < deadline, "no state message came after the visit"
+        host.wait_for_timeout(50)
+    host.wait_for_timeout(200)
+    assert host.evaluate("window.redrawn") == 0
+    assert host.input_value(select) == "hard"
+    assert not host.errors, host.errors
+    host.context.close()

@@ -338,6 +338,12 @@ function renderWaiting(message) {
   const mySeat = store.seat(roomId);
   const token = hostToken();
   const link = `${window.location.origin}/play/${roomId}`;
+  // Drawn again only when what it shows changes (not when someone's connection comes
+  // and goes): a screen reader would read the focused control again each time.
+  const drawn = JSON.stringify([message.seats.map((seat) => [seat.seat, seat.kind, seat.name, seat.agent || null]),
+    message.seat, mySeat, token, Boolean(ui.summary && ui.summary.ranked), Boolean(ui.account), ui.takenSeat ?? null]);
+  if (box.dataset.drawn === drawn && box.childElementCount) return;
+  box.dataset.drawn = drawn;
   // The page is drawn again at every change of the room (someone takes a seat): what
   // the visitor was typing, and the keyboard's place, are kept.
   const typed = document.getElementById("seat-name");
