@@ -526,3 +526,44 @@ def test_a_visitor_coming_and_going_does_not_redraw_the_waiting_room(
     assert host.input_value(select) == "hard"
     assert not host.errors, host.errors
     host.context.close()
+
+
+def test_a_visitor_coming_and_going_does_not_redraw_the_board(
+    browser: Any, server: PageServer
+) -> None:
+    """Each state message drew the board anew, a watcher's connection coming and going
+    too: the focused card was a new element, which a screen reader read again."""
+    import httpx
+
+    from tests.web.test_browser import create_from_lobby
+
+    page = opened(browser, "phone", "ko")
+    states: list[str] = []
+    page.on("websocket", lambda socket: socket.on(
+        "framereceived", lambda frame: states.append(str(frame))
+        if '"type":"state"' in str(frame).replace(" ", "") else None))
+    room = create_from_lobby(page, server, "pacal", {}, ["me", "open"], name="Ada")
+    host = page.evaluate(f"localStorage.getItem('pyramids:host:{room}')")
+    with httpx.Client(base_url=server.base, timeout=15) as http:  # a friend who waits
+        assert http.post(f"/api/rooms/{room}/seats", json={"name": "Bo"}).status_code == 201
+        assert http.post(f"/api/rooms/{room}/start", json={"token": host}).status_code == 200
+    page.wait_for_selector("#game:not([hidden]) svg.board [data-nav]")
+    page.focus('#game [data-nav][tabindex="0"]')
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.evaluate("""() => { window.redrawn = 0;
+        new MutationObserver(() => { window.redrawn += 1; })
+            .observe(document.getElementById('game'), { childList: true }); }""")
+    seen = len(states)
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server.base}/play/{room}")
+    watcher.wait_for_selector("#game:not([hidden]) svg.board")
+    watcher.context.close()
+    deadline = time.monotonic() + 10
+    while len(states) < seen + 2:
+        assert time.monotonic() < deadline, "no state message came after the visit"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.redrawn") == 0
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == focused
+    assert not page.errors, page.errors
+    page.context.close()

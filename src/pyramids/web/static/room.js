@@ -183,7 +183,7 @@ function onState(message) {
     shownMove = message.move_number;
     if (document.getElementById("message").classList.contains("error")) showMessage("");
   }
-  render();
+  render(true);
   announceMove(previous, message, ui.renderer);
 }
 
@@ -341,7 +341,7 @@ function renderWaiting(message) {
   // Drawn again only when what it shows changes (not when someone's connection comes
   // and goes): a screen reader would read the focused control again each time.
   const drawn = JSON.stringify([message.seats.map((seat) => [seat.seat, seat.kind, seat.name, seat.agent || null]),
-    message.seat, mySeat, token, Boolean(ui.summary && ui.summary.ranked), Boolean(ui.account), ui.takenSeat ?? null]);
+    message.seat, mySeat, token, Boolean(ui.summary && ui.summary.ranked), Boolean(ui.account), ui.takenSeat ?? null, ui.leftSeat ?? null]);
   if (box.dataset.drawn === drawn && box.childElementCount) return;
   box.dataset.drawn = drawn;
   // The page is drawn again at every change of the room (someone takes a seat): what
@@ -402,11 +402,14 @@ function renderWaiting(message) {
       : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
   ];
   box.replaceChildren(...parts.filter(Boolean));
-  // A seat just taken: the keyboard goes to its Leave button once the page shows it.
+  // A seat just taken (left): the keyboard goes to its Leave (Take this seat) button
+  // once the page shows it.
   const taken = ui.takenSeat === undefined ? null : box.querySelector(`[data-leave="${ui.takenSeat}"]`);
-  if (taken) {
+  const left = ui.leftSeat === undefined ? null : box.querySelector(`[data-take-seat="${ui.leftSeat}"]`);
+  if (taken || left) {
     delete ui.takenSeat;
-    taken.focus();
+    delete ui.leftSeat;
+    (taken || left).focus();
   } else if (focusedKey) {
     // The same control, else the seat's other button (Leave this seat, then Take this
     // seat), else (its seat taken or given) Start, else the first button.
@@ -467,6 +470,7 @@ async function leaveSeat() {
   try {
     await api("POST", `/api/rooms/${roomId}/leave`, { token: seat.token });
     store.dropSeat(roomId);
+    ui.leftSeat = seat.seat;
     rejoin();
   } catch (problem) {
     showMessage(problem.message);
@@ -662,7 +666,9 @@ function renderOver(message) {
   }
 }
 
-function render() {
+/** Draw the page from the last state; `fromServer`: a new state message (else a redraw
+ * the board asked for, a card chosen). */
+function render(fromServer = false) {
   const message = lastState;
   if (!message) return;
   document.body.dataset.status = message.status;
@@ -687,7 +693,14 @@ function render() {
   document.getElementById("game").hidden = waiting || closed;
   document.getElementById("over").hidden = message.status !== "finished";
   if (waiting) renderWaiting(message);
-  else if (!closed) renderGame(message);
+  else if (!closed) {
+    // A message that changes only who is connected (someone comes to watch, a player's
+    // connection drops) leaves the board as drawn: drawn anew, a screen reader would
+    // read the focused card or tile again.
+    const drawn = JSON.stringify({ ...message, seats: message.seats.map(({ connected, ...seat }) => seat) });
+    if (!(fromServer === true && ui.gameDrawn === drawn)) renderGame(message);
+    ui.gameDrawn = drawn;
+  }
   if (starts) {
     const stop = document.querySelector('#game [data-nav][tabindex="0"]');
     if (stop) stop.focus();
