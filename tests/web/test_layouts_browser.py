@@ -200,10 +200,33 @@ def test_the_daily_deal_is_the_same_for_two_players_on_a_date_not_on_another(
     lobby(guest, server, "Dee")
     assert guest.query_selector("#daily-button") is None
     assert "whoever has played it knows every tile" in guest.inner_text("#daily-login")
-    assert guest.get_attribute("#daily-login-link", "href") == "/account"
+    assert guest.get_attribute("#daily-login-link", "href").startswith("/account?next=%2F")
     guest.click("#yesterday-button")
     guest.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
     assert board_tiles(guest) == deals[0]
+
+
+def test_a_guest_who_logs_in_from_the_daily_deal_is_back_at_it(
+    new_page: Any, server: DatedServer
+) -> None:
+    """The daily deal's "Log in or register to play it." link left the player on the
+    account page after logging in: now they are back at the lobby's daily deal, on a
+    phone too, with its Play today's deal button focused and on screen."""
+    guest = new_page()
+    guest.set_viewport_size({"width": 390, "height": 844})
+    guest.goto(f"{server.base}/?lang=ko")
+    guest.wait_for_selector("#daily-login-link")
+    guest.click("#daily-login-link")
+    guest.wait_for_selector("body[data-ready=true] #register-name")
+    guest.fill("#register-name", "Dawn")
+    guest.fill("#register-password", "correct horse battery")
+    guest.click("#register button[type=submit]")
+    guest.wait_for_url(f"{server.base}/?lang=ko#solitaire")
+    guest.wait_for_function(
+        "() => document.activeElement && document.activeElement.id === 'daily-button'")
+    box = guest.locator("#daily-button").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert "오늘" in guest.inner_text("#daily-button")
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

@@ -389,7 +389,7 @@ def test_a_guest_in_a_ranked_waiting_room_is_told_to_log_in_not_offered_seats(
     guest.goto(f"{server.base}/play/{room}")
     guest.wait_for_selector("#ranked-login")
     assert "logged in to an account" in guest.inner_text("#ranked-login")
-    assert guest.get_attribute("#ranked-login-link", "href") == "/account"
+    assert guest.get_attribute("#ranked-login-link", "href") == f"/account?next=%2Fplay%2F{room}"
     assert guest.locator("[data-take-seat]").count() == 0
     assert guest.locator("#seat-name").count() == 0
     bo = person(browser, errors)

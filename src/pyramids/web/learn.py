@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
@@ -108,9 +109,13 @@ def learn_index_html(lang: str) -> str:
 def learn_html(game: str, lang: str) -> str:
     manifest = game_manifest(game)
     body = _markdown.render(learn_text(game, lang))
-    link = _tutorial_link(game, lang)
-    if link:
-        body = f'<p class="tutorial-links">{link}</p>\n{body}'
+    # Read the rules, then play: the lobby opens with this game chosen (a bot in the
+    # other seats unless the player chooses otherwise).
+    play = html.escape(_("Play a real game", lang=lang))
+    links = " ".join(filter(None, (
+        _tutorial_link(game, lang),
+        f'<a class="play-link" href="/?game={quote(game)}">{play}</a>')))
+    body = f'<p class="tutorial-links">{links}</p>\n{body}'
     return _page(_(manifest.display_title, lang=lang), body, lang, f"/learn/{game}")
 
 

@@ -188,15 +188,27 @@ export function announce(text) {
   while (region.childElementCount > KEPT_ANNOUNCEMENTS) region.firstElementChild.remove();
 }
 
-/** Announce the move of another seat that `message` brings, and the result at the end. */
+/** Announce the move of another seat that `message` brings, a round's end, and the result at the end. */
 export function announceMove(previous, message, renderer) {
   if (!message || message.status === "waiting") return;
+  // The host started the game: said to everyone who waited (and whose move comes first).
+  if (previous && previous.status === "waiting" && message.status === "playing") {
+    if (message.your_turn) announce(t("The game has started: your move."));
+    else if (message.current_player !== null && message.current_player !== undefined) {
+      announce(t("The game has started: {name} moves first.", { name: seatName(message.seats, message.current_player) }));
+    } else announce(t("The game has started."));
+  }
   const last = message.last_move;
   const moved = previous && previous.status !== "waiting" && message.move_number > previous.move_number;
   if (moved && last && last.seat !== message.seat && !last.action.startsWith("clock ")) {
     const name = seatName(message.seats, last.seat);
     const words = renderer && renderer.describeMove ? renderer.describeMove(last.action, message.view, message) : null;
     announce(words ? t("{name}: {move}", { name, move: words }) : t("{name} moved.", { name }));
+  }
+  // A round that ended since (by anyone's move, the reader's own too), the match going on.
+  if (moved && message.status !== "finished" && renderer && renderer.roundEnd) {
+    const line = renderer.roundEnd(previous.view, message.view, message);
+    if (line) announce(line);
   }
   if (message.status === "finished" && previous && previous.status !== "finished") {
     const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];

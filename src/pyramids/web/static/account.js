@@ -18,6 +18,32 @@ export async function currentAccount(refresh = false) {
   return current;
 }
 
+/** Where a login sends the player back to: `value` when it is a path of this site
+ * ("/play/abc?lang=ko"), else null. Only a path that starts with one "/" and
+ * resolves to this origin is taken: "//elsewhere.example", "/\\elsewhere.example",
+ * "https://elsewhere.example/" and "javascript:..." are refused, so that a link's
+ * `next=` cannot send a player who logs in to another site. */
+export function returnPath(value) {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return null;
+  // A backslash reads as a slash in an address; controls and spaces have no place in one.
+  if (/[\\\s\u0000-\u001f\u007f]/.test(value)) return null;
+  let address;
+  try {
+    address = new URL(value, window.location.origin);
+  } catch (problem) {
+    return null;
+  }
+  if (address.origin !== window.location.origin || address.pathname === "/account") return null;
+  return address.pathname + address.search + address.hash;
+}
+
+/** The account page's address from this page: it brings the player back here after
+ * logging in (see returnPath), to `hash` ("#solitaire") when given. */
+export function accountHref(hash = window.location.hash) {
+  const here = returnPath(window.location.pathname + window.location.search + hash);
+  return here ? `/account?next=${encodeURIComponent(here)}` : "/account";
+}
+
 /** The header's line: who is logged in, or a link to log in. */
 export async function accountLine() {
   const account = await currentAccount();
@@ -26,7 +52,7 @@ export async function accountLine() {
   if (account) {
     box.append(h("a", { href: "/account", id: "account-name" }, t("Logged in as {name}", { name: account.name })), " ", board);
   } else {
-    box.append(h("a", { href: "/account", id: "login-link" }, t("Log in or register")), " ", board);
+    box.append(h("a", { href: accountHref(), id: "login-link" }, t("Log in or register")), " ", board);
   }
   return box;
 }
@@ -104,6 +130,12 @@ function credentialsForm(id, title, button, path) {
       await api("POST", path, { name: name.value.trim(), password: password.value });
       password.value = "";
       current = undefined;
+      // Logged in from a link (a ranked room's seat, the daily deal): back to that page.
+      const back = returnPath(new URLSearchParams(window.location.search).get("next"));
+      if (back) {
+        window.location.assign(back);
+        return;
+      }
       await renderAccountPage();
     } catch (problem) {
       showError(problem.message);
@@ -161,9 +193,13 @@ export async function renderAccountPage() {
       showError(problem.message);
     }
   });
+  // Come from a link of another page while logged in already (in another tab): a way back.
+  const back = returnPath(new URLSearchParams(window.location.search).get("next"));
   main.replaceChildren(
     h("section", { class: "panel" },
-      h("h2", { id: "account-title" }, t("Logged in as {name}", { name: account.name })), logout,
+      h("h2", { id: "account-title" }, t("Logged in as {name}", { name: account.name })),
+      back ? h("p", {}, h("a", { href: back, id: "return-link", class: "button primary" }, t("Back to the page you came from"))) : null,
+      logout,
       h("h3", {}, t("Ratings")),
       ratings.length
         ? h("ul", { id: "ratings" }, ratings.map(([game, rating]) => h("li", {},

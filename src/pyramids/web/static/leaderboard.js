@@ -3,7 +3,7 @@
 
 import { agentLabel, api, formatNumber, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, t } from "./common.js";
 import { applyDisplay, displayControl } from "./access.js";
-import { currentAccount, ratingText } from "./account.js";
+import { accountHref, currentAccount, ratingText } from "./account.js";
 
 function row(rank, name, rating, games, kind) {
   return h("tr", { class: kind },
@@ -51,6 +51,10 @@ async function main() {
   document.querySelector("header.top").append(languageSwitch());
   applyDisplay();
   document.querySelector("header.top").append(displayControl());
+  // Logging in from here comes back to this board (the address says which game).
+  const accountLink = document.querySelector("header.top a[href='/account']");
+  accountLink.href = accountHref();
+  accountLink.addEventListener("click", () => { accountLink.href = accountHref(); });
   const catalogue = await loadCatalogue();
   // Ranked play needs two players or more.
   const games = catalogue.games.filter((game) => game.num_players > 1 || game.players_option);

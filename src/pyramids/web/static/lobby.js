@@ -1,10 +1,10 @@
 // The lobby: create a room (game, options, seats), list open rooms and games in play.
 
-import { agentLabel, api, gameTitle, h, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatName, store, t } from "./common.js";
+import { agentLabel, api, gameTitle, h, LANG, languageSwitch, LEVELS, loadCatalogue, loadMessages, orderedAgents, seatName, store, t } from "./common.js";
 import { createRoom, seatCount } from "./setup.js";
 import { applyDisplay, displayControl } from "./access.js";
 import { lockClockForRanked, readTimeControl, timeControlFields } from "./clock.js";
-import { accountLine, currentAccount, rankedRefusal } from "./account.js";
+import { accountHref, accountLine, currentAccount, rankedRefusal } from "./account.js";
 import {
   boardChooser, boardPicture, boardScores, dailyScores, loadBoards, looksLikeGameNumber,
   startSolitaire,
@@ -340,20 +340,34 @@ function roomItem(room, verb) {
   );
 }
 
+/** Fill a list of rooms (refreshed every few seconds): drawn again only when a room
+ * came, went or changed, and then the keyboard stays on the same room's link, if it is
+ * still listed: a list drawn anew each time threw a keyboard or screen-reader user, on
+ * a room's Join, to the page's start every four seconds. */
+function fillRooms(list, rooms, verb, none) {
+  const drawn = JSON.stringify([LANG, verb, rooms.map((room) => [room.id, room.game, room.seats])]);
+  if (list.dataset.drawn === drawn) return;
+  list.dataset.drawn = drawn;
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
+  const item = focused && focused.closest("[data-room]");
+  list.replaceChildren(...(rooms.length ? rooms.map((room) => roomItem(room, verb)) : [h("li", { class: "hint" }, none)]));
+  if (item) {
+    const kind = focused.classList.contains("button") ? "a.button" : "a:not(.button)";
+    const again = list.querySelector(`[data-room="${CSS.escape(item.dataset.room)}"] ${kind}`);
+    if (again) again.focus();
+  }
+}
+
 async function refreshRooms() {
   try {
     const open = await api("GET", "/api/rooms?status=open");
     const playing = await api("GET", "/api/rooms?status=playing");
-    const openList = document.getElementById("open-rooms");
-    openList.replaceChildren(
-      ...(open.rooms.length ? open.rooms.map((room) => roomItem(room, t("Join"))) : [h("li", { class: "hint" }, t("No open rooms yet."))]),
-    );
-    const playingList = document.getElementById("playing-rooms");
-    playingList.replaceChildren(
-      ...(playing.rooms.length ? playing.rooms.map((room) => roomItem(room, t("Watch"))) : [h("li", { class: "hint" }, t("None right now."))]),
-    );
+    fillRooms(document.getElementById("open-rooms"), open.rooms, t("Join"), t("No open rooms yet."));
+    fillRooms(document.getElementById("playing-rooms"), playing.rooms, t("Watch"), t("None right now."));
   } catch (problem) {
-    document.getElementById("open-rooms").replaceChildren(h("li", { class: "error" }, problem.message));
+    const list = document.getElementById("open-rooms");
+    delete list.dataset.drawn;
+    list.replaceChildren(h("li", { class: "error" }, problem.message));
   }
 }
 
@@ -460,7 +474,7 @@ async function dailyChoices(today, errorBox) {
   return [
     h("p", { id: "daily-login", class: "hint" },
       t("Today's deal is played logged in to an account: whoever has played it knows every tile."),
-      " ", h("a", { href: "/account", id: "daily-login-link" }, t("Log in or register to play it.")),
+      " ", h("a", { href: accountHref("#solitaire"), id: "daily-login-link" }, t("Log in or register to play it.")),
       " ", t("Yesterday's deal is open to everyone as practice.")),
     practice,
   ];
@@ -495,6 +509,12 @@ async function renderSolitaire(wanted) {
     );
   } catch (problem) {
     daily.replaceChildren(h("p", { class: "hint" }, problem.message));
+  }
+  // Back from logging in through the daily deal's link: at the deal, its button focused.
+  if (window.location.hash === "#solitaire") {
+    document.getElementById("solitaire").scrollIntoView();
+    const play = document.getElementById("daily-button");
+    if (play) play.focus();
   }
   const numberInput = document.getElementById("game-number");
   const number = new URLSearchParams(window.location.search).get("number");

@@ -276,6 +276,12 @@ export function render(box, ctx) {
     renderSolo(box, ctx);
     return;
   }
+  // Cards chosen for an offer that another tab of this seat (or the clock's bot) made
+  // instead: only cards still in the hand stay chosen, and none once no offer is due.
+  if (ctx.ui.pacalSelected && ctx.ui.pacalSelected.length) {
+    const offering = ctx.legal.some((action) => action.startsWith("offer "));
+    ctx.ui.pacalSelected = offering && view.hand ? ctx.ui.pacalSelected.filter((card) => view.hand.includes(card)) : [];
+  }
   const me = ctx.seat ?? 0;
   const other = 1 - me;
   const narrow = window.innerWidth < 640;
@@ -366,6 +372,15 @@ function moveWords(action, view, message, you) {
     return you ? t("You place a card on F{field}", { field }) : t("places a card on F{field}", { field });
   }
   return null;
+}
+
+/** The line that tells a round's end, when the round of `view.last_round` ended since
+ * `before` (the live region says it: the board shows it as a hint). The match's end
+ * says its last round in `outcome`. */
+export function roundEnd(before, view, message) {
+  if (!view || !view.last_round || view.phase === "over") return null;
+  if (before && before.last_round && before.last_round.round === view.last_round.round) return null;
+  return roundLine({ seats: message.seats }, view.last_round);
 }
 
 export function outcome(view, message) {

@@ -85,10 +85,18 @@ function show(number) {
   const step = steps[page.step];
   const last = steps.length - 1;
   document.getElementById("step").textContent = t("Move {number} of {last}", { number: page.step, last });
+  const pressed = document.activeElement;
   document.getElementById("first").disabled = page.step === 0;
   document.getElementById("back").disabled = page.step === 0;
   document.getElementById("forward").disabled = page.step === last;
   document.getElementById("last").disabled = page.step === last;
+  // A button that has just become disabled (Forward at the last move) drops the focus to
+  // the page's start: a keyboard player would Tab all the way back. It goes to the
+  // button that steps the other way instead.
+  if (pressed && pressed.disabled) {
+    const other = document.getElementById(/^(first|back)$/.test(pressed.id) ? "forward" : "back");
+    (other.disabled ? document.getElementById("share") : other).focus();
+  }
   const move = document.getElementById("move");
   if (step.seat === null) {
     move.replaceChildren(h("p", {}, t("The deal, before the first move.")));

@@ -4,7 +4,7 @@
 import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { rankedClock, renderClock } from "./clock.js";
-import { accountLine, currentAccount, renderRatingChange } from "./account.js";
+import { accountHref, accountLine, currentAccount, renderRatingChange } from "./account.js";
 import { announceMove, applyDisplay, displayControl, installKeys, settleRoving } from "./access.js";
 import { chatRefused, installSide, onChat, onLog, sideState } from "./log.js";
 
@@ -183,7 +183,7 @@ function onState(message) {
     shownMove = message.move_number;
     if (document.getElementById("message").classList.contains("error")) showMessage("");
   }
-  render();
+  render(true);
   announceMove(previous, message, ui.renderer);
 }
 
@@ -310,6 +310,8 @@ function renderStatus(message) {
       last = away ? t("Last move: {name}: {move} (by a bot while away)", values) : t("Last move: {name}: {move}", values);
     }
   }
+  // The status is drawn anew at each message: the keyboard on End the game stays there.
+  const onEnd = document.activeElement && document.activeElement.id === "end-game";
   box.replaceChildren(
     h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn" }, turn),
     h("ul", { class: "seats" }, items),
@@ -319,6 +321,8 @@ function renderStatus(message) {
     ...(message.status === "playing" && hostToken()
       ? [h("button", { id: "end-game", onclick: endGame }, t("End the game"))] : []),
   );
+  const end = onEnd && document.getElementById("end-game");
+  if (end) end.focus();
 }
 
 function endGame() {
@@ -334,7 +338,17 @@ function renderWaiting(message) {
   const mySeat = store.seat(roomId);
   const token = hostToken();
   const link = `${window.location.origin}/play/${roomId}`;
-  const nameInput = h("input", { id: "seat-name", maxlength: 40, value: store.name(), placeholder: t("Your name") });
+  // Drawn again only when what it shows changes (not when someone's connection comes
+  // and goes): a screen reader would read the focused control again each time.
+  const drawn = JSON.stringify([message.seats.map((seat) => [seat.seat, seat.kind, seat.name, seat.agent || null]),
+    message.seat, mySeat, token, Boolean(ui.summary && ui.summary.ranked), Boolean(ui.account), ui.takenSeat ?? null, ui.leftSeat ?? null]);
+  if (box.dataset.drawn === drawn && box.childElementCount) return;
+  box.dataset.drawn = drawn;
+  // The page is drawn again at every change of the room (someone takes a seat): what
+  // the visitor was typing, and the keyboard's place, are kept.
+  const typed = document.getElementById("seat-name");
+  const focusedKey = waitingKey(box.contains(document.activeElement) ? document.activeElement : null);
+  const nameInput = h("input", { id: "seat-name", maxlength: 40, value: typed ? typed.value : store.name(), placeholder: t("Your name") });
   const info = ui.catalogue && ui.catalogue.games.find((game) => game.name === message.game);
   const agents = orderedAgents((info && info.agents) || (ui.catalogue && ui.catalogue.agents) || ["random"]);
   // A ranked room seats only accounts: a guest is told so, and how to log in, in
@@ -351,7 +365,7 @@ function renderWaiting(message) {
       if (token) {
         const select = h("select", { "aria-label": t("bot for seat {number}", { number: seat.seat + 1 }) },
           agents.map((agent) => h("option", { value: agent, selected: agent === "medium" }, agentLabel(agent))));
-        actions.push(select, h("button", { onclick: () => giveToBot(seat.seat, select.value) }, t("Give to a bot")));
+        actions.push(select, h("button", { "data-give": seat.seat, onclick: () => giveToBot(seat.seat, select.value) }, t("Give to a bot")));
       }
     } else if (seat.seat === message.seat) {
       actions.push(h("button", { "data-leave": seat.seat, onclick: leaveSeat }, t("Leave this seat")));
@@ -372,12 +386,12 @@ function renderWaiting(message) {
     h("p", {}, t("Share this link with your friends:")),
     h("div", { class: "share" },
       h("input", { id: "share-link", readonly: true, value: link, "aria-label": t("room link") }),
-      h("button", { onclick: () => copyLink(link) }, t("Copy link"))),
+      h("button", { id: "copy-link", onclick: () => copyLink(link) }, t("Copy link"))),
     // A name is asked only of a visitor who has a seat to take.
     mySeat || !open ? null : guestOfRanked
       ? h("p", { id: "ranked-login", class: "hint" },
         t("This room is ranked: its results count for ratings, so its seats are for players logged in to an account."),
-        " ", h("a", { href: "/account", id: "ranked-login-link" }, t("Log in or register to take a seat.")))
+        " ", h("a", { href: accountHref(), id: "ranked-login-link" }, t("Log in or register to take a seat.")))
       : h("label", { class: "field" }, t("Your name"), " ", nameInput),
     h("ul", { class: "waiting-seats" }, rows),
     token
@@ -388,6 +402,34 @@ function renderWaiting(message) {
       : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
   ];
   box.replaceChildren(...parts.filter(Boolean));
+  // A seat just taken (left): the keyboard goes to its Leave (Take this seat) button
+  // once the page shows it.
+  const taken = ui.takenSeat === undefined ? null : box.querySelector(`[data-leave="${ui.takenSeat}"]`);
+  const left = ui.leftSeat === undefined ? null : box.querySelector(`[data-take-seat="${ui.leftSeat}"]`);
+  if (taken || left) {
+    delete ui.takenSeat;
+    delete ui.leftSeat;
+    (taken || left).focus();
+  } else if (focusedKey) {
+    // The same control, else the seat's other button (Leave this seat, then Take this
+    // seat), else (its seat taken or given) Start, else the first button.
+    const again = box.querySelector(focusedKey)
+      || (focusedKey.startsWith("[data-leave=") && box.querySelector(focusedKey.replace("data-leave", "data-take-seat")))
+      || box.querySelector("#start:not([disabled]), [data-leave], button:not([disabled])");
+    if (again) again.focus();
+    if (again && again === nameInput && typed) nameInput.setSelectionRange(typed.selectionStart, typed.selectionEnd);
+  }
+}
+
+/** A selector that finds `node`, a control of the waiting page, once drawn again. */
+function waitingKey(node) {
+  if (!node) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  for (const name of ["take-seat", "leave", "kick", "give"]) {
+    const value = node.getAttribute(`data-${name}`);
+    if (value !== null) return `[data-${name}="${CSS.escape(value)}"]`;
+  }
+  return node.tagName === "SELECT" ? `select[aria-label="${CSS.escape(node.getAttribute("aria-label") || "")}"]` : "button";
 }
 
 async function copyLink(link) {
@@ -414,6 +456,7 @@ async function takeSeat(index) {
   try {
     const taken = await api("POST", `/api/rooms/${roomId}/seats`, { name, seat: index });
     store.setSeat(roomId, { token: taken.token, seat: taken.seat, name });
+    ui.takenSeat = taken.seat;
     showMessage("");
     rejoin();
   } catch (problem) {
@@ -427,6 +470,7 @@ async function leaveSeat() {
   try {
     await api("POST", `/api/rooms/${roomId}/leave`, { token: seat.token });
     store.dropSeat(roomId);
+    ui.leftSeat = seat.seat;
     rejoin();
   } catch (problem) {
     showMessage(problem.message);
@@ -597,6 +641,13 @@ function renderOver(message) {
   const renderer = ui.renderer;
   const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
   const returns = message.result ? message.result.returns : [];
+  const offersRematch = message.seat !== null || Boolean(store.host(roomId));
+  // Drawn again only when what it says changes: a state message after the end (someone
+  // comes to watch, or leaves) redrew it, dropping the keyboard's place on Rematch and
+  // emptying the rematch offer, which its live region then said again.
+  const drawn = JSON.stringify([lines, returns, offersRematch, LANG]);
+  if (box.dataset.drawn === drawn) return;
+  box.dataset.drawn = drawn;
   const parts = [
     h("h2", {}, t("Game over")),
     ...lines.map((line) => h("p", { class: "outcome" }, line)),
@@ -604,7 +655,7 @@ function renderOver(message) {
       ? h("p", { class: "hint", id: "outcomes" }, t("Result: {results}", { results: outcomes(message, returns) }))
       : null,
     h("div", { class: "actions" },
-      message.seat !== null || store.host(roomId)
+      offersRematch
         ? h("button", { id: "rematch", class: "primary", onclick: rematch }, t("Rematch"))
         : null,
       h("a", { class: "button", href: `/api/rooms/${roomId}/record`, target: "_blank" }, t("Game record")),
@@ -618,7 +669,9 @@ function renderOver(message) {
   }
 }
 
-function render() {
+/** Draw the page from the last state; `fromServer`: a new state message (else a redraw
+ * the board asked for, a card chosen). */
+function render(fromServer = false) {
   const message = lastState;
   if (!message) return;
   document.body.dataset.status = message.status;
@@ -633,11 +686,28 @@ function render() {
   renderFairness(message);
   const waiting = message.status === "waiting";
   const closed = message.status === "expired" || (message.status === "aborted" && !message.view);
-  document.getElementById("waiting").hidden = !waiting;
+  // The game starts: the keyboard was on the waiting page (Start, a seat's button) or
+  // nowhere; it goes to the board, not to the page's start.
+  const waitingBox = document.getElementById("waiting");
+  const starts = !waiting && !closed && ui.shownStatus === "waiting"
+    && (document.activeElement === document.body || waitingBox.contains(document.activeElement));
+  ui.shownStatus = message.status;
+  waitingBox.hidden = !waiting;
   document.getElementById("game").hidden = waiting || closed;
   document.getElementById("over").hidden = message.status !== "finished";
   if (waiting) renderWaiting(message);
-  else if (!closed) renderGame(message);
+  else if (!closed) {
+    // A message that changes only who is connected (someone comes to watch, a player's
+    // connection drops) leaves the board as drawn: drawn anew, a screen reader would
+    // read the focused card or tile again.
+    const drawn = JSON.stringify({ ...message, seats: message.seats.map(({ connected, ...seat }) => seat) });
+    if (!(fromServer === true && ui.gameDrawn === drawn)) renderGame(message);
+    ui.gameDrawn = drawn;
+  }
+  if (starts) {
+    const stop = document.querySelector('#game [data-nav][tabindex="0"]');
+    if (stop) stop.focus();
+  }
   if (message.status === "finished") renderOver(message);
   renderClock(message);
   renderRatingChange(message, ui.summary);

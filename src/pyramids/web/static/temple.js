@@ -236,7 +236,10 @@ export function render(box, ctx) {
   // short enough for the hand and the choices under it (Keep my hand) to show together.
   const handY = narrow ? sideY + 270 : sideY + CH + 50 + 160;
   const height = Math.max(pyramidY + 9 * STEP_H, handY + CH) + 30;
-  if (!view.hand && ctx.ui.templeKind) ctx.ui.templeKind = null;
+  // A card chosen to give stays chosen only while a swap is to be made and the hand
+  // holds it: another tab of this seat (or the clock's bot) may have made the swap.
+  const swapping = ctx.legal.some((action) => action.startsWith("swap ") && action !== "swap pass");
+  if (ctx.ui.templeKind && !(swapping && view.hand && view.hand[ctx.ui.templeKind])) ctx.ui.templeKind = null;
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board temple", role: "group", "aria-label": t("Temple table") });
   svg.append(pyramidShape(view, pyramidX, pyramidY));
   svg.append(swapZoneShape(ctx, sideX, sideY + 10));

@@ -5,7 +5,7 @@
 // text, the learner's own view, the legal moves and what to look at.
 
 import { LANG, api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, t, tn } from "./common.js";
-import { installKeys, settleRoving } from "./access.js";
+import { announce, installKeys, settleRoving } from "./access.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
 const game = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
@@ -25,13 +25,51 @@ function showFeedback(text, kind = "info") {
 
 async function ask(body) {
   const reply = await api("POST", `/api/tutorial/${encodeURIComponent(game)}`, { moves, lang: LANG, ...body });
+  const before = answer;
   answer = reply;
   moves = reply.moves;
+  keepMoves();
   render();
   const feedback = reply.feedback;
   if (feedback) showFeedback(feedback.message, feedback.accepted ? "info" : "refused");
   else showFeedback("");
+  announceReply(body, before, reply);
   return reply;
+}
+
+/** Say to screen readers what the room's page says: the other seats' moves that answer
+ * the learner's move (once: a step read with Next shows them again, unsaid), and the end. */
+function announceReply(body, before, reply) {
+  if (body.attempt && reply.feedback && reply.feedback.accepted) {
+    for (const move of reply.others) {
+      announce(t("{name}: {move}", { name: seatName(reply.seats, move.seat), move: describeMove(move.action) }));
+    }
+  }
+  if (reply.finished && before && !before.finished) {
+    const lines = ui.renderer && ui.renderer.outcome ? ui.renderer.outcome(reply.view, roomLike()) : [];
+    announce([t("Game over."), ...lines].join(" "));
+  }
+}
+
+// The learner's entries, kept for this tab: a reload (or a visit to the rules and back)
+// goes on from the same step, not from the first.
+const KEPT = `pyramids.tutorial.${game}`;
+
+function keepMoves() {
+  try {
+    window.sessionStorage.setItem(KEPT, JSON.stringify(moves));
+  } catch (error) {
+    // A browser that keeps nothing starts the lesson again after a reload.
+  }
+}
+
+function keptMoves() {
+  try {
+    const kept = JSON.parse(window.sessionStorage.getItem(KEPT) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch (error) {
+    return [];
+  }
 }
 
 /** One request at a time; clicks during one are ignored (the board is redrawn after it). */
@@ -268,7 +306,14 @@ async function main() {
   } catch (problem) {
     showFeedback(problem.message, "error");
   }
-  await request({});
+  moves = keptMoves();
+  // Kept entries the server no longer replays (the lesson changed), or a lesson played
+  // to its end: from the start.
+  const resumed = await request({});
+  if (moves.length && (!resumed || resumed.finished)) {
+    moves = [];
+    await request({});
+  }
   document.body.dataset.ready = "true";
 }
 
