@@ -185,6 +185,56 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
     return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
+def _migration_config(url: str) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    location = resources.files("pyramids.web") / "migrations"
+    config.set_main_option("script_location", str(location))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def _unknown_revisions(connection: Connection, config: Any) -> list[str]:
+    """The schema revisions this database holds that these migrations do not know:
+    a database upgraded by a newer server. Empty for a new or an older database."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    current = MigrationContext.configure(connection).get_current_heads()
+    known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+    return sorted(revision for revision in current if revision not in known)
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database was upgraded by a newer server: this one must not touch it."""
+
+    def __init__(self, revisions: Sequence[str]) -> None:
+        self.revisions = list(revisions)
+        super().__init__(
+            "the database was upgraded by a newer version of pyramids (schema "
+            f"{', '.join(self.revisions)}, which this version does not know); this version "
+            "leaves it untouched: run the newer version, or restore a backup made before "
+            "the upgrade")
+
+
+def newer_schema(url: str) -> list[str]:
+    """The unknown (newer) schema revisions of the database at `url`, read without
+    creating or changing anything: [] for a missing SQLite file, a new or an older
+    database. `pyramids serve` asks before it starts."""
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        path = sa.engine.make_url(url).database
+        if not path or path == ":memory:" or not os.path.exists(path):
+            return []
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return _unknown_revisions(connection, _migration_config(url))
+    finally:
+        engine.dispose()
+
+
 class Storage:
     def __init__(self, url: str, sqlite_synchronous: str = "full") -> None:
         self.url = normalize_url(url)
@@ -195,16 +245,18 @@ class Storage:
 
         `heads`, not `head`: features that add tables independently branch from the
         same revision, and every branch is applied.
+
+        A database a newer server upgraded (a schema revision these migrations do
+        not know) is refused with `DatabaseTooNew`, before anything is written.
         """
         from alembic import command
-        from alembic.config import Config
 
-        config = Config()
-        location = resources.files("pyramids.web") / "migrations"
-        config.set_main_option("script_location", str(location))
-        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        config = _migration_config(self.url)
         with self.engine.begin() as connection:
             self._lock_for_migration(connection)
+            newer = _unknown_revisions(connection, config)
+            if newer:
+                raise DatabaseTooNew(newer)
             config.attributes["connection"] = connection
             command.upgrade(config, "heads")
 
