@@ -118,3 +118,24 @@ def test_every_serve_option_is_in_the_operators_guide() -> None:
     options = {option for option in options if not option.startswith("--no-")}
     guide = (Path(__file__).parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
     assert options and not {option for option in options if option not in guide}
+
+
+def test_a_database_error_in_the_log_never_holds_a_secret_seed(tmp_path: Any) -> None:
+    # A full disk or a read-only file fails a statement; the server logs the error, and
+    # SQLAlchemy's message would quote the statement's values: the room's seed and salt.
+    import sqlalchemy as sa
+
+    from pyramids.web.rooms import Room, RoomSettings
+    from pyramids.web.storage import Storage
+
+    storage = Storage(f"sqlite:///{tmp_path / 'club.db'}")
+    storage.migrate()
+    room = Room.create("dup1", "pacal", {}, 987_654_321_123, "host", RoomSettings(),
+                       salt="a-secret-salt-42")
+    storage.create_room(room)
+    with pytest.raises(sa.exc.IntegrityError) as failed:
+        storage.create_room(room)  # the same id again: the insert fails
+    storage.dispose()
+    assert "INSERT INTO rooms" in str(failed.value)  # the operator still sees what failed
+    assert "987654321123" not in str(failed.value)
+    assert "a-secret-salt-42" not in str(failed.value)

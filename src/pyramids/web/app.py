@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from datetime import date
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -67,7 +68,12 @@ from pyramids.web.rooms import (
     new_seed,
 )
 from pyramids.web.solitaire import attach_solitaire, mount_solitaire
-from pyramids.web.storage import Storage
+from pyramids.web.storage import (
+    STORAGE_RETRY_SECONDS,
+    STORAGE_TROUBLE_LOG,
+    Storage,
+    storage_trouble,
+)
 from pyramids.web.ws import MAX_MESSAGE_BYTES, room_socket
 
 log = logging.getLogger("pyramids.web")
@@ -634,6 +640,21 @@ def create_app(
                        lang=client_language(request), method=request.method,
                        path=request.url.path[:200], allowed=headers["Allow"])
         return error_response(error.status_code, code, detail, headers or None)
+
+    # A specific class: handled inside the app (a clean answer, no traceback logged),
+    # not by the last-resort handler below, which re-raises to the server.
+    @app.exception_handler(sa.exc.OperationalError)
+    async def storage_error(request: Request, error: Exception) -> JSONResponse:
+        trouble = storage_trouble(error)
+        if trouble is None:
+            log.error("unhandled database error", exc_info=error)
+            return error_response(500, "server_error", _(
+                "the server failed; nothing was changed", lang=client_language(request)))
+        log.error(STORAGE_TROUBLE_LOG, trouble)
+        return error_response(503, "storage_unavailable", _(
+            "the server cannot save anything right now; nothing was changed, try again "
+            "in a minute", lang=client_language(request)),
+            {"Retry-After": str(STORAGE_RETRY_SECONDS)})
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, _error: Exception) -> JSONResponse:

@@ -151,6 +151,29 @@ SQLITE_SYNC_MODES = ("full", "normal")
 MIGRATION_LOCK = 0x7079_7261_6D69_6473  # "pyramids"
 
 
+# What SQLite and PostgreSQL say when the database cannot take a write now: the
+# operator's to fix (free disk space, make the file writable), not a bug.
+STORAGE_TROUBLE = ("disk is full", "readonly database", "read-only", "disk i/o error",
+                   "database is locked", "no space left", "could not extend file")
+
+
+STORAGE_RETRY_SECONDS = 30
+# One line for the operator, no traceback: what the database said and what to do.
+STORAGE_TROUBLE_LOG = ("the database cannot be written (%s): free disk space or make the "
+                       "database writable; games in play stay as they were, and what "
+                       "players send meanwhile is refused and may be sent again")
+
+
+def storage_trouble(error: BaseException) -> str | None:
+    """The database's own words when `error` is a database that cannot be written (a
+    full disk, a read-only file, a lock held too long); None for any other error."""
+    if not isinstance(error, sa.exc.OperationalError):
+        return None
+    words = str(error.orig) if error.orig is not None else str(error)
+    lowered = words.lower()
+    return words.strip()[:200] if any(sign in lowered for sign in STORAGE_TROUBLE) else None
+
+
 def _private_sqlite_file(url: str) -> None:
     """Create a SQLite database file readable by its owner only (0600): it holds the
     secret seeds of games in play. SQLite gives its -wal and -shm files the same mode."""
@@ -163,6 +186,9 @@ def _private_sqlite_file(url: str) -> None:
 
 
 def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
+    """The server's engine. `hide_parameters`: a failed statement's error (a full disk,
+    a read-only file, a lock that timed out), which the server logs, names the SQL but
+    never its values: they hold the secret seeds and salts of games in play."""
     url = normalize_url(url)
     if sqlite_synchronous not in SQLITE_SYNC_MODES:
         raise ValueError(
@@ -171,7 +197,8 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
         )
     if url.startswith("sqlite"):
         _private_sqlite_file(url)
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                  hide_parameters=True)
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -182,7 +209,8 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5,
+                            hide_parameters=True)
 
 
 def _migration_config(url: str) -> Any:
