@@ -136,6 +136,12 @@ def register(app: typer.Typer) -> None:
             "X-Forwarded-Proto are believed. Default: none, every client is the address "
             "that connects, and a client cannot forge another address with a header.",
         ),
+        admin_token_file: Path | None = typer.Option(
+            None, show_default=False,
+            help="A file holding the operator's secret (at least 32 characters) for the "
+            "operator API: POST /api/admin/rooms/ID/close with 'Authorization: Bearer' "
+            "and the secret. Default: no operator API.",
+        ),
         allowed_origin: list[str] = typer.Option(
             [], help="A page origin (https://example.org) whose pages may open sockets, "
             "besides this server's own; repeatable; '*' allows any.",
@@ -166,6 +172,17 @@ def register(app: typer.Typer) -> None:
                 "(postgresql://user:password@host/dbname); SQLite serves one process",
                 param_hint="--cluster",
             )
+        admin_token = None
+        if admin_token_file is not None:
+            try:
+                admin_token = admin_token_file.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError) as error:
+                fail(_("cannot read the operator token file {path}: {problem}",
+                       path=admin_token_file, problem=getattr(error, "strerror", None) or error))
+            if len(admin_token) < 32:
+                fail(_("the operator token in {path} is too short: it needs at least 32 "
+                       "characters (for example: python -c \"import secrets; "
+                       "print(secrets.token_urlsafe(32))\")", path=admin_token_file))
         newer = newer_schema(db)
         if newer:
             fail(_("the database {db} was upgraded by a newer version of pyramids (schema "
@@ -194,7 +211,7 @@ def register(app: typer.Typer) -> None:
         if bot_processes is None:
             bot_processes = min(4, os.cpu_count() or 1)
         app = create_app(db, sqlite_sync, allow_file_options=allow_file_options, limits=limits,
-                         cluster=cluster, bot_processes=bot_processes)
+                         cluster=cluster, bot_processes=bot_processes, admin_token=admin_token)
         try:
             from pyramids.web.pages import mount_pages
         except ModuleNotFoundError as error:  # the browser pages are optional

@@ -9,6 +9,8 @@ wrong and what is allowed.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -517,8 +519,12 @@ def create_app(
     today: Callable[[], date] | None = None,
     cluster: bool = False,
     bot_processes: int = 0,
+    admin_token: str | None = None,
 ) -> FastAPI:
     """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
+
+    `admin_token`: the operator's secret for `/api/admin/...` (closing a room); None:
+    this server has no operator API.
 
     `cluster`: other server processes share the same PostgreSQL database
     (`pyramids.web.cluster`); refused for SQLite, which serves one process.
@@ -750,6 +756,30 @@ def create_app(
         hub = hub_of(request)
         live = await hub.get(room_id)
         await hub.abort(live, body.token)
+        return {"room": live.room.summary()}
+
+    admin_hash = None if admin_token is None else hashlib.sha256(admin_token.encode()).digest()
+
+    def check_operator(request: Request) -> None:
+        if admin_hash is None:
+            raise RoomError("no_operator", Words(N_(
+                "this server has no operator token; start it with --admin-token-file to use "
+                "/api/admin")), 404)
+        given = request.headers.get("authorization", "")
+        scheme, _space, token = given.partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+                hashlib.sha256(token.strip().encode("utf-8", "surrogatepass")).digest(),
+                admin_hash):
+            raise RoomError("bad_operator_token", Words(N_(
+                "missing or wrong operator token: send the header 'Authorization: Bearer' "
+                "and the token in the server's --admin-token-file")), 403)
+
+    @app.post("/api/admin/rooms/{room_id}/close", responses=ERRORS)
+    async def close_room(room_id: str, request: Request) -> dict[str, Any]:
+        check_operator(request)
+        hub = hub_of(request)
+        live = await hub.get(room_id)
+        await hub.close_by_operator(live)
         return {"room": live.room.summary()}
 
     @app.post("/api/rooms/{room_id}/agents", responses=ERRORS)
