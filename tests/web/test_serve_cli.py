@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -139,3 +140,35 @@ def test_a_database_error_in_the_log_never_holds_a_secret_seed(tmp_path: Any) ->
     assert "INSERT INTO rooms" in str(failed.value)  # the operator still sees what failed
     assert "987654321123" not in str(failed.value)
     assert "a-secret-salt-42" not in str(failed.value)
+
+
+@pytest.mark.parametrize("proxy", ["", "127.0.0.1"])
+def test_a_client_cannot_dodge_the_address_limits_with_a_forwarded_header(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, proxy: str
+) -> None:
+    # The uvicorn settings `pyramids serve` gives, run for real: 3 requests a burst.
+    import httpx
+
+    from pyramids.web.limits import ServerLimits
+    from tests.web.conftest import UvicornThread
+
+    runs = _captured_run(monkeypatch)
+    argv = ["serve", "--db", f"sqlite:///{tmp_path / 'p.db'}"]
+    assert CliRunner().invoke(app, argv + (["--forwarded-allow-ips", proxy] if proxy
+                                           else [])).exit_code == 0
+    settings = {key: runs[0][key] for key in ("proxy_headers", "forwarded_allow_ips")
+                if key in runs[0]}
+    monkeypatch.undo()
+    limits = dataclasses.replace(ServerLimits.relaxed(), http_per_second=0.01, http_burst=3)
+    server = UvicornThread(web_app.create_app(f"sqlite:///{tmp_path / 'q.db'}", limits=limits),
+                           **settings)
+    try:
+        answers = [httpx.get(server.base + "/api/limits",
+                             headers={"X-Forwarded-For": f"198.51.100.{n}"}).status_code
+                   for n in range(6)]
+    finally:
+        server.stop()
+    if proxy:  # the named proxy's header is believed: six addresses, one request each
+        assert answers == [200] * 6
+    else:  # one address, whatever the header says
+        assert answers == [200, 200, 200, 429, 429, 429]
