@@ -399,3 +399,29 @@ def test_a_guest_in_a_ranked_waiting_room_is_told_to_log_in_not_offered_seats(
     bo.wait_for_selector("[data-leave='1']")
     assert bo.locator("#ranked-login").count() == 0
     assert not errors, f"the pages raised JavaScript errors: {errors}"
+
+
+def test_a_player_changes_their_password_and_deletes_their_account_on_the_account_page(
+    server: ClockedServer, browser: Any
+) -> None:
+    errors: list[str] = []
+    page = person(browser, errors)
+    register(page, server, "Ana")
+    page.fill("#current-password", PASSWORD)
+    page.fill("#new-password", "a new passphrase")
+    page.click("#change-password button[type=submit]")
+    page.wait_for_selector("#password-changed:not([hidden])")
+    assert "other logins have ended" in page.inner_text("#password-changed")
+
+    page.fill("#delete-password", "the old one, wrong")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#delete-account button[type=submit]")
+    page.wait_for_selector("#account-error:not([hidden])")
+    assert "current password is wrong" in page.inner_text("#account-error")
+    page.fill("#delete-password", "a new passphrase")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#delete-account button[type=submit]")
+    page.wait_for_selector("#register")  # logged out: the forms to log in or register
+    gone = page.evaluate("fetch('/api/account').then((r) => r.json())")
+    assert gone == {"account": None}
+    assert errors == []

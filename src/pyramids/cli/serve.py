@@ -15,6 +15,7 @@ import typer
 
 from pyramids.cli.common import fail, require_extra, user_errors
 from pyramids.core.errors import N_
+from pyramids.play.i18n import _
 
 _D = {  # the defaults of ServerLimits, repeated so that --help needs no web extra
     "rooms_per_client": 10,
@@ -128,6 +129,19 @@ def register(app: typer.Typer) -> None:
             help="Worker processes for the moves of bots that search (mcts, planners); "
             "0: they think in threads of the server process. Default: the CPUs, at most 4.",
         ),
+        forwarded_allow_ips: str = typer.Option(
+            "", show_default=False,
+            help="Behind a reverse proxy: the proxy addresses (comma-separated IPs or "
+            "networks, e.g. 127.0.0.1 or 10.0.0.0/8) whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed. Default: none, every client is the address "
+            "that connects, and a client cannot forge another address with a header.",
+        ),
+        admin_token_file: Path | None = typer.Option(
+            None, show_default=False,
+            help="A file holding the operator's secret (at least 32 characters) for the "
+            "operator API: POST /api/admin/rooms/ID/close with 'Authorization: Bearer' "
+            "and the secret. Default: no operator API.",
+        ),
         allowed_origin: list[str] = typer.Option(
             [], help="A page origin (https://example.org) whose pages may open sockets, "
             "besides this server's own; repeatable; '*' allows any.",
@@ -143,7 +157,7 @@ def register(app: typer.Typer) -> None:
             from pyramids.web.app import create_app
             from pyramids.web.limits import ServerLimits
             from pyramids.web.serving import header_deadline_protocol
-            from pyramids.web.storage import SQLITE_SYNC_MODES
+            from pyramids.web.storage import SQLITE_SYNC_MODES, newer_schema
             from pyramids.web.ws import MAX_MESSAGE_BYTES
 
         if sqlite_sync not in SQLITE_SYNC_MODES:
@@ -158,6 +172,23 @@ def register(app: typer.Typer) -> None:
                 "(postgresql://user:password@host/dbname); SQLite serves one process",
                 param_hint="--cluster",
             )
+        admin_token = None
+        if admin_token_file is not None:
+            try:
+                admin_token = admin_token_file.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError) as error:
+                fail(_("cannot read the operator token file {path}: {problem}",
+                       path=admin_token_file, problem=getattr(error, "strerror", None) or error))
+            if len(admin_token) < 32:
+                fail(_("the operator token in {path} is too short: it needs at least 32 "
+                       "characters (for example: python -c \"import secrets; "
+                       "print(secrets.token_urlsafe(32))\")", path=admin_token_file))
+        newer = newer_schema(db)
+        if newer:
+            fail(_("the database {db} was upgraded by a newer version of pyramids (schema "
+                   "{revisions}, which this version does not know); it is left untouched: run "
+                   "the newer version, or restore a backup made before the upgrade",
+                   db=db, revisions=", ".join(newer)))
         limits = ServerLimits(
             rooms_per_client=rooms_per_client,
             waiting_rooms=waiting_rooms,
@@ -180,7 +211,7 @@ def register(app: typer.Typer) -> None:
         if bot_processes is None:
             bot_processes = min(4, os.cpu_count() or 1)
         app = create_app(db, sqlite_sync, allow_file_options=allow_file_options, limits=limits,
-                         cluster=cluster, bot_processes=bot_processes)
+                         cluster=cluster, bot_processes=bot_processes, admin_token=admin_token)
         try:
             from pyramids.web.pages import mount_pages
         except ModuleNotFoundError as error:  # the browser pages are optional
@@ -205,6 +236,12 @@ def register(app: typer.Typer) -> None:
             http=header_deadline_protocol(header_seconds),
             ws_ping_interval=20.0,
             ws_ping_timeout=20.0,
+            # A client's address (the per-address limits) comes from X-Forwarded-For
+            # only when the operator names the proxy: uvicorn would otherwise believe
+            # any connection from 127.0.0.1 (or FORWARDED_ALLOW_IPS), so a local tunnel
+            # that passes headers through would let a client forge its address.
+            proxy_headers=bool(forwarded_allow_ips.strip()),
+            forwarded_allow_ips=forwarded_allow_ips.strip() or None,
         )
 
     @app.command("verify-room")

@@ -263,6 +263,27 @@ class AccountStore:
             connection.execute(accounts_table.update().where(accounts_table.c.id == account_id)
                                .values(password_hash=password_hash))
 
+    def change_password(self, account_id: int, password_hash: str, keep_session: str) -> None:
+        """A new password: every session of the account but `keep_session` (this
+        device's) ends, so a login taken with the old password is out."""
+        with self.engine.begin() as connection:
+            connection.execute(accounts_table.update().where(accounts_table.c.id == account_id)
+                               .values(password_hash=password_hash))
+            connection.execute(sa.delete(sessions_table).where(
+                sessions_table.c.account_id == account_id,
+                sessions_table.c.token_hash != keep_session))
+
+    def delete_account(self, account_id: int) -> None:
+        """The account, its sessions, ratings and rating history go, in one transaction.
+        Its seats in rooms stay (the other players' games are theirs too) but no longer
+        name it: its history is nobody's, and its name is free to register."""
+        with self.engine.begin() as connection:
+            connection.execute(seats_table.update().where(seats_table.c.account_id == account_id)
+                               .values(account_id=None))
+            for table in (rated_games_table, ratings_table, sessions_table):
+                connection.execute(sa.delete(table).where(table.c.account_id == account_id))
+            connection.execute(sa.delete(accounts_table).where(accounts_table.c.id == account_id))
+
     def new_session(self, account_id: int, token_hash: str, days: float) -> None:
         now = _now()
         with self.engine.begin() as connection:
@@ -353,6 +374,12 @@ class AccountStore:
             before: list[Rating] = []
             # Games played so far, for accounts that have a rating in this game.
             games_played: dict[int, int] = {}
+            # An account deleted during the game is rated no more (as if gone).
+            existing = {row.id for row in connection.execute(
+                sa.select(accounts_table.c.id).where(accounts_table.c.id.in_(
+                    [account for _, account, _ in seats if account is not None])))}
+            seats = [(seat, account if account in existing else None, agent)
+                     for seat, account, agent in seats]
             for _seat, account, agent in seats:
                 if account is None:
                     before.append(bot_rating(game, agent))
@@ -493,6 +520,43 @@ class Accounts:
             await hub.run_db(self.store.set_password_hash, account, new_hash)
         return account, clean
 
+    async def confirm_password(self, hub: Any, account: tuple[int, str], password: Any,
+                               address: str) -> None:
+        """The account's own current password, before it is changed or the account
+        deleted (a session cookie alone, left open on a shared computer, may not): checked
+        and limited as a login of that name from this address."""
+        try:
+            found = await self.login(hub, account[1], password, address)
+        except RoomError as error:
+            if error.code != "bad_login":
+                raise
+            raise RoomError("wrong_password", Words(N_(
+                "your current password is wrong; nothing was changed")), 403) from None
+        if found[0] != account[0]:  # cannot happen: names are unique
+            raise RoomError("wrong_password", Words(N_(
+                "your current password is wrong; nothing was changed")), 403)
+
+    async def change_password(self, hub: Any, account: tuple[int, str], password: Any,
+                              new_password: Any, request: Request) -> None:
+        check_password(new_password)
+        await self.confirm_password(hub, account, password, _address(request))
+        password_hash = await self._in_thread(self.hasher.hash, new_password)
+        keep = session_hash(request.cookies.get(SESSION_COOKIE) or "")
+        await hub.run_db(self.store.change_password, account[0], password_hash, keep)
+        log.info("account %d changed its password", account[0])
+
+    async def delete_account(self, hub: Any, account: tuple[int, str], password: Any,
+                             request: Request) -> None:
+        await self.confirm_password(hub, account, password, _address(request))
+        await hub.run_db(self.store.delete_account, account[0])
+        # Rooms in memory forget the account too (a ranked game in play rates it no more).
+        for live in list(hub.rooms.values()):
+            for seat in live.room.seats:
+                if seat.account_id == account[0]:
+                    seat.account_id = None
+        self.known_addresses.pop(name_key(account[1]), None)
+        log.info("account %d deleted", account[0])
+
     def _remember_address(self, key: str, address: str) -> None:
         addresses = self.known_addresses.pop(key, [])
         if address in addresses:
@@ -549,6 +613,10 @@ class Accounts:
         changes = await hub.run_db(self.store.rate_game, room.id, room.game_name, seats,
                                    places)
         log.info("room %s rated: %d seats", room.id, len(changes))
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else ""
 
 
 def _refill(bucket: Any) -> float:
@@ -633,6 +701,19 @@ class Credentials(BaseModel):
     password: str = Field(max_length=1024)
 
 
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
+
+
+class PasswordConfirmation(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: str = Field(max_length=1024)
+
+
 def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
     """The account API on `app`: /api/account..., /api/leaderboard/{game}."""
     from pyramids.web.app import ERRORS, ErrorAnswer  # the app module imports this one
@@ -643,8 +724,15 @@ def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
         **ERRORS, 401: {"model": ErrorAnswer, "description": "the login has expired"},
     }
 
-    def client(request: Request) -> str:
-        return request.client.host if request.client is not None else ""
+    client = _address
+
+    async def logged_in(request: Request) -> tuple[int, str]:
+        check_csrf(request)
+        account = await accounts.account_of(request.app.state.hub, request)
+        if account is None:
+            raise RoomError("not_logged_in", Words(N_(
+                "you are not logged in (or your login has expired); log in first")), 401)
+        return account
 
     async def describe(hub: Any, account: tuple[int, str]) -> dict[str, Any]:
         ratings = await hub.run_db(accounts.store.ratings_of, account[0])
@@ -682,6 +770,21 @@ def mount_accounts(app: FastAPI, engine: Engine) -> Accounts:
         token = request.cookies.get(SESSION_COOKIE)
         if token:
             await request.app.state.hub.run_db(accounts.store.end_session, session_hash(token))
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return {"account": None}
+
+    @app.post("/api/account/password", responses=errors)
+    async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
+        account = await logged_in(request)
+        hub = request.app.state.hub
+        await accounts.change_password(hub, account, body.password, body.new_password, request)
+        return {"account": await describe(hub, account)}
+
+    @app.post("/api/account/delete", responses=errors)
+    async def delete_account(body: PasswordConfirmation, request: Request,
+                             response: Response) -> dict[str, Any]:
+        account = await logged_in(request)
+        await accounts.delete_account(request.app.state.hub, account, body.password, request)
         response.delete_cookie(SESSION_COOKIE, path="/")
         return {"account": None}
 

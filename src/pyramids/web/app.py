@@ -9,6 +9,8 @@ wrong and what is allowed.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -16,6 +18,7 @@ from contextlib import asynccontextmanager
 from datetime import date
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -67,7 +70,12 @@ from pyramids.web.rooms import (
     new_seed,
 )
 from pyramids.web.solitaire import attach_solitaire, mount_solitaire
-from pyramids.web.storage import Storage
+from pyramids.web.storage import (
+    STORAGE_RETRY_SECONDS,
+    STORAGE_TROUBLE_LOG,
+    Storage,
+    storage_trouble,
+)
 from pyramids.web.ws import MAX_MESSAGE_BYTES, room_socket
 
 log = logging.getLogger("pyramids.web")
@@ -511,8 +519,12 @@ def create_app(
     today: Callable[[], date] | None = None,
     cluster: bool = False,
     bot_processes: int = 0,
+    admin_token: str | None = None,
 ) -> FastAPI:
     """The server, storing rooms at `db_url` (SQLite file or PostgreSQL URL).
+
+    `admin_token`: the operator's secret for `/api/admin/...` (closing a room); None:
+    this server has no operator API.
 
     `cluster`: other server processes share the same PostgreSQL database
     (`pyramids.web.cluster`); refused for SQLite, which serves one process.
@@ -635,6 +647,21 @@ def create_app(
                        path=request.url.path[:200], allowed=headers["Allow"])
         return error_response(error.status_code, code, detail, headers or None)
 
+    # A specific class: handled inside the app (a clean answer, no traceback logged),
+    # not by the last-resort handler below, which re-raises to the server.
+    @app.exception_handler(sa.exc.OperationalError)
+    async def storage_error(request: Request, error: Exception) -> JSONResponse:
+        trouble = storage_trouble(error)
+        if trouble is None:
+            log.error("unhandled database error", exc_info=error)
+            return error_response(500, "server_error", _(
+                "the server failed; nothing was changed", lang=client_language(request)))
+        log.error(STORAGE_TROUBLE_LOG, trouble)
+        return error_response(503, "storage_unavailable", _(
+            "the server cannot save anything right now; nothing was changed, try again "
+            "in a minute", lang=client_language(request)),
+            {"Retry-After": str(STORAGE_RETRY_SECONDS)})
+
     @app.exception_handler(Exception)
     async def server_error(request: Request, _error: Exception) -> JSONResponse:
         log.exception("unhandled error")
@@ -729,6 +756,30 @@ def create_app(
         hub = hub_of(request)
         live = await hub.get(room_id)
         await hub.abort(live, body.token)
+        return {"room": live.room.summary()}
+
+    admin_hash = None if admin_token is None else hashlib.sha256(admin_token.encode()).digest()
+
+    def check_operator(request: Request) -> None:
+        if admin_hash is None:
+            raise RoomError("no_operator", Words(N_(
+                "this server has no operator token; start it with --admin-token-file to use "
+                "/api/admin")), 404)
+        given = request.headers.get("authorization", "")
+        scheme, _space, token = given.partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+                hashlib.sha256(token.strip().encode("utf-8", "surrogatepass")).digest(),
+                admin_hash):
+            raise RoomError("bad_operator_token", Words(N_(
+                "missing or wrong operator token: send the header 'Authorization: Bearer' "
+                "and the token in the server's --admin-token-file")), 403)
+
+    @app.post("/api/admin/rooms/{room_id}/close", responses=ERRORS)
+    async def close_room(room_id: str, request: Request) -> dict[str, Any]:
+        check_operator(request)
+        hub = hub_of(request)
+        live = await hub.get(room_id)
+        await hub.close_by_operator(live)
         return {"room": live.room.summary()}
 
     @app.post("/api/rooms/{room_id}/agents", responses=ERRORS)

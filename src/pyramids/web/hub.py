@@ -851,6 +851,20 @@ class Hub:
                     except Exception:
                         log.exception("room %s: a forfeit hook failed", room.id)
 
+    async def close_by_operator(self, live: LiveRoom) -> None:
+        """The server's operator ends the room (an abusive table, a stuck game): over,
+        with no result, whoever plays; nobody is rated and the seed is revealed as at
+        the end of any game."""
+        async with live.lock:
+            room = live.room
+            if room.status in OVER:
+                raise RoomError("game_over", Words(N_("room {room} is already over ({status})"),
+                                                   room=room.id,
+                                                   status=status_words(room.status)), 409)
+            before = room.status
+            room.status = ABORTED
+            await self._store_abort(live, before, " by the server's operator")
+
     async def _end_at_move_limit(self, live: LiveRoom) -> None:
         """With the room's lock held: a game that reached `max_moves_per_room` is over,
         aborted (no result; the seed is revealed, a daily deal's when the day is over).

@@ -151,6 +151,29 @@ SQLITE_SYNC_MODES = ("full", "normal")
 MIGRATION_LOCK = 0x7079_7261_6D69_6473  # "pyramids"
 
 
+# What SQLite and PostgreSQL say when the database cannot take a write now: the
+# operator's to fix (free disk space, make the file writable), not a bug.
+STORAGE_TROUBLE = ("disk is full", "readonly database", "read-only", "disk i/o error",
+                   "database is locked", "no space left", "could not extend file")
+
+
+STORAGE_RETRY_SECONDS = 30
+# One line for the operator, no traceback: what the database said and what to do.
+STORAGE_TROUBLE_LOG = ("the database cannot be written (%s): free disk space or make the "
+                       "database writable; games in play stay as they were, and what "
+                       "players send meanwhile is refused and may be sent again")
+
+
+def storage_trouble(error: BaseException) -> str | None:
+    """The database's own words when `error` is a database that cannot be written (a
+    full disk, a read-only file, a lock held too long); None for any other error."""
+    if not isinstance(error, sa.exc.OperationalError):
+        return None
+    words = str(error.orig) if error.orig is not None else str(error)
+    lowered = words.lower()
+    return words.strip()[:200] if any(sign in lowered for sign in STORAGE_TROUBLE) else None
+
+
 def _private_sqlite_file(url: str) -> None:
     """Create a SQLite database file readable by its owner only (0600): it holds the
     secret seeds of games in play. SQLite gives its -wal and -shm files the same mode."""
@@ -163,6 +186,9 @@ def _private_sqlite_file(url: str) -> None:
 
 
 def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
+    """The server's engine. `hide_parameters`: a failed statement's error (a full disk,
+    a read-only file, a lock that timed out), which the server logs, names the SQL but
+    never its values: they hold the secret seeds and salts of games in play."""
     url = normalize_url(url)
     if sqlite_synchronous not in SQLITE_SYNC_MODES:
         raise ValueError(
@@ -171,7 +197,8 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
         )
     if url.startswith("sqlite"):
         _private_sqlite_file(url)
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                  hide_parameters=True)
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -182,7 +209,58 @@ def make_engine(url: str, sqlite_synchronous: str = "full") -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5,
+                            hide_parameters=True)
+
+
+def _migration_config(url: str) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    location = resources.files("pyramids.web") / "migrations"
+    config.set_main_option("script_location", str(location))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def _unknown_revisions(connection: Connection, config: Any) -> list[str]:
+    """The schema revisions this database holds that these migrations do not know:
+    a database upgraded by a newer server. Empty for a new or an older database."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    current = MigrationContext.configure(connection).get_current_heads()
+    known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+    return sorted(revision for revision in current if revision not in known)
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database was upgraded by a newer server: this one must not touch it."""
+
+    def __init__(self, revisions: Sequence[str]) -> None:
+        self.revisions = list(revisions)
+        super().__init__(
+            "the database was upgraded by a newer version of pyramids (schema "
+            f"{', '.join(self.revisions)}, which this version does not know); this version "
+            "leaves it untouched: run the newer version, or restore a backup made before "
+            "the upgrade")
+
+
+def newer_schema(url: str) -> list[str]:
+    """The unknown (newer) schema revisions of the database at `url`, read without
+    creating or changing anything: [] for a missing SQLite file, a new or an older
+    database. `pyramids serve` asks before it starts."""
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        path = sa.engine.make_url(url).database
+        if not path or path == ":memory:" or not os.path.exists(path):
+            return []
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return _unknown_revisions(connection, _migration_config(url))
+    finally:
+        engine.dispose()
 
 
 class Storage:
@@ -195,16 +273,18 @@ class Storage:
 
         `heads`, not `head`: features that add tables independently branch from the
         same revision, and every branch is applied.
+
+        A database a newer server upgraded (a schema revision these migrations do
+        not know) is refused with `DatabaseTooNew`, before anything is written.
         """
         from alembic import command
-        from alembic.config import Config
 
-        config = Config()
-        location = resources.files("pyramids.web") / "migrations"
-        config.set_main_option("script_location", str(location))
-        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        config = _migration_config(self.url)
         with self.engine.begin() as connection:
             self._lock_for_migration(connection)
+            newer = _unknown_revisions(connection, config)
+            if newer:
+                raise DatabaseTooNew(newer)
             config.attributes["connection"] = connection
             command.upgrade(config, "heads")
 

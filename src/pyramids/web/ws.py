@@ -37,6 +37,7 @@ from pyramids.web.language import client_language as socket_language
 from pyramids.web.limits import TokenBucket, json_too_deep
 from pyramids.web.movelog import client_language
 from pyramids.web.rooms import RoomError, shown_value
+from pyramids.web.storage import STORAGE_TROUBLE_LOG, storage_trouble
 
 log = logging.getLogger("pyramids.web.ws")
 
@@ -243,7 +244,14 @@ def _answering(conn: Connection, room_id: str, what: str) -> Iterator[None]:
         yield
     except RoomError as error:
         conn.error(error.code, error)
-    except Exception:
+    except Exception as error:
+        trouble = storage_trouble(error)
+        if trouble is not None:
+            log.error(STORAGE_TROUBLE_LOG, trouble)
+            conn.error("storage_unavailable", Words(N_(
+                "the server cannot save anything right now; nothing was changed, try again "
+                "in a minute")))
+            return
         log.exception("room %s: error handling %s", room_id, what)
         conn.error("server_error", Words(N_("the server could not handle that message; "
                                             "nothing changed, try again")))

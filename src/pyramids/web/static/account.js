@@ -171,6 +171,61 @@ function historyTable(games) {
     })));
 }
 
+function passwordInput(id, autocomplete) {
+  return h("input", { name: id, id, type: "password", required: true, minlength: 8, maxlength: 256, autocomplete });
+}
+
+/** Change the password: the current one first; every other login of the account ends. */
+function passwordForm() {
+  const current = passwordInput("current-password", "current-password");
+  const fresh = passwordInput("new-password", "new-password");
+  const done = h("p", { class: "hint", id: "password-changed", role: "status", hidden: true }, t("Password changed. Your other logins have ended."));
+  const form = h("form", { id: "change-password", class: "panel" },
+    h("h3", {}, t("Change password")),
+    h("label", { class: "field" }, h("span", {}, t("Current password")), current),
+    h("label", { class: "field" }, h("span", {}, t("New password")), fresh),
+    h("p", { class: "hint" }, t("At least 8 characters. The server keeps only a hash of it.")),
+    h("button", { type: "submit" }, t("Change password")), done);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError("");
+    done.hidden = true;
+    try {
+      await api("POST", "/api/account/password", { password: current.value, new_password: fresh.value });
+      current.value = "";
+      fresh.value = "";
+      done.hidden = false;
+    } catch (problem) {
+      showError(problem.message);
+    }
+  });
+  return form;
+}
+
+/** Delete the account: its ratings, history and logins go; games others played stay theirs. */
+function deleteForm() {
+  const password = passwordInput("delete-password", "current-password");
+  const form = h("form", { id: "delete-account", class: "panel" },
+    h("h3", {}, t("Delete account")),
+    h("p", { class: "hint" }, t("Your ratings, your game history and your logins are deleted, and your name is free for anyone to register. Finished games keep the name you played under, as the other players' games. This cannot be undone.")),
+    h("label", { class: "field" }, h("span", {}, t("Current password")), password),
+    h("button", { type: "submit" }, t("Delete my account")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError("");
+    if (!window.confirm(t("Delete your account for good?"))) return;
+    try {
+      await api("POST", "/api/account/delete", { password: password.value });
+      password.value = "";
+      current = undefined;
+      await renderAccountPage();
+    } catch (problem) {
+      showError(problem.message);
+    }
+  });
+  return form;
+}
+
 export async function renderAccountPage() {
   const main = document.getElementById("account");
   const account = await currentAccount();
@@ -208,5 +263,7 @@ export async function renderAccountPage() {
             rating.closest_bot ? ` · ${t("You are about as strong as the {bot} bot.", { bot: agentLabel(rating.closest_bot) })}` : "")))
         : h("p", { class: "hint" }, t("Play a ranked room to get a rating.")),
       h("h3", {}, t("Finished games")),
-      historyTable(account.games)));
+      historyTable(account.games)),
+    passwordForm(),
+    deleteForm());
 }
