@@ -286,16 +286,8 @@ def pack_parts(line: str, width: int) -> str:
         return line
     body = line.lstrip(" ▶")
     indent = " " * (cell_len(line) - cell_len(body) + 2)
-    packed: list[str] = []
     first, *rest = body.split(" · ")
-    current = line[:len(line) - len(body)] + first
-    for part in rest:
-        if cell_len(f"{current} · {part}") > width:
-            packed.append(current)
-            current = indent + part
-        else:
-            current = f"{current} · {part}"
-    packed.append(current)
+    packed = _packed(line[:len(line) - len(body)] + first, rest, " · ", width, indent)
     return "\n".join(wrapped for piece in packed for wrapped in wrap_words(piece, width, indent))
 
 
@@ -311,14 +303,20 @@ def wrap_words(line: str, width: int, indent: str) -> list[str]:
             words[-1] += " " + word
         else:
             words.append(word)
+    return _packed(lead + words[0], words[1:], " ", width, indent)
+
+
+def _packed(head: str, parts: list[str], separator: str, width: int, indent: str) -> list[str]:
+    """`head` and then `parts`, joined by `separator` while a line stays within `width`;
+    a part that would pass it starts the next line, after `indent`."""
     lines: list[str] = []
-    current = lead + words[0]
-    for word in words[1:]:
-        if cell_len(f"{current} {word}") > width:
+    current = head
+    for part in parts:
+        if cell_len(f"{current}{separator}{part}") > width:
             lines.append(current)
-            current = indent + word
+            current = indent + part
         else:
-            current = f"{current} {word}"
+            current = f"{current}{separator}{part}"
     lines.append(current)
     return lines
 
