@@ -90,6 +90,10 @@ class Model:
         self.elapsed = 0
         self.last_pair_at = 0
         self.spent = 0  # every token ever paid for a favor (an undo never lowers it)
+        # Every favor payment, [cost, fate]: fate None until an undo takes it back,
+        # then True if its tokens stay spent (`undo_keeps_peeks_paid`), else False.
+        self.payments: list[list[Any]] = []
+        self.hidden_shuffles = 0  # reshuffles played while a tile lay face down
         self.undo: list[dict[str, Any]] = []
         self.over = False
         self.reason: str | None = None
@@ -184,7 +188,19 @@ class Model:
         if not self.undo:
             return False
         snap = self.undo[-1]
-        return self.opts["undo_refunds_favors"] or snap["tokens"][0] >= self.spent - snap["spent"]
+        return snap["tokens"][0] >= self.kept_by_undo(snap)[0]
+
+    def kept_by_undo(self, snap: dict[str, Any]) -> tuple[int, bool]:
+        """The favor tokens an undo to `snap` keeps spent, and whether the moves since
+        it showed something of a face-down tile."""
+        o = self.opts
+        if not o["undo_refunds_favors"]:
+            return self.spent - snap["spent"], True
+        if not o["undo_keeps_peeks_paid"]:
+            return 0, False
+        peeked = bool(snap["down"] - self.down) or self.hidden_shuffles > snap["hidden_shuffles"]
+        since = self.payments[len(snap["payments"]):]
+        return sum(c for c, fate in since if fate or (fate is None and peeked)), peeked
 
     # -- applying --------------------------------------------------------------
     def apply(self, action: str, engine_faces: list[int] | None = None,
@@ -216,6 +232,8 @@ class Model:
                 assert sorted(engine_faces[t] for t in left) == sorted(self.faces[t] for t in left)
                 self.faces = list(engine_faces)
                 self.passes = 0
+                if self.down:
+                    self.hidden_shuffles += 1
         elif kind == "hint":
             self.hint = True
             self.streak[p] = 0
@@ -268,6 +286,7 @@ class Model:
         self.tokens[self.wallet(player)] -= cost
         self.bank += cost
         self.spent += cost
+        self.payments.append([cost, None])
         self.streak[player] = 0
 
     def remove(self, a: int, b: int, p: int) -> None:
@@ -351,13 +370,16 @@ class Model:
         return copy.deepcopy({k: v for k, v in vars(self).items() if k not in ("undo", "_near")})
 
     def restore(self, snap: dict[str, Any]) -> None:
-        since = self.spent - snap["spent"]
-        keep = {"down": self.down & snap["down"], "elapsed": self.elapsed, "spent": self.spent}
+        since, peeked = self.kept_by_undo(snap)
+        for payment in self.payments[len(snap["payments"]):]:
+            if payment[1] is None:
+                payment[1] = peeked
+        keep = {"down": self.down & snap["down"], "elapsed": self.elapsed, "spent": self.spent,
+                "payments": self.payments, "hidden_shuffles": self.hidden_shuffles}
         vars(self).update(copy.deepcopy(snap))
         vars(self).update(keep)
-        if not self.opts["undo_refunds_favors"]:
-            self.tokens[0] -= since
-            self.bank += since
+        self.tokens[0] -= since
+        self.bank += since
         self.streak[0] = 0
 
     def check_end(self) -> None:

@@ -289,6 +289,7 @@ def random_options(rng: random.Random) -> dict[str, Any]:
         "reshuffle_cost": rng.randint(1, 3), "reveal_favor": rng.random() < .7,
         "reveal_cost": rng.randint(1, 2), "structural_shifts": rng.random() < .7,
         "settle_reach": rng.randint(0, 2), "undo_refunds_favors": rng.random() < .5,
+        "undo_keeps_peeks_paid": rng.random() < .7,
         "finish_saves_vaults": rng.random() < .8,
         "warn_unsolvable": rng.random() < .5,
     }

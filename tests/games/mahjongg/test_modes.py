@@ -139,14 +139,16 @@ def test_time_attack_clock() -> None:
         state.apply_string("clock 101")
     assert state.to_json() == before
     state.apply_string("sight")
-    state.apply_string("undo")  # undo turns back neither the clock nor the favor's token
+    # Undo does not turn back the clock; it gives the favor's token back (the sight
+    # showed no face-down tile: the mini board has none).
+    state.apply_string("undo")
     assert state.elapsed == 40
     state.apply_string("clock 100")
     assert state.is_terminal()
     result = state.view(0)["result"]
     assert result["reason"] == "time-up"
     assert result["time_left"] == 0
-    assert result["time_score"] == 0 + 1 * 30
+    assert result["time_score"] == 0 + 2 * 30
     assert state.returns() == [-1.0]
 
 

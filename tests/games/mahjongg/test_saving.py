@@ -57,6 +57,7 @@ def as_saved_then(text: str) -> str:
     data["options"] = {k: v for k, v in data["options"].items() if k not in added}
     # Fields added since (the Solar Barque's time of the last pair).
     state = data["state"]
+    state.pop("undo_kept", None)  # the tokens undos kept spent (undo_keeps_peeks_paid)
     for snapshot in [state["core"], *state["undo"]]:
         snapshot.pop("last_pair_at", None)
     return json.dumps(data, sort_keys=True, separators=(",", ":"))

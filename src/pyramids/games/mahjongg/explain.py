@@ -139,6 +139,11 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
             return Words(N_("hints exist only in the one-player modes"))
         if kind == act.UNDO:
             if not state.undo_keeps_favors_paid():
+                if state.game.options["undo_refunds_favors"]:
+                    return Words(N_("an undo would take back the token a favor was paid "
+                                    "with (a vault's, won since), and the moves it takes "
+                                    "back showed a face-down tile, so the favor's tokens "
+                                    "stay spent"))
                 return Words(N_("an undo would take back the token a favor was paid with "
                                 "(a vault's, won since): a favor's tokens stay spent"))
             return Words(N_("there is nothing to undo"))

@@ -118,11 +118,16 @@ OPTIONS: tuple[Option, ...] = (
     Option("settle_reach", 1, int,
            "structural shifts: how many tiles beside the capstone's footprint the "
            "settling reaches", minimum=0, maximum=50, ours=True, legacy=1),
-    Option("undo_refunds_favors", False, bool,
-           "one-player modes: an undo of Anubis Shift, Ra Sight or a Sandstorm Reshuffle "
-           "gives its tokens back (off: a favor's tokens stay spent, so a shift and its "
-           "undo cannot show face-down tiles for free)",
+    Option("undo_refunds_favors", True, bool,
+           "one-player modes: an undo restores the exact earlier state, the tokens of the "
+           "favors it takes back included (off: a favor's tokens always stay spent)",
            ours=True, legacy=True),
+    Option("undo_keeps_peeks_paid", True, bool,
+           "one-player modes, with undo_refunds_favors: when the moves an undo takes back "
+           "showed anything of a face-down tile (turned one face up, or shuffled hidden "
+           "faces), the tokens of the favors it takes back stay spent, so a favor and its "
+           "undo cannot show face-down tiles for free (off: every undo refunds)",
+           ours=True, legacy=False),
     Option("finish_saves_vaults", True, bool,
            "finish: its pairs go in the order that opens the most locked vaults (off: "
            "pairs holding a vault go last in the order of their tiles' numbers)",

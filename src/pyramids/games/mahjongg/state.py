@@ -110,10 +110,14 @@ def _load_snapshot(raw: Any, state: MahjonggState) -> dict[str, Any]:
 
 
 def _upgrade(data: Any) -> Any:
-    """A save from before the Solar Barque track, given the field it lacked
-    (`last_pair_at` 0: the rules it was played under had no quick pairs)."""
+    """A save from before the fields added since, given them: `last_pair_at` 0 (from
+    before the Solar Barque track: the rules it was played under had no quick pairs)
+    and `undo_kept` 0 per snapshot (from before `undo_keeps_peeks_paid`: no undo had
+    kept tokens under that rule)."""
     if not isinstance(data, dict) or not isinstance(data.get("core"), dict):
         return data
+    if "undo_kept" not in data and isinstance(data.get("undo"), list):
+        data = dict(data, undo_kept=[0] * len(data["undo"]))
     if "last_pair_at" in data["core"]:
         return data
     upgraded = dict(data, core=dict(data["core"], last_pair_at=0))
@@ -138,7 +142,7 @@ class MahjonggState(SavedState, State):
         "game", "seed", "faces", "present", "face_down", "player", "bank", "capstone_by",
         "vault_status", "vault_by", "passes", "last_pair_at", "shift", "sight", "hint",
         "last_move", "rng", "over", "end_reason", *_PER_SEAT, *_PER_WALLET, "elapsed",
-        "_history", "_undo",
+        "_history", "_undo", "_undo_kept",
         "tile_class", "_natural", "_free", "_legal", "_legal_set",
     )
 
@@ -153,6 +157,10 @@ class MahjonggState(SavedState, State):
         Field("history", "_history",
               ListOf(Int(0, lambda state: state.game.num_distinct_actions - 1))),
         Field("undo", "_undo", ListOf(_SNAPSHOT)),
+        # One per snapshot: the favor tokens that undos taken since it kept spent
+        # (`undo_keeps_peeks_paid`), which an undo to it keeps spent again.
+        Field("undo_kept", "_undo_kept",
+              ListOf(_COUNT, length=lambda state: len(state._undo))),
         # Caches (`_reset_caches`): each is replaced, never changed in place, so
         # clones share them; a loaded state rebuilds them.
         *(Kept(cache) for cache in ("tile_class", "_natural", "_free", "_legal", "_legal_set")),
@@ -201,6 +209,7 @@ class MahjonggState(SavedState, State):
         self.elapsed = 0
         self._history: list[int] = []
         self._undo: list[dict[str, Any]] = []
+        self._undo_kept: list[int] = []
         self._reset_caches()
         for k, tile in enumerate(game.vault_ids):
             # A vault already exposed at the deal is open for nobody's credit.
@@ -342,6 +351,7 @@ class MahjonggState(SavedState, State):
         else:
             if self.game.solo and kind != act.PASS:
                 self._undo.append(CORE.dump(self))
+                self._undo_kept = [*self._undo_kept, 0]
             if kind == "match":
                 a, b = space.pairs[action]
                 gained = self._remove_pair(a, b, player)
@@ -565,14 +575,15 @@ class MahjonggState(SavedState, State):
         # A face once shown stays shown: undoing a shift (or a match that uncovered
         # a tile) must not turn it back down, or shift-then-undo would show every
         # face-down tile for free.
-        # A favor's tokens stay spent: otherwise shift-then-undo would still show
-        # every face-down tile at no cost. A favor removes no tile, a match does.
-        # Counted over the whole history since the snapshot, so that undoing a
-        # match after a favor (match, favor, undo, undo) does not refund it either.
         still_hidden = self.face_down
-        refunds = self.game.options["undo_refunds_favors"]
-        spent = 0 if refunds else self._favor_tokens_spent_since_snapshot()
+        spent, shown = self._tokens_kept_by_undo()
+        kept = self._undo_kept[:-1]
+        if kept and shown:
+            # An undo to an earlier snapshot takes this one back too: it keeps them
+            # again (`undo_keeps_peeks_paid`; the other rules need no count).
+            kept[-1] += spent
         CORE.load_object(self, self._undo.pop())
+        self._undo_kept = kept
         if spent:
             wallet = self.wallet(player)
             self.tokens = [t - spent if w == wallet else t for w, t in enumerate(self.tokens)]
@@ -583,23 +594,71 @@ class MahjonggState(SavedState, State):
         self.last_move = {"player": player, "action": act.UNDO}
         if spent:
             self.last_move["tokens_kept_spent"] = spent
+            if shown:
+                self.last_move["face_down_shown"] = True
 
     def undo_keeps_favors_paid(self) -> bool:
         """Whether an undo can keep the favors since its snapshot paid: the tokens it
-        restores cover them. Not when a favor was paid with a token that a move since
-        earned (a vault's): undoing that move takes the token back, and the favor (a
-        peek under a tile, say) would have cost nothing."""
-        if self.game.options["undo_refunds_favors"] or not self._undo:
+        restores cover those that stay spent. Not when a favor was paid with a token
+        that a move since earned (a vault's): undoing that move takes the token back,
+        and the favor (a peek under a tile, say) would have cost nothing."""
+        if not self._undo:
             return True
-        spent = self._favor_tokens_spent_since_snapshot()
+        spent = self._tokens_kept_by_undo()[0]
         return not spent or self._undo[-1]["tokens"][self.wallet(self.player)] >= spent
+
+    def _tokens_kept_by_undo(self) -> tuple[int, bool]:
+        """The favor tokens an undo now keeps spent, and whether it keeps them because
+        moves taken back showed something of a face-down tile (the rule of
+        `undo_keeps_peeks_paid`).
+
+        - `undo_refunds_favors` off: every favor since the newest snapshot, undone
+          ones included (match, favor, undo, undo refunds nothing either).
+        - on, `undo_keeps_peeks_paid` off: none (the exact earlier state).
+        - both on: the favor that took the snapshot, when the moves since it (undone
+          ones included) turned a face-down tile face up or shuffled faces with
+          face-down tiles on the board; plus what the undos since the snapshot kept
+          spent. Otherwise none: the undo restores the tokens exactly.
+        """
+        options = self.game.options
+        if not options["undo_refunds_favors"]:
+            return self._favor_tokens_spent_since_snapshot(), False
+        if not options["undo_keeps_peeks_paid"]:
+            return 0, False
+        cost, reshuffled = self._snapshot_favor()
+        shown = bool(self._undo[-1]["face_down"] & ~self.face_down)
+        # Face-down tiles now were face down at the reshuffle too (faces only turn up).
+        shuffled_hidden = reshuffled and bool(self.face_down)
+        spent = self._undo_kept[-1] + (cost if shown or shuffled_hidden else 0)
+        return spent, spent > 0
+
+    def _favor_costs(self) -> dict[str, int]:
+        options = self.game.options
+        return {act.SIGHT: options["sight_cost"], "shift": options["shift_cost"],
+                "reveal": options["reveal_cost"], act.RESHUFFLE: options["reshuffle_cost"]}
+
+    def _snapshot_favor(self) -> tuple[int, bool]:
+        """What the move that took the newest snapshot cost (nothing unless a favor:
+        every later move that took one has been undone), and whether a Sandstorm
+        Reshuffle was played since that snapshot, undone or not."""
+        space = self.game.actions
+        undone = 0
+        reshuffled = False
+        for action in reversed(self._history):
+            kind = space.kind(action)
+            reshuffled = reshuffled or kind == act.RESHUFFLE
+            if kind == act.UNDO:
+                undone += 1
+            elif kind not in ("clock", act.HINT, act.PASS):
+                if not undone:
+                    return self._favor_costs().get(kind, 0), reshuffled
+                undone -= 1
+        return 0, False  # no snapshot on the stack
 
     def _favor_tokens_spent_since_snapshot(self) -> int:
         """Tokens paid for favors since the newest undo snapshot, undone favors included."""
         space = self.game.actions
-        options = self.game.options
-        costs = {act.SIGHT: options["sight_cost"], "shift": options["shift_cost"],
-                 "reveal": options["reveal_cost"], act.RESHUFFLE: options["reshuffle_cost"]}
+        costs = self._favor_costs()
         # Back from the last action to the one that took the newest snapshot still on
         # the stack, each undo on the way matching one snapshot taken before it (as
         # brackets match): only that tail is read, and `legal_actions` asks this often.

@@ -113,8 +113,12 @@ class LastMove(TypedDict):
     speed_bonus: NotRequired[int]
     layer_bonus: NotRequired[int]
     layers_emptied: NotRequired[Annotated[list[int], Capacity(_layers)]]
-    #: An undo: tokens of undone favors that stay spent (`undo_refunds_favors` off).
+    #: An undo: tokens of undone favors that stay spent (`undo_refunds_favors` off, or
+    #: `undo_keeps_peeks_paid` and the moves taken back showed a face-down tile).
     tokens_kept_spent: NotRequired[int]
+    #: An undo that keeps tokens spent because the moves it took back showed
+    #: something of a face-down tile (`undo_keeps_peeks_paid`).
+    face_down_shown: NotRequired[bool]
 
 
 class BarqueView(TypedDict):

@@ -122,7 +122,15 @@ def _move_lines(
             )
         ]
     if words[0] == "undo":
-        kept = (after.get("last_move") or {}).get("tokens_kept_spent", 0)
+        undone = after.get("last_move") or {}
+        kept = undone.get("tokens_kept_spent", 0)
+        if kept and undone.get("face_down_shown"):
+            return [say_n("{seat} took back the last move; the {count} token paid for a "
+                          "favor stays spent, since the moves taken back showed a "
+                          "face-down tile.",
+                          "{seat} took back the last move; the {count} tokens paid for "
+                          "favors stay spent, since the moves taken back showed a "
+                          "face-down tile.", kept, seat=who)]
         if kept:
             return [say_n("{seat} took back the last move; the {count} token paid for a "
                           "favor stays spent.",
