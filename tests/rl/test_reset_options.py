@@ -70,7 +70,7 @@ def _replayed(name, options, seed, env):
 @pytest.mark.parametrize(("name", "options", "changes", "words"), [
     ("temple", {"players": 4}, {"players": 3}, "3 player(s), 179 observation features"),
     ("mahjongg", {"layout": "giza-step-ramp"}, {"layout": "pharaohs-tomb"},
-     "3032 observation features and 10590 actions"),
+     "3033 observation features and 10590 actions"),
     ("pacal", {}, {"rounds_to_win": 0}, "allowed: an integer >= 1"),
 ])
 def test_an_option_that_changes_the_spaces_or_is_bad_is_refused_and_the_game_kept(

@@ -123,7 +123,7 @@ OPTIONS: tuple[Option, ...] = (
            "favors it takes back included (off: a favor's tokens always stay spent)",
            ours=True, legacy=True),
     Option("undo_keeps_peeks_paid", True, bool,
-           "one-player modes, with undo_refunds_favors: when the moves an undo takes back "
+           "one-player modes, where an undo gives favor tokens back: when the moves it takes back "
            "showed anything of a face-down tile (turned one face up, or shuffled hidden "
            "faces), the tokens of the favors it takes back stay spent, so a favor and its "
            "undo cannot show face-down tiles for free (off: every undo refunds)",
