@@ -135,6 +135,11 @@ class TakeSeat(Strict):
     seat: int | None = None
 
 
+class ClaimSeat(Strict):
+    # The seat (from 0) this account holds; None: the one seat it holds in the room.
+    seat: int | None = None
+
+
 class GiveSeat(Strict):
     token: str = Field(max_length=200)
     seat: int
@@ -735,6 +740,20 @@ def create_app(
         if account is None:
             await check_guest_name(request, body.name)
         seat, token = await hub.take_seat(live, body.name, body.seat, account)
+        return {"room": live.room.summary(), "seat": seat.index, "token": token}
+
+    @app.post("/api/rooms/{room_id}/seats/claim", responses={
+        **ERRORS, 401: {"model": ErrorAnswer, "description": "not logged in"}})
+    async def claim_seat(room_id: str, body: ClaimSeat, request: Request) -> dict[str, Any]:
+        """Play here: the logged-in account plays the seat it holds on this device (a new
+        seat token; the one its other device held stops working)."""
+        hub = hub_of(request)
+        live = await hub.get(room_id)
+        account = await seat_account(request)
+        if account is None:
+            raise RoomError("not_logged_in", Words(N_(
+                "log in to the account that holds the seat to play it on this device")), 401)
+        seat, token = await hub.claim_seat(live, body.seat, account)
         return {"room": live.room.summary(), "seat": seat.index, "token": token}
 
     @app.post("/api/rooms/{room_id}/leave", responses=ERRORS)

@@ -792,6 +792,40 @@ class Hub:
             await self._broadcast(live)
             return chosen, token
 
+    async def claim_seat(self, live: LiveRoom, seat: Any,
+                         account: tuple[int, str]) -> tuple[Seat, str]:
+        """The logged-in `account` (id, name) plays the seat it holds on this device: a
+        new seat token for it; the old token holds nothing any more, and the sockets
+        that joined with it are told so in words and watch from then on."""
+        async with live.lock:
+            room = live.room
+            chosen, token, old_hash = room.claim_seat(seat, account[0])
+            try:
+                moved = await self.run_db(self.storage.move_seat_token, room.id, chosen.index,
+                                          account[0], old_hash, chosen.token_hash)
+            except Exception:
+                chosen.token_hash = old_hash
+                raise
+            if not moved:  # another process changed the seat a moment ago
+                chosen.token_hash = old_hash
+                await self._reload_room(live)
+                await self._broadcast(live)
+                raise RoomError("seat_changed", Words(N_(
+                    "seat {seat} changed a moment ago; look at the room again and retry"),
+                    seat=chosen.index + 1), 409)
+            await self.announce(room.id, "room")
+            for conn in list(live.connections):
+                if conn.seat == chosen.index:
+                    conn.error("seat_moved", Words(N_(
+                        "you now play this seat on another device, so this page only watches; "
+                        "choose Play here to play on this device again")))
+                    conn.seat = None
+            log.info("room %s: seat %d moved to another device of its account",
+                     room.id, chosen.index + 1)
+            live.mark_away(time.monotonic())
+            await self._broadcast(live)
+            return chosen, token
+
     async def give_to_agent(self, live: LiveRoom, token: str | None, seat: int, agent: str) -> Seat:
         async with live.lock:
             live.room.check_host(token)

@@ -32,6 +32,7 @@ from pyramids.web.rooms import (
     EXPIRED,
     FINISHED,
     OPEN,
+    PERSON,
     WAITING,
     Room,
     RoomSettings,
@@ -364,6 +365,24 @@ class Storage:
                 rooms_table.update().where(rooms_table.c.id == room_id).values(updated_at=_now())
             )
         return True
+
+    def move_seat_token(self, room_id: str, seat: int, account_id: int, old_hash: str | None,
+                        new_hash: str) -> bool:
+        """A seat its account plays on another device: its token hash becomes `new_hash`,
+        only if the database still holds `old_hash` for that account there (another
+        server process may have moved or freed it a moment ago). Whether it did."""
+        with self.engine.begin() as connection:
+            changed = connection.execute(
+                seats_table.update().where(
+                    seats_table.c.room_id == room_id, seats_table.c.seat == seat,
+                    seats_table.c.kind == PERSON, seats_table.c.account_id == account_id,
+                    seats_table.c.token_hash == old_hash,
+                ).values(token_hash=new_hash)
+            ).rowcount
+            if changed:
+                connection.execute(rooms_table.update().where(rooms_table.c.id == room_id)
+                                   .values(updated_at=_now()))
+        return bool(changed)
 
     def save_status(self, room_id: str, status: str, result: dict[str, Any] | None) -> None:
         with self.engine.begin() as connection:
