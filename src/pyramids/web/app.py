@@ -71,9 +71,12 @@ from pyramids.web.rooms import (
 )
 from pyramids.web.solitaire import attach_solitaire, mount_solitaire
 from pyramids.web.storage import (
+    NEWER_SCHEMA,
     STORAGE_RETRY_SECONDS,
     STORAGE_TROUBLE_LOG,
     Storage,
+    newer_schema,
+    shown_url,
     storage_trouble,
 )
 from pyramids.web.ws import MAX_MESSAGE_BYTES, room_socket
@@ -861,8 +864,19 @@ def _errors_are_400(app: FastAPI) -> None:
 
 
 def app_from_env() -> FastAPI:
-    """For `uvicorn --factory pyramids.web.app:app_from_env`: the DB URL from PYRAMIDS_DB_URL."""
-    return create_app(os.environ.get("PYRAMIDS_DB_URL") or DEFAULT_DB_URL)
+    """For `uvicorn --factory pyramids.web.app:app_from_env`: the DB URL from PYRAMIDS_DB_URL.
+
+    A database a newer version of pyramids upgraded is refused as `pyramids serve`
+    refuses it: one log line in words, and exit status 2 (no traceback)."""
+    url = os.environ.get("PYRAMIDS_DB_URL") or DEFAULT_DB_URL
+    newer = newer_schema(url)
+    if newer:
+        # uvicorn's own log, where its other start-up errors go (else this package's).
+        server_log = logging.getLogger("uvicorn.error")
+        (server_log if server_log.hasHandlers() else log).error(
+            "%s", _(NEWER_SCHEMA, db=shown_url(url), revisions=", ".join(newer)))
+        raise SystemExit(2)
+    return create_app(url)
 
 
 __all__ = ["DEFAULT_DB_URL", "MAX_BODY_BYTES", "MAX_MESSAGE_BYTES", "create_app", "app_from_env"]

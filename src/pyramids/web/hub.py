@@ -129,6 +129,11 @@ KEPT_OVER_ROOMS = 16
 LISTED = 100
 
 
+# Told to the sockets of a seat its account now plays on another device (Play here).
+SEAT_MOVED = Words(N_("you now play this seat on another device, so this page only watches; "
+                      "choose Play here to play on this device again"))
+
+
 def _no_room(room_id: Any) -> Words:
     return Words(N_("no room '{room}'"), room=str(room_id)[:64])
 
@@ -816,9 +821,7 @@ class Hub:
             await self.announce(room.id, "room")
             for conn in list(live.connections):
                 if conn.seat == chosen.index:
-                    conn.error("seat_moved", Words(N_(
-                        "you now play this seat on another device, so this page only watches; "
-                        "choose Play here to play on this device again")))
+                    conn.error("seat_moved", SEAT_MOVED)
                     conn.seat = None
             log.info("room %s: seat %d moved to another device of its account",
                      room.id, chosen.index + 1)
@@ -1402,6 +1405,7 @@ class Hub:
         if data is None:
             return
         holders = [seat.token_hash for seat in room.seats]
+        accounts = [seat.account_id for seat in room.seats]
         was = room.status
         room.seats = data["seats"]
         if room.status not in OVER:
@@ -1417,8 +1421,13 @@ class Hub:
         for conn in list(live.connections):
             seat = conn.seat
             if seat is not None and room.seats[seat].token_hash != holders[seat]:
-                conn.error("seat_freed", Words(N_("you no longer hold this seat; you watch as "
-                                                  "a spectator")))
+                now_held = room.seats[seat]
+                if (now_held.kind == PERSON and now_held.account_id is not None
+                        and now_held.account_id == accounts[seat]):
+                    conn.error("seat_moved", SEAT_MOVED)  # Play here, on another process
+                else:
+                    conn.error("seat_freed", Words(N_("you no longer hold this seat; you watch "
+                                                      "as a spectator")))
                 conn.seat = None
         if room.status == EXPIRED:
             self.rooms.pop(room.id, None)

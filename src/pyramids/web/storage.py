@@ -26,6 +26,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from pyramids.core.errors import N_
 from pyramids.web.rooms import (
     ABORTED,
     AGENT,
@@ -245,6 +246,21 @@ class DatabaseTooNew(RuntimeError):
             f"{', '.join(self.revisions)}, which this version does not know); this version "
             "leaves it untouched: run the newer version, or restore a backup made before "
             "the upgrade")
+
+
+# Why a server refuses to start on a database a newer version upgraded (`pyramids
+# serve` and `app_from_env` alike).
+NEWER_SCHEMA = N_("the database {db} was upgraded by a newer version of pyramids (schema "
+                  "{revisions}, which this version does not know); it is left untouched: run "
+                  "the newer version, or restore a backup made before the upgrade")
+
+
+def shown_url(url: str) -> str:
+    """A database URL to show an operator or write in a log: its password hidden."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: shown as given, since it opens nothing
+        return url
 
 
 def newer_schema(url: str) -> list[str]:
