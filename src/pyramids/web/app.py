@@ -68,6 +68,7 @@ from pyramids.web.rooms import (
     RoomError,
     RoomSettings,
     new_seed,
+    shown_value,
 )
 from pyramids.web.solitaire import attach_solitaire, mount_solitaire
 from pyramids.web.storage import (
@@ -141,6 +142,14 @@ class TakeSeat(Strict):
 class ClaimSeat(Strict):
     # The seat (from 0) this account holds; None: the one seat it holds in the room.
     seat: int | None = None
+
+
+class Mute(Strict):
+    muted: bool = True
+
+
+class Ban(Strict):
+    banned: bool = True
 
 
 class GiveSeat(Strict):
@@ -803,6 +812,35 @@ def create_app(
         live = await hub.get(room_id)
         await hub.close_by_operator(live)
         return {"room": live.room.summary()}
+
+    async def sanction(request: Request, name: str, muted: bool | None = None,
+                       banned: bool | None = None) -> dict[str, Any]:
+        check_operator(request)
+        hub = hub_of(request)
+        found = await hub.run_db(accounts.store.sanction, name, muted, banned)
+        if found is None:
+            raise RoomError("unknown_account", Words(N_(
+                "no account is named '{name}'"), name=shown_value(name[:64])), 404)
+        account_id, account_name, now_muted, now_banned = found
+        if banned:
+            ended = hub.end_banned(account_id)
+            log.info("account %d banned by the server's operator (%d seat sockets closed)",
+                     account_id, ended)
+        elif banned is False:
+            log.info("account %d: ban lifted by the server's operator", account_id)
+        if muted is not None:
+            log.info("account %d: chat %s by the server's operator", account_id,
+                     "muted" if muted else "unmuted")
+        return {"account": {"name": account_name, "chat_muted": now_muted,
+                            "banned": now_banned}}
+
+    @app.post("/api/admin/accounts/{name}/mute", responses=ERRORS)
+    async def mute_account(name: str, body: Mute, request: Request) -> dict[str, Any]:
+        return await sanction(request, name, muted=body.muted)
+
+    @app.post("/api/admin/accounts/{name}/ban", responses=ERRORS)
+    async def ban_account(name: str, body: Ban, request: Request) -> dict[str, Any]:
+        return await sanction(request, name, banned=body.banned)
 
     @app.post("/api/rooms/{room_id}/agents", responses=ERRORS)
     async def give_seat(room_id: str, body: GiveSeat, request: Request) -> dict[str, Any]:

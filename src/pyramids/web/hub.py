@@ -63,6 +63,7 @@ from pyramids.play.i18n import words_text
 from pyramids.play.movelog import MoveLog
 from pyramids.play.moves import CLOCK_PREFIX
 from pyramids.web import jsontext, movelog
+from pyramids.web.accounts import BANNED, AccountStore, session_hash
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import (
     TIMEOUT_BOT,
@@ -173,6 +174,9 @@ class Connection:
         # The next log message, made in the engine pool: (from entry, to entry, text).
         self.log_ready: tuple[int, int, str] | None = None
         self.chat_bucket: TokenBucket | None = None
+        # The account logged in where this socket was opened (its session cookie), or
+        # None: the operator's chat mute holds for it even while it only watches.
+        self.account_id: int | None = None
 
     @property
     def dropped(self) -> bool:
@@ -1462,6 +1466,35 @@ class Hub:
 
     # -- connections ----------------------------------------------------------------
 
+    async def account_sanctions(self, account_id: int | None) -> tuple[bool, bool]:
+        """(chat muted, banned) by the server's operator, for an account (or None)."""
+        if account_id is None:
+            return False, False
+        found: tuple[bool, bool] = await self.run_db(
+            AccountStore(self.storage.engine).sanctions, account_id)
+        return found
+
+    async def session_account_id(self, session: str | None) -> int | None:
+        """The account of a live session cookie (a banned account's is none), or None."""
+        if not session or len(session) > 200:
+            return None
+        found = await self.run_db(AccountStore(self.storage.engine).session_account,
+                                  session_hash(session))
+        return None if found is None else found[0]
+
+    def end_banned(self, account_id: int) -> int:
+        """The sockets playing a seat of a banned account are told why and closed (its
+        seats stay in their games, away, as a player who left). How many."""
+        ended = 0
+        for live in list(self.rooms.values()):
+            for conn in list(live.connections):
+                if conn.seat is not None and (
+                        live.room.seats[conn.seat].account_id == account_id):
+                    conn.error("banned", BANNED)
+                    conn.close(4403, "banned")
+                    ended += 1
+        return ended
+
     async def join(self, live: LiveRoom, conn: Connection, token: str | None) -> None:
         async with live.lock:
             seat = None
@@ -1470,6 +1503,8 @@ class Hub:
                 if seat is None:
                     raise RoomError("bad_token",
                                     Words(N_("that token holds no seat in this room")), 403)
+                if (await self.account_sanctions(live.room.seats[seat].account_id))[1]:
+                    raise RoomError("banned", BANNED, 403)
             if live.runs_for_watchers() and not any(
                     other.address == conn.address for other in live.connections):
                 self._check_bot_rooms_watched(conn.address, live)
