@@ -8,6 +8,7 @@ cards only ever go to the device that holds it."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx
@@ -36,18 +37,12 @@ def sit(client: httpx.Client, room_id: str, seat: int) -> str:
     return token
 
 
-def hidden_cards_in(texts: list[str], hand: list[str]) -> set[str]:
-    """The cards of `hand` named in these messages (other than as played face up)."""
-    named: set[str] = set()
-    for text in texts:
-        message = json.loads(text)
-        if message.get("type") != "state" or not message.get("view"):
-            continue
-        played = {card for cards in message["view"]["played"] for card in cards}
-        shown = json.dumps(message["view"].get("hand", [])) + json.dumps(
-            message.get("legal_actions", []))
-        named |= {card for card in hand if card in shown and card not in played}
-    return named
+def hidden_cards_in(texts: list[str], hidden: list[str]) -> set[str]:
+    """The cards of `hidden` (none of them played yet) named anywhere in these messages:
+    a state's view, its legal actions, its text, a log entry."""
+    words = {word for text in texts
+             for word in re.findall(r"[a-z]+", json.dumps(json.loads(text)).lower())}
+    return set(hidden) & words
 
 
 def test_the_account_plays_its_seat_on_a_second_device(
@@ -103,6 +98,7 @@ def test_the_account_plays_its_seat_on_a_second_device(
     assert hidden_cards_in(old.received[seen_before:], hand[1:]) == set()
     assert hidden_cards_in(watching.received, hand[1:]) == set()
     assert hidden_cards_in(bo_socket.received, hand[1:]) == set()
+    assert hidden_cards_in(here.received, hand[1:]) == set(hand[1:])  # the holder's own
 
     # The old token opens nothing: a socket joining with it is refused and closed.
     stale = Client(server.ws_base, room_id, old_token)
