@@ -82,3 +82,48 @@ def test_a_second_device_plays_the_seat_and_the_first_one_watches(
     assert not errors, errors
     for page in (first, phone, stranger):
         page.context.close()
+
+
+def test_a_banned_player_reads_why_the_seat_stopped(browser: Any, tmp_path: Any) -> None:
+    """The operator bans an account in play: its page said only that the seat kept in
+    this browser was not valid; it says the account is banned, and watches."""
+    import httpx
+
+    from pyramids.web.app import create_app
+    from pyramids.web.limits import ServerLimits
+    from pyramids.web.pages import mount_pages
+    from tests.web.conftest import UvicornThread
+
+    token = "an operator secret of at least thirty-two characters"
+    running = UvicornThread(mount_pages(create_app(
+        f"sqlite:///{tmp_path / 'ban.db'}", limits=ServerLimits.relaxed(), admin_token=token)),
+        wait=15)
+    try:
+        page = browser.new_context(viewport={"width": 1200, "height": 860}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(running.base + "/account")
+        page.wait_for_selector("body[data-ready=true] #register-name")
+        page.fill("#register-name", "Mallory")
+        page.fill("#register-password", PASSWORD)
+        page.click("#register button[type=submit]")
+        page.wait_for_selector("#account-title")
+        page.goto(running.base + "/?game=pacal")
+        page.wait_for_selector("body[data-options='pacal']")
+        page.select_option("#seats select[data-seat='0']", "me")
+        page.select_option("#seats select[data-seat='1']", "open")
+        page.click("#create-button")
+        page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+        page.wait_for_selector("body[data-seat='0'] [data-leave='0']")
+        banned = httpx.post(f"{running.base}/api/admin/accounts/Mallory/ban",
+                            json={"banned": True},
+                            headers={"Authorization": f"Bearer {token}"})
+        assert banned.status_code == 200, banned.text
+        page.wait_for_selector("body[data-seat='spectator']")
+        page.locator("#message", has_text="banned from this server").wait_for(timeout=10_000)
+        assert "not valid" not in page.inner_text("#message")
+        assert page.locator("#play-here").count() == 0  # logged out: nothing to claim
+        assert not errors, errors
+        page.context.close()
+    finally:
+        running.stop()

@@ -96,6 +96,8 @@ function connect() {
       // This seat is played on another device of the account now: this browser's
       // token holds nothing, and the page watches (it offers Play here again).
       if (message.code === "seat_moved") store.dropSeat(roomId);
+      // Banned: the server ended every login of the account; nothing to play here.
+      if (message.code === "banned") ui.account = null;
       if (!(CHAT_REFUSAL.test(message.code || "") && chatRefused(message.message))) showMessage(message.message, "error");
     }
     else if (message.type === "log") onLog(message);
@@ -110,7 +112,8 @@ function connect() {
     }
     if (event.code === CLOSE_BAD_TOKEN) {
       store.dropSeat(roomId);
-      showMessage(t("The seat kept in this browser is not valid in this room; you are watching."));
+      // A banned account's seat: the server's words (said just before) stay on show.
+      if (event.reason !== "banned") showMessage(t("The seat kept in this browser is not valid in this room; you are watching."));
       connect();
       return;
     }
