@@ -23,6 +23,9 @@ ranked rooms. The rules this module keeps:
   thread, never on the event loop.
 - When a ranked game finishes, the ratings of its accounts are updated
   (`pyramids.web.ratings`), once, and the change is kept with the account's history.
+- The operator (`/api/admin/accounts/{name}/mute`, `.../ban`) may mute an account's
+  chat or ban it: a banned account's sessions end and stay dead (`session_account`
+  reads none), and its login is refused once its password proves right.
 """
 
 from __future__ import annotations
