@@ -217,3 +217,42 @@ def test_a_claimed_seat_keeps_its_new_token_after_a_restart(
     stale = Client(again.ws_base, room_id, old_token)
     clients.append(stale)
     assert stale.error()["code"] == "bad_token"
+
+
+def test_a_seat_moved_on_another_server_process_is_told_the_same(
+    server: ServerThread, clients: list[Client]
+) -> None:
+    """In a cluster, Play here may be answered by another process: this one hears the
+    room changed, reloads it, and tells the old device `seat_moved` (not that its seat
+    was freed), which then watches."""
+    from pyramids.web.cluster import Notice
+    from pyramids.web.rooms import hash_token
+
+    ana = browser(server)
+    assert register(ana, "Ana").status_code == 201
+    room_id, host = create_room(server)
+    old_token = sit(ana, room_id, 0)
+    take_seat(server, room_id, "Gus", 1)
+    start(server, room_id, host)
+    old = Client(server.ws_base, room_id, old_token)
+    clients.append(old)
+    old.state_at_least(0)
+    hub = server.app.state.hub
+    account_id = hub.rooms[room_id].room.seats[0].account_id
+    new_token = "a seat token another process gave"
+    assert hub.storage.move_seat_token(room_id, 0, account_id, hash_token(old_token),
+                                       hash_token(new_token))
+    async def no_new_moves(live: Any, known: Any = None) -> bool:
+        return False  # (reading other processes' moves needs PostgreSQL; none were made)
+
+    hub._catch_up = no_new_moves
+    hub._loop.call_soon_threadsafe(hub._on_notice, Notice(room_id, "room", "elsewhere"))
+    assert old.error()["code"] == "seat_moved"
+    assert "hand" not in old.until(lambda m: m.get("type") == "state"
+                                   and m["seat"] is None)["view"]
+    here = Client(server.ws_base, room_id, new_token)
+    clients.append(here)
+    assert here.state_at_least(0)["seat"] == 0
+    # The token the database no longer holds is refused by the other process too.
+    assert not hub.storage.move_seat_token(room_id, 0, account_id, hash_token(old_token),
+                                           hash_token("again"))
