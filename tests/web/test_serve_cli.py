@@ -110,6 +110,72 @@ def test_serve_refuses_a_database_a_newer_version_upgraded(
     assert path.read_bytes() == before
 
 
+def _newer_database(tmp_path: Any) -> tuple[Any, str]:
+    """A SQLite database as a newer pyramids left it (a schema revision unknown here)."""
+    import sqlite3
+
+    from pyramids.web.storage import Storage
+
+    path = tmp_path / "club.db"
+    url = f"sqlite:///{path}"
+    storage = Storage(url)
+    storage.migrate()
+    storage.dispose()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '0099_from_the_future' "
+                           "WHERE version_num LIKE '0009%'")
+    return path, url
+
+
+def _dump(path: Any) -> list[str]:
+    import sqlite3
+
+    connection = sqlite3.connect(path)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+def test_uvicorn_factory_refuses_a_newer_database_in_words(tmp_path: Any) -> None:
+    """Started as docs/server.md says (`uvicorn --factory`), the server refused with a
+    traceback in uvicorn's log; now with the words `pyramids serve` prints, once, and a
+    non-zero exit, before it listens or touches the database."""
+    import subprocess
+    import sys
+
+    path, url = _newer_database(tmp_path)
+    before = _dump(path)
+    env = {**os.environ, "PYRAMIDS_DB_URL": url, "PYRAMIDS_LANG": "en", "LANG": "C.UTF-8"}
+    ran = subprocess.run(
+        [sys.executable, "-m", "uvicorn", "--factory", "pyramids.web.app:app_from_env",
+         "--port", "0"],
+        env=env, capture_output=True, text=True, timeout=60, check=False)
+    log = ran.stdout + ran.stderr
+    assert ran.returncode == 2, log
+    assert "ERROR:" in log, log
+    assert log.count("upgraded by a newer version of pyramids") == 1, log
+    assert "0099_from_the_future" in log and "restore a backup" in log
+    assert "Traceback" not in log and "DatabaseTooNew" not in log, log
+    assert "Uvicorn running" not in log
+    assert _dump(path) == before  # nothing migrated or written
+
+
+def test_a_newer_postgres_database_is_named_without_its_password(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = "postgresql://club:s3cret-Pa55@db.example/pyramids"
+    monkeypatch.setenv("PYRAMIDS_DB_URL", url)
+    monkeypatch.setattr(web_app, "newer_schema", lambda given: ["0099_from_the_future"])
+    monkeypatch.setattr(web_app, "create_app", lambda *args, **kwargs: pytest.fail("started"))
+    with pytest.raises(SystemExit) as exited:
+        web_app.app_from_env()
+    assert exited.value.code == 2
+    records = [record.getMessage() for record in caplog.records if record.levelname == "ERROR"]
+    assert len(records) == 1 and "0099_from_the_future" in records[0]
+    assert "s3cret-Pa55" not in records[0] and "db.example" in records[0]
+
+
 def test_every_serve_option_is_in_the_operators_guide() -> None:
     import re
     from pathlib import Path

@@ -157,7 +157,12 @@ def register(app: typer.Typer) -> None:
             from pyramids.web.app import create_app
             from pyramids.web.limits import ServerLimits
             from pyramids.web.serving import header_deadline_protocol
-            from pyramids.web.storage import SQLITE_SYNC_MODES, newer_schema
+            from pyramids.web.storage import (
+                NEWER_SCHEMA,
+                SQLITE_SYNC_MODES,
+                newer_schema,
+                shown_url,
+            )
             from pyramids.web.ws import MAX_MESSAGE_BYTES
 
         if sqlite_sync not in SQLITE_SYNC_MODES:
@@ -185,10 +190,7 @@ def register(app: typer.Typer) -> None:
                        "print(secrets.token_urlsafe(32))\")", path=admin_token_file))
         newer = newer_schema(db)
         if newer:
-            fail(_("the database {db} was upgraded by a newer version of pyramids (schema "
-                   "{revisions}, which this version does not know); it is left untouched: run "
-                   "the newer version, or restore a backup made before the upgrade",
-                   db=db, revisions=", ".join(newer)))
+            fail(_(NEWER_SCHEMA, db=shown_url(db), revisions=", ".join(newer)))
         limits = ServerLimits(
             rooms_per_client=rooms_per_client,
             waiting_rooms=waiting_rooms,

@@ -23,6 +23,9 @@ ranked rooms. The rules this module keeps:
   thread, never on the event loop.
 - When a ranked game finishes, the ratings of its accounts are updated
   (`pyramids.web.ratings`), once, and the change is kept with the account's history.
+- The operator (`/api/admin/accounts/{name}/mute`, `.../ban`) may mute an account's
+  chat or ban it: a banned account's sessions end and stay dead (`session_account`
+  reads none), and its login is refused once its password proves right.
 """
 
 from __future__ import annotations
@@ -91,6 +94,9 @@ accounts_table = sa.Table(
     sa.Column("name_look", sa.String(256), nullable=True, index=True),
     sa.Column("password_hash", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Revision 0010: the operator's sanctions (since when; None: none).
+    sa.Column("chat_muted_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("banned_at", sa.DateTime(timezone=True), nullable=True),
 )
 sessions_table = sa.Table(
     "sessions", metadata,
@@ -250,6 +256,43 @@ class AccountStore:
             ).first()
         return None if row is None else str(row.name)
 
+    def sanctions(self, account_id: int) -> tuple[bool, bool]:
+        """(chat muted, banned) for the account; (False, False) for no such account."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(accounts_table.c.chat_muted_at, accounts_table.c.banned_at)
+                .where(accounts_table.c.id == account_id)
+            ).first()
+        return (False, False) if row is None else (row.chat_muted_at is not None,
+                                                   row.banned_at is not None)
+
+    def sanction(self, name: str, muted: bool | None = None,
+                 banned: bool | None = None) -> tuple[int, str, bool, bool] | None:
+        """The operator mutes or unmutes the chat of the account named `name` (any case),
+        or bans it or lifts the ban; a ban ends every session of the account. (id, name,
+        muted, banned) afterwards; None when there is no such account."""
+        now = _now()
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                sa.select(accounts_table).where(accounts_table.c.name_key == name_key(name))
+            ).first()
+            if row is None:
+                return None
+            values: dict[str, Any] = {}
+            if muted is not None and muted != (row.chat_muted_at is not None):
+                values["chat_muted_at"] = now if muted else None
+            if banned is not None and banned != (row.banned_at is not None):
+                values["banned_at"] = now if banned else None
+            if values:
+                connection.execute(accounts_table.update()
+                                   .where(accounts_table.c.id == row.id).values(**values))
+            if banned:
+                connection.execute(sa.delete(sessions_table)
+                                   .where(sessions_table.c.account_id == row.id))
+            final_muted = values.get("chat_muted_at", row.chat_muted_at) is not None
+            final_banned = values.get("banned_at", row.banned_at) is not None
+        return int(row.id), str(row.name), final_muted, final_banned
+
     def find(self, name: str) -> tuple[int, str, str] | None:
         """(id, name, password hash) of the account with this name, any case."""
         with self.engine.connect() as connection:
@@ -299,7 +342,8 @@ class AccountStore:
                 sa.select(accounts_table.c.id, accounts_table.c.name,
                           sessions_table.c.expires_at)
                 .join(accounts_table, accounts_table.c.id == sessions_table.c.account_id)
-                .where(sessions_table.c.token_hash == token_hash)
+                .where(sessions_table.c.token_hash == token_hash,
+                       accounts_table.c.banned_at.is_(None))
             ).first()
         if row is None or as_utc(row.expires_at) < _now():
             return None
@@ -513,8 +557,12 @@ class Accounts:
             raise RoomError("bad_login", Words(N_("wrong name or password")), 403)
         for buckets, what, _most, _message in counted:
             buckets.give_back(what)
-        self._remember_address(key, address)
         account, clean, _ = found
+        if (await hub.run_db(self.store.sanctions, account))[1]:
+            # Said only to whoever knows the password: a guess learns nothing.
+            log.info("account %d refused a login: banned", account)
+            raise RoomError("banned", BANNED, 403)
+        self._remember_address(key, address)
         if self.hasher.check_needs_rehash(stored):
             new_hash = await self._in_thread(self.hasher.hash, password)
             await hub.run_db(self.store.set_password_hash, account, new_hash)
@@ -613,6 +661,10 @@ class Accounts:
         changes = await hub.run_db(self.store.rate_game, room.id, room.game_name, seats,
                                    places)
         log.info("room %s rated: %d seats", room.id, len(changes))
+
+
+BANNED = Words(N_("this account is banned from this server by its operator: it cannot log "
+                  "in or play here"))
 
 
 def _address(request: Request) -> str:

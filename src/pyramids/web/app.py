@@ -68,12 +68,16 @@ from pyramids.web.rooms import (
     RoomError,
     RoomSettings,
     new_seed,
+    shown_value,
 )
 from pyramids.web.solitaire import attach_solitaire, mount_solitaire
 from pyramids.web.storage import (
+    NEWER_SCHEMA,
     STORAGE_RETRY_SECONDS,
     STORAGE_TROUBLE_LOG,
     Storage,
+    newer_schema,
+    shown_url,
     storage_trouble,
 )
 from pyramids.web.ws import MAX_MESSAGE_BYTES, room_socket
@@ -133,6 +137,19 @@ class RankedQuestion(Strict):
 class TakeSeat(Strict):
     name: str = Field(max_length=200)
     seat: int | None = None
+
+
+class ClaimSeat(Strict):
+    # The seat (from 0) this account holds; None: the one seat it holds in the room.
+    seat: int | None = None
+
+
+class Mute(Strict):
+    muted: bool = True
+
+
+class Ban(Strict):
+    banned: bool = True
 
 
 class GiveSeat(Strict):
@@ -737,6 +754,20 @@ def create_app(
         seat, token = await hub.take_seat(live, body.name, body.seat, account)
         return {"room": live.room.summary(), "seat": seat.index, "token": token}
 
+    @app.post("/api/rooms/{room_id}/seats/claim", responses={
+        **ERRORS, 401: {"model": ErrorAnswer, "description": "not logged in"}})
+    async def claim_seat(room_id: str, body: ClaimSeat, request: Request) -> dict[str, Any]:
+        """Play here: the logged-in account plays the seat it holds on this device (a new
+        seat token; the one its other device held stops working)."""
+        hub = hub_of(request)
+        live = await hub.get(room_id)
+        account = await seat_account(request)
+        if account is None:
+            raise RoomError("not_logged_in", Words(N_(
+                "log in to the account that holds the seat to play it on this device")), 401)
+        seat, token = await hub.claim_seat(live, body.seat, account)
+        return {"room": live.room.summary(), "seat": seat.index, "token": token}
+
     @app.post("/api/rooms/{room_id}/leave", responses=ERRORS)
     async def leave_seat(room_id: str, body: Start, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
@@ -781,6 +812,35 @@ def create_app(
         live = await hub.get(room_id)
         await hub.close_by_operator(live)
         return {"room": live.room.summary()}
+
+    async def sanction(request: Request, name: str, muted: bool | None = None,
+                       banned: bool | None = None) -> dict[str, Any]:
+        check_operator(request)
+        hub = hub_of(request)
+        found = await hub.run_db(accounts.store.sanction, name, muted, banned)
+        if found is None:
+            raise RoomError("unknown_account", Words(N_(
+                "no account is named '{name}'"), name=shown_value(name[:64])), 404)
+        account_id, account_name, now_muted, now_banned = found
+        if banned:
+            ended = hub.end_banned(account_id)
+            log.info("account %d banned by the server's operator (%d seat sockets closed)",
+                     account_id, ended)
+        elif banned is False:
+            log.info("account %d: ban lifted by the server's operator", account_id)
+        if muted is not None:
+            log.info("account %d: chat %s by the server's operator", account_id,
+                     "muted" if muted else "unmuted")
+        return {"account": {"name": account_name, "chat_muted": now_muted,
+                            "banned": now_banned}}
+
+    @app.post("/api/admin/accounts/{name}/mute", responses=ERRORS)
+    async def mute_account(name: str, body: Mute, request: Request) -> dict[str, Any]:
+        return await sanction(request, name, muted=body.muted)
+
+    @app.post("/api/admin/accounts/{name}/ban", responses=ERRORS)
+    async def ban_account(name: str, body: Ban, request: Request) -> dict[str, Any]:
+        return await sanction(request, name, banned=body.banned)
 
     @app.post("/api/rooms/{room_id}/agents", responses=ERRORS)
     async def give_seat(room_id: str, body: GiveSeat, request: Request) -> dict[str, Any]:
@@ -842,8 +902,19 @@ def _errors_are_400(app: FastAPI) -> None:
 
 
 def app_from_env() -> FastAPI:
-    """For `uvicorn --factory pyramids.web.app:app_from_env`: the DB URL from PYRAMIDS_DB_URL."""
-    return create_app(os.environ.get("PYRAMIDS_DB_URL") or DEFAULT_DB_URL)
+    """For `uvicorn --factory pyramids.web.app:app_from_env`: the DB URL from PYRAMIDS_DB_URL.
+
+    A database a newer version of pyramids upgraded is refused as `pyramids serve`
+    refuses it: one log line in words, and exit status 2 (no traceback)."""
+    url = os.environ.get("PYRAMIDS_DB_URL") or DEFAULT_DB_URL
+    newer = newer_schema(url)
+    if newer:
+        # uvicorn's own log, where its other start-up errors go (else this package's).
+        server_log = logging.getLogger("uvicorn.error")
+        (server_log if server_log.hasHandlers() else log).error(
+            "%s", _(NEWER_SCHEMA, db=shown_url(url), revisions=", ".join(newer)))
+        raise SystemExit(2)
+    return create_app(url)
 
 
 __all__ = ["DEFAULT_DB_URL", "MAX_BODY_BYTES", "MAX_MESSAGE_BYTES", "create_app", "app_from_env"]

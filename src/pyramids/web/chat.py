@@ -229,6 +229,12 @@ async def send_chat(hub: Hub, live: LiveRoom, conn: Connection, text: Any) -> No
     if seat is None and chat.spectators_muted:
         raise RoomError("chat_muted", Words(N_("the host has muted spectators in this room: "
                                                "only the players may write")))
+    writers = {conn.account_id, live.room.seats[seat].account_id if seat is not None else None}
+    for account in writers - {None}:
+        if (await hub.account_sanctions(account))[0]:
+            raise RoomError("chat_muted", Words(N_(
+                "the server's operator has muted your chat: you can still play, and read what "
+                "others write")))
     clean = clean_chat_text(text)
     if conn.chat_bucket is None:
         conn.chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)

@@ -63,6 +63,7 @@ from pyramids.play.i18n import words_text
 from pyramids.play.movelog import MoveLog
 from pyramids.play.moves import CLOCK_PREFIX
 from pyramids.web import jsontext, movelog
+from pyramids.web.accounts import BANNED, AccountStore, session_hash
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import (
     TIMEOUT_BOT,
@@ -129,6 +130,11 @@ KEPT_OVER_ROOMS = 16
 LISTED = 100
 
 
+# Told to the sockets of a seat its account now plays on another device (Play here).
+SEAT_MOVED = Words(N_("you now play this seat on another device, so this page only watches; "
+                      "choose Play here to play on this device again"))
+
+
 def _no_room(room_id: Any) -> Words:
     return Words(N_("no room '{room}'"), room=str(room_id)[:64])
 
@@ -168,6 +174,9 @@ class Connection:
         # The next log message, made in the engine pool: (from entry, to entry, text).
         self.log_ready: tuple[int, int, str] | None = None
         self.chat_bucket: TokenBucket | None = None
+        # The account logged in where this socket was opened (its session cookie), or
+        # None: the operator's chat mute holds for it even while it only watches.
+        self.account_id: int | None = None
 
     @property
     def dropped(self) -> bool:
@@ -792,6 +801,38 @@ class Hub:
             await self._broadcast(live)
             return chosen, token
 
+    async def claim_seat(self, live: LiveRoom, seat: Any,
+                         account: tuple[int, str]) -> tuple[Seat, str]:
+        """The logged-in `account` (id, name) plays the seat it holds on this device: a
+        new seat token for it; the old token holds nothing any more, and the sockets
+        that joined with it are told so in words and watch from then on."""
+        async with live.lock:
+            room = live.room
+            chosen, token, old_hash = room.claim_seat(seat, account[0])
+            try:
+                moved = await self.run_db(self.storage.move_seat_token, room.id, chosen.index,
+                                          account[0], old_hash, chosen.token_hash)
+            except Exception:
+                chosen.token_hash = old_hash
+                raise
+            if not moved:  # another process changed the seat a moment ago
+                chosen.token_hash = old_hash
+                await self._reload_room(live)
+                await self._broadcast(live)
+                raise RoomError("seat_changed", Words(N_(
+                    "seat {seat} changed a moment ago; look at the room again and retry"),
+                    seat=chosen.index + 1), 409)
+            await self.announce(room.id, "room")
+            for conn in list(live.connections):
+                if conn.seat == chosen.index:
+                    conn.error("seat_moved", SEAT_MOVED)
+                    conn.seat = None
+            log.info("room %s: seat %d moved to another device of its account",
+                     room.id, chosen.index + 1)
+            live.mark_away(time.monotonic())
+            await self._broadcast(live)
+            return chosen, token
+
     async def give_to_agent(self, live: LiveRoom, token: str | None, seat: int, agent: str) -> Seat:
         async with live.lock:
             live.room.check_host(token)
@@ -1368,6 +1409,7 @@ class Hub:
         if data is None:
             return
         holders = [seat.token_hash for seat in room.seats]
+        accounts = [seat.account_id for seat in room.seats]
         was = room.status
         room.seats = data["seats"]
         if room.status not in OVER:
@@ -1383,8 +1425,13 @@ class Hub:
         for conn in list(live.connections):
             seat = conn.seat
             if seat is not None and room.seats[seat].token_hash != holders[seat]:
-                conn.error("seat_freed", Words(N_("you no longer hold this seat; you watch as "
-                                                  "a spectator")))
+                now_held = room.seats[seat]
+                if (now_held.kind == PERSON and now_held.account_id is not None
+                        and now_held.account_id == accounts[seat]):
+                    conn.error("seat_moved", SEAT_MOVED)  # Play here, on another process
+                else:
+                    conn.error("seat_freed", Words(N_("you no longer hold this seat; you watch "
+                                                      "as a spectator")))
                 conn.seat = None
         if room.status == EXPIRED:
             self.rooms.pop(room.id, None)
@@ -1419,6 +1466,35 @@ class Hub:
 
     # -- connections ----------------------------------------------------------------
 
+    async def account_sanctions(self, account_id: int | None) -> tuple[bool, bool]:
+        """(chat muted, banned) by the server's operator, for an account (or None)."""
+        if account_id is None:
+            return False, False
+        found: tuple[bool, bool] = await self.run_db(
+            AccountStore(self.storage.engine).sanctions, account_id)
+        return found
+
+    async def session_account_id(self, session: str | None) -> int | None:
+        """The account of a live session cookie (a banned account's is none), or None."""
+        if not session or len(session) > 200:
+            return None
+        found = await self.run_db(AccountStore(self.storage.engine).session_account,
+                                  session_hash(session))
+        return None if found is None else found[0]
+
+    def end_banned(self, account_id: int) -> int:
+        """The sockets playing a seat of a banned account are told why and closed (its
+        seats stay in their games, away, as a player who left). How many."""
+        ended = 0
+        for live in list(self.rooms.values()):
+            for conn in list(live.connections):
+                if conn.seat is not None and (
+                        live.room.seats[conn.seat].account_id == account_id):
+                    conn.error("banned", BANNED)
+                    conn.close(4403, "banned")
+                    ended += 1
+        return ended
+
     async def join(self, live: LiveRoom, conn: Connection, token: str | None) -> None:
         async with live.lock:
             seat = None
@@ -1427,6 +1503,8 @@ class Hub:
                 if seat is None:
                     raise RoomError("bad_token",
                                     Words(N_("that token holds no seat in this room")), 403)
+                if (await self.account_sanctions(live.room.seats[seat].account_id))[1]:
+                    raise RoomError("banned", BANNED, 403)
             if live.runs_for_watchers() and not any(
                     other.address == conn.address for other in live.connections):
                 self._check_bot_rooms_watched(conn.address, live)

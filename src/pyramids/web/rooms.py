@@ -544,6 +544,51 @@ class Room:
         chosen.account_id = None if account is None else account[0]
         return chosen, token
 
+    def claim_seat(self, seat: Any, account_id: int) -> tuple[Seat, str, str | None]:
+        """The account that holds a seat plays it on this device: the seat gets a new
+        secret token (returned with the seat and the old token's hash); the old token
+        holds nothing any more. `seat` None: the one seat this account holds here.
+
+        Only a seat taken logged in to that same account may be claimed: a seat taken
+        by name (no account) is its token's alone, and nobody claims another's seat."""
+        if self.status in OVER:
+            raise RoomError("game_over", Words(N_(
+                "room {room} is over ({status}); there is no seat to play on this device"),
+                room=self.id, status=status_words(self.status)), 409)
+        if seat is None:
+            held = [entry.index for entry in self.seats
+                    if entry.kind == PERSON and entry.account_id == account_id]
+            if not held:
+                raise RoomError("not_your_seat", Words(N_(
+                    "your account holds no seat in room {room}; take an open seat, or watch"),
+                    room=self.id), 403)
+            if len(held) > 1:
+                raise RoomError("which_seat", Words(N_(
+                    "your account holds seats {seats} in room {room}; say which one to play "
+                    "on this device"), seats=", ".join(str(index + 1) for index in held),
+                    room=self.id))
+            seat = held[0]
+        entry = self.seats[self._seat_number(seat)]
+        if entry.kind != PERSON:
+            raise RoomError("not_your_seat", Words(N_(
+                "seat {seat} of room {room} is not held by a player; only a seat your account "
+                "holds can be played on another device"), seat=entry.index + 1, room=self.id),
+                403)
+        if entry.account_id is None:
+            raise RoomError("guest_seat", Words(N_(
+                "seat {seat} was taken without an account, so only the browser that took it "
+                "can play it; a seat can move to another device only when it was taken "
+                "logged in"), seat=entry.index + 1), 403)
+        if entry.account_id != account_id:
+            raise RoomError("not_your_seat", Words(N_(
+                "seat {seat} of room {room} is held by another player's account; you can "
+                "play only a seat your own account holds"), seat=entry.index + 1,
+                room=self.id), 403)
+        token = new_token()
+        old = entry.token_hash
+        entry.token_hash = hash_token(token)
+        return entry, token, old
+
     def give_to_agent(self, seat: int, agent: str, known_agents: list[str]) -> Seat:
         if agent not in known_agents:
             raise RoomError(

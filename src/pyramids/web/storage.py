@@ -26,12 +26,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from pyramids.core.errors import N_
 from pyramids.web.rooms import (
     ABORTED,
     AGENT,
     EXPIRED,
     FINISHED,
     OPEN,
+    PERSON,
     WAITING,
     Room,
     RoomSettings,
@@ -246,6 +248,21 @@ class DatabaseTooNew(RuntimeError):
             "the upgrade")
 
 
+# Why a server refuses to start on a database a newer version upgraded (`pyramids
+# serve` and `app_from_env` alike).
+NEWER_SCHEMA = N_("the database {db} was upgraded by a newer version of pyramids (schema "
+                  "{revisions}, which this version does not know); it is left untouched: run "
+                  "the newer version, or restore a backup made before the upgrade")
+
+
+def shown_url(url: str) -> str:
+    """A database URL to show an operator or write in a log: its password hidden."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: shown as given, since it opens nothing
+        return url
+
+
 def newer_schema(url: str) -> list[str]:
     """The unknown (newer) schema revisions of the database at `url`, read without
     creating or changing anything: [] for a missing SQLite file, a new or an older
@@ -364,6 +381,24 @@ class Storage:
                 rooms_table.update().where(rooms_table.c.id == room_id).values(updated_at=_now())
             )
         return True
+
+    def move_seat_token(self, room_id: str, seat: int, account_id: int, old_hash: str | None,
+                        new_hash: str) -> bool:
+        """A seat its account plays on another device: its token hash becomes `new_hash`,
+        only if the database still holds `old_hash` for that account there (another
+        server process may have moved or freed it a moment ago). Whether it did."""
+        with self.engine.begin() as connection:
+            changed = connection.execute(
+                seats_table.update().where(
+                    seats_table.c.room_id == room_id, seats_table.c.seat == seat,
+                    seats_table.c.kind == PERSON, seats_table.c.account_id == account_id,
+                    seats_table.c.token_hash == old_hash,
+                ).values(token_hash=new_hash)
+            ).rowcount
+            if changed:
+                connection.execute(rooms_table.update().where(rooms_table.c.id == room_id)
+                                   .values(updated_at=_now()))
+        return bool(changed)
 
     def save_status(self, room_id: str, status: str, result: dict[str, Any] | None) -> None:
         with self.engine.begin() as connection:

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import words_text
+from pyramids.web.accounts import SESSION_COOKIE
 from pyramids.web.chat import send_chat
 from pyramids.web.hub import Connection, Hub, LiveRoom
 from pyramids.web.language import client_language as socket_language
@@ -205,6 +206,8 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str, address: str) -> 
                         raise RoomError("bad_token", Words(N_("'token' is a string")))
                     try:
                         live = await hub.get(room_id)
+                        conn.account_id = await hub.session_account_id(
+                            websocket.cookies.get(SESSION_COOKIE))
                         await hub.join(live, conn, token)
                     except RoomError as error:
                         # A bad token or an unknown room ends the connection, after saying why.

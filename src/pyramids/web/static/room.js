@@ -93,6 +93,11 @@ function connect() {
       if (message.log) onLog(message.log);
     }
     else if (message.type === "error") {
+      // This seat is played on another device of the account now: this browser's
+      // token holds nothing, and the page watches (it offers Play here again).
+      if (message.code === "seat_moved") store.dropSeat(roomId);
+      // Banned: the server ended every login of the account; nothing to play here.
+      if (message.code === "banned") ui.account = null;
       if (!(CHAT_REFUSAL.test(message.code || "") && chatRefused(message.message))) showMessage(message.message, "error");
     }
     else if (message.type === "log") onLog(message);
@@ -107,7 +112,8 @@ function connect() {
     }
     if (event.code === CLOSE_BAD_TOKEN) {
       store.dropSeat(roomId);
-      showMessage(t("The seat kept in this browser is not valid in this room; you are watching."));
+      // A banned account's seat: the server's words (said just before) stay on show.
+      if (event.reason !== "banned") showMessage(t("The seat kept in this browser is not valid in this room; you are watching."));
       connect();
       return;
     }
@@ -317,12 +323,41 @@ function renderStatus(message) {
     h("ul", { class: "seats" }, items),
     h("p", { class: "last-move", id: "last-move" }, last),
     ...(mine === null ? [h("p", { class: "hint", id: "spectating" }, t("You are watching this game."))] : []),
+    ...playHereOffer(message),
     // A player who left for good would hold the game up for ever: the host can end it.
     ...(message.status === "playing" && hostToken()
       ? [h("button", { id: "end-game", onclick: endGame }, t("End the game"))] : []),
   );
   const end = onEnd && document.getElementById("end-game");
   if (end) end.focus();
+}
+
+/** The seat the logged-in account holds in this room while this page only watches
+ * (it was taken on another device, or this browser forgot its token), or null. */
+function heldElsewhere(message) {
+  if (message.seat !== null || !ui.account || !["waiting", "playing"].includes(message.status)) return null;
+  const held = message.seats.find((seat) => seat.kind === "person" && seat.account && seat.name === ui.account.name);
+  return held ? held.seat : null;
+}
+
+/** "Play here": the account's seat moves to this device; the server decides who may. */
+function playHereOffer(message) {
+  const held = heldElsewhere(message);
+  if (held === null) return [];
+  return [h("p", { class: "hint", id: "play-here-offer" },
+    t("Your account holds seat {number} in this game, played on another device.", { number: held + 1 }), " ",
+    h("button", { class: "primary", id: "play-here", onclick: () => playHere(held) }, t("Play here")))];
+}
+
+async function playHere(index) {
+  try {
+    const moved = await api("POST", `/api/rooms/${roomId}/seats/claim`, { seat: index });
+    store.setSeat(roomId, { token: moved.token, seat: moved.seat, name: ui.account.name });
+    showMessage(t("You play your seat on this device now; the other device only watches."), "info");
+    rejoin();
+  } catch (problem) {
+    showMessage(problem.message);
+  }
 }
 
 function endGame() {
