@@ -86,11 +86,17 @@ def missing_page(message: str, lang: str, path: str) -> str:
     return _page(title, body, lang, path)
 
 
-def _tutorial_link(game: str, lang: str) -> str:
-    """A link to the game's tutorial page (`/tutorial/<game>`), or nothing without one."""
+def _tutorial_link(game: str, lang: str, named: bool = False) -> str:
+    """A link to the game's tutorial page (`/tutorial/<game>`), or nothing without one.
+    `named`: the link says its game ("Try the Pacal tutorial"), for a page that links
+    several tutorials (a screen reader's list of links reads each name alone)."""
     if tutorial_for(game) is None:
         return ""
-    label = html.escape(_("Try the tutorial", lang=lang))
+    if named:
+        title = _(game_manifest(game).display_title, lang=lang)
+        label = html.escape(_("Try the {game} tutorial", lang=lang, game=title))
+    else:
+        label = html.escape(_("Try the tutorial", lang=lang))
     return f'<a class="tutorial-link" href="/tutorial/{html.escape(game)}">{label}</a>'
 
 
@@ -98,7 +104,7 @@ def learn_index_html(lang: str) -> str:
     items = "\n".join(
         f'<li><a href="/learn/{html.escape(m.name)}?lang={lang}">'
         f"<strong>{html.escape(_(m.display_title, lang=lang))}</strong></a> "
-        f"{_tutorial_link(m.name, lang)}</li>"
+        f"{_tutorial_link(m.name, lang, named=True)}</li>"
         for m in manifests()
     )
     heading = html.escape(_("Learn the games", lang=lang))
