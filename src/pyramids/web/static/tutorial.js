@@ -4,7 +4,7 @@
 // server replays them from the tutorial's fixed seed and answers with the step's
 // text, the learner's own view, the legal moves and what to look at.
 
-import { LANG, api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, t, tn } from "./common.js";
+import { LANG, api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, plainBoard, seatName, t, tn } from "./common.js";
 import { announce, installKeys, settleRoving } from "./access.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
@@ -185,11 +185,7 @@ function renderBoard() {
     ? document.activeElement.dataset.key : null;
   const renderer = ui.renderer;
   if (!renderer) {
-    box.replaceChildren(
-      h("pre", { class: "raw-view" }, JSON.stringify(answer.view, null, 2)),
-      h("div", { class: "actions" }, answer.legal_actions.map((action) =>
-        h("button", { "data-action": action, onclick: () => send(action) }, action))),
-    );
+    box.replaceChildren(...plainBoard(answer.game, null, answer.legal_actions, send));
     return;
   }
   const ctx = {
