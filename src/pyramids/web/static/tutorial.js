@@ -16,11 +16,13 @@ let busy = false;
 // Selections of the game's drawing, kept across answers (like a room's page).
 const ui = {};
 
+// The feedback's live region stays in the page, empty when there is nothing to say
+// (the style sheet gives it no room then): a region un-hidden with its text at once
+// is not read by every screen reader, and a refused move's hint went unsaid.
 function showFeedback(text, kind = "info") {
   const box = document.getElementById("feedback");
   box.textContent = text || "";
   box.className = `message ${kind}`;
-  box.hidden = !text;
 }
 
 async function ask(body) {

@@ -1,0 +1,89 @@
+"""What a fifth walk through the learn pages and the tutorials found, keyboard only and
+with a screen reader in mind, in a real Chromium (Debian's), on a desktop and a
+360-pixel phone, in English and Korean."""
+
+# The fixtures are those of test_browser.py, imported by name: tests take them as arguments.
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pyramids.play.i18n import _
+from pyramids.play.tutorial import tutorial_for
+from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
+    TIMEOUT_MS,
+    PageServer,
+    browser,
+    pytestmark,
+    server,
+)
+
+SIZES = {"desktop": {"width": 1200, "height": 860}, "phone": {"width": 360, "height": 740}}
+
+# Every change of the feedback's `hidden` attribute, and each text it was given with
+# whether it was hidden then (a region shown and filled at once is not read by all).
+WATCH_FEEDBACK = """() => {
+    const box = document.getElementById('feedback');
+    window.feedbackLog = [];
+    new MutationObserver((changes) => {
+        for (const change of changes) {
+            if (change.type === 'attributes') window.feedbackLog.push(['hidden', box.hidden]);
+            else window.feedbackLog.push(['text', box.textContent, box.hidden]);
+        }
+    }).observe(box, { attributes: true, attributeFilter: ['hidden'], childList: true });
+}"""
+
+
+def opened(browser: Any, server: PageServer, size: str, lang: str) -> Any:
+    context = browser.new_context(viewport=SIZES[size])
+    context.add_cookies([{"name": "pyramids_lang", "value": lang, "url": server.base}])
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko")])
+def test_the_tutorial_s_feedback_is_a_live_region_already_in_the_page(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """The feedback line was hidden while empty and shown with its text at once: a live
+    region that enters the page with its words is not read by every screen reader, so
+    a refused move's hint could go unsaid. It now stays in the page, empty and taking
+    no room, and only its words change."""
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None
+    page = opened(browser, server, size, lang)
+    page.goto(f"{server.base}/tutorial/pacal-solo")
+    page.wait_for_selector("body[data-ready='true']")
+    feedback = page.locator("#feedback")
+    assert feedback.get_attribute("aria-live") == "assertive"
+    assert feedback.get_attribute("hidden") is None
+    box = feedback.bounding_box()
+    assert box is not None and box["height"] == 0 and not page.is_visible("#feedback")
+    page.evaluate(WATCH_FEEDBACK)
+    page.focus("#next")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-entries='1']")
+    step = tutorial.steps[1]
+    assert step.expect == "place F2" and step.hint
+    # A wrong field by the keyboard: the hint is said, the step stays.
+    page.focus(".field.legal[data-action='place F9']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback.refused")
+    assert feedback.text_content() == _(step.hint, lang=lang)
+    page.focus(".field.legal[data-action='place F2']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-entries='2']")
+    page.wait_for_selector("#feedback.info")
+    assert feedback.text_content() == _("Well done.", lang=lang)
+    log = page.evaluate("window.feedbackLog")
+    assert ["text", _(step.hint, lang=lang), False] in log, log
+    assert all(entry[0] == "text" and entry[2] is False for entry in log), log
+    assert not page.errors, page.errors
+    page.context.close()
