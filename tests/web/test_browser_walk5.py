@@ -87,3 +87,25 @@ def test_the_tutorial_s_feedback_is_a_live_region_already_in_the_page(
     assert all(entry[0] == "text" and entry[2] is False for entry in log), log
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko")])
+def test_a_game_s_learn_tutorial_and_room_tabs_have_different_names(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """The tutorial's tab read "Pyramids: Pacal", the name of a room of the same game,
+    and the learn page's "Pacal" said nothing of what it was: a screen reader's list of
+    windows named three pages of a game alike. Each now says what it is for."""
+    from pyramids.core import game_manifest
+
+    page = opened(browser, server, size, lang)
+    for game in ("pacal", "temple", "mahjongg", "pacal-solo"):
+        title = _(game_manifest(game).display_title, lang=lang)
+        page.goto(f"{server.base}/learn/{game}")
+        assert page.title() == _("How to play: {game}", lang=lang, game=title)
+        page.goto(f"{server.base}/tutorial/{game}")
+        page.wait_for_selector("body[data-ready='true']")
+        assert page.title() == _("Tutorial: {game}", lang=lang, game=title)
+        assert page.title() != _("Pyramids: {game}", lang=lang, game=title)
+    assert not page.errors, page.errors
+    page.context.close()

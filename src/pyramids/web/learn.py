@@ -122,7 +122,9 @@ def learn_html(game: str, lang: str) -> str:
         _tutorial_link(game, lang),
         f'<a class="play-link" href="/?game={quote(game)}">{play}</a>')))
     body = f'<p class="tutorial-links">{links}</p>\n{body}'
-    return _page(_(manifest.display_title, lang=lang), body, lang, f"/learn/{game}")
+    # The tab says what the page is for: a room and a tutorial of the game are open too.
+    title = _("How to play: {game}", lang=lang, game=_(manifest.display_title, lang=lang))
+    return _page(title, body, lang, f"/learn/{game}")
 
 
 def mount_learn(app: FastAPI) -> None:

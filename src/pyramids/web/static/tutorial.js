@@ -300,7 +300,8 @@ async function main() {
     await loadCatalogue();
     ui.renderer = await gameRenderer(game);
     document.getElementById("game-title").textContent = `· ${gameTitle(game)}`;
-    document.title = t("Pyramids: {game}", { game: gameTitle(game) });
+    // Not a room's "Pyramids: {game}": tabs of the same game tell the lesson apart.
+    document.title = t("Tutorial: {game}", { game: gameTitle(game) });
   } catch (problem) {
     showFeedback(problem.message, "error");
   }
