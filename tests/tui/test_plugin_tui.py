@@ -57,3 +57,10 @@ async def test_a_plugin_game_without_a_text_drawing_says_so_in_words(
         await pilot.click(buttons["take 1"])
         await settle(pilot, app)
         assert session.state.history_strings()[0] == "take 1"
+        # The bot answered; the keyboard is on the first move's button: Enter plays it.
+        played = len(session.state.history())
+        assert played == 2 and isinstance(app.focused, MoveButton), app.focused
+        assert app.focused.move == session.state.legal_action_strings()[0]
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert session.state.history_strings()[2] == "take 1"
