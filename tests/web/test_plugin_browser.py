@@ -31,7 +31,7 @@ def test_a_plugin_game_without_a_renderer_is_played_from_its_text(
                                                         web_renderer=None)
     server = PageServer(f"sqlite:///{tmp_path / 'rooms.db'}")
     try:
-        create_from_lobby(page, server, "toy-nim", {"stones": 6}, ["me", "bot:random"])
+        room = create_from_lobby(page, server, "toy-nim", {"stones": 6}, ["me", "bot:random"])
         page.wait_for_selector("#game .raw-view")
         assert page.inner_text("#game .raw-view").startswith("Pile: ")
         assert '"to_move"' not in page.inner_text("#game")
@@ -40,6 +40,11 @@ def test_a_plugin_game_without_a_renderer_is_played_from_its_text(
             page.click("#game .actions button >> nth=0")
             wait_turn_or_end(page, before)
         assert page.inner_text("#game .raw-view").startswith("Pile: (empty)")
+        # The replay draws each step as the room did (it showed the view's JSON).
+        page.goto(f"{server.base}/replay/{room}#step=0")
+        page.wait_for_selector(".replay-board .raw-view")
+        assert page.inner_text(".replay-board .raw-view >> nth=0") == "Pile: oooooo (6 stones)"
+        assert "to_move" not in page.inner_text("main")
     finally:
         server.stop()
 
