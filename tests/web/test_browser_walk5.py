@@ -109,3 +109,40 @@ def test_a_game_s_learn_tutorial_and_room_tabs_have_different_names(
         assert page.title() != _("Pyramids: {game}", lang=lang, game=title)
     assert not page.errors, page.errors
     page.context.close()
+
+
+HEADINGS = """() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+    .map((heading) => [Number(heading.tagName[1]), heading.textContent.trim()])"""
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko")])
+def test_the_learn_pages_have_one_h1_and_no_skipped_heading_level(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """The learn pages had two h1 headings (the header's "Pyramids" and the rules'
+    title) where every other page has one, the header's, and its sections as h2: a
+    screen reader's list of headings put the page beside the site. The rules' title
+    is now an h2 under the header's h1, its sections h3, with no level skipped."""
+    from pyramids.core import game_manifest
+
+    page = opened(browser, server, size, lang)
+    for path in ("/learn", "/learn/pacal", "/learn/temple", "/learn/mahjongg",
+                 "/learn/pacal-solo"):
+        page.goto(f"{server.base}{path}")
+        headings = page.evaluate(HEADINGS)
+        levels = [level for level, _text in headings]
+        assert levels.count(1) == 1 and headings[0] == [1, "Pyramids"], (path, headings)
+        assert levels[1] == 2, (path, headings)
+        assert all(later - earlier <= 1 for earlier, later in zip(levels, levels[1:],
+                                                                  strict=False)), headings
+        if path != "/learn":
+            assert len(headings) > 5 and levels.count(2) == 1, (path, headings)
+            # The title is read first, then the ways on: the tutorial and a real game.
+            first = page.evaluate("[...document.querySelector('main').children]"
+                                  ".slice(0, 2).map((node) => node.tagName + '.' + node.className)")
+            assert first == ["H2.", "P.tutorial-links"], (path, first)
+    page.goto(f"{server.base}/learn/temple")
+    title = page.locator("main.learn-page h2").first.text_content()
+    assert title == _(game_manifest("temple").display_title, lang=lang)
+    assert not page.errors, page.errors
+    page.context.close()
