@@ -10,6 +10,7 @@ on `sys.path`, so `importlib.metadata` finds it like any installed package.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import warnings
 from collections.abc import Iterator
@@ -94,6 +95,21 @@ def test_play_plain_draws_it_with_its_text_renderer(plugin_site: Path) -> None:
     assert "Pile: ooooo (5 stones)" in output
     assert "=== Nim, move 1: seat 1 to play ===" in output
     assert "Strategy: leave your opponent a multiple of four stones." in output
+    assert "Winner: seat 1 (you)" in output
+
+
+def test_play_plain_without_a_text_renderer_says_so_not_its_keys(plugin_site: Path) -> None:
+    """Without a text_renderer the plain player printed the view's internal keys ("to
+    move: 0", a seat counted from 0, "outcome: -"); it now says the game has no drawing,
+    and the legal moves below it are words."""
+    registry._REGISTRY["toy-nim"] = dataclasses.replace(game_manifest("toy-nim"),
+                                                        text_renderer=None)
+    output = invoke("play", "toy-nim", "--plain", "--seats", "human,greedy", "--seed", "1",
+                    "--option", "stones=5", input="take 1\ntake 3\ntake 2\ntake 1\n")
+    assert "Nim has no drawing of its board here; follow the game by its moves." in output
+    assert "take 1" in output.split("Legal moves:")[1]
+    for internal in ("to move", "stones:", "outcome"):
+        assert internal not in output, output
     assert "Winner: seat 1 (you)" in output
 
 

@@ -4,6 +4,7 @@ fields of its view ("to move: 0", a seat counted from 0)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,11 @@ import pytest
 pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
-from pyramids.core import load  # noqa: E402
+from pyramids.core import game_manifest, load, registry  # noqa: E402
+from pyramids.play.render import no_drawing  # noqa: E402
 from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
+from pyramids.tui.board import MoveButton  # noqa: E402
 from tests.core.test_plugins import plugin_site  # noqa: E402, F401
 from tests.tui.helpers import LARGE, play_first_move_by_list, screen_lines, settle  # noqa: E402
 
@@ -31,3 +34,33 @@ async def test_a_plugin_game_is_drawn_by_its_text_renderer(plugin_site: Path) ->
         left = session.state.view(0)["stones"]
         assert left < 4
         assert f"({left} stones)" in "\n".join(screen_lines(app))
+
+
+async def test_a_plugin_game_without_a_text_drawing_says_so_in_words(
+        plugin_site: Path) -> None:  # noqa: F811
+    """Without a `text_renderer` the board was an outline of the view's internal keys
+    ("to move: 0", "outcome: -"); it now says in words that the game has no drawing,
+    and its legal moves are buttons named by their words, which play the move."""
+    registry._REGISTRY["toy-nim"] = dataclasses.replace(game_manifest("toy-nim"),
+                                                        text_renderer=None)
+    session = new_session(load("toy-nim", stones=5), ["human", "greedy"], 1)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot, app)
+        screen = "\n".join(screen_lines(app))
+        assert no_drawing("toy-nim") in screen
+        assert "Nim has no drawing of its board" in screen
+        for internal in ("to move", "stones:", "outcome"):
+            assert internal not in screen, screen
+        buttons = {button.move: button for button in app.query(MoveButton)}
+        assert list(buttons) == ["take 1", "take 2", "take 3"]
+        await pilot.click(buttons["take 1"])
+        await settle(pilot, app)
+        assert session.state.history_strings()[0] == "take 1"
+        # The bot answered; the keyboard is on the first move's button: Enter plays it.
+        played = len(session.state.history())
+        assert played == 2 and isinstance(app.focused, MoveButton), app.focused
+        assert app.focused.move == session.state.legal_action_strings()[0]
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert session.state.history_strings()[2] == "take 1"

@@ -115,8 +115,10 @@ def test_a_tutorial_tells_a_screen_reader_the_bots_moves_and_the_end_once(
     heard = [tuple(line) for line in page.evaluate("window.heard")]
     assert len(heard) == len(set(heard)), heard
     moves = [text for _, text in heard if not text.startswith(("Game over.", "게임이 끝났"))]
-    # The others are told by seat, as the page's "Since your move: ..." line tells them.
-    seat = r"Seat [2-4]" if lang == "en" else r"[2-4]번 자리"
+    # The others are told by the bot who plays them, as a room names its bots and the
+    # page's "Since your move: ..." line tells them (with the seat where two are alike).
+    seat = (r"Greedy rule \(bot(, seat [2-4])?\)" if lang == "en"
+            else r"탐욕 규칙 \(봇(, [2-4]번 자리)?\)")
     assert moves and all(re.fullmatch(seat, text.split(":")[0]) for text in moves), heard
     assert len(moves) == sum(answered), (answered, heard)  # each move said once
     if lang == "ko":

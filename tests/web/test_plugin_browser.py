@@ -31,7 +31,7 @@ def test_a_plugin_game_without_a_renderer_is_played_from_its_text(
                                                         web_renderer=None)
     server = PageServer(f"sqlite:///{tmp_path / 'rooms.db'}")
     try:
-        create_from_lobby(page, server, "toy-nim", {"stones": 6}, ["me", "bot:random"])
+        room = create_from_lobby(page, server, "toy-nim", {"stones": 6}, ["me", "bot:random"])
         page.wait_for_selector("#game .raw-view")
         assert page.inner_text("#game .raw-view").startswith("Pile: ")
         assert '"to_move"' not in page.inner_text("#game")
@@ -40,5 +40,40 @@ def test_a_plugin_game_without_a_renderer_is_played_from_its_text(
             page.click("#game .actions button >> nth=0")
             wait_turn_or_end(page, before)
         assert page.inner_text("#game .raw-view").startswith("Pile: (empty)")
+        # The replay draws each step as the room did (it showed the view's JSON).
+        page.goto(f"{server.base}/replay/{room}#step=0")
+        page.wait_for_selector(".replay-board .raw-view")
+        assert page.inner_text(".replay-board .raw-view >> nth=0") == "Pile: oooooo (6 stones)"
+        assert "to_move" not in page.inner_text("main")
+    finally:
+        server.stop()
+
+
+def test_a_plugin_game_without_any_drawing_shows_words_not_its_keys(
+        plugin_site: Path, page: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Without a text_renderer either, the room page showed the raw view ("to_move": 0,
+    a seat counted from 0) and the replay page did too: both now say in words that the
+    game has no drawing, and the room's moves are buttons named by their words."""
+    registry._REGISTRY["toy-nim"] = dataclasses.replace(game_manifest("toy-nim"),
+                                                        web_renderer=None, text_renderer=None)
+    server = PageServer(f"sqlite:///{tmp_path / 'rooms.db'}")
+    words = "Nim has no drawing of its board here; follow the game by its moves."
+    try:
+        room = create_from_lobby(page, server, "toy-nim", {"stones": 6}, ["me", "bot:random"])
+        page.wait_for_selector("#game .no-drawing")
+        assert page.inner_text("#game .no-drawing") == words
+        shown = page.inner_text("#game")
+        for internal in ("to_move", "stones", "outcome", "{"):
+            assert internal not in shown, shown
+        group = page.locator("#game [role='group']")
+        assert group.get_attribute("aria-label") == "Your moves:"
+        while not finished(page):
+            before = move_number(page)
+            assert page.locator("#game .actions button >> nth=0").inner_text().startswith("take ")
+            page.click("#game .actions button >> nth=0")
+            wait_turn_or_end(page, before)
+        page.goto(f"{server.base}/replay/{room}")
+        page.wait_for_selector(".replay-board .no-drawing")
+        assert "stones" not in page.inner_text("main")
     finally:
         server.stop()

@@ -8,7 +8,9 @@ of a real game (the other seats by the tutorial's agent).
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -195,3 +197,45 @@ def test_a_browser_asking_for_a_missing_page_gets_a_page_not_json(client: TestCl
     assert client.get("/api/nosuch", headers=browser).json()["error"]["code"] == "not_found"
     assert client.get("/nosuchpage").json()["error"]["code"] == "not_found"
     assert client.get("/learn/nogame").json()["error"]["code"] == "unknown_game"
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_learn_index_names_each_tutorial_link_by_its_game(client: TestClient,
+                                                               lang: str) -> None:
+    """The index's four links all read "Try the tutorial": a screen reader's list of links
+    said the same name four times. Each now names its game, in the page's language."""
+    from pyramids.core import game_manifest
+
+    page = client.get("/learn", params={"lang": lang}).text
+    links = dict(re.findall(r'<a class="tutorial-link" href="/tutorial/([\w-]+)">([^<]*)</a>',
+                            page))
+    assert set(links) == set(TUTORIALS)
+    for game, name in links.items():
+        title = _(game_manifest(game).display_title, lang=lang)
+        assert name == html.escape(_("Try the {game} tutorial", lang=lang, game=title))
+    assert len(set(links.values())) == len(links)
+    if lang == "ko":
+        assert all(re.search("[가-힣]", name) for name in links.values())
+        assert links["pacal"] == "파칼 튜토리얼 해 보기"
+    else:
+        assert links["pacal-solo"] == "Try the Pacal solo tutorial"
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_tutorial_names_its_other_seats_as_the_bots_who_play_them(
+        client: TestClient, lang: str) -> None:
+    """The other seats read "Seat 2", "Seat 3"; a room names a bot seat by who plays it
+    ("Greedy rule (bot)", with its seat where two bots are alike). The tutorial's seats
+    now say the same, by the bot the learner finishes against, with its agent for the
+    pages (which name it in the reader's language)."""
+    bot = _("Greedy rule", lang=lang)
+    pacal = ask(client, "pacal", lang=lang)["seats"]
+    assert [seat["kind"] for seat in pacal] == ["person", "agent"]
+    assert pacal[1]["agent"] == "greedy"
+    assert pacal[1]["name"] == _("{bot} (bot)", lang=lang, bot=bot)
+    temple = ask(client, "temple", lang=lang)["seats"]
+    assert [seat.get("agent") for seat in temple] == [None, "greedy", "greedy"]
+    assert [seat["name"] for seat in temple[1:]] == [
+        _("{bot} (bot, seat {number})", lang=lang, bot=bot, number=number)
+        for number in (2, 3)]
+    assert "agent" not in ask(client, "mahjongg", lang=lang)["seats"][0]

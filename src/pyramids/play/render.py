@@ -1,8 +1,10 @@
 """Views as plain text, for the line-prompt player, `pyramids replay` and the terminal app.
 
-A game draws itself with the `text_renderer` its manifest names; every other
-game gets the view's fields as an indented outline, which is readable for any
-JSON-able view.
+A game draws itself with the `text_renderer` its manifest names; a game without
+one (a plugin's first draft) is said to have no drawing, in words: its view's
+fields are the game's internal keys ("to move: 0", a seat counted from 0), which
+a player does not read. The interfaces list its moves in words below it.
+`outline` is the view's fields as an indented outline, for those who debug a game.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import shutil
 from typing import Any
 
-from pyramids.core import companion_of
+from pyramids.core import companion_of, find_manifest
+from pyramids.play.i18n import _
 
 
 def terminal_width() -> int:
@@ -20,13 +23,22 @@ def terminal_width() -> int:
 
 def render_view(game: str, view: dict[str, Any]) -> str:
     renderer = companion_of(game, "text_renderer")
-    if renderer is not None:
-        try:
-            return renderer(view)
-        except (KeyError, TypeError, ValueError, IndexError):
-            # A view shape the drawing does not know yet still gets shown.
-            pass
-    return outline(view)
+    if renderer is None:
+        return no_drawing(game)
+    try:
+        text: str = renderer(view)
+        return text
+    except (KeyError, TypeError, ValueError, IndexError):
+        # A view shape the drawing does not know yet still gets shown.
+        return outline(view)
+
+
+def no_drawing(game: str) -> str:
+    """What a game without a drawing of its own shows where its board would be."""
+    manifest = find_manifest(game)
+    title = _(manifest.display_title) if manifest is not None else game
+    return _("{game} has no drawing of its board here; follow the game by its moves.",
+             game=title)
 
 
 def outline(value: Any, indent: int = 0) -> str:

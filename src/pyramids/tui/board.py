@@ -36,15 +36,16 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
+from textual.content import Content
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from pyramids.core import companion_of
 from pyramids.play.i18n import _
 from pyramids.play.movelog import Words as LogWords
-from pyramids.play.render import render_view
+from pyramids.play.render import no_drawing, render_view
 
 PLAYER_NUMBER = re.compile(r"\bplayer (\d+)")
 
@@ -54,6 +55,7 @@ class Board(Vertical):
 
     DEFAULT_CSS = """
     Board { height: auto; width: 100%; }
+    Grid.plain-moves { grid-size: 4; grid-gutter: 0 1; height: auto; }
     """
     # The arrows walk the board's choices as Tab does, its buttons too (Temple's Summon
     # and Pass): on a button they did nothing, so Enter played the button left focused.
@@ -168,8 +170,17 @@ class Board(Vertical):
 
     def compose_view(self) -> ComposeResult:
         # A game without a board of its own is drawn as its plain-text player draws it
-        # (its manifest's `text_renderer`), else as an outline of its view.
-        yield Static(render_view(self.game, self.view), classes="outline", markup=False)
+        # (its manifest's `text_renderer`); without one, words say it has no drawing
+        # (its view's fields are internal keys), and its moves are buttons in words.
+        if companion_of(self.game, "text_renderer") is not None:
+            yield Static(render_view(self.game, self.view), classes="outline", markup=False)
+            return
+        yield Static(no_drawing(self.game), classes="no-drawing", markup=False)
+        if self.legal:
+            yield Static(_("Your moves:"), markup=False)
+            with Grid(classes="plain-moves"):
+                for text in self.legal:
+                    yield MoveButton(text)
 
     def choose(self, text: str) -> None:
         self.post_message(self.Chosen(text))
@@ -373,6 +384,23 @@ def continues_typed_move(widget: Widget, key: str) -> bool:
     plays the move) instead of choosing what the board has in focus."""
     handler = getattr(widget.app, "continue_typed_move", None)
     return bool(handler is not None and handler(key))
+
+
+class MoveButton(Button):
+    """One legal move of a game without a drawing, named by its move's words: pressing
+    it chooses the move, as a click on a board does."""
+
+    DEFAULT_CSS = "MoveButton { width: 100%; }"
+
+    def __init__(self, move: str) -> None:
+        super().__init__(Content(move), compact=True)
+        self.move = move
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        board = next((node for node in self.ancestors if isinstance(node, Board)), None)
+        if board is not None:
+            board.choose(self.move)
 
 
 def board_class(game: str) -> type[Board]:

@@ -86,37 +86,60 @@ def missing_page(message: str, lang: str, path: str) -> str:
     return _page(title, body, lang, path)
 
 
-def _tutorial_link(game: str, lang: str) -> str:
-    """A link to the game's tutorial page (`/tutorial/<game>`), or nothing without one."""
+def _tutorial_link(game: str, lang: str, named: bool = False) -> str:
+    """A link to the game's tutorial page (`/tutorial/<game>`), or nothing without one.
+    `named`: the link says its game ("Try the Pacal tutorial"), for a page that links
+    several tutorials (a screen reader's list of links reads each name alone)."""
     if tutorial_for(game) is None:
         return ""
-    label = html.escape(_("Try the tutorial", lang=lang))
+    if named:
+        title = _(game_manifest(game).display_title, lang=lang)
+        label = html.escape(_("Try the {game} tutorial", lang=lang, game=title))
+    else:
+        label = html.escape(_("Try the tutorial", lang=lang))
     return f'<a class="tutorial-link" href="/tutorial/{html.escape(game)}">{label}</a>'
+
+
+def rules_html(text: str) -> str:
+    """A learn page's Markdown as HTML, each heading one level down (its `#` title an
+    h2): the page's one h1 is the header's, as on every other page, so a screen
+    reader's list of headings has the site, then the page, then its sections."""
+    tokens = _markdown.parse(text)
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(int(token.tag[1]) + 1, 6)}"
+    rendered: str = _markdown.renderer.render(tokens, _markdown.options, {})
+    return rendered
 
 
 def learn_index_html(lang: str) -> str:
     items = "\n".join(
         f'<li><a href="/learn/{html.escape(m.name)}?lang={lang}">'
         f"<strong>{html.escape(_(m.display_title, lang=lang))}</strong></a> "
-        f"{_tutorial_link(m.name, lang)}</li>"
+        f"{_tutorial_link(m.name, lang, named=True)}</li>"
         for m in manifests()
     )
     heading = html.escape(_("Learn the games", lang=lang))
-    body = f"<h1>{heading}</h1>\n<ul class=\"learn-games\">\n{items}\n</ul>"
+    body = f"<h2>{heading}</h2>\n<ul class=\"learn-games\">\n{items}\n</ul>"
     return _page(_("Learn the games", lang=lang), body, lang, "/learn")
 
 
 def learn_html(game: str, lang: str) -> str:
     manifest = game_manifest(game)
-    body = _markdown.render(learn_text(game, lang))
+    body = rules_html(learn_text(game, lang))
     # Read the rules, then play: the lobby opens with this game chosen (a bot in the
     # other seats unless the player chooses otherwise).
     play = html.escape(_("Play a real game", lang=lang))
     links = " ".join(filter(None, (
         _tutorial_link(game, lang),
         f'<a class="play-link" href="/?game={quote(game)}">{play}</a>')))
-    body = f'<p class="tutorial-links">{links}</p>\n{body}'
-    return _page(_(manifest.display_title, lang=lang), body, lang, f"/learn/{game}")
+    # Under the page's title (the rules' first heading), so that it is read first.
+    title_end = body.find("</h2>")
+    cut = title_end + len("</h2>\n") if title_end >= 0 else 0
+    body = f'{body[:cut]}<p class="tutorial-links">{links}</p>\n{body[cut:]}'
+    # The tab says what the page is for: a room and a tutorial of the game are open too.
+    title = _("How to play: {game}", lang=lang, game=_(manifest.display_title, lang=lang))
+    return _page(title, body, lang, f"/learn/{game}")
 
 
 def mount_learn(app: FastAPI) -> None:

@@ -39,7 +39,7 @@ from pyramids.play.i18n import negotiate
 from pyramids.play.movelog import replay_log, table_names
 from pyramids.web.names import name_look
 from pyramids.web.pages import static_page
-from pyramids.web.rooms import RoomError, Seat, verify_commitment
+from pyramids.web.rooms import RoomError, Seat, plain_text, verify_commitment
 
 KEPT_REPLAYS = 16
 # The answers kept, in all (a large one is made again when asked for).
@@ -114,6 +114,9 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
             "private": {},
             "views": [state.view(seat) for seat in range(seats)],
         }
+        if plain_text(game_record.game, step["views"][0]) is not None:
+            # A game drawn by its text_renderer alone (a plugin's): as a room shows it.
+            step["texts"] = [plain_text(game_record.game, view) for view in step["views"]]
         if number > 0:
             seat, text, _by_bot = moves[number - 1]
             step.update(seat=seat, action=text, lines=public[number - 1]["lines"])

@@ -35,7 +35,8 @@ from pyramids.agents import make_agent
 from pyramids.core import PyramidsError, State, game_manifest, manifests
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import UnknownLanguageError, _, check_language, words_text
-from pyramids.play.tutorial import Tutorial, TutorialRun, tutorial_for
+from pyramids.play.results import agent_words
+from pyramids.play.tutorial import HUMAN, Tutorial, TutorialRun, tutorial_for
 from pyramids.web.language import unknown_language
 from pyramids.web.learn import page_language
 from pyramids.web.rooms import RoomError
@@ -165,6 +166,21 @@ class Replay:
         problem = self._refusal(None)
         return {"accepted": problem is None, "message": problem or ""}
 
+    def _seat(self, index: int, agent: str) -> dict[str, Any]:
+        """A seat as a room's state message has it: the other seats are bots, named as
+        the pages name a room's bots ("Greedy rule (bot)", with its seat where two bots
+        play the same), by the agent the learner finishes against."""
+        seat: dict[str, Any] = {"seat": index, "connected": True}
+        if index == self.learner:
+            # The renderers add "(you)" to the learner's seat themselves.
+            return {**seat, "kind": "person",
+                    "name": _("seat {number}", lang=self.lang, number=index + 1)}
+        bot = _(agent_words(agent), lang=self.lang)
+        others = [other for other in self.tutorial.seats_for_finish() if other != HUMAN]
+        name = (_("{bot} (bot, seat {number})", lang=self.lang, bot=bot, number=index + 1)
+                if others.count(agent) > 1 else _("{bot} (bot)", lang=self.lang, bot=bot))
+        return {**seat, "kind": "agent", "agent": agent, "name": name}
+
     def answer(self, feedback: dict[str, Any] | None) -> dict[str, Any]:
         run, state, tutorial = self.run, self.state, self.tutorial
         step = run.step
@@ -175,16 +191,8 @@ class Replay:
         # game after the steps; a step to read offers none (the page shows Next).
         legal = state.legal_action_strings() if learner_to_move and (
             playing_on or run.waits_for_move()) else []
-        seats = [
-            {
-                "seat": index,
-                "kind": "person" if index == self.learner else "agent",
-                # The renderers add "(you)" to the learner's seat themselves.
-                "name": _("Seat {number}", lang=self.lang, number=index + 1),
-                "connected": True,
-            }
-            for index in range(len(tutorial.seats))
-        ]
+        seats = [self._seat(index, agent) for index, agent in
+                 enumerate(tutorial.seats_for_finish())]
         return {
             "game": tutorial.game,
             "title": _(tutorial.title, lang=self.lang),

@@ -418,7 +418,24 @@ export function gameTitle(name) {
 
 const renderers = {};
 
-// The module that draws `name` (null: the page shows the view and move buttons).
+/** The board of a game with no drawing of its own (a plugin's without a browser
+ * renderer): its plain-text drawing where the server sends one (`text`, its
+ * text_renderer's), else words saying it has none (the view's fields are the game's
+ * internal keys); then its legal moves, one button each, named by their words. */
+export function plainBoard(game, text, legal, send) {
+  const drawing = typeof text === "string"
+    ? h("pre", { class: "raw-view" }, text)
+    : h("p", { class: "no-drawing" },
+      t("{game} has no drawing of its board here; follow the game by its moves.", { game: gameTitle(game) }));
+  const parts = [drawing];
+  if (legal.length) {
+    parts.push(h("div", { class: "actions", role: "group", "aria-label": t("Your moves:") },
+      legal.map((action) => h("button", { type: "button", "data-action": action, onclick: () => send(action) }, action))));
+  }
+  return parts;
+}
+
+// The module that draws `name` (null: the page shows `plainBoard`).
 export async function gameRenderer(name) {
   if (!(name in renderers)) {
     const info = gameInfo(name);

@@ -5,7 +5,7 @@
 // moves); the move log's lines say what each move did. The address of this page is the
 // link to share; the record downloads in the format `pyramids replay` reads.
 
-import { api, gameRenderer, gameTitle, h, languageSwitch, LANG, loadCatalogue, loadMessages, seatLabel, t } from "./common.js";
+import { api, gameRenderer, gameTitle, h, languageSwitch, LANG, loadCatalogue, loadMessages, plainBoard, seatLabel, t } from "./common.js";
 
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
 const page = { replay: null, step: 0, renderer: null, seats: [] };
@@ -75,7 +75,7 @@ function drawSeat(index, view, step) {
       box.replaceChildren();
     }
   }
-  box.append(h("pre", { class: "raw-view" }, JSON.stringify(view, null, 2)));
+  box.append(...plainBoard(page.replay.game, step.texts ? step.texts[index] : null, [], () => false));
   return box;
 }
 

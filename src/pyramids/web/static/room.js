@@ -1,7 +1,7 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, seatLabel, seatName, store, t, tn } from "./common.js";
+import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, plainBoard, seatLabel, seatName, store, t, tn } from "./common.js";
 import { createRoom } from "./setup.js";
 import { rankedClock, renderClock } from "./clock.js";
 import { accountHref, accountLine, currentAccount, renderRatingChange } from "./account.js";
@@ -555,13 +555,8 @@ function renderGame(message) {
   box.dataset.game = message.game;
   if (!renderer) {
     // A game with no renderer of its own: its plain-text drawing (the server sends the
-    // game's text_renderer output as `text`), else the raw view.
-    box.replaceChildren(
-      h("pre", { class: "raw-view" },
-        message.text !== undefined ? message.text : JSON.stringify(message.view, null, 2)),
-      h("div", { class: "actions" }, message.legal_actions.map((action) =>
-        h("button", { "data-action": action, onclick: () => send(action) }, action))),
-    );
+    // game's text_renderer output as `text`), else words saying it has none.
+    box.replaceChildren(...plainBoard(message.game, message.text, message.legal_actions, send));
     return;
   }
   const ctx = {

@@ -4,7 +4,7 @@
 // server replays them from the tutorial's fixed seed and answers with the step's
 // text, the learner's own view, the legal moves and what to look at.
 
-import { LANG, api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, seatName, t, tn } from "./common.js";
+import { LANG, api, arrowNavigation, gameRenderer, gameTitle, h, languageSwitch, loadCatalogue, loadMessages, plainBoard, seatName, t, tn } from "./common.js";
 import { announce, installKeys, settleRoving } from "./access.js";
 
 const parts = window.location.pathname.split("/").filter(Boolean);
@@ -16,11 +16,13 @@ let busy = false;
 // Selections of the game's drawing, kept across answers (like a room's page).
 const ui = {};
 
+// The feedback's live region stays in the page, empty when there is nothing to say
+// (the style sheet gives it no room then): a region un-hidden with its text at once
+// is not read by every screen reader, and a refused move's hint went unsaid.
 function showFeedback(text, kind = "info") {
   const box = document.getElementById("feedback");
   box.textContent = text || "";
   box.className = `message ${kind}`;
-  box.hidden = !text;
 }
 
 async function ask(body) {
@@ -185,11 +187,7 @@ function renderBoard() {
     ? document.activeElement.dataset.key : null;
   const renderer = ui.renderer;
   if (!renderer) {
-    box.replaceChildren(
-      h("pre", { class: "raw-view" }, JSON.stringify(answer.view, null, 2)),
-      h("div", { class: "actions" }, answer.legal_actions.map((action) =>
-        h("button", { "data-action": action, onclick: () => send(action) }, action))),
-    );
+    box.replaceChildren(...plainBoard(answer.game, null, answer.legal_actions, send));
     return;
   }
   const ctx = {
@@ -302,7 +300,8 @@ async function main() {
     await loadCatalogue();
     ui.renderer = await gameRenderer(game);
     document.getElementById("game-title").textContent = `· ${gameTitle(game)}`;
-    document.title = t("Pyramids: {game}", { game: gameTitle(game) });
+    // Not a room's "Pyramids: {game}": tabs of the same game tell the lesson apart.
+    document.title = t("Tutorial: {game}", { game: gameTitle(game) });
   } catch (problem) {
     showFeedback(problem.message, "error");
   }
