@@ -221,7 +221,7 @@ def test_the_refusals_count_the_other_seats_in_words(monkeypatch: pytest.MonkeyP
 
     with pytest.raises(ValueError) as one:
         PyramidsGymEnv("pacal")
-    assert "the agent that plays the other seat: a level" in str(one.value)
+    assert "give opponents=, 1 agent for the other seat: a level" in str(one.value)
     with pytest.raises(ValueError) as three:
         PyramidsGymEnv("temple", players=4)
     assert "the agents that play the other 3 seats: a level" in str(three.value)

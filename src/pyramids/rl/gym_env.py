@@ -345,8 +345,8 @@ def _opponent_settings(game: Game, opponents: Any) -> list[str]:
     if opponents is None:
         example = f"gymnasium.make({env_id(game.name)!r}, opponents='hard')"
         raise ValueError(ngettext(
-            "{game} with options {options} has {players} players: give opponents=, the "
-            "agent that plays the other seat: {forms}, e.g. {example} (or use "
+            "{game} with options {options} has {players} players: give opponents=, "
+            "{count} agent for the other seat: {forms}, e.g. {example} (or use "
             "pyramids.rl.env for the PettingZoo environment, where you play every seat)",
             "{game} with options {options} has {players} players: give opponents=, the "
             "agents that play the other {count} seats: {forms}; one for all or a list of "
