@@ -171,3 +171,31 @@ def test_play_plain_reaches_the_end_against_the_greedy_bot(summit_site: Path) ->
                                       "--seed", "3"], input=moves + "\n")
     assert result.exit_code == 0, result.output
     assert "Game over." in result.output and "Your hand:" in result.output
+
+
+def test_every_word_it_writes_has_korean_in_its_own_catalogue(summit_site: Path) -> None:
+    """What `pybabel extract` finds in the package (errors, move log, drawing), the
+    manifest's title and summary and the options' descriptions all have a Korean
+    translation in locale/ko.po, with the same placeholders."""
+    import re
+
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.pofile import read_po
+    from pyramids_summit import MANIFEST
+
+    keywords = {"N_": None, "say": None, "_": None, "PluralWords": (1, 2),
+                "ngettext": (1, 2), "say_n": (1, 2)}
+    found = {message if isinstance(message, str) else message[0]
+             for _file, _line, message, _comments, _context
+             in extract_from_dir(str(SUMMIT / "src"), keywords=keywords)}
+    found |= {MANIFEST.title, MANIFEST.summary}
+    found |= {option.doc for option in MANIFEST.factory.option_specs}
+    with (SUMMIT / "src" / "pyramids_summit" / "locale" / "ko.po").open("rb") as stream:
+        catalogue = {(m.id if isinstance(m.id, str) else m.id[0]): m.string
+                     for m in read_po(stream, locale="ko") if m.id}
+    assert len(found) >= 10
+    for message in sorted(found):
+        korean = catalogue.get(message)
+        assert korean, f"no Korean for {message!r}"
+        for form in korean if isinstance(korean, tuple) else (korean,):
+            assert set(re.findall(r"\{\w+\}", form)) == set(re.findall(r"\{\w+\}", message))
