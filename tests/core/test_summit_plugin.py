@@ -199,3 +199,13 @@ def test_every_word_it_writes_has_korean_in_its_own_catalogue(summit_site: Path)
         assert korean, f"no Korean for {message!r}"
         for form in korean if isinstance(korean, tuple) else (korean,):
             assert set(re.findall(r"\{\w+\}", form)) == set(re.findall(r"\{\w+\}", message))
+
+
+def test_simulate_and_arena_play_it_with_its_greedy_policy(summit_site: Path) -> None:
+    output = CliRunner().invoke(app, ["simulate", "summit", "--agents", "greedy,random",
+                                      "--games", "20", "--seed", "1"]).output
+    assert "mean actions per game" in output and "Greedy rule" in output
+    result = CliRunner().invoke(app, ["arena", "summit", "--agents", "greedy,random",
+                                      "--players", "3", "--games", "6", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Elo" in result.output
