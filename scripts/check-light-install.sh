@@ -50,5 +50,14 @@ check "pyramids play --plain (plugin, default bots)" "seats: seat 1 (you), seat 
 check "pyramids bots (plugin)" "setting: mcts:iterations=400" "$("$pyramids" bots toy-nim)"
 check "check_game (plugin)" "toy-nim:" \
     "$("$venv/bin/python" -c 'from pyramids.testing import check_game; print(check_game("toy-nim", games=20).summary())')"
+# A plugin with hidden hands, a deck and its own Korean catalogue (locale/ko.po must
+# travel in the package data).
+"$venv/bin/python" -m pip install -q ./examples/pyramids-summit
+check "pyramids games (hidden-hand plugin)" "summit" "$("$pyramids" games)"
+summit_moves="$(for _ in $(seq 12); do printf 'play %s\n' 1 2 3 4 5 6 7 8 9; done)"
+check "pyramids --lang ko play --plain (the plugin's own Korean)" "내 손패:" \
+    "$(printf '%s\n' "$summit_moves" | "$pyramids" --lang ko play summit --plain --seats human,greedy --seed 3)"
+check "check_game (hidden-hand plugin)" "summit:" \
+    "$("$venv/bin/python" -c 'from pyramids.testing import check_game; print(check_game("summit", games=20).summary())')"
 rm -rf "$(dirname "$venv")"
 echo "light install: ok"

@@ -19,6 +19,11 @@ It plays random games of every variant the game's manifest lists (or of the one
   `returns()`);
 - `resample_hidden(p)` keeps what seat `p` sees, and the current player's legal
   actions; playing on a clone leaves the original alone;
+- no view follows another seat's own hidden field, found without trusting
+  `resample_hidden` (which may merely copy): one seat's entry of each list the
+  save keeps by seat (`hands`...) is replaced by another deal's, and where that
+  seat's view changes in a field only it sees (its `hand`), no other seat's view
+  and not the spectator's may show the same values moving with it;
 - the same seed and actions give the same game, different seeds deal
   differently, and a game record replays exactly;
 - a malformed saved state raises `RecordError`;
@@ -221,10 +226,130 @@ def check_step(state: State, rng: random.Random, deep: bool,
                     # Another seat's legal actions depend on its hidden cards.
                     _require(sampled.legal_actions() == legal,
                              "resample_hidden changed the mover's legal actions")
+        if game.num_players > 1:
+            # A generator of its own, from the position: the random player's moves, and
+            # so the deals a failure names, stay what they were without this check.
+            _check_hidden_by_save(state, json.loads(before),
+                                  random.Random(hash(tuple(state.history()))))
         clone = state.clone()
         clone.apply_action(legal[0])
         _require(state.to_json() == before, "playing on a clone changed the original")
     return restored
+
+
+def _paths(value: Any, path: str = "") -> Iterable[tuple[str, Any]]:
+    """Every (path, sub-value) of a JSON-able value, the value itself first."""
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, f"{path}[{key!r}]")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, f"{path}[{index}]")
+
+
+def _seat_entries(saved: Any, seats: int) -> list[tuple[tuple[Any, ...], str]]:
+    """The lists of the save with one entry a seat (`hands`, `scores`...): where a
+    seat's own cards are usually kept. Each as its key path and its path in words."""
+    found: list[tuple[tuple[Any, ...], str]] = []
+
+    def walk(value: Any, keys: tuple[Any, ...], words: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*keys, key), f"{words}[{key!r}]")
+        elif isinstance(value, list):
+            if len(value) == seats:
+                found.append((keys, words))
+                return  # a hand of as many cards as seats is not a list by seat
+            for index, item in enumerate(value):
+                if isinstance(item, dict | list):
+                    walk(item, (*keys, index), f"{words}[{index}]")
+
+    walk(saved, (), "")
+    return found
+
+
+def _private(view: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """What a seat's view shows that the spectator's does not (its own hand...)."""
+    return {key: value for key, value in view.items()
+            if key != "outcome" and not isinstance(value, bool) and value is not None
+            and (key not in public or public[key] != value)}
+
+
+def _check_hidden_by_save(state: State, saved: dict[str, Any], rng: random.Random) -> None:
+    """A leak found without trusting the game's `resample_hidden`: one seat's entry of
+    the save (its hand, say) is replaced by that seat's entry in another deal, and the
+    views are read again. Where a seat's own view shows the change in a field only it
+    sees (its `hand`), no other view may show the same values moving with it: that
+    other view carries the seat's hidden cards."""
+    game = state.game
+    seats = list(range(game.num_players))
+    audience: list[int | None] = [None, *seats]
+    views = {viewer: state.view(viewer) for viewer in audience}
+    private = {seat: _private(views[seat], views[None]) for seat in seats}
+    donor = json.loads(_to_json(game.new_initial_state(rng.randrange(1 << 30))))["state"]
+    for keys, words in _seat_entries(saved["state"], game.num_players)[:8]:
+        theirs: Any = donor
+        try:
+            for key in keys:
+                theirs = theirs[key]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if not isinstance(theirs, list) or len(theirs) != game.num_players:
+            continue
+        for owner in [rng.choice(seats)]:  # one seat a step: loading is not cheap
+            changed = _with_entry(saved, keys, owner, theirs[owner])
+            if changed is None:
+                continue
+            try:
+                other = game.state_from_json(json.dumps(changed))
+                after = {viewer: other.view(viewer) for viewer in (owner, None)}
+                mine = _private(after[owner], after[None])
+                moved = {key: (private[owner][key], value) for key, value in mine.items()
+                         if key in private[owner] and private[owner][key] != value}
+                if moved:  # the other views only where the seat sees its entry change
+                    after.update({seat: other.view(seat) for seat in seats if seat != owner})
+            except Exception:  # noqa: BLE001 - a mix the game refuses tells nothing
+                continue
+            for key, (old, new) in moved.items():
+                for viewer in [*seats, None]:
+                    if viewer == owner:
+                        continue
+                    leak = _moved_with(views[viewer], after[viewer], old, new)
+                    if leak is not None:
+                        raise ConformanceError(
+                            f"{_viewer(viewer)} shows what only seat {owner + 1} sees: "
+                            f"view({viewer}){leak} follows view({owner})[{key!r}], "
+                            f"{old!r} then {new!r} when only seat {owner + 1}'s entry of "
+                            f"the save's {words} was changed; a view must not carry "
+                            "another seat's hidden cards (found by changing the save, "
+                            "without resample_hidden)")
+
+
+def _with_entry(saved: dict[str, Any], keys: tuple[Any, ...], owner: int,
+                entry: Any) -> dict[str, Any] | None:
+    """A copy of the save with `owner`'s entry at `keys` replaced; None if it is the same."""
+    changed = json.loads(json.dumps(saved))
+    holder: Any = changed["state"]
+    for key in keys:
+        holder = holder[key]
+    current = holder[owner]
+    if current == entry or type(current) is not type(entry) or (
+            isinstance(entry, list) and len(entry) != len(current)):
+        return None
+    holder[owner] = entry
+    return changed
+
+
+def _moved_with(before: dict[str, Any], after: dict[str, Any], old: Any,
+                new: Any) -> str | None:
+    """A path at which `before` held `old` and `after` holds `new` (None if none)."""
+    was = dict(_paths(before))
+    for path, value in _paths(after):
+        if path and value == new and path in was and was[path] == old \
+                and type(value) is type(new):
+            return path
+    return None
 
 
 def _viewer(player: int | None) -> str:

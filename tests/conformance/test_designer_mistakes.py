@@ -58,6 +58,50 @@ def test_a_view_that_shows_another_seats_hidden_card_is_called_a_leak_and_named(
     assert "a leak of another seat's cards" in message
 
 
+class CopyingLeakyState(LeakyState):
+    """The leak, and a `resample_hidden` that only copies: it never redraws, so the
+    check through it sees nothing wrong."""
+
+    def resample_hidden(self, player: int | None, rng: Any) -> CopyingLeakyState:
+        copy = self.clone()
+        copy.__class__ = CopyingLeakyState
+        return copy
+
+    def clone(self) -> CopyingLeakyState:
+        copy = super().clone()
+        copy.__class__ = CopyingLeakyState
+        return copy
+
+
+class CopyingLeakyDraw(DrawGame):
+    name = "toy-copying-leaky-draw"
+
+    def new_initial_state(self, seed: int | str | None = None) -> DrawState:
+        state = super().new_initial_state(seed)
+        state.__class__ = CopyingLeakyState
+        return state
+
+    def _state_from_dict(self, data: dict[str, Any]) -> DrawState:
+        state = super()._state_from_dict(data)
+        state.__class__ = CopyingLeakyState
+        return state
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_leak_is_found_even_when_resample_hidden_only_copies(players: int) -> None:
+    """A second way to find a leak, which does not trust the game's resampling: seat
+    2's entry of the save (`hands`) is replaced by another deal's, and every other
+    view that moves with seat 2's own `hand` carries its hidden card."""
+    message = refused(CopyingLeakyDraw(players=players))
+    assert "deal 0" in message
+    assert "resample_hidden" not in message.split(":")[1]  # not the resample check's words
+    assert "shows what only seat " in message
+    # The field of the view that leaks, and the seat's own field it follows.
+    assert "seat 2 (view(1)) shows what only seat 1 sees: view(1)['hands'][0] follows " \
+        "view(0)['hand']" in message
+    assert "only seat 1's entry of the save's ['hands'] was changed" in message
+
+
 class UnseededDraw(DrawGame):
     """Shuffles with the random module: the same seed deals another game each time."""
 

@@ -47,11 +47,11 @@ def registered_snapshot() -> dict[str, Any]:
 
 @pytest.fixture
 def plugin_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    before = registered_snapshot()  # first: taken with the plugin on the path, it kept it
     site = tmp_path / "site"
     _install_metadata(site, "pyramids_nim", ENTRY_POINTS)
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.syspath_prepend(str(EXAMPLE_PLUGIN / "src"))
-    before = registered_snapshot()
     registry.reload_plugins()
     yield site
     registry._REGISTRY.clear()

@@ -214,6 +214,29 @@ def test_a_multi_player_game_needs_opponents() -> None:
             gymnasium.make(f"pyramids/{name}-v0", **options)
 
 
+def test_the_refusals_count_the_other_seats_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One other seat is "the other seat", never "the other 1 seat(s)"; more are counted
+    in the plural; Korean says it in its own words (the catalogue's ngettext)."""
+    from pyramids.play import i18n
+
+    with pytest.raises(ValueError) as one:
+        PyramidsGymEnv("pacal")
+    assert "give opponents=, 1 agent for the other seat: a level" in str(one.value)
+    with pytest.raises(ValueError) as three:
+        PyramidsGymEnv("temple", players=4)
+    assert "the agents that play the other 3 seats: a level" in str(three.value)
+    with pytest.raises(ValueError) as listed:
+        PyramidsGymEnv("pacal", opponents=["hard", "hard"])
+    assert "one setting for the other seat, or a list of 1; got a list of 2" \
+        in str(listed.value)
+    for text in (one, three, listed):
+        assert "seat(s)" not in str(text.value)
+    monkeypatch.setattr(i18n, "_chosen", "ko")
+    with pytest.raises(ValueError) as korean:
+        PyramidsGymEnv("temple", players=4, opponents=["hard"])
+    assert "다른 자리 3개" in str(korean.value) and "seat" not in str(korean.value)
+
+
 def test_a_one_player_game_refuses_opponents() -> None:
     with pytest.raises(ValueError, match="1 player, so there is no seat for opponents"):
         gymnasium.make("pyramids/pacal-solo-v0", opponents="hard")
@@ -229,7 +252,7 @@ def test_a_one_player_game_refuses_opponents() -> None:
     ({"opponents": "mcts:iterations=0"}, ValueError, r"opponent 'mcts:iterations=0': mcts"),
     ({"opponents": "mcts:speed=3"}, ValueError, r"agent 'mcts' has no option 'speed'"),
     ({"opponents": ["hard", "hard"]}, ValueError,
-     r"one setting for all 3 other seat\(s\) or a list of 3 .*got a list of 2"),
+     r"one setting for all 3 other seats, or a list of 3 .*got a list of 2"),
     ({"opponents": ["hard"] * 4}, ValueError, r"a list of 3 .*got a list of 4"),
     ({"opponents": 3}, TypeError, r"opponents is a level .*got 3"),
     ({"opponents": ["hard", None, "greedy"]}, TypeError, r"each opponent is .*got None"),

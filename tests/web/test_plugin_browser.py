@@ -12,6 +12,7 @@ import pytest
 
 from pyramids.core import game_manifest, registry
 from tests.core.test_plugins import plugin_site  # noqa: F401
+from tests.core.test_summit_plugin import summit_site  # noqa: F401
 from tests.web.test_browser import (  # noqa: F401
     PageServer,
     browser,
@@ -75,5 +76,24 @@ def test_a_plugin_game_without_any_drawing_shows_words_not_its_keys(
         page.goto(f"{server.base}/replay/{room}")
         page.wait_for_selector(".replay-board .no-drawing")
         assert "stones" not in page.inner_text("main")
+    finally:
+        server.stop()
+
+
+def test_the_hidden_hand_plugin_is_played_to_its_end_from_its_text(
+        summit_site: Path, page: Any, tmp_path: Path) -> None:  # noqa: F811
+    """examples/pyramids-summit in the browser: its drawing with the player's hand (the
+    view's raw fields never shown), played out by clicks."""
+    server = PageServer(f"sqlite:///{tmp_path / 'rooms.db'}")
+    try:
+        create_from_lobby(page, server, "summit", {"players": 2}, ["me", "bot:random"])
+        page.wait_for_selector("#game .raw-view")
+        drawing = page.inner_text("#game .raw-view")
+        assert drawing.startswith("Stone: ") and "Your hand: " in drawing
+        assert '"hand"' not in page.inner_text("#game")
+        while not finished(page):
+            before = move_number(page)
+            page.click("#game .actions button >> nth=0")
+            wait_turn_or_end(page, before)
     finally:
         server.stop()

@@ -12,6 +12,7 @@ import pytest
 
 from pyramids.core import game_manifest, registry
 from tests.core.test_plugins import plugin_site  # noqa: F401
+from tests.core.test_summit_plugin import summit_site  # noqa: F401
 from tests.web.conftest import Client, ServerThread
 from tests.web.test_server import create_room, start, take_seat
 
@@ -47,3 +48,39 @@ def test_a_game_with_its_own_renderer_gets_no_text(
     start(server, room_id, host)
     state = ana.until(lambda m: m["type"] == "state" and m["your_turn"])
     assert "text" not in state
+
+
+def test_a_hidden_hand_plugin_plays_to_the_end_against_bots(
+        summit_site: Path, server: ServerThread, clients: list[Client]) -> None:  # noqa: F811
+    """examples/pyramids-summit, the designer's walk: three seats, two bots, a bad move
+    refused in words, then the game played out; Ana's page shows her hand, never the
+    bots' cards."""
+    room_id, host = create_room(server, game="summit", options={"players": 3})
+    token = take_seat(server, room_id, "Ana", seat=0)
+    for seat in (1, 2):
+        added = server.http.post(f"/api/rooms/{room_id}/agents",
+                                 json={"token": host, "seat": seat, "agent": "easy"})
+        assert added.status_code in (200, 201), added.text
+    ana = Client(server.ws_base, room_id, token)
+    clients.append(ana)
+    start(server, room_id, host)
+    refused = False
+    for _ in range(40):
+        state = ana.until(lambda m: m["type"] == "state"
+                          and (m["your_turn"] or m["status"] == "finished"))
+        if state["status"] == "finished":
+            break
+        view = state["view"]
+        assert "Your hand: " + " ".join(map(str, view["hand"])) in state["text"]
+        assert set(view) == {"game", "height", "steps", "hand_sizes", "stone", "deck_size",
+                             "to_move", "hand", "outcome"}
+        if not refused:
+            ana.send({"type": "action", "action": "play 42",
+                      "move_number": state["move_number"]})
+            error = ana.until(lambda m: m["type"] == "error")
+            assert "play 42" in error["message"] and "'play N' (1..9)" in error["message"]
+            refused = True
+        ana.send({"type": "action", "action": state["legal_actions"][0],
+                  "move_number": state["move_number"]})
+    assert state["status"] == "finished" and refused
+    assert state["view"]["outcome"]["winners"]

@@ -222,8 +222,8 @@ def ngettext(singular: str, plural: str, count: int, lang: str | None = None,
              **values: Any) -> str:
     """The form for `count` (Korean has one form; English two), `{count}` filled."""
     code = lang or current_language()
-    messages, plural_index = _read(code)
-    forms = messages.get(singular)
+    plural_index = _read(code)[1]
+    forms = _catalogue(code).get(singular)  # a plugin's own plural words too
     if isinstance(forms, tuple) and all(forms):
         text = forms[min(plural_index(count), len(forms) - 1)]
     else:

@@ -36,6 +36,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from pyramids.core import Game, OptionError, Rng, State, manifests
+from pyramids.core.errors import N_
+from pyramids.play.i18n import _, ngettext
 from pyramids.rl.aec import (
     EPISODE_OVER,
     RENDER_MODES,
@@ -61,8 +63,8 @@ from pyramids.rl.encoding import (
 VERSION = "v0"
 ROTATE = "rotate"
 #: What an opponent may be, for the errors that refuse something else.
-OPPONENT_FORMS = ("a level (easy, medium, hard, expert), an agent name, "
-                  "or a setting such as mcts:iterations=200")
+OPPONENT_FORMS = N_("a level (easy, medium, hard, expert), an agent name, "
+                    "or a setting such as mcts:iterations=200")
 _SEED_LIMIT = 2**63 - 1  # the unseeded resets' seeds stay below this (SeedSource's range)
 
 
@@ -331,7 +333,8 @@ def _opponent_settings(game: Game, opponents: Any) -> list[str]:
     what is wrong (none for a table, some for a game played alone, a count that is not
     the other seats', something not a setting) is refused, saying what is allowed."""
     others = game.num_players - 1
-    table = f"{game.name} with options {game.options} has {game.num_players} players"
+    table: dict[str, Any] = {"game": game.name, "options": game.options,
+                             "players": game.num_players}
     if others == 0:
         if opponents is not None:
             raise ValueError(
@@ -340,21 +343,29 @@ def _opponent_settings(game: Game, opponents: Any) -> list[str]:
                 "a setting with more players")
         return []
     if opponents is None:
-        example = env_id(game.name)
-        raise ValueError(
-            f"{table}: give opponents=, the agents that play the other {others} seat(s): "
-            f"{OPPONENT_FORMS}; one for all or a list of {others}, e.g. "
-            f"gymnasium.make({example!r}, opponents='hard') (or use pyramids.rl.env for "
-            "the PettingZoo environment, where you play every seat)")
+        example = f"gymnasium.make({env_id(game.name)!r}, opponents='hard')"
+        raise ValueError(ngettext(
+            "{game} with options {options} has {players} players: give opponents=, "
+            "{count} agent for the other seat: {forms}, e.g. {example} (or use "
+            "pyramids.rl.env for the PettingZoo environment, where you play every seat)",
+            "{game} with options {options} has {players} players: give opponents=, the "
+            "agents that play the other {count} seats: {forms}; one for all or a list of "
+            "{count}, e.g. {example} (or use pyramids.rl.env for the PettingZoo "
+            "environment, where you play every seat)",
+            others, forms=_(OPPONENT_FORMS), example=example, **table))
     if isinstance(opponents, str):
         settings = [opponents] * others
     elif isinstance(opponents, Sequence):
         settings = list(opponents)
         if len(settings) != others:
-            raise ValueError(
-                f"{table}: opponents takes one setting for all {others} other seat(s) or "
-                f"a list of {others} (one per other seat, in turn order from the "
-                f"learner's left); got a list of {len(settings)}")
+            raise ValueError(ngettext(
+                "{game} with options {options} has {players} players: opponents takes "
+                "one setting for the other seat, or a list of {count}; got a list of "
+                "{got}",
+                "{game} with options {options} has {players} players: opponents takes "
+                "one setting for all {count} other seats, or a list of {count} (one per "
+                "other seat, in turn order from the learner's left); got a list of {got}",
+                others, got=len(settings), **table))
     else:
         raise TypeError(f"opponents is {OPPONENT_FORMS}, or a list of them; "
                         f"got {opponents!r}")

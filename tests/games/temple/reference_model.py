@@ -191,6 +191,7 @@ class TempleModel:
         self.stirred = True
         self.construction = None
         if self.built == 9:
+            self.quiet_rounds = 0
             self.end_game("level 9 built")
             return
         self.phase, self.acted = "summon", 0

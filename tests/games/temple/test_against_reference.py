@@ -73,8 +73,7 @@ def compare(state: Any, model: TempleModel) -> None:
     assert view["phase"] == model.phase
     assert view["round"] == model.round
     assert view["start_player"] == model.start_player
-    if not over:  # "rounds before this one": a finished game's last round is not settled
-        assert view["quiet_rounds"] == model.quiet_rounds
+    assert view["quiet_rounds"] == model.quiet_rounds  # at the end, the last round too
     assert view["built"] == model.built
     assert view["level"] == (None if model.built == 9 else model.built + 1)
     assert view["treasure"] == model.treasure

@@ -157,6 +157,35 @@ def test_a_level_that_can_never_be_built_ends_the_game_scored() -> None:
     assert state.returns() == [-0.5, 1.0, -0.5]
 
 
+def test_a_stuck_ending_counts_its_quiet_last_round_like_every_other_ending() -> None:
+    """`quiet_rounds` in a finished game counts up to and including its last round,
+    whichever rule ended it (docs/rules/temple.md). Before, a game that ended because
+    the level could never be built left its last quiet round out, while the same round
+    ended by "no progress" was counted: the view (and the RL observation) read 2 where
+    three quiet rounds had passed."""
+    state = position(
+        hands=[{"J": 1}, {}, {}],
+        zone=["L5", "L6", "L7", "L8"],
+        discard={"L1": 2},
+        built=1,
+        rest="removed",
+    )
+    # Two quiet rounds before this one, and nothing drawn in this one (nothing is left).
+    state.quiet_rounds, state.stirred = 2, False
+    assert state.view(None)["quiet_rounds"] == 2
+    play(state, "pass", "pass", "pass")
+    view = state.view(None)
+    assert view["ended_by"] == ENDED_STUCK
+    assert view["quiet_rounds"] == 3
+    # The same round with a card drawn in it ends the run: 0.
+    state = position(hands=[{"J": 1}, {}, {}], zone=["L5", "L6", "L7", "L8"],
+                     discard={"L1": 2}, built=1, rest="removed")
+    state.quiet_rounds, state.stirred = 2, True
+    play(state, "pass", "pass", "pass")
+    assert state.view(None)["ended_by"] == ENDED_STUCK
+    assert state.view(None)["quiet_rounds"] == 0
+
+
 # -- rounds with nothing drawn and no level built ------------------------------------------
 
 

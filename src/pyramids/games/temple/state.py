@@ -206,7 +206,9 @@ class TempleState(SavedState, State):
         self.start_player = first_start_player(options["start_rule"], self.num_players,
                                                self.rng)
         self.ended_by: str | None = None
-        self.quiet_rounds = 0  # rounds in a row, before this one, with nothing drawn or built
+        # Rounds in a row with nothing drawn or built: before this one while playing, up to
+        # and including the last one once the game is over.
+        self.quiet_rounds = 0
         self.construction: Construction | None = None
         self.actions: list[int] = []
         self._begin_round()
@@ -233,10 +235,12 @@ class TempleState(SavedState, State):
 
     def _end_round(self) -> None:
         self.construction = None
+        # The round that ended counts before any ending is decided, so a finished game's
+        # view counts its last round whichever rule ended it.
+        self.quiet_rounds = 0 if self.stirred else self.quiet_rounds + 1
         if can_never_build(self.built, self.hands, self.zone, self.pile, self.discard):
             self._finish(ENDED_STUCK)
             return
-        self.quiet_rounds = 0 if self.stirred else self.quiet_rounds + 1
         if self.quiet_rounds >= IDLE_ROUNDS_PER_PLAYER * self.num_players:
             self._finish(ENDED_IDLE)
             return
@@ -428,6 +432,7 @@ class TempleState(SavedState, State):
             self.zone[slot] = self._draw()
         self.construction = None
         if self.built == LEVELS:
+            self.quiet_rounds = 0  # the last round built a level: it ends any quiet run
             self._finish(ENDED_BUILT)
             return
         self.phase = PHASE_SUMMON
