@@ -4,6 +4,7 @@ limits, ranked rooms (accounts only, server deals) and ratings after a ranked ga
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -291,6 +292,74 @@ def test_a_ranked_room_needs_a_clock_whose_time_out_lets_the_bot_move(
                                                       "time_control": clock})
         assert ranked.status_code == 201, ranked.text
         assert ranked.json()["room"]["time_control"]["on_timeout"] == "bot"
+
+
+def test_a_ranked_room_refuses_a_clock_long_enough_to_stall_it(server: ServerThread) -> None:
+    """A losing player who stops moving makes each of their turns last the whole clock
+    before the bot moves for them: a ranked room's clock is at most 5 minutes a move, or
+    a bank of 30 minutes plus 30 s a move. Refused in words (what was asked, what is
+    allowed), nothing made; unranked, a long clock stays the players' choice."""
+    before = server.http.get("/api/rooms").json()["rooms"]
+    for clock in ({"kind": "move", "seconds": 301}, {"kind": "move", "seconds": 86_400},
+                  {"kind": "bank", "seconds": 1_801},
+                  {"kind": "bank", "seconds": 900, "increment": 31}):
+        refused = server.http.post("/api/rooms", json={
+            "game": NAME, "ranked": True, "time_control": {**clock, "on_timeout": "bot"}})
+        assert refused.status_code == 400 and code_of(refused) == "ranked_clock_too_long", clock
+        message = refused.json()["error"]["message"]
+        assert "at most 300 s a move" in message and "at most 1800 s plus at most 30 s" \
+            in message, message
+        assert f"'seconds': {clock['seconds']}" in message, message
+    assert server.http.get("/api/rooms").json()["rooms"] == before
+    korean = server.http.post("/api/rooms?lang=ko", json={
+        "game": NAME, "ranked": True,
+        "time_control": {"kind": "move", "seconds": 3_600, "on_timeout": "bot"}})
+    assert code_of(korean) == "ranked_clock_too_long"
+    assert "300" in korean.json()["error"]["message"]
+    assert "ranked game" not in korean.json()["error"]["message"]
+    for clock in ({"kind": "move", "seconds": 300}, {"kind": "bank", "seconds": 1_800,
+                                                    "increment": 30}):
+        fits = server.http.post("/api/rooms", json={
+            "game": NAME, "ranked": True, "time_control": {**clock, "on_timeout": "bot"}})
+        assert fits.status_code == 201, fits.text
+    unranked = server.http.post("/api/rooms", json={
+        "game": NAME, "time_control": {"kind": "move", "seconds": 86_400}})
+    assert unranked.status_code == 201, unranked.text
+    assert server.http.get("/api/games").json()["ranked_clock"] == {
+        "move_seconds": 300, "bank_seconds": 1_800, "increment": 30}
+
+
+def test_a_ranked_room_stored_with_a_long_clock_keeps_it(
+    db_url: str, start_server: Callable[..., ServerThread],
+) -> None:
+    """A ranked room made before the bound keeps its settings: it is read back, seated
+    and started as it was (the bound is checked only when a room is made)."""
+    server = start_server(db_url)
+    made = server.http.post("/api/rooms", json={"game": NAME, **RANKED})
+    room_id, host = made.json()["room"]["id"], made.json()["host_token"]
+    long_clock = {"kind": "move", "seconds": 3_600.0, "increment": 0.0, "on_timeout": "bot"}
+    engine = sa.create_engine(normalize_url(db_url))
+    with engine.begin() as connection:  # as a room stored before the bound
+        settings = connection.execute(sa.text(
+            "SELECT settings FROM rooms WHERE id = :id"), {"id": room_id}).scalar_one()
+        settings = json.loads(settings) if isinstance(settings, str) else settings
+        settings["time_control"] = long_clock
+        connection.execute(sa.text("UPDATE rooms SET settings = :s WHERE id = :id"),
+                           {"s": json.dumps(settings), "id": room_id})
+    engine.dispose()
+    server.stop()
+    again = start_server(db_url)
+    room = again.http.get(f"/api/rooms/{room_id}").json()["room"]
+    assert room["ranked"] is True and room["time_control"] == long_clock
+    players = [browser(again), browser(again)]
+    for seat, (client, name) in enumerate(zip(players, ("Ana", "Bo"), strict=True)):
+        assert register(client, name).status_code == 201
+        taken = client.post(f"/api/rooms/{room_id}/seats", json={"name": name, "seat": seat},
+                            headers=csrf(client))
+        assert taken.status_code == 201, taken.text
+    started = again.http.post(f"/api/rooms/{room_id}/start", json={"token": host})
+    assert started.status_code == 200, started.text
+    assert started.json()["room"]["time_control"] == long_clock
 
 
 def test_a_ranked_mahjongg_table_needs_the_fair_turn_order(server: ServerThread) -> None:

@@ -425,3 +425,100 @@ def test_a_player_changes_their_password_and_deletes_their_account_on_the_accoun
     gone = page.evaluate("fetch('/api/account').then((r) => r.json())")
     assert gone == {"account": None}
     assert errors == []
+
+
+def lobby_for_pacal(browser: Any, server: ClockedServer, errors: list[str]) -> Any:
+    """Ana, logged in, at the lobby with a Pacal room of her and an open seat."""
+    ana = person(browser, errors)
+    register(ana, server, "Ana")
+    ana.goto(server.base + "/")
+    ana.wait_for_selector("body[data-ready=true]")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game", "pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    return ana
+
+
+def offered(page: Any) -> list[str]:
+    values: list[str] = page.eval_on_selector_all(
+        "#time-control option", "(options) => options.filter((o) => !o.disabled)"
+        ".map((o) => o.value)")
+    return values
+
+
+def test_the_lobby_offers_a_ranked_room_only_the_clocks_the_server_allows(
+    browser: Any, server: ClockedServer, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server refuses a ranked clock longer than its bound (`ranked_clock_too_long`);
+    the lobby reads the bound from the server and, while "Ranked" is ticked, offers only
+    the clocks within it. Here the bound is made shorter than some of the lobby's
+    clocks (2 minutes a move, a bank of 5 minutes): a longer one the player had chosen
+    gives way to 2 minutes a move, and comes back when "Ranked" is unticked."""
+    from pyramids.web import clocks
+
+    monkeypatch.setattr(clocks, "RANKED_MAX_MOVE_SECONDS", 120.0)
+    monkeypatch.setattr(clocks, "RANKED_MAX_BANK_SECONDS", 300.0)
+    errors: list[str] = []
+    ana = lobby_for_pacal(browser, server, errors)
+    ana.select_option("#time-control", "move:300")
+    ana.check("#ranked")
+    ana.wait_for_selector("#ranked-hint:not([hidden])")
+    assert offered(ana) == ["move:60", "move:120", "bank:300:10"]
+    assert ana.input_value("#time-control") == "move:120"
+    # Every clock offered is one the server takes for a ranked room, and no other.
+    for value in ("move:60", "move:120", "bank:300:10", "move:300", "bank:900:10"):
+        kind, seconds, *increment = value.split(":")
+        control = {"kind": kind, "seconds": int(seconds), "on_timeout": "bot"}
+        if increment:
+            control["increment"] = int(increment[0])
+        refused = clocks.ranked_clock_problem(clocks.TimeControl.from_dict(control))
+        assert (refused is None) == (value in offered(ana)), value
+    ana.uncheck("#ranked")
+    ana.wait_for_selector("#ranked-hint", state="hidden")
+    assert ana.input_value("#time-control") == "move:300"
+    assert len(offered(ana)) == 6
+
+    ana.select_option("#time-control", "bank:900:10")
+    ana.check("#ranked")
+    ana.wait_for_selector("#ranked-hint:not([hidden])")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room_id = ana.url.rsplit("/", 1)[1]
+    room = ana.evaluate(f"fetch('/api/rooms/{room_id}').then((r) => r.json())")["room"]
+    assert room["ranked"] is True
+    assert (room["time_control"]["kind"], room["time_control"]["seconds"]) == ("move", 120)
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_a_clock_chosen_while_ranked_stays_when_ranked_is_unticked(
+    browser: Any, server: ClockedServer
+) -> None:
+    """What the lobby chose in the player's place when "Ranked" was ticked (2 minutes a
+    move for no clock, a bot for the game waiting) is given back when it is unticked;
+    a clock the player chose themselves while it was ticked is theirs, and stays."""
+    errors: list[str] = []
+    ana = lobby_for_pacal(browser, server, errors)
+    ana.select_option("#time-control", "none")
+    ana.select_option("#on-timeout", "adjourn")
+    ana.check("#ranked")
+    ana.wait_for_selector("#ranked-hint:not([hidden])")
+    assert (ana.input_value("#time-control"), ana.input_value("#on-timeout")) == (
+        "move:120", "bot")
+    ana.select_option("#time-control", "move:300")  # the player's own choice
+    ana.uncheck("#ranked")
+    ana.wait_for_selector("#ranked-hint", state="hidden")
+    assert (ana.input_value("#time-control"), ana.input_value("#on-timeout")) == (
+        "move:300", "adjourn")
+    # Ticked again: the clock the player sees fits, so it stays; the bot is chosen
+    # again for the time-out, and given back again.
+    ana.check("#ranked")
+    ana.wait_for_selector("#ranked-hint:not([hidden])")
+    assert (ana.input_value("#time-control"), ana.input_value("#on-timeout")) == (
+        "move:300", "bot")
+    ana.uncheck("#ranked")
+    ana.wait_for_selector("#ranked-hint", state="hidden")
+    assert (ana.input_value("#time-control"), ana.input_value("#on-timeout")) == (
+        "move:300", "adjourn")
+    assert not errors, f"the page raised JavaScript errors: {errors}"

@@ -43,7 +43,7 @@ from pyramids.play.i18n import _, negotiate, words_text
 from pyramids.play.option_words import choice_title, option_title
 from pyramids.web.accounts import check_guest_name, mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
-from pyramids.web.clocks import Clock
+from pyramids.web.clocks import Clock, ranked_clock_bounds
 from pyramids.web.cluster import is_postgres
 from pyramids.web.collector import settle_collector
 from pyramids.web.hub import Hub
@@ -691,7 +691,9 @@ def create_app(
         language = negotiate(lang)
         return {"games": game_catalogue(language), "agents": agent_names(),
                 "levels": {level: _(level_description(level), lang=language)
-                           for level in LEVELS}}
+                           for level in LEVELS},
+                # The longest turn clock a ranked room may have: the lobby offers no more.
+                "ranked_clock": ranked_clock_bounds()}
 
     @app.post("/api/games/{name}/ranked-options", responses=ERRORS)
     async def ranked_options(name: str, body: RankedQuestion) -> dict[str, Any]:

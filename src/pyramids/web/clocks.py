@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pyramids.core.errors import N_, PyramidsError
+from pyramids.core.errors import N_, PyramidsError, Words
 
 NONE = "none"
 PER_MOVE = "move"
@@ -42,6 +42,14 @@ ON_TIMEOUT = (TIMEOUT_BOT, TIMEOUT_ADJOURN)
 MIN_SECONDS = 5.0
 MAX_SECONDS = 7 * 86_400.0
 MAX_INCREMENT = 3_600.0
+# A ranked room's clock is shorter (`ranked_clock_problem`): it counts for ratings, and
+# a losing player who stops moving has every one of their turns last the whole clock
+# before the bot moves for them, so a long clock would let them hold a rated game up
+# for hours. The longest the lobby offers fit: 5 minutes a move; a bank of 15 minutes
+# plus 10 s a move.
+RANKED_MAX_MOVE_SECONDS = 300.0
+RANKED_MAX_BANK_SECONDS = 1_800.0
+RANKED_MAX_INCREMENT = 30.0
 
 
 class ClockError(PyramidsError, ValueError):
@@ -129,6 +137,32 @@ class TimeControl:
             raise ClockError(N_("an increment is from 0 to {most} seconds, not {increment}"),
                              most=f"{MAX_INCREMENT:g}", increment=f"{increment:g}")
         return cls(kind, seconds, increment, on_timeout)
+
+
+def ranked_clock_bounds() -> dict[str, float]:
+    """The longest clock a ranked room may have, as the lobby reads it (`/api/games`)."""
+    return {"move_seconds": RANKED_MAX_MOVE_SECONDS, "bank_seconds": RANKED_MAX_BANK_SECONDS,
+            "increment": RANKED_MAX_INCREMENT}
+
+
+def ranked_clock_problem(control: TimeControl) -> Words | None:
+    """Why `control` (already checked, timed) is too long for a ranked room; None when
+    it fits. Rooms stored before the bounds keep their clock."""
+    too_long = (control.seconds > RANKED_MAX_MOVE_SECONDS if control.kind == PER_MOVE
+                else control.seconds > RANKED_MAX_BANK_SECONDS
+                or control.increment > RANKED_MAX_INCREMENT)
+    if not too_long:
+        return None
+    return Words(
+        N_("a ranked game counts for ratings, so its turn clock must be short, so that a "
+           "player who stops moving cannot hold it up for long: at most {move} s a move "
+           "('kind': 'move'), or a bank of at most {bank} s plus at most {increment} s a "
+           "move ('kind': 'bank'); this room asked for 'kind': '{kind}', 'seconds': "
+           "{seconds}, 'increment': {given_increment}. Choose a shorter clock, or make the "
+           "room unranked"),
+        move=f"{RANKED_MAX_MOVE_SECONDS:g}", bank=f"{RANKED_MAX_BANK_SECONDS:g}",
+        increment=f"{RANKED_MAX_INCREMENT:g}", kind=control.kind,
+        seconds=f"{control.seconds:g}", given_increment=f"{control.increment:g}")
 
 
 def _number(value: Any, name: str) -> float:
@@ -274,5 +308,7 @@ class TurnClock:
 
 __all__ = [
     "BANK", "KINDS", "NONE", "ON_TIMEOUT", "PER_MOVE", "TIMEOUT_ADJOURN", "TIMEOUT_BOT",
+    "RANKED_MAX_BANK_SECONDS", "RANKED_MAX_INCREMENT", "RANKED_MAX_MOVE_SECONDS",
     "Clock", "ClockError", "FakeClock", "SystemClock", "TimeControl", "TurnClock",
+    "ranked_clock_bounds", "ranked_clock_problem",
 ]

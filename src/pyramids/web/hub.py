@@ -72,6 +72,7 @@ from pyramids.web.clocks import (
     SystemClock,
     TimeControl,
     TurnClock,
+    ranked_clock_problem,
 )
 from pyramids.web.cluster import (
     PRESENCE_SECONDS,
@@ -741,6 +742,9 @@ class Hub:
                          "the bot move, e.g. \"time_control\": {example}, or make the room "
                          "unranked"), example=RANKED_CLOCK_EXAMPLE),
             )
+        too_long = ranked_clock_problem(control) if settings.ranked else None
+        if too_long is not None:
+            raise RoomError("ranked_clock_too_long", too_long)
         # A one-seat room is started by its player at once: it is counted apart, so that
         # rooms waiting for friends never stop a solo game.
         holder = client if len(room.seats) > 1 else f"{client} solo"

@@ -150,35 +150,62 @@ export function readTimeControl() {
   return control;
 }
 
-/** The clock a ranked room's rematch takes: the room's own, with the bot moving at a
- * time-out, as the server requires (`ranked_needs_clock`); two minutes a move where it
- * had none (a room ranked before the rule: its rematch was refused). */
-export function rankedClock(control) {
-  const timed = control && control.kind && control.kind !== "none";
-  return timed ? { ...control, on_timeout: "bot" } : { kind: "move", seconds: 120, on_timeout: "bot" };
+/** Whether a lobby choice ("move:120", "bank:900:10") fits the longest clock a ranked
+ * room may have (`bounds`: the server's, from /api/games `ranked_clock`; the server
+ * refuses a longer one, `ranked_clock_too_long`). "none" never fits. */
+export function fitsRanked(value, bounds) {
+  const [kind, seconds, increment] = value.split(":");
+  if (kind === "move") return !bounds || Number(seconds) <= bounds.move_seconds;
+  if (kind === "bank") {
+    return !bounds || (Number(seconds) <= bounds.bank_seconds && Number(increment || 0) <= bounds.increment);
+  }
+  return false;
 }
 
-/** A ranked room's clock, as the server requires (`ranked_needs_clock`): a clock whose
- * time-out lets a bot move, so that a player who stops moving cannot hold the game up
- * for ever. While `ranked`, "No clock" and "the game waits" are not offered (a clock of
- * two minutes a move is chosen if there was none); unticked, the player's own choices
- * come back. The hint to show, or null. */
-export function lockClockForRanked(ranked) {
+/** The clock a ranked room's rematch takes: the room's own, with the bot moving at a
+ * time-out, as the server requires (`ranked_needs_clock`); two minutes a move where it
+ * had none, or one longer than a ranked room may now have (`bounds`; a room ranked
+ * before the rule: its rematch would be refused). */
+export function rankedClock(control, bounds) {
+  const timed = control && control.kind && control.kind !== "none";
+  const value = timed ? `${control.kind}:${control.seconds}:${control.increment || 0}` : "none";
+  return timed && fitsRanked(value, bounds)
+    ? { ...control, on_timeout: "bot" } : { kind: "move", seconds: 120, on_timeout: "bot" };
+}
+
+/** A ranked room's clock, as the server requires: a clock whose time-out lets a bot move
+ * (`ranked_needs_clock`), no longer than `bounds` (`ranked_clock_too_long`), so that a
+ * player who stops moving cannot hold the game up. While `ranked`, "No clock", the
+ * clocks too long and "the game waits" are not offered; where the player's choice is
+ * one of them, the lobby chooses two minutes a move and a bot in its place, and gives
+ * the player's choice back when "Ranked" is unticked. A clock the player chooses while
+ * "Ranked" is ticked is their own: it stays when it is unticked. The hint to show, or
+ * null. */
+export function lockClockForRanked(ranked, bounds) {
   const choice = document.getElementById("time-control");
   const onTimeout = document.getElementById("on-timeout");
   if (!choice || !onTimeout) return null;
-  const none = choice.querySelector('option[value="none"]');
   const adjourn = onTimeout.querySelector('option[value="adjourn"]');
+  for (const select of [choice, onTimeout]) {
+    if (select.dataset.keepsOwn) continue;
+    select.dataset.keepsOwn = "true";
+    // The player's own choice while ranked: nothing to give back any more.
+    select.addEventListener("change", () => { delete select.dataset.playerValue; });
+  }
   if (ranked) {
-    if (choice.dataset.playerValue === undefined) choice.dataset.playerValue = choice.value;
-    if (onTimeout.dataset.playerValue === undefined) onTimeout.dataset.playerValue = onTimeout.value;
-    if (choice.value === "none") choice.value = "move:120";
-    onTimeout.value = "bot";
-    none.disabled = true;
+    for (const option of choice.options) option.disabled = !fitsRanked(option.value, bounds);
     adjourn.disabled = true;
+    if (!fitsRanked(choice.value, bounds)) {
+      if (choice.dataset.playerValue === undefined) choice.dataset.playerValue = choice.value;
+      choice.value = "move:120";
+    }
+    if (onTimeout.value !== "bot") {
+      if (onTimeout.dataset.playerValue === undefined) onTimeout.dataset.playerValue = onTimeout.value;
+      onTimeout.value = "bot";
+    }
     return t("Ranked: a ranked game has a turn clock, and when a player's time runs out a bot makes their move, so that nobody can hold it up for ever. Untick “Ranked” to play without a clock.");
   }
-  none.disabled = false;
+  for (const option of choice.options) option.disabled = false;
   adjourn.disabled = false;
   for (const select of [choice, onTimeout]) {
     if (select.dataset.playerValue !== undefined) {

@@ -130,7 +130,7 @@ async function applyRankedOptions() {
   const game = currentGame();
   const ask = ++rankedAsks;
   let taken = {};
-  const clockHint = lockClockForRanked(document.getElementById("ranked").checked);
+  const clockHint = lockClockForRanked(document.getElementById("ranked").checked, catalogue.ranked_clock);
   if (game && document.getElementById("ranked").checked) {
     try {
       const answer = await api("POST", `/api/games/${encodeURIComponent(game.name)}/ranked-options`,

@@ -602,7 +602,7 @@ function rematchSetup(message) {
     seats,
     bot_delay_seconds: (ui.summary && ui.summary.bot_delay_seconds) || 0,
     ranked,
-    time_control: ranked ? rankedClock(clock) : clock,
+    time_control: ranked ? rankedClock(clock, ui.catalogue && ui.catalogue.ranked_clock) : clock,
     name: (store.seat(roomId) && store.seat(roomId).name) || store.name() || t("Player"),
   };
 }
