@@ -221,6 +221,11 @@ def test_notices_round_trip_and_anything_else_is_ignored() -> None:
         assert parse_notice(junk) is None
     with pytest.raises(ValueError, match="allowed: move, room"):
         notice_payload("room1", "anything", "abc")
+    banned = parse_notice(notice_payload("", "ban", "abc", account=7))
+    assert banned is not None and (banned.reason, banned.account) == ("ban", 7)
+    for account in (None, 0, -1, True, "7", 1.5):
+        data = {"room": "", "reason": "ban", "origin": "x", "account": account}
+        assert parse_notice(json.dumps(data)) is None, account
 
 
 def test_presence_is_sent_in_parts_under_the_payload_limit() -> None:

@@ -198,3 +198,118 @@ def test_without_an_operator_token_there_is_no_moderation(tmp_path: Path) -> Non
             refused = client.post(f"/api/admin/accounts/Ana/{path}", json=body,
                                   headers=OPERATOR)
             assert refused.status_code == 404 and code_of(refused) == "no_operator"
+
+
+class NoticeRecorder:
+    """A cluster link that only notes what this process would tell the others."""
+
+    def __init__(self) -> None:
+        self.bans: list[int] = []
+
+    async def read(self, function: Any, *args: Any) -> Any:
+        return function(*args)
+
+    def notify_ban(self, account_id: int) -> None:
+        self.bans.append(account_id)
+
+    def notify(self, room_id: str, reason: str) -> None:
+        pass
+
+    def notify_presence(self, presence: dict[str, list[int]]) -> None:
+        pass
+
+
+def banned_elsewhere(server: OperatedServer, name: str) -> int:
+    """Ban `name` as another process of a cluster would: stored in the shared
+    database, this process not asked. The account's id."""
+    from pyramids.web.accounts import AccountStore
+
+    found = AccountStore(server.app.state.hub.storage.engine).sanction(name, None, True)
+    assert found is not None
+    return found[0]
+
+
+def test_a_ban_on_another_server_process_closes_the_seat_sockets_here(
+    server: OperatedServer,
+) -> None:
+    """In a cluster the operator's ban is answered by one process; the others hear it
+    (`ban`, with the account) and close that account's seat sockets at once, as the one
+    asked did, not only when they reconnect. The other players stay."""
+    from pyramids.web.cluster import Notice
+
+    ana, bo = browser(server), browser(server)
+    assert register(ana, "Ana").status_code == 201
+    assert register(bo, "Bo").status_code == 201
+    room_id, ana_token, bo_token = playing(server, ana, bo)
+    seated = Client(server.ws_base, room_id, ana_token)
+    other = Client(server.ws_base, room_id, bo_token)
+    try:
+        seated.state_at_least(0)
+        other.state_at_least(0)
+        account = banned_elsewhere(server, "Ana")
+        hub = server.app.state.hub
+        hub._loop.call_soon_threadsafe(hub._on_notice, Notice("", "ban", "elsewhere",
+                                                              account=account))
+        told = seated.error()
+        assert told["code"] == "banned" and "banned from this server" in told["message"]
+        with pytest.raises(ConnectionClosed):
+            seated.recv()
+        assert seated.ws.close_code == 4403
+        state = other.until(lambda m: m.get("type") == "state"
+                            and not m["seats"][0]["connected"])
+        assert state["status"] == "playing"
+    finally:
+        seated.close()
+        other.close()
+
+
+def test_a_ban_is_told_to_the_other_server_processes(server: OperatedServer) -> None:
+    """The process the operator asked tells the others, with the account banned; a ban
+    lifted, or a mute, tells them nothing (each process reads those when it needs them)."""
+    ana = browser(server)
+    assert register(ana, "Ana").status_code == 201
+    hub = server.app.state.hub
+    recorder = NoticeRecorder()
+    hub.cluster = recorder
+    try:
+        assert ban(server, "Ana").status_code == 200
+        assert ban(server, "Ana", banned=False).status_code == 200
+        assert mute(server, "Ana").status_code == 200
+    finally:
+        hub.cluster = None
+    from pyramids.web.accounts import AccountStore
+
+    found = AccountStore(hub.storage.engine).find("Ana")
+    assert found is not None and recorder.bans == [found[0]]
+
+
+def test_after_lost_notices_a_process_closes_the_seats_of_accounts_banned_meanwhile(
+    server: OperatedServer,
+) -> None:
+    """A notice sent while a process's listener was reconnecting is lost; the resync
+    that follows asks the database whether the accounts seated here are banned."""
+    from pyramids.web.cluster import RESYNC, Notice
+
+    ana, bo = browser(server), browser(server)
+    assert register(ana, "Ana").status_code == 201
+    assert register(bo, "Bo").status_code == 201
+    room_id, ana_token, bo_token = playing(server, ana, bo)
+    seated = Client(server.ws_base, room_id, ana_token)
+    other = Client(server.ws_base, room_id, bo_token)
+    try:
+        seated.state_at_least(0)
+        banned_elsewhere(server, "Ana")
+        hub = server.app.state.hub
+
+        async def no_new_moves(live: Any, known: Any = None) -> bool:
+            return False  # (reading other processes' moves needs PostgreSQL; none were made)
+
+        hub._catch_up = no_new_moves
+        hub._loop.call_soon_threadsafe(hub._on_notice, Notice("", RESYNC, ""))
+        assert seated.error()["code"] == "banned"
+        with pytest.raises(ConnectionClosed):
+            seated.recv()
+        other.state_at_least(0)
+    finally:
+        seated.close()
+        other.close()

@@ -828,6 +828,7 @@ def create_app(
             ended = hub.end_banned(account_id)
             log.info("account %d banned by the server's operator (%d seat sockets closed)",
                      account_id, ended)
+            await hub.announce_ban(account_id)  # the other processes of a cluster
         elif banned is False:
             log.info("account %d: ban lifted by the server's operator", account_id)
         if muted is not None:

@@ -23,6 +23,11 @@ they share. The rules that keep them in step:
 - **Other room events** (seats, start, abort, expiry, turn-clock time-outs, chat)
   are written by one process and announced with their reason; the others reload
   what changed.
+- **A ban** by the operator is written by the process that was asked, then
+  announced (`ban`, with the account's id and no room): every process closes the
+  seat sockets of that account it holds, at once, as the one asked did. A notice
+  lost while a listener reconnected is made up for by the resync: each process
+  then asks the database whether the accounts playing seats on it are banned.
 - **Migrations take turns.** Processes starting together all run
   `Storage.migrate()`; it holds a transaction-scoped advisory lock
   (`storage.MIGRATION_LOCK`, one bigint key, apart from the two-key locks here)
@@ -60,7 +65,7 @@ CHANNEL = "pyramids_rooms"
 MOVE_LOCK = 1
 BOT_LOCK = 2
 # What a notice may say changed; a receiving process reloads that part of the room.
-REASONS = ("move", "room", "clock", "chat", "chat_settings", "presence")
+REASONS = ("move", "room", "clock", "chat", "chat_settings", "presence", "ban")
 # A `presence` notice lists, by room, the seats with a socket on the sending process;
 # it is sent when they change and every PRESENCE_SECONDS, and trusted for
 # PRESENCE_TTL_SECONDS (so a dead process's sockets stop counting).
@@ -89,21 +94,26 @@ class Behind(Exception):
 @dataclass(frozen=True)
 class Notice:
     """A room changed on some process: `reason` says which part to reload. A
-    `presence` notice carries the seats connected to its origin, by room."""
+    `presence` notice carries the seats connected to its origin, by room; a `ban`
+    notice the account the operator banned (and no room)."""
 
     room_id: str
     reason: str
     origin: str
     presence: dict[str, tuple[int, ...]] | None = None
+    account: int | None = None
 
 
 def notice_payload(room_id: str, reason: str, origin: str,
-                   presence: dict[str, list[int]] | None = None) -> str:
+                   presence: dict[str, list[int]] | None = None,
+                   account: int | None = None) -> str:
     if reason not in REASONS:
         raise ValueError(f"unknown notice reason {reason!r}; allowed: {', '.join(REASONS)}")
     data: dict[str, object] = {"room": room_id, "reason": reason, "origin": origin}
     if presence is not None:
         data["presence"] = presence
+    if account is not None:
+        data["account"] = account
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -142,6 +152,11 @@ def parse_notice(payload: str) -> Notice | None:
     room, reason, origin = data.get("room"), data.get("reason"), data.get("origin")
     if not (isinstance(room, str) and isinstance(origin, str) and reason in REASONS):
         return None
+    if reason == "ban":
+        account = data.get("account")
+        if not isinstance(account, int) or isinstance(account, bool) or account < 1:
+            return None
+        return Notice(room, reason, origin, account=account)
     if reason != "presence":
         return Notice(room, reason, origin)
     listed = data.get("presence")
@@ -228,6 +243,13 @@ class Cluster:
         """(On the database thread, after the write it announces.) Tell the others."""
         with self.storage.engine.begin() as connection:
             self._notify(connection, room_id, reason)
+
+    def notify_ban(self, account_id: int) -> None:
+        """(Off the database thread, after the ban is stored.) Tell the others to close
+        the banned account's seat sockets."""
+        with self.storage.engine.begin() as connection:
+            connection.execute(sa.select(sa.func.pg_notify(
+                CHANNEL, notice_payload("", "ban", self.origin, account=account_id))))
 
     def notify_presence(self, presence: dict[str, list[int]]) -> None:
         """(On the database thread.) The seats connected here, by room."""

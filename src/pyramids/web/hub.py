@@ -1315,8 +1315,17 @@ class Hub:
 
     def _on_notice(self, notice: Notice) -> None:
         """(On the event loop.) Another process changed a room: reload it if it is here."""
+        if notice.reason == "ban":
+            if notice.account is not None:
+                ended = self.end_banned(notice.account)
+                log.info("account %d banned by the server's operator on another process "
+                         "(%d seat sockets closed here)", notice.account, ended)
+            return
         if notice.reason == RESYNC:
             targets = [(live, "room") for live in self.rooms.values()]
+            check = asyncio.create_task(self._end_banned_seated())
+            self._syncs.add(check)
+            check.add_done_callback(self._syncs.discard)
         elif notice.reason == "presence":
             targets = self._heard_presence(notice)
         else:
@@ -1485,6 +1494,30 @@ class Hub:
         found = await self.run_db(AccountStore(self.storage.engine).session_account,
                                   session_hash(session))
         return None if found is None else found[0]
+
+    async def announce_ban(self, account_id: int) -> None:
+        """(After the ban is stored.) Tell the other processes, which close the account's
+        seat sockets they hold, as `end_banned` did here."""
+        if self.cluster is None:
+            return
+        try:
+            await self.cluster.read(self.cluster.notify_ban, account_id)
+        except Exception:  # stored all the same: its sockets are refused when they rejoin
+            log.exception("could not tell the other processes of the ban of account %d",
+                          account_id)
+
+    async def _end_banned_seated(self) -> None:
+        """After notices may have been lost: close the seat sockets here of accounts the
+        database says are banned (a ban announced meanwhile)."""
+        try:
+            seated = {live.room.seats[conn.seat].account_id
+                      for live in self.rooms.values() for conn in live.connections
+                      if conn.seat is not None}
+            for account_id in sorted(a for a in seated if a is not None):
+                if (await self.account_sanctions(account_id))[1]:
+                    self.end_banned(account_id)
+        except Exception:
+            log.exception("could not check the seated accounts for bans after a resync")
 
     def end_banned(self, account_id: int) -> int:
         """The sockets playing a seat of a banned account are told why and closed (its
