@@ -245,6 +245,31 @@ def test_presence_is_sent_in_parts_under_the_payload_limit() -> None:
         assert parse_notice(notice_payload("", "presence", "o", bad)) is None
 
 
+def test_bot_rooms_watched_are_sent_in_parts_and_bad_ones_ignored() -> None:
+    """`watching` notices: by address digest, the bot rooms watched on the sender; an
+    address's rooms never split between parts; anything malformed is dropped whole."""
+    from pyramids.web.cluster import address_key, watching_payloads
+
+    watching = {address_key(f"10.0.{i // 256}.{i % 256}"): [f"room{i:04d}", "shared"]
+                for i in range(600)}
+    payloads = watching_payloads("origin", watching)
+    assert len(payloads) > 1 and all(len(payload) <= PAYLOAD_LIMIT for payload in payloads)
+    heard: dict[str, tuple[str, ...]] = {}
+    for payload in payloads:
+        notice = parse_notice(payload)
+        assert notice is not None and notice.reason == "watching" and notice.watching
+        assert not set(notice.watching) & set(heard)
+        heard.update(notice.watching)
+    assert heard == {key: tuple(rooms) for key, rooms in watching.items()}
+    assert "10.0." not in "".join(payloads)
+    gone = parse_notice(watching_payloads("o", {"k": []})[0])
+    assert gone is not None and gone.watching == {"k": ()}
+    for bad in ({"k": "room"}, {"k": [1]}, {"k": [""]}, {"k" * 65: ["r"]}, ["k"]):
+        payload = json.dumps({"room": "", "reason": "watching", "origin": "o",
+                              "watching": bad})
+        assert parse_notice(payload) is None, bad
+
+
 def test_cluster_mode_refuses_sqlite(tmp_path: Path) -> None:
     from pyramids.cli.main import app
     from pyramids.web.app import create_app

@@ -1052,3 +1052,116 @@ def test_one_address_watches_a_bounded_number_of_rooms_only_bots_play(
     again.close()
     time.sleep(0.2)
     watch(rooms[2][0]).until(lambda m: m["type"] == "state")
+
+
+class WatchingRecorder:
+    """A cluster link that only notes the `watching` notices this process would send."""
+
+    def __init__(self) -> None:
+        self.watching: list[dict[str, list[str]]] = []
+
+    async def read(self, function: Callable[..., Any], *args: Any) -> Any:
+        return function(*args)
+
+    def notify_watching(self, watching: dict[str, list[str]]) -> None:
+        self.watching.append(watching)
+
+    def notify(self, room_id: str, reason: str) -> None:
+        pass
+
+    def notify_presence(self, presence: dict[str, list[int]]) -> None:
+        pass
+
+
+def bot_rooms(server: ServerThread, count: int) -> list[str]:
+    """Rooms only bots play, started (slow bots: they keep playing through the test)."""
+    made = []
+    for _ in range(count):
+        room_id, host = create_room(server, bot_delay_seconds=10)
+        for seat in (0, 1):
+            given = server.http.post(f"/api/rooms/{room_id}/agents",
+                                     json={"token": host, "seat": seat, "agent": "random"})
+            assert given.status_code == 200, given.text
+        start(server, room_id, host)
+        made.append(room_id)
+    return made
+
+
+def test_bot_rooms_watched_on_other_cluster_processes_count_toward_the_limit(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """In a cluster each process hears which bot rooms an address watches on the others
+    (`watching`, by a digest of the address): with N processes the limit stays the
+    limit, not N times it. A room watched here and elsewhere counts once; what another
+    process said lapses when it stops saying it (it may have died)."""
+    from pyramids.web.cluster import PRESENCE_TTL_SECONDS, Notice, address_key
+
+    server = start_server(db_url, ServerLimits.relaxed(bot_rooms_watched_per_client=2))
+    hub = server.app.state.hub
+    here, elsewhere, third = bot_rooms(server, 3)
+    key = address_key("127.0.0.1")
+
+    def heard(rooms: tuple[str, ...]) -> None:
+        notice = Notice("", "watching", "another-process", watching={key: rooms})
+        hub._loop.call_soon_threadsafe(hub._on_notice, notice)
+        time.sleep(0.1)
+
+    def watch(room_id: str) -> Client:
+        watcher = Client(server.ws_base, room_id)
+        clients.append(watcher)
+        return watcher
+
+    heard((elsewhere, "a room only bots play on the other process"))
+    refused = watch(here).error()
+    assert refused["code"] == "too_many_bot_rooms"
+    assert "already watch 2 games that only bots play" in refused["message"]
+    # The room being joined, watched elsewhere too, is not counted against itself.
+    heard((here, elsewhere))
+    watching_here = watch(here)
+    watching_here.until(lambda m: m["type"] == "state")
+    assert watch(third).error()["code"] == "too_many_bot_rooms"
+    # The other process watches nothing any more: places are free.
+    heard(())
+    watching_third = watch(third)
+    watching_third.until(lambda m: m["type"] == "state")
+    # What a process stopped saying lapses.
+    watching_here.close()
+    watching_third.close()
+    heard(("another", "yet another"))
+    assert watch(elsewhere).error()["code"] == "too_many_bot_rooms"
+    assert (("another-process", key) in hub.remote_watching)
+    rooms, _ = hub.remote_watching[("another-process", key)]
+    hub.remote_watching[("another-process", key)] = (rooms, time.monotonic()
+                                                     - PRESENCE_TTL_SECONDS - 1)
+    watch(elsewhere).until(lambda m: m["type"] == "state")
+
+
+def test_a_process_tells_the_others_the_bot_rooms_an_address_watches(
+    db_url: str, start_server: Callable[..., ServerThread], clients: list[Client]
+) -> None:
+    """Each watch and each leave of a room only bots play is told (the address as a
+    digest, never itself); a room with a person at the table is not."""
+    from pyramids.web.cluster import address_key
+
+    server = start_server(db_url, ServerLimits.relaxed(bot_rooms_watched_per_client=2))
+    hub = server.app.state.hub
+    (room_id,) = bot_rooms(server, 1)
+    people, _ = create_room(server)
+    recorder = WatchingRecorder()
+    hub.cluster = recorder
+    try:
+        watcher = Client(server.ws_base, room_id)
+        clients.append(watcher)
+        watcher.until(lambda m: m["type"] == "state")
+        person_room = Client(server.ws_base, people)
+        clients.append(person_room)
+        person_room.until(lambda m: m["type"] == "state")
+        watcher.close()
+        deadline = time.monotonic() + TIMEOUT
+        while len(recorder.watching) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        hub.cluster = None
+    key = address_key("127.0.0.1")
+    assert recorder.watching == [{key: [room_id]}, {key: []}]
+    assert "127.0.0.1" not in json.dumps(recorder.watching)

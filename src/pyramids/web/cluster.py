@@ -36,12 +36,20 @@ they share. The rules that keep them in step:
   tells the others the seats connected to it, when they change and as a
   heartbeat; an entry not refreshed in `PRESENCE_TTL_SECONDS` lapses. So a person
   connected to another process is neither shown away nor taken over by a bot.
+- **Bot rooms watched** (`ServerLimits.bot_rooms_watched_per_client`) are told the
+  same way (`watching`): by address (a digest, `address_key`, never the address
+  itself), the rooms only bots play that it watches on the sending process. A
+  process counts those with its own, so the limit holds for the whole cluster, not
+  once per process. Two joins on two processes in the same instant may both pass
+  (each has not yet heard of the other): one room over the limit at most, for a
+  moment, per process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
@@ -65,7 +73,7 @@ CHANNEL = "pyramids_rooms"
 MOVE_LOCK = 1
 BOT_LOCK = 2
 # What a notice may say changed; a receiving process reloads that part of the room.
-REASONS = ("move", "room", "clock", "chat", "chat_settings", "presence", "ban")
+REASONS = ("move", "room", "clock", "chat", "chat_settings", "presence", "ban", "watching")
 # A `presence` notice lists, by room, the seats with a socket on the sending process;
 # it is sent when they change and every PRESENCE_SECONDS, and trusted for
 # PRESENCE_TTL_SECONDS (so a dead process's sockets stop counting).
@@ -102,11 +110,19 @@ class Notice:
     origin: str
     presence: dict[str, tuple[int, ...]] | None = None
     account: int | None = None
+    # `watching`: by address key, the rooms only bots play watched on the origin.
+    watching: dict[str, tuple[str, ...]] | None = None
+
+
+def address_key(address: str) -> str:
+    """What a `watching` notice names an address by: a digest, not the address."""
+    return hashlib.sha256(address.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 def notice_payload(room_id: str, reason: str, origin: str,
                    presence: dict[str, list[int]] | None = None,
-                   account: int | None = None) -> str:
+                   account: int | None = None,
+                   watching: dict[str, list[str]] | None = None) -> str:
     if reason not in REASONS:
         raise ValueError(f"unknown notice reason {reason!r}; allowed: {', '.join(REASONS)}")
     data: dict[str, object] = {"room": room_id, "reason": reason, "origin": origin}
@@ -114,6 +130,8 @@ def notice_payload(room_id: str, reason: str, origin: str,
         data["presence"] = presence
     if account is not None:
         data["account"] = account
+    if watching is not None:
+        data["watching"] = watching
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -130,6 +148,31 @@ def presence_payloads(origin: str, presence: dict[str, list[int]]) -> list[str]:
     if part or not payloads:
         payloads.append(notice_payload("", "presence", origin, part))
     return payloads
+
+
+def watching_payloads(origin: str, watching: dict[str, list[str]]) -> list[str]:
+    """`watching` notices for these addresses, each under PostgreSQL's payload limit
+    (an address's rooms are never split)."""
+    payloads: list[str] = []
+    part: dict[str, list[str]] = {}
+    for key, rooms in watching.items():
+        part[key] = rooms
+        if len(notice_payload("", "watching", origin, watching=part)) > PAYLOAD_LIMIT:
+            del part[key]
+            if part:
+                payloads.append(notice_payload("", "watching", origin, watching=part))
+            part = {key: rooms}
+    if part or not payloads:
+        payloads.append(notice_payload("", "watching", origin, watching=part))
+    return payloads
+
+
+def _rooms(value: object) -> tuple[str, ...] | None:
+    if not isinstance(value, list) or len(value) > 1000 or not all(
+        isinstance(room, str) and 0 < len(room) <= 64 for room in value
+    ):
+        return None
+    return tuple(value)
 
 
 def _seats(value: object) -> tuple[int, ...] | None:
@@ -157,6 +200,15 @@ def parse_notice(payload: str) -> Notice | None:
         if not isinstance(account, int) or isinstance(account, bool) or account < 1:
             return None
         return Notice(room, reason, origin, account=account)
+    if reason == "watching":
+        listed = data.get("watching")
+        if not isinstance(listed, dict):
+            return None
+        watching = {key: _rooms(value) for key, value in listed.items()}
+        if any(rooms is None or len(key) > 64 for key, rooms in watching.items()):
+            return None
+        return Notice(room, reason, origin, watching={
+            key: rooms for key, rooms in watching.items() if rooms is not None})
     if reason != "presence":
         return Notice(room, reason, origin)
     listed = data.get("presence")
@@ -250,6 +302,13 @@ class Cluster:
         with self.storage.engine.begin() as connection:
             connection.execute(sa.select(sa.func.pg_notify(
                 CHANNEL, notice_payload("", "ban", self.origin, account=account_id))))
+
+    def notify_watching(self, watching: dict[str, list[str]]) -> None:
+        """(Off the database thread.) By address key, the bot rooms watched here ([]: none
+        any more)."""
+        with self.storage.engine.begin() as connection:
+            for payload in watching_payloads(self.origin, watching):
+                connection.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
     def notify_presence(self, presence: dict[str, list[int]]) -> None:
         """(On the database thread.) The seats connected here, by room."""
@@ -345,5 +404,6 @@ class Cluster:
 
 
 __all__ = ["BOT_LOCK", "CHANNEL", "MOVE_LOCK", "PRESENCE_SECONDS", "PRESENCE_TTL_SECONDS",
-           "REASONS", "RESYNC", "Behind", "Cluster", "Notice", "is_postgres", "notice_payload",
-           "parse_notice", "presence_payloads", "psycopg_conninfo"]
+           "REASONS", "RESYNC", "Behind", "Cluster", "Notice", "address_key", "is_postgres",
+           "notice_payload", "parse_notice", "presence_payloads", "psycopg_conninfo",
+           "watching_payloads"]

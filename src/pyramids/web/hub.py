@@ -81,6 +81,7 @@ from pyramids.web.cluster import (
     Behind,
     Cluster,
     Notice,
+    address_key,
 )
 from pyramids.web.limits import ServerLimits, TokenBucket
 from pyramids.web.movelog import (
@@ -374,6 +375,10 @@ class Hub:
         self.limits = limits or ServerLimits()
         self.draw_seed = draw_seed
         self.rooms: dict[str, LiveRoom] = {}
+        # Cluster mode: by (process, address key), the rooms only bots play that the
+        # address watches there, and when that was heard (`bot_rooms_watched_per_client`
+        # counts them with this process's own; an entry lapses as presence does).
+        self.remote_watching: dict[tuple[str, str], tuple[frozenset[str], float]] = {}
         # The latest finished rooms read or put away, oldest first (`_keep_over`).
         self.over_rooms: OrderedDict[str, LiveRoom] = OrderedDict()
         self.broken: dict[str, Words] = {}
@@ -1315,6 +1320,14 @@ class Hub:
 
     def _on_notice(self, notice: Notice) -> None:
         """(On the event loop.) Another process changed a room: reload it if it is here."""
+        if notice.reason == "watching":
+            heard = time.monotonic()
+            for key, rooms in (notice.watching or {}).items():
+                if rooms:
+                    self.remote_watching[(notice.origin, key)] = (frozenset(rooms), heard)
+                else:
+                    self.remote_watching.pop((notice.origin, key), None)
+            return
         if notice.reason == "ban":
             if notice.account is not None:
                 ended = self.end_banned(notice.account)
@@ -1399,7 +1412,13 @@ class Hub:
                         for room_id, live in self.rooms.items() if live.local_seats()}
                 if here:
                     await self.cluster.read(self.cluster.notify_presence, here)
+                watching = self._bot_rooms_watched_here()
+                if watching:
+                    await self.cluster.read(self.cluster.notify_watching, watching)
                 lapsed = time.monotonic() - PRESENCE_TTL_SECONDS
+                for heard_key, (_, heard) in list(self.remote_watching.items()):
+                    if heard < lapsed:
+                        del self.remote_watching[heard_key]
                 for live in list(self.rooms.values()):
                     gone = [origin for origin, (_, heard) in live.remote_seats.items()
                             if heard < lapsed]
@@ -1550,6 +1569,8 @@ class Hub:
             live.connections.add(conn)
             live.mark_away(time.monotonic())
             await self._announce_presence(live)
+            if live.runs_for_watchers():
+                await self._announce_watching(conn.address)
             live.changed.set()  # a watcher wakes a room only bots play
             # Everyone sees the seat come back; the newcomer gets its current view.
             await self._broadcast(live)
@@ -1559,16 +1580,43 @@ class Hub:
         """Refuse `address` one more room only bots play (besides `live`) past
         `bot_rooms_watched_per_client`: each keeps bots thinking while watched."""
         most = self.limits.bot_rooms_watched_per_client
-        watched = sum(
-            1 for other in self.rooms.values()
-            if other is not live and other.runs_for_watchers()
-            and any(conn.address == address for conn in other.connections)
-        )
-        if watched >= most:
+        watched = self._bot_rooms_watched_by(address)
+        if self.remote_watching:  # a cluster: the rooms it watches on the other processes
+            key = address_key(address)
+            fresh = time.monotonic() - PRESENCE_TTL_SECONDS
+            for (_origin, watcher), (rooms, heard) in self.remote_watching.items():
+                if watcher == key and heard >= fresh:
+                    watched |= rooms
+        watched.discard(live.room.id)
+        if len(watched) >= most:
             raise RoomError("too_many_bot_rooms", Words(N_(
                 "you already watch {most} games that only bots play, the most one address "
                 "may watch at once (each keeps bots thinking while watched); close one to "
                 "watch this one"), most=most), 429)
+
+    def _bot_rooms_watched_by(self, address: str) -> set[str]:
+        """The rooms only bots play, in play, that `address` watches on this process."""
+        return {room_id for room_id, other in self.rooms.items() if other.runs_for_watchers()
+                and any(conn.address == address for conn in other.connections)}
+
+    def _bot_rooms_watched_here(self) -> dict[str, list[str]]:
+        """By address key, the rooms only bots play watched on this process."""
+        watching: dict[str, set[str]] = {}
+        for room_id, live in self.rooms.items():
+            if live.runs_for_watchers():
+                for address in {conn.address for conn in live.connections}:
+                    watching.setdefault(address_key(address), set()).add(room_id)
+        return {key: sorted(rooms) for key, rooms in watching.items()}
+
+    async def _announce_watching(self, address: str) -> None:
+        """Cluster mode: tell the others the bot rooms `address` watches here now."""
+        if self.cluster is None:
+            return
+        try:
+            await self.cluster.read(self.cluster.notify_watching, {
+                address_key(address): sorted(self._bot_rooms_watched_by(address))})
+        except Exception:
+            log.exception("could not tell the others which bot rooms an address watches")
 
     async def leave(self, live: LiveRoom, conn: Connection) -> None:
         async with live.lock:
@@ -1579,6 +1627,8 @@ class Hub:
                 if not live.connections:
                     live.unwatched_since = now
                 await self._announce_presence(live)
+                if live.bots_only() and live.room.status != WAITING:  # (over now, perhaps)
+                    await self._announce_watching(conn.address)
                 await self._broadcast(live)
             self._forget_if_done(live)
 

@@ -1,7 +1,8 @@
 """What one server lets each client do: every limit in one place (`ServerLimits`).
 
-A client is its network address. Limits are counted per address in memory (a
-restart forgets them). Past a limit an HTTP request gets 429 with `Retry-After`
+A client is its network address. Limits are counted per address in each server
+process's memory (a restart forgets them); only the bot rooms watched are counted
+over every process of a cluster. Past a limit an HTTP request gets 429 with `Retry-After`
 and a message naming the limit; a WebSocket message gets a `rate_limited` error
 and a socket past the connection cap is closed with a reason. `pyramids serve
 --help` and docs/server.md list them all.
@@ -63,7 +64,8 @@ class ServerLimits:
     sockets_per_client: int = 20
     # Rooms only bots play run while someone watches them: the ones not over that one
     # address may watch at once (else a few sockets keep many bot rooms thinking and
-    # take the bot workers from everyone's games).
+    # take the bot workers from everyone's games). In a cluster, counted over every
+    # process (they tell each other: `pyramids.web.cluster`, `watching`).
     bot_rooms_watched_per_client: int = 4
     messages_per_second: float = 10.0
     message_burst: int = 30
