@@ -326,12 +326,19 @@ def test_the_lobby_gives_a_ranked_room_a_clock_whose_time_out_lets_the_bot_move(
     assert not errors, f"the page raised JavaScript errors: {errors}"
 
 
+@pytest.mark.parametrize(("stored", "rematch_clock"), [
+    ({"kind": "move", "seconds": 300, "on_timeout": "adjourn"}, ("move", 300, "bot")),
+    ({"kind": "move", "seconds": 3600, "on_timeout": "bot"}, ("move", 120, "bot")),
+], ids=["adjourning", "too-long"])
 def test_a_rematch_of_a_ranked_room_without_a_clock_gets_the_ranked_clock(
-    browser: Any, server: ClockedServer
+    browser: Any, server: ClockedServer, stored: dict[str, Any],
+    rematch_clock: tuple[str, int, str],
 ) -> None:
-    """A room ranked before ranked rooms needed a clock (none, or one that adjourned):
-    its Rematch asked the server for the same, and was refused (`ranked_needs_clock`,
-    in words meant for the API, "time_control": {...}); now it takes the ranked clock."""
+    """A room ranked before ranked rooms needed a clock (none, or one that adjourned),
+    or before their clocks were bounded (an hour a move): its Rematch asked the server
+    for the same, and was refused (`ranked_needs_clock`, `ranked_clock_too_long`, in
+    words meant for the API); now it takes its own clock with the bot at a time-out
+    where that fits, else 2 minutes a move."""
     errors: list[str] = []
     ana = person(browser, errors)
     register(ana, server, "Ana")
@@ -347,8 +354,7 @@ def test_a_rematch_of_a_ranked_room_without_a_clock_gets_the_ranked_clock(
     room = ana.url.rsplit("/", 1)[1]
     # As stored before the rule: a ranked room whose clock adjourns a player out of time.
     hub = server.app.state.hub
-    hub.rooms[room].room.settings.time_control = {
-        "kind": "move", "seconds": 300, "on_timeout": "adjourn"}
+    hub.rooms[room].room.settings.time_control = stored
     ana.reload()
     ana.wait_for_selector("body[data-status=playing]")
     while not finished(ana):
@@ -364,7 +370,7 @@ def test_a_rematch_of_a_ranked_room_without_a_clock_gets_the_ranked_clock(
     summary = ana.evaluate(f"fetch('/api/rooms/{rematch}').then((r) => r.json())")
     assert summary["room"]["ranked"]
     clock = summary["room"]["time_control"]
-    assert (clock["kind"], clock["seconds"], clock["on_timeout"]) == ("move", 300, "bot")
+    assert (clock["kind"], clock["seconds"], clock["on_timeout"]) == rematch_clock
     assert not errors, f"the page raised JavaScript errors: {errors}"
 
 
