@@ -16,6 +16,9 @@ clock goes on (a bank that ran out stays empty: later turns have only the
 increment); `adjourn`: the clock stops and the game waits, however long, for the
 late seat to move; its move starts the clock again for the next seat.
 
+A ranked room's clock is shorter (`ranked_clock_problem`, checked when a room is
+made: rooms stored before keep theirs), and its time-out is always `bot`.
+
 Times are wall-clock seconds from a `Clock` the server gives (a fake one in
 tests). The engines never read a clock. The deadline is absolute, so a restart of
 the server gives nobody time back.
