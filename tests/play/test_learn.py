@@ -156,7 +156,7 @@ def test_browser_page_in_korean_sets_the_cookie(client):
     response = client.get("/learn/pacal?lang=ko")
     assert response.status_code == 200
     assert '<html lang="ko">' in response.text
-    assert "<h1>파칼</h1>" in response.text
+    assert "<h2>파칼</h2>" in response.text
     assert "<h2>우리의 결정</h2>" in response.text
     assert response.cookies.get("pyramids_lang") == "ko"
 
@@ -167,14 +167,14 @@ def test_browser_page_follows_accept_language(client):
     )
     assert response.status_code == 200
     assert '<html lang="ko">' in response.text
-    assert "<h1>비문의 신전</h1>" in response.text
+    assert "<h2>비문의 신전</h2>" in response.text
 
 
 def test_browser_page_in_english(client):
     response = client.get("/learn/mahjongg?lang=en")
     assert response.status_code == 200
     assert '<html lang="en">' in response.text
-    assert "<h1>Mahjongg Pyramids</h1>" in response.text
+    assert "<h2>Mahjongg Pyramids</h2>" in response.text
 
 
 def test_unknown_game_is_404(client):
