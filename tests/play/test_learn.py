@@ -157,7 +157,7 @@ def test_browser_page_in_korean_sets_the_cookie(client):
     assert response.status_code == 200
     assert '<html lang="ko">' in response.text
     assert "<h2>파칼</h2>" in response.text
-    assert "<h2>우리의 결정</h2>" in response.text
+    assert "<h3>우리의 결정</h3>" in response.text
     assert response.cookies.get("pyramids_lang") == "ko"
 
 
