@@ -100,6 +100,21 @@ DEFAULT_COSTS = {"sight_cost": 1, "shift_cost": 1, "reveal_cost": 1, "reshuffle_
 TILE_FAVORS = ("shift", "reveal")
 
 
+def favor_exists(action: str, view: dict[str, Any], options: dict[str, Any]) -> bool:
+    """Whether this game has the favor at all (its button is drawn): hints and undo in
+    the one-player modes only, finish there and in co-op, Tile Reveal with its option.
+    A button that can never be used in the game was drawn greyed out for the whole game
+    (two-player Standard's Hint, Undo and Finish); the browser leaves them off too."""
+    solo = view.get("players") == 1 and view.get("mode") != "coop"
+    if action in ("hint", "undo"):
+        return solo
+    if action == "finish":
+        return solo or view.get("mode") == "coop"
+    if action == "reveal":
+        return bool(options.get("reveal_favor", True))
+    return True
+
+
 def favor_name(action: str) -> str:
     names = {
         "hint": _("Hint"),
@@ -440,6 +455,8 @@ class MahjonggBoard(Board):
         favors.display = not self.view.get("result")
         with favors:
             for action, key, cost in FAVORS:
+                if not favor_exists(action, self.view, self.options):
+                    continue
                 price = self._cost(cost) if cost else None
                 button = Button(
                     favor_label(action, key, price), id=f"do-{action}", name=action,
