@@ -826,7 +826,8 @@ class MahjonggBoard(Board):
         if action in TILE_FAVORS:
             if not self._allowed(action) and not self._picking(action):
                 # Standard mode has no face-down tile: no mode with nothing to choose.
-                self._tell(_("{favor} has no tile to take now.", favor=favor_name(action)))
+                self._tell(_("{favor} has no tile to take now.", favor=favor_name(action)),
+                           refusal=True)
                 return
             if action == "shift":
                 self.shifting, self.revealing = not self.shifting, False
@@ -848,8 +849,8 @@ class MahjonggBoard(Board):
             return
         self.choose(action)
 
-    def _tell(self, text: str) -> None:
-        tell = getattr(self.app, "set_message", None)
+    def _tell(self, text: str, refusal: bool = False) -> None:
+        tell = getattr(self.app, "refuse" if refusal else "set_message", None)
         if tell is not None:
             tell(text)
 
@@ -867,6 +868,10 @@ class MahjonggBoard(Board):
             self._keep_cursor()
             self.update_drawing()
             self._tell("")  # the side's "choose a blocked tile" went stale
+        # Escape goes back to the board: why the last move was refused has been read.
+        clear = getattr(self.app, "clear_refusal", None)
+        if clear is not None:
+            clear()
         tiles = self.focus_target()
         if tiles is not None and self.app.focused is not tiles:
             tiles.focus()

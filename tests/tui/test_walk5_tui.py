@@ -1,0 +1,63 @@
+"""What a player met on the fifth keyboard walk of the terminal app: a refusal that
+stayed after Escape, the cursor a redraw after a hint took back, Temple's Up from the
+swap zone, Pacal's offers at the left of a big screen."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from pyramids.core import load  # noqa: E402
+from pyramids.play.session import new_session  # noqa: E402
+from pyramids.tui.app import PlayApp  # noqa: E402
+from pyramids.tui.mahjongg import TileCanvas  # noqa: E402
+from tests.tui.helpers import SMALL, settle  # noqa: E402
+from tests.tui.test_mahjongg_tui import click_tile, giza_solo, matches  # noqa: E402
+
+
+def message(app: PlayApp) -> str:
+    return str(app.query_one("#message").render())
+
+
+async def test_escape_clears_why_a_pair_was_refused() -> None:
+    session, app = giza_solo()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        free = [t for t in session.state.view(0)["tiles"] if t["free"]]
+        bad = next((a, b) for a in free for b in free if a["id"] < b["id"] and not matches(a, b))
+        await click_tile(pilot, app, bad[0]["id"])
+        await click_tile(pilot, app, bad[1]["id"])
+        assert "do not match" in message(app)
+        assert app.focused is app.query_one("#tiles", TileCanvas)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert message(app).strip() == "" and app.message == ""
+
+
+async def test_escape_from_the_move_box_clears_why_a_typed_move_was_refused() -> None:
+    session = new_session(load("temple", players=2, max_rounds=4), ["human", "random"], 2)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        app.query_one("#command").focus()
+        await pilot.press(*"swap zz 9", "enter")
+        await pilot.pause()
+        assert "Not a legal move" in message(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert message(app).strip() == ""
+        assert app.focused is not app.query_one("#command")
+
+
+async def test_escape_leaves_a_message_that_is_no_refusal() -> None:
+    """Where the game was saved is no refusal: Escape leaves it standing."""
+    session, app = giza_solo()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        app.set_message("Saved to somewhere")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.message == "Saved to somewhere"
+
