@@ -12,7 +12,7 @@ pytestmark = pytest.mark.asyncio
 from pyramids.core import load  # noqa: E402
 from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
-from pyramids.tui.mahjongg import TileCanvas  # noqa: E402
+from pyramids.tui.mahjongg import MahjonggBoard, TileCanvas  # noqa: E402
 from tests.tui.helpers import SMALL, settle  # noqa: E402
 from tests.tui.test_mahjongg_tui import click_tile, giza_solo, matches  # noqa: E402
 
@@ -61,3 +61,43 @@ async def test_escape_leaves_a_message_that_is_no_refusal() -> None:
         await pilot.pause()
         assert app.message == "Saved to somewhere"
 
+
+async def test_a_redraw_after_a_hint_leaves_the_cursor_where_the_player_moved_it() -> None:
+    session, app = giza_solo()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        board = app.query_one("#board", MahjonggBoard)
+        await pilot.press("h")
+        await pilot.pause()
+        hint = session.state.view(0)["hint"]
+        assert board.cursor == hint[0]  # the hint asked for: the cursor goes to its pair
+        await pilot.press("right", "right", "right")
+        await pilot.pause()
+        moved = board.cursor
+        assert moved not in hint
+        app.redraw(interactive=True)  # the same position drawn again (the hint showing)
+        await pilot.pause()
+        assert board.cursor == moved
+        assert session.state.view(0)["hint"] == hint  # still showing, not re-asked
+
+
+async def test_a_tile_favor_put_away_gives_the_cursor_back_where_it_stood() -> None:
+    """Anubis Shift and then Escape (or `a` again) put the cursor back on the free tile
+    the player had moved it to; it went to the monument's top tile."""
+    session, app = giza_solo()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        board = app.query_one("#board", MahjonggBoard)
+        start = board.cursor
+        await pilot.press("right", "right", "right")
+        await pilot.pause()
+        moved = board.cursor
+        assert moved != start
+        for put_away in ("escape", "a"):
+            await pilot.press("a")
+            await pilot.pause()
+            assert board.shifting
+            await pilot.press(put_away)
+            await pilot.pause()
+            assert not board.shifting and board.cursor == moved, put_away
+        assert session.state.history_strings() == []

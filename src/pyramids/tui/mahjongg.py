@@ -418,14 +418,22 @@ class MahjonggBoard(Board):
         if not hasattr(self, "cursor"):
             self.cursor: int | None = None
         self.scale = Scale()
-        hint = (self.view.get("hint") or [None])[0]
+        if not hasattr(self, "hint_followed"):
+            # The hint the cursor went to, and where the cursor stood before a tile favor
+            # asked for its tile.
+            self.hint_followed: tuple[int, ...] | None = None
+            self.cursor_before_pick: int | None = None
+        hint = tuple(self.view.get("hint") or ())
         last = self.view.get("last_move") or {}
-        if hint is not None and last.get("action") == "hint" and self.interactive:
+        if hint and last.get("action") == "hint" and self.interactive \
+                and hint != self.hint_followed:
             # The hint just asked for: the cursor goes to its pair, in sight (marked where
-            # the board was scrolled away at 80x24, it was a "?" nobody saw).
-            self.cursor = hint
+            # the board was scrolled away at 80x24, it was a "?" nobody saw). Once: a
+            # redraw of the same hint left the cursor where the player had moved it since.
+            self.cursor = hint[0]
             if self.is_mounted:
                 self.show_cursor()
+        self.hint_followed = hint or None
         self._keep_cursor()
 
     # ----- what is drawn -----
@@ -829,6 +837,8 @@ class MahjonggBoard(Board):
                 self._tell(_("{favor} has no tile to take now.", favor=favor_name(action)),
                            refusal=True)
                 return
+            if not (self.shifting or self.revealing):
+                self.cursor_before_pick = self.cursor
             if action == "shift":
                 self.shifting, self.revealing = not self.shifting, False
             else:
@@ -841,7 +851,9 @@ class MahjonggBoard(Board):
             if self.revealing:
                 self.prompt = _("Tile Reveal: choose a face-down tile (click, or arrows and "
                                 "Enter); Esc cancels.")
-            self.cursor = None
+            # Back on the free tile it stood on when the favor is put away (it went to
+            # the top tile, far from where the player had moved it).
+            self.cursor = None if self.shifting or self.revealing else self.cursor_before_pick
             self._keep_cursor()
             self.update_drawing()
             # Also beside the board: at 80x24 the line above it may be scrolled away.
@@ -862,6 +874,8 @@ class MahjonggBoard(Board):
         to the tiles, the keyboard on them and the cursor's tile in sight, from a favor
         button or from wherever the board was scrolled."""
         if self.selected or self.shifting or self.revealing:
+            if self.shifting or self.revealing:
+                self.cursor = self.cursor_before_pick  # where it stood before the favor
             self.selected = []
             self.shifting = self.revealing = False
             self.prompt = ""
