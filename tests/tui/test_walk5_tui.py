@@ -101,3 +101,36 @@ async def test_a_tile_favor_put_away_gives_the_cursor_back_where_it_stood() -> N
             await pilot.pause()
             assert not board.shifting and board.cursor == moved, put_away
         assert session.state.history_strings() == []
+
+
+@pytest.mark.parametrize("size", [SMALL, (200, 60)])
+async def test_temple_up_from_the_first_swap_slot_stays_on_the_board(size) -> None:
+    """Up from the first swap-zone slot went to the move box (the previous thing Tab
+    reaches). Nothing on the board lies above the swap zone: the keyboard stays. Down
+    goes to the hand below it, Up from there back to the slot above; at the board's
+    last choice Right stays too."""
+    session = new_session(load("temple", players=2, max_rounds=4), ["human", "random"], 2)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        assert session.state.view(0)["phase"] == "swap"
+        played = session.state.history_strings()
+        slot = app.query_one("#slot-1")
+        assert app.focused is slot
+        await pilot.press("up")
+        await pilot.pause()
+        assert app.focused is slot
+        await pilot.press("right", "right", "down")
+        await pilot.pause()
+        below = app.focused
+        assert below is not None and str(below.id).startswith("hand-")
+        await pilot.press("up")
+        await pilot.pause()
+        assert app.focused is app.query_one("#slot-3")  # the slot straight above
+        last = app.board.choices()[-1]
+        last.focus()
+        await pilot.press("right", "down")
+        await pilot.pause()
+        assert app.focused is last
+        assert session.state.history_strings() == played  # the arrows play nothing
+
