@@ -134,3 +134,24 @@ async def test_temple_up_from_the_first_swap_slot_stays_on_the_board(size) -> No
         assert app.focused is last
         assert session.state.history_strings() == played  # the arrows play nothing
 
+
+@pytest.mark.parametrize("size", [SMALL, (200, 60)])
+async def test_pacal_offer_cards_stand_under_the_pyramids_middle(size) -> None:
+    """At 200x60 the offer's cards stood at the far left, their title in the middle."""
+    session = new_session(load("pacal"), ["human", "random"], 5)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        while not any(text.startswith("pick ") for text in session.state.legal_action_strings()):
+            app.try_move(session.state.legal_action_strings()[0])
+            await settle(pilot, app)
+        await pilot.pause()
+        offer = [cell.region for cell in app.query("CardCell")
+                 if str(cell.id).startswith("offer-")]
+        assert len(offer) == 2
+        left = offer[0].x
+        if size == SMALL:  # short, the title stands beside its cards: the line is centred
+            left = app.query_one(".offer-line > .title").region.x
+        middle = (left + offer[-1].right) / 2
+        apex = app.query_one("#board .field").region  # F1, the apex, over the middle
+        assert abs(middle - (apex.x + apex.right) / 2) <= 4, (offer, apex)
