@@ -155,3 +155,23 @@ async def test_pacal_offer_cards_stand_under_the_pyramids_middle(size) -> None:
         middle = (left + offer[-1].right) / 2
         apex = app.query_one("#board .field").region  # F1, the apex, over the middle
         assert abs(middle - (apex.x + apex.right) / 2) <= 4, (offer, apex)
+
+
+async def test_the_keyboard_stays_on_the_board_over_a_bots_turn() -> None:
+    """Played by Enter and the arrows alone, a Pacal match put the keyboard in the move
+    box after an offer the bot answered with its own (the card with the keyboard went
+    with the old drawing, and the box took it): the arrows did nothing on the next turn."""
+    session = new_session(load("pacal"), ["human", "random"], 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        for _turn in range(14):
+            await settle(pilot, app)
+            focused = app.focused
+            assert focused is not None and app.board in focused.ancestors, focused
+            before = len(session.state.history())
+            await pilot.press("enter")  # a card, a field: the first of the open choices
+            await pilot.pause()
+            if len(session.state.history()) == before:  # an offer: a second card
+                await pilot.press("right", "enter")
+                await pilot.pause()
+            assert len(session.state.history()) > before

@@ -129,6 +129,12 @@ class Board(Vertical):
         self.seat = seat
         self.interactive = interactive
         had_focus = self.is_attached and self.has_focus_within
+        if had_focus:
+            # The widget with the keyboard goes with the old drawing: Textual gave the
+            # keyboard to the next thing that takes it, the move box, and there it stayed
+            # (the app leaves a person who types alone), so a keyboard player found the
+            # arrows dead after a bot's turn. Nobody has it until the board is drawn.
+            self.app.set_focus(None)
         self.on_new_view()
         self.refresh(recompose=True)
         self.call_after_refresh(self.post_message, self.Redrawn(had_focus))
