@@ -175,3 +175,24 @@ async def test_the_keyboard_stays_on_the_board_over_a_bots_turn() -> None:
                 await pilot.press("right", "enter")
                 await pilot.pause()
             assert len(session.state.history()) > before
+
+
+@pytest.mark.parametrize("size", [SMALL, (200, 60)])
+async def test_rows_of_cards_stand_in_the_middle_of_the_board(size) -> None:
+    """Temple's swap zone and hand and Pacal's hand stood at the far left of the board,
+    under titles in its middle (most plainly at 200x60)."""
+    for game, options in (("temple", {"players": 2}), ("pacal", {})):
+        session = new_session(load(game, **options), ["human", "random"], 3)
+        app = PlayApp(session, agent_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            await pilot.pause()
+            board = app.query_one("#board").content_region
+            middle = board.x + board.width / 2
+            for row in app.query("#board CardRow"):
+                cells = [cell.region for cell in row.children if cell.region.width]
+                if not cells:
+                    continue
+                left, right = min(c.x for c in cells), max(c.right for c in cells)
+                assert abs((left + right) / 2 - middle) <= row.cell_width, (game, row.id,
+                                                                            left, right, board)

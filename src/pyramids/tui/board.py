@@ -374,6 +374,11 @@ class CardRow(Grid):
         columns = max(1, min(self.count, width // self.cell_width))
         if columns != self.styles.grid_size_columns:
             self.styles.grid_size_columns = columns
+        # The cells in the middle of the row, under their title and the board drawn
+        # above them (at 200x60 a hand, a swap zone, a drawn card stood at the far left).
+        indent = max(0, (width - columns * self.cell_width) // 2)
+        if self.styles.padding.left != indent:
+            self.styles.padding = (0, 0, 0, indent)
 
     def set_cell(self, width: int, height: int) -> None:
         """Another cell size (a board drawn compactly), the columns counted again."""
