@@ -196,3 +196,23 @@ async def test_rows_of_cards_stand_in_the_middle_of_the_board(size) -> None:
                 left, right = min(c.x for c in cells), max(c.right for c in cells)
                 assert abs((left + right) / 2 - middle) <= row.cell_width, (game, row.id,
                                                                             left, right, board)
+
+
+async def test_a_new_mahjongg_game_from_the_menu_gives_the_keyboard_to_the_tiles() -> None:
+    """F2's new game drew the tiles anew and left the keyboard in the move box."""
+    session, app = giza_solo()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        tiles = app.query_one("#tiles", TileCanvas)
+        assert app.focused is tiles
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#choice-new")
+        await settle(pilot, app)
+        await pilot.pause()
+        assert app.session is not session
+        assert isinstance(app.focused, TileCanvas)
+        cursor = app.board.cursor
+        await pilot.press("right")
+        await pilot.pause()
+        assert app.board.cursor != cursor and app.query_one("#command").value == ""

@@ -531,9 +531,15 @@ class MahjonggBoard(Board):
         self.on_new_view()
         self.scale = scale
         if first or not self.query("#tiles"):
+            # As `Board.show`: the tiles with the keyboard go with the old drawing, and
+            # the move box took it (a new game from the menu began there, the arrows
+            # typing nothing); the tiles drawn anew get it back.
+            had_focus = self.is_attached and self.has_focus_within
+            if had_focus:
+                self.app.set_focus(None)
             self.refresh(recompose=True)
             self.call_after_refresh(self.fit_to_sight, True)
-            self.call_after_refresh(self.post_message, self.Redrawn(False))
+            self.call_after_refresh(self.post_message, self.Redrawn(had_focus))
         else:
             self.update_drawing()
 
