@@ -707,3 +707,29 @@ async def test_the_arrow_keys_reach_every_free_tile() -> None:
             visited.add(board.cursor)
         assert visited == free
 
+
+
+@pytest.mark.parametrize(("mode", "players", "absent", "present"), [
+    ("standard", 2, ("hint", "undo", "finish"), ("sight", "shift", "reshuffle", "pass")),
+    ("coop", 2, ("hint", "undo"), ("finish", "sight", "pass")),
+    ("standard", 1, (), ("hint", "undo", "finish", "sight", "pass")),
+])
+async def test_favors_a_mode_never_allows_have_no_button(
+    mode: str, players: int, absent: tuple[str, ...], present: tuple[str, ...]
+) -> None:
+    """Hints and undo exist in the one-player modes only, finish there and in co-op (the
+    rules' actions table): in two-player Standard, Hint, Undo and Finish stood greyed out
+    for the whole game. They are left off, as in the browser; their keys say why."""
+    options = {**GIZA, "mode": mode, "players": players}
+    seats = ["human"] + ["greedy"] * (players - 1)
+    session = new_session(load("mahjongg", **options), seats, 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        shown = {button.name for button in app.query("#favors Button")}
+        assert not shown & set(absent), shown
+        assert set(present) <= shown, shown
+        if "hint" in absent:
+            await pilot.press("h")
+            await pilot.pause()
+            assert "one-player modes" in str(app.query_one("#message").render())

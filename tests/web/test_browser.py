@@ -653,7 +653,14 @@ def test_mahjongg_with_a_bot_is_played_to_the_end(
     create_from_lobby(page, server, "mahjongg",
                       {"layout": str(layout), "mode": mode, "players": 2}, ["me", "bot:greedy"])
     page.wait_for_selector("#game:not([hidden]) svg.board")
-    assert page.locator("[data-action='undo']").is_disabled(), "no undo with two players"
+    # Moves the mode never allows have no button (they stood greyed out all game): no
+    # hint or undo with two players, finish only in co-op.
+    assert page.locator("[data-action='sight']").count() == 1
+    assert page.locator("[data-action='undo']").count() == 0, "no undo with two players"
+    assert page.locator("[data-action='hint']").count() == 0, "no hint with two players"
+    assert page.locator("[data-action='finish']").count() == (1 if mode == "coop" else 0)
+    keys = page.inner_text("#shortcuts")
+    assert "Undo" not in keys and "Hint" not in keys
     play_mahjongg_to_the_end(page)
     page.wait_for_selector("#over:not([hidden])")
     outcome = page.inner_text("#over")

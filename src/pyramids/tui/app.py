@@ -450,6 +450,7 @@ class PlayApp(App[None]):
         self.clock = clock
         self.scores = scores
         self.message = ""
+        self.refusal_shown = False  # the message says why a move was refused
         self.shown_moves: list[str] = []
         # A move's first letters went to the move box, the keyboard not there yet.
         self._typing_ahead = False
@@ -562,7 +563,20 @@ class PlayApp(App[None]):
 
     def set_message(self, text: str) -> None:
         self.message = text
+        self.refusal_shown = False
         update_static(self.query_one("#message", Static), text)
+
+    def refuse(self, text: str) -> None:
+        """Say why a move was refused (Escape clears it: `clear_refusal`)."""
+        self.set_message(text)
+        self.refusal_shown = True
+
+    def clear_refusal(self) -> None:
+        """Escape: the player has read why a move was refused, and goes back to the
+        board; the words went on standing beside it. Other messages (where a game was
+        saved) stay."""
+        if getattr(self, "refusal_shown", False):
+            self.set_message("")
 
     # ----- the game loop -----
 
@@ -800,29 +814,29 @@ class PlayApp(App[None]):
     def try_move(self, text: str) -> bool:
         """Play `text` for the person to move; an illegal one shows why and changes nothing."""
         if self.session.state.is_terminal():
-            self.set_message(_("The game is over: F2 starts another."))
+            self.refuse(_("The game is over: F2 starts another."))
             return False
         if self.covered or not self.session.is_human_turn():
-            self.set_message(_("It is not your turn."))
+            self.refuse(_("It is not your turn."))
             return False
         if self.sync_clock():
-            self.set_message(_("Time is up."))
+            self.refuse(_("Time is up."))
             return False
         state = self.session.state
         if is_clock_move(text.strip().lower()):
-            self.set_message(_("The clock is kept by the app; play a move."))
+            self.refuse(_("The clock is kept by the app; play a move."))
             return False
         listed = self.query_one("#moves", OptionList).has_class("shown")
         if text.strip().isdigit() and not listed:
             # The list is not on screen: a number would play a move never read.
-            self.set_message(_("Not a legal move: a number picks from the list of all "
+            self.refuse(_("Not a legal move: a number picks from the list of all "
                                "moves, which F5 shows"))
             return False
         if text.strip().isdigit() and 1 <= int(text) <= len(self.shown_moves):
             # A number picks from the list on screen, which leaves out clock moves.
             text = self.shown_moves[int(text) - 1]
         elif text.strip().isdigit():
-            self.set_message(_(
+            self.refuse(_(
                 "Not a legal move: there is no move number {number} in the list (F5 shows it)",
                 number=text.strip(),
             ))
@@ -843,7 +857,7 @@ class PlayApp(App[None]):
             # The reason alone: "Not a legal move: the move 'x' is illegal: ..." said it twice.
             reason = self.board.explain_illegal(text.strip().lower(),
                                                 words_text(reason_only(error.words)))
-            self.set_message(_("Not a legal move: {reason}", reason=reason))
+            self.refuse(_("Not a legal move: {reason}", reason=reason))
             return False
         return self._after_move(lines)
 
@@ -1192,8 +1206,10 @@ class PlayApp(App[None]):
         """Escape: the keyboard back on the board, and the board scrolled back to where
         its keys act (Mahjongg's cursor tile, out of sight after the box or the log)."""
         self.action_focus_board()
-        if not isinstance(self.screen, ModalScreen) and not self.covered:
-            self.board.show_cursor()
+        if not isinstance(self.screen, ModalScreen):
+            self.clear_refusal()
+            if not self.covered:
+                self.board.show_cursor()
 
     def _bring_into_sight(self, target: Widget) -> None:
         """Scroll the board to a small choice (a card, a button), after the layout: a

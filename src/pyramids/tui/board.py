@@ -38,6 +38,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.content import Content
 from textual.dom import DOMNode
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static
@@ -57,12 +58,18 @@ class Board(Vertical):
     Board { height: auto; width: 100%; }
     Grid.plain-moves { grid-size: 4; grid-gutter: 0 1; height: auto; }
     """
-    # The arrows walk the board's choices as Tab does, its buttons too (Temple's Summon
-    # and Pass): on a button they did nothing, so Enter played the button left focused.
-    # A widget with arrows of its own (Mahjongg's tiles) keeps them.
+    # The arrows walk the board's choices, its buttons too (Temple's Summon and Pass): on
+    # a button they did nothing, so Enter played the button left focused. Left and right
+    # go to the previous and next choice as Tab does; up and down to the nearest choice
+    # above or below, as Mahjongg's cursor does. None of them leaves the board: at its
+    # first or last choice, or with nothing above or below, the keyboard stays (Up from
+    # Temple's first swap-zone slot went to the move box). A widget with arrows of its
+    # own (Mahjongg's tiles) keeps them.
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("right,down", "app.focus_next", show=False),
-        Binding("left,up", "app.focus_previous", show=False),
+        Binding("right", "step_focus(1)", show=False),
+        Binding("left", "step_focus(-1)", show=False),
+        Binding("down", "vertical_focus(1)", show=False),
+        Binding("up", "vertical_focus(-1)", show=False),
     ]
 
     class Redrawn(Message):
@@ -124,12 +131,64 @@ class Board(Vertical):
         self.seat = seat
         self.interactive = interactive
         had_focus = self.is_attached and self.has_focus_within
+        if had_focus:
+            # The widget with the keyboard goes with the old drawing: Textual gave the
+            # keyboard to the next thing that takes it, the move box, and there it stayed
+            # (the app leaves a person who types alone), so a keyboard player found the
+            # arrows dead after a bot's turn. Nobody has it until the board is drawn.
+            self.app.set_focus(None)
         self.on_new_view()
         self.refresh(recompose=True)
         self.call_after_refresh(self.post_message, self.Redrawn(had_focus))
 
     def on_new_view(self) -> None:
         """Reset per-turn selections; called before each redraw for a new view."""
+
+    # ----- the arrow keys -----
+
+    def choices(self) -> list[Widget]:
+        """What can take the keyboard on the board, in Tab's order."""
+        return [widget for widget in self.screen.focus_chain if self in widget.ancestors]
+
+    def action_step_focus(self, step: int) -> None:
+        """Left and right: the previous or next choice on the board, as Tab goes."""
+        choices = self.choices()
+        focused = self.app.focused
+        if focused not in choices:
+            return
+        index = choices.index(focused) + step
+        if 0 <= index < len(choices):
+            choices[index].focus()
+
+    def action_vertical_focus(self, step: int) -> None:
+        """Up and down: the nearest choice above or below (the nearest line first, then
+        the nearest across), or none: the keyboard stays."""
+        choices = self.choices()
+        focused = self.app.focused
+        if focused not in choices:
+            return
+        here = self.place_of(focused)
+        best: tuple[tuple[int, float], Widget] | None = None
+        for widget in choices:
+            there = self.place_of(widget)
+            gap = there.y - here.bottom if step > 0 else here.y - there.bottom
+            if widget is focused or gap < 0:
+                continue
+            across = abs((there.x + there.width / 2) - (here.x + here.width / 2))
+            if best is None or (gap, across) < best[0]:
+                best = ((gap, across), widget)
+        if best is not None:
+            best[1].focus()
+
+    def place_of(self, widget: Widget) -> Region:
+        """Where `widget` lies on the board (scrolled out of sight or not)."""
+        region = widget.virtual_region
+        x, y = region.x, region.y
+        node = widget.parent
+        while isinstance(node, Widget) and node is not self:
+            x, y = x + node.virtual_region.x, y + node.virtual_region.y
+            node = node.parent
+        return Region(x, y, region.width, region.height)
 
     # ----- the part of the board in sight -----
 
@@ -326,6 +385,11 @@ class CardRow(Grid):
         columns = max(1, min(self.count, width // self.cell_width))
         if columns != self.styles.grid_size_columns:
             self.styles.grid_size_columns = columns
+        # The cells in the middle of the row, under their title and the board drawn
+        # above them (at 200x60 a hand, a swap zone, a drawn card stood at the far left).
+        indent = max(0, (width - columns * self.cell_width) // 2)
+        if self.styles.padding.left != indent:
+            self.styles.padding = (0, 0, 0, indent)
 
     def set_cell(self, width: int, height: int) -> None:
         """Another cell size (a board drawn compactly), the columns counted again."""
@@ -346,9 +410,7 @@ class Pickable(Static):
     BINDINGS = [
         Binding("enter", "key_pick('enter')", "Choose", show=False),
         Binding("space", "key_pick('space')", "Choose", show=False),
-        # The arrows walk the open choices as Tab does (the help promises both).
-        Binding("right,down", "app.focus_next", show=False),
-        Binding("left,up", "app.focus_previous", show=False),
+        # The arrows walk the open choices: the board's keys (`Board.action_step_focus`).
     ]
     # Reverse video alone shows nothing on a cell without text (an empty field): the
     # background and border say where the keyboard is too.

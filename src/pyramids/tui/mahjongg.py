@@ -100,6 +100,21 @@ DEFAULT_COSTS = {"sight_cost": 1, "shift_cost": 1, "reveal_cost": 1, "reshuffle_
 TILE_FAVORS = ("shift", "reveal")
 
 
+def favor_exists(action: str, view: dict[str, Any], options: dict[str, Any]) -> bool:
+    """Whether this game has the favor at all (its button is drawn): hints and undo in
+    the one-player modes only, finish there and in co-op, Tile Reveal with its option.
+    A button that can never be used in the game was drawn greyed out for the whole game
+    (two-player Standard's Hint, Undo and Finish); the browser leaves them off too."""
+    solo = view.get("players") == 1 and view.get("mode") != "coop"
+    if action in ("hint", "undo"):
+        return solo
+    if action == "finish":
+        return solo or view.get("mode") == "coop"
+    if action == "reveal":
+        return bool(options.get("reveal_favor", True))
+    return True
+
+
 def favor_name(action: str) -> str:
     names = {
         "hint": _("Hint"),
@@ -403,14 +418,22 @@ class MahjonggBoard(Board):
         if not hasattr(self, "cursor"):
             self.cursor: int | None = None
         self.scale = Scale()
-        hint = (self.view.get("hint") or [None])[0]
+        if not hasattr(self, "hint_followed"):
+            # The hint the cursor went to, and where the cursor stood before a tile favor
+            # asked for its tile.
+            self.hint_followed: tuple[int, ...] | None = None
+            self.cursor_before_pick: int | None = None
+        hint = tuple(self.view.get("hint") or ())
         last = self.view.get("last_move") or {}
-        if hint is not None and last.get("action") == "hint" and self.interactive:
+        if hint and last.get("action") == "hint" and self.interactive \
+                and hint != self.hint_followed:
             # The hint just asked for: the cursor goes to its pair, in sight (marked where
-            # the board was scrolled away at 80x24, it was a "?" nobody saw).
-            self.cursor = hint
+            # the board was scrolled away at 80x24, it was a "?" nobody saw). Once: a
+            # redraw of the same hint left the cursor where the player had moved it since.
+            self.cursor = hint[0]
             if self.is_mounted:
                 self.show_cursor()
+        self.hint_followed = hint or None
         self._keep_cursor()
 
     # ----- what is drawn -----
@@ -440,6 +463,8 @@ class MahjonggBoard(Board):
         favors.display = not self.view.get("result")
         with favors:
             for action, key, cost in FAVORS:
+                if not favor_exists(action, self.view, self.options):
+                    continue
                 price = self._cost(cost) if cost else None
                 button = Button(
                     favor_label(action, key, price), id=f"do-{action}", name=action,
@@ -506,9 +531,15 @@ class MahjonggBoard(Board):
         self.on_new_view()
         self.scale = scale
         if first or not self.query("#tiles"):
+            # As `Board.show`: the tiles with the keyboard go with the old drawing, and
+            # the move box took it (a new game from the menu began there, the arrows
+            # typing nothing); the tiles drawn anew get it back.
+            had_focus = self.is_attached and self.has_focus_within
+            if had_focus:
+                self.app.set_focus(None)
             self.refresh(recompose=True)
             self.call_after_refresh(self.fit_to_sight, True)
-            self.call_after_refresh(self.post_message, self.Redrawn(False))
+            self.call_after_refresh(self.post_message, self.Redrawn(had_focus))
         else:
             self.update_drawing()
 
@@ -809,8 +840,11 @@ class MahjonggBoard(Board):
         if action in TILE_FAVORS:
             if not self._allowed(action) and not self._picking(action):
                 # Standard mode has no face-down tile: no mode with nothing to choose.
-                self._tell(_("{favor} has no tile to take now.", favor=favor_name(action)))
+                self._tell(_("{favor} has no tile to take now.", favor=favor_name(action)),
+                           refusal=True)
                 return
+            if not (self.shifting or self.revealing):
+                self.cursor_before_pick = self.cursor
             if action == "shift":
                 self.shifting, self.revealing = not self.shifting, False
             else:
@@ -823,7 +857,9 @@ class MahjonggBoard(Board):
             if self.revealing:
                 self.prompt = _("Tile Reveal: choose a face-down tile (click, or arrows and "
                                 "Enter); Esc cancels.")
-            self.cursor = None
+            # Back on the free tile it stood on when the favor is put away (it went to
+            # the top tile, far from where the player had moved it).
+            self.cursor = None if self.shifting or self.revealing else self.cursor_before_pick
             self._keep_cursor()
             self.update_drawing()
             # Also beside the board: at 80x24 the line above it may be scrolled away.
@@ -831,8 +867,8 @@ class MahjonggBoard(Board):
             return
         self.choose(action)
 
-    def _tell(self, text: str) -> None:
-        tell = getattr(self.app, "set_message", None)
+    def _tell(self, text: str, refusal: bool = False) -> None:
+        tell = getattr(self.app, "refuse" if refusal else "set_message", None)
         if tell is not None:
             tell(text)
 
@@ -844,12 +880,18 @@ class MahjonggBoard(Board):
         to the tiles, the keyboard on them and the cursor's tile in sight, from a favor
         button or from wherever the board was scrolled."""
         if self.selected or self.shifting or self.revealing:
+            if self.shifting or self.revealing:
+                self.cursor = self.cursor_before_pick  # where it stood before the favor
             self.selected = []
             self.shifting = self.revealing = False
             self.prompt = ""
             self._keep_cursor()
             self.update_drawing()
             self._tell("")  # the side's "choose a blocked tile" went stale
+        # Escape goes back to the board: why the last move was refused has been read.
+        clear = getattr(self.app, "clear_refusal", None)
+        if clear is not None:
+            clear()
         tiles = self.focus_target()
         if tiles is not None and self.app.focused is not tiles:
             tiles.focus()

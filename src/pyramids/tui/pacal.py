@@ -206,10 +206,14 @@ class PacalBoard(Board):
     PacalBoard .short { display: none; }
     PacalBoard.compact .short { display: block; }
     PacalBoard.compact .wide { display: none; }
+    /* The offer's cards under the pyramids' middle, as at 80x24 (at 200x60 they stood
+       at the far left, under a title in the middle). */
     PacalBoard .offer-line { height: auto; width: 100%; layout: vertical; }
+    PacalBoard .offer-cards { height: auto; width: 100%; align-horizontal: center; }
+    PacalBoard .offer-cards > .cards { width: auto; }
     PacalBoard.compact .offer-line { layout: horizontal; align-horizontal: center; }
     PacalBoard.compact .offer-line > .title { width: auto; margin: 0 1 0 0; }
-    PacalBoard.compact .offer-line > .cards { width: auto; }
+    PacalBoard.compact .offer-line > .offer-cards { width: auto; }
     PacalBoard.compact .card.pickable { background: $success 30%; }
     /* Drawn without borders a card's state is not its colour alone (NO_COLOR, a
        colour-blind player): a chosen card is underlined, the one under the cursor is
@@ -385,7 +389,8 @@ class PacalBoard(Board):
         with Container(classes="offer-line"):
             yield Static(_("Offer: choose the card you take") if can_pick else _("Offer"),
                          classes="title")
-            with CardRow(self.card_cell[0], len(offer), self.card_cell[1], classes="cards"):
+            with Horizontal(classes="offer-cards"), CardRow(
+                    self.card_cell[0], len(offer), self.card_cell[1], classes="cards"):
                 for value in offer:
                     role = "offer pickable" if can_pick else "offer"
                     yield CardCell(value, role, active=can_pick, id=f"offer-{value}",

@@ -146,7 +146,7 @@ class TutorialApp(PlayApp):
         if not self.in_steps:
             return
         if self.lesson.waits_for_move():
-            self.set_message(_("Play the move this step asks for."))
+            self.refuse(_("Play the move this step asks for."))
             return
         snapshot = self._snapshot()
         self.lesson.go_on()
@@ -166,7 +166,7 @@ class TutorialApp(PlayApp):
             return super().try_move(text)
         state = self.lesson.state
         if not self.lesson.waits_for_move() or not self.session.is_human_turn():
-            self.set_message(_("Read the step, then go on."))
+            self.refuse(_("Read the step, then go on."))
             return False
         try:
             label = state.action_to_string(parse_move(state, text))
@@ -187,7 +187,7 @@ class TutorialApp(PlayApp):
 
     def _refuse(self, text: str) -> None:
         """Say why; the position stays (the board drops its half-made choice itself)."""
-        self.set_message(text)
+        self.refuse(text)
 
     def _snapshot(self) -> State:
         state = self.lesson.state

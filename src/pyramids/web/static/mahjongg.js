@@ -350,8 +350,8 @@ function controls(ctx) {
   const priced = (favor, name) => tn("{favor} ({count} token)", "{favor} ({count} tokens)", cost(name), { favor });
   const solo = view.players === 1;
   const row = [
-    button(ctx, "hint", t("Hint"), { key: "H", title: t("show a pair that keeps the board clearable (ends your streak)") }),
-    button(ctx, "undo", t("Undo"), { key: "U", title: t("take back the last move (ends your streak)") }),
+    hasFavor(view, "hint") ? button(ctx, "hint", t("Hint"), { key: "H", title: t("show a pair that keeps the board clearable (ends your streak)") }) : null,
+    hasFavor(view, "undo") ? button(ctx, "undo", t("Undo"), { key: "U", title: t("take back the last move (ends your streak)") }) : null,
     button(ctx, "sight", priced(t("Ra Sight"), "sight_cost"), { key: "R", title: t("list every valid pair this turn") }),
     h("button", {
       "data-key": "button-shift", disabled: !canShift, "aria-pressed": String(Boolean(ctx.ui.mjShift)),
@@ -369,10 +369,21 @@ function controls(ctx) {
       : priced(t("Tile Reveal"), "reveal_cost")),
     // One name for the favor, as the terminal app's button and the move log call it.
     button(ctx, "reshuffle", priced(t("Sandstorm Reshuffle"), "reshuffle_cost"), { key: "S" }),
-    button(ctx, "finish", t("Finish"), { key: "F" }),
+    hasFavor(view, "finish") ? button(ctx, "finish", t("Finish"), { key: "F" }) : null,
     button(ctx, "pass", solo ? t("Give up") : t("Pass")),
-  ];
+  ].filter(Boolean);
   return h("div", { class: "actions" }, row);
+}
+
+/** Whether this game has the move at all: hints and undo in the one-player modes only,
+ * finish there and in co-op (the rules' actions table). A button the game never allows
+ * stood greyed out for the whole of a two-player game; it is left off, as in the
+ * terminal app. */
+function hasFavor(view, action) {
+  const solo = view.players === 1 && view.mode !== "coop";
+  if (action === "hint" || action === "undo") return solo;
+  if (action === "finish") return solo || view.mode === "coop";
+  return true;
 }
 
 // The favors' costs when a room's options leave them at the game's defaults.
@@ -582,9 +593,9 @@ export function render(box, ctx) {
     ? t("Click two free tiles (a notch in the corner) that match. ▲ capstone, V burial vault.")
     : t("Free tiles have a notch in the corner. ▲ capstone, V burial vault."));
   const keys = ctx.replay || ctx.finished ? "" : keysLine([
-    ["H", t("Hint")], ["U", t("Undo")], ["R", t("Ra Sight")], ["A", t("Anubis Shift")],
-    ["V", t("Tile Reveal")], ["S", t("Sandstorm Reshuffle")], ["F", t("Finish")],
-  ]);
+    ["H", t("Hint"), "hint"], ["U", t("Undo"), "undo"], ["R", t("Ra Sight")], ["A", t("Anubis Shift")],
+    ["V", t("Tile Reveal")], ["S", t("Sandstorm Reshuffle")], ["F", t("Finish"), "finish"],
+  ].filter(([, , action]) => !action || hasFavor(view, action)).map(([key, words]) => [key, words]));
   // A finished game (or its replay) has no moves left: no buttons, all of them off.
   box.replaceChildren(scorePanel(ctx), board(ctx), ctx.finished ? "" : controls(ctx), help, keys, freeTilesText(ctx));
   if (view.mode === "time-attack") {
