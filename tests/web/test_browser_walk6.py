@@ -220,3 +220,87 @@ def test_the_language_switch_changes_only_when_a_language_is_chosen(
     assert page.text_content("#create-title") == _("New room", lang=other)
     assert not page.errors, page.errors
     page.context.close()
+
+
+# -- 1. Pacal solo's learn page is the solo rules ------------------------------------
+
+HEADINGS = """() => [...document.querySelectorAll('main h2, main h3, main h4')]
+    .map((heading) => heading.textContent.trim())"""
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ko")])
+def test_the_pacal_solo_learn_page_is_the_solo_game_s_own(
+    browser: Any, server: PageServer, size: str, lang: str
+) -> None:
+    """/learn/pacal-solo showed the whole Pacal page, headed "Pacal", the solo rules far
+    down under "Solo mode": a player who opened the solo game's page read the match's
+    offers and rounds first. It is now the solo game's own page, titled as the
+    catalogue names the game, and links the two-player rules (and they link back)."""
+    from pyramids.core import game_manifest
+
+    page = opened(browser, server, lang, size)
+    page.goto(f"{server.base}/learn/pacal-solo")
+    solo = _(game_manifest("pacal-solo").display_title, lang=lang)
+    pacal = _(game_manifest("pacal").display_title, lang=lang)
+    headings = page.evaluate(HEADINGS)
+    assert headings[0] == solo == ("Pacal solo" if lang == "en" else "파칼 솔로")
+    # The solo game's rules, not the match's: no offers, picks or rounds to read through.
+    assert _("Offer", lang=lang) not in " ".join(headings), headings
+    assert not any(word in heading for heading in headings
+                   for word in ("round", "라운드", "Solo mode", "솔로 모드")), headings
+    text = page.inner_text("main")
+    assert "offer 12 37" not in text and "pyramids play pacal --vs" not in text
+    assert "pacal-solo" in text  # how to start it
+    link = page.locator("p.tutorial-links a.related-link")
+    assert link.text_content() == _("How to play: {game}", lang=lang, game=pacal)
+    link.click()
+    page.wait_for_url(re.compile(r"/learn/pacal\?"))
+    assert page.evaluate(HEADINGS)[0] == pacal
+    back = page.locator("p.tutorial-links a.related-link")
+    assert back.text_content() == _("How to play: {game}", lang=lang, game=solo)
+    # Temple and Mahjongg have no other game in their box: no such link.
+    page.goto(f"{server.base}/learn/temple")
+    assert page.locator("a.related-link").count() == 0
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# -- 2. Terminal commands are labelled as such ----------------------------------------
+
+COMMANDS = """() => [...document.querySelectorAll('main code')]
+    .filter((code) => /^(pyramids |--)/.test(code.textContent))
+    .map((code) => {
+        const block = code.closest('li, p, td') || code.parentElement;
+        const range = document.createRange();
+        range.setStart(block, 0);
+        range.setEndBefore(code);
+        return [code.textContent, range.toString()];
+    })"""
+
+TERMINAL = {"en": "in the terminal", "ko": "터미널에서"}
+BROWSER = {"en": "In the browser", "ko": "브라우저에서"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_learn_pages_show_browser_readers_the_browser_s_way(
+    browser: Any, server: PageServer, lang: str
+) -> None:
+    """The learn pages told browser readers to type `pyramids play temple --players 3
+    --vs greedy`. Each page now says how to start a game in the browser first, and every
+    terminal command it still shows is said to be for the terminal, in the same line."""
+    from pyramids.core import manifests
+
+    page = opened(browser, server, lang)
+    for manifest in manifests():
+        page.goto(f"{server.base}/learn/{manifest.name}")
+        commands = page.evaluate(COMMANDS)
+        unlabelled = [command for command, before in commands
+                      if TERMINAL[lang] not in before.lower()]
+        assert not unlabelled, (manifest.name, unlabelled)
+        if manifest.name not in ("pacal", "pacal-solo", "temple", "mahjongg"):
+            continue  # a test's toy game: no start to tell
+        start = page.locator("main li", has_text=BROWSER[lang]).first
+        assert start.count(), manifest.name
+        assert (start.text_content() or "").strip().startswith(BROWSER[lang]), manifest.name
+    assert not page.errors, page.errors
+    page.context.close()
