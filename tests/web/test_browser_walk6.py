@@ -166,6 +166,32 @@ def test_temple_s_swap_zone_says_to_choose_a_card_first(
     page.context.close()
 
 
+def test_mahjongg_s_free_tile_says_what_anubis_shift_waits_for(
+    browser: Any, server: PageServer, tmp_path: Any
+) -> None:
+    """Mahjongg: with Anubis Shift pressed, Enter on a free tile did nothing (the shift
+    waits for a blocked tile); it now says what to choose."""
+    from tests.web.test_browser import SMALL_LAYOUT, with_seed
+
+    layout = tmp_path / "small.pyr"
+    layout.write_text(SMALL_LAYOUT, encoding="utf-8")
+    page = opened(browser, server, "ko")
+    with_seed(page, 0)
+    create_from_lobby(page, server, "mahjongg",
+                      {"layout": str(layout), "deal": "random", "start_tokens": 5}, ["me"])
+    page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+    wait_turn_or_end(page, -1)
+    assert any(action.startswith("shift ") for action in legal_actions(page))
+    page.click("[data-key='button-shift']")
+    page.focus(".tile[data-free='true'][data-nav]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.text_content("#message") == _("Anubis Shift: choose a blocked tile to lift.",
+                                              lang="ko")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 # -- 4. The keys line is for keyboards ------------------------------------------------
 
 
