@@ -22,7 +22,7 @@ HEADINGS = {
 }
 TITLES = {
     "pacal": {"en": "Pacal", "ko": "파칼"},
-    "pacal-solo": {"en": "Pacal", "ko": "파칼"},
+    "pacal-solo": {"en": "Pacal solo", "ko": "파칼 솔로"},
     "temple": {"en": "Temple of Inscriptions", "ko": "비문의 신전"},
     "mahjongg": {"en": "Mahjongg Pyramids", "ko": "마작 피라미드"},
 }
@@ -156,6 +156,7 @@ def test_browser_page_in_korean_sets_the_cookie(client):
     response = client.get("/learn/pacal?lang=ko")
     assert response.status_code == 200
     assert '<html lang="ko">' in response.text
+    # The header's h1 is the site's; the page's title is an h2, its sections h3.
     assert "<h2>파칼</h2>" in response.text
     assert "<h3>우리의 결정</h3>" in response.text
     assert response.cookies.get("pyramids_lang") == "ko"

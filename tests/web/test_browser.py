@@ -812,7 +812,7 @@ def test_bots_are_offered_by_level_first_and_named_in_the_readers_language(
 
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready=true]")
-    page.select_option("select.language-switch", "ko")
+    page.click("nav.language-switch a[hreflang=ko]")
     page.wait_for_function("() => document.documentElement.lang === 'ko'")
     page.wait_for_selector("body[data-ready=true]")
     page.select_option("#game", "pacal")

@@ -189,7 +189,7 @@ def test_the_replay_controls_are_named_in_the_readers_language(
     room = _finished_room(server)
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-ready=true]")
-    page.select_option("select.language-switch", "ko")
+    page.click("nav.language-switch a[hreflang=ko]")
     page.wait_for_function("() => document.documentElement.lang === 'ko'")
     page.goto(f"{server.base}/replay/{room}")
     page.wait_for_selector("#controls:not([hidden])")

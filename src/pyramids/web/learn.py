@@ -16,7 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 
-from pyramids.core import UnknownGameError, game_manifest, manifests
+from pyramids.core import GameManifest, UnknownGameError, game_manifest, manifests
 from pyramids.core.errors import N_, Words
 from pyramids.play.i18n import (
     LANGUAGE_NAMES,
@@ -124,6 +124,24 @@ def learn_index_html(lang: str) -> str:
     return _page(_("Learn the games", lang=lang), body, lang, "/learn")
 
 
+def _package(manifest: GameManifest) -> str:
+    return manifest.factory.__module__.rpartition(".")[0]
+
+
+def _related_links(game: str, lang: str) -> list[str]:
+    """Links to the learn pages of the other games of the same box (Pacal and Pacal
+    solo), each named by its game: a player who opened one finds the other's rules."""
+    manifest = game_manifest(game)
+    return [
+        f'<a class="related-link" href="/learn/{quote(other.name)}?lang={lang}">'
+        + html.escape(_("How to play: {game}", lang=lang,
+                        game=_(other.display_title, lang=lang))) + "</a>"
+        for other in manifests()
+        if other.name != game and other.learn_page is not None
+        and _package(other) == _package(manifest)
+    ]
+
+
 def learn_html(game: str, lang: str) -> str:
     manifest = game_manifest(game)
     body = rules_html(learn_text(game, lang))
@@ -132,7 +150,8 @@ def learn_html(game: str, lang: str) -> str:
     play = html.escape(_("Play a real game", lang=lang))
     links = " ".join(filter(None, (
         _tutorial_link(game, lang),
-        f'<a class="play-link" href="/?game={quote(game)}">{play}</a>')))
+        f'<a class="play-link" href="/?game={quote(game)}">{play}</a>',
+        *_related_links(game, lang))))
     # Under the page's title (the rules' first heading), so that it is read first.
     title_end = body.find("</h2>")
     cut = title_end + len("</h2>\n") if title_end >= 0 else 0

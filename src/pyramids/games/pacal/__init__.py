@@ -82,7 +82,8 @@ register(
     GameManifest(
         name="pacal-solo",
         tutorial=packaged_tutorial(__name__, "pacal-solo"),
-        learn_page=packaged_learn_pages(__name__, "pacal"),
+        # Its own page (the solo rules first, not under the match's): `pacal` has the other.
+        learn_page=packaged_learn_pages(__name__, "pacal-solo"),
         title="Pacal solo",
         order=40,
         factory=PacalSoloGame,

@@ -137,6 +137,14 @@ export function installKeys(box, ui) {
       event.preventDefault();
       event.stopPropagation();
       next.focus();
+      return;
+    }
+    // Enter or Space on an item that cannot be chosen now (the field just filled, a card
+    // while it is another's turn) did nothing and said nothing: it now says why.
+    if ((event.key === "Enter" || event.key === " ") && node.getAttribute("aria-disabled") === "true") {
+      event.preventDefault();
+      event.stopPropagation();
+      if (ui.ctx) ui.ctx.showMessage(whyNotNow(node, ui), "info");
     }
   }, true);
   document.addEventListener("keydown", (event) => {
@@ -158,6 +166,18 @@ export function installKeys(box, ui) {
       event.preventDefault();
     }
   });
+}
+
+/** Why a board item cannot be chosen now, in words: the game's own reason where it has
+ * one (a card that does not fit a field), else the game's state or the item itself. */
+export function whyNotNow(node, ui) {
+  const ctx = ui.ctx;
+  if (ctx.finished) return t("The game is over.");
+  if (!ctx.yourTurn) return t("It is not your turn.");
+  const why = ui.renderer && ui.renderer.whyNot ? ui.renderer.whyNot(node, ctx) : null;
+  // The games' reasons are the engine's refusals, which begin in lower case.
+  if (why) return why.charAt(0).toUpperCase() + why.slice(1);
+  return t("{item}: nothing to choose here now.", { item: node.getAttribute("aria-label") });
 }
 
 /** The keys of a game, as one line to show under its board. */

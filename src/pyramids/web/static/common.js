@@ -203,21 +203,38 @@ export function setLanguage(code) {
   }
 }
 
-/** A language switch for the page header. */
+/** A language switch for the page header: a link per language, each named in its own
+ * language, the page's own one marked as current. A link changes nothing until it is
+ * followed (a <select> that switched on `change` reloaded the page as soon as an arrow
+ * key moved through it, so a keyboard or screen-reader user could not read the list). */
 export function languageSwitch() {
-  const select = document.createElement("select");
-  select.setAttribute("aria-label", t("Language"));
-  select.className = "language-switch";
-  for (const [code, name] of Object.entries(LANGUAGES)) {
-    const option = document.createElement("option");
-    option.value = code;
-    option.textContent = name;
-    option.lang = code;
-    if (code === LANG) option.selected = true;
-    select.append(option);
-  }
-  select.addEventListener("change", () => setLanguage(select.value));
-  return select;
+  const nav = document.createElement("nav");
+  nav.setAttribute("aria-label", t("Language"));
+  nav.className = "languages language-switch";
+  Object.entries(LANGUAGES).forEach(([code, name], index) => {
+    if (index) nav.append(" · ");
+    if (code === LANG) {
+      const current = document.createElement("strong");
+      current.setAttribute("aria-current", "true");
+      current.lang = code;
+      current.textContent = name;
+      nav.append(current);
+      return;
+    }
+    const link = document.createElement("a");
+    const address = new URL(window.location.href);
+    address.searchParams.set("lang", code);
+    link.href = address.pathname + address.search + address.hash;
+    link.hreflang = code;
+    link.lang = code;
+    link.textContent = name;
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      setLanguage(code);
+    });
+    nav.append(link);
+  });
+  return nav;
 }
 
 export class ApiError extends Error {

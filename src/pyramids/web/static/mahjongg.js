@@ -631,6 +631,14 @@ function sayWhyOff(ctx, action) {
   return true;
 }
 
+/** Why Enter on a free tile does nothing: Anubis Shift or Tile Reveal waits for another
+ * kind of tile (Escape leaves it). */
+export function whyNot(node, ctx) {
+  if (ctx.ui.mjShift) return t("Anubis Shift: choose a blocked tile to lift.");
+  if (ctx.ui.mjReveal) return t("Tile Reveal: choose a face-down tile (marked ?) to turn up.");
+  return null;
+}
+
 /** Escape: drop the chosen tile, or leave Anubis Shift or Tile Reveal. */
 export function cancel(ctx) {
   if (!ctx.ui.mjShift && !ctx.ui.mjReveal && (ctx.ui.mjSelected === null || ctx.ui.mjSelected === undefined)) return false;

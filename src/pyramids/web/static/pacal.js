@@ -335,6 +335,41 @@ export function onKey(key, ctx) {
   return false;
 }
 
+/**
+ * Why Enter on a field places nothing (the field just filled, a field the card does not
+ * fit), in the rules' words: the same reasons the game gives for a refused placement.
+ */
+export function whyNot(node, ctx) {
+  if (!node.dataset.field) return null;
+  const view = ctx.view;
+  const solo = view.game === "pacal-solo";
+  const owner = Number(node.dataset.owner);
+  if (!solo && owner !== ctx.seat) {
+    return t("That is {name}'s pyramid: your cards go in your own.", { name: seatName(ctx.seats, owner) });
+  }
+  const card = solo ? view.card : view.card_to_place;
+  if (card === null || card === undefined) {
+    return solo ? null : t("There is no card to place now: offer two of your hand cards, or pick an offered card.");
+  }
+  const fields = solo ? view.pyramid : view.pyramids[owner];
+  const index = Number(node.dataset.field) - 1;
+  const field = `F${index + 1}`;
+  const cards = fields[index];
+  if (cards.length > 1) {
+    return t("{field} is closed: {top} already covers {under} and a field takes at most two cards",
+      { field, top: cards[1], under: cards[0] });
+  }
+  const top = (at) => (fields[at].length ? fields[at][fields[at].length - 1] : null);
+  let high = null;
+  for (let at = index - 1; at >= 0 && high === null; at -= 1) high = top(at);
+  let low = null;
+  for (let at = index + 1; at < fields.length && low === null; at += 1) low = top(at);
+  const need = low !== null && high !== null ? t("a value between {low} and {high}", { low, high })
+    : high !== null ? t("a value below {high}", { high })
+      : low !== null ? t("a value above {low}", { low }) : null;
+  return need ? t("card {card} cannot go on {field}: it needs {need}", { card, field, need }) : null;
+}
+
 /** Escape: put back the cards chosen to offer. */
 export function cancel(ctx) {
   if (!(ctx.ui.pacalSelected || []).length) return false;

@@ -264,6 +264,14 @@ export function onKey(key, ctx) {
   return true;
 }
 
+/** Why Enter on a swap zone slot swaps nothing: no card of the hand chosen to give yet. */
+export function whyNot(node, ctx) {
+  if (!node.dataset.slot) return null;
+  if (!ctx.legal.some((action) => action.startsWith("swap ") && action !== "swap pass")) return null;
+  if (!ctx.ui.templeKind) return t("First choose the card of your hand to give.");
+  return null;
+}
+
 /** Escape: put back the card chosen to give. */
 export function cancel(ctx) {
   if (!ctx.ui.templeKind) return false;
