@@ -15,7 +15,7 @@ pytestmark = pytest.mark.asyncio
 from pyramids.core import load  # noqa: E402
 from pyramids.play.session import Session, new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
-from pyramids.tui.mahjongg import MahjonggBoard, TileCanvas  # noqa: E402
+from pyramids.tui.mahjongg import FAVORS, MahjonggBoard, TileCanvas  # noqa: E402
 from tests.tui.helpers import LARGE, SMALL, settle  # noqa: E402
 
 GIZA = {"layout": "giza-step-ramp"}
@@ -733,3 +733,35 @@ async def test_favors_a_mode_never_allows_have_no_button(
             await pilot.press("h")
             await pilot.pause()
             assert "one-player modes" in str(app.query_one("#message").render())
+
+
+@pytest.mark.parametrize(("mode", "players", "action", "words"), [
+    ("coop", 2, "finish", "finishing needs every remaining tile to be free"),
+    ("standard", 1, "undo", "there is nothing to undo"),
+])
+async def test_a_favor_button_not_to_be_had_now_says_why_when_clicked(
+    mode: str, players: int, action: str, words: str
+) -> None:
+    """Co-op's Finish before every remaining tile is free, Undo before any move: the
+    button was disabled, and a click on it did nothing, while its key said why in the
+    message line. The click says the same words now, and plays nothing."""
+    options = {**GIZA, "mode": mode, "players": players}
+    seats = ["human"] + ["greedy"] * (players - 1)
+    session = new_session(load("mahjongg", **options), seats, 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot, app)
+        state = session.state
+        assert action not in [state.action_to_string(a) for a in state.legal_actions()]
+        before = state.view(0)
+        await pilot.click(f"#do-{action}")
+        await pilot.pause()
+        clicked = " ".join(str(app.query_one("#message").render()).split())
+        assert words in clicked, clicked
+        assert session.state.view(0) == before
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press(next(key for name, key, _cost in FAVORS if name == action))
+        await pilot.pause()
+        pressed = " ".join(str(app.query_one("#message").render()).split())
+        assert pressed == clicked
