@@ -134,3 +134,39 @@ def test_an_empty_action_bar_leaves_no_strip_on_a_phone(
     phone.evaluate("document.getElementById('empty-bar').append(document.createElement('button'))")
     assert phone.locator("#empty-bar").is_visible()
     context.close()
+
+
+def test_two_player_mahjongg_keys_of_favors_it_lacks_say_why(
+    page: Any, server: PageServer, tmp_path: Path
+) -> None:
+    """Two-player Standard has no Hint, Undo or Finish (their buttons are left off): the
+    H, U and F keys did nothing and said nothing. They say why in the alert line, in the
+    engine's words, in English and in Korean."""
+    layout = tmp_path / "small.pyr"
+    layout.write_text(SMALL_LAYOUT, encoding="utf-8")
+    room = create_from_lobby(page, server, "mahjongg",
+                             {"layout": str(layout), "mode": "standard", "players": 2},
+                             ["me", "bot:greedy"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    wait_turn_or_end(page, -1)
+    said = {
+        "h": "hints exist only in the one-player modes",
+        "u": "undo exists only in the one-player modes",
+        "f": "finishing exists only in the one-player modes and co-op",
+    }
+    for lang in ("en", "ko"):
+        if lang == "ko":
+            page.goto(f"{server.base}/play/{room}?lang=ko")
+            page.wait_for_function("() => document.documentElement.lang === 'ko'")
+            page.wait_for_selector("#game:not([hidden]) svg.board")
+        before = move_number(page)
+        for key, words in said.items():
+            page.evaluate("() => document.activeElement && document.activeElement.blur()")
+            page.keyboard.press(key)
+            text = _(words, lang=lang)
+            expected = text[0].upper() + text[1:]
+            page.wait_for_function(
+                "(text) => document.getElementById('message').textContent === text",
+                arg=expected)
+            assert page.is_visible("#message")
+        assert move_number(page) == before, "a key of a missing favor plays nothing"

@@ -611,7 +611,11 @@ export function render(box, ctx) {
 /** A letter key: the button it names, when that move is open now. */
 export function onKey(key, ctx) {
   const action = KEYS[key];
-  if (!action || !ctx.yourTurn || ctx.finished) return false;
+  if (!action || ctx.finished || ctx.replay) return false;
+  // Hint, Undo and Finish have no button in a mode without them; their keys said
+  // nothing at all, now they say why (on either player's turn: it is the mode's rule).
+  if (!hasFavor(ctx.view, action)) return sayNoSuchFavor(ctx, action);
+  if (!ctx.yourTurn) return false;
   if (action === "shift" || action === "reveal") {
     if (!ctx.legal.some((entry) => entry.startsWith(`${action} `))) return sayWhyOff(ctx, action);
     if (action === "shift") toggleShift(ctx);
@@ -620,6 +624,18 @@ export function onKey(key, ctx) {
   }
   if (!ctx.legal.includes(action)) return sayWhyOff(ctx, action);
   sendTimed(ctx, action);
+  return true;
+}
+
+/** The key of a favor this mode does not have says so (the engine's own words). */
+function sayNoSuchFavor(ctx, action) {
+  const words = {
+    hint: t("hints exist only in the one-player modes"),
+    undo: t("undo exists only in the one-player modes"),
+    finish: t("finishing exists only in the one-player modes and co-op"),
+  }[action];
+  if (!words) return false;
+  ctx.showMessage(words.charAt(0).toUpperCase() + words.slice(1), "info");
   return true;
 }
 
