@@ -765,3 +765,33 @@ async def test_a_favor_button_not_to_be_had_now_says_why_when_clicked(
         await pilot.pause()
         pressed = " ".join(str(app.query_one("#message").render()).split())
         assert pressed == clicked
+
+
+async def test_the_score_lines_stay_whole_as_escape_scrolls_the_board_sideways() -> None:
+    """Co-op's Twin Pyramids at 80x24 is wider than the board's part of the screen:
+    Escape scrolls it to the cursor's tile, and with the cursor at the right the score
+    lines above the tiles scrolled with it, cut at the left ("shur", "reak 0"). Only
+    the tiles scroll now: the lines and the favor buttons stay in sight, and a click on
+    a button still reaches it."""
+    from tests.tui.helpers import screen_lines
+
+    session = new_session(load("mahjongg", mode="coop", players=2), ["human", "greedy"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        board = app.query_one("#board", MahjonggBoard)
+        free = [tile for tile in board.view["tiles"] if tile["free"]]
+        board.cursor = max(free, key=lambda tile: tile["x"])["id"]
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause(0.1)
+        assert app.query_one("#board-area").scroll_offset.x > 0, "the board scrolled"
+        screen = "\n".join(screen_lines(app))
+        title = "Architect Co-op on Twin Pyramids of Dahshur"
+        assert title in screen, screen
+        assert "team score 0" in screen and "streak 0 " in screen, screen
+        assert "(f) Finish" in screen, screen
+        await pilot.click("#do-finish")
+        await pilot.pause()
+        said = " ".join(str(app.query_one("#message").render()).split())
+        assert "finishing needs every remaining tile to be free" in said, said

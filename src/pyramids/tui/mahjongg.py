@@ -485,6 +485,20 @@ class MahjonggBoard(Board):
         # or narrows (no resize of the board's own): fitted again after each layout.
         self.follow_sight()
         self.call_after_refresh(self.fit_to_sight, True)
+        if isinstance(self.parent, Widget):
+            self.watch(self.parent, "scroll_x", self._words_in_sight, init=False)
+
+    def _words_in_sight(self, scroll_x: float | None = None) -> None:
+        """The lines of words and the favor buttons stay where the part of the board in
+        sight begins as the board scrolls sideways: at 80x24 Escape scrolled Co-op's
+        Twin Pyramids to the cursor's tile, and the score lines above it were cut at the
+        screen's left edge ("shur", "reak 0"). Only the tiles scroll."""
+        if scroll_x is None:
+            scroll_x = self.parent.scroll_x if isinstance(self.parent, Widget) else 0
+        shift = round(scroll_x)
+        for line in self.query(".info, .warning, .legend, #favors"):
+            if line.styles.offset.x.value != shift:
+                line.styles.offset = (shift, 0)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit_to_sight(force=True)
@@ -494,6 +508,7 @@ class MahjonggBoard(Board):
         the board has in sight (where it changed since the last fit, or `force`)."""
         if not self.view:
             return
+        self._words_in_sight()  # drawn anew where the board was scrolled sideways
         area = self.parent.size if isinstance(self.parent, Widget) else self.size
         sight = self.sight_width()
         if (area, sight) == getattr(self, "fitted_to", None) and not force:
