@@ -492,7 +492,8 @@ async def test_pass_alone_asks_before_it_ends_the_game() -> None:
 async def test_a_tile_favor_says_what_to_do_beside_the_board_or_that_it_cannot() -> None:
     """At 80x24 the line above the board may be scrolled away: Anubis Shift's and a
     selected tile's instructions are told beside the board too; Tile Reveal without a
-    face-down tile (standard boards) says so instead of waiting for nothing."""
+    face-down tile (standard boards) says so, in the engine's words, instead of waiting
+    for nothing."""
     session, app = giza_solo()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
@@ -502,7 +503,7 @@ async def test_a_tile_favor_says_what_to_do_beside_the_board_or_that_it_cannot()
         await pilot.press("escape")
         await pilot.press("v")
         await pilot.pause()
-        assert app.message == "Tile Reveal has no tile to take now."
+        assert app.message == "Not a legal move: no face-down tile is left to turn up"
         board = app.query_one("#board", MahjonggBoard)
         assert not board.revealing
         free = next(tile["id"] for tile in board.view["tiles"] if tile["free"])
@@ -795,3 +796,24 @@ async def test_the_score_lines_stay_whole_as_escape_scrolls_the_board_sideways()
         await pilot.pause()
         said = " ".join(str(app.query_one("#message").render()).split())
         assert "finishing needs every remaining tile to be free" in said, said
+
+
+async def test_anubis_shift_without_the_tokens_says_what_it_costs_by_key_and_click() -> None:
+    """Anubis Shift priced above the tokens held: its key (and its button) said "Anubis
+    Shift has no tile to take now" over a board full of blocked tiles. Both say what it
+    costs and what the player has, as the other favors' refusals do."""
+    session = new_session(load("mahjongg", **GIZA, shift_cost=9), ["human"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot, app)
+        expected = "Not a legal move: Anubis Shift costs 9 tokens; you have 2"
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.message == expected
+        board = app.query_one("#board", MahjonggBoard)
+        assert not board.shifting
+        await pilot.press("escape")
+        await pilot.click("#do-shift")
+        await pilot.pause()
+        assert app.message == expected
+        assert not board.shifting and session.state.history_strings() == []

@@ -859,7 +859,11 @@ class MahjonggBoard(Board):
         if action in TILE_FAVORS:
             if not self._allowed(action) and not self._picking(action):
                 # Standard mode has no face-down tile: no mode with nothing to choose.
-                self._tell(_("{favor} has no tile to take now.", favor=favor_name(action)),
+                # The engine's reason where the game has one: with too few tokens it
+                # said "has no tile to take now" over a board full of blocked tiles.
+                why = self._why_off(action)
+                self._tell(_("Not a legal move: {reason}", reason=why) if why else
+                           _("{favor} has no tile to take now.", favor=favor_name(action)),
                            refusal=True)
                 return
             if not (self.shifting or self.revealing):
@@ -885,6 +889,16 @@ class MahjonggBoard(Board):
             self._tell(self.prompt)
             return
         self.choose(action)
+
+    def _why_off(self, action: str) -> str:
+        """Why the engine has no move of this favor now, in words ('' where the app
+        plays no game of its own to ask: the board itself has only the view)."""
+        session = getattr(self.app, "session", None)
+        unavailable = getattr(getattr(session, "state", None), "unavailable", None)
+        if not callable(unavailable):
+            return ""
+        why = unavailable().get(action)
+        return words_text(why) if why is not None else ""
 
     def _tell(self, text: str, refusal: bool = False) -> None:
         tell = getattr(self.app, "refuse" if refusal else "set_message", None)
