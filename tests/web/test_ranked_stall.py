@@ -10,7 +10,8 @@ from typing import Any
 
 import httpx
 
-from pyramids.web.clocks import FakeClock
+from pyramids.play.i18n import gettext
+from pyramids.web.clocks import FakeClock, TimeControl, TurnClock
 from tests.web.conftest import Client, ServerThread
 from tests.web.test_accounts import browser, csrf, login, register
 
@@ -95,6 +96,11 @@ def check_forfeit_told(server: ServerThread, room_id: str, ended: dict[str, Any]
     words = ended["words"]
     assert words["msgid"].startswith("{name} (seat {seat}) let the clock run out on {count} ")
     assert words["values"] == {"name": "Ana", "seat": 1, "count": RANKED_STALL_TIMEOUTS}
+    # The page words it in the reader's language from the catalogue.
+    assert gettext(words["msgid"], "en", **words["values"]).startswith(
+        "Ana (seat 1) let the clock run out on 3 turns in a row, so they forfeit")
+    assert gettext(words["msgid"], "ko", **words["values"]).startswith(
+        "Ana(1번 자리)님이 3턴 연속으로")
     room = server.http.get(f"/api/rooms/{room_id}").json()["room"]
     assert room["status"] == "aborted" and room["ended"]["seat"] == ANA
     assert room["ended"]["words"] == words
@@ -214,3 +220,22 @@ def test_a_restart_mid_count_keeps_the_count(
         assert login(person, name).status_code == 200
     ana_rating, bo_rating = ratings(people)
     assert ana_rating < 1500 < bo_rating
+
+
+def test_the_clock_counts_time_outs_in_a_row_until_an_own_move() -> None:
+    clock = TurnClock.new(TimeControl("move", SECONDS), 2)
+    now = T0
+    clock.start_turn(ANA, now)
+    for missed in (1, 2):
+        now += SECONDS
+        clock.time_out(now)
+        clock.after_move(ANA, BO, now)  # the bot's move for her: the count goes on
+        assert clock.stalled == [missed, 0]
+        clock.after_move(BO, ANA, now, own=True)
+    assert clock.stalled == [2, 0] and clock.timeouts == [2, 0]
+    assert TurnClock.from_dict(clock.to_dict()) == clock  # stored with the clock
+    clock.after_move(ANA, BO, now, own=True)
+    assert clock.stalled == [0, 0] and clock.timeouts == [2, 0]
+    # A clock stored before the count reads as nobody stalled.
+    old = {key: value for key, value in clock.to_dict().items() if key != "stalled"}
+    assert TurnClock.from_dict(old).stalled == [0, 0]

@@ -1178,6 +1178,7 @@ class Hub:
                      clock.control.on_timeout)
             seat = clock.seat
             if (live.room.settings.ranked and seat is not None
+                    and live.room.seats[seat].kind == PERSON
                     and clock.stalled[seat] >= RANKED_STALL_TIMEOUTS):
                 await self._forfeit_on_time(live, seat, clock.stalled[seat], now)
                 return
@@ -1252,7 +1253,7 @@ class Hub:
                 try:
                     await self._store_action(StoredAction(
                         room.id, len(room.actions) + 1, seat, canonical, by_bot,
-                        clock=self._clock_with_move(live, seat, now, not by_bot),
+                        clock=self._clock_with_move(live, seat, now, _own_move(room, seat, by_bot)),
                     ))
                 except Behind as behind:
                     # Another process moved first: apply its moves, check this one again
@@ -1290,7 +1291,8 @@ class Hub:
             logged_apply(live, seat, action, by_bot)
             if live.turn_clock is not None:
                 following = room.state.current_player if room.status == PLAYING else None
-                live.turn_clock.after_move(seat, following, now, own=not by_bot)
+                live.turn_clock.after_move(seat, following, now,
+                                           own=_own_move(room, seat, by_bot))
 
         messages = await self._run_messages(live, apply, now)
         if live.turn_clock is not None:
@@ -1749,6 +1751,12 @@ class Hub:
 def _log_failure(future: asyncio.Future[Any]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("could not store a turn clock: %s", future.exception())
+
+
+def _own_move(room: Room, seat: int, by_bot: bool) -> bool:
+    """Whether `seat` made its move itself: a person's own move, or a bot seat's (a
+    person's seat played by a bot, at a time-out or while away, is not)."""
+    return not by_bot or room.seats[seat].kind == AGENT
 
 
 def _copy_seat(room: Room, seat: int | None) -> Seat | None:
