@@ -528,3 +528,77 @@ def test_a_clock_chosen_while_ranked_stays_when_ranked_is_unticked(
     assert (ana.input_value("#time-control"), ana.input_value("#on-timeout")) == (
         "move:300", "adjourn")
     assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def test_a_player_who_lets_the_clock_run_out_three_turns_in_a_row_forfeits_on_every_page(
+    browser: Any, server: ClockedServer
+) -> None:
+    """Bo stops moving in a ranked match: the bot moves for him twice, and on his third
+    turn in a row that runs out the game ends, his loss. Both players' pages, and a
+    Korean spectator's, say who ran out of time and why; so do the replay and the
+    account page."""
+    errors: list[str] = []
+    ana, bo = person(browser, errors), person(browser, errors)
+    register(ana, server, "Ana")
+    register(bo, server, "Bo")
+    ana.goto(server.base + "/")
+    ana.wait_for_selector("body[data-ready=true]")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game", "pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    ana.select_option("#time-control", "move:60")
+    ana.check("#ranked")
+    ana.wait_for_selector("#ranked-hint:not([hidden])")
+    assert "3 turns in a row loses the game" in ana.inner_text("#ranked-hint")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room = ana.url.rsplit("/", 1)[1]
+    bo.goto(f"{server.base}/play/{room}")
+    bo.click("[data-take-seat='1']")
+    bo.wait_for_selector("[data-leave='1']")
+    ana.click("#start:not([disabled])")
+    watcher = browser.new_context(locale="ko-KR").new_page()
+    watcher.set_default_timeout(TIMEOUT_MS)
+    watcher.on("pageerror", lambda error: errors.append(str(error)))
+    watcher.goto(f"{server.base}/play/{room}")
+    for page in (ana, bo, watcher):
+        page.wait_for_selector("body[data-status=playing]")
+
+    timeouts = 0
+    while timeouts < 3:
+        if ana.evaluate("document.body.dataset.yourTurn") == "true":
+            play_one_move([ana, bo])
+            continue
+        number = move_number(bo)
+        server.clock.advance(61)  # Bo lets his minute pass
+        timeouts += 1
+        for page in (ana, bo):
+            page.wait_for_function(
+                "(n) => document.body.dataset.status === 'aborted' || "
+                "(Number(document.body.dataset.moveNumber) > n "
+                "&& document.body.dataset.yourTurn !== undefined)", arg=number)
+        if timeouts < 3:
+            assert ana.evaluate("document.body.dataset.status") == "playing"
+            ana.wait_for_function("() => document.body.dataset.yourTurn === 'true'")
+    said = "Bo (seat 2) let the clock run out on 3 turns in a row, so they forfeit"
+    for page in (ana, bo):
+        page.wait_for_selector("body[data-status=aborted]")
+        assert said in page.inner_text("#turn")
+        page.wait_for_function(
+            "(said) => document.getElementById('announcer').textContent.includes(said)",
+            arg=said)
+    watcher.wait_for_selector("body[data-status=aborted]")
+    assert "Bo(2번 자리)님이 3턴 연속으로" in watcher.inner_text("#turn")
+
+    ana.goto(f"{server.base}/replay/{room}")
+    ana.wait_for_selector("#ended:not([hidden])")
+    assert said in ana.inner_text("#ended")
+    bo.goto(f"{server.base}/account")
+    bo.wait_for_selector("body[data-ready=true]")
+    bo.wait_for_function(
+        "() => document.body.textContent.includes('lost: out of time, turn after turn')")
+    account = bo.evaluate("fetch('/api/account').then((r) => r.json())")["account"]
+    assert account["ratings"]["pacal"]["rating"] < 1500
+    assert not errors, f"the pages raised JavaScript errors: {errors}"

@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import unicodedata
@@ -61,7 +60,7 @@ from pyramids.web.ratings import (
     rate_table,
 )
 from pyramids.web.rooms import ABORTED, AGENT, FINISHED, PERSON, Room, RoomError, clean_name
-from pyramids.web.storage import as_utc, rooms_table, seats_table
+from pyramids.web.storage import as_utc, rooms_table, seats_table, stored_result
 
 log = logging.getLogger("pyramids.web.accounts")
 
@@ -382,10 +381,12 @@ class AccountStore:
             ).all()
         games = []
         for row in rows:
-            returns = json.loads(row.result)["returns"] if row.result else None
+            result, ended = stored_result(row.result)
+            returns = result.get("returns") if result else None
             games.append({
                 "room": row.id, "game": row.game, "status": row.status, "seat": row.seat,
-                "returns": returns, "finished_at": as_utc(row.updated_at).isoformat(),
+                "returns": returns, "ended": ended,
+                "finished_at": as_utc(row.updated_at).isoformat(),
                 "rating_before": row.rating_before, "rating_after": row.rating_after,
             })
         return games

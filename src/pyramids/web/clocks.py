@@ -17,7 +17,10 @@ increment); `adjourn`: the clock stops and the game waits, however long, for the
 late seat to move; its move starts the clock again for the next seat.
 
 A ranked room's clock is shorter (`ranked_clock_problem`, checked when a room is
-made: rooms stored before keep theirs), and its time-out is always `bot`.
+made: rooms stored before keep theirs), and its time-out is always `bot`. A seat
+of a ranked room that lets its time run out on `RANKED_STALL_TIMEOUTS` turns in a
+row forfeits the game (`TurnClock.stalled` counts them; only a move the seat
+made itself sets its count back to 0: a bot's move for it does not).
 
 Times are wall-clock seconds from a `Clock` the server gives (a fake one in
 tests). The engines never read a clock. The deadline is absolute, so a restart of
@@ -53,6 +56,11 @@ MAX_INCREMENT = 3_600.0
 RANKED_MAX_MOVE_SECONDS = 300.0
 RANKED_MAX_BANK_SECONDS = 1_800.0
 RANKED_MAX_INCREMENT = 30.0
+# [ours] A ranked room's seat that lets its clock run out on this many turns in a row
+# forfeits the game (a loss for it): a losing player who stops moving cannot stretch
+# a rated game over hours, each of their turns lasting the whole clock. A move the seat
+# makes itself starts the count again.
+RANKED_STALL_TIMEOUTS = 3
 
 
 class ClockError(PyramidsError, ValueError):
@@ -187,13 +195,16 @@ class TurnClock:
     # The timed seat ran out of time and its bot plays the rest of the turn.
     overtime: bool = False
     timeouts: list[int] = field(default_factory=list)
+    # Each seat's time-outs in a row: the turns since its last move of its own that all
+    # ran out of time (a ranked room's seat forfeits at `RANKED_STALL_TIMEOUTS`).
+    stalled: list[int] = field(default_factory=list)
     # The move number this state was saved at (a restart checks it against the room).
     move_number: int = 0
 
     @classmethod
     def new(cls, control: TimeControl, seats: int) -> TurnClock:
         bank = control.seconds if control.kind == BANK else 0.0
-        return cls(control, [bank] * seats, timeouts=[0] * seats)
+        return cls(control, [bank] * seats, timeouts=[0] * seats, stalled=[0] * seats)
 
     def allowed(self, seat: int) -> float:
         """The seconds `seat` has for a turn that starts now."""
@@ -230,11 +241,16 @@ class TurnClock:
         self.seat = None
         self.started_at = None
 
-    def after_move(self, mover: int, next_seat: int | None, now: float) -> None:
+    def after_move(self, mover: int, next_seat: int | None, now: float,
+                   own: bool = False) -> None:
         """A move by `mover` was applied; `next_seat` is to move (None: game over).
+        `own`: the seat made it itself (not a bot for it), which ends its time-outs in
+        a row.
 
         The turn goes on while the same seat keeps moving; an adjourned clock
         starts again with the late seat's move."""
+        if own and 0 <= mover < len(self.stalled):
+            self.stalled[mover] = 0
         if next_seat is not None and next_seat == self.seat and not self.adjourned:
             return
         if self.adjourned or self.seat is None:
@@ -248,6 +264,7 @@ class TurnClock:
         if self.seat is None:
             return
         self.timeouts[self.seat] += 1
+        self.stalled[self.seat] += 1
         if self.control.kind == BANK:
             self.banks[self.seat] = 0.0
         if self.control.on_timeout == TIMEOUT_ADJOURN:
@@ -283,6 +300,7 @@ class TurnClock:
             "adjourned": self.adjourned,
             "overtime": self.overtime,
             "timeouts": list(self.timeouts),
+            "stalled": list(self.stalled),
             "server_time": now,
         }
 
@@ -291,7 +309,7 @@ class TurnClock:
             "control": self.control.to_dict(), "banks": list(self.banks), "seat": self.seat,
             "started_at": self.started_at, "adjourned": self.adjourned,
             "overtime": self.overtime, "timeouts": list(self.timeouts),
-            "move_number": self.move_number,
+            "stalled": list(self.stalled), "move_number": self.move_number,
         }
 
     @classmethod
@@ -305,6 +323,9 @@ class TurnClock:
             overtime=bool(data.get("overtime", False)),
             timeouts=[int(value) for value in data.get("timeouts", [])]
             or [0] * len(data["banks"]),
+            # A clock stored before the count: nobody has timed out in a row yet.
+            stalled=[int(value) for value in data.get("stalled", [])]
+            or [0] * len(data["banks"]),
             move_number=int(data.get("move_number", 0)),
         )
 
@@ -312,6 +333,7 @@ class TurnClock:
 __all__ = [
     "BANK", "KINDS", "NONE", "ON_TIMEOUT", "PER_MOVE", "TIMEOUT_ADJOURN", "TIMEOUT_BOT",
     "RANKED_MAX_BANK_SECONDS", "RANKED_MAX_INCREMENT", "RANKED_MAX_MOVE_SECONDS",
+    "RANKED_STALL_TIMEOUTS",
     "Clock", "ClockError", "FakeClock", "SystemClock", "TimeControl", "TurnClock",
     "ranked_clock_bounds", "ranked_clock_problem",
 ]

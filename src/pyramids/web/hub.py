@@ -66,6 +66,7 @@ from pyramids.web import jsontext, movelog
 from pyramids.web.accounts import BANNED, AccountStore, session_hash
 from pyramids.web.chat import ChatRoom, chat_joined, reload_chat
 from pyramids.web.clocks import (
+    RANKED_STALL_TIMEOUTS,
     TIMEOUT_BOT,
     Clock,
     ClockError,
@@ -95,6 +96,7 @@ from pyramids.web.movelog import (
 from pyramids.web.rooms import (
     ABORTED,
     AGENT,
+    ENDED_TIMEOUTS,
     EXPIRED,
     FINISHED,
     OVER,
@@ -923,16 +925,43 @@ class Hub:
         await self._store_abort(live, PLAYING,
                                 f": it reached {self.limits.max_moves_per_room} moves")
 
-    async def _store_abort(self, live: LiveRoom, before: str, why: str) -> None:
+    async def _forfeit_on_time(self, live: LiveRoom, seat: int, timeouts: int,
+                               now: float) -> None:
+        """With the room's lock held: a ranked room's `seat` let its clock run out on
+        `timeouts` turns in a row (`RANKED_STALL_TIMEOUTS`), so it forfeits: the game is
+        over (aborted, with `Room.ended` saying why) and rated as its loss to every
+        other seat (`forfeit_hooks`), before anyone is told."""
+        room = live.room
+        clock = live.turn_clock
+        if clock is not None:
+            clock.end_turn(now)
+            clock.start_turn(None, now)
+            self._save_turn_clock(live)
+        room.status = ABORTED
+        room.ended = {"reason": ENDED_TIMEOUTS, "seat": seat, "timeouts": timeouts}
+        await self._store_abort(live, PLAYING, f": seat {seat + 1} forfeits, out of time on "
+                                f"{timeouts} turns in a row", forfeits=[seat])
+
+    async def _store_abort(self, live: LiveRoom, before: str, why: str,
+                           forfeits: list[int] | None = None) -> None:
         """With the room's lock held and the room just aborted (`why` ends the log line):
         store that (the status goes back to `before` when the store fails), free its
-        waiting place, and tell the other processes and every client."""
+        waiting place, and tell the other processes and every client. `forfeits`: the
+        seats that lose the game (`forfeit_hooks`, run before anyone is told, so the
+        new ratings are there when the end is shown); `Room.ended` is stored with it."""
         room = live.room
         try:
-            await self.run_db(self.storage.save_status, room.id, room.status, None)
+            await self.run_db(self.storage.save_status, room.id, room.status,
+                              None if room.ended is None else {"ended": room.ended})
         except Exception:
             room.status = before
+            room.ended = None
             raise
+        for hook in self.forfeit_hooks if forfeits else ():
+            try:
+                await hook(room, list(forfeits or ()))
+            except Exception:
+                log.exception("room %s: a forfeit hook failed", room.id)
         await self.announce(room.id, "room")
         self._no_longer_waiting(room.id)  # a game in play holds none: nothing to free
         log.info("room %s aborted%s", room.id, why)
@@ -1081,14 +1110,16 @@ class Hub:
         saving.add_done_callback(_log_failure)
 
     @staticmethod
-    def _clock_with_move(live: LiveRoom, mover: int, now: float) -> str | None:
+    def _clock_with_move(live: LiveRoom, mover: int, now: float, own: bool) -> str | None:
         """The turn clock to store with a move: as it stands before the move, with the
-        mover and the time, so that a restart (which knows the next seat from the
-        replay) finishes the step the same way. One commit, no write of its own."""
+        mover, the time and whether the seat made it itself (`own`: not a bot for it),
+        so that a restart (which knows the next seat from the replay) finishes the step
+        the same way. One commit, no write of its own."""
         clock = live.turn_clock
         if clock is None:
             return None
-        return jsontext.dumps({"clock": clock.to_dict(), "mover": mover, "moved_at": now})
+        return jsontext.dumps({"clock": clock.to_dict(), "mover": mover, "moved_at": now,
+                               "own": own})
 
     async def _start_turn_clock(self, live: LiveRoom) -> None:
         room = live.room
@@ -1118,7 +1149,8 @@ class Hub:
             if "mover" in data and clock.move_number + 1 == len(room.actions):
                 # Stored with the last move: make that move's step of the clock again.
                 following = player if room.status == PLAYING else None
-                clock.after_move(int(data["mover"]), following, float(data["moved_at"]))
+                clock.after_move(int(data["mover"]), following, float(data["moved_at"]),
+                                 own=bool(data.get("own", False)))
                 clock.move_number = len(room.actions)
             elif clock.move_number != len(room.actions):
                 clock.start_turn(player, self.clock.now())
@@ -1144,6 +1176,12 @@ class Hub:
             clock.time_out(now)
             log.info("room %s: seat %s ran out of time (%s)", live.room.id, clock.seat,
                      clock.control.on_timeout)
+            seat = clock.seat
+            if (live.room.settings.ranked and seat is not None
+                    and live.room.seats[seat].kind == PERSON
+                    and clock.stalled[seat] >= RANKED_STALL_TIMEOUTS):
+                await self._forfeit_on_time(live, seat, clock.stalled[seat], now)
+                return
             self._save_turn_clock(live)
             await self.announce(live.room.id, "clock", behind_writes=True)
             await self._broadcast(live)
@@ -1215,7 +1253,7 @@ class Hub:
                 try:
                     await self._store_action(StoredAction(
                         room.id, len(room.actions) + 1, seat, canonical, by_bot,
-                        clock=self._clock_with_move(live, seat, now),
+                        clock=self._clock_with_move(live, seat, now, _own_move(room, seat, by_bot)),
                     ))
                 except Behind as behind:
                     # Another process moved first: apply its moves, check this one again
@@ -1253,7 +1291,8 @@ class Hub:
             logged_apply(live, seat, action, by_bot)
             if live.turn_clock is not None:
                 following = room.state.current_player if room.status == PLAYING else None
-                live.turn_clock.after_move(seat, following, now)
+                live.turn_clock.after_move(seat, following, now,
+                                           own=_own_move(room, seat, by_bot))
 
         messages = await self._run_messages(live, apply, now)
         if live.turn_clock is not None:
@@ -1712,6 +1751,12 @@ class Hub:
 def _log_failure(future: asyncio.Future[Any]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("could not store a turn clock: %s", future.exception())
+
+
+def _own_move(room: Room, seat: int, by_bot: bool) -> bool:
+    """Whether `seat` made its move itself: a person's own move, or a bot seat's (a
+    person's seat played by a bot, at a time-out or while away, is not)."""
+    return not by_bot or room.seats[seat].kind == AGENT
 
 
 def _copy_seat(room: Room, seat: int | None) -> Seat | None:

@@ -60,6 +60,31 @@ STATUS_WORDS = {
 }
 
 
+# Why an aborted game ended, when it is more than its host ending it.
+ENDED_TIMEOUTS = "timeouts"  # a ranked seat let its clock run out turn after turn
+
+
+def ended_words(ended: dict[str, Any], names: list[str]) -> Words | None:
+    """How a game ended (`Room.ended`) as words every player reads; None: unknown."""
+    if ended.get("reason") != ENDED_TIMEOUTS:
+        return None
+    seat = ended.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(names):
+        return None
+    return Words(N_("{name} (seat {seat}) let the clock run out on {count} turns in a row, "
+                    "so they forfeit this ranked game: it counts as a loss for them and a "
+                    "win for everyone else at the table"),
+                 name=names[seat], seat=seat + 1, count=ended.get("timeouts", 0))
+
+
+def ended_public(ended: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+    """`ended` with its words (`ended_words`) as JSON a page translates; None stays None."""
+    if ended is None:
+        return None
+    words = ended_words(ended, names)
+    return {**ended, "words": None if words is None else words_json(words)}
+
+
 def status_words(status: str) -> Words:
     """`status` ("aborted") as words a player reads, in their language."""
     return Words(STATUS_WORDS.get(status, status))
@@ -335,6 +360,10 @@ class Room:
     # The daily deal: its seed and record are kept secret until then, even once its
     # game is over, since everyone plays the same deal that day (`is_sealed`).
     sealed_until: datetime | None = None
+    # How an aborted game ended when that is more than its host ending it: a ranked
+    # seat's forfeit on time, `{"reason": "timeouts", "seat": 0, "timeouts": 3}`
+    # (stored with the status, as `{"ended": ...}` in the result column).
+    ended: dict[str, Any] | None = None
 
     # -- making and rebuilding ------------------------------------------------
 
@@ -387,6 +416,7 @@ class Room:
         practice: bool = False,
         unlisted: bool = False,
         sealed_until: datetime | None = None,
+        ended: dict[str, Any] | None = None,
     ) -> Room:
         """The room replayed from its seed and stored actions (seat, action string, by_bot)."""
         room = cls.create(room_id, game_name, options, seed, host_token_hash, settings,
@@ -399,6 +429,7 @@ class Room:
             )
         room.seats = seats
         room.status = status
+        room.ended = ended if status == ABORTED else None
         for number, (seat, text, by_bot) in enumerate(actions, start=1):
             try:
                 if room.state.current_player != seat:
@@ -691,9 +722,15 @@ class Room:
             "ranked": self.settings.ranked,
             "time_control": self.settings.time_control,
             "result": self.result(),
+            "ended": self.ended_public(),
             "unlisted": self.unlisted,
             "fairness": self.fairness(),
         }
+
+    def ended_public(self) -> dict[str, Any] | None:
+        """How the game ended, for every client (None: as its status says), with the
+        words the page shows (`ended_words`)."""
+        return ended_public(self.ended, [seat.display_name() for seat in self.seats])
 
     def message_for(self, seat: int | None, connected: dict[int, bool],
                     view: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -725,6 +762,7 @@ class Room:
                             in self.state.unavailable().items()} if your_turn else {},
             "last_move": self.last_move.to_dict() if self.last_move else None,
             "result": self.result(),
+            "ended": self.ended_public(),
             "fairness": self.fairness(),
         }
         if shown is not None:

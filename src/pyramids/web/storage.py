@@ -38,6 +38,7 @@ from pyramids.web.rooms import (
     Room,
     RoomSettings,
     Seat,
+    ended_public,
     fairness_info,
     is_sealed,
 )
@@ -533,7 +534,9 @@ class Storage:
                     ],
                     "move_number": counts.get(row.id, 0),
                     **settings.to_dict(),
-                    "result": None if row.result is None else json.loads(row.result),
+                    "result": stored_result(row.result)[0],
+                    "ended": ended_public(stored_result(row.result)[1],
+                                          [seat.display_name() for seat in seats[row.id]]),
                     "unlisted": bool(row.unlisted),
                     "fairness": fairness_info(
                         json.loads(row.seed), row.salt, bool(row.practice), row.status,
@@ -578,8 +581,10 @@ class Storage:
                 Seat(s.seat, s.kind, s.name, s.agent, s.token_hash).display_name()
                 for s in seat_rows
             ],
-            result=None if row.result is None else json.loads(row.result),
+            result=stored_result(row.result)[0],
         ).to_dict()
+        # How an aborted game ended (a forfeit on time), with its words: the replay says it.
+        record["ended"] = ended_public(stored_result(row.result)[1], record["players"])
         record["fairness"] = fairness_info(
             json.loads(row.seed), row.salt, bool(row.practice), row.status, sealed_until
         )
@@ -749,4 +754,18 @@ class Storage:
             practice=bool(row.practice),
             unlisted=bool(row.unlisted),
             sealed_until=_sealed_until(row),
+            ended=stored_result(row.result)[1],
         )
+
+
+def stored_result(text: str | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """A room row's result column as (the game's result, how an aborted game ended): a
+    finished game stores its result (`{"returns": ...}`); an aborted one that ended
+    in a forfeit on time stores `{"ended": ...}` (`Room.ended`)."""
+    if text is None:
+        return None, None
+    data = json.loads(text)
+    if isinstance(data, dict) and "ended" in data:
+        ended = data["ended"]
+        return None, ended if isinstance(ended, dict) else None
+    return data, None

@@ -3,7 +3,7 @@
 // chooses, Escape cancels, letter keys for the game's buttons), and the live region that
 // tells each move of the others and each result in the player's language.
 
-import { h, seatName, t } from "./common.js";
+import { h, seatName, t, wordsText } from "./common.js";
 
 // -- display options ---------------------------------------------------------------
 
@@ -233,5 +233,10 @@ export function announceMove(previous, message, renderer) {
   if (message.status === "finished" && previous && previous.status !== "finished") {
     const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
     announce([t("Game over."), ...lines].join(" "));
+  }
+  // A ranked forfeit on time: who ran out of time, turn after turn, and what it means.
+  if (message.status === "aborted" && previous && previous.status === "playing"
+      && message.ended && message.ended.words) {
+    announce(wordsText(message.ended.words));
   }
 }

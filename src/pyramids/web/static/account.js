@@ -145,6 +145,11 @@ function credentialsForm(id, title, button, path) {
 }
 
 function outcome(entry) {
+  if (entry.status === "aborted" && entry.ended && entry.ended.reason === "timeouts") {
+    // A ranked forfeit: the seat that let its clock run out turn after turn lost.
+    return entry.ended.seat === entry.seat ? t("lost: out of time, turn after turn")
+      : t("won: the other player ran out of time, turn after turn");
+  }
   if (entry.status === "aborted") return t("ended by the host");
   if (!entry.returns) return "";
   const mine = entry.returns[entry.seat];

@@ -203,7 +203,7 @@ export function lockClockForRanked(ranked, bounds) {
       if (onTimeout.dataset.playerValue === undefined) onTimeout.dataset.playerValue = onTimeout.value;
       onTimeout.value = "bot";
     }
-    return t("Ranked: a ranked game has a turn clock, and when a player's time runs out a bot makes their move, so that nobody can hold it up for ever. Untick “Ranked” to play without a clock.");
+    return t("Ranked: a ranked game has a turn clock, and when a player's time runs out a bot makes their move; a player whose time runs out on 3 turns in a row loses the game, so that nobody can hold it up for long. Untick “Ranked” to play without a clock.");
   }
   for (const option of choice.options) option.disabled = false;
   adjourn.disabled = false;

@@ -5,7 +5,7 @@
 // moves); the move log's lines say what each move did. The address of this page is the
 // link to share; the record downloads in the format `pyramids replay` reads.
 
-import { api, gameRenderer, gameTitle, h, languageSwitch, LANG, loadCatalogue, loadMessages, plainBoard, seatLabel, t } from "./common.js";
+import { api, gameRenderer, gameTitle, h, languageSwitch, LANG, loadCatalogue, loadMessages, plainBoard, seatLabel, t, wordsText } from "./common.js";
 
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
 const page = { replay: null, step: 0, renderer: null, seats: [] };
@@ -167,6 +167,11 @@ async function main() {
     page.renderer = null;
   }
   renderFairness(page.replay.fairness);
+  // How the game ended when its status alone does not say (a ranked forfeit on time).
+  const ended = page.replay.record && page.replay.record.ended;
+  const endedBox = document.getElementById("ended");
+  endedBox.textContent = ended && ended.words ? wordsText(ended.words) : "";
+  endedBox.hidden = !endedBox.textContent;
   installControls();
   show(stepFromAddress(page.replay.steps.length - 1));
 }

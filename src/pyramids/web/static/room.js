@@ -1,7 +1,7 @@
 // A room's page: seats and start while waiting, then the game, live over the room's WebSocket.
 // A reload or a lost connection joins again with the seat token kept in this browser.
 
-import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, plainBoard, seatLabel, seatName, store, t, tn } from "./common.js";
+import { agentLabel, api, arrowNavigation, gameRenderer, gameTitle, h, LANG, languageSwitch, loadCatalogue, loadMessages, orderedAgents, plainBoard, seatLabel, seatName, store, t, tn, wordsText } from "./common.js";
 import { createRoom } from "./setup.js";
 import { rankedClock, renderClock } from "./clock.js";
 import { accountHref, accountLine, currentAccount, renderRatingChange } from "./account.js";
@@ -297,7 +297,9 @@ function renderStatus(message) {
   let turn = "";
   if (message.status === "waiting") turn = t("Waiting for the game to start");
   else if (message.status === "finished") turn = t("Game over");
-  else if (message.status === "aborted") turn = t("The host ended this game");
+  else if (message.status === "aborted" && message.ended && message.ended.words) {
+    turn = wordsText(message.ended.words);  // a ranked forfeit on time: who, and why
+  } else if (message.status === "aborted") turn = t("The host ended this game");
   else if (message.status === "expired") turn = t("This room expired before it started");
   else if (message.your_turn) turn = t("Your turn");
   else turn = t("{name} to move", { name: seatName(message.seats, message.current_player) });
