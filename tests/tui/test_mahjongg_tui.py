@@ -817,3 +817,26 @@ async def test_anubis_shift_without_the_tokens_says_what_it_costs_by_key_and_cli
         await pilot.pause()
         assert app.message == expected
         assert not board.shifting and session.state.history_strings() == []
+
+
+async def test_reshuffle_says_the_same_reason_by_key_and_by_button() -> None:
+    """Solo on Giza, 2 tokens of the 3 a Sandstorm Reshuffle costs, with pairs on the
+    board: the `x` key said "Sandstorm Reshuffle costs 3 tokens; you have 2." while the
+    button (the engine's list of favors off now) said "allowed only when no valid pair
+    exists". Both say both reasons now, the same words, and play nothing."""
+    session, app = giza_solo()
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot, app)
+        state = session.state
+        assert state.valid_pairs() and state.tokens == [2]
+        expected = ("Not a legal move: a Sandstorm Reshuffle is allowed only when no valid "
+                    "pair exists, and it costs 3 tokens; you have 2")
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.message == expected
+        await pilot.press("escape")
+        await pilot.click("#do-reshuffle")
+        await pilot.pause()
+        clicked = " ".join(str(app.query_one("#message").render()).split())
+        assert expected in clicked, clicked
+        assert session.state.history_strings() == []

@@ -753,8 +753,6 @@ class MahjonggBoard(Board):
     def explain_illegal(self, text: str, error: str) -> str:
         words = text.split()
         tiles = {tile["id"]: tile for tile in self.view.get("tiles", [])}
-        tokens = self.view.get("tokens")
-        own = tokens if isinstance(tokens, int) else (tokens or [0])[self.seat or 0]
         numbered = all(word.isascii() and word.isdigit() for word in words[1:])  # tile ids,
         # else the engine says what a move is ("match a b", from a help's example)
         if words and words[0] == "match" and len(words) == 3 and numbered:
@@ -778,12 +776,9 @@ class MahjonggBoard(Board):
                     "{face} is already free; Anubis Shift lifts a blocked tile.",
                     face=face_name(tile.get("face")),
                 )
-        for action, _key, cost in FAVORS:
-            if words and words[0] == action and cost and own < self._cost(cost):
-                return _(
-                    "{favor} costs {cost}; you have {tokens}.", favor=favor_name(action),
-                    cost=token_text(self._cost(cost)), tokens=own,
-                )
+        # A favor's refusal is the engine's own reason, as its button says it: a price
+        # said here first told "costs 3 tokens" over a Sandstorm Reshuffle that a pair
+        # on the board rules out whatever the tokens (the engine says both then).
         return super().explain_illegal(text, error.replace("player 0 has", "you have"))
 
     # ----- choosing -----

@@ -101,3 +101,26 @@ def test_valid_pairs_helper() -> None:
     state = game.state_with_faces(MINI_FACES, seed=1)
     free = free_mask(game.geometry, game.geometry.all_mask)
     assert valid_pairs(free, state.tile_class) == [(0, 9), (7, 8)]
+
+
+def test_reshuffle_with_pairs_and_too_few_tokens_gives_both_reasons_by_every_route() -> None:
+    # Stacks: Glyph 9 (2, 3) is a free pair, and the player holds 1 token of the 3 a
+    # reshuffle costs. Both reasons hold: matching alone would still leave it short,
+    # and earning tokens alone would still leave a pair. The move's refusal and the
+    # list of unavailable favors (the buttons) say the same, both reasons.
+    state = stacks_game(start_tokens=1).state_with_faces(STACKS_FACES, seed=1)
+    assert state.valid_pairs()
+    both = ("a Sandstorm Reshuffle is allowed only when no valid pair exists, "
+            "and it costs 3 tokens; you have 1")
+    assert str(state.unavailable()["reshuffle"]) == both
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply_string("reshuffle")
+    assert both in str(refused.value)
+    # Enough tokens: only the pair rule; no pair: only the price.
+    rich = stacks_game(start_tokens=3).state_with_faces(STACKS_FACES, seed=1)
+    assert str(rich.unavailable()["reshuffle"]) == (
+        "a Sandstorm Reshuffle is allowed only when no valid pair exists")
+    state.apply_string("match 2 3")
+    assert state.valid_pairs() == []
+    assert str(state.unavailable()["reshuffle"]) == (
+        "Sandstorm Reshuffle costs 3 tokens; you have 1")

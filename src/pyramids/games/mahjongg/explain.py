@@ -129,7 +129,14 @@ def why_illegal(state: MahjonggState, action: int) -> Words:
             return Words(N_("Ra Sight is already showing this turn's pairs"))
         return _cost(Words(N_("Ra Sight")), options["sight_cost"], held)
     if kind == act.RESHUFFLE:
+        short = state.tokens[state.wallet(state.player)] < options["reshuffle_cost"]
         if state.valid_pairs():
+            # Both reasons when both hold: matching a pair alone never makes it playable.
+            if short:
+                return Words(N_("a Sandstorm Reshuffle is allowed only when no valid pair "
+                                "exists, and it costs {tokens}; {held}"),
+                             tokens=PluralWords("{count} token", "{count} tokens",
+                                                options["reshuffle_cost"]), held=held)
             return Words(N_("a Sandstorm Reshuffle is allowed only when no valid pair exists"))
         return _cost(Words(N_("Sandstorm Reshuffle")), options["reshuffle_cost"], held)
     if kind in (act.UNDO, act.HINT):
