@@ -303,18 +303,39 @@ function offReason(ctx, action) {
   return why ? wordsText(why) : null;
 }
 
-// A button left off says why, on hover and to a screen reader (it said nothing).
-function offAttributes(why) {
-  return why ? { title: why, "aria-description": why, "data-off-reason": why } : {};
+// A button off now is dimmed and marked unavailable (aria-disabled, not disabled): it
+// stays in the Tab order, and says why on hover and to a screen reader. A click or Enter
+// on it said nothing (the button was disabled) while its key said why: it says the
+// same words now, in the alert line, and plays nothing (as in the terminal app).
+function offAttributes(ctx, on, action) {
+  if (on) return {};
+  const why = offReason(ctx, action);
+  return { "aria-disabled": "true", ...(why ? { title: why, "aria-description": why, "data-off-reason": why } : {}) };
+}
+
+/** A button's click: `play` when the move is open now, else the reason it is not. */
+function whenOn(ctx, on, action, play) {
+  return (event) => {
+    if (on) {
+      play();
+      return;
+    }
+    event.preventDefault();
+    // No reason from the server: on a seated player's page, another seat is to move.
+    const seated = ctx.seat !== null && ctx.seat !== undefined;
+    if (!sayWhyOff(ctx, action) && seated && !ctx.yourTurn && !ctx.replay && !ctx.finished) {
+      ctx.showMessage(t("It is not your turn."), "info");
+    }
+  };
 }
 
 function button(ctx, action, label, extra = {}) {
   const legal = ctx.legal.includes(action);
   return h("button", {
-    "data-action": action, "data-key": `button-${action}`, disabled: !legal,
+    "data-action": action, "data-key": `button-${action}`,
     class: extra.class, title: extra.title, "aria-keyshortcuts": extra.key,
-    ...offAttributes(legal ? null : offReason(ctx, action)),
-    onclick: () => (extra.onclick ? extra.onclick() : sendTimed(ctx, action)),
+    ...offAttributes(ctx, legal, action),
+    onclick: whenOn(ctx, legal, action, () => (extra.onclick ? extra.onclick() : sendTimed(ctx, action))),
   }, label);
 }
 
@@ -354,17 +375,17 @@ function controls(ctx) {
     hasFavor(view, "undo") ? button(ctx, "undo", t("Undo"), { key: "U", title: t("take back the last move (ends your streak)") }) : null,
     button(ctx, "sight", priced(t("Ra Sight"), "sight_cost"), { key: "R", title: t("list every valid pair this turn") }),
     h("button", {
-      "data-key": "button-shift", disabled: !canShift, "aria-pressed": String(Boolean(ctx.ui.mjShift)),
+      "data-key": "button-shift", "aria-pressed": String(Boolean(ctx.ui.mjShift)),
       class: ctx.ui.mjShift ? "primary" : undefined, "aria-keyshortcuts": "A",
-      ...offAttributes(canShift ? null : offReason(ctx, "shift")),
-      onclick: () => toggleShift(ctx),
+      ...offAttributes(ctx, canShift, "shift"),
+      onclick: whenOn(ctx, canShift, "shift", () => toggleShift(ctx)),
     }, ctx.ui.mjShift ? t("Anubis Shift: choose a blocked tile (click again to cancel)") : priced(t("Anubis Shift"), "shift_cost")),
     h("button", {
-      "data-key": "button-reveal", disabled: !canReveal, "aria-pressed": String(Boolean(ctx.ui.mjReveal)),
+      "data-key": "button-reveal", "aria-pressed": String(Boolean(ctx.ui.mjReveal)),
       class: ctx.ui.mjReveal ? "primary" : undefined, "aria-keyshortcuts": "V",
       title: t("turn one face-down tile face up, for everyone to see (ends your streak)"),
-      ...offAttributes(canReveal ? null : offReason(ctx, "reveal")),
-      onclick: () => toggleReveal(ctx),
+      ...offAttributes(ctx, canReveal, "reveal"),
+      onclick: whenOn(ctx, canReveal, "reveal", () => toggleReveal(ctx)),
     }, ctx.ui.mjReveal ? t("Tile Reveal: choose a face-down tile (click again to cancel)")
       : priced(t("Tile Reveal"), "reveal_cost")),
     // One name for the favor, as the terminal app's button and the move log call it.
