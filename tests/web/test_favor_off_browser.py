@@ -24,6 +24,7 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     TIMEOUT_MS,
     PageServer,
     browser,
+    page,
     pytestmark,
     server,
 )
@@ -124,3 +125,29 @@ def test_an_off_favor_button_says_why_by_click_and_by_enter_and_plays_nothing(
                                arg=int(before[0] or 0))
     finally:
         context.close()
+
+
+def test_co_op_finish_before_every_tile_is_free_says_why_and_plays_nothing(
+    page: Any, server: PageServer
+) -> None:
+    """Co-op with a bot partner: Finish, the button the mode has, before every remaining
+    tile is free."""
+    from tests.web.test_accessibility import start_room
+
+    start_room(page, server, "mahjongg", {"layout": "giza-step-ramp", "mode": "coop",
+                                          "players": 2},
+               [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    page.wait_for_selector("body[data-your-turn=true] #game [data-action='finish']")
+    finish = page.locator("[data-action='finish']")
+    said = words_text(NOT_ALL_FREE, "en")
+    assert finish.get_attribute("aria-disabled") == "true"
+    assert finish.get_attribute("data-off-reason") == said
+    before = played(page)
+    finish.focus()
+    page.keyboard.press("Enter")
+    assert message(page) == said
+    page.evaluate("document.getElementById('message').hidden = true")
+    finish.click(force=True)
+    assert message(page) == said
+    page.wait_for_timeout(300)
+    assert played(page) == before
