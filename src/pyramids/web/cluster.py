@@ -54,7 +54,7 @@ import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -135,35 +135,37 @@ def notice_payload(room_id: str, reason: str, origin: str,
     return json.dumps(data, separators=(",", ":"))
 
 
+_Listed = TypeVar("_Listed", list[int], list[str])
+
+
 def presence_payloads(origin: str, presence: dict[str, list[int]]) -> list[str]:
     """`presence` notices for these rooms, each under PostgreSQL's payload limit."""
-    payloads: list[str] = []
-    part: dict[str, list[int]] = {}
-    for room_id, seats in presence.items():
-        part[room_id] = seats
-        if len(notice_payload("", "presence", origin, part)) > PAYLOAD_LIMIT:
-            del part[room_id]
-            payloads.append(notice_payload("", "presence", origin, part))
-            part = {room_id: seats}
-    if part or not payloads:
-        payloads.append(notice_payload("", "presence", origin, part))
-    return payloads
+    return _split_notices(presence, lambda part: notice_payload(
+        "", "presence", origin, presence=part))
 
 
 def watching_payloads(origin: str, watching: dict[str, list[str]]) -> list[str]:
     """`watching` notices for these addresses, each under PostgreSQL's payload limit
     (an address's rooms are never split)."""
+    return _split_notices(watching, lambda part: notice_payload(
+        "", "watching", origin, watching=part))
+
+
+def _split_notices(entries: Mapping[str, _Listed],
+                   notice: Callable[[dict[str, _Listed]], str]) -> list[str]:
+    """As few `notice`s of `entries` as fit under PostgreSQL's payload limit: an entry
+    is never split, and no entries still make one notice (it says "none here now")."""
     payloads: list[str] = []
-    part: dict[str, list[str]] = {}
-    for key, rooms in watching.items():
-        part[key] = rooms
-        if len(notice_payload("", "watching", origin, watching=part)) > PAYLOAD_LIMIT:
+    part: dict[str, _Listed] = {}
+    for key, listed in entries.items():
+        part[key] = listed
+        if len(notice(part)) > PAYLOAD_LIMIT:
             del part[key]
             if part:
-                payloads.append(notice_payload("", "watching", origin, watching=part))
-            part = {key: rooms}
+                payloads.append(notice(part))
+            part = {key: listed}
     if part or not payloads:
-        payloads.append(notice_payload("", "watching", origin, watching=part))
+        payloads.append(notice(part))
     return payloads
 
 

@@ -521,6 +521,7 @@ class Storage:
         summaries = []
         for row in rows:
             settings = RoomSettings.from_dict(json.loads(row.settings))
+            result, ended = stored_result(row.result)
             summaries.append(
                 {
                     "id": row.id,
@@ -534,9 +535,8 @@ class Storage:
                     ],
                     "move_number": counts.get(row.id, 0),
                     **settings.to_dict(),
-                    "result": stored_result(row.result)[0],
-                    "ended": ended_public(stored_result(row.result)[1],
-                                          [seat.display_name() for seat in seats[row.id]]),
+                    "result": result,
+                    "ended": ended_public(ended, [seat.display_name() for seat in seats[row.id]]),
                     "unlisted": bool(row.unlisted),
                     "fairness": fairness_info(
                         json.loads(row.seed), row.salt, bool(row.practice), row.status,
@@ -572,6 +572,7 @@ class Storage:
             ).scalars().all()
         from pyramids.core import GameRecord
 
+        result, ended = stored_result(row.result)
         record = GameRecord(
             game=row.game,
             options=json.loads(row.options),
@@ -581,10 +582,10 @@ class Storage:
                 Seat(s.seat, s.kind, s.name, s.agent, s.token_hash).display_name()
                 for s in seat_rows
             ],
-            result=stored_result(row.result)[0],
+            result=result,
         ).to_dict()
         # How an aborted game ended (a forfeit on time), with its words: the replay says it.
-        record["ended"] = ended_public(stored_result(row.result)[1], record["players"])
+        record["ended"] = ended_public(ended, record["players"])
         record["fairness"] = fairness_info(
             json.loads(row.seed), row.salt, bool(row.practice), row.status, sealed_until
         )
