@@ -5,7 +5,8 @@ loopback port, against the PostgreSQL of PYRAMIDS_TEST_POSTGRES_URL; the clients
 are real WebSocket clients. The checks: a move made on one process reaches a
 client of the other within 100 ms; a process killed with SIGKILL mid-game loses
 nothing, and the game goes on through the other with every move stored once; a
-bot moves exactly once per turn while two processes race to play it.
+bot moves exactly once per turn while two processes race to play it; the operator's
+mute and ban, and Play here, asked of one process hold for sockets on the other.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
 
 from pyramids.core import GameRecord, State
 from pyramids.web.cluster import (
@@ -38,6 +40,9 @@ from pyramids.web.cluster import Cluster as ClusterLink
 from pyramids.web.rooms import Room, RoomSettings, hash_token, new_room_id
 from pyramids.web.storage import Storage, StoredAction, normalize_url
 from tests.web.conftest import POSTGRES_ENV, Client, empty_postgres
+from tests.web.test_accounts import login, register
+from tests.web.test_play_here import claim
+from tests.web.test_play_here import sit as sit_account
 from tests.web.toy import NAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +50,7 @@ COUNT_DIR_ENV = "PYRAMIDS_TEST_BOT_COUNT_DIR"
 # The toy game and the counting bot exist only in tests: the server process registers them.
 LAUNCH = "from tests.web.test_cluster import launch; launch()"
 CROSSING_SECONDS = 0.1
+OPERATOR_TOKEN = "the cluster's operator secret, thirty-two characters or more"
 
 
 class CountingAgent:
@@ -84,7 +90,7 @@ def free_port() -> int:
 class ClusterProcess:
     """`pyramids serve --cluster` in its own process on a free loopback port."""
 
-    def __init__(self, db_url: str, log: Path, count_dir: Path) -> None:
+    def __init__(self, db_url: str, log: Path, count_dir: Path, operator_token: Path) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -93,7 +99,7 @@ class ClusterProcess:
             [sys.executable, "-c", LAUNCH, "serve", "--cluster", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", db_url, "--log-level", "warning",
              "--http-burst", "1000", "--http-per-second", "1000",
-             "--rooms-created-per-minute", "1000"],
+             "--rooms-created-per-minute", "1000", "--admin-token-file", str(operator_token)],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, COUNT_DIR_ENV: str(count_dir)},
         )
@@ -142,12 +148,15 @@ class Cluster:
         self.folder = folder
         self.count_dir = folder / "bot-moves"
         self.count_dir.mkdir()
+        self.operator_token = folder / "operator-token"
+        self.operator_token.write_text(OPERATOR_TOKEN)
         self.processes = [self._start(name) for name in ("a", "b")]
         for process in self.processes:
             process.wait_ready()
 
     def _start(self, name: str) -> ClusterProcess:
-        return ClusterProcess(self.url, self.folder / f"{name}.log", self.count_dir)
+        return ClusterProcess(self.url, self.folder / f"{name}.log", self.count_dir,
+                              self.operator_token)
 
     def running(self) -> list[ClusterProcess]:
         for index, process in enumerate(self.processes):
@@ -490,3 +499,110 @@ def test_a_player_on_the_other_process_finds_the_rematch(
     assert told.status_code == 200, told.text
     found = second.http.post(f"/api/pages/rematch/{room_id}/find", json={"token": tokens[1]})
     assert found.status_code == 200 and found.json() == {"room": rematch}, found.text
+
+
+# -- accounts across processes (the operator's ban and mute, Play here) ---------------
+
+
+def device(server: ClusterProcess) -> httpx.Client:
+    """A browser of its own (cookie jar, CSRF cookie) talking to one process."""
+    client = httpx.Client(base_url=server.base, timeout=10)
+    assert client.get("/api/account").json() == {"account": None}
+    return client
+
+
+def operator(server: ClusterProcess, name: str, what: str, value: bool) -> httpx.Response:
+    field = {"mute": "muted", "ban": "banned"}[what]
+    return server.http.post(f"/api/admin/accounts/{name}/{what}", json={field: value},
+                            headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"})
+
+
+def chat_answer(client: Client, text: str) -> dict[str, Any]:
+    client.send({"type": "chat", "text": text})
+    return client.until(lambda m: m.get("type") == "error" or (
+        m.get("type") == "chat" and m["message"]["text"] == text))
+
+
+def test_the_operators_mute_and_ban_on_one_process_hold_on_the_other(
+    two_processes: list[ClusterProcess], clients: list[Client],
+) -> None:
+    """Cleo plays through the first process; the operator asks the second. The mute is
+    read from the shared database at her next chat line; the ban reaches the first
+    process as a notice, which closes her seat socket there at once."""
+    first, second = two_processes
+    cleo, dara = device(first), device(first)
+    assert register(cleo, "Cleo").status_code == 201
+    assert register(dara, "Dara").status_code == 201
+    room_id, host = new_room(first)
+    tokens = [sit_account(cleo, room_id, 0), sit_account(dara, room_id, 1)]
+    assert first.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
+    seated = Client(first.ws_base, room_id, tokens[0])
+    other = Client(second.ws_base, room_id, tokens[1])
+    clients.extend([seated, other])
+    seated.state_at_least(0)
+    other.state_at_least(0)
+    assert chat_answer(seated, "hello")["type"] == "chat"
+
+    muted = operator(second, "Cleo", "mute", True)
+    assert muted.status_code == 200, muted.text
+    refused = chat_answer(seated, "spam")
+    assert refused["type"] == "error" and refused["code"] == "chat_muted"
+    assert "spam" not in [m["text"] for m in
+                          first.http.get(f"/api/rooms/{room_id}/chat").json()["messages"]]
+
+    banned = operator(second, "Cleo", "ban", True)
+    assert banned.status_code == 200, banned.text
+    told = seated.error()
+    assert told["code"] == "banned" and "banned from this server" in told["message"]
+    with pytest.raises(ConnectionClosed):
+        seated.recv(10)
+    assert seated.ws.close_code == 4403
+    # Her session is over on every process, and her seat token opens nothing on either.
+    assert cleo.get("/api/account").json() == {"account": None}
+    for server in (first, second):
+        again = Client(server.ws_base, room_id, tokens[0])
+        clients.append(again)
+        assert again.error()["code"] == "banned"
+    # Dara plays on and sees her away.
+    state = other.until(lambda m: m.get("type") == "state" and not m["seats"][0]["connected"])
+    assert state["status"] == "playing"
+
+
+def test_play_here_on_one_process_moves_the_seat_from_the_other(
+    two_processes: list[ClusterProcess], clients: list[Client],
+) -> None:
+    """Esme's laptop plays her seat through the first process; her phone, logged in on
+    the second, takes it with Play here. The laptop is told in words and watches; the
+    phone plays with the same hand; the laptop's old token opens nothing on either."""
+    first, second = two_processes
+    laptop = device(first)
+    assert register(laptop, "Esme").status_code == 201
+    room_id, host = new_room(first)
+    old_token = sit_account(laptop, room_id, 0)
+    sit(first, room_id, "Finn", 1)
+    assert first.http.post(f"/api/rooms/{room_id}/start", json={"token": host}).status_code == 200
+    old = Client(first.ws_base, room_id, old_token)
+    clients.append(old)
+    hand = old.state_at_least(0)["view"]["hand"]
+
+    phone = device(second)
+    assert login(phone, "Esme").status_code == 200
+    moved = claim(phone, room_id, 0)
+    assert moved.status_code == 200, moved.text
+    new_token = moved.json()["token"]
+    told = old.error()
+    assert told["code"] == "seat_moved" and "another device" in told["message"]
+    watching = old.until(lambda m: m.get("type") == "state" and m["seat"] is None)
+    assert "hand" not in watching["view"] and watching["legal_actions"] == []
+
+    here = Client(second.ws_base, room_id, new_token)
+    clients.append(here)
+    mine = here.state_at_least(0)
+    assert mine["seat"] == 0 and mine["view"]["hand"] == hand and mine["your_turn"]
+    here.send({"type": "action", "action": hand[0], "move_number": 0})
+    assert here.state_at_least(1)["view"]["hand"] == hand[1:]
+    assert "hand" not in old.state_at_least(1)["view"]
+    for server in (first, second):
+        stale = Client(server.ws_base, room_id, old_token)
+        clients.append(stale)
+        assert stale.error()["code"] == "bad_token"
