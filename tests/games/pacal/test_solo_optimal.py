@@ -9,7 +9,10 @@ page states it.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +21,7 @@ from pyramids.games.pacal.pyramid import legal_fields
 from tests.scripts import load_script
 
 optimal = load_script("benchmarks/pacal_solo_optimal.py", "pacal_solo_optimal")
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def rule_allows(visible: tuple[int, ...], covered: tuple[int, ...], field: int, card: int) -> bool:
@@ -128,3 +132,37 @@ def test_the_command_refuses_sizes_out_of_range(capsys: pytest.CaptureFixture[st
     assert optimal.main(["--fields", "3"]) == 0
     out = capsys.readouterr().out
     assert "| 3 | 15 | 93.362% | 3.86 points |" in out
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+@pytest.mark.parametrize("most, cards_a_field", [(4, 5), (5, 3)])
+def test_the_c_version_finds_the_same_chances_and_positions(
+    tmp_path: Path, most: int, cards_a_field: int,
+) -> None:
+    """`benchmarks/pacal_solo_optimal.c`, which reaches 7 fields, is the Python solver step
+    for step: the same chance to the last bit and the same positions, size by size."""
+    program = tmp_path / "pacal_solo_optimal"
+    subprocess.run(["cc", "-O2", "-o", str(program),
+                    str(ROOT / "benchmarks" / "pacal_solo_optimal.c")], check=True)
+    printed = subprocess.run([str(program), str(most), str(cards_a_field), "16"], check=True,
+                             capture_output=True, text=True).stdout
+    exact = {int(f): float(v) for _, f, v in
+             (line.split() for line in printed.splitlines() if line.startswith("exact "))}
+    rows = [line.split("|") for line in printed.splitlines() if line.startswith("| ")]
+    positions = {int(row[1]): int(row[5]) for row in rows[1:]}
+    solver = optimal.Solver()
+    for fields in range(1, most + 1):
+        assert exact[fields] == solver.start(fields, cards_a_field * fields)
+        assert positions[fields] == len(solver.chances)
+
+
+def test_the_c_version_stops_in_words_when_its_table_is_full(tmp_path: Path) -> None:
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler")
+    program = tmp_path / "pacal_solo_optimal"
+    subprocess.run(["cc", "-O2", "-o", str(program),
+                    str(ROOT / "benchmarks" / "pacal_solo_optimal.c")], check=True)
+    full = subprocess.run([str(program), "4", "5", "10"], capture_output=True, text=True)
+    assert full.returncode == 3 and "is full: give a larger log2 size" in full.stderr
+    wrong = subprocess.run([str(program), "9"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "usage: pacal_solo_optimal FIELDS(1-8)" in wrong.stderr
