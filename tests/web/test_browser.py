@@ -244,7 +244,7 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
     page.wait_for_selector("#waiting:not([hidden])")
     assert page.input_value("#share-link").endswith(f"/play/{room}")
     start = page.locator("#start")
-    assert start.is_disabled(), "a room with an open seat cannot start"
+    assert start.get_attribute("aria-disabled") == "true", "a room with an open seat cannot start"
     screenshot(page, "waiting")
     page.goto(server.base + "/")
     page.wait_for_selector(f"#open-rooms [data-room='{room}']")
@@ -253,7 +253,7 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
     page.click(f"#open-rooms [data-room='{room}'] a.button")
     page.wait_for_selector("#waiting:not([hidden])")
     page.click("#waiting button:has-text('Give to a bot')")
-    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_selector("#start:not([aria-disabled])")
     page.click("#start")
     page.wait_for_selector("#game:not([hidden]) svg.board")
     assert page.evaluate("document.body.dataset.status") == "playing"
@@ -397,7 +397,7 @@ def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
     friend.fill("#seat-name", "Bea")
     friend.click("[data-take-seat='1']")
     friend.wait_for_selector("body[data-seat='1']")
-    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_selector("#start:not([aria-disabled])")
     page.click("#start")
     page.wait_for_selector("#game:not([hidden]) svg.board")
     friend.wait_for_selector("#game:not([hidden]) svg.board")

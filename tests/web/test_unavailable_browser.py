@@ -158,3 +158,35 @@ def test_temple_s_swap_slot_says_to_choose_a_card_first_by_click_and_by_enter(
                            arg=before[0])
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_start_with_an_open_seat_says_which_seat_and_starts_nothing(
+    browser: Any, server: PageServer
+) -> None:
+    """The host's Start was `disabled` while a seat was open: the keyboard skipped it."""
+    import httpx
+
+    page = opened(browser, server, "en")
+    room = create_from_lobby(page, server, "pacal", {}, ["me", "open"], name="Host")
+    page.wait_for_selector("#waiting:not([hidden]) #start")
+    why = "Seat 2 is still open: take it or give it to a bot, then start."
+    start = page.locator("#start")
+    assert start.get_attribute("aria-disabled") == "true"
+    assert start.get_attribute("disabled") is None
+    assert start.get_attribute("aria-description") == why
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    press_until(page, "Tab", "#start", limit=60)
+    page.keyboard.press("Enter")
+    assert said(page) == why
+    quiet(page)
+    start.click(force=True)
+    assert said(page) == why
+    page.wait_for_timeout(300)
+    assert httpx.get(f"{server.base}/api/rooms/{room}").json()["room"]["status"] == "waiting"
+    # The seat given to a bot, Start starts.
+    page.click("#waiting button:has-text('Give to a bot')")
+    page.wait_for_selector("#start:not([aria-disabled])")
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert not page.errors, page.errors
+    page.context.close()
