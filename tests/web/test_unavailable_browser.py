@@ -49,6 +49,24 @@ def played(page: Any) -> tuple[int, list[str], str]:
             page.get_attribute("#game svg.board .hand", "aria-label") or "")
 
 
+def spy_on_moves(page: Any) -> None:
+    """Keep each move the page sends from now on in `window.movesSent`."""
+    page.evaluate("""() => {
+        window.movesSent = [];
+        const send = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (data) {
+            const message = JSON.parse(String(data));
+            if (message.type === "action") window.movesSent.push(message.action);
+            return send.call(this, data);
+        };
+    }""")
+
+
+def moves_sent(page: Any) -> list[str]:
+    sent: list[str] = page.evaluate("window.movesSent")
+    return sent
+
+
 def offering(page: Any) -> bool:
     return page.evaluate("document.body.dataset.yourTurn") == "true" and any(
         action.startswith("offer ") for action in legal_actions(page))
@@ -70,6 +88,7 @@ def test_pacal_s_offer_button_says_what_to_choose_and_offers_nothing(
         else:
             page.wait_for_timeout(30)
     before = played(page)
+    spy_on_moves(page)
     first = page.get_attribute(".hand [data-card]", "data-card")
     none_chosen = _("Choose two cards of your hand to offer first.", lang=lang)
     one_chosen = _("Choose one more card of your hand to offer: {card} is chosen.",
@@ -105,7 +124,8 @@ def test_pacal_s_offer_button_says_what_to_choose_and_offers_nothing(
     page.keyboard.press("o")
     assert said(page) == one_chosen
     page.wait_for_timeout(300)
-    assert played(page) == before, "an unavailable offer button sent nothing"
+    assert moves_sent(page) == [], "an unavailable offer button sends no move"
+    assert played(page) == before
     # Two cards chosen: the button is on and offers them at once, as before.
     second = page.get_attribute(".hand [data-card]:not(.selected)", "data-card")
     page.click(f".hand [data-card='{second}']")
@@ -117,6 +137,7 @@ def test_pacal_s_offer_button_says_what_to_choose_and_offers_nothing(
     page.keyboard.press("Enter")
     page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
                            arg=before[0])
+    assert moves_sent(page) == [f"offer {low} {high}"]
     assert not page.errors, page.errors
     page.context.close()
 
@@ -132,6 +153,7 @@ def test_temple_s_swap_slot_says_to_choose_a_card_first_by_click_and_by_enter(
     # The first swap phase: every hand holds cards and every slot a card to take.
     assert any(a.startswith("swap ") and a != "swap pass" for a in legal_actions(page))
     before = played(page)
+    spy_on_moves(page)
     why = _("First choose the card of your hand to give.", lang=lang)
     slot = page.locator("[data-slot='2']")
     assert slot.get_attribute("role") == "button"
@@ -148,7 +170,8 @@ def test_temple_s_swap_slot_says_to_choose_a_card_first_by_click_and_by_enter(
     slot.click(force=True)  # forced: Playwright waits for an aria-disabled item to turn on
     assert said(page) == why
     page.wait_for_timeout(300)
-    assert played(page) == before, "a slot chosen before a hand card swapped nothing"
+    assert moves_sent(page) == [], "a slot chosen before a hand card sends no move"
+    assert played(page) == before
     # With a hand card chosen, the slot is on and a click gives the card.
     page.click(".hand [data-key^='hand-'][role='button']")
     page.wait_for_selector("[data-slot='2'][data-action]")
@@ -156,6 +179,7 @@ def test_temple_s_swap_slot_says_to_choose_a_card_first_by_click_and_by_enter(
     slot.click()
     page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
                            arg=before[0])
+    assert len(moves_sent(page)) == 1 and moves_sent(page)[0].endswith(" 2")
     assert not page.errors, page.errors
     page.context.close()
 
@@ -170,6 +194,9 @@ def test_start_with_an_open_seat_says_which_seat_and_starts_nothing(
     room = create_from_lobby(page, server, "pacal", {}, ["me", "open"], name="Host")
     page.wait_for_selector("#waiting:not([hidden]) #start")
     why = "Seat 2 is still open: take it or give it to a bot, then start."
+    starts: list[str] = []
+    page.on("request", lambda request: starts.append(request.url)
+            if request.url.endswith("/start") else None)
     start = page.locator("#start")
     assert start.get_attribute("aria-disabled") == "true"
     assert start.get_attribute("disabled") is None
@@ -182,6 +209,7 @@ def test_start_with_an_open_seat_says_which_seat_and_starts_nothing(
     start.click(force=True)
     assert said(page) == why
     page.wait_for_timeout(300)
+    assert starts == [], "an unavailable Start sends no request"
     assert httpx.get(f"{server.base}/api/rooms/{room}").json()["room"]["status"] == "waiting"
     # The seat given to a bot, Start starts.
     page.click("#waiting button:has-text('Give to a bot')")
