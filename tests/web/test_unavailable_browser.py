@@ -218,3 +218,43 @@ def test_start_with_an_open_seat_says_which_seat_and_starts_nothing(
     page.wait_for_selector("#game:not([hidden]) svg.board")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_solo_pacal_a_click_on_a_field_the_card_does_not_fit_says_why(
+    browser: Any, server: PageServer
+) -> None:
+    """Solo Pacal: a click on a field that cannot take the card said nothing (Enter said
+    why); it says the rules' words now, and places nothing."""
+    from pyramids.games.pacal.pyramid import why_not
+    from pyramids.play.i18n import words_text
+    from tests.web.test_browser_walk6 import _solo_pyramid
+
+    page = opened(browser, server, "en")
+    create_from_lobby(page, server, "pacal-solo", {}, ["me"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    for _turn in range(10):
+        wait_turn_or_end(page, -1)
+        assert page.evaluate("document.body.dataset.status") != "finished", "lost too soon"
+        off = page.locator(".field[aria-disabled='true']")
+        if off.count():
+            break
+        before = move_number(page)
+        legal = legal_actions(page)
+        page.click(f".field[data-action='{legal[len(legal) // 2]}']")
+        wait_turn_or_end(page, before)
+    field = off.first
+    number = int(field.get_attribute("data-field") or "0")
+    card = int(page.get_attribute(".to-place", "data-card") or "0")
+    visible, covered = _solo_pyramid(page, "en")
+    reason = why_not(visible, covered, number - 1, card)
+    assert reason is not None
+    expected = words_text(reason, "en")
+    expected = expected[0].upper() + expected[1:]
+    before = move_number(page)
+    spy_on_moves(page)
+    field.click(force=True)  # forced: Playwright waits for an aria-disabled item to turn on
+    assert said(page) == expected
+    page.wait_for_timeout(300)
+    assert moves_sent(page) == [] and move_number(page) == before
+    assert not page.errors, page.errors
+    page.context.close()
