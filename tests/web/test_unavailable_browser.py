@@ -258,3 +258,30 @@ def test_solo_pacal_a_click_on_a_field_the_card_does_not_fit_says_why(
     assert moves_sent(page) == [] and move_number(page) == before
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_tutorial_s_step_to_read_says_to_read_on_when_the_board_is_clicked(
+    browser: Any, server: PageServer
+) -> None:
+    """Pacal's tutorial, its first step (to read): a click or Enter on a hand card said
+    nothing, or "It is not your turn." (no other player was to move): it says to read
+    the step and go on, and the step stays."""
+    page = opened(browser, server, "ko")
+    page.goto(f"{server.base}/tutorial/pacal")
+    page.wait_for_selector("body[data-ready='true'] #game .hand [data-card]")
+    assert page.evaluate("document.body.dataset.step") == "1"
+    card = page.locator(".hand [data-card]").first
+    assert card.get_attribute("aria-disabled") == "true"
+    words = _("Read the step, then go on.", lang="ko")
+    card.click(force=True)
+    page.wait_for_function("(w) => document.getElementById('feedback').textContent === w",
+                           arg=words)
+    page.evaluate("document.getElementById('feedback').textContent = ''")
+    card.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("(w) => document.getElementById('feedback').textContent === w",
+                           arg=words)
+    assert page.evaluate("document.body.dataset.step") == "1"
+    assert page.evaluate("document.body.dataset.entries") == "0"
+    assert not page.errors, page.errors
+    page.context.close()

@@ -183,7 +183,8 @@ export function installKeys(box, ui) {
 export function whyNotNow(node, ui) {
   const ctx = ui.ctx;
   if (ctx.finished) return t("The game is over.");
-  if (!ctx.yourTurn) return t("It is not your turn.");
+  // A tutorial's step to read waits for Next, not for another player.
+  if (!ctx.yourTurn) return ctx.notYourTurn || t("It is not your turn.");
   const why = ui.renderer && ui.renderer.whyNot ? ui.renderer.whyNot(node, ctx) : null;
   // The games' reasons are the engine's refusals, which begin in lower case.
   if (why) return why.charAt(0).toUpperCase() + why.slice(1);
