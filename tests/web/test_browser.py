@@ -104,9 +104,27 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, f"the page raised JavaScript errors: {errors}"
 
 
+# A phone: a touch screen without a mouse, as the page's `(hover: none) and (pointer:
+# coarse)` styles see it (the keys line is hidden there).
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
 def screenshot(page: Any, name: str) -> None:
-    """Refresh docs/screenshots/web-NAME.png when PYRAMIDS_SCREENSHOTS is set (else draw only)."""
-    image = page.screenshot(full_page=True)
+    """Refresh docs/screenshots/web-NAME.png when PYRAMIDS_SCREENSHOTS is set (else draw only).
+
+    A phone's page is drawn with the viewport stretched to the page's height, not as a
+    full-page capture: Chromium's full-page capture draws the page without the phone's
+    touch emulation, so the phone's picture showed the keys line that a phone hides.
+    """
+    phone = page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches")
+    if phone:
+        size = page.viewport_size
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
+        image = page.screenshot()
+        page.set_viewport_size(size)
+    else:
+        image = page.screenshot(full_page=True)
     assert image[:8] == b"\x89PNG\r\n\x1a\n"
     if os.environ.get("PYRAMIDS_SCREENSHOTS"):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -244,7 +262,7 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
     page.wait_for_selector("#waiting:not([hidden])")
     assert page.input_value("#share-link").endswith(f"/play/{room}")
     start = page.locator("#start")
-    assert start.is_disabled(), "a room with an open seat cannot start"
+    assert start.get_attribute("aria-disabled") == "true", "a room with an open seat cannot start"
     screenshot(page, "waiting")
     page.goto(server.base + "/")
     page.wait_for_selector(f"#open-rooms [data-room='{room}']")
@@ -253,7 +271,7 @@ def test_lobby_lists_the_games_and_an_open_room(page: Any, server: PageServer) -
     page.click(f"#open-rooms [data-room='{room}'] a.button")
     page.wait_for_selector("#waiting:not([hidden])")
     page.click("#waiting button:has-text('Give to a bot')")
-    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_selector("#start:not([aria-disabled])")
     page.click("#start")
     page.wait_for_selector("#game:not([hidden]) svg.board")
     assert page.evaluate("document.body.dataset.status") == "playing"
@@ -387,7 +405,7 @@ def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
     room = create_from_lobby(page, server, "temple", {"players": 4, "max_rounds": 2},
                              ["me", "open", "bot:greedy", "bot:random"], name="Ada")
     page.wait_for_selector("#waiting:not([hidden])")
-    friend_context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    friend_context = browser.new_context(**PHONE)
     friend = friend_context.new_page()
     friend.set_default_timeout(TIMEOUT_MS)
     friend_errors: list[str] = []
@@ -397,7 +415,7 @@ def test_two_people_play_temple_with_bots_and_a_spectator_sees_no_hand(
     friend.fill("#seat-name", "Bea")
     friend.click("[data-take-seat='1']")
     friend.wait_for_selector("body[data-seat='1']")
-    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_selector("#start:not([aria-disabled])")
     page.click("#start")
     page.wait_for_selector("#game:not([hidden]) svg.board")
     friend.wait_for_selector("#game:not([hidden]) svg.board")
@@ -606,8 +624,7 @@ def test_reload_and_a_lost_connection_resume_the_game_and_the_keyboard_plays(
 
 
 def test_a_phone_sized_pacal_page_fits_the_screen(browser: Any, server: PageServer) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(**PHONE)
     phone = context.new_page()
     phone.set_default_timeout(TIMEOUT_MS)
     create_from_lobby(phone, server, "pacal", {}, ["me", "bot:greedy"])
@@ -618,6 +635,8 @@ def test_a_phone_sized_pacal_page_fits_the_screen(browser: Any, server: PageServ
     assert width <= 390, f"the page scrolls sideways on a phone ({width}px wide)"
     board = phone.locator("svg.board").bounding_box()
     assert board is not None and board["width"] <= 390
+    # A touch phone has no keys to press: the keys line is not shown there.
+    assert phone.locator("#shortcuts").count() == 1 and not phone.is_visible("#shortcuts")
     screenshot(phone, "pacal-phone")
     context.close()
 

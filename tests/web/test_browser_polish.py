@@ -47,7 +47,7 @@ def test_a_full_waiting_room_says_it_waits_for_the_host(
         "() => document.querySelector('#waiting h2').textContent.includes('host')")
     assert friend.inner_text("#waiting h2") == (
         "Every seat is taken: waiting for the host to start the game.")
-    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_selector("#start:not([aria-disabled])")
     assert page.inner_text("#waiting h2") == (
         "Every seat is taken: you can start the game now.")
     friend.goto(f"{server.base}/play/{room}?lang=ko")

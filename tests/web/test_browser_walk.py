@@ -184,7 +184,7 @@ def test_a_full_waiting_room_asks_a_visitor_no_name_and_the_host_s_buttons_stand
     friend.wait_for_selector("[data-take-seat='1']")
     friend.fill("#seat-name", "Bea")
     friend.click("[data-take-seat='1']")
-    host.wait_for_selector("#start:not([disabled])")
+    host.wait_for_selector("#start:not([aria-disabled])")
     # Both boxes measured in one step, once both are drawn: the page redraws when the
     # friend's seat arrives, and a box read between two draws is missing.
     host.wait_for_function("""() => ['#start', '#abort'].every((id) => {

@@ -234,7 +234,7 @@ def test_the_waiting_room_keeps_the_keyboard_s_place_and_the_start_is_said(
         "() => document.activeElement.matches('[data-take-seat=\"1\"]')")
     friend.keyboard.press("Enter")
     friend.wait_for_function("() => document.activeElement.matches('[data-leave=\"1\"]')")
-    host.wait_for_selector("#start:not([disabled])")
+    host.wait_for_selector("#start:not([aria-disabled])")
     press_until(host, "Tab", "#start", limit=60)
     host.keyboard.press("Enter")
     for page in (host, friend):

@@ -169,7 +169,7 @@ def test_temple_and_mahjongg_to_their_ends_read_korean(
     reader.read("a waiting Temple room")
     give = _("Give to a bot", lang="ko")
     korean.click(f"#waiting button:has-text('{give}')")
-    korean.wait_for_selector("#start:not([disabled])")
+    korean.wait_for_selector("#start:not([aria-disabled])")
     korean.click("#start")
     korean.wait_for_selector("#game:not([hidden]) svg.board")
     reader.read("a Temple table")

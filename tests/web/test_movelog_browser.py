@@ -53,7 +53,7 @@ def test_two_players_read_the_log_and_chat_as_text(
     context, friend = _second_player(browser, server, room)
     errors: list[str] = []
     friend.on("pageerror", lambda error: errors.append(str(error)))
-    page.wait_for_selector("#start:not([disabled])")
+    page.wait_for_selector("#start:not([aria-disabled])")
     page.click("#start")
     for player in (page, friend):
         player.wait_for_selector("#game:not([hidden])")

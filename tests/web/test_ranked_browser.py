@@ -134,7 +134,7 @@ def test_a_ranked_pacal_match_with_clocks_between_two_accounts(
     assert "Bo" in bo.inner_text("#account-name")  # he sits as his account
     bo.click("[data-take-seat='1']")
     bo.wait_for_selector("[data-leave='1']")
-    ana.click("#start:not([disabled])")
+    ana.click("#start:not([aria-disabled])")
     for page in (ana, bo):
         page.wait_for_selector("body[data-status=playing]")
         page.wait_for_selector("#clock:not([hidden]) [data-clock-seat='1']")
@@ -558,7 +558,7 @@ def test_a_player_who_lets_the_clock_run_out_three_turns_in_a_row_forfeits_on_ev
     bo.goto(f"{server.base}/play/{room}")
     bo.click("[data-take-seat='1']")
     bo.wait_for_selector("[data-leave='1']")
-    ana.click("#start:not([disabled])")
+    ana.click("#start:not([aria-disabled])")
     watcher = browser.new_context(locale="ko-KR").new_page()
     watcher.set_default_timeout(TIMEOUT_MS)
     watcher.on("pageerror", lambda error: errors.append(str(error)))

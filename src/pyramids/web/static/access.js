@@ -147,6 +147,16 @@ export function installKeys(box, ui) {
       if (ui.ctx) ui.ctx.showMessage(whyNotNow(node, ui), "info");
     }
   }, true);
+  // A click on such an item (a swap zone slot before a card of the hand is chosen, a
+  // field the card does not fit) said nothing either: it says the same words as Enter,
+  // to a seated player (a spectator has nothing to choose anywhere).
+  box.addEventListener("click", (event) => {
+    const node = event.target.closest && event.target.closest("[data-nav]");
+    if (!node || !box.contains(node) || node.getAttribute("aria-disabled") !== "true") return;
+    const ctx = ui.ctx;
+    if (!ctx || ctx.replay || ctx.seat === null || ctx.seat === undefined) return;
+    ctx.showMessage(whyNotNow(node, ui), "info");
+  });
   document.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
@@ -173,7 +183,8 @@ export function installKeys(box, ui) {
 export function whyNotNow(node, ui) {
   const ctx = ui.ctx;
   if (ctx.finished) return t("The game is over.");
-  if (!ctx.yourTurn) return t("It is not your turn.");
+  // A tutorial's step to read waits for Next, not for another player.
+  if (!ctx.yourTurn) return ctx.notYourTurn || t("It is not your turn.");
   const why = ui.renderer && ui.renderer.whyNot ? ui.renderer.whyNot(node, ctx) : null;
   // The games' reasons are the engine's refusals, which begin in lower case.
   if (why) return why.charAt(0).toUpperCase() + why.slice(1);

@@ -220,19 +220,33 @@ function roundLine(ctx, lr) {
   return t("Round {round}: won by {name} (spreads {spreads}).", { ...values, name: seatName(ctx.seats, lr.winner) });
 }
 
+/** Why the offer button offers nothing now (null: it offers the two chosen cards). */
+function offerWhyNot(chosen, action) {
+  if (action) return null;  // any two cards of the hand may be offered
+  if (chosen.length === 1) return t("Choose one more card of your hand to offer: {card} is chosen.", { card: chosen[0] });
+  return t("Choose two cards of your hand to offer first.");
+}
+
 function controls(ctx) {
   const view = ctx.view;
   const buttons = [];
   if (ctx.legal.some((action) => action.startsWith("offer "))) {
     const chosen = [...(ctx.ui.pacalSelected || [])].sort((a, b) => a - b);
     const action = chosen.length === 2 ? `offer ${chosen[0]} ${chosen[1]}` : null;
+    // Off until two cards are chosen: dimmed and marked aria-disabled, not disabled, so
+    // that it stays in the Tab order and a click, Enter or O says why (it said nothing).
+    const why = offerWhyNot(chosen, action);
     buttons.push(
       h("button", {
         class: "primary", id: "offer-button", "data-key": "offer-button", "aria-keyshortcuts": "O",
-        disabled: !action || !ctx.legal.includes(action),
+        ...(why ? { "aria-disabled": "true", title: why, "aria-description": why, "data-off-reason": why } : {}),
         "data-action": action || undefined,
-        onclick: () => {
-          if (!action) return;
+        onclick: (event) => {
+          if (why) {
+            event.preventDefault();
+            ctx.showMessage(why, "info");
+            return;
+          }
           ctx.ui.pacalSelected = [];
           ctx.send(action);
         },
@@ -323,8 +337,9 @@ export function render(box, ctx) {
 export function onKey(key, ctx) {
   if (!ctx.yourTurn || ctx.finished) return false;
   if (key === "o") {
+    // The button offers the two chosen cards, or says why it cannot yet.
     const button = document.getElementById("offer-button");
-    if (!button || button.disabled) return false;
+    if (!button) return false;
     button.click();
     return true;
   }

@@ -433,7 +433,7 @@ function renderWaiting(message) {
     h("ul", { class: "waiting-seats" }, rows),
     token
       ? h("div", { class: "actions" },  // Start and Close apart, not touching
-        h("button", { id: "start", class: "primary", disabled: open > 0, onclick: startGame },
+        h("button", { id: "start", class: "primary", ...startOff(startWhyNot(message)), onclick: (event) => startGame(event, message) },
           open > 0 ? tn("Start ({count} seat still open)", "Start ({count} seats still open)", open) : t("Start the game")),
         h("button", { id: "abort", onclick: () => abortRoom() }, t("Close this room")))
       : h("p", { class: "hint" }, t("The game starts when the host starts it.")),
@@ -452,7 +452,7 @@ function renderWaiting(message) {
     // seat), else (its seat taken or given) Start, else the first button.
     const again = box.querySelector(focusedKey)
       || (focusedKey.startsWith("[data-leave=") && box.querySelector(focusedKey.replace("data-leave", "data-take-seat")))
-      || box.querySelector("#start:not([disabled]), [data-leave], button:not([disabled])");
+      || box.querySelector("#start:not([aria-disabled]), [data-leave], button:not([disabled])");
     if (again) again.focus();
     if (again && again === nameInput && typed) nameInput.setSelectionRange(typed.selectionStart, typed.selectionEnd);
   }
@@ -540,7 +540,27 @@ async function giveToBot(index, agent) {
   }
 }
 
-async function startGame() {
+/** Why the host's Start button cannot start the game yet (null: it can). */
+function startWhyNot(message) {
+  const open = message.seats.filter((seat) => seat.kind === "open").map((seat) => seat.seat + 1);
+  if (!open.length) return null;
+  return tn("Seat {seats} is still open: take it or give it to a bot, then start.",
+    "Seats {seats} are still open: take them or give them to bots, then start.", open.length, { seats: open.join(", ") });
+}
+
+// Start while a seat is open is dimmed and marked aria-disabled, not disabled: it stays in
+// the Tab order, and a click or Enter says why in the alert line (it said nothing).
+function startOff(why) {
+  return why ? { "aria-disabled": "true", title: why, "aria-description": why, "data-off-reason": why } : {};
+}
+
+async function startGame(event, message) {
+  const why = message ? startWhyNot(message) : null;
+  if (why) {
+    event.preventDefault();
+    showMessage(why, "info");
+    return;
+  }
   try {
     await api("POST", `/api/rooms/${roomId}/start`, { token: hostToken() });
   } catch (problem) {

@@ -197,6 +197,8 @@ function renderBoard() {
     seats: answer.seats,
     legal: answer.legal_actions,
     yourTurn: answer.legal_actions.length > 0,
+    // No move now in a step to read: a click or Enter on the board says to read on.
+    notYourTurn: !answer.playing_on && !answer.waits_for_move ? t("Read the step, then go on.") : null,
     finished: answer.finished,
     highlight: answer.highlight,
     send,
