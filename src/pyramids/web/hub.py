@@ -96,6 +96,7 @@ from pyramids.web.movelog import (
 from pyramids.web.rooms import (
     ABORTED,
     AGENT,
+    ENDED_AWAY,
     ENDED_TIMEOUTS,
     EXPIRED,
     FINISHED,
@@ -895,13 +896,13 @@ class Hub:
                 room.check_host(token)
                 forfeits = self._check_ranked_end(live)
             room.abort(token)
-            await self._store_abort(live, before, " by its host")
             if forfeits:
-                for hook in self.forfeit_hooks:
-                    try:
-                        await hook(room, forfeits)
-                    except Exception:
-                        log.exception("room %s: a forfeit hook failed", room.id)
+                # Said with the end, to every player, the replay and the history alike.
+                room.ended = {"reason": ENDED_AWAY, "seats": forfeits}
+            await self._store_abort(
+                live, before, " by its host" + (
+                    f", seats {', '.join(str(seat + 1) for seat in forfeits)} away"
+                    if forfeits else ""), forfeits=forfeits)
 
     async def close_by_operator(self, live: LiveRoom) -> None:
         """The server's operator ends the room (an abusive table, a stuck game): over,
