@@ -372,7 +372,8 @@ class Hub:
             listeners.append(self._wake_rooms_soon)
         # Called (with the room's lock held) when a game finishes: ratings.
         self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []
-        # Run when a ranked game is ended over players away: the room, the seats that forfeit.
+        # Run when a ranked game ends in a forfeit (players away when the host ended it, or a
+        # seat out of time turn after turn): the room, the seats that forfeit.
         self.forfeit_hooks: list[Callable[[Room, list[int]], Awaitable[None]]] = []
         self.storage = storage
         self.limits = limits or ServerLimits()
