@@ -313,3 +313,67 @@ def test_after_lost_notices_a_process_closes_the_seats_of_accounts_banned_meanwh
     finally:
         seated.close()
         other.close()
+
+
+def test_a_move_sent_before_the_ban_notice_arrives_is_refused_and_changes_nothing(
+    server: OperatedServer,
+) -> None:
+    """In a cluster a ban stored by another process reaches this one by a notice; a
+    banned player's move that comes first is checked against the database, refused in
+    words, and the game stays as it was. Simulated: the ban is written to the shared
+    database and no notice arrives here."""
+    ana, bo = browser(server), browser(server)
+    assert register(ana, "Ana").status_code == 201
+    assert register(bo, "Bo").status_code == 201
+    room_id, ana_token, bo_token = playing(server, ana, bo)
+    hub = server.app.state.hub
+    assert hub.check_bans_on_move is False  # one process closes a ban's sockets itself
+    hub.check_bans_on_move = True  # as every process of a cluster does
+    seated = Client(server.ws_base, room_id, ana_token)
+    other = Client(server.ws_base, room_id, bo_token)
+    try:
+        state = seated.state_at_least(0)
+        first = other.state_at_least(0)
+        if not state["your_turn"]:  # Bo moves first: then it is Ana's turn
+            other.send({"type": "action", "action": first["legal_actions"][0],
+                        "move_number": 0})
+            state = seated.state_at_least(1)
+        assert state["your_turn"]
+        number = state["move_number"]
+        # Banned in the shared database; the notice never comes to this process.
+        banned_elsewhere(server, "Ana")
+        seated.send({"type": "action", "action": state["legal_actions"][0],
+                     "move_number": number})
+        told = seated.error()
+        assert told["code"] == "banned" and told["message"] == (
+            "this account is banned from this server by its operator: it cannot log in or "
+            "play here")
+        with pytest.raises(ConnectionClosed):
+            seated.recv()
+        assert seated.ws.close_code == 4403
+        room = server.http.get(f"/api/rooms/{room_id}").json()["room"]
+        assert room["move_number"] == number and room["status"] == "playing"
+        state = other.until(lambda m: m.get("type") == "state"
+                            and not m["seats"][0]["connected"])
+        assert state["move_number"] == number and state["status"] == "playing"
+    finally:
+        seated.close()
+        other.close()
+
+
+def test_with_the_ban_check_a_player_not_banned_moves_as_ever(server: OperatedServer) -> None:
+    ana, bo = browser(server), browser(server)
+    assert register(ana, "Ana").status_code == 201
+    assert register(bo, "Bo").status_code == 201
+    room_id, ana_token, bo_token = playing(server, ana, bo)
+    server.app.state.hub.check_bans_on_move = True
+    seats = [Client(server.ws_base, room_id, ana_token), Client(server.ws_base, room_id, bo_token)]
+    try:
+        for number in range(2):
+            mover = next(seat for seat in seats if seat.state_at_least(number)["your_turn"])
+            mover.send({"type": "action", "move_number": number,
+                        "action": mover.state_at_least(number)["legal_actions"][0]})
+            assert seats[0].state_at_least(number + 1)["move_number"] == number + 1
+    finally:
+        for seat in seats:
+            seat.close()

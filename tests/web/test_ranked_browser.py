@@ -12,6 +12,7 @@ shown.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -601,4 +602,68 @@ def test_a_player_who_lets_the_clock_run_out_three_turns_in_a_row_forfeits_on_ev
         "() => document.body.textContent.includes('lost: out of time, turn after turn')")
     account = bo.evaluate("fetch('/api/account').then((r) => r.json())")["account"]
     assert account["ratings"]["pacal"]["rating"] < 1500
+    # Ana's history names the player she won against.
+    ana.goto(f"{server.base}/account")
+    ana.wait_for_selector("body[data-ready=true]")
+    ana.wait_for_function(
+        "() => document.body.textContent.includes("
+        "'won against Bo, who ran out of time turn after turn')")
+    assert not errors, f"the pages raised JavaScript errors: {errors}"
+
+
+def test_a_host_who_ends_a_ranked_game_over_a_player_away_is_told_who_and_how_it_counts(
+    browser: Any, server: ClockedServer
+) -> None:
+    """Bo leaves a ranked match; once he has been away long enough, Ana, the host, ends
+    it. Every page said only "The host ended this game" (and the history "ended by the
+    host") though Bo forfeited it and both ratings moved: now Ana's page, a Korean
+    spectator's, the replay and both histories say Bo was away and how it counts."""
+    server.app.state.hub.limits = ServerLimits.relaxed(ranked_end_away_seconds=0.3)
+    errors: list[str] = []
+    ana, bo = person(browser, errors), person(browser, errors)
+    register(ana, server, "Ana")
+    register(bo, server, "Bo")
+    ana.goto(server.base + "/")
+    ana.wait_for_selector("body[data-ready=true]")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game", "pacal")
+    ana.wait_for_selector("body[data-options='pacal']")
+    ana.select_option("#seats select[data-seat='0']", "me")
+    ana.select_option("#seats select[data-seat='1']", "open")
+    ana.check("#ranked")
+    ana.click("#create-button")
+    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    room = ana.url.rsplit("/", 1)[1]
+    bo.goto(f"{server.base}/play/{room}")
+    bo.click("[data-take-seat='1']")
+    bo.wait_for_selector("[data-leave='1']")
+    ana.click("#start:not([disabled])")
+    watcher = browser.new_context(locale="ko-KR").new_page()
+    watcher.set_default_timeout(TIMEOUT_MS)
+    watcher.on("pageerror", lambda error: errors.append(str(error)))
+    watcher.goto(f"{server.base}/play/{room}")
+    for page in (ana, bo, watcher):
+        page.wait_for_selector("body[data-status=playing]")
+    bo.goto(f"{server.base}/account")  # Bo leaves the game
+    bo.wait_for_selector("body[data-ready=true]")
+    time.sleep(0.5)
+    ana.once("dialog", lambda dialog: dialog.accept())
+    ana.click("#end-game")
+    said = ("The host ended this ranked game while Bo (seat 2) was away, so they forfeit "
+            "it: it counts as a loss for them and a win for Ana")
+    ana.wait_for_selector("body[data-status=aborted]")
+    assert said in ana.inner_text("#turn")
+    ana.wait_for_function(
+        "(said) => document.getElementById('announcer').textContent.includes(said)", arg=said)
+    watcher.wait_for_selector("body[data-status=aborted]")
+    assert "Bo(2번 자리)님이 자리를 비운 사이 방장이" in watcher.inner_text("#turn")
+    ana.goto(f"{server.base}/replay/{room}")
+    ana.wait_for_selector("#ended:not([hidden])")
+    assert said in ana.inner_text("#ended")
+    for page, line in ((ana, "won against Bo, away when the host ended the game"),
+                       (bo, "lost: away when the host ended the game")):
+        page.goto(f"{server.base}/account")
+        page.wait_for_selector("body[data-ready=true]")
+        page.wait_for_function("(line) => document.body.textContent.includes(line)", arg=line)
+        assert "ended by the host" not in page.inner_text("body")
     assert not errors, f"the pages raised JavaScript errors: {errors}"

@@ -13,7 +13,10 @@ from pyramids.web.ratings import (
     bot_ratings,
     closest_bot,
     expected_score,
+    forfeit_matches,
     pair_score,
+    place_matches,
+    rate_matches,
     rate_table,
     update,
 )
@@ -77,6 +80,69 @@ def test_a_table_rates_the_losers_by_their_place_not_as_a_draw() -> None:
     # Keys of tie-breaks: (55, 2) beats (55, 1), which draws with (55, 1).
     scored = rate_table(before[:3], [(55, 2), (55, 1), (55, 1)], [True] * 3)
     assert scored[0].rating > scored[1].rating == pytest.approx(scored[2].rating)
+
+
+def test_a_forfeit_at_four_rates_only_the_forfeiters_games_worked_by_hand() -> None:
+    """Four newcomers (1500, RD 350, volatility 0.06); seat 3 forfeits (out of time turn
+    after turn, or away when the host ended the game). Seat 3 lost to each of the three
+    others; the three others never finished their game among themselves, so they are
+    not rated against each other: each is rated on one won match against seat 3 only.
+
+    By hand (Glickman's steps; 173.7178 the scale): phi = 350/173.7178 = 2.01476,
+    g(phi) = 1/sqrt(1 + 3 phi^2/pi^2) = 0.66907, E = 0.5 between equals.
+    One win (each seat still there): v = 1/(g^2 E(1-E)) = 8.93547, delta = v g (1 - E)
+    = 2.98923; the volatility stays 0.06 (to 1e-6), phi* = sqrt(phi^2 + 0.06^2),
+    phi' = 1/sqrt(1/phi*^2 + 1/v) = 1.67121 (RD 290.32), mu' = phi'^2 g (1 - E) =
+    0.93434: rating 1500 + 173.7178 x 0.93434 = 1662.31.
+    Three losses (seat 3): v = 1/(3 g^2 E(1-E)) = 2.97849, phi' = 1.31095 (RD 227.74),
+    mu' = phi'^2 x 3 g (0 - E) = -1.72478: rating 1200.37."""
+    before = [Rating()] * 4
+    after = rate_matches(before, forfeit_matches(4, [2]), [True] * 4)
+    for seat in (0, 1, 3):
+        assert after[seat].rating == pytest.approx(1662.31, abs=0.01)
+        assert after[seat].deviation == pytest.approx(290.32, abs=0.01)
+    assert after[2].rating == pytest.approx(1200.37, abs=0.01)
+    assert after[2].deviation == pytest.approx(227.74, abs=0.01)
+    # The same as a two-player game each seat won against seat 3: nothing of the others.
+    assert after[0] == update(before[0], [(before[2], 1.0)], clamp=True)
+    # Placed first together (the old rule), the three drew with each other as well:
+    # two draws and a win between equals is far less than a win.
+    shared = rate_table(before, [1.0, 1.0, 0.0, 1.0], [True] * 4)
+    assert shared[0].rating < 1600 < after[0].rating
+
+
+def test_a_forfeit_rates_each_seat_still_there_on_its_match_with_the_forfeiter_alone(
+) -> None:
+    """Ratings that differ: a strong seat still there gains exactly what beating the
+    forfeiter gives it, whatever the other seats' ratings; two forfeiters do not play
+    each other; everyone away leaves every rating as it was."""
+    before = [Rating(1900, 60), Rating(1500, 350), Rating(1400, 120), Rating(1650, 200)]
+    after = rate_matches(before, forfeit_matches(4, [2]), [True] * 4)
+    for seat in (0, 1, 3):
+        assert after[seat] == update(before[seat], [(before[2], 1.0)], clamp=True)
+    others = [(before[seat], 0.0) for seat in (0, 1, 3)]
+    assert after[2] == update(before[2], others, clamp=True)
+    assert after[2].rating < 1400 and all(after[s].rating > before[s].rating
+                                          for s in (0, 1, 3))
+    two = forfeit_matches(4, [1, 2])
+    assert two[1][2] is None and two[0][3] is None and two[1][0] == 0.0 and two[3][2] == 1.0
+    twice = rate_matches(before, two, [True] * 4)
+    assert twice[1] == update(before[1], [(before[0], 0.0), (before[3], 0.0)], clamp=True)
+    assert rate_matches(before, forfeit_matches(4, range(4)), [True] * 4) == before
+    # A bot still there counts as the forfeiter's opponent and never moves.
+    with_bot = rate_matches(before, forfeit_matches(4, [2]), [True, False, True, True])
+    assert with_bot[1] == before[1] and with_bot[2] == after[2]
+    with pytest.raises(ValueError, match="one row of matches"):
+        rate_matches(before, forfeit_matches(3, [0]), [True] * 4)
+
+
+def test_a_two_seat_forfeit_is_rated_as_before_a_win_and_a_loss() -> None:
+    before = [Rating(1500, 350), Rating(1620, 90)]
+    for forfeiter in (0, 1):
+        places = [0.0 if seat == forfeiter else 1.0 for seat in range(2)]
+        assert forfeit_matches(2, [forfeiter]) == place_matches(places)
+        assert rate_matches(before, forfeit_matches(2, [forfeiter]), [True, True]) == \
+            rate_table(before, places, [True, True])
 
 
 def test_a_bot_counts_as_an_opponent_and_never_moves() -> None:

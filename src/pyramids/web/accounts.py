@@ -52,14 +52,27 @@ from pyramids.core.errors import N_, Words
 from pyramids.web.limits import Buckets, retry_after
 from pyramids.web.names import name_look
 from pyramids.web.ratings import (
+    Matches,
     Rating,
     bot_rating,
     bot_ratings,
     closest_bot,
-    pair_score,
+    forfeit_matches,
+    place_matches,
+    rate_matches,
     rate_table,
 )
-from pyramids.web.rooms import ABORTED, AGENT, FINISHED, PERSON, Room, RoomError, clean_name
+from pyramids.web.rooms import (
+    ABORTED,
+    AGENT,
+    FINISHED,
+    PERSON,
+    Room,
+    RoomError,
+    Seat,
+    clean_name,
+    ended_public,
+)
 from pyramids.web.storage import as_utc, rooms_table, seats_table, stored_result
 
 log = logging.getLogger("pyramids.web.accounts")
@@ -379,13 +392,24 @@ class AccountStore:
                        rooms_table.c.status.in_((FINISHED, ABORTED)))
                 .order_by(rooms_table.c.updated_at.desc()).limit(limit)
             ).all()
+            # The players' names of games that ended in a forfeit, which the history
+            # names ("won against Bo, away when the host ended it").
+            forfeited = [row.id for row in rows if stored_result(row.result)[1] is not None]
+            players: dict[str, list[str]] = {room: [] for room in forfeited}
+            for seat in connection.execute(
+                    sa.select(seats_table).where(seats_table.c.room_id.in_(forfeited))
+                    .order_by(seats_table.c.seat)).all() if forfeited else ():
+                players[seat.room_id].append(Seat(seat.seat, seat.kind, seat.name,
+                                                  seat.agent).display_name())
         games = []
         for row in rows:
             result, ended = stored_result(row.result)
             returns = result.get("returns") if result else None
             games.append({
                 "room": row.id, "game": row.game, "status": row.status, "seat": row.seat,
-                "returns": returns, "ended": ended,
+                "returns": returns,
+                "ended": None if ended is None else ended_public(ended, players[row.id]),
+                "players": players.get(row.id),
                 "finished_at": as_utc(row.updated_at).isoformat(),
                 "rating_before": row.rating_before, "rating_after": row.rating_after,
             })
@@ -405,11 +429,18 @@ class AccountStore:
                  "games": row.games} for row in rows]
 
     def rate_game(self, room_id: str, game: str, seats: list[tuple[int, int | None, str | None]],
-                  places: list[Any]) -> dict[int, tuple[float, float]]:
+                  places: list[Any] | None, matches: Matches | None = None,
+                  ) -> dict[int, tuple[float, float]]:
         """Update the ratings of one finished ranked game, once (a second call changes
         nothing). `seats`: (seat, account id or None, agent name or None); `places`: the
-        finishing order (the game's `standings`). Returns each rated seat's (rating
-        before, after)."""
+        finishing order (the game's `standings`), or `matches` instead: each pair's
+        match, None where it is not rated (`forfeit_matches`: a seat with no match is
+        not rated at all). Returns each rated seat's (rating before, after)."""
+        by_places = matches is None
+        if matches is None:
+            if places is None:
+                raise ValueError("rate a game by its places or by its matches")
+            matches = place_matches(places)
         with self.engine.begin() as connection:
             done = connection.execute(
                 sa.select(rated_games_table.c.seat).where(rated_games_table.c.room_id == room_id)
@@ -438,12 +469,16 @@ class AccountStore:
                 else:
                     before.append(Rating(row.rating, row.deviation, row.volatility))
                     games_played[account] = int(row.games)
-            rated = [account is not None for _, account, _ in seats]
-            after = rate_table(before, places, rated)
+            # A forfeit's seat with no match rated (of two both away) is not rated.
+            rated = [account is not None and (by_places or any(
+                score is not None for score in matches[seat])) for seat, account, _ in seats]
+            after = (rate_table(before, places or [], rated) if by_places
+                     else rate_matches(before, matches, rated))
             now = _now()
             changes: dict[int, tuple[float, float]] = {}
-            for (seat, account, _agent), old, new in zip(seats, before, after, strict=True):
-                if account is None:
+            for (seat, account, _agent), old, new, counts in zip(seats, before, after, rated,
+                                                                 strict=True):
+                if account is None or not counts:
                     continue
                 values = {"rating": new.rating, "deviation": new.deviation,
                           "volatility": new.volatility,
@@ -455,10 +490,9 @@ class AccountStore:
                 else:
                     connection.execute(ratings_table.insert().values(
                         account_id=account, game=game, **values))
-                others = [other for other in range(len(seats)) if other != seat]
                 # The share of the pairwise matches won (a draw half), for the history.
-                score = sum(pair_score(places[seat], places[o]) for o in others) / max(
-                    1, len(others))
+                scores = [score for score in matches[seat] if score is not None]
+                score = sum(scores) / max(1, len(scores))
                 connection.execute(rated_games_table.insert().values(
                     room_id=room_id, seat=seat, account_id=account, game=game, score=score,
                     rating_before=old.rating, rating_after=new.rating,
@@ -644,14 +678,17 @@ class Accounts:
         await self._rate(hub, room, room.state.standings())
 
     async def rate_forfeit(self, hub: Any, room: Room, away: list[int]) -> None:
-        """A ranked game its host ended over players away (`Hub.forfeit_hooks`): those
-        seats lose it to every seat still there, which share the first place."""
+        """A ranked game that ended in a forfeit (`Hub.forfeit_hooks`): a seat out of
+        time turn after turn, or seats away when the host ended it. Each of those seats
+        loses its match to every seat still there; the seats still there did not play
+        their game out among themselves, so no match between them is rated
+        (`forfeit_matches`, [ours] in docs/server.md)."""
         if not room.settings.ranked or room.practice or room.status != ABORTED:
             return
-        await self._rate(hub, room, [0.0 if seat.index in away else 1.0
-                                     for seat in room.seats])
+        await self._rate(hub, room, None, forfeit_matches(len(room.seats), away))
 
-    async def _rate(self, hub: Any, room: Room, places: list[Any]) -> None:
+    async def _rate(self, hub: Any, room: Room, places: list[Any] | None,
+                    matches: Matches | None = None) -> None:
         seats = [
             (seat.index, seat.account_id if seat.kind == PERSON else None,
              seat.agent if seat.kind == AGENT else None)
@@ -660,7 +697,7 @@ class Accounts:
         if not any(account is not None for _, account, _ in seats):
             return
         changes = await hub.run_db(self.store.rate_game, room.id, room.game_name, seats,
-                                   places)
+                                   places, matches)
         log.info("room %s rated: %d seats", room.id, len(changes))
 
 

@@ -96,6 +96,7 @@ from pyramids.web.movelog import (
 from pyramids.web.rooms import (
     ABORTED,
     AGENT,
+    ENDED_AWAY,
     ENDED_TIMEOUTS,
     EXPIRED,
     FINISHED,
@@ -371,7 +372,8 @@ class Hub:
             listeners.append(self._wake_rooms_soon)
         # Called (with the room's lock held) when a game finishes: ratings.
         self.finish_hooks: list[Callable[[Room], Awaitable[None]]] = []
-        # Run when a ranked game is ended over players away: the room, the seats that forfeit.
+        # Run when a ranked game ends in a forfeit (players away when the host ended it, or a
+        # seat out of time turn after turn): the room, the seats that forfeit.
         self.forfeit_hooks: list[Callable[[Room, list[int]], Awaitable[None]]] = []
         self.storage = storage
         self.limits = limits or ServerLimits()
@@ -406,6 +408,12 @@ class Hub:
         # Open sockets by address (for `sockets_per_client`).
         self.sockets_by_client: dict[str, int] = {}
         self.cluster: Cluster | None = Cluster(storage, self._on_notice) if cluster else None
+        # Read an account's ban before applying a move its seat sends (`submit`): in a
+        # cluster the operator's ban is stored by one process and told to the others by
+        # a notice, which a move may beat (or which a reconnecting listener loses), so
+        # a banned player's socket here could still play. One process closes the
+        # sockets of a ban itself, so it has no such race and reads nothing.
+        self.check_bans_on_move = cluster
         self._syncs: set[asyncio.Task[None]] = set()
         self._presence_task: asyncio.Task[None] | None = None
 
@@ -895,13 +903,13 @@ class Hub:
                 room.check_host(token)
                 forfeits = self._check_ranked_end(live)
             room.abort(token)
-            await self._store_abort(live, before, " by its host")
             if forfeits:
-                for hook in self.forfeit_hooks:
-                    try:
-                        await hook(room, forfeits)
-                    except Exception:
-                        log.exception("room %s: a forfeit hook failed", room.id)
+                # Said with the end, to every player, the replay and the history alike.
+                room.ended = {"reason": ENDED_AWAY, "seats": forfeits}
+            await self._store_abort(
+                live, before, " by its host" + (
+                    f", seats {', '.join(str(seat + 1) for seat in forfeits)} away"
+                    if forfeits else ""), forfeits=forfeits)
 
     async def close_by_operator(self, live: LiveRoom) -> None:
         """The server's operator ends the room (an abusive table, a stuck game): over,
@@ -1211,6 +1219,8 @@ class Hub:
                 Words(N_("'move_number' is required: the integer move number of the state you "
                          "answer") if move_number is None else N_("'move_number' is an integer")),
             )
+        if self.check_bans_on_move and not by_bot and seat is not None:
+            await self._refuse_banned(live, seat)
         async with live.lock:
             room = live.room
             if room.status == PLAYING and len(room.actions) >= self.limits.max_moves_per_room:
@@ -1263,6 +1273,21 @@ class Hub:
                     continue
                 break
             await self._apply_and_broadcast(live, seat, action, by_bot, now)
+
+    async def _refuse_banned(self, live: LiveRoom, seat: int) -> None:
+        """A move from `seat`, held by an account the database says is banned, is
+        refused (`banned`, nothing changes) and the account's seat sockets here are
+        closed, as the ban notice would have done: one indexed read, in the database
+        pool like every other, and only for a person's own move of an account's seat."""
+        account = live.room.seats[seat].account_id if 0 <= seat < len(live.room.seats) \
+            else None
+        if account is None or not (await self.account_sanctions(account))[1]:
+            return
+        closed = self.end_banned(account)
+        log.info("room %s: a move from seat %d refused: account %d is banned (its notice not "
+                 "heard here yet; %d seat sockets closed)", live.room.id, seat + 1, account,
+                 closed)
+        raise RoomError("banned", BANNED, 403)
 
     async def _store_action(self, action: StoredAction) -> None:
         """Commit one action: in a batch with other rooms' (one process), or under the

@@ -14,6 +14,11 @@ orders its losers by score too), so a player who finished
 second of four has won two matches and lost one in that period. Bots have fixed
 ratings on the same scale (`bot_ratings`, measured by `benchmarks/bot_ratings.py`):
 a person's match against a bot counts for the person, the bot's rating never moves.
+
+A ranked game that ends in a forfeit (`forfeit_matches`: a seat that let its clock run
+out turn after turn, or seats away when the host ended the game) is not a finishing
+order: each forfeiting seat lost its match to every seat still there, and no other
+pair played theirs out, so only those matches are rated ([ours], docs/server.md).
 """
 
 from __future__ import annotations
@@ -157,6 +162,26 @@ def pair_score(mine: Any, theirs: Any) -> float:
     return 0.5
 
 
+# One seat's score against each other seat (1 won, 0.5 drawn, 0 lost), or None where
+# that pair's match was not played out and is not rated; a seat's own entry is None.
+Matches = Sequence[Sequence[float | None]]
+
+
+def place_matches(places: Sequence[Any]) -> list[list[float | None]]:
+    """Every pair's match by finishing order (`pair_score` of the game's `standings`)."""
+    return [[None if other == seat else pair_score(places[seat], places[other])
+             for other in range(len(places))] for seat in range(len(places))]
+
+
+def forfeit_matches(seats: int, forfeits: Sequence[int]) -> list[list[float | None]]:
+    """The matches of a game that ended in a forfeit: each seat in `forfeits` lost to
+    every seat not in it; a pair of seats still there, or of seats that both
+    forfeited, left their game unfinished, and that match is not rated."""
+    out = set(forfeits)
+    return [[(0.0 if seat in out else 1.0) if (seat in out) != (other in out) else None
+             for other in range(seats)] for seat in range(seats)]
+
+
 def rate_table(
     ratings: Sequence[Rating], places: Sequence[Any], rated: Sequence[bool]
 ) -> list[Rating]:
@@ -176,6 +201,24 @@ def rate_table(
             for other in range(len(ratings)) if other != seat
         ]
         after.append(update(before, games, clamp=True))
+    return after
+
+
+def rate_matches(
+    ratings: Sequence[Rating], matches: Matches, rated: Sequence[bool]
+) -> list[Rating]:
+    """Everyone's rating after one ranked game of pairwise `matches` (`place_matches`,
+    `forfeit_matches`), from the ratings before the game: each seat is updated against
+    the seats it has a match with, all at once. A seat not `rated` (a bot), or with no
+    match at all, keeps its rating (not even its deviation grows: it played nothing)."""
+    if not len(ratings) == len(matches) == len(rated) or any(
+            len(row) != len(ratings) for row in matches):
+        raise ValueError("one rating, one row of matches and one flag a seat")
+    after = []
+    for seat, before in enumerate(ratings):
+        games = [(ratings[other], score) for other, score in enumerate(matches[seat])
+                 if other != seat and score is not None]
+        after.append(update(before, games, clamp=True) if rated[seat] and games else before)
     return after
 
 
@@ -205,5 +248,6 @@ def closest_bot(game: str, rating: float) -> str | None:
 
 __all__ = [
     "DEFAULT_DEVIATION", "DEFAULT_RATING", "DEFAULT_VOLATILITY", "Rating", "bot_rating",
-    "bot_ratings", "closest_bot", "expected_score", "pair_score", "rate_table", "update",
+    "bot_ratings", "closest_bot", "expected_score", "forfeit_matches", "pair_score",
+    "place_matches", "rate_matches", "rate_table", "update",
 ]

@@ -62,19 +62,59 @@ STATUS_WORDS = {
 
 # Why an aborted game ended, when it is more than its host ending it.
 ENDED_TIMEOUTS = "timeouts"  # a ranked seat let its clock run out turn after turn
+ENDED_AWAY = "away"  # the host ended a ranked game while these seats were away
+
+
+def _seat_number(value: Any, seats: int) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        return None
+    return value
 
 
 def ended_words(ended: dict[str, Any], names: list[str]) -> Words | None:
-    """How a game ended (`Room.ended`) as words every player reads; None: unknown."""
-    if ended.get("reason") != ENDED_TIMEOUTS:
-        return None
-    seat = ended.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(names):
-        return None
-    return Words(N_("{name} (seat {seat}) let the clock run out on {count} turns in a row, "
-                    "so they forfeit this ranked game: it counts as a loss for them and a "
-                    "win for everyone else at the table"),
-                 name=names[seat], seat=seat + 1, count=ended.get("timeouts", 0))
+    """How a game ended (`Room.ended`) as words every player reads, with how it is
+    rated (`forfeit_matches`: each forfeiting seat loses to every seat still there, no
+    other match counts); None: unknown."""
+    if ended.get("reason") == ENDED_TIMEOUTS:
+        seat = _seat_number(ended.get("seat"), len(names))
+        if seat is None:
+            return None
+        if len(names) == 2:
+            return Words(N_("{name} (seat {seat}) let the clock run out on {count} turns in a "
+                            "row, so they forfeit this ranked game: it counts as a loss for "
+                            "them and a win for everyone else at the table"),
+                         name=names[seat], seat=seat + 1, count=ended.get("timeouts", 0))
+        return Words(N_("{name} (seat {seat}) let the clock run out on {count} turns in a row, "
+                        "so they forfeit this ranked game: it counts as their loss to each "
+                        "other player, and no other match of this game is rated"),
+                     name=names[seat], seat=seat + 1, count=ended.get("timeouts", 0))
+    if ended.get("reason") == ENDED_AWAY:
+        found = ended.get("seats")
+        if not isinstance(found, list) or not found:
+            return None
+        numbers = [_seat_number(value, len(names)) for value in found]
+        away = sorted({seat for seat in numbers if seat is not None})
+        if len(away) != len(found):  # a seat unknown, or named twice
+            return None
+        if len(away) == len(names):
+            return Words(N_("The host ended this ranked game while every player was away: "
+                            "nobody still there won it, so it is not rated"))
+        if len(names) == 2:
+            [seat] = away
+            return Words(N_("The host ended this ranked game while {name} (seat {seat}) was "
+                            "away, so they forfeit it: it counts as a loss for them and a win "
+                            "for {winner}"),
+                         name=names[seat], seat=seat + 1, winner=names[1 - seat])
+        return PluralWords(
+            "The host ended this ranked game while {names} (seat {seats}) was away, so they "
+            "forfeit it: it counts as their loss to each player still there, and no other "
+            "match of this game is rated",
+            "The host ended this ranked game while {names} (seats {seats}) were away, so "
+            "they forfeit it: it counts as a loss for each of them to every player still "
+            "there, and no other match of this game is rated",
+            len(away), names=", ".join(names[seat] for seat in away),
+            seats=", ".join(str(seat + 1) for seat in away))
+    return None
 
 
 def ended_public(ended: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
@@ -361,7 +401,8 @@ class Room:
     # game is over, since everyone plays the same deal that day (`is_sealed`).
     sealed_until: datetime | None = None
     # How an aborted game ended when that is more than its host ending it: a ranked
-    # seat's forfeit on time, `{"reason": "timeouts", "seat": 0, "timeouts": 3}`
+    # seat's forfeit on time, `{"reason": "timeouts", "seat": 0, "timeouts": 3}`, or a
+    # ranked game its host ended over seats away, `{"reason": "away", "seats": [1, 2]}`
     # (stored with the status, as `{"ended": ...}` in the result column).
     ended: dict[str, Any] | None = None
 

@@ -145,10 +145,24 @@ function credentialsForm(id, title, button, path) {
 }
 
 function outcome(entry) {
-  if (entry.status === "aborted" && entry.ended && entry.ended.reason === "timeouts") {
-    // A ranked forfeit: the seat that let its clock run out turn after turn lost.
-    return entry.ended.seat === entry.seat ? t("lost: out of time, turn after turn")
-      : t("won: the other player ran out of time, turn after turn");
+  const ended = entry.status === "aborted" ? entry.ended : null;
+  // The forfeiting seats by the players' names (seats count from 1 where a name is missing).
+  const named = (seats) => seats.map((seat) => (entry.players && entry.players[seat])
+    || t("seat {number}", { number: seat + 1 })).join(", ");
+  if (ended && ended.reason === "timeouts") {
+    // A ranked forfeit: the seat that let its clock run out turn after turn lost to
+    // every other seat; only those matches are rated.
+    return ended.seat === entry.seat ? t("lost: out of time, turn after turn")
+      : t("won against {name}, who ran out of time turn after turn", { name: named([ended.seat]) });
+  }
+  if (ended && ended.reason === "away" && Array.isArray(ended.seats)) {
+    // The host ended a ranked game over players away: they lost to every seat still there.
+    if (!ended.seats.includes(entry.seat)) {
+      return t("won against {names}, away when the host ended the game", { names: named(ended.seats) });
+    }
+    const players = entry.players ? entry.players.length : 0;
+    return ended.seats.length >= players ? t("not rated: every player was away when the host ended the game")
+      : t("lost: away when the host ended the game");
   }
   if (entry.status === "aborted") return t("ended by the host");
   if (!entry.returns) return "";
