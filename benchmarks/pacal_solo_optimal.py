@@ -27,7 +27,8 @@ real cards, with the engine's own building rule, on late positions of real deals
 It prints, for each size, the best chance, the loss against the size below, the
 positions solved, and the seconds taken. The positions grow about twentyfold a
 field, so 6 fields (about 8 million positions, several GiB of memory and minutes of
-CPU) is as far as this goes in Python; 10 is far out of reach.
+CPU) is as far as this goes in Python: `--fields 7` (about 150 million) is refused
+unless `--force` is given, and more is refused always; 10 is far out of reach.
 """
 
 from __future__ import annotations
@@ -152,16 +153,40 @@ def position_of(visible: Sequence[int], covered: Sequence[int], to_come: Iterabl
     return canonical(0, gaps)
 
 
+#: The most fields solved in Python (about 8 million positions); one more only with
+#: --force (about 150 million: tens of GiB and hours); beyond that never.
+MOST_FIELDS = 6
+FORCED_FIELDS = 7
+
+
+def fields_refusal(fields: int, force: bool = False) -> str | None:
+    """Why `--fields fields` is refused (what is wrong and what is allowed), or None."""
+    if fields < 1:
+        return f"--fields must be 1 to {MOST_FIELDS}, not {fields}"
+    if fields <= MOST_FIELDS or (force and fields <= FORCED_FIELDS):
+        return None
+    reach = (f"--force tries {FORCED_FIELDS} anyway" if fields == FORCED_FIELDS and not force
+             else f"even --force goes no further than {FORCED_FIELDS}")
+    return (f"--fields {fields} is out of reach in Python: the positions grow about "
+            f"twentyfold a field, from about 8 million at {MOST_FIELDS} (several GiB of "
+            f"memory, minutes of CPU) to about 150 million at {FORCED_FIELDS} (tens of GiB, "
+            f"hours) and billions beyond; allowed: 1 to {MOST_FIELDS} ({reach})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--fields", type=int, default=5,
-                        help="solve pyramids of 1 to this many fields (default 5; 6 takes minutes "
-                             "and several GiB)")
+                        help=f"solve pyramids of 1 to this many fields, at most {MOST_FIELDS} "
+                             "(default 5; 6 takes minutes and several GiB)")
+    parser.add_argument("--force", action="store_true",
+                        help=f"allow --fields {FORCED_FIELDS} (about 150 million positions: "
+                             "tens of GiB of memory and hours)")
     parser.add_argument("--cards-a-field", type=int, default=5,
                         help="cards in the deck for each field (default 5, as 50 for 10)")
     args = parser.parse_args(argv)
-    if not 1 <= args.fields <= 7:
-        parser.error(f"--fields must be 1 to 7, not {args.fields}")
+    refusal = fields_refusal(args.fields, args.force)
+    if refusal is not None:
+        parser.error(refusal)
     if args.cards_a_field < 2:
         parser.error(f"--cards-a-field must be at least 2, not {args.cards_a_field}")
     sys.setrecursionlimit(100_000)

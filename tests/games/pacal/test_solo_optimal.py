@@ -124,7 +124,35 @@ def test_values_between_two_closed_neighbours_are_dead() -> None:
 def test_the_command_refuses_sizes_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         optimal.main(["--fields", "11"])
-    assert "--fields must be 1 to 7, not 11" in capsys.readouterr().err
+    assert "--fields 11 is out of reach in Python" in capsys.readouterr().err
     assert optimal.main(["--fields", "3"]) == 0
     out = capsys.readouterr().out
     assert "| 3 | 15 | 93.362% | 3.86 points |" in out
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--fields", "7"], "--fields 7 is out of reach in Python: the positions grow about "
+                        "twentyfold a field"),
+    (["--fields", "7"], "about 150 million at 7"),
+    (["--fields", "7"], "allowed: 1 to 6 (--force tries 7 anyway)"),
+    (["--fields", "8"], "allowed: 1 to 6 (even --force goes no further than 7)"),
+    (["--fields", "8", "--force"], "--fields 8 is out of reach in Python"),
+    (["--fields", "0"], "--fields must be 1 to 6, not 0"),
+])
+def test_an_infeasible_size_is_refused_saying_why_and_what_is_allowed(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--fields 7` was taken and ran out of memory after hours (about 150 million
+    positions); it is refused at once, before any solving, unless --force is given."""
+    with pytest.raises(SystemExit) as refused:
+        optimal.main(argv)
+    assert refused.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert words in err, err
+
+
+def test_force_allows_seven_fields_and_no_more() -> None:
+    assert optimal.fields_refusal(6) is None
+    assert optimal.fields_refusal(7, force=True) is None  # tried: not solved here (hours)
+    assert optimal.fields_refusal(7) is not None
+    assert optimal.fields_refusal(8, force=True) is not None
+
