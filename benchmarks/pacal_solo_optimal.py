@@ -27,7 +27,10 @@ real cards, with the engine's own building rule, on late positions of real deals
 It prints, for each size, the best chance, the loss against the size below, the
 positions solved, and the seconds taken. The positions grow about twentyfold a
 field, so 6 fields (about 8 million positions, several GiB of memory and minutes of
-CPU) is as far as this goes in Python; 10 is far out of reach.
+CPU) is as far as this goes in Python, and more is refused in words.
+`benchmarks/pacal_solo_optimal.c` is the same solver in C (the same positions, the
+same chances to the last bit), which reaches 7 fields (about 165 million positions,
+6 GiB); 10 is far out of reach of both.
 """
 
 from __future__ import annotations
@@ -152,16 +155,36 @@ def position_of(visible: Sequence[int], covered: Sequence[int], to_come: Iterabl
     return canonical(0, gaps)
 
 
+#: The most fields solved in Python (about 8 million positions); the C version reaches 7.
+MOST_FIELDS = 6
+C_VERSION = ("cc -O2 -o pacal_solo_optimal benchmarks/pacal_solo_optimal.c && "
+             "./pacal_solo_optimal 7 5 28")
+
+
+def fields_refusal(fields: int) -> str | None:
+    """Why `--fields fields` is refused (what is wrong and what is allowed), or None."""
+    if fields < 1:
+        return f"--fields must be 1 to {MOST_FIELDS}, not {fields}"
+    if fields <= MOST_FIELDS:
+        return None
+    return (f"--fields {fields} is out of reach in Python: the positions grow about "
+            f"twentyfold a field, from about 8 million at {MOST_FIELDS} (several GiB of "
+            f"memory, minutes of CPU) to about 165 million at 7 and billions beyond; "
+            f"allowed: 1 to {MOST_FIELDS}. The C version reaches 7 fields in minutes and "
+            f"6 GiB: {C_VERSION}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--fields", type=int, default=5,
-                        help="solve pyramids of 1 to this many fields (default 5; 6 takes minutes "
-                             "and several GiB)")
+                        help=f"solve pyramids of 1 to this many fields, at most {MOST_FIELDS} "
+                             "(default 5; 6 takes minutes and several GiB)")
     parser.add_argument("--cards-a-field", type=int, default=5,
                         help="cards in the deck for each field (default 5, as 50 for 10)")
     args = parser.parse_args(argv)
-    if not 1 <= args.fields <= 7:
-        parser.error(f"--fields must be 1 to 7, not {args.fields}")
+    refusal = fields_refusal(args.fields)
+    if refusal is not None:
+        parser.error(refusal)
     if args.cards_a_field < 2:
         parser.error(f"--cards-a-field must be at least 2, not {args.cards_a_field}")
     sys.setrecursionlimit(100_000)

@@ -630,6 +630,36 @@ def test_a_balance_results_file_of_another_agent_setting_is_refused(tmp_path: Pa
                 other.stderr.split())
 
 
+@pytest.mark.parametrize("command", [["arena", "--agents", "random,random"],
+                                     ["simulate", "--agents", "random,random"]])
+def test_a_results_file_of_another_table_size_names_players_as_given(
+        tmp_path: Path, command: list[str]) -> None:
+    """A Temple file made with `--players 2` was named `-o players=2` in the refusal (and
+    simulate's listed every default option too): the refusal names the settings the way
+    they are typed, `--players 2`, and leaves out options both runs share."""
+    results = tmp_path / "run.jsonl"
+    name, agents, lineup = command[0], command[1:], command[2]
+    shown = "random,random#2" if name == "arena" else lineup
+    args = [name, "temple", *agents, "--games", "2", "--results", str(results)]
+    first = runner.invoke(app, [*args, "--players", "2"])
+    assert first.exit_code == 0, first.output
+    before = results.read_bytes()
+    other = runner.invoke(app, [*args, "--players", "3"] if name == "arena" else
+                          [*args[:3], "random,random,random", *args[4:], "--players", "3"])
+    assert other.exit_code == 2
+    said = " ".join(other.stderr.split())
+    theirs = f"(temple, --agents {shown}, --seed 0 --players 2)"
+    assert theirs in said, said
+    assert "--seed 0 --players 3: give another results file" in said, said
+    assert "players=" not in said and "-o " not in said
+    assert results.read_bytes() == before
+    korean = runner.invoke(app, ["--lang", "ko", *args, "-o", "players=3"] if name == "arena"
+                           else ["--lang", "ko", *args[:3], "random,random,random", *args[4:],
+                                 "-o", "players=3"])
+    assert korean.exit_code == 2
+    assert f"{theirs}; 지금 설정은 temple, " in " ".join(korean.stderr.split())
+
+
 @pytest.mark.parametrize(("agent", "words"), [
     ("mcts:iter=2", "error: agent 'mcts' has no option 'iter'; allowed options: exploration, "),
     ("mcts:iterations", "error: agent option 'iterations' in 'mcts:iterations' is not "

@@ -98,6 +98,67 @@ def test_play_plain_draws_it_with_its_text_renderer(plugin_site: Path) -> None:
     assert "Winner: seat 1 (you)" in output
 
 
+def test_its_drawing_speaks_korean_from_its_own_catalogue(
+        plugin_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nim's text drawing was English in every language ("Pile: ooooo (5 stones)" under
+    `--lang ko`); like Summit it now reads its words from its own locale/ko.po."""
+    from pyramids.play import i18n
+    from pyramids.play.render import render_view
+
+    five, empty = {"stones": 5}, {"stones": 0}
+    assert render_view("toy-nim", five) == "Pile: ooooo (5 stones)"
+    assert render_view("toy-nim", {"stones": 1}) == "Pile: o (1 stone)"
+    assert render_view("toy-nim", empty) == "Pile: (empty) (0 stones)"
+    assert render_view("toy-nim", five, "ko") == "더미: ooooo (돌 5개)"
+    monkeypatch.setattr(i18n, "_chosen", "ko")
+    assert render_view("toy-nim", five) == "더미: ooooo (돌 5개)"
+    assert render_view("toy-nim", empty) == "더미: (비어 있음) (돌 0개)"
+    assert render_view("toy-nim", five, "en") == "Pile: ooooo (5 stones)"  # a reader's own
+    assert i18n.current_language() == "ko"  # and the run's language is as it was
+
+
+def test_play_plain_in_korean_draws_and_refuses_in_korean(plugin_site: Path) -> None:
+    output = invoke("--lang", "ko", "play", "toy-nim", "--plain", "--seats", "human,greedy",
+                    "--seed", "1", "--option", "stones=5",
+                    input="take 1\ntake 3\ntake 2\ntake 1\n")
+    assert "더미: ooooo (돌 5개)" in output
+    assert "Pile:" not in output
+    assert "옵션: 돌 수: 5" in output
+    assert "돌을 2개까지만" in output  # take 3 of the 2 stones greedy left
+
+
+def test_every_word_it_writes_has_korean_in_its_own_catalogue(plugin_site: Path) -> None:
+    """What `pybabel extract` finds in the package (errors, the drawing), the words of
+    its browser drawing, the manifest's title and summary and the option's description
+    all have Korean in locale/ko.po, with the same placeholders."""
+    import re
+
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.pofile import read_po
+    from pyramids_nim import MANIFEST
+
+    from pyramids.play.option_words import option_title
+
+    keywords = {"N_": None, "_": None, "PluralWords": (1, 2), "ngettext": (1, 2)}
+    found = {message if isinstance(message, str) else message[0]
+             for _file, _line, message, _comments, _context
+             in extract_from_dir(str(EXAMPLE_PLUGIN / "src"), keywords=keywords)}
+    script = (EXAMPLE_PLUGIN / "src" / "pyramids_nim" / "nim.js").read_text()
+    found |= set(re.findall(r"\bt[n]?\(\"([^\"]+)\"", script))
+    found |= {MANIFEST.title, MANIFEST.summary}
+    found |= {option.doc for option in MANIFEST.factory.option_specs}
+    found |= {option_title(option.name) for option in MANIFEST.factory.option_specs}
+    with (EXAMPLE_PLUGIN / "src" / "pyramids_nim" / "locale" / "ko.po").open("rb") as stream:
+        catalogue = {(m.id if isinstance(m.id, str) else m.id[0]): m.string
+                     for m in read_po(stream, locale="ko") if m.id}
+    assert len(found) >= 8
+    for message in sorted(found):
+        korean = catalogue.get(message)
+        assert korean, f"no Korean for {message!r}"
+        for form in korean if isinstance(korean, tuple) else (korean,):
+            assert set(re.findall(r"\{\w+\}", form)) == set(re.findall(r"\{\w+\}", message))
+
+
 def test_play_plain_without_a_text_renderer_says_so_not_its_keys(plugin_site: Path) -> None:
     """Without a text_renderer the plain player printed the view's internal keys ("to
     move: 0", a seat counted from 0, "outcome: -"); it now says the game has no drawing,

@@ -68,7 +68,7 @@ def _replayed(name, options, seed, env):
 
 
 @pytest.mark.parametrize(("name", "options", "changes", "words"), [
-    ("temple", {"players": 4}, {"players": 3}, "3 player(s), 179 observation features"),
+    ("temple", {"players": 4}, {"players": 3}, "3 players, 179 observation features"),
     ("mahjongg", {"layout": "giza-step-ramp"}, {"layout": "pharaohs-tomb"},
      "3033 observation features and 10590 actions"),
     ("pacal", {}, {"rounds_to_win": 0}, "allowed: an integer >= 1"),

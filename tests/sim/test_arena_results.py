@@ -150,9 +150,8 @@ def test_another_arenas_file_is_refused_and_left_as_it_was(tmp_path: Path) -> No
                   **{**SETTINGS, "seed": 8})
     assert str(caught.value) == (
         f"{results} holds the games of another arena (toy-draw, --agents "
-        "mcts:iterations=20,greedy,random, --seed 7 -o players=3); these settings are "
-        "toy-draw, --agents mcts:iterations=20,greedy,random, --seed 8 -o players=3: give "
-        "another results file")
+        "mcts:iterations=20,greedy,random, --seed 7); these settings are toy-draw, --agents "
+        "mcts:iterations=20,greedy,random, --seed 8: give another results file")  # players=3 both
     with pytest.raises(RecordError, match="another arena"):
         run_arena("toy-draw", "greedy,random", games=3, results_file=results, **SETTINGS)
     # Told apart by an option alone, the two read differently.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from pyramids.sim.arena import GameResult
 from pyramids.sim.balance import (
     CSV_TABLES,
     Reader,
+    choose_plot_font,
     findings,
     player_count_figures,
     plot_font,
@@ -111,3 +113,92 @@ def test_a_font_of_boxes_is_not_taken_for_one_that_draws_hangul() -> None:
     # matplotlib's Last Resort font has a glyph for every letter: a box.
     assert not (plot_font("ko") or "").startswith("Last Resort")
     assert plot_font("en") is None
+
+
+def _fake_draws(drawn: dict[str, str]) -> Callable[[str, str], bool]:
+    """A stand-in glyph check: each fake font file draws the letters listed for it."""
+    asked: list[str] = []
+
+    def draws(file: str, letters: str) -> bool:
+        asked.append(file)
+        return all(letter in drawn.get(file, "") for letter in letters)
+
+    draws.asked = asked  # type: ignore[attr-defined]
+    return draws
+
+
+HANGUL = "한국어자리별승률"
+
+
+def test_the_plot_font_is_one_made_for_korean_first_then_any_that_draws_it() -> None:
+    """The choice over a fake font list (nothing installed): a Korean font before a
+    fallback that happens to hold Hangul, whatever the list's order; else the first
+    font that draws every sample letter; never Last Resort (boxes), nor a font with
+    only some of the letters; none at all where nothing draws them."""
+    fonts = [("DejaVu Sans", "/f/dejavu.ttf"), ("Droid Sans Fallback", "/f/droid.ttf"),
+             ("NanumGothic", "/f/nanum.ttf"), ("Noto Sans CJK KR", "/f/noto.ttc"),
+             ("Noto Sans CJK KR", "/f/noto-bold.ttc")]
+    every = {"/f/droid.ttf": HANGUL, "/f/nanum.ttf": HANGUL, "/f/noto.ttc": HANGUL,
+             "/f/noto-bold.ttc": HANGUL, "/f/lr.ttf": HANGUL}
+    assert choose_plot_font(fonts, "ko", _fake_draws(every)) == "Noto Sans CJK KR"
+    no_noto = {key: value for key, value in every.items() if "noto" not in key}
+    assert choose_plot_font(fonts, "ko", _fake_draws(no_noto)) == "NanumGothic"
+    fallback_only = {"/f/droid.ttf": HANGUL}
+    assert choose_plot_font(fonts, "ko", _fake_draws(fallback_only)) == "Droid Sans Fallback"
+    # A font holding only some of the letters would draw the rest as boxes.
+    partial = {"/f/droid.ttf": "한국어", "/f/nanum.ttf": HANGUL}
+    assert choose_plot_font(fonts[:3], "ko", _fake_draws(partial)) == "NanumGothic"
+    boxes = [("DejaVu Sans", "/f/dejavu.ttf"), ("Last Resort High-Efficiency", "/f/lr.ttf")]
+    assert choose_plot_font(boxes, "ko", _fake_draws(every)) is None
+    assert choose_plot_font([], "ko", _fake_draws(every)) is None
+    draws = _fake_draws(every)
+    assert choose_plot_font(fonts, "en", draws) is None and draws.asked == []  # type: ignore[attr-defined]
+    # A file listed twice (its styles) is opened once.
+    draws = _fake_draws({})
+    assert choose_plot_font(fonts + fonts, "ko", draws) is None
+    assert sorted(draws.asked) == sorted({file for _name, file in fonts})  # type: ignore[attr-defined]
+
+
+def test_plot_font_reads_matplotlibs_font_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib import font_manager
+
+    import pyramids.sim.balance as balance
+
+    listed = [font_manager.FontEntry(fname="/f/dejavu.ttf", name="DejaVu Sans"),
+              font_manager.FontEntry(fname="/f/nanum.ttf", name="NanumGothic")]
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", listed)
+    monkeypatch.setattr(balance, "_draws_letters", _fake_draws({"/f/nanum.ttf": HANGUL}))
+    plot_font.cache_clear()
+    try:
+        assert plot_font("ko") == "NanumGothic"
+        assert balance.plot_language("ko") == "ko"
+        plot_font.cache_clear()
+        monkeypatch.setattr(font_manager.fontManager, "ttflist", listed[:1])
+        assert plot_font("ko") is None
+        assert balance.plot_language("ko") == "en"
+    finally:
+        plot_font.cache_clear()
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")  # the stand-in font has no Hangul
+def test_balance_says_in_one_line_that_its_plots_fell_back_to_english(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a Hangul font, `pyramids --lang ko balance` drew its plots in English and
+    said so only inside report.md; the command now says it too, in the reader's words."""
+    from typer.testing import CliRunner
+
+    import pyramids.sim.balance as balance
+    from pyramids.cli.main import app
+
+    args = ["--lang", "ko", "balance", "temple", "--games", "2", "--players", "2"]
+    monkeypatch.setattr(balance, "plot_font", lambda lang: None)
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "none")])
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if "그래프" in line]
+    assert notes == [notes[0]] and notes[0].startswith("그래프의 제목, 축, 범례는 영어로")
+    monkeypatch.setattr(balance, "plot_font", lambda lang: "DejaVu Sans" if lang == "ko" else None)
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "font")])
+    assert result.exit_code == 0, result.output
+    assert "그래프" not in result.stderr
+    english = CliRunner().invoke(app, [*args[2:], "--out", str(tmp_path / "en")])
+    assert english.exit_code == 0 and "plots" not in english.stderr

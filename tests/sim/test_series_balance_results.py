@@ -86,9 +86,8 @@ def test_another_series_file_is_refused_with_both_settings_and_left_as_it_was(
         series(3, seed=8, results_file=results)
     assert str(caught.value) == (
         f"{results} holds the games of another run of pyramids simulate (toy-draw, --agents "
-        "mcts:iterations=20,greedy,random, --seed 7 -o players=3); these settings are "
-        "toy-draw, --agents mcts:iterations=20,greedy,random, --seed 8 -o players=3: give "
-        "another results file")
+        "mcts:iterations=20,greedy,random, --seed 7); these settings are toy-draw, --agents "
+        "mcts:iterations=20,greedy,random, --seed 8: give another results file")  # players=3 both
     # An arena's file is not a series' (and the other way round).
     with pytest.raises(RecordError, match=r"another arena \(pyramids simulate toy-draw"):
         run_arena("toy-draw", ",".join(AGENTS), games=3, seed=7, players=3, loader=load_toy,

@@ -46,6 +46,29 @@ def test_a_plugin_game_without_a_renderer_is_played_from_its_text(
         page.wait_for_selector(".replay-board .raw-view")
         assert page.inner_text(".replay-board .raw-view >> nth=0") == "Pile: oooooo (6 stones)"
         assert "to_move" not in page.inner_text("main")
+        # A Korean page draws it in Korean, from Nim's own catalogue (it was English).
+        page.goto(f"{server.base}/play/{room}?lang=ko")
+        page.wait_for_function("() => document.documentElement.lang === 'ko'")
+        page.wait_for_selector("#game .raw-view")
+        assert page.inner_text("#game .raw-view") == "더미: (비어 있음) (돌 0개)"
+        page.goto(f"{server.base}/replay/{room}#step=0")
+        page.wait_for_selector(".replay-board .raw-view")
+        assert page.inner_text(".replay-board .raw-view >> nth=0") == "더미: oooooo (돌 6개)"
+    finally:
+        server.stop()
+
+
+def test_nims_own_renderer_names_the_pile_in_the_pages_language(
+        plugin_site: Path, page: Any, tmp_path: Path) -> None:  # noqa: F811
+    server = PageServer(f"sqlite:///{tmp_path / 'rooms.db'}")
+    try:
+        room = create_from_lobby(page, server, "toy-nim", {"stones": 6}, ["me", "bot:random"])
+        page.wait_for_selector("#game .nim-pile")
+        assert page.get_attribute("#game .nim-pile", "aria-label") == "6 stones"
+        page.goto(f"{server.base}/play/{room}?lang=ko")
+        page.wait_for_function("() => document.documentElement.lang === 'ko'")
+        page.wait_for_selector("#game .nim-pile")
+        assert page.get_attribute("#game .nim-pile", "aria-label") == "돌 6개"
     finally:
         server.stop()
 

@@ -35,6 +35,8 @@ def test_a_plugin_without_a_web_renderer_is_shown_as_its_text(
     start(server, room_id, host)
     state = ana.until(lambda m: m["type"] == "state" and m["your_turn"])
     assert state["text"] == "Pile: ooooo (5 stones)"
+    # Each page shows it in its own language (it was English on a Korean page).
+    assert state["texts"] == {"en": "Pile: ooooo (5 stones)", "ko": "더미: ooooo (돌 5개)"}
     assert state["view"]["stones"] == 5  # the view still comes, for scripts
 
 

@@ -237,10 +237,12 @@ def balance(
 ) -> None:
     """A designer's report: seat win rates per player count, game length, round-cap stalls."""
     from pyramids.sim.balance import (
+        PLOTS_IN_ENGLISH,
         REPORT_WRITES,
         Reader,
         check_report_folder,
         existing_report,
+        plot_language,
         run_balance,
         write_report,
     )
@@ -278,7 +280,11 @@ def balance(
                                  on_note=lambda words: typer.echo(words_text(words), err=True),
                                  results_file=results)
         # In the language of the run's messages (`--lang`, else LANG's).
-        path = write_report(report, out, Reader(current_language(), words_text, format_number))
+        lang = current_language()
+        path = write_report(report, out, Reader(lang, words_text, format_number))
+    if plot_language(lang) != lang:
+        # Plots in English rather than boxes where no font here draws the letters: said.
+        typer.echo(_(PLOTS_IN_ENGLISH), err=True)
     typer.echo(_("wrote {path}", path=path))
 
 

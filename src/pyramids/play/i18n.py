@@ -10,7 +10,9 @@ Engines mark theirs with `N_` and raise errors carrying `Words`, shown here by
 
 The language: an interface passes one (`lang=`), or the process default is
 used, set by `set_language` (the CLI's `--lang`) or taken from the usual
-environment variables (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`). The web
+environment variables (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`). Inside
+`with speaking(lang):` words made without a `lang=` are in `lang` (that thread or
+task only): a server draws a game's text for one client in its language. The web
 pages get the same catalogue as JSON (`catalogue_json`) and pick a language
 from `Accept-Language` (`negotiate`).
 """
@@ -20,7 +22,9 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from gettext import c2py
 from importlib.resources import files
@@ -45,6 +49,7 @@ DOMAIN = "pyramids"
 LANGUAGE_NAMES = {"en": "English", "ko": "한국어"}
 
 _chosen: str | None = None
+_speaking: ContextVar[str | None] = ContextVar("pyramids_speaking", default=None)
 
 
 class UnknownLanguageError(ValueError):
@@ -67,7 +72,22 @@ def set_language(lang: str | None) -> None:
     _chosen = None if lang is None else check_language(lang)
 
 
+@contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """Words made in the block without a `lang=` are in `lang` (None: as they were), in
+    this thread or task only: a game's own drawing (a `text_renderer`, which reads no
+    language) drawn for one reader among several."""
+    token = _speaking.set(None if lang is None else check_language(lang))
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
 def current_language() -> str:
+    spoken = _speaking.get()
+    if spoken is not None:
+        return spoken
     if _chosen is not None:
         return _chosen
     return environment_language()

@@ -13,7 +13,7 @@ import shutil
 from typing import Any
 
 from pyramids.core import companion_of, find_manifest
-from pyramids.play.i18n import _
+from pyramids.play.i18n import _, speaking
 
 
 def terminal_width() -> int:
@@ -21,16 +21,18 @@ def terminal_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-def render_view(game: str, view: dict[str, Any]) -> str:
+def render_view(game: str, view: dict[str, Any], lang: str | None = None) -> str:
+    """The view as the game draws it, in `lang` (None: the run's language)."""
     renderer = companion_of(game, "text_renderer")
-    if renderer is None:
-        return no_drawing(game)
-    try:
-        text: str = renderer(view)
-        return text
-    except (KeyError, TypeError, ValueError, IndexError):
-        # A view shape the drawing does not know yet still gets shown.
-        return outline(view)
+    with speaking(lang):
+        if renderer is None:
+            return no_drawing(game)
+        try:
+            text: str = renderer(view)
+            return text
+        except (KeyError, TypeError, ValueError, IndexError):
+            # A view shape the drawing does not know yet still gets shown.
+            return outline(view)
 
 
 def no_drawing(game: str) -> str:

@@ -27,6 +27,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from pyramids.core import Game, State, companion_of
+from pyramids.core.errors import N_
+from pyramids.play.i18n import _
 from pyramids.rl.encoding import (
     Canvas,
     Encoder,
@@ -39,16 +41,18 @@ from pyramids.rl.encoding import (
 )
 
 VERSION = "v0"
-RESET_FIRST = "call reset() before using the environment"
-EPISODE_OVER = "the episode is over; call reset()"
+# Catalogue messages: raise them through `_` (the researcher's language).
+RESET_FIRST = N_("call reset() before using the environment")
+EPISODE_OVER = N_("the episode is over; call reset()")
 #: What render_mode may be (`metadata["render_modes"]`).
 RENDER_MODES = ["ansi", "human"]
 
 
 def check_render_mode(render_mode: Any) -> Any:
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: None, "
-                         + ", ".join(repr(mode) for mode in RENDER_MODES))
+        raise ValueError(_("render_mode {mode} is not supported; allowed: None, {allowed}",
+                           mode=repr(render_mode),
+                           allowed=", ".join(repr(mode) for mode in RENDER_MODES)))
     return render_mode
 
 
@@ -59,8 +63,8 @@ def game_changes(game: Game, options: Any, own: tuple[str, ...] = ()
     if options is None:
         return {}, {}, {}
     if not isinstance(options, Mapping):
-        raise TypeError(f"reset options are a dict of option names and values, or None; "
-                        f"got {options!r}")
+        raise TypeError(_("reset options are a dict of option names and values, or None; "
+                          "got {got}", got=repr(options)))
     changes: dict[str, Any] = {}
     mine: dict[str, Any] = {}
     rest: dict[str, Any] = {}
@@ -160,7 +164,7 @@ class _AgentIterable:
 
     def __iter__(self) -> Iterator[str]:
         env = self.env
-        for _ in range(self.max_iter):
+        for _step in range(self.max_iter):
             if not env.agents:
                 return
             yield env.agent_selection
@@ -244,14 +248,15 @@ class PyramidsAECEnv(AECEnv):
         only (`{"rounds_to_win": 1}`) over the environment's own, where they keep its
         spaces; a key that is no option of the game is warned of and not used
         (PettingZoo's api_test resets with `{"options": 1}` and requires it taken)."""
-        changes, _, rest = game_changes(self.game, options)
+        changes, _own, rest = game_changes(self.game, options)
         # Checked before anything changes: a refused reset keeps the game in play.
         game, encoder = self._episodes.get(changes)
         if rest:
             warnings.warn(
-                f"reset options {sorted(rest)} are not options of {self.game.name} and are "
-                f"not used; allowed: {allowed_reset_options(self.game)} (this episode "
-                "only; each must keep the environment's spaces)", stacklevel=2)
+                _("reset options {given} are not options of {game} and are not used; "
+                  "allowed: {allowed} (this episode only; each must keep the "
+                  "environment's spaces)", given=sorted(rest), game=self.game.name,
+                  allowed=allowed_reset_options(self.game)), stacklevel=2)
         if seed is not None:
             seed = as_seed(seed)
             self._seeds.restart(seed)
@@ -297,7 +302,7 @@ class PyramidsAECEnv(AECEnv):
         try:
             agent = self.agent_selection
         except AttributeError:  # set by the first reset
-            raise RuntimeError(RESET_FIRST) from None
+            raise RuntimeError(_(RESET_FIRST)) from None
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
@@ -330,13 +335,13 @@ class PyramidsAECEnv(AECEnv):
         return self._require_state().view(seat)
 
     def _unknown(self, agent: Any) -> ValueError:
-        return ValueError(f"unknown agent {agent!r}; the agents are "
-                          f"{', '.join(self.possible_agents)}")
+        return ValueError(_("unknown agent {agent}; the agents are {agents}",
+                            agent=repr(agent), agents=", ".join(self.possible_agents)))
 
     def step(self, action: int | None) -> None:
         if self._over:
             if not self.agents:  # every agent took its dead step
-                raise RuntimeError(EPISODE_OVER)
+                raise RuntimeError(_(EPISODE_OVER))
             self._was_dead_step(action)
             return
         state = self._require_state()
@@ -405,7 +410,7 @@ class PyramidsAECEnv(AECEnv):
 
     def _require_state(self) -> State:
         if self.state_ is None:
-            raise RuntimeError(RESET_FIRST)
+            raise RuntimeError(_(RESET_FIRST))
         return self.state_
 
 

@@ -62,6 +62,7 @@ import numpy as np
 
 from pyramids.core import Game, PyramidsError, State, game_manifest, load
 from pyramids.core.views import declared_capacity, declared_keys
+from pyramids.play.i18n import _, ngettext, words_text
 
 PROBE_GAMES = 12
 PROBE_MAX_ACTIONS = 600
@@ -108,7 +109,7 @@ def probe(game: Game, games: int = PROBE_GAMES) -> _Measure:
     seats = list(range(game.num_players))
     for seed in range(games):
         state = game.new_initial_state(seed)
-        for _ in range(PROBE_MAX_ACTIONS):
+        for _move in range(PROBE_MAX_ACTIONS):
             for seat in seats:
                 measure.walk(state.view(seat), "")
             if state.is_terminal():
@@ -176,13 +177,14 @@ class _Builder:
             if declared is not None and get_origin(inner) is list:
                 (item,) = get_args(inner) or (Any,)
                 if self.game is None:
-                    raise ValueError(f"{path}: a declared capacity needs the game")
+                    raise ValueError(_("{path}: a declared capacity needs the game",
+                                       path=path))
                 return self._list(item, path, probe_path, declared.of(self.game))
             keys = declared_keys(kind)
             if keys is not None and get_origin(inner) is dict:
                 if self.game is None:
-                    raise ValueError(f"{path}: declared keys need the game")
-                _, item = get_args(inner) or (Any, Any)
+                    raise ValueError(_("{path}: declared keys need the game", path=path))
+                _key, item = get_args(inner) or (Any, Any)
                 return self._dict(None, item, path, probe_path, keys.of(self.game))
             return self._build(inner, path, probe_path)
         if origin in (Union, types.UnionType):
@@ -369,7 +371,8 @@ class Layout:
         try:
             return self._offsets[path]
         except KeyError:
-            raise KeyError(f"the observation layout has no feature {path!r}") from None
+            raise KeyError(_("the observation layout has no feature {path}",
+                             path=repr(path))) from None
 
     def has(self, path: str) -> bool:
         return path in self._offsets
@@ -387,7 +390,7 @@ class Layout:
 
     def span(self, path: str) -> tuple[int, int]:
         """The features [start, stop) of the view field `path` (`last_round`, `outcome`)."""
-        start, stop, _ = self._fields[path]
+        start, stop, _kind = self._fields[path]
         return start, stop
 
     def write_field(self, path: str, value: Any, out: Any, base: int = 0) -> None:
@@ -514,7 +517,8 @@ class Encoder:
         # function of its game's name and options, so a copy (pickle, deepcopy) is the
         # process's own encoder for them (environments copy with it).
         if self.key is None:
-            raise TypeError("only an encoder made by encoder_for() can be pickled or copied")
+            raise TypeError(_("only an encoder made by encoder_for() can be pickled or "
+                              "copied"))
         return _cached_encoder, self.key
 
     @property
@@ -597,8 +601,8 @@ def _cached_encoder(name: str, options_key: tuple[tuple[str, Any], ...],
     manifest = game_manifest(name)
     view_type = manifest.view_type
     if view_type is None:
-        raise ValueError(f"game {name!r} declares no view_type in its manifest; the RL "
-                         "encoders build the observation layout from it")
+        raise ValueError(_("game {game} declares no view_type in its manifest; the RL "
+                           "encoders build the observation layout from it", game=repr(name)))
     writer = manifest.companion("observation_encoder") if fast else None
     encoder = Encoder(game, view_type, _probe_for(name, options_key), writer)
     encoder.key = (name, options_key, fast)
@@ -626,8 +630,9 @@ def as_game(game: Game | str, options: dict[str, Any]) -> Game:
     if not isinstance(game, Game):
         return load(game, **options)
     if options:
-        raise TypeError(f"options go with a game's name; {game.name} is loaded with its "
-                        f"own ({game.options}), got {options}")
+        raise TypeError(_("options go with a game's name; {game} is loaded with its own "
+                          "({own}), got {given}", game=game.name, own=game.options,
+                          given=options))
     return game
 
 
@@ -675,12 +680,18 @@ class EpisodeGames:
                 and np.array_equal(other.high, encoder.high))
         if not same:
             given = ", ".join(f"{name}={value!r}" for name, value in sorted(changes.items()))
-            raise ValueError(
-                f"reset options {given} would change the environment's spaces ({base.name} "
-                f"with them has {game.num_players} player(s), {other.size} observation "
-                f"features and {other.num_actions} actions; this environment has "
-                f"{base.num_players}, {encoder.size} and {encoder.num_actions}); make a "
-                "new environment with them instead")
+            raise ValueError(ngettext(
+                "reset options {given} would change the environment's spaces ({game} with "
+                "them has {count} player, {size} observation features and {actions} "
+                "actions; this environment has {players}, {own_size} and {own_actions}); "
+                "make a new environment with them instead",
+                "reset options {given} would change the environment's spaces ({game} with "
+                "them has {count} players, {size} observation features and {actions} "
+                "actions; this environment has {players}, {own_size} and {own_actions}); "
+                "make a new environment with them instead",
+                game.num_players, given=given, game=base.name, size=other.size,
+                actions=other.num_actions, players=base.num_players, own_size=encoder.size,
+                own_actions=encoder.num_actions))
         return game, other
 
 
@@ -719,8 +730,8 @@ def as_action(action: Any) -> int:
     # A whole number held as a float (236.0, some libraries' arrays) is that action.
     if isinstance(action, (float, np.floating)) and float(action).is_integer():
         return int(action)
-    raise TypeError(f"an action is a whole number (an index of the action mask), "
-                    f"not {action!r}")
+    raise TypeError(_("an action is a whole number (an index of the action mask), not "
+                      "{got}", got=repr(action)))
 
 
 def as_seed(seed: Any) -> int:
@@ -730,8 +741,9 @@ def as_seed(seed: Any) -> int:
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
         if seed >= 0:
             return int(seed)
-        raise ValueError(f"a seed is a whole number of 0 or more, not {seed}")
-    raise TypeError(f"a seed is a whole number of 0 or more (or None), not {seed!r}")
+        raise ValueError(_("a seed is a whole number of 0 or more, not {got}", got=seed))
+    raise TypeError(_("a seed is a whole number of 0 or more (or None), not {got}",
+                      got=repr(seed)))
 
 
 def illegal_reason(state: Any, action: int | None) -> str:
@@ -739,9 +751,10 @@ def illegal_reason(state: Any, action: int | None) -> str:
     and what is allowed), for an environment's `info["reason"]`; the state is left as
     it was (the engine is asked on a copy)."""
     if action is None:
-        return "no action was given (None); give one whose action_mask entry is 1"
+        return _("no action was given (None); give one whose action_mask entry is 1")
     try:
         state.clone().apply_action(action)
     except PyramidsError as error:  # the engine's refusal (IllegalActionError)
-        return str(error)
-    return f"action {action} is not allowed now; give one whose action_mask entry is 1"
+        return words_text(error)
+    return _("action {action} is not allowed now; give one whose action_mask entry is 1",
+             action=action)

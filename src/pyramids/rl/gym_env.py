@@ -37,7 +37,7 @@ from gymnasium.utils import seeding
 
 from pyramids.core import Game, OptionError, Rng, State, manifests
 from pyramids.core.errors import N_
-from pyramids.play.i18n import _, ngettext
+from pyramids.play.i18n import _, ngettext, words_text
 from pyramids.rl.aec import (
     EPISODE_OVER,
     RENDER_MODES,
@@ -143,15 +143,15 @@ class PyramidsGymEnv(gymnasium.Env):
         players = self.game.num_players
         changes, mine, rest = game_changes(self.game, options, self.RESET_OPTIONS)
         if rest:
-            raise ValueError(
-                f"reset options {sorted(rest)} are not allowed; allowed: "
-                f"{allowed_reset_options(self.game, self.RESET_OPTIONS)} (seat: the "
-                "learner's seat; the others: options of "
-                f"{self.game.name}; each for this episode only)")
+            raise ValueError(_(
+                "reset options {given} are not allowed; allowed: {allowed} (seat: the "
+                "learner's seat; the others: options of {game}; each for this episode "
+                "only)", given=sorted(rest), game=self.game.name,
+                allowed=allowed_reset_options(self.game, self.RESET_OPTIONS)))
         chosen = mine.get("seat")
         if chosen is not None and not _is_seat(chosen, players):
-            raise ValueError(f"reset option seat is a seat number from 0 to {players - 1}; "
-                             f"got {chosen!r}")
+            raise ValueError(_("reset option seat is a seat number from 0 to {last}; "
+                               "got {got}", last=players - 1, got=repr(chosen)))
         game, encoder = self._episodes.get(changes)
         if seed is not None:
             seed = as_seed(seed)
@@ -222,7 +222,7 @@ class PyramidsGymEnv(gymnasium.Env):
         # An illegal action ends the episode too (the state is not terminal then): a step
         # after it would pay the penalty again.
         if self._ended or state.is_terminal():
-            raise RuntimeError(EPISODE_OVER)
+            raise RuntimeError(_(EPISODE_OVER))
         if type(action) is not int:
             action = as_action(action)
         legal = self._legal
@@ -324,7 +324,7 @@ class PyramidsGymEnv(gymnasium.Env):
 
     def _require_state(self) -> State:
         if self.state is None:
-            raise RuntimeError(RESET_FIRST)
+            raise RuntimeError(_(RESET_FIRST))
         return self.state
 
 
@@ -337,10 +337,11 @@ def _opponent_settings(game: Game, opponents: Any) -> list[str]:
                              "players": game.num_players}
     if others == 0:
         if opponents is not None:
-            raise ValueError(
-                f"{game.name} with options {game.options} has 1 player, so there is no seat "
-                f"for opponents (got opponents={opponents!r}); leave opponents out, or choose "
-                "a setting with more players")
+            raise ValueError(_(
+                "{game} with options {options} has 1 player, so there is no seat for "
+                "opponents (got opponents={got}); leave opponents out, or choose a setting "
+                "with more players", game=game.name, options=game.options,
+                got=repr(opponents)))
         return []
     if opponents is None:
         example = f"gymnasium.make({env_id(game.name)!r}, opponents='hard')"
@@ -367,11 +368,12 @@ def _opponent_settings(game: Game, opponents: Any) -> list[str]:
                 "other seat, in turn order from the learner's left); got a list of {got}",
                 others, got=len(settings), **table))
     else:
-        raise TypeError(f"opponents is {OPPONENT_FORMS}, or a list of them; "
-                        f"got {opponents!r}")
+        raise TypeError(_("opponents is {forms}, or a list of them; got {got}",
+                          forms=_(OPPONENT_FORMS), got=repr(opponents)))
     for setting in settings:
         if not isinstance(setting, str) or not setting.strip():
-            raise TypeError(f"each opponent is {OPPONENT_FORMS}; got {setting!r}")
+            raise TypeError(_("each opponent is {forms}; got {got}",
+                              forms=_(OPPONENT_FORMS), got=repr(setting)))
     return settings
 
 
@@ -387,13 +389,15 @@ def _make_opponents(settings: list[str], game: Game) -> list[Any]:
             agent = make_agent_from_setting(setting)
         except OptionError as error:
             # The agents' words say what is allowed; which opponent it was is added here.
-            raise ValueError(f"opponent {setting!r}: {error}") from None
+            raise ValueError(_("opponent {setting}: {reason}", setting=repr(setting),
+                               reason=words_text(error))) from None
         if thinks_by_clock(agent, game):
-            name = parse_setting(setting)[0]
-            raise ValueError(
-                f"opponent {setting!r} thinks by the clock in {game.name}, so a seed would "
-                "not replay its episodes (its moves would depend on the machine's speed); "
-                f"give a budget of iterations instead, such as {name}:iterations=200")
+            example = parse_setting(setting)[0] + ":iterations=200"
+            raise ValueError(_(
+                "opponent {setting} thinks by the clock in {game}, so a seed would not "
+                "replay its episodes (its moves would depend on the machine's speed); give "
+                "a budget of iterations instead, such as {example}", setting=repr(setting),
+                game=game.name, example=example))
         agents.append(agent)
     return agents
 
@@ -405,8 +409,12 @@ def _rotates(game: Game, seat: Any) -> bool:
     players = game.num_players
     if _is_seat(seat, players):
         return False
-    raise ValueError(f"seat is a seat number from 0 to {players - 1} or {ROTATE!r} "
-                     f"({game.name} has {players} player(s)); got {seat!r}")
+    raise ValueError(ngettext(
+        "seat is a seat number from 0 to {last} or {rotate} ({game} has {count} player); "
+        "got {got}",
+        "seat is a seat number from 0 to {last} or {rotate} ({game} has {count} players); "
+        "got {got}", players, last=players - 1, rotate=repr(ROTATE), game=game.name,
+        got=repr(seat)))
 
 
 def _is_seat(seat: Any, players: int) -> bool:

@@ -18,7 +18,7 @@ import os
 import shlex
 import statistics
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache
@@ -427,10 +427,7 @@ def report_markdown(report: dict[str, Any], plots: Sequence[str],
     if plots:
         lines += ["", _("## Plots", reader), ""]
         if plot_language(reader.lang) != reader.lang:
-            lines += [_("The plots' titles, axes and legends are in English: matplotlib "
-                        "found no font here that draws this language's letters (install one, "
-                        "such as `Noto Sans CJK`, and run again for plots in this language).",
-                        reader), ""]
+            lines += [_(PLOTS_IN_ENGLISH, reader), ""]
         lines += [f"![{Path(p).stem}]({Path(p).name})" for p in plots]
     lines += ["", _("## Findings", reader), "", *findings(report, reader), ""]
     return "\n".join(lines)
@@ -550,31 +547,68 @@ def chart_title(report: dict[str, Any], what: str, reader: Reader = ENGLISH) -> 
              what=what)
 
 
-#: A letter of each language other than English, to find a font that draws it.
-_SAMPLE_LETTERS = {"ko": "한"}
+#: Letters of each language other than English, to find a font that draws them.
+_SAMPLE_LETTERS = {"ko": "한국어 자리별 승률"}
+#: The fonts made for each language, best first: taken before any other font that
+#: happens to hold the sample letters (a fallback font may draw them poorly).
+PREFERRED_FONTS = {"ko": ("Noto Sans CJK KR", "Noto Sans KR", "Source Han Sans KR",
+                          "NanumGothic", "NanumBarunGothic", "Malgun Gothic",
+                          "Apple SD Gothic Neo", "AppleGothic", "UnDotum", "Baekmuk Gulim",
+                          "Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans CJK TC")}
+
+
+def choose_plot_font(fonts: Iterable[tuple[str, str]], lang: str,
+                     draws: Callable[[str, str], bool]) -> str | None:
+    """Of `fonts` ((name, file) pairs, as matplotlib lists them), the name of the one to
+    draw `lang`'s plots with: a font made for the language first (`PREFERRED_FONTS`, in
+    that order), else the first that draws every sample letter (`draws(file, letters)`);
+    never Last Resort (matplotlib's fallback, a box for every letter). None: no font
+    here draws them (nor for English, which matplotlib's own fonts draw)."""
+    sample = _SAMPLE_LETTERS.get(lang)
+    if sample is None:
+        return None
+    letters = "".join(sorted(set(sample) - {" "}))
+    candidates = [(name, file) for name, file in fonts if not name.startswith("Last Resort")]
+    rank = {name: place for place, name in enumerate(PREFERRED_FONTS.get(lang, ()))}
+    ordered = sorted(candidates, key=lambda font: rank.get(font[0], len(rank)))
+    checked: dict[str, bool] = {}
+    for name, file in ordered:
+        if file not in checked:
+            checked[file] = draws(file, letters)
+        if checked[file]:
+            return name
+    return None
+
+
+def _draws_letters(file: str, letters: str) -> bool:
+    """Whether the font in `file` has a glyph for each of `letters`."""
+    from matplotlib.ft2font import FT2Font
+
+    try:
+        font = FT2Font(file)
+        return all(font.get_char_index(ord(letter)) for letter in letters)
+    except (OSError, RuntimeError):
+        return False  # a font file that cannot be read
 
 
 @cache
 def plot_font(lang: str) -> str | None:
     """The name of a font that matplotlib knows and that draws `lang`'s letters (Noto
-    Sans CJK, Nanum... where installed); None where there is none (nor for English,
-    which matplotlib's own fonts draw): the plots are then in English."""
-    sample = _SAMPLE_LETTERS.get(lang)
-    if sample is None:
+    Sans CJK, Nanum... where installed; `choose_plot_font`); None where there is none
+    (nor for English, which matplotlib's own fonts draw): the plots are then in
+    English, and the report and the command say so (`PLOTS_IN_ENGLISH`)."""
+    if lang not in _SAMPLE_LETTERS:
         return None
     from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
 
-    for font in font_manager.fontManager.ttflist:
-        # Last Resort (matplotlib's own fallback) has a box for every letter.
-        if font.name.startswith("Last Resort"):
-            continue
-        try:
-            if FT2Font(font.fname).get_char_index(ord(sample)):
-                return str(font.name)
-        except (OSError, RuntimeError):
-            continue  # a font file that cannot be read
-    return None
+    fonts = [(str(font.name), str(font.fname)) for font in font_manager.fontManager.ttflist]
+    return choose_plot_font(fonts, lang, _draws_letters)
+
+
+#: What the report and `pyramids balance` say when the plots fall back to English.
+PLOTS_IN_ENGLISH = N_("The plots' titles, axes and legends are in English: matplotlib found "
+                      "no font here that draws this language's letters (install one, such as "
+                      "`Noto Sans CJK`, and run again for plots in this language).")
 
 
 def plot_language(lang: str) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Generic, TypeVar
 
-from pyramids.core import OptionError, RecordError
+from pyramids.core import OptionError, RecordError, find_manifest
 from pyramids.core.errors import N_, Words
 from pyramids.core.files import os_reason
 from pyramids.sim.backends import Backend, run_indexed
@@ -77,19 +77,37 @@ class ResultsFormat(Generic[K, R]):
         return RecordError(_NOT_A_RESULT_ANY, path=str(path), line=line, command=self.kind)
 
     def other_run(self, path: Path, kind: str, theirs: Any) -> RecordError:
-        shown = settings_text(theirs)
+        # An option both runs set alike is left out of both (a simulate header holds
+        # every option, the defaults too), unless the two would then read the same.
+        same = _same_options(theirs, self.header)
+        shown, ours = settings_text(theirs, same), settings_text(self.header, same)
+        if shown == ours:
+            shown, ours = settings_text(theirs), settings_text(self.header)
         if kind != self.kind:
             shown = f"pyramids {kind} {shown}"
-        fields = dict(path=str(path), theirs=shown, ours=settings_text(self.header))
+        fields = dict(path=str(path), theirs=shown, ours=ours)
         if self.kind in _OTHER_RUN:
             return RecordError(_OTHER_RUN[self.kind], **fields)
         return RecordError(_OTHER_RUN_ANY, command=self.kind, **fields)
 
 
-def settings_text(header: Any) -> str:
-    """A run's settings as typed: game, agents (or agent), seed and each option (`-o`),
-    so that two runs told apart by an option alone read differently."""
+def _same_options(one: Any, other: Any) -> set[str]:
+    """The options two headers both set, to the same value."""
     try:
+        mine, theirs = one.get("options") or {}, other.get("options") or {}
+        return {name for name, value in mine.items()
+                if name in theirs and theirs[name] == value}
+    except (AttributeError, TypeError):
+        return set()
+
+
+def settings_text(header: Any, leave_out: Iterable[str] = ()) -> str:
+    """A run's settings as typed: game, agents (or agent), seed and each option (`-o`;
+    the number of players as `--players N`, the way it is given), so that two runs told
+    apart by an option alone read differently; `leave_out`: options not to show."""
+    try:
+        left_out = set(leave_out)
+        seats_option = _players_option(str(header["game"]))
         parts = [str(header["game"])]
         if "agents" in header:
             parts.append("--agents " + ",".join(
@@ -98,11 +116,20 @@ def settings_text(header: Any) -> str:
         if "agent" in header:
             parts.append(f"--agent {header['agent']}")
         parts.append(f"--seed {header['seed']}")
-        options = "".join(f" -o {name}={value}"
-                          for name, value in sorted((header.get("options") or {}).items()))
+        given = {name: value for name, value in (header.get("options") or {}).items()
+                 if name not in left_out}
+        order = sorted(given.items(), key=lambda item: (item[0] != seats_option, item[0]))
+        options = "".join(f" --players {value}" if name == seats_option
+                          else f" -o {name}={value}" for name, value in order)
         return ", ".join(parts) + options
     except (KeyError, TypeError, IndexError, AttributeError):
         return "?"
+
+
+def _players_option(game: str) -> str | None:
+    """The option `--players` sets for `game` (None: none, or the game is not known)."""
+    manifest = find_manifest(game)
+    return None if manifest is None else manifest.players_option
 
 
 def read_results_file(path: Path, form: ResultsFormat[K, R],

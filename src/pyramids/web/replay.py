@@ -116,7 +116,8 @@ def replay_answer(record: dict[str, Any], lang: str) -> dict[str, Any]:
         }
         if plain_text(game_record.game, step["views"][0]) is not None:
             # A game drawn by its text_renderer alone (a plugin's): as a room shows it.
-            step["texts"] = [plain_text(game_record.game, view) for view in step["views"]]
+            step["texts"] = [plain_text(game_record.game, view, lang)
+                             for view in step["views"]]
         if number > 0:
             seat, text, _by_bot = moves[number - 1]
             step.update(seat=seat, action=text, lines=public[number - 1]["lines"])

@@ -35,6 +35,7 @@ from pyramids.core import (
     load,
 )
 from pyramids.core.errors import N_, PluralWords, Words, words_json
+from pyramids.play.i18n import LANGUAGES
 from pyramids.play.moves import reason_only
 from pyramids.play.render import render_view
 from pyramids.web.names import name_look
@@ -135,14 +136,15 @@ MAX_TAKEOVER_SECONDS = 86_400.0
 
 
 
-def plain_text(game: str, view: dict[str, Any]) -> str | None:
-    """The view as the game's `text_renderer` draws it for `play --plain`, for the page
-    of a game with no browser renderer of its own (a plugin's): it shows that instead
-    of the raw view's fields. None where the game has a renderer, or no drawing."""
+def plain_text(game: str, view: dict[str, Any], lang: str | None = None) -> str | None:
+    """The view as the game's `text_renderer` draws it for `play --plain`, in `lang`
+    (None: the server's), for the page of a game with no browser renderer of its own
+    (a plugin's): it shows that instead of the raw view's fields. None where the game
+    has a renderer, or no drawing."""
     manifest = find_manifest(game)
     if manifest is None or manifest.web_renderer is not None or not manifest.text_renderer:
         return None
-    return render_view(game, view)
+    return render_view(game, view, lang)
 
 class RoomError(PyramidsError):
     """A request a room refuses. `code` is stable for clients, `status` is the HTTP status."""
@@ -809,7 +811,11 @@ class Room:
         if shown is not None:
             text = plain_text(self.game_name, shown)
             if text is not None:
+                # Each page shows the drawing in its own language (`texts`); `text` is
+                # the server's, for a client that reads no language.
                 message["text"] = text
+                message["texts"] = {code: plain_text(self.game_name, shown, code)
+                                    for code in LANGUAGES}
         return message
 
     def record(self) -> GameRecord:

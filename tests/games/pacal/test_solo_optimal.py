@@ -128,7 +128,7 @@ def test_values_between_two_closed_neighbours_are_dead() -> None:
 def test_the_command_refuses_sizes_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         optimal.main(["--fields", "11"])
-    assert "--fields must be 1 to 7, not 11" in capsys.readouterr().err
+    assert "--fields 11 is out of reach in Python" in capsys.readouterr().err
     assert optimal.main(["--fields", "3"]) == 0
     out = capsys.readouterr().out
     assert "| 3 | 15 | 93.362% | 3.86 points |" in out
@@ -166,3 +166,24 @@ def test_the_c_version_stops_in_words_when_its_table_is_full(tmp_path: Path) -> 
     assert full.returncode == 3 and "is full: give a larger log2 size" in full.stderr
     wrong = subprocess.run([str(program), "9"], capture_output=True, text=True)
     assert wrong.returncode == 2 and "usage: pacal_solo_optimal FIELDS(1-8)" in wrong.stderr
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--fields", "7"], "--fields 7 is out of reach in Python: the positions grow about "
+                        "twentyfold a field"),
+    (["--fields", "7"], "about 165 million at 7"),
+    (["--fields", "7"], "allowed: 1 to 6. The C version reaches 7 fields"),
+    (["--fields", "7"], "cc -O2 -o pacal_solo_optimal benchmarks/pacal_solo_optimal.c"),
+    (["--fields", "8"], "--fields 8 is out of reach in Python"),
+    (["--fields", "0"], "--fields must be 1 to 6, not 0"),
+])
+def test_an_infeasible_size_is_refused_saying_why_and_what_is_allowed(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--fields 7` was taken and ran out of memory after hours (about 165 million
+    positions); it is refused at once, before any solving, naming the C version."""
+    with pytest.raises(SystemExit) as refused:
+        optimal.main(argv)
+    assert refused.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert words in err, err
+    assert optimal.fields_refusal(6) is None

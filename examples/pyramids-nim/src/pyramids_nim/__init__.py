@@ -144,4 +144,5 @@ MANIFEST = GameManifest(
     greedy_policy="pyramids_nim.greedy",
     text_renderer="pyramids_nim.text:render",
     web_renderer="pyramids_nim:nim.js",
+    catalogue="pyramids_nim:locale",
 )

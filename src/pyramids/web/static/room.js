@@ -577,8 +577,9 @@ function renderGame(message) {
   box.dataset.game = message.game;
   if (!renderer) {
     // A game with no renderer of its own: its plain-text drawing (the server sends the
-    // game's text_renderer output as `text`), else words saying it has none.
-    box.replaceChildren(...plainBoard(message.game, message.text, message.legal_actions, send));
+    // game's text_renderer output as `texts`, one a language), else words saying it has none.
+    const text = message.texts ? message.texts[LANG] ?? message.text : message.text;
+    box.replaceChildren(...plainBoard(message.game, text, message.legal_actions, send));
     return;
   }
   const ctx = {
