@@ -531,14 +531,11 @@ def test_a_clock_chosen_while_ranked_stays_when_ranked_is_unticked(
     assert not errors, f"the page raised JavaScript errors: {errors}"
 
 
-def test_a_player_who_lets_the_clock_run_out_three_turns_in_a_row_forfeits_on_every_page(
-    browser: Any, server: ClockedServer
-) -> None:
-    """Bo stops moving in a ranked match: the bot moves for him twice, and on his third
-    turn in a row that runs out the game ends, his loss. Both players' pages, and a
-    Korean spectator's, say who ran out of time and why; so do the replay and the
-    account page."""
-    errors: list[str] = []
+def ranked_pacal_match(browser: Any, server: ClockedServer, errors: list[str],
+                       clock: str | None = None) -> tuple[Any, Any, Any, str]:
+    """Ana (host) and Bo, both logged in, start a ranked Pacal match made in the lobby
+    (with `clock`, else the one the lobby gives a ranked room); a Korean spectator
+    watches. Their pages and the room's id."""
     ana, bo = person(browser, errors), person(browser, errors)
     register(ana, server, "Ana")
     register(bo, server, "Bo")
@@ -549,13 +546,14 @@ def test_a_player_who_lets_the_clock_run_out_three_turns_in_a_row_forfeits_on_ev
     ana.wait_for_selector("body[data-options='pacal']")
     ana.select_option("#seats select[data-seat='0']", "me")
     ana.select_option("#seats select[data-seat='1']", "open")
-    ana.select_option("#time-control", "move:60")
+    if clock is not None:
+        ana.select_option("#time-control", clock)
     ana.check("#ranked")
     ana.wait_for_selector("#ranked-hint:not([hidden])")
     assert "3 turns in a row loses the game" in ana.inner_text("#ranked-hint")
     ana.click("#create-button")
     ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
-    room = ana.url.rsplit("/", 1)[1]
+    room: str = ana.url.rsplit("/", 1)[1]
     bo.goto(f"{server.base}/play/{room}")
     bo.click("[data-take-seat='1']")
     bo.wait_for_selector("[data-leave='1']")
@@ -566,6 +564,18 @@ def test_a_player_who_lets_the_clock_run_out_three_turns_in_a_row_forfeits_on_ev
     watcher.goto(f"{server.base}/play/{room}")
     for page in (ana, bo, watcher):
         page.wait_for_selector("body[data-status=playing]")
+    return ana, bo, watcher, room
+
+
+def test_a_player_who_lets_the_clock_run_out_three_turns_in_a_row_forfeits_on_every_page(
+    browser: Any, server: ClockedServer
+) -> None:
+    """Bo stops moving in a ranked match: the bot moves for him twice, and on his third
+    turn in a row that runs out the game ends, his loss. Both players' pages, and a
+    Korean spectator's, say who ran out of time and why; so do the replay and the
+    account page."""
+    errors: list[str] = []
+    ana, bo, watcher, room = ranked_pacal_match(browser, server, errors, "move:60")
 
     timeouts = 0
     while timeouts < 3:
@@ -620,30 +630,7 @@ def test_a_host_who_ends_a_ranked_game_over_a_player_away_is_told_who_and_how_it
     spectator's, the replay and both histories say Bo was away and how it counts."""
     server.app.state.hub.limits = ServerLimits.relaxed(ranked_end_away_seconds=0.3)
     errors: list[str] = []
-    ana, bo = person(browser, errors), person(browser, errors)
-    register(ana, server, "Ana")
-    register(bo, server, "Bo")
-    ana.goto(server.base + "/")
-    ana.wait_for_selector("body[data-ready=true]")
-    ana.fill("#name", "Ana")
-    ana.select_option("#game", "pacal")
-    ana.wait_for_selector("body[data-options='pacal']")
-    ana.select_option("#seats select[data-seat='0']", "me")
-    ana.select_option("#seats select[data-seat='1']", "open")
-    ana.check("#ranked")
-    ana.click("#create-button")
-    ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
-    room = ana.url.rsplit("/", 1)[1]
-    bo.goto(f"{server.base}/play/{room}")
-    bo.click("[data-take-seat='1']")
-    bo.wait_for_selector("[data-leave='1']")
-    ana.click("#start:not([disabled])")
-    watcher = browser.new_context(locale="ko-KR").new_page()
-    watcher.set_default_timeout(TIMEOUT_MS)
-    watcher.on("pageerror", lambda error: errors.append(str(error)))
-    watcher.goto(f"{server.base}/play/{room}")
-    for page in (ana, bo, watcher):
-        page.wait_for_selector("body[data-status=playing]")
+    ana, bo, watcher, room = ranked_pacal_match(browser, server, errors)
     bo.goto(f"{server.base}/account")  # Bo leaves the game
     bo.wait_for_selector("body[data-ready=true]")
     time.sleep(0.5)
