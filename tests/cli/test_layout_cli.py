@@ -194,6 +194,29 @@ def test_convert_kmahjongg_to_pyr(tmp_path: Path) -> None:
     assert read_layout_file(out).name == "turtle-copy"
 
 
+def test_convert_and_validate_refuse_a_kmahjongg_file_with_overlapping_tiles(
+    tmp_path: Path,
+) -> None:
+    # Two '1's of layer 0 one cell apart: the tiles share the cells x=1, y=0..1.
+    path = tmp_path / "clash.layout"
+    path.write_text("kmahjongg-layout-v1.1\nw8\nh2\nd1\n11..1.1.\n........\n")
+    out = tmp_path / "clash.pyr"
+    result = invoke("convert", str(path), "-o", str(out))
+    assert result.exit_code == 2
+    assert f"{path}: line 5, column 1, tile at x=0 y=0 layer 0: this tile overlaps the " \
+        "tile at x=1 y=0 (line 5, column 2)" in result.output
+    assert not out.exists()
+    # A layout the player already has there is left as it was, even with --force.
+    out.write_text("mine")
+    result = invoke_ko("convert", str(path), "-o", str(out), "--force")
+    assert result.exit_code == 2
+    assert f"{path}: 5행 1열, x=0 y=0 층 0의 타일: " in result.output
+    assert "overlaps" not in result.output
+    assert out.read_text() == "mine"
+    result = runner.invoke(app, ["--lang", "en", "layout", "validate", str(path)])
+    assert result.exit_code == 2 and "this tile overlaps the tile at x=1 y=0" in result.output
+
+
 def invoke_ko(*args: str):
     return runner.invoke(app, ["--lang", "ko", "layout", *args])
 

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from pyramids.cli.main import app
 from pyramids.core import OptionError, PyramidsError, RecordError, load
+from pyramids.sim import backends
 from pyramids.sim.arena import run_arena
 from pyramids.sim.backends import Backend, make_backend, run_indexed
 from pyramids.sim.balance import run_balance
@@ -205,6 +206,17 @@ def _join_fails(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
 
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", refused)
+
+    def joined_here(target: Any, blob: bytes, loads: Any) -> Iterator[Any]:
+        # The child process that sends the games joins first (`_ensure_ray`); done
+        # here, where `ray.init` is the failing one, its error reaches the command as
+        # the child's would (tests/sim/test_ray_driver.py).
+        backend = loads(blob)[3]
+        backends._ensure_ray(backend)
+        raise AssertionError("joined a cluster that refuses")
+        yield
+
+    monkeypatch.setattr(backends, "_from_driver", joined_here)
 
 
 def _ray_wrapped(inner: str) -> ConnectionError:

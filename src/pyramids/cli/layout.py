@@ -323,8 +323,9 @@ def validate(
     """Check a layout; list each problem with its place; exit 2 on an error.
 
     In a .pyr file overlapping or floating tiles, an odd count, a mark on no tile
-    and misplaced markers are errors. A KMahjongg file that KMahjongg would load
-    is never an error here; its geometric oddities are warnings.
+    and misplaced markers are errors. A KMahjongg file is refused when two tiles
+    of one layer share a cell or a tile lies past its declared size; a floating
+    tile in it is a warning, as KMahjongg loads it.
     """
     with user_errors():
         layout, problems = _read_with_problems(layout_name)

@@ -6,7 +6,9 @@ then gives an OpenSpiel game whose parameters are the game's options, and whose
 type pyspiel registers, `pyspiel.registered_games()`, is the default options'). See
 `pyramids.openspiel.game` for how chance, information and utilities map, and
 `pyramids.openspiel.bots` for OpenSpiel's MCTS as a pyramids agent
-(`openspiel-mcts`). docs/rl.md has examples.
+(`openspiel-mcts`), and `pyramids.openspiel.ismcts.ismcts_bot` for OpenSpiel's
+IS-MCTS, seeded (OpenSpiel's C++ `pyspiel.ISMCTSBot` cannot play Python games).
+docs/rl.md has examples.
 """
 
 from pyramids.openspiel.game import (
@@ -21,6 +23,7 @@ from pyramids.openspiel.game import (
 SPIEL_NAMES = register_games()
 
 from pyramids.openspiel.bots import OpenSpielMctsAgent  # noqa: E402  (registers the agent)
+from pyramids.openspiel.ismcts import ismcts_bot  # noqa: E402
 
 __all__ = [
     "SPIEL_NAMES",
@@ -29,6 +32,7 @@ __all__ = [
     "PyramidsSpielGame",
     "PyramidsSpielState",
     "game_type",
+    "ismcts_bot",
     "register_games",
     "short_name",
 ]

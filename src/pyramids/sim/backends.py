@@ -10,12 +10,18 @@ identical figures on every backend.
 - `ray`: tasks on a Ray cluster, joined at `address` (or `RAY_ADDRESS`; with
   neither, Ray starts a local instance). The workers import pyramids, and any
   game plugin the batch uses, from their own environment, so every node needs
-  the same install (see docs/scale.md).
+  the same install (see docs/scale.md). Unless this process has joined Ray
+  itself (`ray.init` before the batch), the games are sent from a child process
+  that joins, and leaves, for this batch only: Ray ends the process that sends
+  games with exit code 1, and no word, when the node under it stops (`ray stop`
+  mid-run, the raylet lost), so the command itself, which only reads the
+  child's results, stays to say so in words and exit with its own code.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import socket
 import threading
@@ -236,7 +242,7 @@ def _refused_token(ray: Any, error: BaseException | None) -> bool:
     return False
 
 
-def _first_line(error: Exception) -> str:
+def _first_line(error: BaseException) -> str:
     """Ray's own words on what failed, without the traceback some of them carry."""
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
@@ -249,8 +255,108 @@ def _run_on_ray(
     backend: Backend,
     grouped: bool = True,
 ) -> Iterator[tuple[list[int], list[R]]]:
-    """Each chunk of `indices` with its results, as the cluster finishes them."""
-    ray = _ensure_ray(backend)
+    """Each chunk of `indices` with its results, as the cluster finishes them: sent
+    from this process where it has joined Ray already, else from a child process
+    (`_ray_driver`) that joins for this batch."""
+    import ray
+
+    if ray.is_initialized():
+        yield from _ray_chunks(ray, work, payload, indices, backend, grouped)
+        return
+    blob = ray.cloudpickle.dumps((work, payload, list(indices), backend, grouped))
+    yield from _from_driver(_ray_driver, blob, ray.cloudpickle.loads)
+
+
+# What the child that sends the games says through its pipe.
+_RESULTS = "results"
+_DONE = "done"
+_FAILED = "failed"
+
+
+def _from_driver(
+    target: Callable[[int, Any, bytes], None], blob: bytes, loads: Callable[[bytes], Any]
+) -> Iterator[Any]:
+    """Run `target(parent pid, pipe end, blob)` in a child process and yield what it
+    sends as `(_RESULTS, chunk, results)`; its `(_FAILED, error)` is raised here, and
+    its end with neither `_DONE` nor a failure sent (Ray ended it) is a
+    `PyramidsError` in words. A consumer that stops early (Ctrl-C, an error of its
+    own) ends the child."""
+    context = multiprocessing.get_context("spawn")
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(target=target, args=(os.getpid(), sending, blob),
+                            name="pyramids-ray-driver", daemon=True)
+    child.start()
+    sending.close()
+    ended = False
+    try:
+        while True:
+            try:
+                message = loads(receiving.recv_bytes())
+            except EOFError:
+                break
+            if message[0] == _RESULTS:
+                yield message[1], message[2]
+            elif message[0] == _FAILED:
+                ended = True
+                raise message[1]
+            else:
+                ended = True
+                break
+    finally:
+        receiving.close()
+        if not ended and child.is_alive():
+            child.terminate()
+        child.join()
+    if not ended:
+        raise PyramidsError(
+            N_("the Ray cluster stopped running the games (Ray ended the process that sent "
+               "them, exit code {code}: the Ray node under it stopped, e.g. ray stop during "
+               "the run); the games a --results file kept stay there: give the same "
+               "command again, once the cluster is back, to go on from them"),
+            code=child.exitcode)
+
+
+def _ray_driver(parent: int, pipe: Any, blob: bytes) -> None:
+    """In the child process: join Ray, send the games, and send back each chunk's
+    results, then `_DONE` (or `_FAILED` with the error), and leave Ray."""
+    _leave_with_parent(parent)
+    # Nothing of a run goes to stdout but the command's own output (--json): what Ray
+    # prints while the games run goes to stderr, as in the command's own process.
+    os.dup2(2, 1)
+    import ray
+
+    dumps = ray.cloudpickle.dumps
+    try:
+        work, payload, indices, backend, grouped = ray.cloudpickle.loads(blob)
+        for chunk, results in _ray_chunks(_ensure_ray(backend), work, payload, indices,
+                                          backend, grouped):
+            pipe.send_bytes(dumps((_RESULTS, chunk, results)))
+        message = dumps((_DONE,))
+    except BaseException as error:  # KeyboardInterrupt too: the command says it
+        if isinstance(error, ray.exceptions.RayTaskError):
+            # The games' own error, raised in a worker: raised as it would be here.
+            error = error.cause if isinstance(error.cause, BaseException) else error
+        try:
+            message = dumps((_FAILED, error))
+        except Exception:  # an error that does not pickle: its words
+            message = dumps((_FAILED, PyramidsError(
+                N_("the games failed on Ray: {reason}"), reason=_first_line(error))))
+    try:
+        pipe.send_bytes(message)
+    finally:
+        pipe.close()
+        ray.shutdown()
+
+
+def _ray_chunks(
+    ray: Any,
+    work: Callable[[P, int], R],
+    payload: P,
+    indices: Sequence[int],
+    backend: Backend,
+    grouped: bool,
+) -> Iterator[tuple[list[int], list[R]]]:
+    """Each chunk of `indices` with its results, sent from this process (joined)."""
     parallel = max(backend.workers, int(ray.cluster_resources().get("CPU", 1)))
     remote_chunk = ray.remote(_run_chunk)
     # The payload goes to the object store once, not once a chunk.

@@ -89,8 +89,9 @@ def compare(state: Any, model: Model, where: str) -> None:
         assert (barque["space"], barque["spaces"], barque["spaces_left"]) == (
             space, spaces, spaces - space), where
         assert barque["layer_bonus"] == o["speed_layer_bonus"] * (spaces - space), where
-        if o["speed_pair_bonus"] or o["speed_layer_bonus"]:  # else nothing is tracked
-            assert barque["quick_until"] == model.last_pair_at + o["speed_pair_seconds"], where
+        # With the bonuses 0 too: the time of the last pair is kept (it was not, so
+        # the view said the start's quick window for the whole game).
+        assert barque["quick_until"] == model.last_pair_at + o["speed_pair_seconds"], where
     assert not {"sight_pairs", "hint"} & set(view), where  # the asker's only
     for seat in range(model.players):  # no player sees a face-down face either
         mine = state.view(seat)

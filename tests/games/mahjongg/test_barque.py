@@ -108,6 +108,34 @@ def test_without_bonuses_the_track_scores_nothing() -> None:
     assert "speed_bonus" not in state.view(0)["last_move"]
 
 
+@pytest.mark.parametrize(("clock", "first", "second"), [("real", 8, 30), ("turns", 0, 4)])
+def test_without_bonuses_quick_until_still_follows_the_last_pair(
+    clock: str, first: int, second: int
+) -> None:
+    """With both speed bonuses 0 the time of a pair was not kept: the view said "the
+    next pair is quick until second 10" (the start's window) for the whole game."""
+    game = mini_game(mode="time-attack", speed_pair_bonus=0, speed_layer_bonus=0,
+                     clock=clock, turn_seconds=4)
+    state = game.state_with_faces(MINI_FACES, seed=1)
+    assert state.view(0)["barque"]["quick_until"] == 10  # from the start
+
+    def pair(at: int, move: str) -> dict[str, object]:
+        if clock == "real":
+            state.apply_string(f"clock {at}")
+        # With clock=turns a move is made at the time reached so far, then its
+        # 4 seconds pass: the pairs are at 0 and 4.
+        state.apply_string(move)
+        return state.view(0)
+
+    assert pair(first, "match 7 8")["barque"]["quick_until"] == first + 10
+    view = pair(second, "match 0 9")
+    assert (view["barque"]["quick_until"], view["barque"]["quick_bonus"]) == (second + 10, 0)
+    assert "speed_bonus" not in view["last_move"]  # and still nothing scored
+    # Undo takes the pair's time back with the pair.
+    state.apply_string("undo")
+    assert state.view(0)["barque"]["quick_until"] == first + 10
+
+
 def test_the_real_clock_ends_the_game_at_sunset() -> None:
     state = mini_game(mode="time-attack").state_with_faces(MINI_FACES, seed=1)
     state.apply_string("match 7 8")

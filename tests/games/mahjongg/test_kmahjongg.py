@@ -93,16 +93,93 @@ def test_only_1_cells_count_and_other_characters_are_empty() -> None:
     assert layout.positions == ((0, 0, 0), (2, 0, 0))
 
 
-def test_kmahjongg_accepts_floating_and_overlapping_tiles() -> None:
-    # Layer 1's tile at x=4 rests on nothing; two base tiles share a cell.
+def test_kmahjongg_accepts_floating_tiles_and_validate_reports_them() -> None:
+    # Layer 1's tile at x=4 rests on nothing (KMahjongg loads it; so does the importer).
     layout = parse_kmahjongg(
-        v11(6, 3, 2, "11....", "......", "......", "....1.", "1.....", "......")
+        v11(6, 3, 2, "1.1...", "......", "......", "....1.", "1.....", "......")
     )
     assert layout.size == 4
     problems = validate_layout(layout)
     messages = {str(p.message).split(":")[0] for p in problems if p.severity == ERROR}
-    assert "floats" in messages
-    assert any("overlaps" in m for m in messages)
+    assert messages == {"floats"}
+
+
+OVERLAP_ALLOWED = (
+    "a tile covers 2 x 2 cells and two tiles of one layer may not share a cell, so the '1's "
+    "of one layer must be at least 2 cells apart across or down (a half-tile offset, such as "
+    "2 across and 1 down, is allowed)"
+)
+
+
+def test_two_tiles_sharing_a_cell_are_refused_with_file_line_column_layer_and_the_other(
+    tmp_path: Path,
+) -> None:
+    # Layer 1 (lines 9-11): the '1' at x=1 y=0 covers x 1..2, y 0..1; the '1' at x=2 y=1
+    # covers x 2..3, y 1..2: they share the cell x=2 y=1.
+    path = tmp_path / "bad.layout"
+    path.write_text(v11(6, 3, 2, "1212..", "4343..", "......",
+                        ".12...", ".412..", "..43.."))
+    with pytest.raises(LayoutError) as caught:
+        read_kmahjongg_file(path)
+    assert str(caught.value) == (
+        f"{path}: line 9, column 2, tile at x=1 y=0 layer 1: this tile overlaps the tile at "
+        f"x=2 y=1 (line 10, column 3): {OVERLAP_ALLOWED}"
+    )
+    # The game's loader refuses it the same way.
+    with pytest.raises(LayoutError, match="line 9, column 2, tile at x=1 y=0 layer 1"):
+        load_layout(str(path))
+
+
+@pytest.mark.parametrize(
+    ("rows", "first", "other", "more"),
+    [
+        # Side by side one cell apart (dx=1, dy=0).
+        (("11..", "...."), (0, 0), (1, 0), 0),
+        # One under the other (dx=0, dy=1).
+        (("1...", "1...", "...."), (0, 0), (0, 1), 0),
+        # Diagonal (dx=-1, dy=1): the later '1' is left of the earlier one.
+        ((".1..", "1...", "...."), (1, 0), (0, 1), 0),
+        # Three overlaps among four tiles: the first in reading order is named, the other
+        # two counted.
+        (("11.1.", "..1..", "....."), (0, 0), (1, 0), 2),
+    ],
+)
+def test_every_way_of_sharing_a_cell_is_an_overlap(
+    rows: tuple[str, ...], first: tuple[int, int], other: tuple[int, int], more: int
+) -> None:
+    width, height = len(rows[0]), len(rows)
+    with pytest.raises(LayoutError) as caught:
+        parse_kmahjongg(v11(width, height, 1, *rows))
+    text = str(caught.value)
+    assert text.startswith(
+        f"line {6 + first[1]}, column {first[0] + 1}, tile at x={first[0]} y={first[1]} "
+        f"layer 0: this tile overlaps the tile at x={other[0]} y={other[1]} "
+        f"(line {6 + other[1]}, column {other[0] + 1})"
+    )
+    assert text.endswith(f"(and {more} more)") == bool(more)
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # Side by side (dx=2), one under the other (dy=2), and half a tile off: 2 across
+        # and 1 down, 1 across and 2 down, -1 across and 2 down. No shared cell.
+        ("1.1.", "....", "....", "...."),
+        ("1...", "....", "1...", "...."),
+        ("1...", "..1.", "....", "...."),
+        ("1...", "....", ".1..", "...."),
+        (".1..", "....", "1...", "...."),
+    ],
+)
+def test_half_tile_offsets_share_no_cell_and_load(rows: tuple[str, ...]) -> None:
+    layout = parse_kmahjongg(v11(4, 4, 1, *rows))
+    assert layout.size == 2
+
+
+def test_tiles_on_different_layers_at_one_place_are_not_an_overlap() -> None:
+    # One tile straight on another (layer 1 on layer 0) is a stack, not an overlap.
+    layout = parse_kmahjongg(v11(4, 2, 2, "1.1.", "....", "1.1.", "...."))
+    assert layout.size == 4
 
 
 @pytest.mark.parametrize(
@@ -210,7 +287,14 @@ def test_a_board_too_small_for_any_tile() -> None:
     )
 
 
-@pytest.mark.parametrize("path", [TURTLE, DATA / "castle.layout"], ids=lambda p: p.name)
-def test_real_kmahjongg_files_fit_their_declared_size(path: Path) -> None:
+SHARED = Path("/work/shared/data/layouts/kmahjongg")
+REAL_FILES = sorted({TURTLE, *DATA.glob("*.layout"), *SHARED.glob("*.layout")})
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=str)
+def test_real_kmahjongg_files_fit_their_declared_size_and_have_no_overlap(path: Path) -> None:
     layout = read_kmahjongg_file(path)
     assert layout.width <= 32 and layout.height <= 16
+    # Half-tile offsets (the Turtle's end tiles) are in them; none counts as an overlap.
+    assert layout.geometry.overlapping_pairs_on_layer() == []
+    assert [p for p in validate_layout(layout) if p.severity == ERROR] == []

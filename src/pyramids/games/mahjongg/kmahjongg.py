@@ -11,16 +11,21 @@ What KMahjongg's reader accepts, and so what this importer accepts:
   other character is an empty cell (the `2`, `3`, `4` drawing the rest of a
   tile are decoration); the number of tiles is even.
 
-What this importer refuses besides: a tile that lies past the declared size. A
-tile covers 2 x 2 cells, so a `1` in the last column or the last row of a layer
-would reach outside the `w` x `h` board (the board would silently grow); the
-error names the file, the line and column of that `1`, its layer, and the size.
+What this importer refuses besides, each error naming the file, the line and
+column of the tile's `1`, its layer, and what is allowed:
+- a tile that lies past the declared size. A tile covers 2 x 2 cells, so a `1`
+  in the last column or the last row of a layer would reach outside the
+  `w` x `h` board (the board would silently grow);
+- two tiles of one layer that share a cell (the rules page: "two tiles on one
+  layer never share a cell"): their `1`s are at most one cell apart across and
+  down. Half-tile offsets (2 across and 1 down, as the Turtle's end tiles) share
+  no cell and are read as they are.
 
 Imported layouts carry the rules page's markers: the tiles of the highest layer
 become capstones, with no vaults and no face-down tiles. KMahjongg does not
-check that tiles rest on something or do not overlap, so neither does the
-importer: `layout_format.validate_layout` reports such things as warnings for
-the caller to show.
+check that tiles rest on something, so neither does the importer:
+`layout_format.validate_layout` reports a floating tile as a warning for the
+caller to show.
 """
 
 from __future__ import annotations
@@ -104,19 +109,31 @@ def parse_kmahjongg(text: str, name: str = "kmahjongg", source: str = "") -> Lay
             y, x = divmod(rest, width)
             positions.append((x, y, z))
             tile_offsets.append(offset)
-    outside = [(offset, position) for offset, position in zip(tile_offsets, positions,
-                                                              strict=True)
+    def line_and_column(offset: int) -> tuple[int, int]:
+        """The file line and 1-based column of the board character at `offset`."""
+        row = bisect_right(starts, offset) - 1
+        return numbers[row], offset - starts[row] + 1
+
+    def refuse_first(found: list[tuple[int, Position, Words]]) -> LayoutError:
+        offset, position, why = found[0]
+        problem = located(why, *line_and_column(offset), position)
+        if len(found) > 1:
+            problem = Words(N_("{problem} (and {count} more)"), problem=problem,
+                            count=len(found) - 1)
+        return LayoutError(from_source(problem, source))
+
+    tiles = list(zip(tile_offsets, positions, strict=True))
+    past_the_edge = _past_the_edge(width, height, header)
+    outside = [(offset, position, past_the_edge) for offset, position in tiles
                if position[0] + 2 > width or position[1] + 2 > height]
     if outside:
-        offset, position = outside[0]
-        row = bisect_right(starts, offset) - 1
-        problem = located(
-            _past_the_edge(width, height, header), numbers[row], offset - starts[row] + 1, position
-        )
-        if len(outside) > 1:
-            problem = Words(N_("{problem} (and {count} more)"), problem=problem,
-                            count=len(outside) - 1)
-        raise LayoutError(from_source(problem, source))
+        raise refuse_first(outside)
+    overlapping = [
+        (offset, position, _overlap(other, *line_and_column(other_offset)))
+        for (offset, position), (other_offset, other) in _overlapping_pairs(tiles)
+    ]
+    if overlapping:
+        raise refuse_first(overlapping)
     if not positions:
         raise refuse(Words(N_("the board has no tiles (no '1' cells)")))
     if len(positions) % 2:
@@ -141,6 +158,39 @@ def _past_the_edge(width: int, height: int, header: str) -> Words:
     return Words(N_("this tile lies past the edge of the board: {size}, and a tile covers "
                     "2 x 2 cells, so its '1' must be at x 0 to {last_x} and y 0 to {last_y}"),
                  size=size, last_x=width - 2, last_y=height - 2)
+
+
+def _overlapping_pairs(
+    tiles: list[tuple[int, Position]],
+) -> list[tuple[tuple[int, Position], tuple[int, Position]]]:
+    """Each pair of tiles (offset, position) of one layer that share a cell, the earlier
+    first; `tiles` are in reading order (layer, row, column), as the board text is.
+
+    A tile covers its `1` cell and the three to its right and below, so two tiles of one
+    layer share a cell exactly when their `1`s are at most one cell apart across and at
+    most one down (`|dx| <= 1` and `|dy| <= 1`, the rules page's overlap): a tile half a
+    tile off its neighbour (`dx = 2, dy = 1`) shares none.
+    """
+    pairs = []
+    for i, (offset, (x, y, z)) in enumerate(tiles):
+        for other_offset, (ox, oy, oz) in tiles[i + 1:]:
+            if oz != z or oy - y > 1:
+                break
+            if abs(ox - x) <= 1:
+                pairs.append(((offset, (x, y, z)), (other_offset, (ox, oy, oz))))
+    return pairs
+
+
+def _overlap(other: Position, line: int, column: int) -> Words:
+    """Why a tile that shares a cell with the tile at `other` (whose '1' is at this line
+    and column) is refused."""
+    return Words(
+        N_("this tile overlaps the tile at x={x} y={y} (line {line}, column {column}): a tile "
+           "covers 2 x 2 cells and two tiles of one layer may not share a cell, so the '1's "
+           "of one layer must be at least 2 cells apart across or down (a half-tile offset, "
+           "such as 2 across and 1 down, is allowed)"),
+        x=other[0], y=other[1], line=line, column=column,
+    )
 
 
 def read_kmahjongg_file(path: str | Path, text: str | None = None) -> Layout:

@@ -471,10 +471,15 @@ class MahjonggState(SavedState, State):
         """Time attack's quick-pair and layer bonuses for a pair removed now
         (`barque`); nothing in the other modes."""
         track = self.game.track
-        if track is None or not (track.quick_bonus or track.layer_bonus):
-            # No bonuses (the rule of games saved before the track): nothing to track.
+        if track is None:
             return {}
         elapsed = self.elapsed
+        if not (track.quick_bonus or track.layer_bonus):
+            # No bonuses (the rule of games saved before the track): nothing to score,
+            # but the time of this pair is kept, so that the view's `quick_until` is
+            # this pair's, not the start's for the rest of the game.
+            self.last_pair_at = elapsed
+            return {}
         layers = barque.layers_emptied(self.game.layer_masks, before, after)
         bonuses = {
             "speed_bonus": track.quick_pair_bonus(elapsed, self.last_pair_at),
