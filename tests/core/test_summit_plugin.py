@@ -10,6 +10,7 @@ The rules worked by hand below are those of its docstring and rules.md.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -177,7 +178,6 @@ def test_every_word_it_writes_has_korean_in_its_own_catalogue(summit_site: Path)
     """What `pybabel extract` finds in the package (errors, move log, drawing), the
     manifest's title and summary and the options' descriptions all have a Korean
     translation in locale/ko.po, with the same placeholders."""
-    import re
 
     from babel.messages.extract import extract_from_dir
     from babel.messages.pofile import read_po
@@ -199,6 +199,26 @@ def test_every_word_it_writes_has_korean_in_its_own_catalogue(summit_site: Path)
         assert korean, f"no Korean for {message!r}"
         for form in korean if isinstance(korean, tuple) else (korean,):
             assert set(re.findall(r"\{\w+\}", form)) == set(re.findall(r"\{\w+\}", message))
+
+
+
+def test_every_option_title_and_description_it_shows_is_korean(summit_site: Path) -> None:
+    """The options as the lobby and the terminal app show them: each title (written by
+    pyramids from the option's name, "Height", or pyramids' own word, "Players") and
+    each description reads in Korean, from Summit's catalogue or pyramids' own."""
+    from pyramids_summit import MANIFEST
+
+    from pyramids.play.i18n import gettext
+    from pyramids.play.option_words import option_title
+
+    hangul = re.compile("[\uac00-\ud7a3]")
+    shown = {option_title(option.name) for option in MANIFEST.factory.option_specs}
+    assert shown == {"Players", "Height"}
+    shown |= {option.doc for option in MANIFEST.factory.option_specs}
+    for words in sorted(shown):
+        korean = gettext(words, "ko")
+        assert hangul.search(korean), f"no Korean for {words!r}: {korean!r}"
+    assert gettext("Height", "ko") == "높이"
 
 
 def test_simulate_and_arena_play_it_with_its_greedy_policy(summit_site: Path) -> None:

@@ -196,6 +196,10 @@ def test_balance_says_in_one_line_that_its_plots_fell_back_to_english(
     assert result.exit_code == 0, result.output
     notes = [line for line in result.stderr.splitlines() if "그래프" in line]
     assert notes == [notes[0]] and notes[0].startswith("그래프의 제목, 축, 범례는 영어로")
+    # Plain words in the terminal: the report's Markdown backticks are not printed.
+    assert "`" not in notes[0] and "Noto Sans CJK 같은" in notes[0]
+    report = (tmp_path / "none" / "report.md").read_text(encoding="utf-8")
+    assert "`Noto Sans CJK`" in report  # the report is Markdown: there it is code
     monkeypatch.setattr(balance, "plot_font", lambda lang: "DejaVu Sans" if lang == "ko" else None)
     result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "font")])
     assert result.exit_code == 0, result.output

@@ -125,14 +125,17 @@ class ServerThread(UvicornThread):
 
     Every client of a test comes from one address, so the limits are relaxed unless
     a test gives its own; `seeds` fixes the seeds the server draws (for tests that
-    follow the hidden state themselves); `pages`: with the browser pages' routes."""
+    follow the hidden state themselves); `pages`: with the browser pages' routes;
+    `admin_token`: the operator's secret (`/api/admin/...`)."""
 
     def __init__(self, db_url: str, limits: ServerLimits | None = None,
                  seeds: Iterator[int] | None = None, http: Any = "auto",
-                 clock: Any = None, bot_processes: int = 0, pages: bool = False) -> None:
+                 clock: Any = None, bot_processes: int = 0, pages: bool = False,
+                 admin_token: str | None = None) -> None:
         draw = (lambda: next(seeds)) if seeds is not None else new_seed
         self.app = create_app(db_url, limits=limits or ServerLimits.relaxed(), draw_seed=draw,
-                              clock=clock, bot_processes=bot_processes)
+                              clock=clock, bot_processes=bot_processes,
+                              admin_token=admin_token)
         if pages:
             mount_pages(self.app)
         super().__init__(self.app, ws_max_size=MAX_MESSAGE_BYTES * 16, http=http)
@@ -149,8 +152,10 @@ def start_server() -> Iterator[Callable[..., ServerThread]]:
 
     def start(url: str, limits: ServerLimits | None = None,
               seeds: Iterator[int] | None = None, http: Any = "auto",
-              clock: Any = None, bot_processes: int = 0, pages: bool = False) -> ServerThread:
-        server = ServerThread(url, limits, seeds, http, clock, bot_processes, pages)
+              clock: Any = None, bot_processes: int = 0, pages: bool = False,
+              admin_token: str | None = None) -> ServerThread:
+        server = ServerThread(url, limits, seeds, http, clock, bot_processes, pages,
+                              admin_token)
         started.append(server)
         return server
 

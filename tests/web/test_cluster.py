@@ -406,6 +406,27 @@ def test_chat_and_an_abort_reach_the_other_process(
     assert watcher.until(lambda m: m.get("type") == "state" and m["status"] == "aborted")
 
 
+def test_the_operator_closing_a_room_on_one_process_says_so_on_the_other(
+    two_processes: list[ClusterProcess], clients: list[Client],
+) -> None:
+    """The other process reads how the game ended with its status: a player there
+    reads that the server's operator closed it, not that its host ended it."""
+    first, second = two_processes
+    room_id, host = new_room(first)
+    tokens = [sit(first, room_id, name, seat) for seat, name in enumerate(("Ana", "Bo"))]
+    assert first.http.post(f"/api/rooms/{room_id}/start",
+                           json={"token": host}).status_code == 200
+    bo = Client(second.ws_base, room_id, tokens[1])
+    clients.append(bo)
+    bo.until(lambda m: m.get("type") == "state" and m["status"] == "playing")
+    closed = first.http.post(f"/api/admin/rooms/{room_id}/close",
+                             headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"})
+    assert closed.status_code == 200, closed.text
+    told = bo.until(lambda m: m.get("type") == "state" and m["status"] == "aborted")
+    assert told["ended"] == closed.json()["room"]["ended"]
+    assert told["ended"]["reason"] == "operator" and told["ended"]["words"] is not None
+
+
 def test_a_bot_moves_once_a_turn_with_two_processes_racing(
     two_processes: list[ClusterProcess], clients: list[Client], postgres_url: str,
     cluster: Cluster,

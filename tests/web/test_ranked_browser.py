@@ -654,3 +654,60 @@ def test_a_host_who_ends_a_ranked_game_over_a_player_away_is_told_who_and_how_it
         page.wait_for_function("(line) => document.body.textContent.includes(line)", arg=line)
         assert "ended by the host" not in page.inner_text("body")
     assert not errors, f"the pages raised JavaScript errors: {errors}"
+
+
+def test_a_game_the_server_s_operator_closes_says_so_on_every_page(
+    browser: Any, tmp_path: Any
+) -> None:
+    """The operator closes Ana's game: her page (and its announcement), a Korean
+    spectator's, the replay and her history said "The host ended this game" / "ended by
+    the host", though Ana, the host, did nothing; now they say the operator closed it."""
+    token = "an-operator-secret-of-more-than-32-characters"
+    app = mount_pages(create_app(f"sqlite:///{tmp_path / 'operator.db'}",
+                                 limits=ServerLimits.relaxed(), admin_token=token))
+    server = UvicornThread(app, wait=15, ws_max_size=MAX_MESSAGE_BYTES * 16)
+    try:
+        errors: list[str] = []
+        ana = person(browser, errors)
+        register(ana, server, "Ana")  # type: ignore[arg-type]
+        ana.goto(server.base + "/")
+        ana.wait_for_selector("body[data-ready=true]")
+        ana.fill("#name", "Ana")
+        ana.select_option("#game", "pacal")
+        ana.wait_for_selector("body[data-options='pacal']")
+        ana.select_option("#seats select[data-seat='0']", "me")
+        ana.select_option("#seats select[data-seat='1']", "bot:greedy")
+        ana.click("#create-button")
+        ana.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+        room = ana.url.rsplit("/", 1)[1]
+        if ana.evaluate("document.body.dataset.status") == "waiting":
+            ana.click("#start:not([aria-disabled])")
+        watcher = browser.new_context(locale="ko-KR").new_page()
+        watcher.set_default_timeout(TIMEOUT_MS)
+        watcher.on("pageerror", lambda error: errors.append(str(error)))
+        watcher.goto(f"{server.base}/play/{room}")
+        for page in (ana, watcher):
+            page.wait_for_selector("body[data-status=playing]")
+        closed = ana.request.post(f"{server.base}/api/admin/rooms/{room}/close",
+                                  headers={"Authorization": f"Bearer {token}"})
+        assert closed.status == 200, closed.text()
+        said = ("The server's operator closed this game: it ended without a result, and "
+                "nobody is rated")
+        ana.wait_for_selector("body[data-status=aborted]")
+        assert said in ana.inner_text("#turn") and "host" not in ana.inner_text("#turn")
+        ana.wait_for_function(
+            "(said) => document.getElementById('announcer').textContent.includes(said)",
+            arg=said)
+        watcher.wait_for_selector("body[data-status=aborted]")
+        assert "서버 운영자가 이 게임을 닫았습니다" in watcher.inner_text("#turn")
+        ana.goto(f"{server.base}/replay/{room}")
+        ana.wait_for_selector("#ended:not([hidden])")
+        assert said in ana.inner_text("#ended")
+        ana.goto(f"{server.base}/account")
+        ana.wait_for_selector("body[data-ready=true]")
+        ana.wait_for_function(
+            "() => document.body.textContent.includes(\"closed by the server's operator\")")
+        assert "ended by the host" not in ana.inner_text("body")
+        assert not errors, f"the pages raised JavaScript errors: {errors}"
+    finally:
+        server.stop()

@@ -285,3 +285,42 @@ def test_a_tutorial_s_step_to_read_says_to_read_on_when_the_board_is_clicked(
     assert page.evaluate("document.body.dataset.entries") == "0"
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_pacal_s_o_and_d_keys_say_why_outside_the_offer_and_the_last_card(
+    browser: Any, server: PageServer, lang: str
+) -> None:
+    """On this seat's turn to pick or place, O (offer) and D (decline) said nothing at
+    all: each now says when it may be used, in the alert line, and sends nothing."""
+    page = opened(browser, server, lang)
+    create_from_lobby(page, server, "pacal", {}, ["me", "bot:greedy"])
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+
+    def picking_or_placing() -> bool:
+        legal = legal_actions(page)
+        return page.evaluate("document.body.dataset.yourTurn") == "true" and bool(legal) and all(
+            action.startswith(("pick ", "place ")) for action in legal)
+
+    while not picking_or_placing():
+        if page.evaluate("document.body.dataset.yourTurn") == "true":
+            before_move = move_number(page)
+            pacal_move(page)
+            wait_turn_or_end(page, before_move)
+        else:
+            page.wait_for_timeout(30)
+    before = played(page)
+    spy_on_moves(page)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    quiet(page)
+    page.keyboard.press("d")
+    assert said(page) == _("You can decline only your last card, on your turn.", lang=lang)
+    quiet(page)
+    page.keyboard.press("o")
+    assert said(page) == _("You can offer only on your turn, when it is time to offer.",
+                           lang=lang)
+    page.wait_for_timeout(300)
+    assert moves_sent(page) == [], "a key that cannot be used now sends no move"
+    assert played(page) == before
+    assert not page.errors, page.errors
+    page.context.close()

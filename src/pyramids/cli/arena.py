@@ -237,7 +237,7 @@ def balance(
 ) -> None:
     """A designer's report: seat win rates per player count, game length, round-cap stalls."""
     from pyramids.sim.balance import (
-        PLOTS_IN_ENGLISH,
+        PLOTS_IN_ENGLISH_TERMINAL,
         REPORT_WRITES,
         Reader,
         check_report_folder,
@@ -283,8 +283,9 @@ def balance(
         lang = current_language()
         path = write_report(report, out, Reader(lang, words_text, format_number))
     if plot_language(lang) != lang:
-        # Plots in English rather than boxes where no font here draws the letters: said.
-        typer.echo(_(PLOTS_IN_ENGLISH), err=True)
+        # Plots in English rather than boxes where no font here draws the letters: said,
+        # in plain words (report.md's note is Markdown).
+        typer.echo(_(PLOTS_IN_ENGLISH_TERMINAL), err=True)
     typer.echo(_("wrote {path}", path=path))
 
 

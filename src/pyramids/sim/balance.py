@@ -596,7 +596,8 @@ def plot_font(lang: str) -> str | None:
     """The name of a font that matplotlib knows and that draws `lang`'s letters (Noto
     Sans CJK, Nanum... where installed; `choose_plot_font`); None where there is none
     (nor for English, which matplotlib's own fonts draw): the plots are then in
-    English, and the report and the command say so (`PLOTS_IN_ENGLISH`)."""
+    English, and the report and the command say so (`PLOTS_IN_ENGLISH`,
+    `PLOTS_IN_ENGLISH_TERMINAL`)."""
     if lang not in _SAMPLE_LETTERS:
         return None
     from matplotlib import font_manager
@@ -609,6 +610,12 @@ def plot_font(lang: str) -> str | None:
 PLOTS_IN_ENGLISH = N_("The plots' titles, axes and legends are in English: matplotlib found "
                       "no font here that draws this language's letters (install one, such as "
                       "`Noto Sans CJK`, and run again for plots in this language).")
+#: The same, as `pyramids balance` prints it in the terminal: plain words, no Markdown
+#: (the report's backticks showed as they are).
+PLOTS_IN_ENGLISH_TERMINAL = N_("The plots' titles, axes and legends are in English: matplotlib "
+                               "found no font here that draws this language's letters (install "
+                               "one, such as Noto Sans CJK, and run again for plots in this "
+                               "language).")
 
 
 def plot_language(lang: str) -> str:

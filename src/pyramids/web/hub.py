@@ -97,6 +97,8 @@ from pyramids.web.rooms import (
     ABORTED,
     AGENT,
     ENDED_AWAY,
+    ENDED_MOVE_LIMIT,
+    ENDED_OPERATOR,
     ENDED_TIMEOUTS,
     EXPIRED,
     FINISHED,
@@ -923,6 +925,8 @@ class Hub:
                                                    status=status_words(room.status)), 409)
             before = room.status
             room.status = ABORTED
+            # Said to every player, the replay and the history: not the host's doing.
+            room.ended = {"reason": ENDED_OPERATOR}
             await self._store_abort(live, before, " by the server's operator")
 
     async def _end_at_move_limit(self, live: LiveRoom) -> None:
@@ -930,6 +934,7 @@ class Hub:
         aborted (no result; the seed is revealed, a daily deal's when the day is over).
         Every move is memory, a stored row and replay time: no room grows without end."""
         live.room.status = ABORTED
+        live.room.ended = {"reason": ENDED_MOVE_LIMIT, "moves": self.limits.max_moves_per_room}
         await self._store_abort(live, PLAYING,
                                 f": it reached {self.limits.max_moves_per_room} moves")
 
@@ -1510,6 +1515,8 @@ class Hub:
         room.seats = data["seats"]
         if room.status not in OVER:
             room.status = data["status"]
+            if room.status == ABORTED:  # how it ended there (None: by its host)
+                room.ended = data["ended"]
         await self._catch_up(live)
         if room.status != WAITING:
             self._no_longer_waiting(room.id)

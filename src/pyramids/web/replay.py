@@ -1,7 +1,7 @@
 """The replay viewer of finished games: every step, every seat's view, the log, the proof.
 
 `GET /api/rooms/{id}/replay?lang=ko` answers only for a game that is over
-(finished, or aborted by its host): then the seed is public, so every seat's
+(finished, or aborted: ended without a result): then the seed is public, so every seat's
 hidden information may be shown. For a room still waiting or playing it is
 refused (`not_finished`, 409) and nothing of the game is sent.
 

@@ -43,7 +43,7 @@ from pyramids.web.names import name_look
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
-ABORTED = "aborted"  # the host ended it; over, without a result
+ABORTED = "aborted"  # over, without a result: its host ended it (or `Room.ended` says who)
 EXPIRED = "expired"  # a waiting room nobody touched for too long; archived
 OVER = (FINISHED, ABORTED, EXPIRED)
 
@@ -64,6 +64,8 @@ STATUS_WORDS = {
 # Why an aborted game ended, when it is more than its host ending it.
 ENDED_TIMEOUTS = "timeouts"  # a ranked seat let its clock run out turn after turn
 ENDED_AWAY = "away"  # the host ended a ranked game while these seats were away
+ENDED_OPERATOR = "operator"  # the server's operator closed the room
+ENDED_MOVE_LIMIT = "move_limit"  # the game reached `max_moves_per_room` (`moves`)
 
 
 def _seat_number(value: Any, seats: int) -> int | None:
@@ -115,6 +117,16 @@ def ended_words(ended: dict[str, Any], names: list[str]) -> Words | None:
             "there, and no other match of this game is rated",
             len(away), names=", ".join(names[seat] for seat in away),
             seats=", ".join(str(seat + 1) for seat in away))
+    if ended.get("reason") == ENDED_OPERATOR:
+        return Words(N_("The server's operator closed this game: it ended without a result, "
+                        "and nobody is rated"))
+    if ended.get("reason") == ENDED_MOVE_LIMIT:
+        moves = ended.get("moves")
+        if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
+            return None
+        return Words(N_("This game reached {moves} moves, the most a room on this server may "
+                        "hold, so it ended without a result, and nobody is rated"),
+                     moves=f"{moves:,}")
     return None
 
 
@@ -403,8 +415,10 @@ class Room:
     # game is over, since everyone plays the same deal that day (`is_sealed`).
     sealed_until: datetime | None = None
     # How an aborted game ended when that is more than its host ending it: a ranked
-    # seat's forfeit on time, `{"reason": "timeouts", "seat": 0, "timeouts": 3}`, or a
-    # ranked game its host ended over seats away, `{"reason": "away", "seats": [1, 2]}`
+    # seat's forfeit on time, `{"reason": "timeouts", "seat": 0, "timeouts": 3}`, a
+    # ranked game its host ended over seats away, `{"reason": "away", "seats": [1, 2]}`,
+    # the server's operator closing it, `{"reason": "operator"}`, or the game reaching
+    # the most moves a room holds, `{"reason": "move_limit", "moves": 10000}`
     # (stored with the status, as `{"ended": ...}` in the result column).
     ended: dict[str, Any] | None = None
 

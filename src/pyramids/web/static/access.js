@@ -245,7 +245,8 @@ export function announceMove(previous, message, renderer) {
     const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
     announce([t("Game over."), ...lines].join(" "));
   }
-  // A ranked forfeit on time: who ran out of time, turn after turn, and what it means.
+  // How a game in play ended without a result, when not by its host: a ranked forfeit
+  // (who, and what it means), the server's operator, the move limit.
   if (message.status === "aborted" && previous && previous.status === "playing"
       && message.ended && message.ended.words) {
     announce(wordsText(message.ended.words));

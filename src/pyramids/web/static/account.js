@@ -164,6 +164,9 @@ function outcome(entry) {
     return ended.seats.length >= players ? t("not rated: every player was away when the host ended the game")
       : t("lost: away when the host ended the game");
   }
+  // Ended without a result by no choice of its host: the operator, or the move limit.
+  if (ended && ended.reason === "operator") return t("closed by the server's operator");
+  if (ended && ended.reason === "move_limit") return t("ended at the most moves a room may hold");
   if (entry.status === "aborted") return t("ended by the host");
   if (!entry.returns) return "";
   const mine = entry.returns[entry.seat];

@@ -333,21 +333,30 @@ export function render(box, ctx) {
   box.replaceChildren(h("p", { class: "score", id: "score" }, scoreLine(ctx)), svg, controls(ctx), keys);
 }
 
-/** O offers the two chosen cards, D declines the last card. */
+/** O offers the two chosen cards, D declines the last card; at any other time the key
+ * says why it does nothing now (it said nothing at all). */
 export function onKey(key, ctx) {
-  if (!ctx.yourTurn || ctx.finished) return false;
+  if ((key !== "o" && key !== "d") || ctx.finished || ctx.replay) return false;
+  if (ctx.view.game === "pacal-solo") return false;  // no offers, no last card
+  if (ctx.seat === null || ctx.seat === undefined) return false;  // a spectator plays nothing
+  // A tutorial's step to read waits for Next, not for the player's move.
+  const why = !ctx.yourTurn && ctx.notYourTurn ? ctx.notYourTurn : null;
   if (key === "o") {
     // The button offers the two chosen cards, or says why it cannot yet.
-    const button = document.getElementById("offer-button");
-    if (!button) return false;
-    button.click();
+    const button = ctx.yourTurn ? document.getElementById("offer-button") : null;
+    if (button) {
+      button.click();
+      return true;
+    }
+    ctx.showMessage(why || t("You can offer only on your turn, when it is time to offer."), "info");
     return true;
   }
-  if (key === "d" && ctx.legal.includes("decline")) {
+  if (ctx.yourTurn && ctx.legal.includes("decline")) {
     ctx.send("decline");
     return true;
   }
-  return false;
+  ctx.showMessage(why || t("You can decline only your last card, on your turn."), "info");
+  return true;
 }
 
 /**

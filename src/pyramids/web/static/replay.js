@@ -167,7 +167,8 @@ async function main() {
     page.renderer = null;
   }
   renderFairness(page.replay.fairness);
-  // How the game ended when its status alone does not say (a ranked forfeit on time).
+  // How the game ended when its status alone does not say (a ranked forfeit on time,
+  // the server's operator, the move limit).
   const ended = page.replay.record && page.replay.record.ended;
   const endedBox = document.getElementById("ended");
   endedBox.textContent = ended && ended.words ? wordsText(ended.words) : "";

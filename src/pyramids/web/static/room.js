@@ -298,7 +298,7 @@ function renderStatus(message) {
   if (message.status === "waiting") turn = t("Waiting for the game to start");
   else if (message.status === "finished") turn = t("Game over");
   else if (message.status === "aborted" && message.ended && message.ended.words) {
-    turn = wordsText(message.ended.words);  // a ranked forfeit on time: who, and why
+    turn = wordsText(message.ended.words);  // a forfeit, the operator, the move limit: why
   } else if (message.status === "aborted") turn = t("The host ended this game");
   else if (message.status === "expired") turn = t("This room expired before it started");
   else if (message.your_turn) turn = t("Your turn");
