@@ -242,3 +242,69 @@ def test_the_example_plugin_words_its_errors_for_the_catalogue() -> None:
     assert isinstance(unknown.value.words, Words)
     assert unknown.value.words.msgid == "unknown move '{text}'; the moves are 'take N' (1..3)"
     assert unknown.value.words.values == {"text": "grab 9"}
+
+
+def _rules(capfd: pytest.CaptureFixture[str], *args: str) -> tuple[str, str]:
+    """`pyramids ARGS` as a person runs it: the page on stdout, notes on stderr."""
+    from pyramids.cli.usage import run
+    from pyramids.play.i18n import set_language
+
+    capfd.readouterr()
+    try:
+        assert run(app, list(args)) == 0
+    finally:
+        set_language(None)
+    shown = capfd.readouterr()
+    return shown.out, shown.err
+
+
+def test_rules_shows_nims_korean_page_to_a_korean_reader(
+        plugin_site: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """`pyramids --lang ko rules toy-nim` printed Nim's English rules.md: a plugin had
+    no Korean page to give. Its rules.ko.md (beside rules.md, in the package data) is
+    now the page a Korean reader gets, and the English page is unchanged."""
+    out, err = _rules(capfd, "--lang", "ko", "rules", "toy-nim")
+    assert out.startswith("# 님\n")
+    assert "상대에게 4의 배수만큼 돌을 남기세요." in out
+    assert "Strategy" not in out and err == ""
+    english = (EXAMPLE_PLUGIN / "src" / "pyramids_nim" / "rules.md").read_text(encoding="utf-8")
+    out, err = _rules(capfd, "--lang", "en", "rules", "toy-nim")
+    assert out.strip() == english.strip() and err == ""
+    # The reference stays the English rules.md, said to be English as for the built-ins.
+    out, err = _rules(capfd, "--lang", "ko", "rules", "toy-nim", "--reference")
+    assert out.strip() == english.strip() and "참조 규칙은 영어로만 있습니다" in err
+
+
+def test_a_plugin_without_a_korean_page_shows_english_and_says_so(
+        plugin_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """A plugin with rules.md alone (or only a `rules_page`) shows its English page to a
+    Korean reader with one line in Korean saying why: under the page's title where the
+    page is shown (F1, the browser, `rules` at the prompt), on stderr from `pyramids
+    rules`, so that a page piped to a file stays the page as written."""
+    from pyramids.core import packaged_rules_pages
+    from pyramids.play.learn import learn_text
+
+    package = tmp_path / "lib" / "english_only_nim"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "rules.md").write_text("# Nim\n\nTake 1 to 3 stones.\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    pages = packaged_rules_pages("english_only_nim")
+    assert pages("en") == "# Nim\n\nTake 1 to 3 stones.\n"
+    assert pages("ko") is None
+    assert pages("../english_only_nim/rules") is None  # a language code, never a path
+    note = "*이 페이지는 아직 한국어로 옮겨지지 않아 영어로 보여 드립니다.*"
+    for learn_page in (pages, None):  # rules.md alone; a plugin with no learn_page at all
+        registry._REGISTRY["toy-nim"] = dataclasses.replace(game_manifest("toy-nim"),
+                                                            learn_page=learn_page)
+        english = "# Nim\n\nTake 1 to 3 stones.\n" if learn_page else (
+            EXAMPLE_PLUGIN / "src" / "pyramids_nim" / "rules.md").read_text(encoding="utf-8")
+        shown = learn_text("toy-nim", "ko")
+        assert shown == "# Nim\n\n" + note + "\n\n" + english.partition("\n\n")[2]
+        assert learn_text("toy-nim", "en") == english
+        out, err = _rules(capfd, "--lang", "ko", "rules", "toy-nim")
+        assert out.strip() == english.strip()
+        assert err.strip() == note.strip("*")
+        out, err = _rules(capfd, "--lang", "en", "rules", "toy-nim")
+        assert out.strip() == english.strip() and err == ""

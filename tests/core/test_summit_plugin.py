@@ -229,3 +229,30 @@ def test_simulate_and_arena_play_it_with_its_greedy_policy(summit_site: Path) ->
                                       "--players", "3", "--games", "6", "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "Elo" in result.output
+
+
+def test_its_rules_page_is_korean_for_a_korean_reader(summit_site: Path) -> None:
+    """Summit's rules page was English in every language; rules.ko.md beside rules.md
+    is now what `pyramids --lang ko rules summit`, F1 and /learn/summit show, titled
+    as the catalogue names the game, with the rules' numbers and the catalogue's
+    words (디딤돌, 계단, 손패); the English page is rules.md, unchanged."""
+    from pyramids.play.i18n import gettext, set_language
+    from pyramids.play.learn import learn_text
+
+    english = (SUMMIT / "src" / "pyramids_summit" / "rules.md").read_text(encoding="utf-8")
+    try:
+        result = CliRunner().invoke(app, ["--lang", "ko", "rules", "summit"])
+    finally:
+        set_language(None)
+    assert result.exit_code == 0, result.output
+    korean = result.output
+    assert korean.splitlines()[0] == "# " + gettext("Summit", lang="ko") == "# 정상"
+    for words in ("디딤돌", "계단", "손패", "등반자", "1번 자리", "18장", "카드 3장",
+                  "공동 승리", "`height`"):
+        assert words in korean, words
+    assert "영어로" not in korean and not re.search(r"[A-Za-z]{4,}", korean.replace(
+        "`height`", ""))
+    assert learn_text("summit", "ko").strip() == korean.strip()
+    assert learn_text("summit", "en") == english
+    result = CliRunner().invoke(app, ["--lang", "en", "rules", "summit"])
+    assert result.output.strip() == english.strip()

@@ -30,7 +30,11 @@ LANGS = tuple(HEADINGS)
 
 
 def _with_pages() -> list[core.GameManifest]:
-    return [m for m in core.manifests() if m.learn_page is not None]
+    """pyramids' own games with learn pages: a plugin installed beside pyramids (the
+    examples' Nim and Summit give theirs from rules.md and rules.ko.md) keeps a short
+    page, without the six sections asked of the built-in games."""
+    return [m for m in core.manifests()
+            if m.learn_page is not None and m.factory.__module__.startswith("pyramids.")]
 
 
 GAMES = [m.name for m in _with_pages()]

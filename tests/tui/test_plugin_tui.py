@@ -84,3 +84,37 @@ async def test_a_hidden_hand_plugin_shows_the_players_own_hand_only(
         assert len(session.state.history()) == 3
         screen = "\n".join(screen_lines(app))
         assert "Your hand: " + " ".join(map(str, session.state.hands[0])) in screen
+
+
+@pytest.mark.parametrize("korean_page", [True, False])
+async def test_f1_shows_a_plugin_s_korean_page_or_says_it_is_english(
+        plugin_site: Path, korean_page: bool) -> None:  # noqa: F811
+    """F1 showed Nim's English rules.md to a Korean player. It now shows rules.ko.md;
+    a plugin without one shows its English page with a line in Korean saying so."""
+    from pyramids.play.i18n import set_language
+    from pyramids.tui.app import HelpScreen
+
+    if not korean_page:
+        registry._REGISTRY["toy-nim"] = dataclasses.replace(game_manifest("toy-nim"),
+                                                            learn_page=None)
+    set_language("ko")
+    try:
+        app = PlayApp(new_session(load("toy-nim", stones=5), ["human", "greedy"], 1),
+                      agent_delay=0)
+        async with app.run_test(size=LARGE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f1")
+            await settle(pilot, app)
+            assert isinstance(app.screen, HelpScreen)
+            tabs = [str(tab.label) for tab in app.screen.query("Tab")]
+            page = app.screen.query_one("#help-1 Markdown").source
+    finally:
+        set_language(None)
+    if korean_page:
+        assert tabs == ["키", "님"]
+        assert "상대에게 4의 배수만큼 돌을 남기세요." in page
+        assert "영어로" not in page
+    else:
+        assert tabs == ["키", "Nim"]
+        assert page.startswith("*이 페이지는 아직 한국어로 옮겨지지 않아 영어로 보여 드립니다.*")
+        assert "leave your opponent a multiple of four stones" in page

@@ -120,3 +120,32 @@ def test_the_hidden_hand_plugin_is_played_to_its_end_from_its_text(
             wait_turn_or_end(page, before)
     finally:
         server.stop()
+
+
+def test_a_plugin_s_learn_page_is_in_the_reader_s_language(
+        plugin_site: Path, page: Any, tmp_path: Path) -> None:  # noqa: F811
+    """/learn/toy-nim?lang=ko showed Nim's English rules under a Korean header: a plugin
+    had no page per language. Its rules.ko.md is now the Korean page; the language
+    switch leads to the English one; a plugin without a Korean page shows English
+    with a line in Korean saying so."""
+    server = PageServer(f"sqlite:///{tmp_path / 'rooms.db'}")
+    try:
+        page.goto(f"{server.base}/learn?lang=ko")
+        page.click("main a:has-text('님')")
+        page.wait_for_selector("main h2")
+        assert page.inner_text("main h2") == "님"
+        assert "상대에게 4의 배수만큼 돌을 남기세요." in page.inner_text("main")
+        assert page.locator("main em").count() == 0  # no note: the page is Korean
+        page.click("nav.languages a[hreflang=en]")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        assert page.inner_text("main h2") == "Nim"
+        assert "leave your opponent a multiple of four stones" in page.inner_text("main")
+        registry._REGISTRY["toy-nim"] = dataclasses.replace(game_manifest("toy-nim"),
+                                                            learn_page=None)
+        page.goto(f"{server.base}/learn/toy-nim?lang=ko")
+        assert page.inner_text("main h2") == "Nim"
+        assert page.inner_text("main em") == ("이 페이지는 아직 한국어로 옮겨지지 않아 영어로 "
+                                              "보여 드립니다.")
+        assert "leave your opponent a multiple of four stones" in page.inner_text("main")
+    finally:
+        server.stop()

@@ -40,7 +40,7 @@ from pyramids.core import (
 from pyramids.core.errors import N_, PluralWords
 from pyramids.play.boards import parse_game_number, practice_options
 from pyramids.play.i18n import _, current_language, format_number, ngettext, words_text
-from pyramids.play.learn import learn_text
+from pyramids.play.learn import ENGLISH_ONLY, learn_page_in, learn_text
 from pyramids.play.movelog import record_log
 from pyramids.play.option_words import changed_options_words
 from pyramids.play.render import render_view, terminal_width
@@ -293,11 +293,13 @@ def rules(
     (`> pacal.md`) it is the page's Markdown as written."""
     apply_language(lang)
     with user_errors():
-        page = rules_text(game) if reference else learn_text(game)
+        page, written_in = (rules_text(game), "en") if reference else learn_page_in(game)
+    # Said on stderr: a page piped to a file stays the page as written.
     if reference and current_language() != "en":
-        # Said on stderr: a page piped to a file stays the page as written.
         typer.echo(_("The reference rules are in English only; without --reference, the "
                      "learn page is in your language."), err=True)
+    elif written_in != current_language():
+        typer.echo(_(ENGLISH_ONLY), err=True)
     if not at_a_terminal():
         typer.echo(page)
         return

@@ -22,6 +22,7 @@ from pyramids.core.registry import (
     load,
     manifests,
     packaged_learn_pages,
+    packaged_rules_pages,
     packaged_tutorial,
     register,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "load",
     "manifests",
     "packaged_learn_pages",
+    "packaged_rules_pages",
     "packaged_tutorial",
     "register",
     "resolve_options",

@@ -202,6 +202,22 @@ def packaged_learn_pages(package: str, stem: str) -> Callable[[str], str | None]
     return lambda lang: _learn_file(package, f"{stem}.{lang}.md")
 
 
+def packaged_rules_pages(package: str) -> Callable[[str], str | None]:
+    """A `learn_page` for a package (a plugin) whose rules page is its learn page:
+    `rules.md` in English beside its code, and `rules.<lang>.md` in each other
+    language it is written in (`rules.ko.md`); None for a language it lacks, so
+    that the reader gets the English page with a note saying so."""
+
+    def page(lang: str) -> str | None:
+        if not lang.replace("-", "").isalnum():  # a language code, never a path
+            return None
+        path = resources.files(package).joinpath(
+            "rules.md" if lang == "en" else f"rules.{lang}.md")
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    return page
+
+
 def packaged_tutorial(package: str, game: str) -> Callable[[], str | None]:
     """A `tutorial` for a package that ships `learn/<game>.tutorial.json`."""
     return lambda: _learn_file(package, f"{game}.tutorial.json")

@@ -22,6 +22,7 @@ from pyramids.core import (
     Option,
     RandomSource,
     State,
+    packaged_rules_pages,
 )
 from pyramids.core.errors import N_, PluralWords
 from pyramids.core.views import Outcome
@@ -140,6 +141,8 @@ MANIFEST = GameManifest(
     factory=NimGame,
     variants=({}, {"stones": 1}, {"stones": 21}),
     rules_page=rules_page,
+    # The page players read: rules.md in English, rules.ko.md in Korean.
+    learn_page=packaged_rules_pages(__name__),
     view_type=NimView,
     greedy_policy="pyramids_nim.greedy",
     text_renderer="pyramids_nim.text:render",

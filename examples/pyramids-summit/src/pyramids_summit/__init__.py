@@ -17,7 +17,8 @@ One module a concern:
 - `views`: the view's type (`SummitView`), checked against every view;
 - `greedy`: the greedy policy (and so the `easy`..`expert` bots);
 - `text`: the plain-text drawing, `log`: a move in words for the move log;
-- `rules.md`: the rules page; `locale/ko.po`: the Korean of every word above.
+- `rules.md`: the rules page, `rules.ko.md` the same in Korean; `locale/ko.po`: the
+  Korean of every word above.
 
 The package declares one entry point in the group `pyramids.games`
 (`summit = "pyramids_summit:MANIFEST"`); pyramids reads it and lists the game
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from pyramids.core import GameManifest
+from pyramids.core import GameManifest, packaged_rules_pages
 
 from .game import SummitGame, SummitState
 from .views import SummitView
@@ -45,6 +46,8 @@ MANIFEST = GameManifest(
     factory=SummitGame,
     variants=({}, {"players": 3}, {"players": 4, "height": 3}, {"height": 1}),
     rules_page=rules_page,
+    # The page players read: rules.md in English, rules.ko.md in Korean.
+    learn_page=packaged_rules_pages(__name__),
     view_type=SummitView,
     players_option="players",
     order=110,
