@@ -48,6 +48,9 @@ check "pyramids play --plain (plugin)" "Game over." \
 check "pyramids play --plain (plugin, default bots)" "seats: seat 1 (you), seat 2 (Medium)" \
     "$(printf 'take 1\ntake 3\ntake 2\ntake 1\n' | "$pyramids" play toy-nim --plain --option stones=5)"
 check "pyramids bots (plugin)" "setting: mcts:iterations=400" "$("$pyramids" bots toy-nim)"
+# Its rules page in Korean: rules.ko.md must travel in the package data too.
+check "pyramids --lang ko rules (plugin)" "상대에게 4의 배수만큼 돌을 남기세요." \
+    "$("$pyramids" --lang ko rules toy-nim)"
 check "check_game (plugin)" "toy-nim:" \
     "$("$venv/bin/python" -c 'from pyramids.testing import check_game; print(check_game("toy-nim", games=20).summary())')"
 # A plugin with hidden hands, a deck and its own Korean catalogue (locale/ko.po must
@@ -57,6 +60,8 @@ check "pyramids games (hidden-hand plugin)" "summit" "$("$pyramids" games)"
 summit_moves="$(for _ in $(seq 12); do printf 'play %s\n' 1 2 3 4 5 6 7 8 9; done)"
 check "pyramids --lang ko play --plain (the plugin's own Korean)" "내 손패:" \
     "$(printf '%s\n' "$summit_moves" | "$pyramids" --lang ko play summit --plain --seats human,greedy --seed 3)"
+check "pyramids --lang ko rules (hidden-hand plugin)" "# 정상" \
+    "$("$pyramids" --lang ko rules summit)"
 check "check_game (hidden-hand plugin)" "summit:" \
     "$("$venv/bin/python" -c 'from pyramids.testing import check_game; print(check_game("summit", games=20).summary())')"
 rm -rf "$(dirname "$venv")"
