@@ -112,13 +112,14 @@ def test_a_level_drops_an_inner_agent_it_cannot_reseed(monkeypatch) -> None:
         fresh, load("temple", players=2).new_initial_state(4), 10)
 
 
+@pytest.mark.parametrize("setting", ["openspiel-mcts:simulations=20",
+                                     "openspiel-ismcts:simulations=10:max_world_samples=4"])
 @pytest.mark.parametrize("label", ["pacal", "temple", "mahjongg-2p"])
-def test_openspiel_mcts_reseeded_plays_as_a_new_one(label) -> None:
-    """`openspiel-mcts` (the openspiel extra): its determinizations and OpenSpiel's
-    generator start again."""
+def test_openspiel_agents_reseeded_play_as_new_ones(label, setting) -> None:
+    """`openspiel-mcts` and `openspiel-ismcts` (the openspiel extra): their
+    determinizations and OpenSpiel's generator start again."""
     pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel) is absent")
     game = dict(GAMES)[label]()
-    setting = "openspiel-mcts:simulations=20"
     used = make_agent_from_setting(setting, seed=1)
     _play(used, game.new_initial_state(11), 4)
     used.reseed(5)

@@ -847,7 +847,8 @@ def test_bots_are_offered_by_level_first_and_named_in_the_readers_language(
         agent=_("Greedy rule", lang="ko"))
     # Every built-in bot reads as words (an agent a plugin adds, like the tests' own
     # "slow", keeps the name its author gave it).
-    built_in = {"random", "greedy", "mcts", "planner", "determinized", "openspiel-mcts"}
+    built_in = {"random", "greedy", "mcts", "planner", "determinized", "openspiel-mcts",
+                "openspiel-ismcts"}
     raw = [text for value, text in bots if value[4:] in built_in and text.endswith(value[4:])]
     assert not raw, raw
     # In the room the bot's seat reads as its level, in Korean, not as "hard (bot)".

@@ -13,7 +13,8 @@
 
 Installed distributions add agents through the entry point group
 `pyramids.agents` (`pyramids.agents.base`); this package's own `openspiel-mcts`
-(OpenSpiel's MCTS, the `openspiel` extra) comes that way.
+and `openspiel-ismcts` (OpenSpiel's MCTS and IS-MCTS, the `openspiel` extra) come
+that way.
 
 See docs/agents.md for how strong each is.
 """

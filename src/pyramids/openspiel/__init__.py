@@ -5,9 +5,10 @@ then gives an OpenSpiel game whose parameters are the game's options, and whose
 `get_type()` is that of its options (`game_type(name, params)` answers it; the
 type pyspiel registers, `pyspiel.registered_games()`, is the default options'). See
 `pyramids.openspiel.game` for how chance, information and utilities map, and
-`pyramids.openspiel.bots` for OpenSpiel's MCTS as a pyramids agent
-(`openspiel-mcts`), and `pyramids.openspiel.ismcts.ismcts_bot` for OpenSpiel's
-IS-MCTS, seeded (OpenSpiel's C++ `pyspiel.ISMCTSBot` cannot play Python games).
+`pyramids.openspiel.bots` for OpenSpiel's MCTS and IS-MCTS as pyramids agents
+(`openspiel-mcts`, `openspiel-ismcts`), and `pyramids.openspiel.ismcts.ismcts_bot`
+for OpenSpiel's IS-MCTS, seeded (OpenSpiel's C++ `pyspiel.ISMCTSBot` cannot play
+Python games).
 docs/rl.md has examples.
 """
 
@@ -22,11 +23,15 @@ from pyramids.openspiel.game import (
 
 SPIEL_NAMES = register_games()
 
-from pyramids.openspiel.bots import OpenSpielMctsAgent  # noqa: E402  (registers the agent)
+from pyramids.openspiel.bots import (  # noqa: E402  (registers the agents)
+    OpenSpielIsmctsAgent,
+    OpenSpielMctsAgent,
+)
 from pyramids.openspiel.ismcts import ismcts_bot  # noqa: E402
 
 __all__ = [
     "SPIEL_NAMES",
+    "OpenSpielIsmctsAgent",
     "OpenSpielMctsAgent",
     "PyramidsObserver",
     "PyramidsSpielGame",

@@ -1,4 +1,5 @@
-"""OpenSpiel's MCTS bot as a pyramids agent (`openspiel-mcts`), for `pyramids arena`.
+"""OpenSpiel's MCTS and IS-MCTS bots as pyramids agents (`openspiel-mcts`,
+`openspiel-ismcts`), for `pyramids arena` and wherever an agent setting is taken.
 
 OpenSpiel's `MCTSBot` searches a perfect-information tree, so it is given a
 determinization: each move, the agent fills what its seat cannot see at random
@@ -7,6 +8,17 @@ wraps it as an OpenSpiel state past the deal and lets the bot search it with
 `simulations` simulations and random rollouts. It never sees the real hidden
 cards. Options: `simulations` (default 200), `rollouts` (default 1), `uct_c`
 (default 2.0).
+
+`openspiel-ismcts` is OpenSpiel's (Python) `ISMCTSBot` as `ismcts_bot` makes it
+(`pyramids.openspiel.ismcts`): every simulation searches a world its seat cannot
+tell from the real one (`resample_from_infostate`, the engine's
+`resample_hidden`), one tree over the seat's information states. Every random
+number, the bot's, its playouts' and the worlds', comes from one NumPy generator
+seeded from the agent's seed (the arena's per-game seed), so a seed replays its
+games. Options: `simulations` (default 100), `uct_c` (2.0), `rollouts` (1),
+`max_world_samples` (`unlimited`, a new world each simulation, or N: the worlds
+a move draws, searched again and again), `final_policy` (`max-visit-count`,
+`normalized-visit-count`, `max-value`).
 """
 
 from __future__ import annotations
@@ -18,9 +30,11 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 from pyramids.agents import register_agent
-from pyramids.agents.base import number_between, whole_number
-from pyramids.core import Rng, State
+from pyramids.agents.base import finite_number, not_valid, number_between, whole_number
+from pyramids.core import OptionError, Rng, State
+from pyramids.core.errors import N_
 from pyramids.openspiel.game import PyramidsSpielGame, register_games, short_name
+from pyramids.openspiel.ismcts import FINAL_POLICIES, UNLIMITED, seeded_bot
 
 
 class OpenSpielMctsAgent:
@@ -55,10 +69,9 @@ class OpenSpielMctsAgent:
         self._numpy.seed(self.seed % 2**32)
 
     def _bot(self, state: State) -> tuple[PyramidsSpielGame, Any]:
-        key = f"{state.game.name}:{sorted(state.game.options.items())}"
+        key = _game_key(state)
         if key not in self._games:
-            register_games()
-            game = pyspiel.load_game(short_name(state.game.name), state.game.options)
+            game = _spiel_game(state)
             evaluator = mcts.RandomRolloutEvaluator(self.rollouts, self._numpy)
             bot = mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator,
                                random_state=self._numpy, solve=False)
@@ -81,4 +94,94 @@ def make_openspiel_mcts(seed: int | None = 0, simulations: int = 200, rollouts: 
                               uct_c=uct_c)
 
 
+class OpenSpielIsmctsAgent:
+    name = "openspiel-ismcts"
+
+    def __init__(self, seed: int | None = 0, simulations: int = 100, uct_c: float = 2.0,
+                 rollouts: int = 1, max_world_samples: int | str = "unlimited",
+                 final_policy: str = "max-visit-count") -> None:
+        self.seed = 0 if seed is None else seed
+        self.simulations = whole_number(self.name, "simulations", simulations, 1)
+        self.uct_c = number_between(self.name, "uct_c", uct_c, 0)
+        self.rollouts = whole_number(self.name, "rollouts", rollouts, 1)
+        self.max_world_samples = _world_samples(self.name, max_world_samples)
+        if final_policy not in FINAL_POLICIES:
+            raise not_valid(self.name, "final_policy", final_policy, FINAL_POLICIES)
+        self.final_policy = final_policy
+        # One generator for everything the bots draw (their choices, playouts and
+        # worlds), shared by the bot of each game, reseeded in place.
+        self._numpy = np.random.RandomState(self.seed % 2**32)
+        self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        # ISMCTSBot (a pyspiel.Bot) does not pickle: as for openspiel-mcts, the bots are
+        # a cache a copy makes again over its copy of the generator (no tree is kept
+        # between moves), so it plays on move for move as the original.
+        saved = self.__dict__.copy()
+        saved["_games"] = {}
+        return saved
+
+    def reseed(self, seed: int | None) -> None:
+        """Play on as a new agent made with `seed`: the generator every bot draws from
+        is reseeded in place; ISMCTSBot starts a new tree each move."""
+        self.seed = 0 if seed is None else seed
+        self._numpy.seed(self.seed % 2**32)
+
+    def _bot(self, state: State) -> tuple[PyramidsSpielGame, Any]:
+        key = _game_key(state)
+        if key not in self._games:
+            game = _spiel_game(state)
+            # A game it cannot search is refused here, in words, at its first move.
+            bot = seeded_bot(game, self._numpy, simulations=self.simulations,
+                             uct_c=self.uct_c, rollouts=self.rollouts,
+                             max_world_samples=self.max_world_samples,
+                             final_policy=self.final_policy, agent=self.name)
+            self._games[key] = (game, bot)
+        return self._games[key]
+
+    def step(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        game, bot = self._bot(state)
+        # The real position is the root; the bot searches only worlds redrawn from what
+        # the seat to move can see (every simulation's root is `resample_from_infostate`).
+        return int(bot.step(game.state_from_engine(state)))
+
+
+def _world_samples(agent: str, value: object) -> int:
+    """`max_world_samples`: `unlimited` (or -1, OpenSpiel's word for it) or a whole
+    number of at least 1."""
+    if value == "unlimited" or (not isinstance(value, bool) and value == UNLIMITED):
+        return UNLIMITED
+    number = finite_number(value)
+    if number is not None and number == int(number) and number >= 1:
+        return int(number)
+    raise OptionError(
+        N_("{agent}: {setting} must be 'unlimited' (a new world each simulation) or a whole "
+           "number of at least 1, got {value}"),
+        agent=agent, setting="max_world_samples", value=repr(value))
+
+
+def _game_key(state: State) -> str:
+    return f"{state.game.name}:{sorted(state.game.options.items())}"
+
+
+def _spiel_game(state: State) -> PyramidsSpielGame:
+    register_games()
+    game: PyramidsSpielGame = pyspiel.load_game(short_name(state.game.name),
+                                                state.game.options)
+    return game
+
+
+def make_openspiel_ismcts(seed: int | None = 0, simulations: int = 100, uct_c: float = 2.0,
+                          rollouts: int = 1, max_world_samples: int | str = "unlimited",
+                          final_policy: str = "max-visit-count") -> OpenSpielIsmctsAgent:
+    # Named options (no `**options`), so that `make_agent` can name an unknown one.
+    return OpenSpielIsmctsAgent(seed=seed, simulations=simulations, uct_c=uct_c,
+                                rollouts=rollouts, max_world_samples=max_world_samples,
+                                final_policy=final_policy)
+
+
 register_agent(OpenSpielMctsAgent.name, make_openspiel_mcts)
+register_agent(OpenSpielIsmctsAgent.name, make_openspiel_ismcts)

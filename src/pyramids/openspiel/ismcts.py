@@ -38,6 +38,8 @@ from pyramids.core.errors import N_
 from pyramids.openspiel.game import PyramidsSpielGame, PyramidsSpielState
 
 NAME = "ismcts"
+#: `max_world_samples` for a new world each simulation.
+UNLIMITED = ismcts.UNLIMITED_NUM_WORLD_SAMPLES
 FINAL_POLICIES = {
     "max-visit-count": ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
     "normalized-visit-count": ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
@@ -63,30 +65,49 @@ def ismcts_bot(
     search (`max-visit-count`, `normalized-visit-count`, `max-value`). A game that
     is not a pyramids game, or a bad setting, raises `OptionError` saying what is
     allowed, and no bot is made."""
+    seed = whole_number(NAME, "seed", seed, 0)
+    return seeded_bot(game, np.random.RandomState(seed % 2**32), simulations=simulations,
+                      uct_c=uct_c, rollouts=rollouts, max_world_samples=max_world_samples,
+                      final_policy=final_policy)
+
+
+def seeded_bot(
+    game: Any,
+    random_state: np.random.RandomState,
+    *,
+    simulations: int = 100,
+    uct_c: float = 2.0,
+    rollouts: int = 1,
+    max_world_samples: int = ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
+    final_policy: str = "max-visit-count",
+    agent: str = NAME,
+) -> ismcts.ISMCTSBot:
+    """`ismcts_bot` drawing every random number from `random_state`, which it keeps:
+    reseeding that generator in place starts the bot again (the bot keeps no tree
+    between moves). `agent`: the name its refusals give (the arena's
+    `openspiel-ismcts`)."""
     if not isinstance(game, PyramidsSpielGame):
         raise OptionError(
             N_("{agent}: it searches the pyramids games loaded through OpenSpiel "
                "(pyspiel.load_game('pyramids_<game>') after importing pyramids.openspiel), "
                "not {game}; use OpenSpiel's own ISMCTSBot for other games"),
-            agent=NAME, game=_describe(game))
+            agent=agent, game=_describe(game))
     game_type = game.get_type()
     if (game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL
             or game_type.information != pyspiel.GameType.Information.IMPERFECT_INFORMATION):
         # Every pyramids game is both; a plugin's game says otherwise here, not in C++.
         raise OptionError(
             N_("{agent}: it searches games where the seats move in turn and some of the game "
-               "is hidden; {game} is not one"), agent=NAME, game=game_type.short_name)
-    simulations = whole_number(NAME, "simulations", simulations, 1)
-    rollouts = whole_number(NAME, "rollouts", rollouts, 1)
-    uct_c = number_between(NAME, "uct_c", uct_c, 0)
+               "is hidden; {game} is not one"), agent=agent, game=game_type.short_name)
+    simulations = whole_number(agent, "simulations", simulations, 1)
+    rollouts = whole_number(agent, "rollouts", rollouts, 1)
+    uct_c = number_between(agent, "uct_c", uct_c, 0)
     if max_world_samples != ismcts.UNLIMITED_NUM_WORLD_SAMPLES:
-        max_world_samples = whole_number(NAME, "max_world_samples", max_world_samples, 1)
+        max_world_samples = whole_number(agent, "max_world_samples", max_world_samples, 1)
     if final_policy not in FINAL_POLICIES:
         raise OptionError(N_("{agent}: {setting}={value} is not valid; allowed: {allowed}"),
-                          agent=NAME, setting="final_policy", value=repr(final_policy),
+                          agent=agent, setting="final_policy", value=repr(final_policy),
                           allowed=", ".join(FINAL_POLICIES))
-    seed = whole_number(NAME, "seed", seed, 0)
-    random_state = np.random.RandomState(seed % 2**32)
     evaluator = mcts.RandomRolloutEvaluator(rollouts, random_state)
     bot = ismcts.ISMCTSBot(
         game, evaluator, uct_c, simulations, max_world_samples=max_world_samples,

@@ -30,6 +30,7 @@ SEAT_NAME_WORDS = {
     "planner": N_("Planner (sampled deals)"),
     "determinized": N_("Mahjongg solver on sampled faces"),
     "openspiel-mcts": N_("OpenSpiel's tree search"),
+    "openspiel-ismcts": N_("OpenSpiel's information-set search"),
 }
 
 

@@ -156,6 +156,7 @@ export function agentLabel(agent) {
     planner: t("Planner (sampled deals)"),
     determinized: t("Mahjongg solver on sampled faces"),
     "openspiel-mcts": t("OpenSpiel's tree search"),
+    "openspiel-ismcts": t("OpenSpiel's information-set search"),
   };
   // A setting reads as its agent's words ("mcts:iterations=5" as "MCTS tree search",
   // `agent_words` in pyramids.play.results): its options are internals. A plugin's
