@@ -1,0 +1,140 @@
+"""Temple's buttons while another seat is to move, in a real Chromium (Debian's).
+
+Keep my hand, Summon and Pass were left off the page while another seat was to move:
+the bar of buttons came and went, and their keys K, S and P said nothing. Now, as the
+Mahjongg favors and Pacal's Offer, the buttons of the phase stay in sight, dimmed and
+marked `aria-disabled` (in the Tab order), say whose turn it is on hover, to a screen
+reader, and in the alert line on a click, a tap, Enter or their key, and send nothing.
+Off their phase, the keys say when they may be used.
+"""
+
+# The fixtures are those of test_browser.py, imported by name: tests take them as arguments.
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pyramids.play.i18n import _
+from tests.web.test_accessibility import press_until
+from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
+    PageServer,
+    browser,
+    create_from_lobby,
+    legal_actions,
+    move_number,
+    pytestmark,
+    server,
+)
+from tests.web.test_browser_walk6 import opened
+from tests.web.test_unavailable_browser import moves_sent, quiet, said, spy_on_moves
+
+
+def _turn(page: Any) -> bool:
+    return bool(page.evaluate("document.body.dataset.yourTurn === 'true'"))
+
+
+def _phase(page: Any) -> str:
+    legal = legal_actions(page)
+    return "summon" if "summon" in legal else "swap" if "swap pass" in legal else "other"
+
+
+def _to_mover(pages: list[Any]) -> tuple[Any, Any]:
+    """Wait until one of the two pages is to move: (that page, the other)."""
+    for _try in range(400):
+        for index, page in enumerate(pages):
+            if _turn(page) and legal_actions(page):
+                other = pages[1 - index]
+                other.wait_for_function(
+                    "(n) => Number(document.body.dataset.moveNumber) >= n",
+                    arg=move_number(page))
+                return page, other
+        pages[0].wait_for_timeout(30)
+    raise AssertionError("neither seat came to move")
+
+
+def _check_waiting(waiter: Any, mover_name: str, lang: str, phase: str, touch: bool) -> None:
+    """The waiting page's buttons of `phase`: dimmed, their reason said every way."""
+    why = _("It is {name}'s turn.", lang=lang, name=mover_name)
+    keys = {"swap": ["swap-pass"], "summon": ["summon", "pass"]}[phase]
+    for key in keys:
+        button = waiter.locator(f"#game button[data-key='{key}']")
+        button.wait_for()
+        assert button.get_attribute("aria-disabled") == "true"
+        assert button.get_attribute("disabled") is None
+        assert button.get_attribute("data-action") is None
+        assert button.get_attribute("title") == why
+        assert button.get_attribute("aria-description") == why
+        assert float(button.evaluate("(node) => getComputedStyle(node).opacity")) < 1
+        quiet(waiter)
+        if touch:
+            button.tap(force=True)  # forced: Playwright waits for an aria-disabled item
+        else:
+            button.click(force=True)
+        assert said(waiter) == why
+    # The keyboard: Tab reaches the dimmed button (in the Tab order); Enter says why.
+    waiter.evaluate("document.activeElement && document.activeElement.blur()")
+    press_until(waiter, "Tab", f"#game button[data-key='{keys[0]}']", limit=80)
+    quiet(waiter)
+    waiter.keyboard.press("Enter")
+    assert said(waiter) == why
+    # Its key says why too (it said nothing).
+    waiter.evaluate("document.activeElement && document.activeElement.blur()")
+    for letter in {"swap": "k", "summon": "sp"}[phase]:
+        quiet(waiter)
+        waiter.keyboard.press(letter)
+        assert said(waiter) == why
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_temple_s_buttons_stay_dimmed_and_say_whose_turn_it_is(
+    browser: Any, server: PageServer, lang: str
+) -> None:
+    ada = opened(browser, server, lang)
+    room = create_from_lobby(ada, server, "temple", {"players": 2}, ["me", "open"], name="Ada")
+    bea = opened(browser, server, lang, size="phone", touch=True)
+    bea.goto(f"{server.base}/play/{room}")
+    bea.wait_for_selector("[data-take-seat='1']")
+    bea.fill("#seat-name", "Bea")
+    bea.click("[data-take-seat='1']")
+    bea.wait_for_selector("body[data-seat='1']")
+    ada.wait_for_selector("#start:not([aria-disabled])")
+    ada.click("#start")
+    for page in (ada, bea):
+        page.wait_for_selector("#game:not([hidden]) svg.board")
+        spy_on_moves(page)
+    names = {id(ada): "Ada", id(bea): "Bea"}
+    checked: set[str] = set()
+    for _move in range(40):
+        mover, waiter = _to_mover([ada, bea])
+        phase = _phase(mover)
+        if phase in ("swap", "summon") and phase not in checked:
+            sent = len(moves_sent(waiter))
+            before = move_number(waiter)
+            _check_waiting(waiter, names[id(mover)], lang, phase, touch=waiter is bea)
+            waiter.wait_for_timeout(200)
+            assert len(moves_sent(waiter)) == sent, "a dimmed button sends no move"
+            assert move_number(waiter) == before
+            checked.add(phase)
+        if phase == "summon":
+            # On this seat's turn to summon, K (keep the hand) says when it may be used.
+            mover.evaluate("document.activeElement && document.activeElement.blur()")
+            quiet(mover)
+            mover.keyboard.press("k")
+            assert said(mover) == _("You can keep your hand only on your turn to swap.",
+                                    lang=lang)
+        if checked == {"swap", "summon"}:
+            break
+        # Move on: keep the hand in the swap, pass in the construction, set nothing.
+        legal = legal_actions(mover)
+        action = next(a for a in ("swap pass", "pass", "set 0 0") if a in legal)
+        before = move_number(mover)
+        mover.click(f"#game button[data-action='{action}']")
+        mover.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                                arg=before)
+    assert checked == {"swap", "summon"}
+    for page in (ada, bea):
+        assert not page.errors, page.errors
+        page.context.close()
