@@ -27,6 +27,7 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     move_number,
     pytestmark,
     server,
+    wait_turn_or_end,
 )
 from tests.web.test_browser_walk6 import opened
 from tests.web.test_unavailable_browser import moves_sent, quiet, said, spy_on_moves
@@ -138,3 +139,65 @@ def test_temple_s_buttons_stay_dimmed_and_say_whose_turn_it_is(
     for page in (ada, bea):
         assert not page.errors, page.errors
         page.context.close()
+
+
+def _log_lines(page: Any) -> list[str]:
+    lines: list[str] = page.evaluate(
+        "[...document.querySelectorAll('#move-log-list .log-line')].map((n) => n.textContent)")
+    return lines
+
+
+def _heard(page: Any) -> list[str]:
+    heard: list[str] = page.evaluate(
+        "[...document.querySelectorAll('#announcer p')].map((n) => n.textContent)")
+    return heard
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_screen_reader_hears_how_a_round_of_temple_ended_and_what_was_drawn(
+    browser: Any, server: PageServer, lang: str
+) -> None:
+    """The live region said each move ("sets nothing") but not what it ended: a level
+    built or a construction failed, the next round and who begins it, the cards this
+    seat drew (the move log said them, out of the way). It says them now, in the move
+    log's own words."""
+    page = opened(browser, server, lang)
+    create_from_lobby(page, server, "temple", {"players": 3},
+                      ["me", "bot:greedy", "bot:greedy"], name="Ada")
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    begins = _("Round {round} begins; first to play: {seat}.", lang=lang, round=2, seat="\0")
+    prefix = begins.split("\0")[0]
+    line = ""
+    for _move in range(40):
+        line = next((text for text in _heard(page) if prefix in text), "")
+        if line:
+            break
+        wait_turn_or_end(page, -1)
+        if page.evaluate("document.body.dataset.status === 'finished'"):
+            break
+        legal = legal_actions(page)
+        # Summon level 1 and set into it what the buttons offer most: it is built or fails.
+        sets = [a for a in legal if a.startswith("set ")]
+        moves = sets[-1:] + [a for a in ("swap pass", "summon", "pass") if a in legal]
+        action = moves[0]
+        before = move_number(page)
+        page.click(f"#game button[data-action='{action}']")
+        page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+        page.wait_for_timeout(100)
+    assert line, "the new round was never said"
+    # Its sentences are the move log's: how level 1 ended, the round, the cards drawn.
+    logged = _log_lines(page)
+    ends = [_("Level {level} is built.", lang=lang, level=level) for level in range(1, 10)]
+    ends += [_("The construction of level {level} failed: every card set goes back to its "
+               "owner.", lang=lang, level=level) for level in range(1, 10)]
+    # (A round whose last construction ended before everyone passed ends on no result.)
+    ended = next((end for end in ends if line.startswith(end)), "")
+    assert not ended or ended in logged
+    rest = line[len(ended):].strip()
+    round_line = next(text for text in logged if text.startswith(prefix))
+    assert rest.startswith(round_line)
+    drew = rest[len(round_line):].strip()
+    assert drew.startswith(_("You drew {cards}.", lang=lang, cards="\0").split("\0")[0])
+    assert drew in logged
+    assert not page.errors, page.errors
+    page.context.close()

@@ -364,6 +364,42 @@ function moveWords(action, view, you) {
   return null;
 }
 
+/** `2 level-3 cards, 1 jewel`: a count of each kind, as the move log says them. */
+function cardsWords(map) {
+  return KINDS.filter((kind) => map[kind] > 0).map((kind) => (kind === "J"
+    ? tn("{count} jewel", "{count} jewels", map[kind])
+    : tn("{count} level-{level} card", "{count} level-{level} cards", map[kind], { level: kind.slice(1) }))).join(", ");
+}
+
+/** What the move just made ended, for the live region (the move log says it, but a
+ * screen reader heard only the moves): a level built or a construction failed, and a
+ * new round with who begins it and the cards this seat drew. */
+export function roundEnd(before, view, message) {
+  if (!before || !view || view.phase === "over") return null;
+  const lines = [];
+  if (view.built > before.built) lines.push(t("Level {level} is built.", { level: view.built }));
+  else if (before.construction && !view.construction) {
+    lines.push(t("The construction of level {level} failed: every card set goes back to its owner.", { level: before.construction.level }));
+  }
+  if (view.round > before.round) {
+    const first = view.start_player === message.seat ? t("you") : seatName(message.seats, view.start_player);
+    lines.push(t("Round {round} begins; first to play: {seat}.", { round: view.round, seat: first }));
+    if (view.hand && before.hand) {
+      // The hand's new cards, less those a failed construction gave back.
+      const drawn = { ...view.hand };
+      for (const [kind, count] of Object.entries(before.hand)) drawn[kind] = (drawn[kind] || 0) - count;
+      const failed = view.built === before.built ? before.construction : null;
+      for (const entry of (failed ? failed.sets : []).filter((set) => set.player === message.seat)) {
+        drawn[`L${failed.level}`] = (drawn[`L${failed.level}`] || 0) - entry.cards;
+        drawn.J = (drawn.J || 0) - 2 * entry.jewel_pairs;
+      }
+      const words = cardsWords(drawn);
+      if (words) lines.push(t("You drew {cards}.", { cards: words }));
+    }
+  }
+  return lines.length ? lines.join(" ") : null;
+}
+
 export function outcome(view, message) {
   if (!view || !view.scores) return [];
   const winners = view.winners || [];
