@@ -201,3 +201,38 @@ def test_a_screen_reader_hears_how_a_round_of_temple_ended_and_what_was_drawn(
     assert drew in logged
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_temple_s_players_table_fits_a_phone_s_replay_of_five_seats(
+    browser: Any, server: PageServer
+) -> None:
+    """A phone's replay of a finished five-seat game: each seat's players table (five
+    columns with Score) was wider than its board, and Score was cut off, to be scrolled
+    to sideways; the phone's narrower cells never applied (a later rule overrode them)."""
+    page = opened(browser, server, "en")
+    room = create_from_lobby(page, server, "temple", {"players": 5, "max_rounds": 1},
+                             ["me"] + ["bot:greedy"] * 4, name="Ada")
+    page.wait_for_selector("#game:not([hidden]) svg.board")
+    for _move in range(40):
+        wait_turn_or_end(page, -1)
+        if page.evaluate("document.body.dataset.status === 'finished'"):
+            break
+        legal = legal_actions(page)
+        action = next(a for a in ("swap pass", "pass", "set 0 0") if a in legal)
+        before = move_number(page)
+        page.click(f"#game button[data-action='{action}']")
+        page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+    assert page.evaluate("document.body.dataset.status") == "finished"
+    page.context.close()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True)
+    replay = phone.new_page()
+    replay.goto(f"{server.base}/replay/{room}")
+    replay.wait_for_selector("table.players th:nth-child(5)")
+    tables = replay.evaluate("""() => [...document.querySelectorAll('table.players')].map(
+        (table) => [table.getBoundingClientRect().right,
+                    table.parentElement.getBoundingClientRect().right])""")
+    assert len(tables) == 5
+    for right, room_right in tables:
+        assert right <= room_right + 0.5, f"the table overflows its board: {right} > {room_right}"
+    phone.close()
