@@ -236,3 +236,35 @@ def test_temple_s_players_table_fits_a_phone_s_replay_of_five_seats(
     for right, room_right in tables:
         assert right <= room_right + 0.5, f"the table overflows its board: {right} > {room_right}"
     phone.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_temple_s_learn_page_names_each_option_as_the_lobby_s_form_does(
+    browser: Any, server: PageServer, lang: str
+) -> None:
+    """The learn page listed the options by their code names (`swap_size`, `start_rule`
+    with `leader_last`), which the lobby's form never shows (it says "Swap zone size",
+    "Who starts each round", "The leader last"): a browser reader could not tell which
+    field was meant. Each option and choice is now named as the form names it, the code
+    name beside it for the terminal."""
+    page = opened(browser, server, lang)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", "temple")
+    page.wait_for_selector("body[data-options='temple']")
+    fields = page.evaluate("""() => [...document.querySelectorAll('[id^="option-"]')].map(
+        (field) => [field.name,
+            field.closest('label').querySelector('.option-name').textContent.trim(),
+            [...field.querySelectorAll('option')].map((o) => [o.value, o.textContent])])""")
+    page.goto(f"{server.base}/learn/temple")
+    items = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('main li')]
+        .filter((li) => li.querySelector('strong') && li.querySelector('code'))
+        .map((li) => [li.querySelector('code').textContent,
+                      li.textContent.replace(/\\s+/g, ' ')]))""")
+    assert {name for name, _title, _choices in fields} <= set(items)
+    for name, title, choices in fields:
+        assert items[name].startswith(f"{title} ({name}"), (name, title, items[name])
+        for value, words in choices:
+            assert f"\u0022{words}\u0022 ({value})" in items[name], (value, words)
+    assert not page.errors, page.errors
+    page.context.close()
