@@ -256,7 +256,24 @@ def test_temple_s_learn_page_names_each_option_as_the_lobby_s_form_does(
         (field) => [field.name,
             field.closest('label').querySelector('.option-name').textContent.trim(),
             [...field.querySelectorAll('option')].map((o) => [o.value, o.textContent])])""")
+    bots = page.evaluate("""() => [...document.querySelectorAll(
+        "#seats select[data-seat='1'] option[value^='bot:']")].map(
+        (option) => [option.value.slice(4), option.textContent])""")
     page.goto(f"{server.base}/learn/temple")
+    # The computer players are named as the form's seats name them ("Bot: Greedy rule").
+    said = page.evaluate("""() => [...document.querySelectorAll('main p code')]
+        .filter((code) => !code.textContent.startsWith('pyramids '))
+        .map((code) => {
+            const range = document.createRange();
+            range.setStart(code.closest('p'), 0);
+            range.setEndBefore(code);
+            return [code.textContent, range.toString().replace(/\\s+/g, ' ')];
+        })""")
+    named = {agent: words.split(": ", 1)[-1].split("：", 1)[-1] for agent, words in bots}
+    told = [(agent, before) for agent, before in said if agent in named]
+    assert {agent for agent, _before in told} >= {"greedy", "mcts"}
+    for agent, before in told:
+        assert before.endswith(f"{named[agent]} ("), (agent, named[agent], before[-60:])
     items = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('main li')]
         .filter((li) => li.querySelector('strong') && li.querySelector('code'))
         .map((li) => [li.querySelector('code').textContent,
