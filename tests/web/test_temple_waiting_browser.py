@@ -285,3 +285,47 @@ def test_temple_s_learn_page_names_each_option_as_the_lobby_s_form_does(
             assert f"\u0022{words}\u0022 ({value})" in items[name], (value, words)
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_on_a_phone_the_reason_shows_where_the_player_is_scrolled_to(
+    browser: Any, server: PageServer, lang: str
+) -> None:
+    """On a phone scrolled down to the hand, a tap on the dimmed Keep my hand said why in
+    the alert line far above the board, out of sight: the tap seemed to do nothing. The
+    line now stays in sight at the top of the screen while shown; a tap puts it away."""
+    ada = opened(browser, server, lang)
+    room = create_from_lobby(ada, server, "temple", {"players": 2}, ["me", "open"], name="Ada")
+    bea = opened(browser, server, lang, size="phone", touch=True)
+    bea.goto(f"{server.base}/play/{room}")
+    bea.wait_for_selector("[data-take-seat='1']")
+    bea.fill("#seat-name", "Bea")
+    bea.click("[data-take-seat='1']")
+    bea.wait_for_selector("body[data-seat='1']")
+    ada.wait_for_selector("#start:not([aria-disabled])")
+    ada.click("#start")
+    mover, waiter = _to_mover([ada, bea])
+    if mover is bea:  # Bea (the phone) keeps her hand first: then she waits for Ada's swap
+        before = move_number(bea)
+        bea.tap("#game button[data-action='swap pass']")
+        bea.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n",
+                              arg=before)
+        mover, waiter = _to_mover([ada, bea])
+    assert waiter is bea and _phase(ada) == "swap"
+    name = "Ada"
+    button = bea.locator("#game button[data-key='swap-pass'][aria-disabled='true']")
+    button.wait_for()
+    bea.locator("#game .hand").scroll_into_view_if_needed()
+    bea.evaluate("window.scrollBy(0, 400)")
+    button.tap(force=True)  # forced: Playwright waits for an aria-disabled item
+    assert said(bea) == _("It is {name}'s turn.", lang=lang, name=name)
+    top, bottom, height = bea.evaluate("""() => {
+        const box = document.getElementById('message').getBoundingClientRect();
+        return [box.top, box.bottom, innerHeight]; }""")
+    assert bea.evaluate("scrollY") > 300, "the page is scrolled down to the hand"
+    assert top >= 0 and bottom <= height, f"the reason is out of sight: {top}..{bottom}"
+    bea.tap("#message")
+    bea.wait_for_selector("#message", state="hidden")
+    for page in (ada, bea):
+        assert not page.errors, page.errors
+        page.context.close()
