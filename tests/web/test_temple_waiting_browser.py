@@ -1,4 +1,5 @@
-"""Temple's buttons while another seat is to move, in a real Chromium (Debian's).
+"""What a walk through Temple of Inscriptions in the browser found, in a real Chromium
+(Debian's), on a desktop by keyboard and a phone by touch, in English and Korean.
 
 Keep my hand, Summon and Pass were left off the page while another seat was to move:
 the bar of buttons came and went, and their keys K, S and P said nothing. Now, as the
@@ -6,6 +7,10 @@ Mahjongg favors and Pacal's Offer, the buttons of the phase stay in sight, dimme
 marked `aria-disabled` (in the Tab order), say whose turn it is on hover, to a screen
 reader, and in the alert line on a click, a tap, Enter or their key, and send nothing.
 Off their phase, the keys say when they may be used.
+
+Also: the live region tells how a round ended and what this seat drew; the players
+table fits a phone's replay of five seats; the learn page names the options and bots
+as the lobby does; on a phone the alert line stays in sight while shown.
 """
 
 # The fixtures are those of test_browser.py, imported by name: tests take them as arguments.
