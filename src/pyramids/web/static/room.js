@@ -42,6 +42,10 @@ function showMessage(text, kind = "error") {
   box.hidden = !text;
 }
 
+// A tap or click on the alert line puts it away (on a phone it stays in sight at the
+// top of the screen while shown).
+document.getElementById("message").addEventListener("click", () => showMessage(""));
+
 /** No room at this address: say so, offer the way back, and no chat for nobody. */
 function noSuchRoom() {
   setConnection(t("No such room"), "bad");

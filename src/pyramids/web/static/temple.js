@@ -170,23 +170,64 @@ function setLabel(action) {
   return t("Set {cards} ({units})", { cards: setParts(cards, pairs), units });
 }
 
+/** Why this seat's buttons of the phase cannot be used now (null: they can, or the page
+ * has no seat to play). */
+function notYourTurn(ctx) {
+  const seated = ctx.seat !== null && ctx.seat !== undefined;
+  if (!seated || ctx.yourTurn || ctx.replay || ctx.finished || ctx.view.phase === "over") return null;
+  // A tutorial's step to read waits for Next, not for another player.
+  return ctx.notYourTurn || t("It is {name}'s turn.", { name: seatName(ctx.seats, ctx.view.current_player) });
+}
+
+/** A button of the phase: on when its move is open, else dimmed and marked unavailable
+ * (aria-disabled, not disabled: it stays in the Tab order), saying why on hover, to a
+ * screen reader, and in the alert line on a click, Enter or its key. */
+function phaseButton(ctx, action, label, { why, key, primary, play }) {
+  return h("button", {
+    class: primary ? "primary" : undefined, "data-action": why ? undefined : action,
+    "data-key": action === "swap pass" ? "swap-pass" : action, "aria-keyshortcuts": key,
+    ...(why ? { "aria-disabled": "true", title: why, "aria-description": why, "data-off-reason": why } : {}),
+    onclick: (event) => {
+      if (why) {
+        event.preventDefault();
+        ctx.showMessage(why, "info");
+        return;
+      }
+      play();
+    },
+  }, label);
+}
+
+function summonLabel(ctx) {
+  const view = ctx.view;
+  return view.treasure[ctx.seat] > 0
+    ? t("Summon level {level} (pay 1 point)", { level: view.level })
+    : t("Summon level {level} (free: you have no points)", { level: view.level });
+}
+
 function controls(ctx) {
   const view = ctx.view;
   const buttons = [];
+  // Another seat is to move: the buttons of the phase stay in sight, dimmed, and say
+  // whose turn it is (they were left off: the bar came and went, and K, S, P said nothing).
+  const waiting = notYourTurn(ctx);
   if (ctx.legal.includes("swap pass")) {
     buttons.push(h("span", { class: "hint" }, ctx.ui.templeKind
       ? t("Now choose a slot of the swap zone for your {kind}.", { kind: kindName(ctx.ui.templeKind) })
       : t("To swap, choose a card of your hand, then a slot of the swap zone.")));
-    buttons.push(h("button", { "data-action": "swap pass", "data-key": "swap-pass", "aria-keyshortcuts": "K", onclick: () => { ctx.ui.templeKind = null; ctx.send("swap pass"); } }, t("Keep my hand")));
+    buttons.push(phaseButton(ctx, "swap pass", t("Keep my hand"), { key: "K", play: () => { ctx.ui.templeKind = null; ctx.send("swap pass"); } }));
+  } else if (waiting && view.phase === "swap") {
+    buttons.push(phaseButton(ctx, "swap pass", t("Keep my hand"), { key: "K", why: waiting }));
   }
   if (ctx.legal.includes("summon")) {
-    const label = view.treasure[ctx.seat] > 0
-      ? t("Summon level {level} (pay 1 point)", { level: view.level })
-      : t("Summon level {level} (free: you have no points)", { level: view.level });
-    buttons.push(h("button", { class: "primary", "data-action": "summon", "data-key": "summon", "aria-keyshortcuts": "S", onclick: () => ctx.send("summon") }, label));
+    buttons.push(phaseButton(ctx, "summon", summonLabel(ctx), { key: "S", primary: true, play: () => ctx.send("summon") }));
+  } else if (waiting && view.phase === "summon" && view.level) {
+    buttons.push(phaseButton(ctx, "summon", summonLabel(ctx), { key: "S", primary: true, why: waiting }));
   }
   if (ctx.legal.includes("pass")) {
-    buttons.push(h("button", { "data-action": "pass", "data-key": "pass", "aria-keyshortcuts": "P", onclick: () => ctx.send("pass") }, t("Pass")));
+    buttons.push(phaseButton(ctx, "pass", t("Pass"), { key: "P", play: () => ctx.send("pass") }));
+  } else if (waiting && view.phase === "summon") {
+    buttons.push(phaseButton(ctx, "pass", t("Pass"), { key: "P", why: waiting }));
   }
   for (const action of ctx.legal.filter((entry) => entry.startsWith("set "))) {
     buttons.push(h("button", { "data-action": action, "data-key": action, onclick: () => ctx.send(action) }, setLabel(action)));
@@ -255,12 +296,23 @@ export function render(box, ctx) {
   box.replaceChildren(score, svg, controls(ctx), keys, playersTable(ctx), extra);
 }
 
-/** K keeps the hand, S summons, P passes. */
+/** K keeps the hand, S summons, P passes; off their phase or turn, each says when it may
+ * be used (they said nothing). */
 export function onKey(key, ctx) {
   const action = { k: "swap pass", s: "summon", p: "pass" }[key];
-  if (!action || !ctx.yourTurn || ctx.finished || !ctx.legal.includes(action)) return false;
-  ctx.ui.templeKind = null;
-  ctx.send(action);
+  if (!action || ctx.replay || ctx.finished) return false;
+  if (ctx.yourTurn && ctx.legal.includes(action)) {
+    ctx.ui.templeKind = null;
+    ctx.send(action);
+    return true;
+  }
+  if (ctx.seat === null || ctx.seat === undefined || !ctx.view || ctx.view.phase === "over") return false;
+  const phase = action === "swap pass" ? "swap" : "summon";
+  const waiting = notYourTurn(ctx);
+  if (waiting && ctx.view.phase === phase) ctx.showMessage(waiting, "info");
+  else if (action === "swap pass") ctx.showMessage(t("You can keep your hand only on your turn to swap."), "info");
+  else if (action === "summon") ctx.showMessage(t("You can summon only on your turn to summon or pass."), "info");
+  else ctx.showMessage(t("You can pass only on your turn to summon or pass."), "info");
   return true;
 }
 
@@ -310,6 +362,42 @@ function moveWords(action, view, you) {
     return you ? t("You set {cards}", values) : t("sets {cards}", values);
   }
   return null;
+}
+
+/** `2 level-3 cards, 1 jewel`: a count of each kind, as the move log says them. */
+function cardsWords(map) {
+  return KINDS.filter((kind) => map[kind] > 0).map((kind) => (kind === "J"
+    ? tn("{count} jewel", "{count} jewels", map[kind])
+    : tn("{count} level-{level} card", "{count} level-{level} cards", map[kind], { level: kind.slice(1) }))).join(", ");
+}
+
+/** What the move just made ended, for the live region (the move log says it, but a
+ * screen reader heard only the moves): a level built or a construction failed, and a
+ * new round with who begins it and the cards this seat drew. */
+export function roundEnd(before, view, message) {
+  if (!before || !view || view.phase === "over") return null;
+  const lines = [];
+  if (view.built > before.built) lines.push(t("Level {level} is built.", { level: view.built }));
+  else if (before.construction && !view.construction) {
+    lines.push(t("The construction of level {level} failed: every card set goes back to its owner.", { level: before.construction.level }));
+  }
+  if (view.round > before.round) {
+    const first = view.start_player === message.seat ? t("you") : seatName(message.seats, view.start_player);
+    lines.push(t("Round {round} begins; first to play: {seat}.", { round: view.round, seat: first }));
+    if (view.hand && before.hand) {
+      // The hand's new cards, less those a failed construction gave back.
+      const drawn = { ...view.hand };
+      for (const [kind, count] of Object.entries(before.hand)) drawn[kind] = (drawn[kind] || 0) - count;
+      const failed = view.built === before.built ? before.construction : null;
+      for (const entry of (failed ? failed.sets : []).filter((set) => set.player === message.seat)) {
+        drawn[`L${failed.level}`] = (drawn[`L${failed.level}`] || 0) - entry.cards;
+        drawn.J = (drawn.J || 0) - 2 * entry.jewel_pairs;
+      }
+      const words = cardsWords(drawn);
+      if (words) lines.push(t("You drew {cards}.", { cards: words }));
+    }
+  }
+  return lines.length ? lines.join(" ") : null;
 }
 
 export function outcome(view, message) {
