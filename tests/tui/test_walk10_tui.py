@@ -1,0 +1,91 @@
+"""What a player met on the tenth walk of the terminal app: the keyboard nowhere at a
+game's end (Temple, Pacal), Enter doing nothing and saying nothing; the Korean keys
+help naming two favors otherwise than the buttons; a co-op game's end listing the one
+team score once a seat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+pytestmark = pytest.mark.asyncio
+
+from textual.pilot import Pilot  # noqa: E402
+from textual.widgets import RichLog  # noqa: E402
+
+from pyramids.core import Game, load  # noqa: E402
+from pyramids.play.i18n import _, format_number, set_language  # noqa: E402
+from pyramids.play.session import new_session  # noqa: E402
+from pyramids.tui.app import PlayApp  # noqa: E402
+from pyramids.tui.mahjongg import FAVORS, MahjonggBoard, favor_name  # noqa: E402
+from tests.tui.helpers import SMALL, settle  # noqa: E402
+
+
+async def play_to_the_end(pilot: Pilot[Any], app: PlayApp) -> None:
+    session = app.session
+    for _turn in range(400):
+        await settle(pilot, app)
+        if session.state.is_terminal():
+            break
+        assert app.try_move(session.state.legal_action_strings()[0])
+    await settle(pilot, app)
+    assert session.state.is_terminal()
+
+
+@pytest.mark.parametrize("game, seats", [
+    (lambda: load("temple", players=5, max_rounds=2), ["human"] + ["random"] * 4),
+    (lambda: load("pacal"), ["human", "random"]),
+], ids=["temple", "pacal"])
+async def test_the_keyboard_goes_to_play_again_at_the_end(
+        game: Callable[[], Game], seats: list[str]) -> None:
+    session = new_session(game(), seats, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await play_to_the_end(pilot, app)
+        await pilot.pause()
+        assert app.focused is app.query_one("#end-new")
+        # Escape (back to the board) finds nothing to choose there: Play again keeps it.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is app.query_one("#end-new")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.session is not session and not app.session.state.is_terminal()
+        focused = app.focused
+        assert focused is not None and app.board in focused.ancestors
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+async def test_the_keys_help_names_each_favor_as_its_button_does(language: str) -> None:
+    """F1's keys name the favors with the buttons' words: the Korean help called Undo
+    무르기 beside a button that reads 되돌리기, and the favors 호의 where the game and
+    its rules page say 은총."""
+    set_language(language)
+    try:
+        board = MahjonggBoard("mahjongg", {}, id="board")
+        keys = board.keys_help().casefold()
+        for action, key, _price in FAVORS:
+            assert f"`{key}` {favor_name(action).casefold()}" in keys, (action, keys)
+        if language == "ko":
+            assert "은총" in keys and "호의" not in keys
+            assert "은총" in _("the Tile Reveal favor: a token turns one face-down tile face up")
+    finally:
+        set_language(None)
+
+
+async def test_a_coop_game_ends_in_the_log_with_the_team_score_once() -> None:
+    """Co-op has one score, the team's: the log's last lines listed every seat with the
+    same number ("Scores: you 30,160, Easy (bot, seat 2) 30,160, ...")."""
+    game = load("mahjongg", mode="coop", players=3, layout="giza-step-ramp")
+    session = new_session(game, ["human", "random", "random"], 4)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await play_to_the_end(pilot, app)
+        log = " ".join(" ".join(line.text for line in app.query_one("#log", RichLog).lines)
+                       .split())  # the lines as wrapped at 80 columns, joined again
+        score = format_number(session.state.view(None)["result"]["scores"][0])
+        assert f"Team score: {score}." in log
+        assert "Scores:" not in log
