@@ -89,3 +89,31 @@ async def test_a_coop_game_ends_in_the_log_with_the_team_score_once() -> None:
         score = format_number(session.state.view(None)["result"]["scores"][0])
         assert f"Team score: {score}." in log
         assert "Scores:" not in log
+
+
+async def test_half_a_temple_swap_says_what_comes_next() -> None:
+    """Enter on a swap-zone slot (where the keyboard starts) changed a colour only and
+    said nothing; now the words say what was chosen and what is left, and a swap done
+    or dropped leaves none standing."""
+    session = new_session(load("temple", players=5), ["human"] + ["random"] * 4, 3)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert session.state.view(0)["phase"] == "swap"
+        app.query_one("#slot-1").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.message.startswith("Swap: slot 1 chosen; now a kind of your hand")
+        await pilot.press("enter")  # the slot again: dropped
+        await pilot.pause()
+        assert app.message == ""
+        kind = next(kind for kind, count in session.state.view(0)["hand"].items() if count)
+        app.query_one(f"#hand-{kind}").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.message.startswith(f"Swap: {kind} chosen; now a slot of the swap zone")
+        before = len(session.state.history())
+        app.query_one("#slot-1").focus()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert len(session.state.history()) > before and app.message == ""
