@@ -1,7 +1,8 @@
 """What a player met on the tenth walk of the terminal app: the keyboard nowhere at a
 game's end (Temple, Pacal), Enter doing nothing and saying nothing; the Korean keys
 help naming two favors otherwise than the buttons; a co-op game's end listing the one
-team score once a seat."""
+team score once a seat; Enter on half a Temple swap saying nothing; the options screen
+naming Mahjongg's turn orders by the command line's names."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from pyramids.play.i18n import _, format_number, set_language  # noqa: E402
 from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
 from pyramids.tui.mahjongg import FAVORS, MahjonggBoard, favor_name  # noqa: E402
-from tests.tui.helpers import SMALL, settle  # noqa: E402
+from pyramids.tui.options_chooser import OptionsScreen  # noqa: E402
+from tests.tui.helpers import SMALL, screen_lines, settle  # noqa: E402
 
 
 async def play_to_the_end(pilot: Pilot[Any], app: PlayApp) -> None:
@@ -117,3 +119,29 @@ async def test_half_a_temple_swap_says_what_comes_next() -> None:
         await pilot.press("enter")
         await settle(pilot, app)
         assert len(session.state.history()) > before and app.message == ""
+
+
+@pytest.mark.parametrize("language, titles", [
+    ("en", ("“In seat order”", "“Lowest score moves next”")),
+    ("ko", ("“자리 순서대로”", "“낮은 점수가 다음 차례”")),
+])
+async def test_the_options_screen_names_the_turn_orders_as_its_list_does(
+        language: str, titles: tuple[str, str]) -> None:
+    """Turn order's words under the options read "round (the next seat...) or behind
+    (...)", the command line's names, over a list offering "In seat order" and "Lowest
+    score moves next"; in Korean "round(규칙대로...) 또는 behind(...)"."""
+    set_language(language)
+    try:
+        game = load("mahjongg", mode="time-attack", layout="great-zenith")
+        app = PlayApp(new_session(game, ["human"], 5), agent_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            app.push_screen(OptionsScreen(game))
+            await pilot.pause()
+            app.screen.query_one("#option-turn_order").focus()
+            await pilot.pause()
+            about = " ".join(" ".join(screen_lines(app)).replace("█", " ").split())
+            assert titles[0] in about and titles[1] in about, about
+            assert "round" not in about and "behind" not in about
+    finally:
+        set_language(None)
