@@ -2,7 +2,8 @@
 game's end (Temple, Pacal), Enter doing nothing and saying nothing; the Korean keys
 help naming two favors otherwise than the buttons; a co-op game's end listing the one
 team score once a seat; Enter on half a Temple swap saying nothing; the options screen
-naming Mahjongg's turn orders by the command line's names."""
+naming Mahjongg's turn orders by the command line's names; co-op's seats each repeating
+the team's score and pool."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
 from textual.pilot import Pilot  # noqa: E402
-from textual.widgets import RichLog  # noqa: E402
+from textual.widgets import RichLog, Static  # noqa: E402
 
 from pyramids.core import Game, load  # noqa: E402
 from pyramids.play.i18n import _, format_number, set_language  # noqa: E402
@@ -23,7 +24,7 @@ from pyramids.play.session import new_session  # noqa: E402
 from pyramids.tui.app import PlayApp  # noqa: E402
 from pyramids.tui.mahjongg import FAVORS, MahjonggBoard, favor_name  # noqa: E402
 from pyramids.tui.options_chooser import OptionsScreen  # noqa: E402
-from tests.tui.helpers import SMALL, screen_lines, settle  # noqa: E402
+from tests.tui.helpers import LARGE, SMALL, screen_lines, settle  # noqa: E402
 
 
 async def play_to_the_end(pilot: Pilot[Any], app: PlayApp) -> None:
@@ -145,3 +146,20 @@ async def test_the_options_screen_names_the_turn_orders_as_its_list_does(
             assert "round" not in about and "behind" not in about
     finally:
         set_language(None)
+
+
+async def test_coop_gives_the_team_score_and_pool_once_not_a_seat_at_a_time() -> None:
+    """Co-op has one score and one pool of tokens: each seat's line said them again
+    ("score 0 · 8 tokens" four times over, as if the table held 32 tokens)."""
+    game = load("mahjongg", mode="coop", players=4)
+    session = new_session(game, ["human"] + ["random"] * 3, 7)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=LARGE) as pilot:
+        await settle(pilot, app)
+        pool = session.state.view(0)["tokens"]
+        assert isinstance(pool, int)
+        text = str(app.query_one("#summary", Static).render())
+        seat_lines = [line for line in text.splitlines() if "streak" in line]
+        assert len(seat_lines) == 4, text
+        assert not any("score" in line or "token" in line for line in seat_lines), text
+        assert f"team score 0 · pool {pool} tokens" in text, text
