@@ -599,6 +599,7 @@ class PlayApp(App[None]):
             self._record_score()
             self.query_one("#end").display = True
             self.query_one("#end-scores").display = self._is_solo()
+            self.call_after_refresh(self._focus_end_choices)
             return
         self.query_one("#end").display = False
         seat = state.current_player
@@ -1199,8 +1200,22 @@ class PlayApp(App[None]):
         if target is not None:
             target.focus()
             self._bring_into_sight(target)
+        elif self.session.state.is_terminal():
+            self.query_one("#end-new", Button).focus()  # the board has nothing to choose
         else:
             self.set_focus(None)
+
+    def _focus_end_choices(self) -> None:
+        """At the game's end the keyboard goes to its first choice (Play again), unless
+        the person is in the move box or the log: the board's choices went with the last
+        move (Temple's buttons, Pacal's cards), and the keyboard was nowhere, Enter doing
+        nothing and saying nothing; on Mahjongg's tiles the arrows and Enter do nothing
+        once the game is over."""
+        if isinstance(self.screen, ModalScreen) or not self.session.state.is_terminal():
+            return
+        focused = self.focused
+        if focused is None or self.board in focused.ancestors_with_self:
+            self.query_one("#end-new", Button).focus()
 
     def action_back_to_board(self) -> None:
         """Escape: the keyboard back on the board, and the board scrolled back to where

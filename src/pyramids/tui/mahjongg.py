@@ -637,6 +637,9 @@ class MahjonggBoard(Board):
             )
         ]
         tokens = view["tokens"]
+        # Co-op: one score and one pool of tokens, the team's, said once under the seats;
+        # each seat's line gave them again ("score 22,500 · 8 tokens" four times over).
+        team = "team_score" in view
         for seat in range(view["players"]):
             turn = "▶ " if seat == view.get("current_player") else "  "
             seat_tokens = tokens if isinstance(tokens, int) else tokens[seat]
@@ -645,7 +648,13 @@ class MahjonggBoard(Board):
                 "seat": self.seat_words(seat), "score": format_number(view["scores"][seat]),
                 "tokens": token_text(seat_tokens), "streak": view["streaks"][seat],
             }
-            if doubling:
+            if team:
+                line = _("{seat}: streak {streak}", seat=values["seat"],
+                         streak=values["streak"])
+                if doubling:
+                    line += " · " + ngettext("the next {count} pair doubled",
+                                             "the next {count} pairs doubled", doubling)
+            elif doubling:
                 line = _("{seat}: score {score} · {tokens} · streak {streak} · {doubled}",
                          doubled=ngettext("the next {count} pair doubled",
                                           "the next {count} pairs doubled", doubling),
@@ -653,8 +662,13 @@ class MahjonggBoard(Board):
             else:
                 line = _("{seat}: score {score} · {tokens} · streak {streak}", **values)
             lines.append(turn + line)
-        if "team_score" in view:
-            lines.append("  " + _("team score {score}", score=format_number(view["team_score"])))
+        if team:
+            score = format_number(view["team_score"])
+            if isinstance(tokens, int):
+                lines.append("  " + _("team score {score} · pool {tokens}", score=score,
+                                      tokens=token_text(tokens)))
+            else:
+                lines.append("  " + _("team score {score}", score=score))
         lines.extend("  " + note for note in option_notes(view, self.options))
         if view.get("barque"):
             if view["barque"].get("clock") == "turns":

@@ -12,6 +12,7 @@ board chooser's, so neither is offered here.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from textual import events
@@ -52,11 +53,31 @@ def value_choices(spec: Option) -> list[tuple[str, Any]] | None:
     return None
 
 
+def doc_with_titles(spec: Option) -> str:
+    """The option's description, its choices named as the list beside it names them: the
+    description is the command line's too, where a choice is typed by its name, and it
+    read "round (the next seat...) or behind (after a pair...)" over a list offering "In
+    seat order" and "Lowest score moves next" (in Korean too: "round(규칙대로...)").
+    Where every choice's name opens its own explanation, "name (" or "name(", the names
+    there become the titles; a description in plain words ("solvable (...) or random",
+    "real time (...) or turns (...)") is left as it reads."""
+    doc = _(spec.doc)
+    if spec.kind is not str or not spec.choices:
+        return doc
+    openings = {value: re.compile(rf"(?<![\w-]){re.escape(str(value))}(?= ?\()")
+                for value in spec.choices}
+    if not all(opening.search(doc) for opening in openings.values()):
+        return doc
+    for value, opening in openings.items():
+        doc = opening.sub(f"“{_(choice_title(spec.name, value))}”", doc)
+    return doc
+
+
 def about_text(spec: Option) -> str:
     """What the option means and, for a typed one, what may be typed."""
     lines = [_(option_title(spec.name))]
     if spec.doc:
-        lines.append(_(spec.doc))
+        lines.append(doc_with_titles(spec))
     if value_choices(spec) is None:
         lines.append(_("Allowed: {allowed}", allowed=words_text(spec.allowed_words())))
     return "\n".join(lines)

@@ -358,6 +358,23 @@ class TempleBoard(Board):
             self.choose(text)
             return
         self.redraw_keeping_focus()
+        self._say_what_is_left()
+
+    def _say_what_is_left(self) -> None:
+        """Half a swap chosen: say what it is and what comes next, as Mahjongg's first tile
+        does. Enter on a slot showed only another colour (none without colour, and the
+        keyboard's own mark over it), and said nothing."""
+        if self.selected_slot is not None:
+            text = _("Swap: slot {slot} chosen; now a kind of your hand (the slot again "
+                     "drops it).", slot=self.selected_slot)
+        elif self.selected_kind is not None:
+            text = _("Swap: {kind} chosen; now a slot of the swap zone ({kind} again "
+                     "drops it).", kind=self.selected_kind)
+        else:
+            text = ""
+        tell = getattr(self.app, "set_message", None)
+        if tell is not None:
+            tell(text)
 
 
 BOARD = TempleBoard

@@ -181,6 +181,10 @@ def _end_lines(viewer: int | None, before: dict[str, Any], after: dict[str, Any]
             lines.append(say("{seat}: +{points} for the tokens left.",
                              seat=seat_title(seat, viewer), points=bonus))
     scores = after["scores"]
+    if after.get("mode") == "coop":
+        # One score, the team's: each seat's, listed, was the same number again and again.
+        lines.append(say("Team score: {score}.", score=scores[0]))
+        return lines
     lines.append(
         say(
             "Scores: {scores}.",
