@@ -37,8 +37,13 @@ check "pyramids serve without [web]" "install it with: pip install 'pyramids[web
 check "pyramids play without [tui]" "pip install 'pyramids[tui]'" \
     "$("$pyramids" play pacal --seed 1 2>&1 </dev/null || true)"
 
-# A third-party game: one entry point, no change to pyramids.
-"$venv/bin/python" -m pip install -q ./examples/pyramids-nim
+# A third-party game: one entry point, no change to pyramids. The examples are built
+# from a copy: a build writes build/ and *.egg-info into the folder it builds, and
+# those, left in the checkout, would put the example plugins on the tests' path
+# (its entry points read back) and let a stale build pass for a fresh one.
+examples="$(mktemp -d)"
+cp -r examples/pyramids-nim examples/pyramids-summit "$examples/"
+"$venv/bin/python" -m pip install -q "$examples/pyramids-nim"
 check "pyramids games (plugin)" "toy-nim" "$("$pyramids" games)"
 check "pyramids simulate (plugin)" "seat 1 (Greedy rule): 10 wins" \
     "$("$pyramids" simulate toy-nim --agents greedy --games 10)"
@@ -55,7 +60,7 @@ check "check_game (plugin)" "toy-nim:" \
     "$("$venv/bin/python" -c 'from pyramids.testing import check_game; print(check_game("toy-nim", games=20).summary())')"
 # A plugin with hidden hands, a deck and its own Korean catalogue (locale/ko.po must
 # travel in the package data).
-"$venv/bin/python" -m pip install -q ./examples/pyramids-summit
+"$venv/bin/python" -m pip install -q "$examples/pyramids-summit"
 check "pyramids games (hidden-hand plugin)" "summit" "$("$pyramids" games)"
 summit_moves="$(for _ in $(seq 12); do printf 'play %s\n' 1 2 3 4 5 6 7 8 9; done)"
 check "pyramids --lang ko play --plain (the plugin's own Korean)" "내 손패:" \

@@ -163,3 +163,17 @@ async def test_coop_gives_the_team_score_and_pool_once_not_a_seat_at_a_time() ->
         assert len(seat_lines) == 4, text
         assert not any("score" in line or "token" in line for line in seat_lines), text
         assert f"team score 0 · pool {pool} tokens" in text, text
+
+
+async def test_the_clocks_tick_while_the_app_is_taken_down_raises_nothing() -> None:
+    """A timed game's clock ticks each second; a tick that came while the app was
+    quitting, its board and status line already gone, raised NoMatches (seen when a
+    test's app closed a second after it opened, on a loaded machine)."""
+    game = load("mahjongg", mode="time-attack", layout="great-zenith")
+    app = PlayApp(new_session(game, ["human"], 5), agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        elapsed = app.session.state.view(None)["elapsed"]
+        app.tick()  # while playing: it tells the engine nothing before a second has passed
+        assert app.session.state.view(None)["elapsed"] == elapsed
+    app.tick()  # the app is gone: the tick has nothing to show, and says nothing

@@ -40,6 +40,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import (
@@ -699,11 +700,16 @@ class PlayApp(App[None]):
         return max(0, limit - int(self.game_clock() - self.clock_zero))
 
     def tick(self) -> None:
-        if not self.clock_moves():
+        try:
+            if not self.clock_moves():
+                return
+            if self.sync_clock():
+                return
+            self._set_status(self._status_text(self._interactive()))
+        except NoMatches:
+            # The clock's timer may fire while the app is being taken down (quitting),
+            # its board and status line already gone: there is nothing left to show.
             return
-        if self.sync_clock():
-            return
-        self._set_status(self._status_text(self._interactive()))
 
     def _interactive(self) -> bool:
         return not self.covered and self.session.is_human_turn()
