@@ -10,9 +10,11 @@ or choice without words here (a plugin's) reads as its name with spaces.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pyramids.core.errors import N_, OptionList, OptionRef
+from pyramids.core.options import Option
 from pyramids.play.i18n import _, format_number
 
 OPTION_TITLES = {
@@ -92,6 +94,27 @@ def option_title(name: str) -> str:
 def choice_title(name: str, value: Any) -> str:
     """A choice of the option, a catalogue message (translate it where shown)."""
     return CHOICE_TITLES.get(name, {}).get(str(value)) or _spaced(str(value))
+
+
+def doc_with_titles(spec: Option, lang: str | None = None) -> str:
+    """The option's description in `lang`, its choices named as the lobby's list and the
+    terminal's options screen name them: the description is the command line's too,
+    where a choice is typed by its name, and it read "round (the next seat...) or
+    behind (after a pair...)" over a list offering "In seat order" and "Lowest score
+    moves next" (in Korean too: "round(규칙대로...)"). Where every choice's name opens
+    its own explanation, "name (" or "name(", the names there become the titles; a
+    description in plain words ("solvable (...) or random", "real time (...) or turns
+    (...)") is left as it reads."""
+    doc = _(spec.doc, lang=lang)
+    if spec.kind is not str or not spec.choices:
+        return doc
+    openings = {value: re.compile(rf"(?<![\w-]){re.escape(str(value))}(?= ?\()")
+                for value in spec.choices}
+    if not all(opening.search(doc) for opening in openings.values()):
+        return doc
+    for value, opening in openings.items():
+        doc = opening.sub(f"“{_(choice_title(spec.name, value), lang=lang)}”", doc)
+    return doc
 
 
 def option_text(ref: OptionRef | OptionList, lang: str | None = None) -> str:

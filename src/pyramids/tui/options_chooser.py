@@ -12,7 +12,6 @@ board chooser's, so neither is offered here.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from textual import events
@@ -25,7 +24,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from pyramids.core import Game, Option, OptionError, PyramidsError, game_manifest
 from pyramids.play.i18n import _, words_text
-from pyramids.play.option_words import choice_title, option_title
+from pyramids.play.option_words import choice_title, doc_with_titles, option_title
 from pyramids.tui.board import HIDES_BOARD, translate_bindings
 
 FIELD_PREFIX = "option-"
@@ -51,26 +50,6 @@ def value_choices(spec: Option) -> list[tuple[str, Any]] | None:
     if spec.choices is not None:
         return [(_(choice_title(spec.name, value)), value) for value in spec.choices]
     return None
-
-
-def doc_with_titles(spec: Option) -> str:
-    """The option's description, its choices named as the list beside it names them: the
-    description is the command line's too, where a choice is typed by its name, and it
-    read "round (the next seat...) or behind (after a pair...)" over a list offering "In
-    seat order" and "Lowest score moves next" (in Korean too: "round(규칙대로...)").
-    Where every choice's name opens its own explanation, "name (" or "name(", the names
-    there become the titles; a description in plain words ("solvable (...) or random",
-    "real time (...) or turns (...)") is left as it reads."""
-    doc = _(spec.doc)
-    if spec.kind is not str or not spec.choices:
-        return doc
-    openings = {value: re.compile(rf"(?<![\w-]){re.escape(str(value))}(?= ?\()")
-                for value in spec.choices}
-    if not all(opening.search(doc) for opening in openings.values()):
-        return doc
-    for value, opening in openings.items():
-        doc = opening.sub(f"“{_(choice_title(spec.name, value))}”", doc)
-    return doc
 
 
 def about_text(spec: Option) -> str:

@@ -40,7 +40,7 @@ from pyramids.core import (
 from pyramids.core.errors import N_, OptionRef, PluralWords, Words
 from pyramids.core.options import Option, allowed_options
 from pyramids.play.i18n import _, negotiate, words_text
-from pyramids.play.option_words import choice_title, option_title
+from pyramids.play.option_words import choice_title, doc_with_titles, option_title
 from pyramids.web.accounts import check_guest_name, mount_accounts, seat_account
 from pyramids.web.chat import mount_chat
 from pyramids.web.clocks import Clock, ranked_clock_bounds
@@ -485,7 +485,7 @@ def game_catalogue(lang: str = "en") -> list[dict[str, Any]]:
                         "title": _(option_title(spec.name), lang=lang),
                         "default": spec.default,
                         "kind": spec.kind.__name__,
-                        "doc": _(spec.doc, lang=lang),
+                        "doc": doc_with_titles(spec, lang),
                         "allowed": words_text(served(manifest.name, spec).allowed_words(), lang),
                         "choices": list(spec.choices) if spec.choices is not None else None,
                         "choice_titles": None if spec.choices is None else [
