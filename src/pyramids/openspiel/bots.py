@@ -37,7 +37,34 @@ from pyramids.openspiel.game import PyramidsSpielGame, register_games, short_nam
 from pyramids.openspiel.ismcts import FINAL_POLICIES, UNLIMITED, seeded_bot
 
 
-class OpenSpielMctsAgent:
+class _CachedBots:
+    """One OpenSpiel game and bot for each pyramids game (and its options) the agent
+    meets, made on first use by `_new_bot`. The bots are a cache: OpenSpiel's bots do not
+    pickle ("cannot pickle 'MCTSBot' object"), so an environment with this agent as an
+    opponent could not be copied or saved; a copy makes its own on first use, over its
+    copy of the generator they share (neither bot keeps a tree between moves), so it
+    plays on move for move as the original."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        saved = self.__dict__.copy()
+        saved["_games"] = {}
+        return saved
+
+    def _new_bot(self, game: PyramidsSpielGame) -> Any:
+        raise NotImplementedError
+
+    def _bot(self, state: State) -> tuple[PyramidsSpielGame, Any]:
+        key = _game_key(state)
+        if key not in self._games:
+            game = _spiel_game(state)
+            self._games[key] = (game, self._new_bot(game))
+        return self._games[key]
+
+
+class OpenSpielMctsAgent(_CachedBots):
     name = "openspiel-mcts"
 
     def __init__(self, seed: int | None = 0, simulations: int = 200, rollouts: int = 1,
@@ -48,17 +75,7 @@ class OpenSpielMctsAgent:
         self.uct_c = number_between(self.name, "uct_c", uct_c, 0)
         self._rng = Rng(self.seed)
         self._numpy = np.random.RandomState(self.seed % 2**32)
-        self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
-
-    def __getstate__(self) -> dict[str, Any]:
-        # OpenSpiel's MCTSBot does not pickle ("cannot pickle 'MCTSBot' object"), so an
-        # environment with this agent as an opponent could not be copied or saved. The
-        # games and bots are a cache: a copy makes its own on first use, over its copy of
-        # the generator they share (MCTSBot keeps no tree between moves), so it plays on
-        # move for move as the original.
-        saved = self.__dict__.copy()
-        saved["_games"] = {}
-        return saved
+        super().__init__()
 
     def reseed(self, seed: int | None) -> None:
         """Play on as a new agent made with `seed`: its determinizations and OpenSpiel's
@@ -68,15 +85,10 @@ class OpenSpielMctsAgent:
         self._rng = Rng(self.seed)
         self._numpy.seed(self.seed % 2**32)
 
-    def _bot(self, state: State) -> tuple[PyramidsSpielGame, Any]:
-        key = _game_key(state)
-        if key not in self._games:
-            game = _spiel_game(state)
-            evaluator = mcts.RandomRolloutEvaluator(self.rollouts, self._numpy)
-            bot = mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator,
-                               random_state=self._numpy, solve=False)
-            self._games[key] = (game, bot)
-        return self._games[key]
+    def _new_bot(self, game: PyramidsSpielGame) -> Any:
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, self._numpy)
+        return mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator,
+                            random_state=self._numpy, solve=False)
 
     def step(self, state: State) -> int:
         legal = state.legal_actions()
@@ -94,7 +106,7 @@ def make_openspiel_mcts(seed: int | None = 0, simulations: int = 200, rollouts: 
                               uct_c=uct_c)
 
 
-class OpenSpielIsmctsAgent:
+class OpenSpielIsmctsAgent(_CachedBots):
     name = "openspiel-ismcts"
 
     def __init__(self, seed: int | None = 0, simulations: int = 100, uct_c: float = 2.0,
@@ -111,15 +123,7 @@ class OpenSpielIsmctsAgent:
         # One generator for everything the bots draw (their choices, playouts and
         # worlds), shared by the bot of each game, reseeded in place.
         self._numpy = np.random.RandomState(self.seed % 2**32)
-        self._games: dict[str, tuple[PyramidsSpielGame, Any]] = {}
-
-    def __getstate__(self) -> dict[str, Any]:
-        # ISMCTSBot (a pyspiel.Bot) does not pickle: as for openspiel-mcts, the bots are
-        # a cache a copy makes again over its copy of the generator (no tree is kept
-        # between moves), so it plays on move for move as the original.
-        saved = self.__dict__.copy()
-        saved["_games"] = {}
-        return saved
+        super().__init__()
 
     def reseed(self, seed: int | None) -> None:
         """Play on as a new agent made with `seed`: the generator every bot draws from
@@ -127,17 +131,12 @@ class OpenSpielIsmctsAgent:
         self.seed = 0 if seed is None else seed
         self._numpy.seed(self.seed % 2**32)
 
-    def _bot(self, state: State) -> tuple[PyramidsSpielGame, Any]:
-        key = _game_key(state)
-        if key not in self._games:
-            game = _spiel_game(state)
-            # A game it cannot search is refused here, in words, at its first move.
-            bot = seeded_bot(game, self._numpy, simulations=self.simulations,
-                             uct_c=self.uct_c, rollouts=self.rollouts,
-                             max_world_samples=self.max_world_samples,
-                             final_policy=self.final_policy, agent=self.name)
-            self._games[key] = (game, bot)
-        return self._games[key]
+    def _new_bot(self, game: PyramidsSpielGame) -> Any:
+        # A game it cannot search is refused here, in words, at its first move.
+        return seeded_bot(game, self._numpy, simulations=self.simulations,
+                          uct_c=self.uct_c, rollouts=self.rollouts,
+                          max_world_samples=self.max_world_samples,
+                          final_policy=self.final_policy, agent=self.name)
 
     def step(self, state: State) -> int:
         legal = state.legal_actions()
