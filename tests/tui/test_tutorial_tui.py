@@ -9,11 +9,12 @@ import pytest
 pytest.importorskip("textual")
 pytestmark = pytest.mark.asyncio
 
-from pyramids.core import State  # noqa: E402
+from pyramids.core import State, load  # noqa: E402
 from pyramids.play.i18n import _, set_language  # noqa: E402
-from pyramids.play.session import HUMAN  # noqa: E402
+from pyramids.play.session import HUMAN, new_session  # noqa: E402
 from pyramids.play.tutorial import Tutorial, tutorial_for  # noqa: E402
-from pyramids.tui.app import HelpScreen  # noqa: E402
+from pyramids.tui.app import HelpScreen, PlayApp  # noqa: E402
+from pyramids.tui.board import Board  # noqa: E402
 from pyramids.tui.tutorial import TutorialApp  # noqa: E402
 from tests.tui.helpers import SMALL, settle  # noqa: E402
 from tests.tui.test_mahjongg_tui import click_at, click_tile  # noqa: E402
@@ -279,3 +280,29 @@ async def test_the_lessons_deal_restarted_is_no_best_score(mid_lesson: bool) -> 
         await pilot.pause()
         assert app.session.state.is_terminal()
         assert store.entries("pacal-solo") == []
+
+
+@pytest.mark.parametrize("kind", ["play", "tutorial"])
+async def test_callbacks_that_arrive_after_the_app_closed_do_nothing(kind: str) -> None:
+    """A board's Redrawn, a clock tick, an agent's timer or a deferred focus may be
+    delivered while the app quits, after its screens are gone; they must neither raise
+    (CI failed once: F2's new game redrawn as the test's app closed) nor touch the game."""
+    tutorial = tutorial_for("pacal")
+    assert tutorial is not None
+    if kind == "tutorial":
+        app: PlayApp = TutorialApp(tutorial, agent_delay=0)
+    else:
+        app = PlayApp(new_session(load("pacal"), [HUMAN, "random"], 3), agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+    assert not app.screen_stack
+    history = list(app.session.state.history())
+    app.on_board_redrawn(Board.Redrawn(True))
+    app.on_board_redrawn(Board.Redrawn(False))
+    app.action_focus_board()
+    app._focus_board_unless_busy()
+    app._focus_end_choices()
+    app.tick()
+    app.advance()
+    app.agent_move()
+    assert list(app.session.state.history()) == history

@@ -32,6 +32,7 @@ end; the side panel then shows the best score and time of that layout.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -417,6 +418,23 @@ def game_title(name: str) -> str:
         return name
 
 
+def unless_taken_down(method: Callable[..., None]) -> Callable[..., None]:
+    """A callback of the app's that does nothing once the app is being taken down.
+
+    Timers, `call_after_refresh` and a board's `Redrawn` may arrive while the app
+    quits, after its screens are gone: asking for the screen then raises (a test
+    failed on a loaded machine when a board redrawn by F2's new game reported after
+    the app had closed)."""
+
+    @functools.wraps(method)
+    def guarded(self: App[None], *args: object, **kwargs: object) -> None:
+        if self._exit or not self.screen_stack:
+            return None
+        return method(self, *args, **kwargs)
+
+    return guarded
+
+
 class PlayApp(App[None]):
     """One game (then more, from the menu) between people and agents."""
 
@@ -588,6 +606,7 @@ class PlayApp(App[None]):
         humans = self.session.human_seats
         return humans[0] if len(humans) == 1 else None
 
+    @unless_taken_down
     def advance(self) -> None:
         """Show the position and, on an agent's turn, schedule its move."""
         state = self.session.state
@@ -633,6 +652,7 @@ class PlayApp(App[None]):
     def _focus_board_if_idle(self) -> None:
         self.call_after_refresh(self._focus_board_unless_busy)
 
+    @unless_taken_down
     def _focus_board_unless_busy(self) -> None:
         """Give the keyboard to the board, unless the person is typing or already there."""
         focused = self.focused
@@ -699,6 +719,7 @@ class PlayApp(App[None]):
             return int(view.get("time_left") or 0)
         return max(0, limit - int(self.game_clock() - self.clock_zero))
 
+    @unless_taken_down
     def tick(self) -> None:
         try:
             if not self.clock_moves():
@@ -722,12 +743,14 @@ class PlayApp(App[None]):
         self._set_status(_("{who} to play (hidden until ready)", who=who_capital(who)))
         self.push_screen(PassScreen(who), self._uncover)
 
+    @unless_taken_down
     def _uncover(self, _: None = None) -> None:
         self.covered = False
         self.board.display = True
         self.redraw(interactive=True)
         self.call_after_refresh(self.action_focus_board)
 
+    @unless_taken_down
     def agent_move(self) -> None:
         state = self.session.state
         if state.is_terminal() or self.session.is_human_turn():
@@ -1130,6 +1153,7 @@ class PlayApp(App[None]):
 
     # ----- input -----
 
+    @unless_taken_down
     def on_board_redrawn(self, message: Board.Redrawn) -> None:
         if not self._interactive():
             return
@@ -1199,6 +1223,7 @@ class PlayApp(App[None]):
             event.stop()
             self._menu_answer(event.button.name)
 
+    @unless_taken_down
     def action_focus_board(self) -> None:
         if isinstance(self.screen, ModalScreen):
             return  # a dialog keeps the keyboard; set_focus(None) would clear its focus
@@ -1211,6 +1236,7 @@ class PlayApp(App[None]):
         else:
             self.set_focus(None)
 
+    @unless_taken_down
     def _focus_end_choices(self) -> None:
         """At the game's end the keyboard goes to its first choice (Play again), unless
         the person is in the move box or the log: the board's choices went with the last
@@ -1240,6 +1266,7 @@ class PlayApp(App[None]):
             return
         self.call_after_refresh(self._scroll_into_sight, target)
 
+    @unless_taken_down
     def _scroll_into_sight(self, target: Widget) -> None:
         if target.is_attached and target.size.height < 12:
             target.scroll_visible(animate=False)

@@ -31,7 +31,7 @@ from pyramids.play.moves import is_clock_move, parse_move, reason_only
 from pyramids.play.results import seat_name
 from pyramids.play.session import Session, new_session
 from pyramids.play.tutorial import Tutorial, TutorialRun
-from pyramids.tui.app import AGENT_DELAY, PlayApp
+from pyramids.tui.app import AGENT_DELAY, PlayApp, unless_taken_down
 from pyramids.tui.board import translate_bindings, update_static
 
 TUTORIAL_CSS = """
@@ -95,6 +95,7 @@ class TutorialApp(PlayApp):
 
     # ----- the steps -----
 
+    @unless_taken_down
     def advance(self) -> None:
         if not self.in_steps:
             super().advance()
