@@ -115,3 +115,24 @@ def test_help_sections_follow_the_learn_page_headings() -> None:
     assert help_sections("# Only a title\n\nsome text") == [("Only a title", "some text")]
     assert help_sections("") == []
     assert _("Keys", lang="ko") == "키"
+
+
+def test_a_running_capstone_doubling_reads_in_words_for_one_pair_and_for_several() -> None:
+    """The seat's line counts the doubled pairs left: "the next pair doubled" for the
+    last one (it read "the next 1 pair doubled"), "the next 3 pairs doubled" before."""
+    from pyramids.core import load
+    from pyramids.play.i18n import set_language
+    from pyramids.tui.mahjongg import MahjonggBoard
+
+    game = load("mahjongg", players=2)
+    board = MahjonggBoard("mahjongg", dict(game.options))
+    board.view = dict(game.new_initial_state(seed=1).view(0), doubling=[1, 3])
+    lines = board._summary().splitlines()
+    assert lines[1].endswith("streak 0 · the next pair doubled")
+    assert lines[2].endswith("streak 0 · the next 3 pairs doubled")
+    set_language("ko")
+    try:
+        lines = board._summary().splitlines()
+    finally:
+        set_language("en")
+    assert lines[1].endswith("다음 짝 1개 두 배") and lines[2].endswith("다음 짝 3개 두 배")

@@ -652,11 +652,11 @@ class MahjonggBoard(Board):
                 line = _("{seat}: streak {streak}", seat=values["seat"],
                          streak=values["streak"])
                 if doubling:
-                    line += " · " + ngettext("the next {count} pair doubled",
+                    line += " · " + ngettext("the next pair doubled",
                                              "the next {count} pairs doubled", doubling)
             elif doubling:
                 line = _("{seat}: score {score} · {tokens} · streak {streak} · {doubled}",
-                         doubled=ngettext("the next {count} pair doubled",
+                         doubled=ngettext("the next pair doubled",
                                           "the next {count} pairs doubled", doubling),
                          **values)
             else:

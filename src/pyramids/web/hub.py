@@ -1233,7 +1233,7 @@ class Hub:
                 raise RoomError(
                     "too_many_moves",
                     Words(N_("this game has reached {most} moves, the most a game on this "
-                             "server may hold, so it has ended without a result (aborted); "
+                             "server may hold, so it has ended without a result; "
                              "start a new game to play on"),
                           most=self.limits.max_moves_per_room),
                     409,
