@@ -147,6 +147,9 @@ def follow_the_steps(page: Any, server: PageServer, game: str, lang: str) -> Non
             for word in step.highlight:
                 if word.startswith(("tile:", "F")):
                     assert page.locator(".tutorial-highlight").count() >= 1, word
+                if word.startswith("button:"):  # the button of the step's move, lit
+                    lit = page.locator(f"button.tutorial-highlight[data-action='{word[7:]}']")
+                    assert lit.count() == 1, (number, word)
             if not shown:  # the first taught move, its elements lit
                 screenshot(page, f"tutorial-{game}{'' if lang == 'en' else '-' + lang}")
                 shown = True
@@ -308,3 +311,52 @@ def test_the_pages_choose_korean_particles_as_the_server_does(pages: Any,
         " return texts.map((text) => m.koreanParticles(text)); }", written)
     assert read == [korean_particles(text) for text in written]
     assert read[0] == "2번 자리: 15와 42를 내놓았습니다."
+
+
+def focused_key(page: Any) -> str | None:
+    return page.evaluate("document.activeElement && document.activeElement.dataset.key || null")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_temple_step_that_says_pass_has_the_keyboard_on_pass(
+        pages: Any, server: PageServer, lang: str) -> None:
+    """Step 3 of the Temple tutorial says "Pass too": Pass is the one lit button and has
+    the keyboard (it stayed on the swap zone's slot, Tab's next stop Summon), and Enter
+    there passes and goes on; each later step that names its button (keep my hand,
+    summon, set, pass after Next) has the keyboard on it, and Enter plays it."""
+    tutorial = tutorial_for("temple")
+    assert tutorial is not None
+    page = pages(lang)
+    page.goto(f"{server.base}/tutorial/temple")
+    page.wait_for_selector("body[data-ready='true']")
+    page.click("#next")
+    wait_entries(page, 1)
+    click_move(page, "swap L9 4")
+    wait_entries(page, 2)
+    assert page.text_content("#say") == _(tutorial.steps[2].say, lang=lang)
+    lit = page.locator("button.tutorial-highlight")
+    assert lit.count() == 1 and lit.get_attribute("data-action") == "pass"
+    assert lit.text_content() == _("Pass", lang=lang)
+    assert page.locator("button[data-action='summon']").count() == 1  # there, not lit
+    assert focused_key(page) == "pass"
+    page.keyboard.press("Enter")
+    wait_entries(page, 3)
+    assert page.get_attribute("body", "data-step") == "4"
+    assert focused_key(page) == "swap-pass"
+    page.keyboard.press("Enter")
+    wait_entries(page, 4)
+    assert focused_key(page) == "summon"
+    page.keyboard.press("Enter")
+    wait_entries(page, 5)
+    assert focused_key(page) == "set 1 1"
+    page.keyboard.press("Enter")
+    wait_entries(page, 6)
+    assert page.get_attribute("body", "data-step") == "7"
+    page.click("#next")  # a step to read, then one that says Pass: the keyboard on it
+    wait_entries(page, 7)
+    assert page.text_content("#say") == _(tutorial.steps[7].say, lang=lang)
+    assert focused_key(page) == "pass"
+    page.keyboard.press("Enter")
+    wait_entries(page, 8)
+    assert page.get_attribute("body", "data-step") == "9"
+    assert page.get_attribute("body", "data-entries") == "8"
