@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -81,6 +82,90 @@ def test_a_tutorial_accepts_only_the_taught_move(game: str) -> None:
             assert run.state.to_json() == before
         assert run.attempt(step.expect).accepted
     assert not run.state.is_terminal()
+
+
+# The moves each game's boards (terminal and browser) make with a button of their own.
+BUTTON_MOVES = {
+    "temple": ("pass", "summon", "swap pass", "set "),
+    "mahjongg": ("hint", "undo", "sight", "reshuffle", "finish", "pass"),
+}
+
+
+def is_button_move(game: str, move: str) -> bool:
+    return any(move == name or (name.endswith(" ") and move.startswith(name))
+               for name in BUTTON_MOVES.get(game, ()))
+
+
+def drawn_at_step(game: str, word: str, view: dict[str, Any], legal: list[str]) -> bool:
+    """Whether a highlight word names something the boards draw in the learner's `view`
+    (the words of `pyramids.play.tutorial`'s docstring)."""
+    kind, _colon, value = word.rpartition(":")
+    if kind == "button":
+        return is_button_move(game, value) and value in legal
+    if kind == "hand":
+        hand = view.get("hand")
+        if isinstance(hand, dict):  # Temple: counts by kind
+            return hand.get(value, 0) > 0
+        return hand is not None and value.isdigit() and int(value) in hand
+    if kind == "offer":
+        return value.isdigit() and int(value) in (view.get("offer") or [])
+    if kind == "swap":
+        zone = view.get("swap_zone") or []
+        return value.isdigit() and 1 <= int(value) <= len(zone) and zone[int(value) - 1] is not None
+    if kind == "tile":
+        return value.isdigit() and any(tile["id"] == int(value) for tile in view.get("tiles", []))
+    number = value[1:]
+    return (not kind and value.startswith("F") and number.isdigit() and "layout" in view
+            and 1 <= int(number) <= len(view["layout"]))
+
+
+@pytest.mark.parametrize("game", TUTORIAL_GAMES)
+def test_each_highlight_names_what_the_board_draws_at_its_step(game: str) -> None:
+    """Every step's highlight words name something on the board as the step stands (a
+    card in the hand, a slot, a tile, the button of a legal move); a step that teaches a
+    move made by a button names that button, so the boards put the keyboard on it (on
+    the Temple step that says Pass the keyboard was on Summon)."""
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    run = TutorialRun(tutorial, lang="en")
+    while not run.finished:
+        step = run.step
+        assert step is not None
+        view = run.state.view(tutorial.learner)
+        legal = run.state.legal_action_strings()
+        for word in step.highlight:
+            assert drawn_at_step(game, word, view, legal), (game, run.index + 1, word)
+        if step.expect is None:
+            run.go_on()
+            continue
+        if is_button_move(game, step.expect):
+            assert f"button:{step.expect}" in step.highlight, (game, run.index + 1)
+        assert run.attempt(step.expect).accepted
+
+
+def test_highlight_words_that_name_nothing_drawn_are_caught() -> None:
+    """The check above fails where it should: a card not in the hand, an empty or missing
+    slot, a move that is no button or not legal now, an unknown word."""
+    view = {"hand": {"L1": 1, "J": 0}, "swap_zone": ["L2", None]}
+    assert drawn_at_step("temple", "hand:L1", view, [])
+    assert not drawn_at_step("temple", "hand:J", view, [])
+    assert drawn_at_step("temple", "swap:1", view, [])
+    assert not drawn_at_step("temple", "swap:2", view, [])
+    assert not drawn_at_step("temple", "swap:3", view, [])
+    assert drawn_at_step("temple", "button:set 1 1", view, ["set 1 1", "pass"])
+    assert not drawn_at_step("temple", "button:summon", view, ["pass"])
+    assert not drawn_at_step("temple", "button:swap L1 2", view, ["swap L1 2"])
+    assert not drawn_at_step("temple", "F7", view, [])
+    assert not drawn_at_step("temple", "knob:pass", view, ["pass"])
+    pacal = {"hand": [2, 28], "offer": [48], "layout": [[0, 0]] * 10}
+    assert drawn_at_step("pacal", "hand:28", pacal, [])
+    assert not drawn_at_step("pacal", "hand:29", pacal, [])
+    assert drawn_at_step("pacal", "offer:48", pacal, [])
+    assert drawn_at_step("pacal", "F10", pacal, [])
+    assert not drawn_at_step("pacal", "F11", pacal, [])
+    assert not drawn_at_step("pacal", "button:pass", pacal, ["pass"])
+    assert drawn_at_step("mahjongg", "tile:3", {"tiles": [{"id": 3}]}, [])
+    assert not drawn_at_step("mahjongg", "tile:4", {"tiles": [{"id": 3}]}, [])
 
 
 def test_malformed_tutorials_are_refused_with_the_reason() -> None:

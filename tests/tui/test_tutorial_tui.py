@@ -41,6 +41,22 @@ def selectors_for(move: str, learner: int) -> list[str]:
     return ["#do-" + move.replace(" ", "-")]
 
 
+def lit_selector(word: str, learner: int) -> str | None:
+    """The board's widget a highlight word lights in the terminal app (None: Mahjongg's
+    tiles, lit in its canvas)."""
+    kind, _colon, value = word.rpartition(":")
+    if kind == "button":
+        return "#do-" + value.replace(" ", "-")
+    if kind in ("hand", "offer"):
+        return f"#{kind}-{value}"
+    if kind == "swap":
+        return f"#slot-{value}"
+    if kind == "tile":
+        return None
+    assert not kind and value.startswith("F"), word
+    return f"#p{learner}-{value.lower()}"
+
+
 async def click(pilot, app: TutorialApp, selector: str) -> None:  # type: ignore[no-untyped-def]
     """Scroll a widget into sight as a person would, then click its middle."""
     widget = app.query_one(selector)
@@ -101,9 +117,17 @@ async def run_through(tutorial: Tutorial, lang: str) -> None:
                 await click(pilot, app, "#next")
                 continue
             assert not app.query_one("#next").display
+            await pilot.pause()
+            lit = {widget.id for widget in app.board.query(".taught")}
             for word in step.highlight:
-                if word.startswith(("F", "hand:", "offer:", "swap:")):
-                    assert app.board.query(".taught"), (word, "is not lit")
+                selector = lit_selector(word, tutorial.learner)
+                if selector is not None:  # Mahjongg's tiles are lit in its canvas
+                    assert selector[1:] in lit, (number, word, "is not lit", lit)
+            buttons = [word for word in step.highlight if word.startswith("button:")]
+            if buttons:  # the keyboard is on the step's button
+                focused = app.focused
+                assert focused is not None and f"#{focused.id}" == lit_selector(
+                    buttons[0], tutorial.learner), (number, focused)
             wrong = a_wrong_move(app, step.expect)
             if wrong is not None and not wrong_tried:
                 wrong_tried = True
@@ -306,3 +330,38 @@ async def test_callbacks_that_arrive_after_the_app_closed_do_nothing(kind: str) 
     app.advance()
     app.agent_move()
     assert list(app.session.state.history()) == history
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+async def test_the_temple_step_that_says_pass_has_the_keyboard_on_pass(lang: str, language) -> None:  # type: ignore[no-untyped-def]
+    """Step 3 of the Temple tutorial says "Pass too": the Pass button is the lit one and
+    has the keyboard (it went to Summon, the first button), and Enter there passes and
+    goes on; step 4's "keep your hand" then has the keyboard on Keep my hand."""
+    language(lang)
+    tutorial = tutorial_for("temple")
+    assert tutorial is not None
+    assert tutorial.steps[2].expect == "pass" and tutorial.steps[3].expect == "swap pass"
+    app = TutorialApp(tutorial, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await click(pilot, app, "#next")
+        await pilot.pause()
+        # Step 2's swap by the keyboard: Enter on the lit slot 4 (drawn first), then L9.
+        assert app.focused is not None and app.focused.id == "slot-4"
+        await pilot.press("enter")
+        app.query_one("#hand-L9").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.lesson.index == 2
+        assert [widget.id for widget in app.board.query("Button.taught")] == ["do-pass"]
+        assert app.query_one("#do-summon").display  # Summon is there, first, and not lit
+        assert app.focused is not None and app.focused.id == "do-pass", app.focused
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.lesson.index == 3
+        assert app.lesson.state.history_strings()[-2:] == ["pass", "pass"]
+        assert app.focused is not None and app.focused.id == "do-swap-pass", app.focused
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.lesson.index == 4
+        assert app.focused is not None and app.focused.id == "do-summon", app.focused

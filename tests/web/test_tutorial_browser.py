@@ -21,7 +21,7 @@ from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, PageSer
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
-from pyramids.play.i18n import _  # noqa: E402
+from pyramids.play.i18n import _, ngettext  # noqa: E402
 from pyramids.play.tutorial import tutorial_for  # noqa: E402
 from tests.web.test_korean_walk import READ_TEXT, untranslated  # noqa: E402
 
@@ -147,6 +147,9 @@ def follow_the_steps(page: Any, server: PageServer, game: str, lang: str) -> Non
             for word in step.highlight:
                 if word.startswith(("tile:", "F")):
                     assert page.locator(".tutorial-highlight").count() >= 1, word
+                if word.startswith("button:"):  # the button of the step's move, lit
+                    lit = page.locator(f"button.tutorial-highlight[data-action='{word[7:]}']")
+                    assert lit.count() == 1, (number, word)
             if not shown:  # the first taught move, its elements lit
                 screenshot(page, f"tutorial-{game}{'' if lang == 'en' else '-' + lang}")
                 shown = True
@@ -308,3 +311,111 @@ def test_the_pages_choose_korean_particles_as_the_server_does(pages: Any,
         " return texts.map((text) => m.koreanParticles(text)); }", written)
     assert read == [korean_particles(text) for text in written]
     assert read[0] == "2번 자리: 15와 42를 내놓았습니다."
+
+
+def focused_key(page: Any) -> str | None:
+    return page.evaluate("document.activeElement && document.activeElement.dataset.key || null")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_temple_step_that_says_pass_has_the_keyboard_on_pass(
+        pages: Any, server: PageServer, lang: str) -> None:
+    """Step 3 of the Temple tutorial says "Pass too": Pass is the one lit button and has
+    the keyboard (it stayed on the swap zone's slot, Tab's next stop Summon), and Enter
+    there passes and goes on; each later step that names its button (keep my hand,
+    summon, set, pass after Next) has the keyboard on it, and Enter plays it."""
+    tutorial = tutorial_for("temple")
+    assert tutorial is not None
+    page = pages(lang)
+    page.goto(f"{server.base}/tutorial/temple")
+    page.wait_for_selector("body[data-ready='true']")
+    page.click("#next")
+    wait_entries(page, 1)
+    click_move(page, "swap L9 4")
+    wait_entries(page, 2)
+    assert page.text_content("#say") == _(tutorial.steps[2].say, lang=lang)
+    lit = page.locator("button.tutorial-highlight")
+    assert lit.count() == 1 and lit.get_attribute("data-action") == "pass"
+    assert lit.text_content() == _("Pass", lang=lang)
+    assert page.locator("button[data-action='summon']").count() == 1  # there, not lit
+    assert focused_key(page) == "pass"
+    page.keyboard.press("Enter")
+    wait_entries(page, 3)
+    assert page.get_attribute("body", "data-step") == "4"
+    assert focused_key(page) == "swap-pass"
+    page.keyboard.press("Enter")
+    wait_entries(page, 4)
+    assert focused_key(page) == "summon"
+    page.keyboard.press("Enter")
+    wait_entries(page, 5)
+    assert focused_key(page) == "set 1 1"
+    page.keyboard.press("Enter")
+    wait_entries(page, 6)
+    assert page.get_attribute("body", "data-step") == "7"
+    page.click("#next")  # a step to read, then one that says Pass: the keyboard on it
+    wait_entries(page, 7)
+    assert page.text_content("#say") == _(tutorial.steps[7].say, lang=lang)
+    assert focused_key(page) == "pass"
+    page.keyboard.press("Enter")
+    wait_entries(page, 8)
+    assert page.get_attribute("body", "data-step") == "9"
+    assert page.get_attribute("body", "data-entries") == "8"
+
+
+# The text a screen reader reads in an element: its text less what is aria-hidden.
+SPOKEN = """(node) => {
+  const walk = (el) => [...el.childNodes].map((child) => child.nodeType === Node.TEXT_NODE
+    ? child.textContent : child.getAttribute && child.getAttribute("aria-hidden") === "true"
+      ? "" : walk(child)).join("");
+  return walk(node);
+}"""
+
+
+def at_temple_step(page: Any, server: PageServer, entries_kept: list[str | None]) -> None:
+    """The Temple tutorial opened at the step these kept entries lead to (as a reload does)."""
+    page.goto(f"{server.base}/tutorial/temple")
+    page.wait_for_selector("body[data-ready='true']")
+    page.evaluate("(moves) => sessionStorage.setItem('pyramids.tutorial.temple',"
+                  " JSON.stringify(moves))", entries_kept)
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    wait_entries(page, len(entries_kept))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_temple_card_counts_are_read_in_words(pages: Any, server: PageServer, lang: str) -> None:
+    """The players' known cards and the discard line show "L1×1 L6×1" to the eye; a
+    screen reader read that as "L1 times 1 L6 times 1" and now reads the catalogue's
+    words, "1 level-1 card, 1 level-6 card", in the page's language."""
+    def cards(count: int, level: int) -> str:
+        return ngettext("{count} level-{level} card", "{count} level-{level} cards", count,
+                        lang=lang, level=level)
+
+    def jewels(count: int) -> str:
+        return ngettext("{count} jewel", "{count} jewels", count, lang=lang)
+
+    page = pages(lang)
+    # Step 5: seat 3 took an L1 and an L6 from the swap zone, in everyone's sight.
+    at_temple_step(page, server, [None, "swap L9 4", "pass", "swap pass"])
+    assert page.get_attribute("body", "data-step") == "5"
+    known = page.locator("table.players tbody tr[data-seat='2'] td").nth(3)
+    words = f"{cards(1, 1)}, {cards(1, 6)}"
+    assert known.evaluate(SPOKEN) == words
+    assert known.locator("[aria-hidden='true']").text_content() == "L1×1 L6×1"
+    assert page.get_by_role("cell", name=words, exact=True).count() == 1
+    assert "×" not in page.locator("table.players tbody").evaluate(SPOKEN)
+    # Step 7: level 1 built, its cards (four L1 and a jewel pair) on the discard pile.
+    at_temple_step(page, server, [None, "swap L9 4", "pass", "swap pass", "summon", "set 1 1"])
+    assert page.get_attribute("body", "data-step") == "7"
+    none = _("none", lang=lang)
+    mine = page.locator("table.players tbody tr[data-seat='0'] td").nth(3)
+    assert mine.locator("[aria-hidden='true']").text_content() == "–"
+    assert page.get_by_role("cell", name=none, exact=True).count() >= 1
+    line = page.locator(".temple-discard")
+    assert line.locator("[aria-hidden='true']").text_content() == _(
+        "Discard: {discard} · out of the game: {out}", lang=lang, discard="L1×4 J×2", out=none)
+    assert line.evaluate(SPOKEN) == _(
+        "Discard: {discard} · out of the game: {out}", lang=lang,
+        discard=f"{cards(4, 1)}, {jewels(2)}", out=none)
+    if lang == "ko":
+        assert "레벨 1 카드 4장" in line.evaluate(SPOKEN)

@@ -19,6 +19,19 @@ by its manifest (`tutorial`):
       ]
     }
 
+The `highlight` words name what the boards draw (the terminal app lights them and
+the browser marks them; a step's keyboard goes to the first, a button before all):
+
+    F7            Pacal: the learner's field F7
+    hand:28       a card of the learner's hand (Pacal: its number; Temple: its kind, L4, J)
+    offer:48      Pacal: a card of the offer
+    swap:4        Temple: slot 4 of the swap zone
+    tile:12       Mahjongg: the tile of id 12
+    button:pass   the button that plays the move named after the colon (Temple's
+                  button:summon, button:pass, "button:swap pass" (Keep my hand),
+                  "button:set 1 1"; Mahjongg's button:sight); every step that teaches a
+                  move made by a button names its button, so the keyboard lands on it
+
 A step with `expect` waits for that move and refuses any other with its hint
 (the state is unchanged); a step without one waits for the learner to go on.
 `before` moves are played first, for the other seats. After the last step the

@@ -19,7 +19,9 @@ Hooks a board may override, all in words a player reads:
 - `variant_of(view)`: the name high scores are kept under (a layout, a mode);
 - `variant_words(variant)`: that name as the reader reads it (it is stored in English);
 - `keys_help()`: the board's own keys, for the help screen;
-- `highlight(marks)`: what a tutorial step points at (see `tutorial.py`).
+- `taught`: the words of what a tutorial step points at (see `play/tutorial.py`),
+  lit with the class `taught`; `focus_target` gives the keyboard to the first lit
+  (the lit button of the step's move before anything else).
 
 Every word a board draws goes through the message catalogue (`_()` from
 `pyramids.play.i18n`) when it is drawn, so it is in the language of the run.
@@ -291,8 +293,20 @@ class Board(Vertical):
         come back to it); a board whose choices `focus_target` brings into sight
         need do nothing."""
 
+    def taught_target(self) -> Widget | None:
+        """What a tutorial step points at that can take the keyboard: the lit button of
+        its move (`button:pass`) before any other lit thing; None where nothing is lit.
+        The keyboard went to the first button (Temple's Summon) while the step said Pass."""
+        lit = [widget for widget in self.query(".taught") if widget.focusable]
+        buttons = [widget for widget in lit if isinstance(widget, Button)]
+        return (buttons or lit or [None])[0]
+
     def focus_target(self) -> Widget | None:
-        """The first thing on the board a key can act on."""
+        """What a tutorial step points at, else the first thing on the board a key can
+        act on."""
+        taught = self.taught_target()
+        if taught is not None:
+            return taught
         for widget in self.query("*"):
             if widget.focusable:
                 return widget

@@ -397,6 +397,8 @@ class MahjonggBoard(Board):
     /* Not to be had now: drawn as a disabled button is, but a click says why, as its
        key does (a disabled button took the click and said nothing). */
     MahjonggBoard #favors Button.off { text-opacity: 60%; }
+    /* A tutorial step's button: lit as its tiles are, not by colour alone. */
+    MahjonggBoard #favors Button.taught { background: $accent 40%; text-style: bold underline; }
     """
 
     # The cursor's moves scroll to its tile; the tiles taking the keyboard scroll nowhere
@@ -475,6 +477,7 @@ class MahjonggBoard(Board):
                 )
                 button.set_class(not self._allowed(action), "off")
                 button.set_class(self._picking(action), "active")
+                button.set_class(f"button:{action}" in self.taught, "taught")
                 yield button
         yield TileCanvas(self, id="tiles")
         yield Static(self._last_and_result(), classes="info", id="last-move")
@@ -579,6 +582,9 @@ class MahjonggBoard(Board):
                 button.set_class(not self._allowed(action), "off")
             if button.has_class("active") != self._picking(action):
                 button.set_class(self._picking(action), "active")
+            taught = f"button:{action}" in self.taught
+            if button.has_class("taught") != taught:
+                button.set_class(taught, "taught")
         for grid in self.query("#favors"):
             grid.display = not self.view.get("result")
         self._update("#last-move", self._last_and_result())
@@ -959,6 +965,9 @@ class MahjonggBoard(Board):
         self.action_favor(name)
 
     def focus_target(self) -> Widget | None:
+        taught = self.taught_target()  # a tutorial's button (Ra Sight), else the tiles
+        if taught is not None:
+            return taught
         found = self.query("#tiles")
         return found.first() if found else None
 

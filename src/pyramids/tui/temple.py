@@ -161,6 +161,8 @@ class TempleBoard(Board):
     TempleBoard .buttons { height: auto; width: 100%; layout: grid; grid-size: 3;
                            grid-gutter: 0 1; padding: 0 2; }
     TempleBoard Button { width: 100%; }
+    /* A tutorial step's button: lit, and not by colour alone (NO_COLOR). */
+    TempleBoard Button.taught { background: $accent 40%; text-style: bold underline; }
     """
 
     def on_new_view(self) -> None:
@@ -322,7 +324,9 @@ class TempleBoard(Board):
             return
         with Grid(classes="buttons"):
             for text in choices:
-                yield Button(button_label(text), id="do-" + text.replace(" ", "-"), name=text)
+                # A tutorial step's button (`button:pass`) is lit, and takes the keyboard.
+                yield Button(button_label(text), id="do-" + text.replace(" ", "-"), name=text,
+                             classes="taught" if f"button:{text}" in self.taught else "")
 
     def turn_hint(self) -> str:
         phase = self.view.get("phase")

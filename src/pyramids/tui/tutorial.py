@@ -22,7 +22,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from pyramids.core import IllegalActionError, State
 from pyramids.play.i18n import _, words_text
@@ -64,6 +64,8 @@ class TutorialApp(PlayApp):
         super().__init__(finish_session(self.lesson), agent_delay=agent_delay)
         translate_bindings(self, {"next_step": _("Next step")})
         self.drawn: tuple[object, ...] = ()
+        #: The step whose lit things last took the keyboard (a step takes it once).
+        self.pointed_step = -1
         # A new game from the menu (a new deal, the same deal, a level, options) ends
         # the lesson: the steps were of the tutorial's game, not of the one now played.
         self.left_lesson = False
@@ -109,10 +111,23 @@ class TutorialApp(PlayApp):
             self.drawn = drawn
             self.redraw(interactive)
         self._show_step()
-        if waits:
+        if waits and self.lesson.index != self.pointed_step and self.board.taught:
+            # A new step that points at something: the keyboard goes to it (the step's
+            # button, else its first lit card), from wherever on the board it was.
+            self.pointed_step = self.lesson.index
+            self.call_after_refresh(self._focus_taught)
+        elif waits:
             self._focus_board_if_idle()
         else:
             self.call_after_refresh(self.query_one("#next", Button).focus)
+
+    @unless_taken_down
+    def _focus_taught(self) -> None:
+        """The keyboard to what the step points at, unless the person is typing a move."""
+        if isinstance(self.focused, Input | OptionList):
+            self._focus_board_unless_busy()
+            return
+        self.action_focus_board()
 
     def redraw(self, interactive: bool) -> None:
         step = self.lesson.step

@@ -238,13 +238,12 @@ function controls(ctx) {
 function playersTable(ctx) {
   const view = ctx.view;
   const rows = view.treasure.map((points, seat) => {
-    const known = Object.entries(view.known[seat] || {}).map(([kind, count]) => `${kind}×${count}`).join(" ") || "–";
     const toMove = view.current_player === seat;
     return h("tr", { class: toMove ? "to-move" : "", "data-seat": seat },
       h("td", {}, `${toMove ? "▶ " : ""}${seat === ctx.seat && !ctx.replay ? t("{name} (you)", { name: seatName(ctx.seats, seat) }) : seatName(ctx.seats, seat)}`),
       h("td", {}, formatNumber(points)),
       h("td", {}, String(view.hand_sizes[seat])),
-      h("td", {}, known),
+      h("td", {}, ...counts(view.known[seat] || {}, "–")),
       view.scores ? h("td", {}, formatNumber(view.scores[seat])) : null);
   });
   return h("table", { class: "players" },
@@ -254,9 +253,16 @@ function playersTable(ctx) {
     h("tbody", {}, rows));
 }
 
-function counts(map) {
-  const text = KINDS.filter((kind) => map[kind]).map((kind) => `${kind}×${map[kind]}`).join(" ");
-  return text || t("none");
+/** Counts of each kind, short to the eye ("L4×1 J×2") and in words to a screen reader,
+ * which read the short form as "L4 times 1 J times 2": the short text is hidden from it,
+ * the words ("1 level-4 card, 2 jewels") are shown only to it. */
+function counts(map, empty = t("none")) {
+  return [h("span", { "aria-hidden": "true" }, shortCounts(map) || empty),
+    h("span", { class: "sr-only" }, cardsWords(map) || t("none"))];
+}
+
+function shortCounts(map) {
+  return KINDS.filter((kind) => map[kind]).map((kind) => `${kind}×${map[kind]}`).join(" ");
 }
 
 function phaseName(phase) {
@@ -291,7 +297,13 @@ export function render(box, ctx) {
     t("Round {round} of at most {max} · {phase} · levels built: {built} of 9 · pile {pile}", {
       round: view.round, max: view.max_rounds, phase: phaseName(view.phase), built: view.built, pile: view.pile_size,
     }));
-  const extra = h("p", { class: "hint" }, t("Discard: {discard} · out of the game: {out}", { discard: counts(view.discard), out: counts(view.out_of_game) }));
+  // The line twice: short to the eye, in words to a screen reader (counts).
+  const none = t("none");
+  const extra = h("p", { class: "hint temple-discard" },
+    h("span", { "aria-hidden": "true" }, t("Discard: {discard} · out of the game: {out}", {
+      discard: shortCounts(view.discard) || none, out: shortCounts(view.out_of_game) || none })),
+    h("span", { class: "sr-only" }, t("Discard: {discard} · out of the game: {out}", {
+      discard: cardsWords(view.discard) || none, out: cardsWords(view.out_of_game) || none })));
   const keys = ctx.replay || ctx.finished ? "" : keysLine([["K", t("Keep my hand")], ["S", t("Summon")], ["P", t("Pass")]]);
   box.replaceChildren(score, svg, controls(ctx), keys, playersTable(ctx), extra);
 }

@@ -103,7 +103,8 @@ function send(actions) {
 }
 
 // What a step asks the learner to look at, as the board's elements: the words of the
-// tutorials (F7, hand:28, offer:48, tile:12, swap:4) matched to what the renderers draw.
+// tutorials (F7, hand:28, offer:48, tile:12, swap:4, button:pass; play/tutorial.py)
+// matched to what the renderers draw. A button word names the move its button plays.
 function highlighted(box, word, seat) {
   const [kind, value] = word.includes(":") ? word.split(/:(.*)/s) : ["field", word];
   const quoted = CSS.escape(value);
@@ -115,6 +116,7 @@ function highlighted(box, word, seat) {
   if (kind === "offer") return box.querySelectorAll(`[data-key="pick-${quoted}"]`);
   if (kind === "tile") return box.querySelectorAll(`.tile[data-id="${quoted}"]`);
   if (kind === "swap") return box.querySelectorAll(`[data-slot="${quoted}"]`);
+  if (kind === "button") return box.querySelectorAll(`button[data-action="${quoted}"]`);
   return [];
 }
 
@@ -211,7 +213,9 @@ function renderBoard() {
   markHighlights(box);
   // As in a room, one item of the board is in the Tab order (the arrows walk the rest);
   // a new step puts it on what the step points at, and the keyboard with it when the
-  // keyboard was on the board.
+  // keyboard was on the board: on the button of the step's move where it names one
+  // (Enter there plays it; the keyboard stayed where the last move was made, and
+  // Tab reached the first button, Summon, on the step that says Pass).
   const step = answer.playing_on ? "done" : answer.step;
   const newStep = step !== ui.tutorialStep;
   ui.tutorialStep = step;
@@ -220,20 +224,27 @@ function renderBoard() {
   if (newStep && item && item.dataset.key) ui.navKey = item.dataset.key;
   settleRoving(box, ui, focusedKey);
   if (focusedKey) {
-    const again = newStep && item ? item : box.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
+    const taught = pointedButton(box) || item;
+    const again = newStep && taught ? taught : box.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`);
     if (again) again.focus();
   }
 }
 
+/** The button a step names (`button:pass`), lit: the keyboard's place on a new step. */
+function pointedButton(box) {
+  return box.querySelector("button.tutorial-highlight");
+}
+
 // After "Next" the button may be gone (the step waits for a move): the keyboard goes to
-// the board's item the step points at, not to the page's start.
+// the button or the board's item the step points at, not to the page's start.
 function focusAfterNext() {
   const next = document.getElementById("next");
   if (!next.hidden) {
     next.focus();
     return;
   }
-  const item = document.querySelector('#game [data-nav][tabindex="0"]');
+  const box = document.getElementById("game");
+  const item = pointedButton(box) || box.querySelector('[data-nav][tabindex="0"]');
   if (item) item.focus();
 }
 
