@@ -44,6 +44,12 @@ if [ "$(as_postgres -c "SELECT 1 FROM pg_roles WHERE rolname = '$DB_USER'")" != 
     say "creating user $DB_USER"
     as_postgres -c "CREATE ROLE $DB_USER LOGIN PASSWORD '$DB_PASSWORD'" >&2
 fi
+# The tests run in parallel, each worker on a database of its own that it makes
+# (tests/web/conftest.py, postgres_test_url): the user may create databases.
+if [ "$(as_postgres -c "SELECT rolcreatedb FROM pg_roles WHERE rolname = '$DB_USER'")" != "t" ]; then
+    say "letting $DB_USER create databases (one for each parallel test worker)"
+    as_postgres -c "ALTER ROLE $DB_USER CREATEDB" >&2
+fi
 if [ "$(as_postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")" != "1" ]; then
     say "creating database $DB_NAME"
     as_postgres -c "CREATE DATABASE $DB_NAME OWNER $DB_USER" >&2

@@ -2,7 +2,8 @@
 
 Every test that takes `db_url` runs once on a fresh SQLite file and once on
 PostgreSQL when PYRAMIDS_TEST_POSTGRES_URL is set (scripts/start-postgres.sh
-prints one); PostgreSQL is emptied before each test.
+prints one); PostgreSQL is emptied before each test. The suite runs in parallel
+(pytest-xdist): each worker then has a database of its own (`postgres_test_url`).
 """
 
 from __future__ import annotations
@@ -67,6 +68,46 @@ def _test_game_and_agent() -> Iterator[None]:
         yield
 
 
+def postgres_test_url() -> str | None:
+    """The PostgreSQL of these tests (PYRAMIDS_TEST_POSTGRES_URL), or None when unset.
+
+    Under pytest-xdist each worker gets a database of its own beside it (`<name>_gw0`,
+    made on first use): the tests empty the tables, and a cluster's processes hear
+    every notice of their database, so two workers on one database took each other's
+    tables and rooms away. Making it needs the role's CREATEDB, which
+    scripts/start-postgres.sh grants."""
+    url = os.environ.get(POSTGRES_ENV)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    given = sa.engine.make_url(url)
+    own = given.set(database=f"{given.database}_{worker}")
+    if worker not in _WORKER_DATABASES:
+        admin = sa.create_engine(normalize_url(url), isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as connection:
+                found = connection.execute(sa.text(
+                    "SELECT 1 FROM pg_database WHERE datname = :name"),
+                    {"name": own.database}).first()
+                if found is None:
+                    try:
+                        connection.execute(sa.text(f'CREATE DATABASE "{own.database}"'))
+                    except sa.exc.ProgrammingError as error:
+                        raise RuntimeError(
+                            f"the parallel tests need a database of their own for worker "
+                            f"{worker} ({own.database}), and the role of {POSTGRES_ENV} may "
+                            "not create one: run scripts/start-postgres.sh (it grants "
+                            "CREATEDB), grant it yourself, or run the tests in one process "
+                            "(python -m pytest -n 0)") from error
+        finally:
+            admin.dispose()
+        _WORKER_DATABASES.add(worker)
+    return own.render_as_string(hide_password=False)
+
+
+_WORKER_DATABASES: set[str] = set()
+
+
 def empty_postgres(url: str) -> None:
     engine = sa.create_engine(normalize_url(url))
     with engine.begin() as connection:
@@ -86,7 +127,7 @@ def empty_postgres(url: str) -> None:
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'rooms.db'}"
-    url = os.environ.get(POSTGRES_ENV)
+    url = postgres_test_url()
     if not url:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
     empty_postgres(url)
@@ -176,7 +217,8 @@ class Client:
                  join: bool = True) -> None:
         self._stack = ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
-            connect(f"{ws_base}/ws/rooms/{room_id}", open_timeout=TIMEOUT, max_size=2**24)
+            connect(f"{ws_base}/ws/rooms/{room_id}", open_timeout=TIMEOUT, max_size=2**24,
+                    max_queue=None)
         )
         self.received: list[str] = []
         self.last_state: dict[str, Any] | None = None

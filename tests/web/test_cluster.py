@@ -39,7 +39,7 @@ from pyramids.web.cluster import (
 from pyramids.web.cluster import Cluster as ClusterLink
 from pyramids.web.rooms import Room, RoomSettings, hash_token, new_room_id
 from pyramids.web.storage import Storage, StoredAction, normalize_url
-from tests.web.conftest import POSTGRES_ENV, Client, empty_postgres
+from tests.web.conftest import POSTGRES_ENV, Client, empty_postgres, postgres_test_url
 from tests.web.test_accounts import login, register
 from tests.web.test_play_here import claim
 from tests.web.test_play_here import sit as sit_account
@@ -132,7 +132,7 @@ class ClusterProcess:
 
 @pytest.fixture(scope="module")
 def postgres_url() -> str:
-    url = os.environ.get(POSTGRES_ENV)
+    url = postgres_test_url()
     if not url:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
     empty_postgres(url)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from alembic.script import ScriptDirectory
 
 from pyramids.web.rooms import hash_token
 from pyramids.web.storage import Storage, normalize_url
-from tests.web.conftest import POSTGRES_ENV, Client, ServerThread
+from tests.web.conftest import POSTGRES_ENV, Client, ServerThread, postgres_test_url
 from tests.web.toy import NAME
 
 
@@ -118,7 +117,7 @@ def fresh_databases(request: pytest.FixtureRequest,
         made = iter(range(1_000))
         yield lambda: f"sqlite:///{tmp_path / f'fresh{next(made)}.db'}"
         return
-    url = os.environ.get(POSTGRES_ENV)
+    url = postgres_test_url()
     if not url:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
     admin = sa.create_engine(normalize_url(url))
@@ -183,3 +182,40 @@ def test_servers_starting_together_on_a_fresh_database_migrate_it_once(
     said = [process.communicate(timeout=120)[0] for process in processes]
     assert [process.returncode for process in processes] == [0] * MIGRATING_AT_ONCE, said
     assert schema_of(together) == expected
+
+
+@pytest.mark.postgres
+def test_each_parallel_worker_has_a_postgresql_database_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two workers on one database emptied each other's tables mid-test (11 tests failed
+    the first time the suite ran in parallel): a worker's URL names a database of its
+    own, made on first use, beside the one given, and the given one is left alone."""
+    import os
+
+    given = os.environ.get(POSTGRES_ENV)
+    if not given:
+        pytest.skip(f"{POSTGRES_ENV} is not set (scripts/start-postgres.sh prints one)")
+    worker = f"gwcheck{secrets.token_hex(3)}"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+    own = postgres_test_url()
+    assert own is not None
+    base = sa.engine.make_url(given)
+    made = sa.engine.make_url(own)
+    assert made.database == f"{base.database}_{worker}"
+    assert made.set(database=base.database) == base  # the same server, user and password
+    admin = sa.create_engine(normalize_url(given), isolation_level="AUTOCOMMIT")
+    try:
+        storage = Storage(own)  # a server's storage opens it and makes its tables there
+        storage.migrate()
+        assert storage.count_status("playing") == 0
+        storage.dispose()
+        with admin.connect() as connection:
+            names = set(connection.execute(sa.text("SELECT datname FROM pg_database")).scalars())
+            assert made.database in names and base.database in names
+            assert postgres_test_url() == own  # made once; asked again, the same
+            connection.execute(sa.text(f'DROP DATABASE "{made.database}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+    monkeypatch.delenv("PYTEST_XDIST_WORKER")
+    assert postgres_test_url() == given  # one process: the database given
