@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pyramids.web.limits import ServerLimits
-from tests.web.conftest import ServerThread
+from tests.web.conftest import Client, ServerThread
 from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, playwright_sync
 
 pytestmark = [
@@ -104,11 +104,23 @@ def test_a_refused_chat_message_is_said_beside_the_chat_and_given_back(
     spectator.wait_for_selector("#chat-error:not([hidden])")
     assert re.search(r"too many chat messages.*wait", spectator.inner_text("#chat-error"))
     assert spectator.locator("#chat-error").is_visible()
-    assert spectator.evaluate(
-        "(() => { const box = document.getElementById('chat-error').getBoundingClientRect();"
-        # A pixel's fraction over (a header of 111.56 pixels, a scroll of whole ones) is
-        # still in sight.
-        " return box.top >= -1 && box.bottom <= innerHeight + 1; })()"), "said in sight of the chat"
+    # A pixel's fraction over (a header of 111.56 pixels, a scroll of whole ones) is
+    # still in sight.
+    in_sight = ("(() => { const box = document.getElementById('chat-error')"
+                ".getBoundingClientRect(); return box.top >= -1 && box.bottom <= innerHeight + 1;"
+                " })()")
+    assert spectator.evaluate(in_sight), "said in sight of the chat"
+    # Chat that comes in while the refusal shows lengthens the list above it: the
+    # refusal stays in sight (a line of the burst that came after it pushed it off a
+    # phone's screen once).
+    other = Client(server.ws_base, room)
+    try:
+        for number in range(1, 4):
+            other.send({"type": "chat", "text": f"from the other side {number}"})
+            spectator.wait_for_selector(f"#chat-list li:has-text('from the other side {number}')")
+            assert spectator.evaluate(in_sight), "the refusal stays in sight"
+    finally:
+        other.close()
     assert spectator.input_value("#chat-input") == "hello 5"
     assert spectator.evaluate("document.activeElement.id") == "chat-input"
     # Sent again once the wait is over, it goes out and the refusal goes away.

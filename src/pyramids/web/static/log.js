@@ -167,6 +167,10 @@ export function onChat(message) {
   }
   showMuted();
   list.scrollTop = list.scrollHeight;
+  // Lines that come in while a refusal shows lengthen the list above it: the refusal
+  // stays in sight (on a phone the burst's last line pushed it off the screen).
+  const refusal = document.getElementById("chat-error");
+  if (refusal && !refusal.hidden) refusal.scrollIntoView({ block: "nearest" });
 }
 
 /** Chat refusals go to the chat box's own line, not over the game. */
