@@ -57,10 +57,32 @@ async def test_the_keyboard_goes_to_play_again_at_the_end(
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.session is not session and not app.session.state.is_terminal()
-        # The keyboard has left the end's buttons, which are hidden now. (Whether the
-        # new board or the move box has it varies with timing: noted, not settled.)
+        for _ in range(3):
+            await pilot.pause()
         focused = app.focused
-        assert focused is None or app.query_one("#end") not in focused.ancestors, focused
+        assert focused is not None and app.board in focused.ancestors_with_self, focused
+
+
+async def test_a_redraw_right_after_the_keyboard_went_to_the_board_keeps_it_there() -> None:
+    """After Play again in a 5-seat Temple game the keyboard sometimes landed in the
+    move box (about one run in three on a busy machine), and stayed there: the board was
+    given the keyboard (Textual applies that a moment later), then drawn anew before the
+    moment came; the old choice took the keyboard as it went, and Textual handed it on to
+    the last thing in the Tab order, the move box. Made to happen here on purpose."""
+    session = new_session(load("temple", players=5, max_rounds=2),
+                          ["human"] + ["random"] * 4, 7)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert app.session.is_human_turn()
+        app.set_focus(None)
+        await pilot.pause()
+        app.action_focus_board()
+        app.redraw(interactive=True)
+        for _ in range(5):
+            await pilot.pause()
+        focused = app.focused
+        assert focused is not None and app.board in focused.ancestors_with_self, focused
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
