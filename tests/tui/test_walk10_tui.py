@@ -172,6 +172,33 @@ async def test_the_options_screen_names_the_turn_orders_as_its_list_does(
         set_language(None)
 
 
+@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("game", [
+    lambda: load("pacal"), lambda: load("temple", players=5), lambda: load("mahjongg"),
+    lambda: load("mahjongg", mode="time-attack"), lambda: load("mahjongg", mode="coop", players=2),
+], ids=["pacal", "temple", "mahjongg", "time-attack", "coop"])
+async def test_every_option_title_fits_on_one_line_at_80x24(
+        game: Callable[[], Game], language: str) -> None:
+    """At 80x24 in Korean one title ran onto a second line, leaving "수" alone there
+    (캡스톤이 두 배로 만드는 짝 수); Undo's two titles wrapped in English and Korean."""
+    set_language(language)
+    try:
+        chosen = game()
+        seats = ["human"] + ["random"] * (chosen.num_players - 1)
+        app = PlayApp(new_session(chosen, seats, 5), agent_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            app.push_screen(OptionsScreen(chosen))
+            await pilot.pause()
+            await pilot.pause()
+            titles = list(app.screen.query(".option-title"))
+            assert titles
+            wrapped = [str(title.render()) for title in titles if title.size.height != 1]
+            assert not wrapped, wrapped
+    finally:
+        set_language(None)
+
+
 async def test_coop_gives_the_team_score_and_pool_once_not_a_seat_at_a_time() -> None:
     """Co-op has one score and one pool of tokens: each seat's line said them again
     ("score 0 · 8 tokens" four times over, as if the table held 32 tokens)."""
