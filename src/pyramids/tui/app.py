@@ -1229,11 +1229,7 @@ class PlayApp(App[None]):
             return  # a dialog keeps the keyboard; set_focus(None) would clear its focus
         target = self.board.focus_target()
         if target is not None:
-            # At once, not as `target.focus()` does, a moment later: a redraw in between
-            # (the board's show) took the old choice away just after it got the keyboard,
-            # and Textual handed the keyboard on to the move box, where it stayed (after
-            # Play again in a 5-seat Temple game, about one run in three when busy).
-            self.screen.set_focus(target)
+            target.focus()
             self._bring_into_sight(target)
         elif self.session.state.is_terminal():
             self.query_one("#end-new", Button).focus()  # the board has nothing to choose
