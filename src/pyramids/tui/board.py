@@ -144,6 +144,11 @@ class Board(Vertical):
         self.refresh(recompose=True)
         self.call_after_refresh(self.post_message, self.Redrawn(had_focus))
 
+    @property
+    def redrawing(self) -> bool:
+        """A drawing anew asked for and not yet made: its `Redrawn` is still to come."""
+        return bool(self._recompose_required)
+
     def let_the_old_drawing_go(self) -> None:
         """Before drawing anew: the old drawing's widgets take the keyboard no more. A
         focus() asked of one just before (the app's, Textual applies it a moment later)
