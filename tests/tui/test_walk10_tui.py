@@ -57,10 +57,32 @@ async def test_the_keyboard_goes_to_play_again_at_the_end(
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.session is not session and not app.session.state.is_terminal()
-        # The keyboard has left the end's buttons, which are hidden now. (Whether the
-        # new board or the move box has it varies with timing: noted, not settled.)
+        for _ in range(3):
+            await pilot.pause()
         focused = app.focused
-        assert focused is None or app.query_one("#end") not in focused.ancestors, focused
+        assert focused is not None and app.board in focused.ancestors_with_self, focused
+
+
+async def test_a_redraw_right_after_the_keyboard_went_to_the_board_keeps_it_there() -> None:
+    """After Play again in a 5-seat Temple game the keyboard sometimes landed in the
+    move box (about one run in three on a busy machine), and stayed there: the board was
+    given the keyboard (Textual applies that a moment later), then drawn anew before the
+    moment came; the old choice took the keyboard as it went, and Textual handed it on to
+    the last thing in the Tab order, the move box. Made to happen here on purpose."""
+    session = new_session(load("temple", players=5, max_rounds=2),
+                          ["human"] + ["random"] * 4, 7)
+    app = PlayApp(session, agent_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert app.session.is_human_turn()
+        app.set_focus(None)
+        await pilot.pause()
+        app.action_focus_board()
+        app.redraw(interactive=True)
+        for _ in range(5):
+            await pilot.pause()
+        focused = app.focused
+        assert focused is not None and app.board in focused.ancestors_with_self, focused
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
@@ -146,6 +168,33 @@ async def test_the_options_screen_names_the_turn_orders_as_its_list_does(
             about = " ".join(" ".join(screen_lines(app)).replace("█", " ").split())
             assert titles[0] in about and titles[1] in about, about
             assert "round" not in about and "behind" not in about
+    finally:
+        set_language(None)
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("game", [
+    lambda: load("pacal"), lambda: load("temple", players=5), lambda: load("mahjongg"),
+    lambda: load("mahjongg", mode="time-attack"), lambda: load("mahjongg", mode="coop", players=2),
+], ids=["pacal", "temple", "mahjongg", "time-attack", "coop"])
+async def test_every_option_title_fits_on_one_line_at_80x24(
+        game: Callable[[], Game], language: str) -> None:
+    """At 80x24 in Korean one title ran onto a second line, leaving "수" alone there
+    (캡스톤이 두 배로 만드는 짝 수); Undo's two titles wrapped in English and Korean."""
+    set_language(language)
+    try:
+        chosen = game()
+        seats = ["human"] + ["random"] * (chosen.num_players - 1)
+        app = PlayApp(new_session(chosen, seats, 5), agent_delay=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            app.push_screen(OptionsScreen(chosen))
+            await pilot.pause()
+            await pilot.pause()
+            titles = list(app.screen.query(".option-title"))
+            assert titles
+            wrapped = [str(title.render()) for title in titles if title.size.height != 1]
+            assert not wrapped, wrapped
     finally:
         set_language(None)
 

@@ -19,6 +19,7 @@ import pytest
 
 from tests.web.conftest import Client
 from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
+    PHONE,
     TIMEOUT_MS,
     PageServer,
     browser,
@@ -33,7 +34,8 @@ IN_SIGHT = """(selector) => {
 }"""
 
 
-def swap_turn_page(browser: Any, server: PageServer, size: tuple[int, int], players: int) -> Any:
+def swap_turn_page(browser: Any, server: PageServer, size: tuple[int, int], players: int,
+                   phone: bool = False) -> Any:
     """The page of the seat that swaps first in a new Temple room, opened at `size`."""
     with httpx.Client(base_url=server.base, timeout=15) as http:
         made = http.post("/api/rooms", json={"game": "temple",
@@ -49,7 +51,8 @@ def swap_turn_page(browser: Any, server: PageServer, size: tuple[int, int], play
     finally:
         watcher.close()
     first = state["current_player"]
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                  is_mobile=phone, has_touch=phone)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.base}/static/favicon.svg")
@@ -100,5 +103,45 @@ def test_on_a_phone_the_board_keeps_the_screens_width(
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.locator("[data-action='swap pass']").scroll_into_view_if_needed()
         assert page.evaluate(IN_SIGHT, "[data-action='swap pass']")
+    finally:
+        page.context.close()
+
+
+GAP = """() => {
+  const built = document.querySelector("svg.board .construction").getBoundingClientRect();
+  const hand = document.querySelector("svg.board .hand").getBoundingClientRect();
+  return hand.top - built.bottom;
+}"""
+
+TITLE_YS = """() => ["construction", "hand"].map((name) =>
+  Number(document.querySelector(`svg.board .${name} text.phase`).getAttribute("y")))"""
+
+
+def test_the_hand_follows_the_construction_closely_on_a_phone(
+    browser: Any, server: PageServer
+) -> None:
+    """On a phone about 90 px of nothing stood between the construction ("No
+    construction under way") and the hand: the hand had a fixed place, kept for the
+    longest construction."""
+    size = (PHONE["viewport"]["width"], PHONE["viewport"]["height"])
+    page = swap_turn_page(browser, server, size, players=5, phone=True)
+    try:
+        gap = page.evaluate(GAP)
+        assert 0 <= gap < 24, gap
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        page.context.close()
+
+
+def test_the_hand_keeps_its_place_under_the_construction_on_a_laptop(
+    browser: Any, server: PageServer
+) -> None:
+    """The wide layout is as it was: the hand's title 152 below the construction's,
+    room for the longest construction (five seats' sets) between them."""
+    page = swap_turn_page(browser, server, (1280, 720), players=5)
+    try:
+        built, hand = page.evaluate(TITLE_YS)
+        assert hand - built == 152
+        assert page.evaluate(IN_SIGHT, "svg.board .hand")
     finally:
         page.context.close()

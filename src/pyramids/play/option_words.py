@@ -58,7 +58,7 @@ OPTION_TITLES = {
     "structural_shifts": N_("Structural shifts"),
     "settle_reach": N_("Settling reach"),
     "undo_refunds_favors": N_("Undo gives favor tokens back"),
-    "undo_keeps_peeks_paid": N_("Undo keeps favors paid when a face-down tile was shown"),
+    "undo_keeps_peeks_paid": N_("No refund after showing tiles"),
     "finish_saves_vaults": N_("Finish opens vaults first"),
     "warn_unsolvable": N_("Warn when the board is lost"),
     "solver_nodes": N_("Solver budget (positions)"),

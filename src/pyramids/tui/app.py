@@ -655,6 +655,11 @@ class PlayApp(App[None]):
     @unless_taken_down
     def _focus_board_unless_busy(self) -> None:
         """Give the keyboard to the board, unless the person is typing or already there."""
+        if self.board.redrawing:
+            # Another drawing is on its way: the keyboard given to this one went with it,
+            # and Textual handed it on to the move box (after Play again, when busy).
+            # The next drawing's Redrawn gives the keyboard out.
+            return
         focused = self.focused
         if isinstance(focused, Input | OptionList):
             # The keyboard stays where the person types; the board still shows what
@@ -1157,7 +1162,7 @@ class PlayApp(App[None]):
     def on_board_redrawn(self, message: Board.Redrawn) -> None:
         if not self._interactive():
             return
-        if message.had_focus:
+        if message.had_focus and not self.board.redrawing:
             self.action_focus_board()
         else:
             self._focus_board_unless_busy()

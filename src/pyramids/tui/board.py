@@ -139,9 +139,24 @@ class Board(Vertical):
             # (the app leaves a person who types alone), so a keyboard player found the
             # arrows dead after a bot's turn. Nobody has it until the board is drawn.
             self.app.set_focus(None)
+        self.let_the_old_drawing_go()
         self.on_new_view()
         self.refresh(recompose=True)
         self.call_after_refresh(self.post_message, self.Redrawn(had_focus))
+
+    @property
+    def redrawing(self) -> bool:
+        """A drawing anew asked for and not yet made: its `Redrawn` is still to come."""
+        return bool(self._recompose_required)
+
+    def let_the_old_drawing_go(self) -> None:
+        """Before drawing anew: the old drawing's widgets take the keyboard no more. A
+        focus() asked of one just before (the app's, Textual applies it a moment later)
+        gave it the keyboard as it went, and Textual handed the keyboard on to the last
+        thing in the Tab order, the move box, where the app left it (after Play again
+        in a 5-seat Temple game, about one run in three on a busy machine)."""
+        for widget in self.query("*"):
+            widget.can_focus = False
 
     def on_new_view(self) -> None:
         """Reset per-turn selections; called before each redraw for a new view."""

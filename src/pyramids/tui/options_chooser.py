@@ -73,7 +73,7 @@ class OptionsScreen(ModalScreen[Game | None]):
                                border: thick $accent; background: $panel; padding: 0 1; }
     OptionsScreen #options-list { height: 1fr; }
     OptionsScreen .option-row { height: auto; }
-    OptionsScreen .option-title { width: 40%; padding: 0 1 0 0; }
+    OptionsScreen .option-title { width: 50%; padding: 0 1 0 0; }
     OptionsScreen .option-row Select, OptionsScreen .option-row Input { width: 1fr; }
     OptionsScreen #options-about { height: auto; max-height: 6; color: $text-muted;
                                    overflow-y: auto; }

@@ -107,6 +107,13 @@ function constructionShape(ctx, x, y) {
   return group;
 }
 
+/** How far below its title the construction's drawing reaches (its last line's foot). */
+function constructionDepth(view) {
+  const c = view.construction;
+  if (!c) return view.phase === "summon" ? 22 : 0;
+  return Math.max(56, 74 + (c.sets.length - 1) * 15);
+}
+
 function swapZoneShape(ctx, x, y) {
   const view = ctx.view;
   const group = s("g", { class: "swap-zone" });
@@ -281,7 +288,10 @@ export function render(box, ctx) {
   // Wide: the hand stands in the right column under the construction (its five sets'
   // lines end 134 below its title), not under the pyramid's foot, so that the board is
   // short enough for the hand and the choices under it (Keep my hand) to show together.
-  const handY = narrow ? sideY + 270 : sideY + CH + 50 + 160;
+  // Narrow: the hand follows the construction's last line (a fixed place left about
+  // 90 px of nothing on a phone under "No construction under way").
+  const constructionY = sideY + CH + 50;
+  const handY = narrow ? constructionY + constructionDepth(view) + 36 : constructionY + 160;
   const height = Math.max(pyramidY + 9 * STEP_H, handY + CH) + 30;
   // A card chosen to give stays chosen only while a swap is to be made and the hand
   // holds it: another tab of this seat (or the clock's bot) may have made the swap.
@@ -290,7 +300,7 @@ export function render(box, ctx) {
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board temple", role: "group", "aria-label": t("Temple table") });
   svg.append(pyramidShape(view, pyramidX, pyramidY));
   svg.append(swapZoneShape(ctx, sideX, sideY + 10));
-  svg.append(constructionShape(ctx, sideX, sideY + CH + 50));
+  svg.append(constructionShape(ctx, sideX, constructionY));
   if (view.hand) svg.append(handShape(ctx, narrow ? 20 : sideX, handY, narrow ? width - 40 : width - sideX - 20));
   else svg.append(s("text", { class: "label", x: narrow ? 20 : sideX, y: handY + 20 }, t("Hands are hidden from spectators.")));
   const score = h("p", { class: "score", id: "score" },
