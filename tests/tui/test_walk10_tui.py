@@ -221,7 +221,9 @@ async def test_the_clocks_tick_while_the_app_is_taken_down_raises_nothing() -> N
     quitting, its board and status line already gone, raised NoMatches (seen when a
     test's app closed a second after it opened, on a loaded machine)."""
     game = load("mahjongg", mode="time-attack", layout="great-zenith")
-    app = PlayApp(new_session(game, ["human"], 5), agent_delay=0)
+    # The app's clock stands still: on a loaded machine a second could pass before
+    # the tick below, which then rightly told the engine (the test failed so).
+    app = PlayApp(new_session(game, ["human"], 5), agent_delay=0, clock=lambda: 100.0)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         elapsed = app.session.state.view(None)["elapsed"]

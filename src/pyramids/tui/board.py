@@ -147,7 +147,9 @@ class Board(Vertical):
     @property
     def redrawing(self) -> bool:
         """A drawing anew asked for and not yet made: its `Redrawn` is still to come."""
-        return bool(self._recompose_required)
+        # Textual's own flag (private): read with a default, so a Textual without it
+        # means "no drawing pending" rather than an error.
+        return bool(getattr(self, "_recompose_required", False))
 
     def let_the_old_drawing_go(self) -> None:
         """Before drawing anew: the old drawing's widgets take the keyboard no more. A
