@@ -117,6 +117,43 @@ def test_mcts_rejects_bad_options() -> None:
         make_agent("nobody")
 
 
+def test_mcts_cpu_clock_counts_only_the_cpu_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`clock=cpu`: the time budget is spent on this process's CPU seconds, not the
+    wall clock's; a busy machine, which stretches the wall clock, does not cut the
+    search short."""
+    from pyramids.agents import mcts
+
+    ticks = iter(0.25 * n for n in range(1000))
+
+    def wall() -> float:
+        raise AssertionError("clock=cpu read the wall clock")
+
+    monkeypatch.setitem(mcts.CLOCKS, "wall", wall)
+    monkeypatch.setitem(mcts.CLOCKS, "cpu", lambda: next(ticks))
+    agent = make_agent("mcts", seed=1, time=1.0, clock="cpu")
+    state = load("temple", players=2).new_initial_state(3)
+    assert len(state.legal_actions()) > 1
+    assert agent.step(state) in state.legal_actions()
+    # Deadline 0 + 1.0: the clock reads 0.25, 0.5, 0.75 after the first three
+    # iterations and 1.0 after the fourth.
+    assert agent.last_iterations == 4  # type: ignore[attr-defined]
+    # Plain `time` keeps the wall clock (what a person waiting for the move feels).
+    assert mcts.MctsAgent(time=1.0).seconds is wall
+
+
+def test_mcts_unknown_clock_is_refused_with_the_choices() -> None:
+    from pyramids.agents.mcts import CLOCKS
+
+    with pytest.raises(OptionError) as refused:
+        make_agent("mcts", time=0.5, clock="gpu")
+    message = str(refused.value)
+    assert "clock" in message and "'gpu'" in message
+    assert "wall" in message and "cpu" in message
+    planner = make_agent("planner", clock="cpu", time=0.5)
+    # The planner passes `mcts` options on, for the games it leaves to mcts.
+    assert planner.fallback.seconds is CLOCKS["cpu"]  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("opponents", ["rollout", "search"])
 def test_mcts_opponent_model_decides_who_the_tree_searches(opponents: str) -> None:
     """With `opponents=rollout` the other seats play the rollout policy inside the

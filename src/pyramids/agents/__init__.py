@@ -3,7 +3,8 @@
 - `random`: uniform over the legal actions;
 - `greedy`: a one-move heuristic per game from the strategy notes;
 - `mcts`: information-set Monte Carlo tree search (options `iterations`,
-  `time`, `rollout`, `exploration`, `rollout_depth`, `widen`, `opponents`);
+  `time`, `clock`, `rollout`, `exploration`, `rollout_depth`, `widen`, `opponents`,
+  `guide`);
 - `planner`: searches one-player games (Pacal solo: `rollouts`; Mahjongg solo:
   the exact solver, `node_limit`) and plays `mcts` elsewhere;
 - `determinized`: Mahjongg solo with face-down tiles: the exact solver on sampled
