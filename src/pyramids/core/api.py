@@ -30,6 +30,7 @@ import functools
 import json
 import numbers
 from abc import ABC, abstractmethod
+from collections.abc import MutableSequence
 from typing import Any, ClassVar, Protocol
 
 from pyramids.core.errors import N_, IllegalActionError, RecordError, Words
@@ -54,6 +55,8 @@ class RandomSource(Protocol):
     def randrange(self, n: int, /) -> int: ...
 
     def random(self) -> float: ...
+
+    def shuffle(self, items: MutableSequence[Any], /) -> None: ...
 
 
 class Game(ABC):

@@ -782,9 +782,7 @@ class MahjonggState(SavedState, State):
         hidden = tiles_in(self.face_down & self.present)
         old = [self.faces[t] for t in hidden]
         new = list(old)
-        for i in range(len(new) - 1, 0, -1):
-            j = rng.randrange(i + 1)
-            new[i], new[j] = new[j], new[i]
+        rng.shuffle(new)
         for tile, face in zip(hidden, new, strict=True):
             copy.faces[tile] = face
         copy._reset_caches()

@@ -549,9 +549,7 @@ class PacalState(SavedState, State):
         pool = [card for p in hidden_hands for card in other._hands[p]]
         for p in (0, 1):
             pool.extend(other._bases[p][first_hidden_base:])
-        for i in range(len(pool) - 1, 0, -1):
-            j = rng.randrange(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
+        rng.shuffle(pool)
         taken = 0
         for p in hidden_hands:
             size = len(other._hands[p])

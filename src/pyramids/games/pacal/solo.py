@@ -197,9 +197,7 @@ class PacalSoloState(SavedState, State):
         """A copy with the unseen cards (pile and bases) reshuffled among themselves."""
         other = self.clone()
         pool = other._pile + other._bases
-        for i in range(len(pool) - 1, 0, -1):
-            j = rng.randrange(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
+        rng.shuffle(pool)
         other._pile = pool[: len(self._pile)]
         other._bases = pool[len(self._pile) :]
         other._rng = Rng(rng.randrange(1 << 64))

@@ -597,13 +597,13 @@ class TempleState(SavedState, State):
             for kind in range(NUM_KINDS):
                 usable.extend([kind] * (hand[kind] - known[kind]))
                 hand[kind] = known[kind]
-        _shuffle(usable, rng)
+        rng.shuffle(usable)
         for seat in redealt:
             hand = twin.hands[seat]
             for _ in range(sum(self.hands[seat]) - sum(hand)):
                 hand[usable.pop()] += 1
         twin.pile = usable + stale
-        _shuffle(twin.pile, rng)
+        rng.shuffle(twin.pile)
         twin.rng = Rng(rng.randrange(1 << 62))
         return twin
 
@@ -662,9 +662,3 @@ def _with_keys_added_since(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("phase") == PHASE_OVER:
         added["ended_by"] = ENDED_BUILT if data.get("built") == LEVELS else ENDED_CAP
     return {**added, **data}
-
-
-def _shuffle(items: list[int], rng: RandomSource) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        items[i], items[j] = items[j], items[i]
