@@ -285,6 +285,41 @@ def test_the_solver_budget_is_capped_by_the_server(server: ServerThread) -> None
     assert budget["allowed"] == "a whole number from 1 to 20,000"
 
 
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+@pytest.mark.parametrize("budget", ["10000000", " 10000000", 10_000_000.0])
+def test_the_solver_budget_cap_holds_for_a_number_sent_as_text_or_a_float(
+    server: ServerThread, budget: Any
+) -> None:
+    """The game reads "10000000" and 1e7 as the whole number 10,000,000, so the cap is
+    checked on that number: a room and a solitaire game on a board alike (every view
+    would have run the solver up to 500 times the server's budget)."""
+    room = server.http.post("/api/rooms", json={"game": "mahjongg",
+                                                "options": {"solver_nodes": budget}})
+    assert room.status_code == 400, room.text
+    assert error_of(room)["message_keys"] == (
+        "solver_nodes=10000000 is over this server's limit; allowed: at most 20000")
+    board = server.http.post("/api/solitaire", json={
+        "game": "mahjongg", "name": "Ana", "board": "turtle",
+        "options": {"solver_nodes": budget}})
+    assert board.status_code == 400, board.text
+    assert "at most 20000" in error_of(board)["message"]
+    # Within the cap, text still reads as its number.
+    fits = server.http.post("/api/rooms", json={"game": "mahjongg",
+                                                "options": {"solver_nodes": "20000"}})
+    assert fits.status_code == 201, fits.text
+    assert fits.json()["room"]["options"]["solver_nodes"] == 20_000
+
+
+@pytest.mark.parametrize("game", ["pacal", "temple"])
+def test_the_round_cap_holds_for_a_number_sent_as_text(server: ServerThread, game: str) -> None:
+    if game not in game_names():
+        pytest.skip(f"{game} is not registered")
+    response = server.http.post("/api/rooms", json={"game": game,
+                                                    "options": {"max_rounds": "999"}})
+    assert response.status_code == 400, response.text
+    assert "over this server's limit" in error_of(response)["message"]
+
+
 @pytest.mark.parametrize(("game", "most"), [("pacal", 150), ("temple", 400)])
 def test_the_rounds_a_game_may_last_keep_it_inside_the_move_cap(
     server: ServerThread, game: str, most: int

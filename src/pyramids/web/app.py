@@ -438,12 +438,16 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
         refuse_file_options(options)
     for name, value in options.items():
         most = server_option_maximum(game_name, name)
-        if most is not None and isinstance(value, int) and not isinstance(value, bool) \
-                and value > most:
+        if most is None:
+            continue
+        # Checked on the number the game will read: it takes "10000000" and 1e7 as
+        # 10,000,000 too, so checking only JSON integers let a client pass the limit.
+        typed = specs[name].coerce(game_name, value)
+        if typed > most:
             raise RoomError(
                 "bad_option",
                 Words(N_("{option} is over this server's limit; allowed: at most {most}"),
-                      option=OptionRef(name, value), most=most),
+                      option=OptionRef(name, typed), most=most),
             )
 
 
