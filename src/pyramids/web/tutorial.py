@@ -24,7 +24,9 @@ with the tutorial's seed, so the replay draws the same replies every time.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
@@ -46,6 +48,12 @@ MAX_ENTRIES = 1_000
 MAX_MOVE_CHARS = 64
 # The other seats' moves in one replay, at most (a runaway agent must not hold a worker).
 MAX_REPLAY_MOVES = 20_000
+# One address's requests are answered one at a time (each replays every entry it
+# sends in the engine pool: a third of a second of CPU for 1,000 Mahjongg entries, so
+# ten a second from one address queued more work than the threads that also play
+# the rooms' moves could do); this many more wait their turn, then one is refused.
+WAITING_PER_ADDRESS = 8
+TUTORIAL_RETRY_SECONDS = 1.0
 T = TypeVar("T")
 
 
@@ -239,6 +247,37 @@ def tutorial_answer(tutorial: Tutorial, body: TutorialRequest, lang: str) -> dic
     return replay.answer(feedback)
 
 
+@dataclass
+class _Turns:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    asking: int = 0  # the request answered now and those waiting
+
+
+class OneAtATime:
+    """Each address's requests answered in turn, at most `waiting` of them waiting;
+    an address is kept only while it has requests."""
+
+    def __init__(self, waiting: int) -> None:
+        self.waiting = waiting
+        self._turns: dict[str, _Turns] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str) -> AsyncIterator[None]:
+        turns = self._turns.setdefault(address, _Turns())
+        if turns.asking > self.waiting:
+            raise RoomError("rate_limited", Words(N_(
+                "too many tutorial requests at once from your address; send the next once "
+                "an answer has come")), 429, retry_after=TUTORIAL_RETRY_SECONDS)
+        turns.asking += 1
+        try:
+            async with turns.lock:
+                yield
+        finally:
+            turns.asking -= 1
+            if not turns.asking:
+                del self._turns[address]
+
+
 async def _off_loop(request: Request, function: Callable[..., T], *args: Any) -> T:
     hub = getattr(request.app.state, "hub", None)
     if hub is not None:
@@ -250,6 +289,9 @@ async def _off_loop(request: Request, function: Callable[..., T], *args: Any) ->
 def mount_tutorials(app: FastAPI, static_page: Callable[[str, Request], Response]) -> None:
     """The tutorial pages and their API on `app` (called by `mount_pages`, which serves
     a page of its static folder with `static_page`)."""
+    from pyramids.web.app import client_of  # the app module calls this: it is loaded
+
+    asking = OneAtATime(WAITING_PER_ADDRESS)
 
     @app.get("/tutorial", include_in_schema=False)
     async def tutorial_index(request: Request) -> Response:
@@ -281,7 +323,8 @@ def mount_tutorials(app: FastAPI, static_page: Callable[[str, Request], Response
             lang = check_language(body.lang) if body.lang else page_language(request)
         except UnknownLanguageError:
             raise RoomError("unknown_language", unknown_language(body.lang or "")) from None
-        return await _off_loop(request, tutorial_answer, tutorial, body, lang)
+        async with asking.turn(client_of(request.scope)):
+            return await _off_loop(request, tutorial_answer, tutorial, body, lang)
 
 
 __all__ = ["TutorialRequest", "find_tutorial", "mount_tutorials", "tutorial_answer",
