@@ -24,9 +24,7 @@ with the tutorial's seed, so the replay draws the same replies every time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
@@ -41,6 +39,7 @@ from pyramids.play.results import agent_words
 from pyramids.play.tutorial import HUMAN, Tutorial, TutorialRun, tutorial_for
 from pyramids.web.language import unknown_language
 from pyramids.web.learn import page_language
+from pyramids.web.limits import Turns
 from pyramids.web.rooms import RoomError
 
 # A whole game fits well under this; the body limit (16 KB) comes first anyway.
@@ -247,37 +246,6 @@ def tutorial_answer(tutorial: Tutorial, body: TutorialRequest, lang: str) -> dic
     return replay.answer(feedback)
 
 
-@dataclass
-class _Turns:
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    asking: int = 0  # the request answered now and those waiting
-
-
-class OneAtATime:
-    """Each address's requests answered in turn, at most `waiting` of them waiting;
-    an address is kept only while it has requests."""
-
-    def __init__(self, waiting: int) -> None:
-        self.waiting = waiting
-        self._turns: dict[str, _Turns] = {}
-
-    @contextlib.asynccontextmanager
-    async def turn(self, address: str) -> AsyncIterator[None]:
-        turns = self._turns.setdefault(address, _Turns())
-        if turns.asking > self.waiting:
-            raise RoomError("rate_limited", Words(N_(
-                "too many tutorial requests at once from your address; send the next once "
-                "an answer has come")), 429, retry_after=TUTORIAL_RETRY_SECONDS)
-        turns.asking += 1
-        try:
-            async with turns.lock:
-                yield
-        finally:
-            turns.asking -= 1
-            if not turns.asking:
-                del self._turns[address]
-
-
 async def _off_loop(request: Request, function: Callable[..., T], *args: Any) -> T:
     hub = getattr(request.app.state, "hub", None)
     if hub is not None:
@@ -291,7 +259,9 @@ def mount_tutorials(app: FastAPI, static_page: Callable[[str, Request], Response
     a page of its static folder with `static_page`)."""
     from pyramids.web.app import client_of  # the app module calls this: it is loaded
 
-    asking = OneAtATime(WAITING_PER_ADDRESS)
+    asking = Turns(WAITING_PER_ADDRESS, lambda: RoomError("rate_limited", Words(N_(
+        "too many tutorial requests at once from your address; send the next once an "
+        "answer has come")), 429, retry_after=TUTORIAL_RETRY_SECONDS))
 
     @app.get("/tutorial", include_in_schema=False)
     async def tutorial_index(request: Request) -> Response:
