@@ -11,6 +11,7 @@ input gets 400s, never 500s.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -33,7 +34,7 @@ from pyramids.core import GameRecord, game_names
 from pyramids.web import bots
 from pyramids.web.hub import Hub
 from pyramids.web.limits import ServerLimits, json_too_deep
-from pyramids.web.rooms import Room, RoomSettings, hash_token, verify_commitment
+from pyramids.web.rooms import Room, RoomError, RoomSettings, hash_token, verify_commitment
 from pyramids.web.serving import header_deadline_protocol
 from pyramids.web.ws import CLOSE_TOO_MANY
 from tests.web.conftest import TIMEOUT, Client, ServerThread
@@ -283,6 +284,41 @@ def test_the_solver_budget_is_capped_by_the_server(server: ServerThread) -> None
     [mahjongg] = [game for game in games if game["name"] == "mahjongg"]
     [budget] = [option for option in mahjongg["options"] if option["name"] == "solver_nodes"]
     assert budget["allowed"] == "a whole number from 1 to 20,000"
+
+
+@pytest.mark.skipif(not HAS_MAHJONGG, reason="mahjongg is not registered")
+@pytest.mark.parametrize("budget", ["10000000", " 10000000", 10_000_000.0])
+def test_the_solver_budget_cap_holds_for_a_number_sent_as_text_or_a_float(
+    server: ServerThread, budget: Any
+) -> None:
+    """The game reads "10000000" and 1e7 as the whole number 10,000,000, so the cap is
+    checked on that number: a room and a solitaire game on a board alike (every view
+    would have run the solver up to 500 times the server's budget)."""
+    room = server.http.post("/api/rooms", json={"game": "mahjongg",
+                                                "options": {"solver_nodes": budget}})
+    assert room.status_code == 400, room.text
+    assert error_of(room)["message_keys"] == (
+        "solver_nodes=10000000 is over this server's limit; allowed: at most 20000")
+    board = server.http.post("/api/solitaire", json={
+        "game": "mahjongg", "name": "Ana", "board": "turtle",
+        "options": {"solver_nodes": budget}})
+    assert board.status_code == 400, board.text
+    assert "at most 20000" in error_of(board)["message"]
+    # Within the cap, text still reads as its number.
+    fits = server.http.post("/api/rooms", json={"game": "mahjongg",
+                                                "options": {"solver_nodes": "20000"}})
+    assert fits.status_code == 201, fits.text
+    assert fits.json()["room"]["options"]["solver_nodes"] == 20_000
+
+
+@pytest.mark.parametrize("game", ["pacal", "temple"])
+def test_the_round_cap_holds_for_a_number_sent_as_text(server: ServerThread, game: str) -> None:
+    if game not in game_names():
+        pytest.skip(f"{game} is not registered")
+    response = server.http.post("/api/rooms", json={"game": game,
+                                                    "options": {"max_rounds": "999"}})
+    assert response.status_code == 400, response.text
+    assert "over this server's limit" in error_of(response)["message"]
 
 
 @pytest.mark.parametrize(("game", "most"), [("pacal", 150), ("temple", 400)])
@@ -1001,6 +1037,64 @@ def test_one_address_has_one_replay_made_at_a_time(
     assert error_of(refused)["code"] == "rate_limited"
     later = rooms[answers.index(refused)]
     assert server.http.get(f"/api/rooms/{later}/replay").status_code == 200  # after the first
+
+
+def test_one_address_opening_many_rooms_holds_one_place_in_the_loading_line(
+    db_url: str, start_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room not in memory is loaded by replaying its game (a one-player Mahjongg room
+    of 10,000 moves, undone and played again: about 2 s of CPU), one room at a time on
+    the whole server, and only the 16 latest rooms that are over stay loaded. Asking
+    for more rooms than that in turn (`GET /api/rooms/{id}/chat` needs no token), one
+    address lined up one load after another ahead of everyone else's, without end. Now
+    an address's loads wait for each other, and a few at most: another address's load
+    comes next, and one past the few is refused with a wait."""
+    from pyramids.web import hub as hub_module
+
+    first = start_server(db_url)
+    rooms = []
+    for _ in range(4):
+        room_id, host = create_room(first)
+        assert first.http.post(f"/api/rooms/{room_id}/abort",
+                               json={"token": host}).status_code == 200
+        rooms.append(room_id)
+    monkeypatch.setattr(hub_module, "LOADS_WAITING_PER_ADDRESS", 1, raising=False)
+    server = start_server(db_url)  # a restart: none of the rooms is in its memory
+    hub = server.app.state.hub
+    loop = hub._loop
+    gate = threading.Event()
+    restored: list[str] = []
+    original = Room.restore
+
+    def held(**data: Any) -> Room:
+        restored.append(data["room_id"])
+        if len(restored) == 1:
+            gate.wait(TIMEOUT)
+        return original(**data)
+
+    monkeypatch.setattr(Room, "restore", held)
+
+    def load(room_id: str, address: str) -> Any:
+        return asyncio.run_coroutine_threadsafe(hub.get(room_id, address), loop)
+
+    try:
+        loads = [load(rooms[0], "192.0.2.1")]
+        deadline = time.monotonic() + TIMEOUT
+        while not restored and time.monotonic() < deadline:
+            time.sleep(0.01)
+        loads += [load(rooms[1], "192.0.2.1"), load(rooms[2], "192.0.2.1"),
+                  load(rooms[3], "198.51.100.7")]
+        # Once the loop has begun each of them (each stops at its first wait).
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0), loop).result(TIMEOUT)
+        with pytest.raises(RoomError) as refused:
+            loads[2].result(TIMEOUT)
+        assert refused.value.status == 429 and refused.value.code == "rate_limited"
+        assert refused.value.retry_after is not None and refused.value.retry_after > 0
+    finally:
+        gate.set()
+    for index in (0, 1, 3):
+        assert loads[index].result(TIMEOUT).room.id == rooms[index]
+    assert restored == [rooms[0], rooms[3], rooms[1]]
 
 
 def test_one_address_watches_a_bounded_number_of_rooms_only_bots_play(

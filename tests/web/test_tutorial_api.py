@@ -11,7 +11,9 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from pyramids.web.app import create_app  # noqa: E402
 from pyramids.web.limits import ServerLimits  # noqa: E402
 from pyramids.web.pages import mount_pages  # noqa: E402
 from pyramids.web.tutorial import MAX_ENTRIES  # noqa: E402
+from tests.web.conftest import TIMEOUT  # noqa: E402
 
 TUTORIALS = ("pacal", "pacal-solo", "temple", "mahjongg")
 
@@ -239,3 +242,53 @@ def test_the_tutorial_names_its_other_seats_as_the_bots_who_play_them(
         _("{bot} (bot, seat {number})", lang=lang, bot=bot, number=number)
         for number in (2, 3)]
     assert "agent" not in ask(client, "mahjongg", lang=lang)["seats"][0]
+
+
+def test_one_address_has_its_tutorial_requests_answered_one_at_a_time(
+        db_url: str, start_server: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each request replays every entry it sends: 1,000 Mahjongg entries took a third of
+    a second of CPU in the engine pool, and one address sending ten a second (within
+    its request rate) queued more work there than the threads that also play the
+    rooms' moves could do, without end. An address's requests now wait for each other,
+    a few at most: the next is refused, saying so, with a wait."""
+    from pyramids.web import tutorial as module
+
+    gate = threading.Event()
+    counted = threading.Lock()
+    answering = most = 0
+    original = module.tutorial_answer
+
+    def held(*args: Any) -> dict[str, Any]:
+        nonlocal answering, most
+        with counted:
+            answering += 1
+            most = max(most, answering)
+        try:
+            gate.wait(TIMEOUT)
+            return original(*args)
+        finally:
+            with counted:
+                answering -= 1
+
+    monkeypatch.setattr(module, "tutorial_answer", held)
+    monkeypatch.setattr(module, "WAITING_PER_ADDRESS", 2, raising=False)
+    server = start_server(db_url, pages=True)
+    asked = 6
+    pool = ThreadPoolExecutor(asked)
+    try:
+        answers = [pool.submit(server.http.post, "/api/tutorial/pacal", json={})
+                   for _ in range(asked)]
+        # Nothing is answered while the gate is shut: one request is in the engine, two
+        # wait their turn, and the rest are refused at once.
+        finished = as_completed(answers, timeout=TIMEOUT)
+        refused_now = [next(finished).result() for _ in range(asked - 3)]
+    finally:
+        gate.set()
+        done = [answer.result(TIMEOUT) for answer in answers]
+        pool.shutdown()
+    assert [answer.status_code for answer in refused_now] == [429] * (asked - 3)
+    assert refused_now[0].json()["error"]["code"] == "rate_limited"
+    assert "too many tutorial requests at once" in refused_now[0].json()["error"]["message"]
+    assert int(refused_now[0].headers["Retry-After"]) >= 1
+    assert sorted(answer.status_code for answer in done) == [200] * 3 + [429] * (asked - 3)
+    assert most == 1

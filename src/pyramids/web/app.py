@@ -438,12 +438,16 @@ def check_room_options(game_name: str, options: dict[str, Any], allow_file_optio
         refuse_file_options(options)
     for name, value in options.items():
         most = server_option_maximum(game_name, name)
-        if most is not None and isinstance(value, int) and not isinstance(value, bool) \
-                and value > most:
+        if most is None:
+            continue
+        # Checked on the number the game will read: it takes "10000000" and 1e7 as
+        # 10,000,000 too, so checking only JSON integers let a client pass the limit.
+        typed = specs[name].coerce(game_name, value)
+        if typed > most:
             raise RoomError(
                 "bad_option",
                 Words(N_("{option} is over this server's limit; allowed: at most {most}"),
-                      option=OptionRef(name, value), most=most),
+                      option=OptionRef(name, typed), most=most),
             )
 
 
@@ -749,7 +753,7 @@ def create_app(
     @app.post("/api/rooms/{room_id}/seats", status_code=201, responses=ERRORS)
     async def take_seat(room_id: str, body: TakeSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         account = await seat_account(request)
         if account is None:
             await check_guest_name(request, body.name)
@@ -762,7 +766,7 @@ def create_app(
         """Play here: the logged-in account plays the seat it holds on this device (a new
         seat token; the one its other device held stops working)."""
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         account = await seat_account(request)
         if account is None:
             raise RoomError("not_logged_in", Words(N_(
@@ -773,21 +777,21 @@ def create_app(
     @app.post("/api/rooms/{room_id}/leave", responses=ERRORS)
     async def leave_seat(room_id: str, body: Start, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         await hub.free_seat(live, body.token, None, kick=False)
         return {"room": live.room.summary()}
 
     @app.post("/api/rooms/{room_id}/kick", responses=ERRORS)
     async def kick_seat(room_id: str, body: Kick, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         await hub.free_seat(live, body.token, body.seat, kick=True)
         return {"room": live.room.summary()}
 
     @app.post("/api/rooms/{room_id}/abort", responses=ERRORS)
     async def abort_room(room_id: str, body: Start, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         await hub.abort(live, body.token)
         return {"room": live.room.summary()}
 
@@ -811,7 +815,7 @@ def create_app(
     async def close_room(room_id: str, request: Request) -> dict[str, Any]:
         check_operator(request)
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         await hub.close_by_operator(live)
         return {"room": live.room.summary()}
 
@@ -848,14 +852,14 @@ def create_app(
     @app.post("/api/rooms/{room_id}/agents", responses=ERRORS)
     async def give_seat(room_id: str, body: GiveSeat, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         await hub.give_to_agent(live, body.token, body.seat, body.agent)
         return {"room": live.room.summary()}
 
     @app.post("/api/rooms/{room_id}/start", responses=ERRORS)
     async def start(room_id: str, body: Start, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         await hub.start_room(live, body.token)
         return {"room": live.room.summary()}
 

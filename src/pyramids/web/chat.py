@@ -329,7 +329,7 @@ class MuteSpectators(BaseModel):
 
 def mount_chat(app: FastAPI) -> None:
     """The chat's HTTP endpoints: read a room's chat, and the host's mute."""
-    from pyramids.web.app import ERRORS  # the app module calls this: it is loaded
+    from pyramids.web.app import ERRORS, client_of  # the app module calls this: it is loaded
 
     def hub_of(request: Request) -> Hub:
         hub: Hub = request.app.state.hub
@@ -338,14 +338,14 @@ def mount_chat(app: FastAPI) -> None:
     @app.get("/api/rooms/{room_id}/chat", responses=ERRORS)
     async def read_chat(room_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         return (await chat_of(hub, live)).history()
 
     @app.post("/api/rooms/{room_id}/chat/mute", responses=ERRORS)
     async def mute_spectators(room_id: str, body: MuteSpectators,
                               request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        live = await hub.get(room_id)
+        live = await hub.get(room_id, client_of(request.scope))
         live.room.check_host(body.token)
         chat = await chat_of(hub, live)
         async with chat.lock:

@@ -84,7 +84,7 @@ from pyramids.web.cluster import (
     Notice,
     address_key,
 )
-from pyramids.web.limits import ServerLimits, TokenBucket
+from pyramids.web.limits import ServerLimits, TokenBucket, Turns
 from pyramids.web.movelog import (
     current_view,
     log_work,
@@ -135,6 +135,12 @@ RANKED_CLOCK_EXAMPLE = '{"kind": "move", "seconds": 120, "on_timeout": "bot"}'
 # Rooms that are over kept loaded after their last watcher left (`Hub._keep_over`).
 KEPT_OVER_ROOMS = 16
 LISTED = 100
+# Loading a room replays its game (a one-player Mahjongg room of 10,000 moves, undone
+# and played again: about 2 s of CPU), one room at a time on the whole server. One
+# address's loads wait for each other, this many at most, so that an address opening
+# many rooms that are not in memory holds one place in that line, not all of it.
+LOADS_WAITING_PER_ADDRESS = 32
+LOAD_RETRY_SECONDS = 2.0
 
 
 # Told to the sockets of a seat its account now plays on another device (Play here).
@@ -398,6 +404,10 @@ class Hub:
         self.bot_processes = bot_processes
         self._bot_process_pool: ProcessPoolExecutor | None = None
         self._load_lock = asyncio.Lock()
+        self._loads = Turns(LOADS_WAITING_PER_ADDRESS, lambda: RoomError(
+            "rate_limited", Words(N_("your address is opening too many rooms at once; "
+                                     "try again in a moment")), 429,
+            retry_after=LOAD_RETRY_SECONDS))
         self.writer = ActionWriter(storage, self.run_db)
         self._writer_task: asyncio.Task[None] | None = None
         # Other batched writes (chat messages), by name, each with its task.
@@ -591,8 +601,9 @@ class Hub:
         return Words(N_("this room expired: nobody started it in {seconds} seconds"),
                      seconds=f"{self.limits.waiting_room_idle_seconds:g}")
 
-    async def get(self, room_id: str) -> LiveRoom:
-        """The live room, rebuilt from the database on first use."""
+    async def get(self, room_id: str, client: str | None = None) -> LiveRoom:
+        """The live room, rebuilt from the database on first use. `client`: the address
+        asking, whose loads wait for each other (`LOADS_WAITING_PER_ADDRESS`)."""
         live = self.rooms.get(room_id) or self.over_rooms.get(room_id)
         if live is not None:
             return live
@@ -600,6 +611,12 @@ class Hub:
             raise RoomError("unknown_room", _no_room(room_id), 404)
         if room_id in self.broken:
             raise RoomError("broken_room", self.broken[room_id], 500)
+        if client is None:
+            return await self._load(room_id)
+        async with self._loads.turn(client):
+            return await self._load(room_id)
+
+    async def _load(self, room_id: str) -> LiveRoom:
         async with self._load_lock:
             live = self.rooms.get(room_id) or self.over_rooms.get(room_id)
             if live is not None:

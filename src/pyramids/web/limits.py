@@ -10,11 +10,13 @@ and a socket past the connection cap is closed with a reason. `pyramids serve
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import math
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pyramids.core import find_manifest
@@ -160,6 +162,37 @@ class Buckets:
             del self.buckets[next(iter(self.buckets))]
 
 
+@dataclass
+class _Turn:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    asking: int = 0  # the one whose turn it is and those waiting
+
+
+class Turns:
+    """Work for one key (an address) done one piece at a time, at most `waiting` more
+    pieces waiting their turn; past that `full()` is raised and nothing waits. A key
+    is kept only while it has work, so this holds no memory of idle clients."""
+
+    def __init__(self, waiting: int, full: Callable[[], Exception]) -> None:
+        self.waiting = waiting
+        self.full = full
+        self._turns: dict[str, _Turn] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, key: str) -> AsyncIterator[None]:
+        turn = self._turns.setdefault(key, _Turn())
+        if turn.asking > self.waiting:
+            raise self.full()
+        turn.asking += 1
+        try:
+            async with turn.lock:
+                yield
+        finally:
+            turn.asking -= 1
+            if not turn.asking:
+                del self._turns[key]
+
+
 def retry_after(seconds: float) -> str:
     return str(max(1, math.ceil(seconds)))
 
@@ -200,6 +233,7 @@ def loads_limited(text: str, limit: int) -> Any:
 
 
 __all__ = [
-    "SERVER_OPTION_MAXIMUM", "Buckets", "ServerLimits", "TokenBucket", "game_option_maximum",
+    "SERVER_OPTION_MAXIMUM", "Buckets", "ServerLimits", "TokenBucket", "Turns",
+    "game_option_maximum",
     "json_too_deep", "loads_limited", "retry_after", "server_option_maximum",
 ]

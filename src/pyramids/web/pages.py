@@ -94,6 +94,8 @@ def translated_page(name: str, lang: str) -> str:
 
 def mount_pages(app: FastAPI) -> FastAPI:
     """Serve the lobby and game pages on `app` (once; a second call changes nothing)."""
+    from pyramids.web.app import client_of  # loaded: `app` was made by create_app
+
     if getattr(app.state, "pages_mounted", False):
         return app
     app.state.pages_mounted = True
@@ -150,7 +152,8 @@ def mount_pages(app: FastAPI) -> FastAPI:
         holders = await hub.holders(room_id)
         check_manager_token(body.token, holders.host_token_hash, holders.seat_token_hashes)
         # The row may lag where marking it finished failed; the replayed room does not.
-        if holders.status != FINISHED and (await hub.get(room_id)).room.status != FINISHED:
+        if holders.status != FINISHED and (
+                await hub.get(room_id, client_of(request.scope))).room.status != FINISHED:
             raise RoomError("not_finished", Words(N_("room {room} is not finished; no rematch "
                                                      "yet"), room=room_id), 409)
         if body.room == room_id:

@@ -39,6 +39,7 @@ from pyramids.play.results import agent_words
 from pyramids.play.tutorial import HUMAN, Tutorial, TutorialRun, tutorial_for
 from pyramids.web.language import unknown_language
 from pyramids.web.learn import page_language
+from pyramids.web.limits import Turns
 from pyramids.web.rooms import RoomError
 
 # A whole game fits well under this; the body limit (16 KB) comes first anyway.
@@ -46,6 +47,12 @@ MAX_ENTRIES = 1_000
 MAX_MOVE_CHARS = 64
 # The other seats' moves in one replay, at most (a runaway agent must not hold a worker).
 MAX_REPLAY_MOVES = 20_000
+# One address's requests are answered one at a time (each replays every entry it
+# sends in the engine pool: a third of a second of CPU for 1,000 Mahjongg entries, so
+# ten a second from one address queued more work than the threads that also play
+# the rooms' moves could do); this many more wait their turn, then one is refused.
+WAITING_PER_ADDRESS = 8
+TUTORIAL_RETRY_SECONDS = 1.0
 T = TypeVar("T")
 
 
@@ -250,6 +257,11 @@ async def _off_loop(request: Request, function: Callable[..., T], *args: Any) ->
 def mount_tutorials(app: FastAPI, static_page: Callable[[str, Request], Response]) -> None:
     """The tutorial pages and their API on `app` (called by `mount_pages`, which serves
     a page of its static folder with `static_page`)."""
+    from pyramids.web.app import client_of  # the app module calls this: it is loaded
+
+    asking = Turns(WAITING_PER_ADDRESS, lambda: RoomError("rate_limited", Words(N_(
+        "too many tutorial requests at once from your address; send the next once an "
+        "answer has come")), 429, retry_after=TUTORIAL_RETRY_SECONDS))
 
     @app.get("/tutorial", include_in_schema=False)
     async def tutorial_index(request: Request) -> Response:
@@ -281,7 +293,8 @@ def mount_tutorials(app: FastAPI, static_page: Callable[[str, Request], Response
             lang = check_language(body.lang) if body.lang else page_language(request)
         except UnknownLanguageError:
             raise RoomError("unknown_language", unknown_language(body.lang or "")) from None
-        return await _off_loop(request, tutorial_answer, tutorial, body, lang)
+        async with asking.turn(client_of(request.scope)):
+            return await _off_loop(request, tutorial_answer, tutorial, body, lang)
 
 
 __all__ = ["TutorialRequest", "find_tutorial", "mount_tutorials", "tutorial_answer",

@@ -205,7 +205,7 @@ async def _serve(websocket: WebSocket, hub: Hub, room_id: str, address: str) -> 
                     if token is not None and not isinstance(token, str):
                         raise RoomError("bad_token", Words(N_("'token' is a string")))
                     try:
-                        live = await hub.get(room_id)
+                        live = await hub.get(room_id, address)
                         conn.account_id = await hub.session_account_id(
                             websocket.cookies.get(SESSION_COOKIE))
                         await hub.join(live, conn, token)
