@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -328,7 +329,7 @@ def test_simulate_reports_in_korean() -> None:
     (["play", "pacal", "--vs", "mcts:iterations=0", "--plain"],
      "mcts: iterations은(는) 1 이상이어야 합니다 (받은 값: 0)"),
     (["play", "pacal", "--seats", "human,mcts:depth=3", "--plain"],
-     "에이전트 'mcts'에는 옵션 'depth'이(가) 없습니다; 가능한 옵션: exploration"),
+     "에이전트 'mcts'에는 옵션 'depth'이(가) 없습니다; 가능한 옵션: clock, exploration"),
     (["simulate", "pacal", "--agents", "greedy:mistakes=2"], "greedy: mistakes"),
 ])
 def test_bad_input_is_refused_in_korean(args: list[str], expected: str) -> None:
@@ -815,6 +816,31 @@ def test_save_file_at_the_prompt_starts_saving_a_game_begun_without_save(
     assert f"The game is saved to {target}" in result.output
 
 
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "{path} already exists and is not a saved game: saving would write over it; "
+           "choose another file"),
+    ("ko", "{path} 파일이 이미 있고 저장된 게임이 아닙니다: 저장하면 덮어쓰게 됩니다. "
+           "다른 파일을 고르세요"),
+])
+def test_saving_onto_a_file_that_is_no_game_does_not_offer_to_resume_it(
+        tmp_path: Path, lang: str, words: str) -> None:
+    """Saving onto someone's notes was refused with "go on with that game with --resume
+    notes.txt", which then said the file is not a game record."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    expected = words.format(path=notes)
+    started = runner.invoke(app, ["--lang", lang, "play", "pacal-solo", "--plain", "--seed",
+                                  "8", "--save", str(notes)], env={"COLUMNS": "400"})
+    assert started.exit_code == 2
+    assert started.output.strip().split(": ", 1)[1] == expected
+    at_prompt = runner.invoke(app, ["--lang", lang, "play", "pacal-solo", "--plain", "--seed",
+                                    "8"], input=f"save {notes}\nquit\nquit\n",
+                              env={"COLUMNS": "400"})
+    assert at_prompt.exit_code == 0, at_prompt.output
+    assert expected in at_prompt.output and "--resume" not in at_prompt.output
+    assert notes.read_text() == "my notes"
+
+
 def test_the_legal_moves_fit_the_terminal() -> None:
     for columns in ("60", "80", "120"):
         result = runner.invoke(app, ["play", "pacal-solo", "--plain", "--seed", "3"],
@@ -894,6 +920,38 @@ def test_rules_at_a_terminal_are_laid_out_to_its_width(monkeypatch) -> None:
         assert "**" not in result.output and len(lines) > 100
 
 
+@pytest.mark.parametrize(("game", "lang", "columns"), [("pacal-solo", "en", 60),
+                                                      ("pacal", "ko", 80)])
+def test_the_rules_at_line_prompts_wrap_as_paragraphs(game: str, lang: str,
+                                                      columns: int) -> None:
+    """`rules` at the prompt wrapped each line of the page on its own, the rest of a line
+    indented under it: a paragraph read 'You\n  draw cards one by one\nfrom a pile',
+    and a Korean page at 80 columns so too. A paragraph now wraps as one, a list item
+    under its own words; every word is kept, in its order."""
+    from rich.cells import cell_len
+
+    from pyramids.play.learn import learn_text
+
+    result = runner.invoke(app, ["play", game, "--plain", "--seed", "3", "--lang", lang],
+                           input="rules\nquit\n", env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    shown = result.output.split("> ", 2)[1].rsplit("\n", 1)[0]
+    assert shown.split() == learn_text(game, lang).split()
+    lines = shown.splitlines()
+    assert max(cell_len(line) for line in lines) <= columns
+    blocks = [block.splitlines() for block in shown.split("\n\n")]
+    paragraphs = [block for block in blocks
+                  if not block[0].startswith(("-", " ", "#", "`", "|", *"0123456789"))]
+    assert len(paragraphs) > 5
+    # A paragraph's lines, up to a list that follows it without an empty line.
+    prose = [line for block in paragraphs
+             for line in itertools.takewhile(lambda line: not re.match(r"(-|\d+\.) ", line),
+                                             block)]
+    assert not [line for line in prose if line.startswith(" ")]
+    items = [block for block in blocks if block[0].startswith("- ")]
+    assert items and all(line.startswith(("- ", "  ")) for block in items for line in block)
+
+
 def test_mahjongg_at_line_prompts_is_played_by_the_letters_on_the_tiles() -> None:
     """Pairs are typed by the letters printed on free tiles, never by tile numbers; the
     turn's move list does not give the pairs away; a refusal names the letters typed."""
@@ -961,6 +1019,37 @@ def test_resume_names_the_file_of_a_record_that_does_not_replay(tmp_path: Path) 
     assert result.exit_code == 2
     assert result.output == (f"error: {path}: game record: pacal has 2 seats, but the record "
                              "names 1 player\n")
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "error: {path}: agent 'mcts' has no option 'bogus'; allowed options: "),
+    ("ko", "오류: {path}: 에이전트 'mcts'에는 옵션 'bogus'이(가) 없습니다; 가능한 옵션: "),
+])
+def test_a_saved_game_whose_bot_cannot_be_made_goes_on_with_other_seats(
+        tmp_path: Path, lang: str, line: str) -> None:
+    """A record names a bot this install cannot make (an option an older version had, an
+    agent whose extra is gone): resuming said only "agent 'mcts' has no option", naming
+    no file, and --seats or --vs could not seat another bot, so the game was lost."""
+    path = tmp_path / "saved.json"
+    started = invoke("play", "pacal", "--seed", "4", "--plain", "--save", str(path),
+                     *SHORT_MATCH, stdin="1\n1\nquit\n")
+    assert started.exit_code == 0, started.output
+    saved = json.loads(path.read_text())
+    saved["players"] = ["human", "mcts:bogus=1"]
+    path.write_text(json.dumps(saved))
+    refused = invoke("--lang", lang, "play", "--plain", "--resume", str(path))
+    assert refused.exit_code == 2
+    assert refused.output.startswith(line.format(path=path)), refused.output
+    assert ("--seats" in refused.output and "--vs" in refused.output), refused.output
+    assert json.loads(path.read_text()) == saved
+    # Seated again, the game goes on from where it stopped, its moves kept.
+    resumed = invoke("play", "--plain", "--resume", str(path), "--vs", "easy",
+                     stdin="1\nquit\n")
+    assert resumed.exit_code == 0, resumed.output
+    record = GameRecord.load_file(path)
+    assert record.players == ["human", "easy"]
+    assert record.actions[:len(saved["actions"])] == saved["actions"]
+    assert len(record.actions) > len(saved["actions"])
 
 
 @pytest.mark.parametrize(("lang", "content", "line"), [

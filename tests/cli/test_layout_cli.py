@@ -293,6 +293,19 @@ def test_convert_in_korean_refuses_to_replace_a_file(tmp_path: Path) -> None:
     assert result.output.strip() == f"{out}에 썼습니다: 타일 144개, 5층"
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_convert_to_a_folder_says_it_is_a_folder(tmp_path: Path, lang: str) -> None:
+    """It said "{folder} exists; give --force to replace it", and --force then said the
+    folder cannot be written: the error names the problem the first time."""
+    result = runner.invoke(app, ["--lang", lang, "layout", "convert", "turtle",
+                                 "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    expected = {"en": f"error: cannot write '{tmp_path}': it is a folder, not a file",
+                "ko": f"오류: '{tmp_path}'에 쓸 수 없습니다: 파일이 아니라 폴더입니다"}[lang]
+    assert result.output.strip() == expected
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_convert_to_stdout() -> None:
     result = invoke("convert", "giza-step-ramp")
     assert result.exit_code == 0

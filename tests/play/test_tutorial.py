@@ -234,8 +234,10 @@ def test_each_tutorial_runs_at_line_prompts_in_korean(game: str) -> None:
     assert tutorial is not None
     lines = [as_typed(game, step.expect or "") for step in tutorial.steps]
     try:
+        # Wide enough that no step's words are wrapped: they are looked for whole.
         result = CliRunner().invoke(app, ["tutorial", game, "--lang", "ko"],
-                                    input="\n".join([*lines, "quit", ""]))
+                                    input="\n".join([*lines, "quit", ""]),
+                                    env={"COLUMNS": "1000"})
     finally:
         set_language(None)
     assert result.exit_code == 0, result.output
@@ -252,6 +254,27 @@ def test_each_tutorial_runs_at_line_prompts_in_korean(game: str) -> None:
     else:
         finish = _("Now finish the game on your own.", lang="ko")
     assert finish in result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("game", TUTORIAL_GAMES)
+def test_every_line_of_a_tutorial_at_line_prompts_fits_80_columns(game: str, lang: str) -> None:
+    """A step's words were written as one line of a few hundred letters, which a terminal
+    breaks mid-word; they wrap between words at its width, as a game's lines do."""
+    from rich.cells import cell_len
+
+    tutorial = tutorial_for(game)
+    assert tutorial is not None
+    lines = [as_typed(game, step.expect or "") for step in tutorial.steps]
+    try:
+        result = CliRunner().invoke(app, ["tutorial", game, "--plain", "--lang", lang],
+                                    input="\n".join([*lines, "quit", ""]),
+                                    env={"COLUMNS": "80"})
+    finally:
+        set_language(None)
+    assert result.exit_code == 0, result.output
+    shown = [line.split("> ")[-1] for line in result.output.splitlines()]
+    assert max(cell_len(line) for line in shown) <= 80, max(shown, key=cell_len)
 
 
 def test_an_empty_line_or_a_wrong_move_does_not_draw_the_step_again() -> None:

@@ -30,6 +30,7 @@ from pyramids.cli.common import (
 )
 from pyramids.cli.plain import echo, play_plain, read_stdin_line
 from pyramids.core import (
+    Game,
     GameRecord,
     OptionError,
     PyramidsError,
@@ -148,17 +149,20 @@ def _make_session(
             raise PyramidsError(
                 N_("--resume takes the game, options and seed from the record")
             )
-        session = resume_session(resume, save_path=save or resume)
-        if game is not None and game != session.game.name:
-            raise PyramidsError(
-                N_("{file} is a {saved} game, not {game}; leave out the game name"),
-                file=resume, saved=session.game.name, game=game,
-            )
-        if seats is not None or vs is not None:
-            session = resume_session(
-                resume, parse_seats(session.game, seats, vs), save_path=save or resume
-            )
-        return session
+
+        def seats_for(saved: Game) -> list[str] | None:
+            if game is not None and game != saved.name:
+                raise PyramidsError(
+                    N_("{file} is a {saved} game, not {game}; leave out the game name"),
+                    file=resume, saved=saved.name, game=game,
+                )
+            # Read before the record's own seats are made: a bot the record names that
+            # cannot be made here is replaced, not a reason to refuse the game.
+            if seats is None and vs is None:
+                return None
+            return parse_seats(saved, seats, vs)
+
+        return resume_session(resume, seats_for, save_path=save or resume)
     if game is None:
         from pyramids.core import game_names
 

@@ -9,7 +9,9 @@ figures and the `.pyr` text that `convert` writes are data, not translated.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -391,6 +393,8 @@ def convert(
             sys.stdout.write(text)
             return
         target = Path(output)
+        if target.is_dir():  # --force replaces a file, never a folder: no use offering it
+            raise _unwritable(target, IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)))
         if target.exists() and not force:
             raise LayoutError(N_("{path} exists; give --force to replace it"), path=output)
         _write_atomically(target, text)

@@ -10,6 +10,7 @@ on stopping, and `pyramids play --resume FILE` goes on from there.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -381,6 +382,48 @@ def _rules(rules_page: Callable[[], str] | None) -> str:
     if rules_page is None:
         return _("This game has no rules page.")
     try:
-        return rules_page()
+        return fitted_page(rules_page(), terminal_width())
     except PyramidsError as error:
         return words_text(error)
+
+
+# A list item's first line: its indent and marker (`- `, `1. `); the lines after it
+# are set under its words.
+LIST_ITEM = re.compile(r"\s*(?:[-*]|\d+\.) +")
+CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def fitted_page(page: str, width: int) -> str:
+    """A Markdown page with each paragraph and list item wrapped as one to `width`
+    (`fitted` wraps a line on its own: a paragraph's source lines would each break,
+    the rest set under them as if a list went on). Headings, tables and code blocks
+    stay as written."""
+    lines: list[str] = []
+    block: list[str] = []  # the source lines of the paragraph or item being read
+    in_code = False
+
+    def flush() -> None:
+        if block:
+            first = block[0]
+            marker = LIST_ITEM.match(first)
+            indent = marker.end() if marker else len(first) - len(first.lstrip(" "))
+            joined = " ".join([first.rstrip(), *(line.strip() for line in block[1:])])
+            # A command in backticks stays on one line, to be copied whole.
+            joined = CODE_SPAN.sub(lambda span: unbroken(span.group()), joined)
+            lines.append(wrap_cells(joined, width, indent=indent))
+            block.clear()
+
+    for line in page.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            in_code = not in_code
+        if in_code or stripped.startswith(("```", "#", "|")) or not stripped:
+            flush()
+            lines.append(line)
+        elif LIST_ITEM.match(line):
+            flush()
+            block.append(line)
+        else:
+            block.append(line)
+    flush()
+    return "\n".join(lines)

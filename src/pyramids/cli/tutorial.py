@@ -23,6 +23,7 @@ from pyramids.cli.plain import (
     QUIT_WORDS,
     as_typed,
     echo,
+    fitted,
     play_plain,
     read_stdin_line,
     show_moves,
@@ -79,6 +80,8 @@ def full_screen_possible() -> bool:
 def run_steps(run: TutorialRun, read_line: Callable[[], str | None],
               write: Callable[[str], None]) -> bool:
     """Walk the steps; False when the learner stops early."""
+    shown_as_is = write
+    write = lambda text: shown_as_is(fitted(text))  # noqa: E731  (a step's words fit the terminal)
     learner = run.tutorial.learner
     write("== " + _(run.tutorial.title) + " ==")
     shown: tuple[int, int] | None = None  # the step and position last drawn

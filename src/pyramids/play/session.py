@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,6 +197,10 @@ class Session:
                                    "file name, for example {example}"),
                                 path=str(target), example=str(target / "game.json"))
         if target.exists() and (own is None or target.resolve() != own.resolve()):
+            if not holds_a_record(target):  # --resume would only say it is no game
+                raise PyramidsError(N_("{path} already exists and is not a saved game: saving "
+                                       "would write over it; choose another file"),
+                                    path=str(target))
             raise PyramidsError(N_("{path} already exists, and saving would write over it: go "
                                    "on with that game with --resume {path}, or choose another "
                                    "file"), path=str(target))
@@ -206,6 +211,15 @@ class Session:
                                 path=str(target), reason=os_reason(error)) from None
         self.save_path = target
         return target
+
+
+def holds_a_record(path: Path) -> bool:
+    """`path` reads as a game record (whether or not its moves replay)."""
+    try:
+        GameRecord.load_file(path)
+    except PyramidsError:
+        return False
+    return True
 
 
 def seat_log_names(seats: list[str]) -> dict[int, str | Words]:
@@ -243,12 +257,14 @@ def new_session(
 
 def resume_session(
     path: Path,
-    seats: list[str] | None = None,
+    seats: list[str] | Callable[[Game], list[str] | None] | None = None,
     save_path: Path | None = None,
 ) -> Session:
     """The session a record file saved, replayed to its last position.
 
-    The seats are the record's players unless `seats` is given.
+    The seats are the record's players unless `seats` is given: the names, or a
+    function of the record's game that gives them (`--seats` and `--vs` are read
+    for the game the file holds).
     """
     record = GameRecord.load_file(path)
     try:
@@ -256,13 +272,24 @@ def resume_session(
     except RecordError as error:  # which file, as for a record that does not read
         raise RecordError(N_("{path}: {problem}"), path=str(path), problem=error) from None
     game = state.game
+    if callable(seats):
+        seats = seats(game)
     names = seats or record.players or [HUMAN] * game.num_players
     if len(names) != game.num_players:
         raise OptionError(
             N_("{path}: the record names {given} player(s), the game has {count}"),
             path=str(path), given=len(names), count=game.num_players,
         )
-    check_seat_names(names)
+    try:
+        check_seat_names(names)
+    except PyramidsError as error:
+        if seats:
+            raise
+        # A bot this install cannot make (an option of an older version, an extra no
+        # longer installed) would otherwise keep the saved game from going on at all.
+        raise OptionError(N_("{path}: {problem}; to go on with the game, seat its players "
+                             "again with --seats or --vs"), path=str(path),
+                          problem=error) from None
     return Session(game, names, record.seed, state, _make_agents(names, record.seed), save_path)
 
 
