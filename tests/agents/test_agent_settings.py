@@ -15,7 +15,8 @@ from pyramids.agents.base import ENTRY_POINT_GROUP, PluginAgentFactory
 from pyramids.core import OptionError, load
 from pyramids.play.i18n import words_text
 
-MCTS_OPTIONS = "exploration, guide, iterations, opponents, rollout, rollout_depth, time, widen"
+MCTS_OPTIONS = ("clock, exploration, guide, iterations, opponents, rollout, rollout_depth, "
+                "time, widen")
 
 BAD_SETTINGS: list[tuple[str, dict[str, Any], str]] = [
     ("mcts", {"iterations": 0}, "mcts: iterations must be at least 1, got 0"),
@@ -48,7 +49,7 @@ BAD_SETTINGS: list[tuple[str, dict[str, Any], str]] = [
     ("planner", {"iterations": 0}, "planner: iterations must be at least 1, got 0"),
     ("planner", {"widen": "some"}, "planner: widen='some' is not valid; allowed: "),
     ("planner", {"samples": 3},
-     "agent 'planner' has no option 'samples'; allowed options: exploration, guide, "
+     "agent 'planner' has no option 'samples'; allowed options: clock, exploration, guide, "
      "horizon, iterations, node_limit, opponents, rollout, rollout_depth, rollouts, time, "
      "widen"),
     ("planner", {"horizon": 0}, "planner: horizon=0 is not valid; allowed: 'end' (play each "

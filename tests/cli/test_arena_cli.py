@@ -88,7 +88,7 @@ def test_arena_bad_input_in_korean(args: list[str], expected: str) -> None:
     ("hard:iterations=3,greedy",
      "난이도 'hard'에는 옵션을 줄 수 없습니다 (정해진 설정입니다); 받은 옵션: iterations"),
     ("mcts:iterationz=3,greedy", "에이전트 'mcts'에는 옵션 'iterationz'이(가) 없습니다; "
-                                 "가능한 옵션: exploration, guide, iterations"),
+                                 "가능한 옵션: clock, exploration, guide, iterations"),
     ("greedy:mistakes=2,random", "greedy: mistakes은(는) 0부터 1까지의 수여야 합니다"),
     ("mcts:rollout=clever,greedy",
      "mcts: rollout='clever'은(는) 쓸 수 없습니다. 허용: random, greedy, lookahead, sharp"),
@@ -120,7 +120,7 @@ def test_arena_bad_agent_settings_say_what_is_allowed() -> None:
                                   "--games", "2"])
     assert unknown.exit_code == 2
     assert "Traceback" not in unknown.output
-    assert "agent 'mcts' has no option 'iterationz'; allowed options: exploration" \
+    assert "agent 'mcts' has no option 'iterationz'; allowed options: clock, exploration" \
         in unknown.stderr
 
 
@@ -661,7 +661,8 @@ def test_a_results_file_of_another_table_size_names_players_as_given(
 
 
 @pytest.mark.parametrize(("agent", "words"), [
-    ("mcts:iter=2", "error: agent 'mcts' has no option 'iter'; allowed options: exploration, "),
+    ("mcts:iter=2",
+     "error: agent 'mcts' has no option 'iter'; allowed options: clock, exploration, "),
     ("mcts:iterations", "error: agent option 'iterations' in 'mcts:iterations' is not "
                         "key=value (e.g. mcts:iterations=200)"),
     ("mcts:iterations=0", "error: mcts: iterations must be at least 1, got 0"),
