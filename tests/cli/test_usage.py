@@ -28,7 +28,13 @@ def english_after() -> object:
      "error: --games / -n: a whole number is needed", "오류: --games / -n: 정수가 필요합니다"),
     (["arena", "pacal", "--agents"], "error: option --agents needs a value",
      "오류: --agents 옵션에는 값이 필요합니다"),
-    (["nosuch"], "error: unknown command 'nosuch'", "오류: 알 수 없는 명령 'nosuch'"),
+    (["solve", "pacal"], "error: unknown command 'pacal'; allowed commands: mahjongg",
+     "오류: 알 수 없는 명령 'pacal'. 있는 명령: mahjongg"),
+    (["layout", "lst"],
+     "error: unknown command 'lst' (did you mean list?); allowed commands: list, info, show, "
+     "validate, convert",
+     "오류: 알 수 없는 명령 'lst'(list을(를) 말씀하신 건가요?). 있는 명령: list, info, show, "
+     "validate, convert"),
     (["games", "extra"], "error: unexpected words at the end: extra",
      "오류: 끝에 예상하지 못한 말이 있습니다: extra"),
 ])
@@ -43,6 +49,14 @@ def test_a_command_line_mistake_is_said_in_words_with_where_to_find_help(
     lines = capsys.readouterr().err.splitlines()
     assert lines[0] == korean and lines[1].startswith("도움말: pyramids")
     assert "Usage:" not in "\n".join(lines) and "╭" not in "\n".join(lines)
+
+
+def test_an_unknown_command_names_every_command_of_its_group(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(app, ["--lang", "ko", "nosuch"]) == 2
+    said = capsys.readouterr().err.splitlines()[0]
+    assert said.startswith("오류: 알 수 없는 명령 'nosuch'. 있는 명령: games, play, ")
+    assert all(f" {name}" in said for name in ("simulate", "arena", "balance", "solve"))
 
 
 def test_commands_keep_their_exit_status(capsys: pytest.CaptureFixture[str]) -> None:

@@ -89,14 +89,16 @@ def test_another_series_file_is_refused_with_both_settings_and_left_as_it_was(
         "mcts:iterations=20,greedy,random, --seed 7); these settings are toy-draw, --agents "
         "mcts:iterations=20,greedy,random, --seed 8: give another results file")  # players=3 both
     # An arena's file is not a series' (and the other way round).
-    with pytest.raises(RecordError, match=r"another arena \(pyramids simulate toy-draw"):
+    with pytest.raises(RecordError, match=r"the games of pyramids simulate \(toy-draw.*\), "
+                       r"not of pyramids arena;"):
         run_arena("toy-draw", ",".join(AGENTS), games=3, seed=7, players=3, loader=load_toy,
                   results_file=results)
     assert results.read_bytes() == before
     arena_file = tmp_path / "arena.jsonl"
     run_arena("toy-draw", ",".join(AGENTS), games=2, seed=7, players=3, loader=load_toy,
               results_file=arena_file)
-    with pytest.raises(RecordError, match=r"another run of pyramids simulate \(pyramids arena"):
+    with pytest.raises(RecordError, match=r"the games of pyramids arena \(toy-draw.*\), not of "
+                       r"pyramids simulate;"):
         series(3, results_file=arena_file)
 
 
@@ -137,6 +139,16 @@ def test_simulate_resumes_from_the_command_line_alone_and_refuses_in_korean(
     assert other.exit_code == 2
     assert other.output.strip().startswith("오류: ") and str(results) in other.output
     assert "다른 pyramids simulate 실행의 게임" in other.output
+    # An arena's file is said to be the arena's, not another run of simulate.
+    arena_file = tmp_path / "arena.jsonl"
+    arena = ["arena", "pacal-solo", "--agents", "greedy", "--seed", "3", "--json", "-n", "2"]
+    assert runner.invoke(app, [*arena, "--results", str(arena_file)]).exit_code == 0
+    refused = runner.invoke(app, ["--lang", "ko", *args, "--results", str(arena_file),
+                                  "-n", "2"])
+    assert refused.exit_code == 2
+    assert (f"{arena_file}에는 pyramids simulate가 아니라 pyramids arena의 게임이 들어 "
+            "있습니다 (pacal-solo, --agents greedy, --seed 3)") in " ".join(
+                refused.output.split())
 
 
 def test_simulate_refuses_a_file_whose_layout_has_changed(tmp_path: Path) -> None:

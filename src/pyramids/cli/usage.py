@@ -8,6 +8,7 @@ English; `main` runs the app without Click's own handling and words them here.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import re
 import sys
 from types import ModuleType
@@ -59,6 +60,23 @@ def _name_of(error: Any) -> str:
     return " / ".join(opts)
 
 
+def _unknown_command(name: str, ctx: Any) -> Words:
+    """An unknown command with the ones its group has (`solve pacal`: only mahjongg is
+    solved) and the closest, as Typer suggests them."""
+    group = getattr(getattr(ctx, "command", None), "commands", {})
+    commands = [known for known, command in group.items()
+                if not getattr(command, "hidden", False)]
+    if not commands:
+        return Words(N_("unknown command '{name}'"), name=name)
+    similar = difflib.get_close_matches(name, commands)
+    if similar and len(similar) < len(commands):
+        return Words(N_("unknown command '{name}' (did you mean {similar}?); allowed "
+                        "commands: {commands}"), name=name, similar=", ".join(similar),
+                     commands=", ".join(commands))
+    return Words(N_("unknown command '{name}'; allowed commands: {commands}"), name=name,
+                 commands=", ".join(commands))
+
+
 def usage_words(error: Exception) -> Words | str:
     """What was wrong with a command line, as player words."""
     exceptions = click_exceptions()
@@ -81,7 +99,7 @@ def usage_words(error: Exception) -> Words | str:
                      problem=_value_problem(message))
     found = re.match(r"No such command '(.+)'\.", message)
     if found:
-        return Words(N_("unknown command '{name}'"), name=found.group(1))
+        return _unknown_command(found.group(1), getattr(error, "ctx", None))
     found = re.match(r"Got unexpected extra argument(?:s|\(s\))? \((.+)\)", message)
     if found:
         return Words(N_("unexpected words at the end: {words}"), words=found.group(1))

@@ -49,6 +49,10 @@ _OTHER_RUN = {
 }
 _OTHER_RUN_ANY = N_("{path} holds the games of another run of pyramids {command} ({theirs}); "
                     "these settings are {ours}: give another results file")
+# Another command's file: "another arena", "another run of pyramids simulate" would say
+# the file was this command's, of other settings.
+_OTHER_COMMAND = N_("{path} holds the games of pyramids {kind} ({theirs}), not of pyramids "
+                    "{command}; these settings are {ours}: give another results file")
 _NOT_A_RESULT = {
     "arena": N_("{path}, line {line}: not an arena result written by pyramids arena "
                 "--results; delete that line to play its game again, or give another "
@@ -83,9 +87,9 @@ class ResultsFormat(Generic[K, R]):
         shown, ours = settings_text(theirs, same), settings_text(self.header, same)
         if shown == ours:
             shown, ours = settings_text(theirs), settings_text(self.header)
-        if kind != self.kind:
-            shown = f"pyramids {kind} {shown}"
         fields = dict(path=str(path), theirs=shown, ours=ours)
+        if kind != self.kind:
+            return RecordError(_OTHER_COMMAND, kind=kind, command=self.kind, **fields)
         if self.kind in _OTHER_RUN:
             return RecordError(_OTHER_RUN[self.kind], **fields)
         return RecordError(_OTHER_RUN_ANY, command=self.kind, **fields)
