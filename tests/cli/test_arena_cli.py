@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from collections.abc import Iterator
@@ -32,6 +33,22 @@ def test_arena_json_schema() -> None:
         lo, hi = row["ci95"]
         assert 0.0 <= lo <= row["win_rate"] <= hi <= 1.0
     assert summary["agents"]["greedy"]["elo"] > summary["agents"]["random"]["elo"]
+
+
+def test_figures_written_to_a_file_start_with_their_first_line(tmp_path: Path) -> None:
+    """`pyramids simulate ... > run.txt` began with an empty line: the progress bar drew
+    nothing there but Rich still ended it with a newline."""
+    commands = [
+        ["simulate", "pacal", "--games", "2"],
+        ["arena", "pacal", "--agents", "greedy,random", "--games", "2"],
+    ]
+    if importlib.util.find_spec("matplotlib") is not None:  # balance needs the sim extra
+        commands.append(["balance", "pacal", "--games", "2", "--out", str(tmp_path / "b")])
+    for args in commands:
+        result = runner.invoke(app, ["--lang", "ko", *args])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.startswith("pacal (기본값)" if args[0] != "balance"
+                                        else f"{tmp_path / 'b' / 'report.md'}에 썼습니다")
 
 
 def test_arena_table_and_workers_agree() -> None:

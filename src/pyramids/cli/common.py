@@ -77,6 +77,7 @@ def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], No
         with redirect_stdout(sys.stderr):
             yield lambda n: None
         return
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -93,6 +94,9 @@ def progress(total: int, quiet: bool, label: str) -> Iterator[Callable[[int], No
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         transient=True,
+        # Nothing is drawn to a pipe or a file, but Rich still wrote an empty line there:
+        # `simulate ... > run.txt` began with a blank line.
+        disable=not Console().is_terminal,
     ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
