@@ -187,6 +187,17 @@ def test_every_serve_option_is_in_the_operators_guide() -> None:
     assert options and not {option for option in options if option not in guide}
 
 
+def test_serve_help_reads_whole_in_a_100_column_terminal() -> None:
+    """Every option's name and words shown whole, none cut with an ellipsis: `--cluster`
+    and `--allow-file-options` had a `--no-...` twin (both are off unless given), which
+    widened the name column until other names and their help were cut short."""
+    result = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    assert "\u2026" not in result.output
+    assert "--no-cluster" not in result.output and "--cluster" in result.output
+    assert "--waiting-room-idle-seconds" in result.output
+
+
 def test_a_database_error_in_the_log_never_holds_a_secret_seed(tmp_path: Any) -> None:
     # A full disk or a read-only file fails a statement; the server logs the error, and
     # SQLAlchemy's message would quote the statement's values: the room's seed and salt.

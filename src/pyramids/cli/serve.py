@@ -45,22 +45,24 @@ def register(app: typer.Typer) -> None:
         db: str = typer.Option(
             "sqlite:///pyramids.db",
             help="Database URL: a SQLite file (sqlite:///path.db, created readable by its "
-            "owner only) or postgresql://user:password@host/dbname.",
+            "owner only) or postgresql://USER:PASS@HOST/DB.",
         ),
         sqlite_sync: str = typer.Option(
             "full",
             help="SQLite only: 'full' flushes every commit to disk (survives power loss); "
             "'normal' survives a crash of the server but not of the machine, and is faster.",
         ),
+        # Off unless given: a "--no-..." twin would only widen the help's option column,
+        # cutting other options' names and help short at 80 to 100 columns.
         cluster: bool = typer.Option(
-            False,
+            False, "--cluster",
             help="Several `pyramids serve` processes share this PostgreSQL database (behind "
             "a load balancer): moves are serialised and fanned out across them with "
             "LISTEN/NOTIFY, bots move once. PostgreSQL only; see docs/server.md.",
         ),
         log_level: str = typer.Option("info", help="critical, error, warning, info or debug."),
         allow_file_options: bool = typer.Option(
-            False,
+            False, "--allow-file-options",
             help="Let clients name files on this machine as option values (Mahjongg layout "
             "files). Only for a server you alone use.",
         ),
