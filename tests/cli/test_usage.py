@@ -167,6 +167,20 @@ def test_the_usage_line_and_value_types_are_in_the_reader_s_language(
     assert "Usage: pyramids play [OPTIONS] [GAME]" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_help_that_does_not_fit_goes_on_the_next_line_not_cut_off(
+        lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 100 columns the Korean `serve --help` lost a word in six places, each cut
+    with an ellipsis ("소유자만 읽을 … 있게"): Rich's wrapping of two-cell letters left
+    a line a cell too wide. Every help line now reads whole."""
+    monkeypatch.setenv("COLUMNS", "100")
+    for path in (["serve"], ["balance"], ["play"], ["arena"]):
+        assert run(app, ["--lang", lang, *path, "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert "\u2026" not in shown, (path, [line for line in shown.splitlines()
+                                            if "\u2026" in line])
+
+
 def test_a_force_option_names_the_option_whose_file_it_replaces() -> None:
     """`--force` is read beside the option it concerns (`--csv`, `--out`, `--output`);
     a name the command does not show (layout convert once said OUT) leaves the reader

@@ -180,6 +180,26 @@ def readable_frame() -> None:
     if hasattr(rich_utils, "DEFAULT_STRING"):
         # Typer fills this one with str.format's `{}`.
         rich_utils.DEFAULT_STRING = _(DEFAULT_MARK).replace("{value}", "{}")
+    _help_text_folds(rich_utils)
+
+
+def _help_text_folds(rich_utils: ModuleType) -> None:
+    """Help that does not fit its column goes on the next line, not cut off. Rich's
+    table cuts a line with an ellipsis, and in Korean (letters two cells wide) its
+    wrapping left a line a cell too wide: `serve --help` lost a word in six places at
+    100 columns ("소유자만 읽을 … 있게"). Folded, no word is lost."""
+    make = getattr(rich_utils, "_make_rich_text", None)
+    if make is None or getattr(make, "folds", False):
+        return
+
+    def folded(**kwargs: Any) -> Any:
+        text = make(**kwargs)
+        if hasattr(text, "overflow"):  # Markdown help has none
+            text.overflow = "fold"
+        return text
+
+    folded.folds = True  # type: ignore[attr-defined]
+    rich_utils._make_rich_text = folded  # type: ignore[attr-defined]
 
 
 def _argument_named_in_capitals(param: Any) -> None:
