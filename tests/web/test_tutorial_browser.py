@@ -362,6 +362,27 @@ def test_the_temple_step_that_says_pass_has_the_keyboard_on_pass(
     assert page.get_attribute("body", "data-entries") == "8"
 
 
+def test_start_the_tutorial_again_keeps_the_keyboard_on_the_lesson(
+        pages: Any, server: PageServer) -> None:
+    """Enter on "Start the tutorial again" at the game's end: the end's box goes, and the
+    keyboard, which was on its button, fell to the page's start (document.body); it goes
+    to the first step's Next, as after any Next."""
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None and tutorial.steps[0].expect is None
+    page = pages("en")
+    follow_the_steps(page, server, "pacal-solo", "en")
+    play_to_the_end(page)
+    press_until_focused(page, "Tab", "#again", most=80)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.dataset.finished === 'false'"
+                           " && document.body.dataset.busy === 'false'")
+    assert page.get_attribute("body", "data-step") == "1"
+    assert page.evaluate("document.activeElement.id") == "next"
+    page.keyboard.press("Enter")
+    wait_entries(page, 1)
+    assert page.get_attribute("body", "data-step") == "2"
+
+
 # The text a screen reader reads in an element: its text less what is aria-hidden.
 SPOKEN = """(node) => {
   const walk = (el) => [...el.childNodes].map((child) => child.nodeType === Node.TEXT_NODE

@@ -277,7 +277,8 @@ function render() {
 async function restart() {
   moves = [];
   ui.pacalSelected = [];
-  await request({});
+  // The end's box goes with the button that had the keyboard: it goes to the first step.
+  if (await request({})) focusAfterNext();
   window.scrollTo(0, 0);
 }
 
