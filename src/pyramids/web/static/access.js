@@ -182,7 +182,7 @@ export function installKeys(box, ui) {
  * one (a card that does not fit a field), else the game's state or the item itself. */
 export function whyNotNow(node, ui) {
   const ctx = ui.ctx;
-  if (ctx.finished) return t("The game is over.");
+  if (ctx.finished || (ctx.message && ctx.message.status === "aborted")) return t("The game is over.");
   // A tutorial's step to read waits for Next, not for another player.
   if (!ctx.yourTurn) return ctx.notYourTurn || t("It is not your turn.");
   const why = ui.renderer && ui.renderer.whyNot ? ui.renderer.whyNot(node, ctx) : null;
@@ -245,10 +245,9 @@ export function announceMove(previous, message, renderer) {
     const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
     announce([t("Game over."), ...lines].join(" "));
   }
-  // How a game in play ended without a result, when not by its host: a ranked forfeit
-  // (who, and what it means), the server's operator, the move limit.
-  if (message.status === "aborted" && previous && previous.status === "playing"
-      && message.ended && message.ended.words) {
-    announce(wordsText(message.ended.words));
+  // How a game in play ended without a result: a ranked forfeit (who, and what it
+  // means), the server's operator, the move limit, else its host.
+  if (message.status === "aborted" && previous && previous.status === "playing") {
+    announce(message.ended && message.ended.words ? wordsText(message.ended.words) : t("The host ended this game"));
   }
 }

@@ -325,7 +325,7 @@ function renderStatus(message) {
   // The status is drawn anew at each message: the keyboard on End the game stays there.
   const onEnd = document.activeElement && document.activeElement.id === "end-game";
   box.replaceChildren(
-    h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn" }, turn),
+    h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn", tabindex: "-1" }, turn),
     h("ul", { class: "seats" }, items),
     h("p", { class: "last-move", id: "last-move" }, last),
     ...(mine === null ? [h("p", { class: "hint", id: "spectating" }, t("You are watching this game."))] : []),
@@ -334,8 +334,9 @@ function renderStatus(message) {
     ...(message.status === "playing" && hostToken()
       ? [h("button", { id: "end-game", onclick: endGame }, t("End the game"))] : []),
   );
-  const end = onEnd && document.getElementById("end-game");
-  if (end) end.focus();
+  // Once the game has ended, the button goes: the keyboard goes to the line that says
+  // so, not to the page's start.
+  if (onEnd) (document.getElementById("end-game") || document.getElementById("turn")).focus();
 }
 
 /** The seat the logged-in account holds in this room while this page only watches
