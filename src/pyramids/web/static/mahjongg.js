@@ -458,10 +458,35 @@ function scorePanel(ctx) {
   } else {
     ctx.ui.mjHintSaid = null;
   }
-  if (view.unsolvable && !ctx.finished) children.push(h("p", { class: "error", role: "status" }, t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.")));
+  // Ra Sight's pairs glow as the hint's do: said once, each time they change.
+  const sight = sightWords(view);
+  const sightKey = sight ? JSON.stringify(view.sight_pairs) : null;
+  if (sight && ctx.ui.mjSightSaid !== sightKey) announce(sight);
+  ctx.ui.mjSightSaid = sightKey;
+  if (view.unsolvable && !ctx.finished) {
+    const warning = t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.");
+    children.push(h("p", { class: "error", id: "unsolvable" }, warning));
+    // The panel is drawn anew at each choice of a tile: a status region made anew each
+    // time was said at every redraw or never; the warning is said once, when it comes.
+    if (!ctx.ui.mjUnsolvableSaid) announce(warning);
+    ctx.ui.mjUnsolvableSaid = true;
+  } else {
+    ctx.ui.mjUnsolvableSaid = false;
+  }
   if (ctx.ui.mjShift) children.push(h("p", { class: "hint" }, t("Anubis Shift: choose a blocked tile to lift.")));
   if (ctx.ui.mjReveal) children.push(h("p", { class: "hint" }, t("Tile Reveal: choose a face-down tile (marked ?) to turn up.")));
   return h("div", { class: "mahjongg-panel" }, children);
+}
+
+/** Ra Sight's pairs in words: "Ra Sight: Ra (layer 3) and Horus (layer 1); ...". */
+function sightWords(view) {
+  const pairs = (view.sight_pairs || []).map((pair) => pair.map((id) => view.tiles.find((tile) => tile.id === id)))
+    .filter((tiles) => tiles.every(Boolean))
+    .map((tiles) => {
+      const [first, second] = tiles.map((tile) => t("{face} (layer {layer})", { face: faceName(tile.face), layer: tile.z + 1 }));
+      return t("{first} and {second}", { first, second });
+    });
+  return pairs.length ? t("Ra Sight: {pairs}", { pairs: pairs.join("; ") }) : null;
 }
 
 /** The hinted pair in words: "Hint: match Ra (layer 3) and Horus (layer 1)." */
