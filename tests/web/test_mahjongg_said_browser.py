@@ -123,3 +123,36 @@ def test_the_unclearable_warning_is_said_once(page_in: Any, server: PageServer) 
     redraw_by_keys(page)
     assert announcements(page).count(warning) == 1
     assert page.locator("#game [role=status]").count() == 0
+
+
+def test_favor_keys_on_the_bots_turn_say_so_and_anubis_shift_says_what_to_choose(
+    page_in: Any, server: PageServer
+) -> None:
+    """R, A or S while the other seat is to move did nothing and said nothing (a click
+    on the same buttons said whose turn it is); A on one's own turn put Anubis Shift on
+    and said nothing, the keyboard staying on a tile away from its button."""
+    page = page_in("en")
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    # The bot moves first, after its thinking pause: the reader's keys come in it.
+    room = page.evaluate(
+        "async (setup) => (await import('/static/setup.js')).createRoom(setup)",
+        {"game": "mahjongg", "options": {"layout": "giza-step-ramp", "players": 2},
+         "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "me"}],
+         "bot_delay_seconds": 8, "name": "Ada"})
+    page.goto(f"{server.base}/play/{room}")
+    page.wait_for_selector("#game:not([hidden]) svg.board .tile")
+    into_board(page)
+    for key in ("r", "a", "s"):
+        page.evaluate("() => { document.getElementById('message').hidden = true; }")
+        page.keyboard.press(key)
+        page.wait_for_selector("#message:not([hidden])")
+        assert page.get_attribute("body", "data-your-turn") == "false", "the bot was too quick"
+        assert page.inner_text("#message") == "It is not your turn.", key
+    assert move_number(page) == 0
+    page.wait_for_function("() => document.body.dataset.yourTurn === 'true'", timeout=20_000)
+    into_board(page)
+    page.keyboard.press("a")
+    page.wait_for_selector("[data-key='button-shift'][aria-pressed='true']")
+    lift = "Anubis Shift: choose a blocked tile to lift."
+    assert announcements(page).count(lift) == 1

@@ -321,12 +321,19 @@ function whenOn(ctx, on, action, play) {
       return;
     }
     event.preventDefault();
-    // No reason from the server: on a seated player's page, another seat is to move.
-    const seated = ctx.seat !== null && ctx.seat !== undefined;
-    if (!sayWhyOff(ctx, action) && seated && !ctx.yourTurn && !ctx.replay && !ctx.finished) {
-      ctx.showMessage(t("It is not your turn."), "info");
-    }
+    if (ctx.yourTurn) sayWhyOff(ctx, action);
+    else sayNotYourTurn(ctx, action);
   };
+}
+
+/** No reason from the server: on a seated player's page, another seat is to move. */
+function sayNotYourTurn(ctx, action) {
+  if (sayWhyOff(ctx, action)) return true;
+  const seated = ctx.seat !== null && ctx.seat !== undefined;
+  if (!seated || ctx.replay || ctx.finished) return false;
+  // A tutorial's step to read waits for Next, not for another player.
+  ctx.showMessage(ctx.notYourTurn || t("It is not your turn."), "info");
+  return true;
 }
 
 function button(ctx, action, label, extra = {}) {
@@ -661,11 +668,16 @@ export function onKey(key, ctx) {
   // Hint, Undo and Finish have no button in a mode without them; their keys said
   // nothing at all, now they say why (on either player's turn: it is the mode's rule).
   if (!hasFavor(ctx.view, action)) return sayNoSuchFavor(ctx, action);
-  if (!ctx.yourTurn) return false;
+  // On another seat's turn the key said nothing; it says what its button says on a click.
+  if (!ctx.yourTurn) return sayNotYourTurn(ctx, action);
   if (action === "shift" || action === "reveal") {
     if (!ctx.legal.some((entry) => entry.startsWith(`${action} `))) return sayWhyOff(ctx, action);
     if (action === "shift") toggleShift(ctx);
     else toggleReveal(ctx);
+    // The key leaves the keyboard on a tile, away from the button that shows the choice
+    // on: what to choose now is said.
+    if (ctx.ui.mjShift) announce(t("Anubis Shift: choose a blocked tile to lift."));
+    if (ctx.ui.mjReveal) announce(t("Tile Reveal: choose a face-down tile (marked ?) to turn up."));
     return true;
   }
   if (!ctx.legal.includes(action)) return sayWhyOff(ctx, action);
