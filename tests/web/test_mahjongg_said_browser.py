@@ -156,3 +156,42 @@ def test_favor_keys_on_the_bots_turn_say_so_and_anubis_shift_says_what_to_choose
     page.wait_for_selector("[data-key='button-shift'][aria-pressed='true']")
     lift = "Anubis Shift: choose a blocked tile to lift."
     assert announcements(page).count(lift) == 1
+
+
+READING_ORDER = """() => {
+  const items = [...document.querySelectorAll('#game svg.board [data-nav]')];
+  const order = (node) => node.dataset.order === undefined ? Infinity : Number(node.dataset.order);
+  return items.map((node, index) => ({ node, index }))
+    .sort((a, b) => order(a.node) - order(b.node) || a.index - b.index)
+    .map(({ node }) => ({ key: node.dataset.key,
+                          open: node.getAttribute('aria-disabled') !== 'true' }));
+}"""
+
+
+def test_after_a_match_the_keyboard_stays_where_the_pair_was(
+    page_in: Any, server: PageServer
+) -> None:
+    """The matched tiles go, and the keyboard with them: it went back to the monument's
+    first tile, far from where the player was. It goes to the next tile in reading order."""
+    page = page_in("en")
+    start_room(page, server, "mahjongg", {"layout": "giza-step-ramp"}, [{"kind": "me"}])
+    page.wait_for_selector("svg.board .tile")
+    into_board(page)
+    keys = [item["key"] for item in page.evaluate(READING_ORDER)]
+    pairs = [action.split()[1:] for action in _browser_tests.legal_actions(page)
+             if action.startswith("match ")]
+    place = {tile: keys.index(f"tile-{tile}") for pair in pairs for tile in pair}
+    # A pair away from the first tile, its later tile followed by another.
+    first, second = next(sorted(pair, key=place.__getitem__) for pair in pairs
+                         if min(place[tile] for tile in pair) > 0
+                         and max(place[tile] for tile in pair) < len(keys) - 1)
+    before = move_number(page)
+    choose(page, f"svg.board .tile[data-id='{first}']")
+    choose(page, f"svg.board .tile[data-id='{second}']")
+    page.wait_for_function("(n) => Number(document.body.dataset.moveNumber) > n", arg=before)
+    page.wait_for_selector(f"svg.board .tile[data-id='{second}']", state="detached")
+    after = {item["key"]: item["open"] for item in page.evaluate(READING_ORDER)}
+    following = keys[keys.index(f"tile-{second}") + 1:]
+    expected = next(key for key in following if after.get(key))
+    assert page.evaluate("document.activeElement.dataset.key") == expected
+    assert expected != keys[0]

@@ -104,6 +104,7 @@ export function settleRoving(box, ui, focusedKey) {
   for (const board of boards) {
     const items = itemsOf(board);
     const current = items.find((node) => node.dataset.key === ui.navKey)
+      || nearPlace(items, ui)
       || items.find((node) => node.getAttribute("aria-disabled") !== "true")
       || items[0];
     makeCurrent(current);
@@ -114,12 +115,27 @@ export function settleRoving(box, ui, focusedKey) {
   }
 }
 
+/** When the item that had the keyboard went (a matched tile, a picked card): the next
+ * one still there that can be pressed, in the reading order it was drawn in, else the one
+ * before it. The keyboard went back to the board's first item, on a big monument far
+ * from where the player was. */
+function nearPlace(items, ui) {
+  const order = ui.navOrder || [];
+  const at = order.indexOf(ui.navKey);
+  if (at < 0) return null;
+  const open = new Map(items.filter((node) => node.getAttribute("aria-disabled") !== "true")
+    .map((node) => [node.dataset.key, node]));
+  const near = [...order.slice(at + 1), ...order.slice(0, at).reverse()].find((key) => open.has(key));
+  return near === undefined ? null : open.get(near);
+}
+
 /** Keys of the room page: reading order on boards, Escape, and the game's letter keys. */
 export function installKeys(box, ui) {
   box.addEventListener("focusin", (event) => {
     const node = event.target.closest && event.target.closest("[data-nav]");
     if (node && box.contains(node)) {
       ui.navKey = node.dataset.key;
+      ui.navOrder = itemsOf(boardOf(node)).map((item) => item.dataset.key);
       makeCurrent(node);
     }
   });
