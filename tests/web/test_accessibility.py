@@ -228,6 +228,15 @@ def test_a_pacal_match_is_played_by_keyboard_alone_and_the_bot_is_announced(
     )
 
 
+def test_pacal_solo_names_its_table_and_its_pyramid_apart(page: Any, server: PageServer) -> None:
+    """The solo board and the pyramid in it were both groups named "Your pyramid": a
+    screen reader said the name twice on the way in, the table's parts unnamed."""
+    start_room(page, server, "pacal-solo", {}, [{"kind": "me"}])
+    tree = page.locator("#game").aria_snapshot()
+    assert tree.count('group "Your pyramid"') == 1, tree
+    assert 'group "Pacal table"' in tree
+
+
 # -- Temple ----------------------------------------------------------------------------------
 
 
