@@ -1,5 +1,5 @@
-"""The host ends a game in play by keyboard: where the keyboard goes, and what the
-players and watchers hear, in English and Korean.
+"""The end of a game by keyboard (the host ends it, a rematch is refused): where the
+keyboard goes, and what the players and watchers hear, in English and Korean.
 
 End the game went with the game (the button is drawn only while it is played), and the
 keyboard that had just pressed it fell to the page's start (document.body). The live
@@ -14,6 +14,7 @@ tests/web/test_accessibility.py.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -73,3 +74,33 @@ def test_ending_the_game_keeps_the_keyboard_and_is_heard_by_everyone(
     page.keyboard.press("Enter")
     page.wait_for_selector("#message:not([hidden])")
     assert page.inner_text("#message") == _("The game is over.")
+
+
+def test_a_refused_rematch_keeps_the_keyboard_on_rematch(page: Any, server: PageServer) -> None:
+    """Rematch was disabled while the new room was asked for, and a disabled button lets
+    the keyboard fall to the page's start: when the server refused the room (too many
+    rooms from one address), the player was left there with the refusal."""
+    room = start_room(page, server, "mahjongg", {"layout": "giza-step-ramp"},
+                      [{"kind": "me"}])
+    press_until(page, "Tab", "[data-action='pass']", limit=80)
+    page.keyboard.press("Enter")  # Give up: the game is over
+    page.wait_for_selector("#over:not([hidden]) #rematch")
+    refusal = "Too many new rooms from your address: wait a minute."
+
+    def refuse(route: Any) -> None:
+        if route.request.method == "POST":
+            route.fulfill(status=429, content_type="application/json",
+                          body=json.dumps({"error": {"code": "rate_limited",
+                                                     "message": refusal}}))
+        else:
+            route.continue_()
+
+    page.route("**/api/rooms", refuse)
+    press_until(page, "Shift+Tab", "#rematch", limit=80)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message") == refusal
+    assert page.evaluate("document.activeElement.id") == "rematch"
+    page.unroute("**/api/rooms")
+    page.keyboard.press("Enter")  # asked again, now granted
+    page.wait_for_url(lambda url: "/play/" in url and not url.endswith(f"/play/{room}"))

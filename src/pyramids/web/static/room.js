@@ -637,7 +637,10 @@ function rematchSetup(message) {
 
 async function rematch() {
   const button = document.getElementById("rematch");
-  if (button) button.disabled = true;
+  // Marked busy, not disabled: a disabled button drops the keyboard to the page's start,
+  // where a refused rematch left it.
+  if (button && button.getAttribute("aria-disabled") === "true") return;
+  if (button) button.setAttribute("aria-disabled", "true");
   try {
     const newRoom = await createRoom(rematchSetup(lastState));
     const token = manageToken();
@@ -650,7 +653,7 @@ async function rematch() {
     window.location.assign(`/play/${newRoom}`);
   } catch (problem) {
     showMessage(problem.message);
-    if (button) button.disabled = false;
+    if (button) button.removeAttribute("aria-disabled");
   }
 }
 
