@@ -237,6 +237,27 @@ def test_pacal_solo_names_its_table_and_its_pyramid_apart(page: Any, server: Pag
     assert 'group "Pacal table"' in tree
 
 
+def test_enter_on_a_watchers_board_says_they_are_watching(
+    page: Any, browser: Any, server: PageServer
+) -> None:
+    """A watcher walks the board by keyboard as a player does; Enter on a card said "It
+    is not your turn.", as if their turn would come."""
+    room = start_room(page, server, "pacal", {},
+                      [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    context = browser.new_context()
+    try:
+        watcher = context.new_page()
+        watcher.goto(f"{server.base}/play/{room}")
+        watcher.wait_for_selector("#game:not([hidden]) svg.board")
+        watcher.wait_for_selector("#spectating")
+        into_board(watcher)
+        watcher.keyboard.press("Enter")
+        watcher.wait_for_selector("#message:not([hidden])")
+        assert watcher.inner_text("#message") == "You are watching this game."
+    finally:
+        context.close()
+
+
 # -- Temple ----------------------------------------------------------------------------------
 
 

@@ -199,6 +199,8 @@ export function installKeys(box, ui) {
 export function whyNotNow(node, ui) {
   const ctx = ui.ctx;
   if (ctx.finished || (ctx.message && ctx.message.status === "aborted")) return t("The game is over.");
+  // A watcher's turn never comes: "It is not your turn" told them to wait for it.
+  if (ctx.seat === null || ctx.seat === undefined) return t("You are watching this game.");
   // A tutorial's step to read waits for Next, not for another player.
   if (!ctx.yourTurn) return ctx.notYourTurn || t("It is not your turn.");
   const why = ui.renderer && ui.renderer.whyNot ? ui.renderer.whyNot(node, ctx) : null;
