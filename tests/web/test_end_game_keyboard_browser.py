@@ -1,5 +1,6 @@
-"""The end of a game by keyboard (the host ends it, a rematch is refused): where the
-keyboard goes, and what the players and watchers hear, in English and Korean.
+"""The end of a game by keyboard (the host ends it, the monument is cleared, a rematch is
+refused): where the keyboard goes, and what the players and watchers hear, in English
+and Korean.
 
 End the game went with the game (the button is drawn only while it is played), and the
 keyboard that had just pressed it fell to the page's start (document.body). The live
@@ -22,8 +23,23 @@ import pytest
 
 from pyramids.play.i18n import _
 from tests.web import test_browser as _browser_tests
-from tests.web.test_accessibility import announcements, into_board, press_until, start_room
-from tests.web.test_browser import TIMEOUT_MS, PageServer, wait_turn_or_end
+from tests.web.test_accessibility import (
+    announcements,
+    choose,
+    focused,
+    into_board,
+    press_until,
+    start_room,
+    tile_ids,
+    wait_move,
+)
+from tests.web.test_browser import (
+    TIMEOUT_MS,
+    PageServer,
+    legal_actions,
+    move_number,
+    wait_turn_or_end,
+)
 
 server = _browser_tests.server
 browser = _browser_tests.browser
@@ -104,3 +120,30 @@ def test_a_refused_rematch_keeps_the_keyboard_on_rematch(page: Any, server: Page
     page.unroute("**/api/rooms")
     page.keyboard.press("Enter")  # asked again, now granted
     page.wait_for_url(lambda url: "/play/" in url and not url.endswith(f"/play/{room}"))
+
+
+def test_clearing_the_monument_leaves_the_keyboard_on_rematch(
+    page: Any, server: PageServer
+) -> None:
+    """The last tiles went with the keyboard on one of them, and the board had no item
+    left to take it: at the game's best end the keyboard fell to the page's start."""
+    start_room(page, server, "mahjongg", {"layout": "giza-step-ramp"}, [{"kind": "me"}])
+    page.wait_for_selector("svg.board .tile")
+    into_board(page)
+    while page.get_attribute("body", "data-status") != "finished":
+        before = move_number(page)
+        if "finish" in legal_actions(page):
+            assert focused(page, "svg.board .tile")
+            page.keyboard.press("f")
+            wait_move(page, before)
+            continue
+        if len(tile_ids(page, ".tile.hinted")) < 2:
+            page.keyboard.press("h")
+            wait_move(page, before)
+            before = move_number(page)
+        for tile in tile_ids(page, ".tile.hinted")[:2]:
+            choose(page, f".tile[data-id='{tile}']")
+        wait_move(page, before)
+    page.wait_for_selector("#over:not([hidden])")
+    assert page.locator("#game [data-nav]").count() == 0
+    assert page.evaluate("document.activeElement.id") == "rematch"

@@ -743,6 +743,7 @@ function render(fromServer = false) {
   document.title = message.your_turn
     ? t("(Your turn) Pyramids: {game}", { game: gameTitle(message.game) })
     : t("Pyramids: {game}", { game: gameTitle(message.game) });
+  const onBoard = document.getElementById("game").contains(document.activeElement);
   renderStatus(message);
   renderFairness(message);
   const waiting = message.status === "waiting";
@@ -770,8 +771,20 @@ function render(fromServer = false) {
     if (stop) stop.focus();
   }
   if (message.status === "finished") renderOver(message);
+  if (onBoard && (!document.activeElement || document.activeElement === document.body)) keepKeyboard();
   renderClock(message);
   renderRatingChange(message, ui.summary);
+}
+
+/** The board's last item went with the keyboard on it (the monument's last pair, or
+ * Finish with the last tiles): the keyboard goes to the end's first button (Rematch),
+ * else to the board's tab stop or the status line, not to the page's start. */
+function keepKeyboard() {
+  const over = document.getElementById("over");
+  const next = (!over.hidden && over.querySelector(".actions > button, .actions > a"))
+    || document.querySelector('#game:not([hidden]) [data-nav][tabindex="0"]')
+    || document.getElementById("turn");
+  if (next) next.focus();
 }
 
 // For the console and the browser tests: drop the connection as a network failure would.
