@@ -228,6 +228,36 @@ def test_a_pacal_match_is_played_by_keyboard_alone_and_the_bot_is_announced(
     )
 
 
+def test_pacal_solo_names_its_table_and_its_pyramid_apart(page: Any, server: PageServer) -> None:
+    """The solo board and the pyramid in it were both groups named "Your pyramid": a
+    screen reader said the name twice on the way in, the table's parts unnamed."""
+    start_room(page, server, "pacal-solo", {}, [{"kind": "me"}])
+    tree = page.locator("#game").aria_snapshot()
+    assert tree.count('group "Your pyramid"') == 1, tree
+    assert 'group "Pacal table"' in tree
+
+
+def test_enter_on_a_watchers_board_says_they_are_watching(
+    page: Any, browser: Any, server: PageServer
+) -> None:
+    """A watcher walks the board by keyboard as a player does; Enter on a card said "It
+    is not your turn.", as if their turn would come."""
+    room = start_room(page, server, "pacal", {},
+                      [{"kind": "me"}, {"kind": "bot", "agent": "greedy"}])
+    context = browser.new_context()
+    try:
+        watcher = context.new_page()
+        watcher.goto(f"{server.base}/play/{room}")
+        watcher.wait_for_selector("#game:not([hidden]) svg.board")
+        watcher.wait_for_selector("#spectating")
+        into_board(watcher)
+        watcher.keyboard.press("Enter")
+        watcher.wait_for_selector("#message:not([hidden])")
+        assert watcher.inner_text("#message") == "You are watching this game."
+    finally:
+        context.close()
+
+
 # -- Temple ----------------------------------------------------------------------------------
 
 

@@ -362,6 +362,58 @@ def test_the_temple_step_that_says_pass_has_the_keyboard_on_pass(
     assert page.get_attribute("body", "data-entries") == "8"
 
 
+def test_start_the_tutorial_again_keeps_the_keyboard_on_the_lesson(
+        pages: Any, server: PageServer) -> None:
+    """Enter on "Start the tutorial again" at the game's end: the end's box goes, and the
+    keyboard, which was on its button, fell to the page's start (document.body); it goes
+    to the first step's Next, as after any Next."""
+    tutorial = tutorial_for("pacal-solo")
+    assert tutorial is not None and tutorial.steps[0].expect is None
+    page = pages("en")
+    follow_the_steps(page, server, "pacal-solo", "en")
+    play_to_the_end(page)
+    press_until_focused(page, "Tab", "#again", most=80)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.dataset.finished === 'false'"
+                           " && document.body.dataset.busy === 'false'")
+    assert page.get_attribute("body", "data-step") == "1"
+    assert page.evaluate("document.activeElement.id") == "next"
+    page.keyboard.press("Enter")
+    wait_entries(page, 1)
+    assert page.get_attribute("body", "data-step") == "2"
+
+
+def test_clearing_the_tutorials_monument_leaves_the_keyboard_on_start_again(
+        pages: Any, server: PageServer) -> None:
+    """The last tiles went with the keyboard on one of them and the board had no item
+    left to take it: the keyboard fell to the page's start at the lesson's best end."""
+    page = pages("en")
+    follow_the_steps(page, server, "mahjongg", "en")
+    while page.get_attribute("body", "data-finished") != "true":
+        before = entries(page)
+        legal = legal_actions(page)
+        if "finish" in legal:
+            assert page.evaluate("!!document.activeElement.closest('svg.board')")
+            page.keyboard.press("f")
+            wait_entries(page, before + 1)
+            continue
+        hinted = [int(tile) for tile in page.eval_on_selector_all(
+            ".tile.hinted", "nodes => nodes.map(n => n.dataset.id)")]
+        if len(hinted) < 2:
+            page.keyboard.press("h")
+            wait_entries(page, before + 1)
+            continue
+        for tile in hinted[:2]:
+            if not page.evaluate("!!document.activeElement.closest('svg.board')"):
+                press_until_focused(page, "Tab", "#game [data-nav][tabindex='0']", most=80)
+            press_until_focused(page, "ArrowRight", f"#game .tile[data-id='{tile}']")
+            page.keyboard.press("Enter")
+        wait_entries(page, before + 1)
+    page.wait_for_selector("#over:not([hidden])")
+    assert page.locator("#game [data-nav]").count() == 0
+    assert page.evaluate("document.activeElement.id") == "again"
+
+
 # The text a screen reader reads in an element: its text less what is aria-hidden.
 SPOKEN = """(node) => {
   const walk = (el) => [...el.childNodes].map((child) => child.nodeType === Node.TEXT_NODE

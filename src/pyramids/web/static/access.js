@@ -104,6 +104,7 @@ export function settleRoving(box, ui, focusedKey) {
   for (const board of boards) {
     const items = itemsOf(board);
     const current = items.find((node) => node.dataset.key === ui.navKey)
+      || nearPlace(items, ui)
       || items.find((node) => node.getAttribute("aria-disabled") !== "true")
       || items[0];
     makeCurrent(current);
@@ -114,12 +115,27 @@ export function settleRoving(box, ui, focusedKey) {
   }
 }
 
+/** When the item that had the keyboard went (a matched tile, a picked card): the next
+ * one still there that can be pressed, in the reading order it was drawn in, else the one
+ * before it. The keyboard went back to the board's first item, on a big monument far
+ * from where the player was. */
+function nearPlace(items, ui) {
+  const order = ui.navOrder || [];
+  const at = order.indexOf(ui.navKey);
+  if (at < 0) return null;
+  const open = new Map(items.filter((node) => node.getAttribute("aria-disabled") !== "true")
+    .map((node) => [node.dataset.key, node]));
+  const near = [...order.slice(at + 1), ...order.slice(0, at).reverse()].find((key) => open.has(key));
+  return near === undefined ? null : open.get(near);
+}
+
 /** Keys of the room page: reading order on boards, Escape, and the game's letter keys. */
 export function installKeys(box, ui) {
   box.addEventListener("focusin", (event) => {
     const node = event.target.closest && event.target.closest("[data-nav]");
     if (node && box.contains(node)) {
       ui.navKey = node.dataset.key;
+      ui.navOrder = itemsOf(boardOf(node)).map((item) => item.dataset.key);
       makeCurrent(node);
     }
   });
@@ -182,7 +198,9 @@ export function installKeys(box, ui) {
  * one (a card that does not fit a field), else the game's state or the item itself. */
 export function whyNotNow(node, ui) {
   const ctx = ui.ctx;
-  if (ctx.finished) return t("The game is over.");
+  if (ctx.finished || (ctx.message && ctx.message.status === "aborted")) return t("The game is over.");
+  // A watcher's turn never comes: "It is not your turn" told them to wait for it.
+  if (ctx.seat === null || ctx.seat === undefined) return t("You are watching this game.");
   // A tutorial's step to read waits for Next, not for another player.
   if (!ctx.yourTurn) return ctx.notYourTurn || t("It is not your turn.");
   const why = ui.renderer && ui.renderer.whyNot ? ui.renderer.whyNot(node, ctx) : null;
@@ -245,10 +263,9 @@ export function announceMove(previous, message, renderer) {
     const lines = renderer && renderer.outcome ? renderer.outcome(message.view, message) : [];
     announce([t("Game over."), ...lines].join(" "));
   }
-  // How a game in play ended without a result, when not by its host: a ranked forfeit
-  // (who, and what it means), the server's operator, the move limit.
-  if (message.status === "aborted" && previous && previous.status === "playing"
-      && message.ended && message.ended.words) {
-    announce(wordsText(message.ended.words));
+  // How a game in play ended without a result: a ranked forfeit (who, and what it
+  // means), the server's operator, the move limit, else its host.
+  if (message.status === "aborted" && previous && previous.status === "playing") {
+    announce(message.ended && message.ended.words ? wordsText(message.ended.words) : t("The host ended this game"));
   }
 }

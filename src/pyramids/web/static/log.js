@@ -153,12 +153,25 @@ function chatItem(entry) {
   return h("li", { class: "chat-message", "data-number": String(entry.number) }, author, ": ", text);
 }
 
+/** The chat so far, sent on each new connection (taking a seat opens one): the lines
+ * already shown stay, and only the later ones are added. Drawn anew, the list's live
+ * region read the whole chat again. */
+function showHistory(list, messages) {
+  const items = messages.map(chatItem);
+  const shown = [...list.children];
+  // The same line: its number and its words (a seat's name may read otherwise now).
+  const kept = shown.length <= items.length && shown.every((item, index) =>
+    item.dataset.number === items[index].dataset.number && item.textContent === items[index].textContent);
+  if (kept) list.append(...items.slice(shown.length));
+  else list.replaceChildren(...items);
+}
+
 /** `chat`, `chat_history` and `chat_settings` messages. */
 export function onChat(message) {
   const list = document.getElementById("chat-list");
   if (!list) return;
   if (message.type === "chat_history") {
-    list.replaceChildren(...message.messages.map(chatItem));
+    showHistory(list, message.messages);
     side.muted = Boolean(message.spectators_muted);
   } else if (message.type === "chat") {
     list.append(chatItem(message.message));

@@ -321,12 +321,19 @@ function whenOn(ctx, on, action, play) {
       return;
     }
     event.preventDefault();
-    // No reason from the server: on a seated player's page, another seat is to move.
-    const seated = ctx.seat !== null && ctx.seat !== undefined;
-    if (!sayWhyOff(ctx, action) && seated && !ctx.yourTurn && !ctx.replay && !ctx.finished) {
-      ctx.showMessage(t("It is not your turn."), "info");
-    }
+    if (ctx.yourTurn) sayWhyOff(ctx, action);
+    else sayNotYourTurn(ctx, action);
   };
+}
+
+/** No reason from the server: on a seated player's page, another seat is to move. */
+function sayNotYourTurn(ctx, action) {
+  if (sayWhyOff(ctx, action)) return true;
+  const seated = ctx.seat !== null && ctx.seat !== undefined;
+  if (!seated || ctx.replay || ctx.finished) return false;
+  // A tutorial's step to read waits for Next, not for another player.
+  ctx.showMessage(ctx.notYourTurn || t("It is not your turn."), "info");
+  return true;
 }
 
 function button(ctx, action, label, extra = {}) {
@@ -458,10 +465,35 @@ function scorePanel(ctx) {
   } else {
     ctx.ui.mjHintSaid = null;
   }
-  if (view.unsolvable && !ctx.finished) children.push(h("p", { class: "error", role: "status" }, t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.")));
+  // Ra Sight's pairs glow as the hint's do: said once, each time they change.
+  const sight = sightWords(view);
+  const sightKey = sight ? JSON.stringify(view.sight_pairs) : null;
+  if (sight && ctx.ui.mjSightSaid !== sightKey) announce(sight);
+  ctx.ui.mjSightSaid = sightKey;
+  if (view.unsolvable && !ctx.finished) {
+    const warning = t("⚠ The board can no longer be cleared by matching alone: try a favor, undo, or give up.");
+    children.push(h("p", { class: "error", id: "unsolvable" }, warning));
+    // The panel is drawn anew at each choice of a tile: a status region made anew each
+    // time was said at every redraw or never; the warning is said once, when it comes.
+    if (!ctx.ui.mjUnsolvableSaid) announce(warning);
+    ctx.ui.mjUnsolvableSaid = true;
+  } else {
+    ctx.ui.mjUnsolvableSaid = false;
+  }
   if (ctx.ui.mjShift) children.push(h("p", { class: "hint" }, t("Anubis Shift: choose a blocked tile to lift.")));
   if (ctx.ui.mjReveal) children.push(h("p", { class: "hint" }, t("Tile Reveal: choose a face-down tile (marked ?) to turn up.")));
   return h("div", { class: "mahjongg-panel" }, children);
+}
+
+/** Ra Sight's pairs in words: "Ra Sight: Ra (layer 3) and Horus (layer 1); ...". */
+function sightWords(view) {
+  const pairs = (view.sight_pairs || []).map((pair) => pair.map((id) => view.tiles.find((tile) => tile.id === id)))
+    .filter((tiles) => tiles.every(Boolean))
+    .map((tiles) => {
+      const [first, second] = tiles.map((tile) => t("{face} (layer {layer})", { face: faceName(tile.face), layer: tile.z + 1 }));
+      return t("{first} and {second}", { first, second });
+    });
+  return pairs.length ? t("Ra Sight: {pairs}", { pairs: pairs.join("; ") }) : null;
 }
 
 /** The hinted pair in words: "Hint: match Ra (layer 3) and Horus (layer 1)." */
@@ -636,11 +668,16 @@ export function onKey(key, ctx) {
   // Hint, Undo and Finish have no button in a mode without them; their keys said
   // nothing at all, now they say why (on either player's turn: it is the mode's rule).
   if (!hasFavor(ctx.view, action)) return sayNoSuchFavor(ctx, action);
-  if (!ctx.yourTurn) return false;
+  // On another seat's turn the key said nothing; it says what its button says on a click.
+  if (!ctx.yourTurn) return sayNotYourTurn(ctx, action);
   if (action === "shift" || action === "reveal") {
     if (!ctx.legal.some((entry) => entry.startsWith(`${action} `))) return sayWhyOff(ctx, action);
     if (action === "shift") toggleShift(ctx);
     else toggleReveal(ctx);
+    // The key leaves the keyboard on a tile, away from the button that shows the choice
+    // on: what to choose now is said.
+    if (ctx.ui.mjShift) announce(t("Anubis Shift: choose a blocked tile to lift."));
+    if (ctx.ui.mjReveal) announce(t("Tile Reveal: choose a face-down tile (marked ?) to turn up."));
     return true;
   }
   if (!ctx.legal.includes(action)) return sayWhyOff(ctx, action);

@@ -266,7 +266,9 @@ function renderSolo(box, ctx) {
   const view = ctx.view;
   const width = PYRAMID_W + 220;
   const height = PYRAMID_H + 60;
-  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board pacal", role: "group", "aria-label": t("Your pyramid") });
+  // Named as the two-player table is: the pyramid inside is "Your pyramid", and two
+  // nested groups of one name were read as one name said twice.
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board pacal", role: "group", "aria-label": t("Pacal table") });
   svg.append(pyramidShape(ctx, ctx.seat ?? 0, view.pyramid, view.layout, 10, 40, t("Your pyramid")));
   const x = PYRAMID_W + 40;
   svg.append(s("text", { class: "label", x, y: 60 }, t("Draws: {draws} · pile {pile}", { draws: view.draws, pile: view.pile_size })));

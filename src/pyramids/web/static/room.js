@@ -325,7 +325,7 @@ function renderStatus(message) {
   // The status is drawn anew at each message: the keyboard on End the game stays there.
   const onEnd = document.activeElement && document.activeElement.id === "end-game";
   box.replaceChildren(
-    h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn" }, turn),
+    h("p", { class: `turn${message.your_turn ? " yours" : ""}`, id: "turn", tabindex: "-1" }, turn),
     h("ul", { class: "seats" }, items),
     h("p", { class: "last-move", id: "last-move" }, last),
     ...(mine === null ? [h("p", { class: "hint", id: "spectating" }, t("You are watching this game."))] : []),
@@ -334,8 +334,9 @@ function renderStatus(message) {
     ...(message.status === "playing" && hostToken()
       ? [h("button", { id: "end-game", onclick: endGame }, t("End the game"))] : []),
   );
-  const end = onEnd && document.getElementById("end-game");
-  if (end) end.focus();
+  // Once the game has ended, the button goes: the keyboard goes to the line that says
+  // so, not to the page's start.
+  if (onEnd) (document.getElementById("end-game") || document.getElementById("turn")).focus();
 }
 
 /** The seat the logged-in account holds in this room while this page only watches
@@ -636,7 +637,10 @@ function rematchSetup(message) {
 
 async function rematch() {
   const button = document.getElementById("rematch");
-  if (button) button.disabled = true;
+  // Marked busy, not disabled: a disabled button drops the keyboard to the page's start,
+  // where a refused rematch left it.
+  if (button && button.getAttribute("aria-disabled") === "true") return;
+  if (button) button.setAttribute("aria-disabled", "true");
   try {
     const newRoom = await createRoom(rematchSetup(lastState));
     const token = manageToken();
@@ -649,7 +653,7 @@ async function rematch() {
     window.location.assign(`/play/${newRoom}`);
   } catch (problem) {
     showMessage(problem.message);
-    if (button) button.disabled = false;
+    if (button) button.removeAttribute("aria-disabled");
   }
 }
 
@@ -739,6 +743,7 @@ function render(fromServer = false) {
   document.title = message.your_turn
     ? t("(Your turn) Pyramids: {game}", { game: gameTitle(message.game) })
     : t("Pyramids: {game}", { game: gameTitle(message.game) });
+  const onBoard = document.getElementById("game").contains(document.activeElement);
   renderStatus(message);
   renderFairness(message);
   const waiting = message.status === "waiting";
@@ -766,8 +771,20 @@ function render(fromServer = false) {
     if (stop) stop.focus();
   }
   if (message.status === "finished") renderOver(message);
+  if (onBoard && (!document.activeElement || document.activeElement === document.body)) keepKeyboard();
   renderClock(message);
   renderRatingChange(message, ui.summary);
+}
+
+/** The board's last item went with the keyboard on it (the monument's last pair, or
+ * Finish with the last tiles): the keyboard goes to the end's first button (Rematch),
+ * else to the board's tab stop or the status line, not to the page's start. */
+function keepKeyboard() {
+  const over = document.getElementById("over");
+  const next = (!over.hidden && over.querySelector(".actions > button, .actions > a"))
+    || document.querySelector('#game:not([hidden]) [data-nav][tabindex="0"]')
+    || document.getElementById("turn");
+  if (next) next.focus();
 }
 
 // For the console and the browser tests: drop the connection as a network failure would.

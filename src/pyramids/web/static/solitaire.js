@@ -30,6 +30,19 @@ async function show(box, roomId) {
   } catch (problem) {
     return; // not a one-player game on a board: nothing to add
   }
+  // The same answer leaves the line as it is: drawn anew, its live region would be read
+  // again at every poll, all game long.
+  const drawn = JSON.stringify([info.kind, info.day, info.game_number, info.finished]);
+  if (box.dataset.drawn !== drawn) {
+    box.dataset.drawn = drawn;
+    box.replaceChildren(...await infoParts(info));
+    box.hidden = false;
+    box.dataset.finished = String(info.finished);
+  }
+  if (!info.finished) setTimeout(() => show(box, roomId), POLL_MS);
+}
+
+async function infoParts(info) {
   const parts = [h("p", {}, describe(info))];
   if (info.game_number) {
     parts.push(h("p", {}, t("Game number: {number}", { number: info.game_number }), " ",
@@ -43,10 +56,7 @@ async function show(box, roomId) {
       parts.push(h("p", { class: "hint" }, problem.message));
     }
   }
-  box.replaceChildren(...parts);
-  box.hidden = false;
-  box.dataset.finished = String(info.finished);
-  if (!info.finished) setTimeout(() => show(box, roomId), POLL_MS);
+  return parts;
 }
 
 async function main() {

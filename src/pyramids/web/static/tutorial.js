@@ -266,18 +266,27 @@ function renderOver() {
 
 function render() {
   if (!answer) return;
+  const onBoard = document.getElementById("game").contains(document.activeElement);
   document.body.dataset.entries = String(moves.length);
   document.body.dataset.finished = String(answer.finished);
   document.body.dataset.playingOn = String(answer.playing_on);
   renderLesson();
   renderBoard();
   renderOver();
+  // The board's last item went with the keyboard on it (the monument cleared): it goes
+  // to the end's first button, not to the page's start.
+  if (onBoard && (!document.activeElement || document.activeElement === document.body)) {
+    const next = answer.finished ? document.getElementById("again")
+      : document.querySelector('#game [data-nav][tabindex="0"]');
+    if (next) next.focus();
+  }
 }
 
 async function restart() {
   moves = [];
   ui.pacalSelected = [];
-  await request({});
+  // The end's box goes with the button that had the keyboard: it goes to the first step.
+  if (await request({})) focusAfterNext();
   window.scrollTo(0, 0);
 }
 
