@@ -8,6 +8,7 @@ With PYRAMIDS_SCREENSHOTS=1 the screenshots docs/screenshots/web-*.png are refre
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -92,9 +93,18 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 860})
+@contextlib.contextmanager
+def opened_page(browser: Any, base: str | None = None, lang: str | None = None,
+                locale: str | None = None) -> Iterator[Any]:
+    """A fresh page of its own browser context: `lang` chosen on the site at `base`
+    (its cookie), `locale` the browser's own language. It may raise no JavaScript
+    error."""
+    options: dict[str, Any] = {"viewport": {"width": 1200, "height": 860}}
+    if locale is not None:
+        options["locale"] = locale
+    context = browser.new_context(**options)
+    if lang is not None:
+        context.add_cookies([{"name": "pyramids_lang", "value": lang, "url": base}])
     opened = context.new_page()
     opened.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
@@ -102,6 +112,12 @@ def page(browser: Any) -> Iterator[Any]:
     yield opened
     context.close()
     assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    with opened_page(browser) as opened:
+        yield opened
 
 
 # A phone: a touch screen without a mouse, as the page's `(hover: none) and (pointer:

@@ -34,10 +34,10 @@ from tests.web.test_accessibility import (
     wait_move,
 )
 from tests.web.test_browser import (
-    TIMEOUT_MS,
     PageServer,
     legal_actions,
     move_number,
+    opened_page,
     wait_turn_or_end,
 )
 
@@ -50,15 +50,8 @@ pytestmark = [pytest.mark.browser]
 
 @pytest.fixture
 def korean_watcher(browser: Any, server: PageServer) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 860})
-    context.add_cookies([{"name": "pyramids_lang", "value": "ko", "url": server.base}])
-    opened = context.new_page()
-    opened.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors}"
+    with opened_page(browser, server.base, lang="ko") as opened:
+        yield opened
 
 
 def test_ending_the_game_keeps_the_keyboard_and_is_heard_by_everyone(

@@ -31,6 +31,7 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     create_from_lobby,
     finished,
     move_number,
+    opened_page,
     play_mahjongg_to_the_end,
     play_pacal_until,
     pytestmark,
@@ -92,15 +93,8 @@ def untranslated(texts: list[str]) -> list[str]:
 @pytest.fixture
 def korean(browser: Any, server: PageServer) -> Iterator[Any]:
     """A page of a browser that asks for Korean."""
-    context = browser.new_context(viewport={"width": 1200, "height": 860}, locale="ko-KR")
-    context.add_cookies([{"name": "pyramids_lang", "value": "ko", "url": server.base}])
-    opened = context.new_page()
-    opened.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors}"
+    with opened_page(browser, server.base, lang="ko", locale="ko-KR") as opened:
+        yield opened
 
 
 class Reader:

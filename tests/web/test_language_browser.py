@@ -22,6 +22,7 @@ from tests.web.test_browser import (  # noqa: F401  (pytest fixtures)
     TIMEOUT_MS,
     PageServer,
     browser,
+    opened_page,
     pytestmark,
     server,
 )
@@ -31,14 +32,8 @@ from tests.web.test_movelog_browser import _finished_room
 @pytest.fixture
 def english(browser: Any) -> Iterator[Any]:
     """A page of a browser that asks for English and has chosen no language here."""
-    context = browser.new_context(viewport={"width": 1200, "height": 860}, locale="en-US")
-    opened = context.new_page()
-    opened.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors}"
+    with opened_page(browser, locale="en-US") as opened:
+        yield opened
 
 
 def korean(text: str) -> str:

@@ -12,6 +12,7 @@ fixtures are reused); every move is a key press.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +24,12 @@ from pyramids.play.i18n import _
 from pyramids.play.session import new_session
 from tests.web import test_browser as _browser_tests
 from tests.web.test_accessibility import announcements, choose, into_board, start_room
-from tests.web.test_browser import TIMEOUT_MS, PageServer, move_number, wait_turn_or_end
+from tests.web.test_browser import (
+    PageServer,
+    move_number,
+    opened_page,
+    wait_turn_or_end,
+)
 
 server = _browser_tests.server
 browser = _browser_tests.browser
@@ -37,22 +43,8 @@ UNCLEARABLE = ("⚠ The board can no longer be cleared by matching alone: try a 
 @pytest.fixture
 def page_in(browser: Any, server: PageServer) -> Iterator[Any]:
     """page_in(lang) -> a fresh page in that language; none may raise."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(lang: str) -> Any:
-        context = browser.new_context(viewport={"width": 1200, "height": 860})
-        context.add_cookies([{"name": "pyramids_lang", "value": lang, "url": server.base}])
-        contexts.append(context)
-        opened = context.new_page()
-        opened.set_default_timeout(TIMEOUT_MS)
-        opened.on("pageerror", lambda error: errors.append(str(error)))
-        return opened
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors}"
+    with contextlib.ExitStack() as pages:
+        yield lambda lang: pages.enter_context(opened_page(browser, server.base, lang=lang))
 
 
 def said(page: Any, start: str) -> list[str]:
