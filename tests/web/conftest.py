@@ -258,7 +258,7 @@ class Client:
             if predicate(message):
                 return message
 
-    def state_at_least(self, move_number: int) -> dict[str, Any]:
+    def state_at_least(self, move_number: int, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The latest state message of a started game at `move_number` or later."""
 
         def reached(message: dict[str, Any] | None) -> bool:
@@ -272,7 +272,7 @@ class Client:
         if reached(self.last_state):
             assert self.last_state is not None
             return self.last_state
-        return self.until(reached)
+        return self.until(reached, timeout)
 
     def error(self) -> dict[str, Any]:
         return self.until(lambda m: m.get("type") == "error")
