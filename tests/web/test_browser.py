@@ -114,6 +114,20 @@ def opened_page(browser: Any, base: str | None = None, lang: str | None = None,
     assert not errors, f"the page raised JavaScript errors: {errors}"
 
 
+def open_practice_deal(page: Any, base: str, number: str) -> None:
+    """From the lobby, a one-player Mahjongg practice deal by its game number, typed
+    and sent with Enter, as a keyboard player does; returns once its page is open."""
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#name", "Ada")
+    page.select_option("#game", "mahjongg")
+    page.wait_for_selector("body[data-options='mahjongg']")
+    page.focus("#game-number")
+    page.keyboard.type(number)
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     with opened_page(browser) as opened:

@@ -11,13 +11,14 @@ fixtures are reused).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.web import test_browser as _browser_tests
-from tests.web.test_browser import TIMEOUT_MS, PageServer
+from tests.web.test_browser import PageServer, opened_page
 
 server = _browser_tests.server
 browser = _browser_tests.browser
@@ -37,21 +38,9 @@ CHANGES = """() => {
 
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page() -> Any:
-        context = browser.new_context(viewport={"width": 1200, "height": 860})
-        contexts.append(context)
-        opened = context.new_page()
-        opened.set_default_timeout(TIMEOUT_MS)
-        opened.on("pageerror", lambda error: errors.append(str(error)))
-        return opened
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert not errors, f"the page raised JavaScript errors: {errors}"
+    """Pages in separate browser contexts (separate players); none may raise."""
+    with contextlib.ExitStack() as pages:
+        yield lambda: pages.enter_context(opened_page(browser))
 
 
 def write(page: Any, text: str) -> None:

@@ -27,6 +27,7 @@ from tests.web.test_accessibility import announcements, choose, into_board, star
 from tests.web.test_browser import (
     PageServer,
     move_number,
+    open_practice_deal,
     opened_page,
     wait_turn_or_end,
 )
@@ -93,15 +94,7 @@ def test_the_unclearable_warning_is_said_once(page_in: Any, server: PageServer) 
     spoiler.apply_string("match 50 142")
     assert spoiler.view(0).get("unsolvable")
     page = page_in("ko")
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-ready=true]")
-    page.fill("#name", "Ada")
-    page.select_option("#game", "mahjongg")
-    page.wait_for_selector("body[data-options='mahjongg']")
-    page.focus("#game-number")
-    page.keyboard.type("pharaohs-tomb-7")
-    page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    open_practice_deal(page, server.base, "pharaohs-tomb-7")
     page.wait_for_selector("#game:not([hidden]) svg.board .tile")
     before = move_number(page)
     for tile in (50, 142):

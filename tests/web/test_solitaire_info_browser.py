@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.web import test_browser as _browser_tests
-from tests.web.test_browser import PageServer
+from tests.web.test_browser import PageServer, open_practice_deal
 
 server = _browser_tests.server
 browser = _browser_tests.browser
@@ -31,16 +31,7 @@ POLLS = 2
 def test_the_info_line_is_said_once_not_at_every_poll(
     page: Any, server: PageServer
 ) -> None:
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-ready=true]")
-    page.fill("#name", "Ada")
-    page.select_option("#game", "mahjongg")
-    page.wait_for_selector("body[data-options='mahjongg']")
-    # A practice deal by its number, typed and sent with Enter.
-    page.focus("#game-number")
-    page.keyboard.type("giza-step-ramp-4821")
-    page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"/play/[A-Za-z0-9_-]+$"))
+    open_practice_deal(page, server.base, "giza-step-ramp-4821")
     page.wait_for_selector("#solitaire-info:not([hidden])")
     assert page.get_attribute("#solitaire-info", "aria-live") == "polite"
     page.evaluate("""() => {
